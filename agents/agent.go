@@ -1,0 +1,68 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// Arms of a decision.
+const (
+	ArmFull      = "full"
+	ArmCompacted = "compacted"
+)
+
+// Context is what an agent sees (FORMATS.md §1): rules, goal, the active
+// summary (nil on the full arm, or when nothing was compacted) and the events
+// after the summary's coverage, arrivals included.
+type Context struct {
+	Rules   string            `json:"rules"`
+	Goal    string            `json:"goal"`
+	Summary json.RawMessage   `json:"summary"`
+	Events  []scenarios.Event `json:"events"`
+}
+
+// Question is the part of a probe an agent may see: never expect or requires.
+type Question struct {
+	ID       string            `json:"id"`
+	Question string            `json:"question"`
+	Options  scenarios.Options `json:"options"`
+}
+
+// Request is a decide request (FORMATS.md §4).
+type Request struct {
+	Protocol   int      `json:"protocol"`
+	Kind       string   `json:"kind"` // always "decide"
+	ScenarioID string   `json:"scenario_id"`
+	Arm        string   `json:"arm"`
+	Probe      Question `json:"probe"`
+	Context    Context  `json:"context"`
+
+	// Trial is the trial index; model-backed agents key their cache on it.
+	// Not sent to exec agents.
+	Trial int `json:"-"`
+}
+
+// NewRequest fills the protocol fields.
+func NewRequest() *Request { return &Request{Protocol: summarizers.Protocol, Kind: "decide"} }
+
+// Decision is an agent's answer to a probe.
+type Decision struct {
+	Choice string `json:"choice"`
+	Reason string `json:"reason,omitempty"`
+	// Call is the provenance of the call that produced the decision.
+	Call summarizers.Call `json:"-"`
+}
+
+// Agent answers probes. Implementations must be safe for concurrent use.
+type Agent interface {
+	Decide(ctx context.Context, req *Request) (*Decision, error)
+}
+
+// Func adapts a function to the Agent interface.
+type Func func(ctx context.Context, req *Request) (*Decision, error)
+
+// Decide calls f.
+func (f Func) Decide(ctx context.Context, req *Request) (*Decision, error) { return f(ctx, req) }

@@ -1,0 +1,154 @@
+package reports
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// ResultVersion is the version of the canonical JSON result. It changes when a
+// field changes meaning or disappears; adding fields does not change it.
+const ResultVersion = 1
+
+// Result is the canonical result of a run: every unit, every check result
+// and every decision, with provenance. Every report format is rendered from it.
+type Result struct {
+	ResultVersion int       `json:"result_version"`
+	Harness       string    `json:"harness"` // compact-eval version
+	RunID         string    `json:"run_id"`
+	Started       time.Time `json:"started"`
+	Finished      time.Time `json:"finished,omitzero"`
+	Config        RunConfig `json:"config"`
+	// Units are sorted by scenario id, summarizer (in config order) and trial.
+	Units []Unit `json:"units"`
+	// Aggregates are computed from Units by Aggregate.
+	Aggregates []Aggregate `json:"aggregates,omitempty"`
+	Warnings   []string    `json:"warnings,omitempty"`
+	// Interrupted is set when the run stopped early (Ctrl-C); Resume holds
+	// the command that finishes it.
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Resume      string `json:"resume,omitempty"`
+}
+
+// RunConfig is what the run was asked to do.
+type RunConfig struct {
+	Summarizers []string `json:"summarizers"`
+	Agent       string   `json:"agent"`
+	Trials      int      `json:"trials"`
+	Shard       string   `json:"shard,omitempty"` // "i/n"
+	Paths       []string `json:"paths,omitempty"`
+	Tokenizer   string   `json:"tokenizer"`
+	// Redact lists secret values' ids → values are never written; see Redact.
+}
+
+// Unit statuses.
+const (
+	UnitOK        = "ok"        // every generation and probe ran
+	UnitError     = "error"     // the summarizer or agent failed; Error says why
+	UnitAbandoned = "abandoned" // interrupted before it finished
+)
+
+// ScenarioRef identifies the scenario a unit ran.
+type ScenarioRef struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title,omitempty"`
+	File   string   `json:"file"`
+	Digest string   `json:"digest"`
+	Tags   []string `json:"tags,omitempty"`
+}
+
+// Unit is one scenario × summarizer × trial.
+type Unit struct {
+	Scenario    ScenarioRef  `json:"scenario"`
+	Summarizer  string       `json:"summarizer"`
+	Trial       int          `json:"trial"`
+	Status      string       `json:"status"`
+	Error       string       `json:"error,omitempty"`
+	Generations []Generation `json:"generations"`
+	Probes      []Probe      `json:"probes"`
+	Warnings    []string     `json:"warnings,omitempty"`
+	// Duration is wall time for the unit.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Generation is one compaction of a unit.
+type Generation struct {
+	N int `json:"n"`
+	// Trigger says why the cut happened: "at" (explicit) or
+	// "tokens:N>=T" (token rule).
+	Trigger string `json:"trigger"`
+	// Cut is the seq the summary had to cover through; From is the first seq
+	// of the events sent (1 in from_source mode).
+	Cut  int `json:"cut"`
+	From int `json:"from"`
+	// CoversThrough is what the summary claims (may differ from Cut: the
+	// coverage check then fails).
+	CoversThrough int `json:"covers_through"`
+	// TokensBefore is the context size that triggered the compaction;
+	// TokensAfter the compacted context's size right after install.
+	TokensBefore int `json:"tokens_before"`
+	TokensAfter  int `json:"tokens_after"`
+	// SummaryTokens and ReplacedTokens feed the compression ratio.
+	SummaryTokens  int `json:"summary_tokens"`
+	ReplacedTokens int `json:"replaced_tokens"`
+	// SummaryID is "g<N>" and BaseID the id of the summary it was built on
+	// ("" for the first).
+	SummaryID string `json:"summary_id"`
+	BaseID    string `json:"base_id,omitempty"`
+	// Installed is false when install refused the candidate; InstallError says why.
+	Installed    bool   `json:"installed"`
+	InstallError string `json:"install_error,omitempty"`
+	// Arrivals lists the seqs that arrived while this generation was summarized.
+	Arrivals []int `json:"arrivals,omitempty"`
+	// Summary is the document as returned (nil for the none arm or an error).
+	Summary json.RawMessage  `json:"summary,omitempty"`
+	Checks  []checks.Result  `json:"checks"`
+	Call    summarizers.Call `json:"call"`
+	Error   string           `json:"error,omitempty"`
+}
+
+// Probe outcome classes.
+const (
+	Kept                 = "kept"
+	CompactionRegression = "compaction_regression"
+	AgentError           = "agent_error"
+	CompactedOnly        = "compacted_only"
+	ProbeErrored         = "error" // an agent call failed
+)
+
+// Decision is one arm's answer.
+type Decision struct {
+	Choice string           `json:"choice"`
+	Reason string           `json:"reason,omitempty"`
+	Error  string           `json:"error,omitempty"`
+	Call   summarizers.Call `json:"call"`
+}
+
+// Probe is one probe's two decisions and how they compare.
+type Probe struct {
+	ID        string   `json:"id"`
+	Expect    string   `json:"expect"`
+	Full      Decision `json:"full"`
+	Compacted Decision `json:"compacted"`
+	// Diff is the go-cmp diff of the two decisions (-full +compacted), empty
+	// when they agree.
+	Diff  string `json:"diff,omitempty"`
+	Class string `json:"class"`
+}
+
+// Aggregate summarises one summarizer × check type across units.
+type Aggregate struct {
+	Summarizer string `json:"summarizer"`
+	Check      string `json:"check"` // check type, or "decisions"
+	Kind       string `json:"kind"`
+	Pass       int    `json:"pass"`
+	Fail       int    `json:"fail"`
+	Error      int    `json:"error"`
+	Skip       int    `json:"skip"`
+	// PassRate is pass / (pass+fail); Low and High its Wilson 95% interval.
+	PassRate float64 `json:"pass_rate"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+}

@@ -1,0 +1,109 @@
+package scenarios
+
+// Invariant type names, as written in a scenario's `type:` field.
+const (
+	TypeConstraint        = "constraint"
+	TypeRefutedHypothesis = "refuted_hypothesis"
+	TypeArtifact          = "artifact"
+	TypePendingOperation  = "pending_operation"
+	TypeCorrection        = "correction"
+	TypeQuantity          = "quantity"
+	TypeSecret            = "secret"
+)
+
+// InvariantTypes lists every invariant type, in the order checks run.
+var InvariantTypes = []string{
+	TypeConstraint, TypeRefutedHypothesis, TypeArtifact, TypePendingOperation,
+	TypeCorrection, TypeQuantity, TypeSecret,
+}
+
+// Invariant is a typed fact that must survive compaction (or, for Secret, must
+// not be copied). The concrete types are the structs below.
+type Invariant interface {
+	// InvariantID is the invariant's id, unique within its scenario.
+	InvariantID() string
+	// Type is one of the Type* constants.
+	Type() string
+	// Position is where the invariant is written in its file.
+	Position() Pos
+}
+
+// InvariantBase holds what every invariant has.
+type InvariantBase struct {
+	ID  string `json:"id"`
+	Pos Pos    `json:"-"`
+}
+
+func (b InvariantBase) InvariantID() string { return b.ID }
+func (b InvariantBase) Position() Pos       { return b.Pos }
+
+// Constraint: a rule (for example "read-only") given by a user or system event
+// at SourceSeq that the summary must keep. Match lists alternative RE2
+// patterns; one matching is enough.
+type Constraint struct {
+	InvariantBase
+	SourceSeq int      `json:"source_seq"`
+	Match     []string `json:"match"`
+}
+
+// RefutedHypothesis: the hypothesis stated at HypothesisSeq was refuted by the
+// event at RefutedBySeq. Match recognises the hypothesis; Conclusion, if set,
+// lists alternative patterns for the conclusion that must be present.
+type RefutedHypothesis struct {
+	InvariantBase
+	HypothesisSeq int      `json:"hypothesis_seq"`
+	RefutedBySeq  int      `json:"refuted_by_seq"`
+	Match         []string `json:"match"`
+	Conclusion    []string `json:"conclusion,omitempty"`
+}
+
+// Artifact: a group of confusable names. Every path in Required must be named
+// exactly; no path outside the covered history may be named; each digest stays
+// with its own path.
+type Artifact struct {
+	InvariantBase
+	Paths    []string          `json:"paths"`
+	Required []string          `json:"required"`
+	Digests  map[string]string `json:"digests,omitempty"`
+}
+
+// PendingOperation: the tool call with id OpID at CallSeq has no result (or
+// timed out); the summary must list it under pending, not as done.
+type PendingOperation struct {
+	InvariantBase
+	OpID    string `json:"op_id"`
+	CallSeq int    `json:"call_seq"`
+}
+
+// Correction: at SourceSeq the user replaced Old with New for Subject.
+type Correction struct {
+	InvariantBase
+	Old       string `json:"old"`
+	New       string `json:"new"`
+	Subject   string `json:"subject"`
+	SourceSeq int    `json:"source_seq"`
+}
+
+// Quantity: a number with its unit that must survive (value and unit, any
+// usual spelling). Match optionally narrows where it must appear.
+type Quantity struct {
+	InvariantBase
+	Value float64  `json:"value"`
+	Unit  string   `json:"unit"`
+	Match []string `json:"match,omitempty"`
+}
+
+// Secret: a value (for example an API key) that must never be copied into a
+// summary, not even its first 8 characters.
+type Secret struct {
+	InvariantBase
+	Value string `json:"value"`
+}
+
+func (Constraint) Type() string        { return TypeConstraint }
+func (RefutedHypothesis) Type() string { return TypeRefutedHypothesis }
+func (Artifact) Type() string          { return TypeArtifact }
+func (PendingOperation) Type() string  { return TypePendingOperation }
+func (Correction) Type() string        { return TypeCorrection }
+func (Quantity) Type() string          { return TypeQuantity }
+func (Secret) Type() string            { return TypeSecret }

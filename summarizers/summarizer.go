@@ -1,0 +1,87 @@
+package summarizers
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Protocol is the exec protocol version (FORMATS.md §4).
+const Protocol = 1
+
+// Request is a summarize request (FORMATS.md §4). It carries no invariant and
+// no probe answer: a summarizer sees only what an agent runtime would.
+type Request struct {
+	Protocol   int    `json:"protocol"`
+	Kind       string `json:"kind"` // always "summarize"
+	ScenarioID string `json:"scenario_id"`
+	Generation int    `json:"generation"`
+	Cut        int    `json:"cut"`
+	Goal       string `json:"goal"`
+	Rules      string `json:"rules"`
+	// PreviousSummary is the active summary the candidate is built on (null
+	// for the first generation, and in from_source rebuilds).
+	PreviousSummary json.RawMessage `json:"previous_summary"`
+	// Events are the events to summarize: (previous coverage, cut] in
+	// iterative mode, [1, cut] in from_source mode.
+	Events []scenarios.Event `json:"events"`
+
+	// Trial is the trial index (0-based). It is not sent to exec summarizers;
+	// model-backed summarizers use it in their cache key so trials stay
+	// independent.
+	Trial int `json:"-"`
+	// ContextWindow and MaxRatio let budget-aware built-ins size their output.
+	// Not part of the exec protocol.
+	ContextWindow int     `json:"-"`
+	MaxRatio      float64 `json:"-"`
+}
+
+// NewRequest fills the protocol fields.
+func NewRequest() *Request { return &Request{Protocol: Protocol, Kind: "summarize"} }
+
+// Response is what a summarizer returned for one request.
+type Response struct {
+	// Summary is the raw summary document. Nil when NoCompaction is set.
+	Summary json.RawMessage
+	// NoCompaction means the summarizer declines to compact (the `none`
+	// control arm): the compacted context stays the full context.
+	NoCompaction bool
+	Call         Call
+}
+
+// Call is the provenance of one call to a summarizer or agent. It never holds
+// an API key.
+type Call struct {
+	Spec         string            `json:"spec"`
+	Model        string            `json:"model,omitempty"`
+	Endpoint     string            `json:"endpoint,omitempty"` // host only
+	Params       map[string]any    `json:"params,omitempty"`
+	PromptDigest string            `json:"prompt_digest,omitempty"`
+	OutputMode   string            `json:"output_mode,omitempty"`
+	Latency      time.Duration     `json:"latency_ns"`
+	Usage        Usage             `json:"usage"`
+	Retries      int               `json:"retries,omitempty"`
+	CacheHit     bool              `json:"cache_hit,omitempty"`
+	Stderr       string            `json:"stderr,omitempty"`
+	Extra        map[string]string `json:"extra,omitempty"`
+}
+
+// Usage is token usage as reported by a model endpoint.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens,omitempty"`
+	CompletionTokens int `json:"completion_tokens,omitempty"`
+}
+
+// Summarizer turns a request into a summary document. Implementations must be
+// safe for concurrent use.
+type Summarizer interface {
+	Summarize(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Func adapts a function to the Summarizer interface.
+type Func func(ctx context.Context, req *Request) (*Response, error)
+
+// Summarize calls f.
+func (f Func) Summarize(ctx context.Context, req *Request) (*Response, error) { return f(ctx, req) }
