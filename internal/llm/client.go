@@ -1,0 +1,470 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/compact-eval/compact-eval/internal/tokens"
+)
+
+// Client calls one OpenAI-compatible endpoint. It is safe for concurrent use.
+type Client struct {
+	cfg   Config
+	oc    *openai.Client
+	lim   *Limiter
+	cache *Cache // nil when NoCache
+	base  string
+	host  string
+
+	requests, retries, errs, hits atomic.Int64
+}
+
+// New builds a client. The configuration is validated first.
+func New(cfg Config) (*Client, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg, base: cfg.baseURL()}
+	c.host = Host(c.base)
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = defaultHTTPClient
+	}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = strings.TrimRight(c.base, "/")
+	oc.HTTPClient = doer{hc: hc, c: c}
+	c.oc = openai.NewClientWithConfig(oc)
+	c.lim = cfg.Limiter
+	if c.lim == nil {
+		c.lim = NewLimiter(cfg.Limits)
+	}
+	if !cfg.NoCache {
+		c.cache = OpenCache(cfg.CacheDir)
+	}
+	return c, nil
+}
+
+var defaultHTTPClient = &http.Client{Transport: &http.Transport{
+	Proxy:               http.ProxyFromEnvironment,
+	DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	ForceAttemptHTTP2:   true,
+	MaxIdleConns:        256,
+	MaxIdleConnsPerHost: 256,
+	IdleConnTimeout:     90 * time.Second,
+	TLSHandshakeTimeout: 10 * time.Second,
+}}
+
+// Host is the endpoint's host[:port], for provenance.
+func (c *Client) Host() string { return c.host }
+
+// Limiter is the limiter the client applies.
+func (c *Client) Limiter() *Limiter { return c.lim }
+
+// Cache is the response cache, nil when caching is off.
+func (c *Client) Cache() *Cache { return c.cache }
+
+// Counters are a client's counts since it was built.
+type Counters struct {
+	Requests  int // HTTP requests sent
+	Retries   int // requests that were retries
+	Errors    int // calls that ended in an error
+	CacheHits int // calls answered from the cache
+}
+
+// Counters returns the client's counts.
+func (c *Client) Counters() Counters {
+	return Counters{Requests: int(c.requests.Load()), Retries: int(c.retries.Load()), Errors: int(c.errs.Load()), CacheHits: int(c.hits.Load())}
+}
+
+// Request is one chat completion call.
+type Request struct {
+	// Chat is the request as sent. Stream must be false.
+	Chat openai.ChatCompletionRequest
+	// Trial is the trial index; it is part of the cache key so that trials
+	// stay independent.
+	Trial int
+	// Accept, if not nil, checks a successful response. An error is
+	// returned as the call's error and the response is not cached, so a
+	// reply the caller cannot use never comes back from the cache.
+	Accept func(*openai.ChatCompletionResponse) error
+}
+
+// Result is the outcome of a call. Chat returns it also on error, with the
+// figures known so far (retries, latency).
+type Result struct {
+	Response openai.ChatCompletionResponse
+	// Content is the first choice's message content ("" if none).
+	Content string
+	// Latency is the wall time of the call, waits and retries included.
+	Latency time.Duration
+	// Attempts is the number of HTTP requests sent (0 on a cache hit).
+	Attempts int
+	// Retries is Attempts-1 when Attempts > 0.
+	Retries int
+	// CacheHit is true when the response came from the cache.
+	CacheHit bool
+}
+
+// Error is a call that did not succeed.
+type Error struct {
+	// Status is the HTTP status of the last attempt, 0 if none arrived
+	// (timeout, connection error).
+	Status int
+	// Attempts is the number of HTTP requests sent.
+	Attempts int
+	// Retryable is true when the last failure was of a retryable kind
+	// (the retries ran out).
+	Retryable bool
+	msg       string
+	err       error
+}
+
+func (e *Error) Error() string {
+	s := "chat completion: " + e.msg
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
+	}
+	return s
+}
+
+// Unwrap returns the underlying error (its text may quote the endpoint's
+// reply; it never holds the API key, which is redacted).
+func (e *Error) Unwrap() error { return e.err }
+
+// Message is the endpoint's error message, or the transport error's text.
+func (e *Error) Message() string { return e.msg }
+
+// UnsupportedFormat reports whether err is an endpoint refusing the
+// requested response_format (a 400 or 422 naming it), the signal to fall
+// back to a weaker output mode.
+func UnsupportedFormat(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) || (e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity) {
+		return false
+	}
+	m := strings.ToLower(e.msg)
+	for _, w := range []string{"response_format", "response format", "json_schema", "json_object", "structured output", "guided", "grammar"} {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// attempt records what the transport saw of one HTTP attempt.
+type attempt struct {
+	status     int
+	retryAfter string
+	retryMS    string
+}
+
+type attemptKey struct{}
+
+// doer is the HTTP client handed to go-openai: it counts requests and keeps
+// the status and Retry-After of the reply for the retry loop.
+type doer struct {
+	hc *http.Client
+	c  *Client
+}
+
+func (d doer) Do(r *http.Request) (*http.Response, error) {
+	d.c.requests.Add(1)
+	resp, err := d.hc.Do(r)
+	if err == nil {
+		if a, ok := r.Context().Value(attemptKey{}).(*attempt); ok {
+			a.status = resp.StatusCode
+			a.retryAfter = resp.Header.Get("Retry-After")
+			a.retryMS = resp.Header.Get("Retry-After-Ms")
+		}
+	}
+	return resp, err
+}
+
+// EstimateTokens estimates the prompt tokens of a request offline (for the
+// TPM limit): the messages' text counted with the default encoding, plus a
+// few tokens per message of framing.
+func EstimateTokens(req *openai.ChatCompletionRequest) int {
+	c := tokens.Default()
+	n := 0
+	for _, m := range req.Messages {
+		n += 4 + c.Count(m.Content)
+		for _, tc := range m.ToolCalls {
+			n += 4 + c.Count(tc.Function.Name) + c.Count(tc.Function.Arguments)
+		}
+	}
+	return n
+}
+
+// Lookup answers a request from the cache only, sending nothing.
+func (c *Client) Lookup(req *Request) (*Result, bool) {
+	if c.cache == nil {
+		return nil, false
+	}
+	key, err := Key(c.base, req.Trial, req.Chat)
+	if err != nil {
+		return nil, false
+	}
+	body, ok := c.cache.Get(key)
+	if !ok {
+		return nil, false
+	}
+	var resp openai.ChatCompletionResponse
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, false
+	}
+	if req.Accept != nil && req.Accept(&resp) != nil {
+		return nil, false
+	}
+	c.hits.Add(1)
+	return &Result{Response: resp, Content: content(&resp), CacheHit: true}, true
+}
+
+func content(r *openai.ChatCompletionResponse) string {
+	if len(r.Choices) == 0 {
+		return ""
+	}
+	return r.Choices[0].Message.Content
+}
+
+// Chat sends a chat completion request: from the cache when it holds the
+// answer, else through the limiter, retrying 429, 5xx, timeouts and
+// connection errors up to MaxRetries times with exponential backoff and full
+// jitter (or the wait Retry-After asks for). Any other 4xx is not retried.
+func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
+	start := time.Now()
+	if r, ok := c.Lookup(req); ok {
+		r.Latency = time.Since(start)
+		return r, nil
+	}
+	res := &Result{}
+	resp, err := c.send(ctx, req, res)
+	res.Latency = time.Since(start)
+	if res.Attempts > 0 {
+		res.Retries = res.Attempts - 1
+	}
+	if err == nil && req.Accept != nil {
+		if aerr := req.Accept(&resp); aerr != nil {
+			err = aerr
+		}
+	}
+	if err != nil {
+		c.errs.Add(1)
+		res.Response = resp
+		res.Content = content(&resp)
+		return res, err
+	}
+	res.Response = resp
+	res.Content = content(&resp)
+	if c.cache != nil {
+		if key, kerr := Key(c.base, req.Trial, req.Chat); kerr == nil {
+			if body, merr := json.Marshal(resp); merr == nil {
+				// A cache that cannot be written costs only speed.
+				_ = c.cache.Put(key, body)
+			}
+		}
+	}
+	return res, nil
+}
+
+func (c *Client) send(ctx context.Context, req *Request, res *Result) (openai.ChatCompletionResponse, error) {
+	if req.Chat.Stream {
+		return openai.ChatCompletionResponse{}, fmt.Errorf("chat completion: streaming is not supported")
+	}
+	est := 0
+	if c.lim.tpm != nil {
+		est = EstimateTokens(&req.Chat)
+	}
+	maxRetries := c.cfg.maxRetries()
+	for i := 0; ; i++ {
+		release, err := c.lim.Acquire(ctx, est)
+		if err != nil {
+			return openai.ChatCompletionResponse{}, fmt.Errorf("chat completion: waiting for a slot: %w", err)
+		}
+		if i > 0 {
+			c.retries.Add(1)
+		}
+		res.Attempts++
+		a := &attempt{}
+		actx, cancel := context.WithTimeout(context.WithValue(ctx, attemptKey{}, a), c.cfg.timeout())
+		resp, err := c.oc.CreateChatCompletion(actx, req.Chat)
+		cancel()
+		release()
+		if err == nil {
+			c.lim.ObserveSuccess()
+			return resp, nil
+		}
+		e := c.classify(ctx, err, a)
+		if e.Status == http.StatusTooManyRequests {
+			c.lim.Observe429()
+		}
+		e.Attempts = res.Attempts
+		if !e.Retryable || i >= maxRetries {
+			return resp, e
+		}
+		wait := c.backoff(i, a)
+		sleep := c.cfg.Sleep
+		if sleep == nil {
+			sleep = sleepCtx
+		}
+		if err := sleep(ctx, wait); err != nil {
+			e.Retryable = false
+			e.msg += "; cancelled while waiting to retry"
+			return resp, e
+		}
+	}
+}
+
+// classify turns a go-openai error into an *Error saying whether it may be
+// retried. The parent context being done is never retryable.
+func (c *Client) classify(ctx context.Context, err error, a *attempt) *Error {
+	key := c.cfg.APIKey
+	e := &Error{Status: a.status, err: redactErr(err, key)}
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case ctx.Err() != nil:
+		e.msg = "cancelled: " + ctx.Err().Error()
+	case errors.As(err, &apiErr):
+		e.Status = apiErr.HTTPStatusCode
+		e.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, Redact(apiErr.Message, key))
+	case errors.As(err, &reqErr):
+		e.Status = reqErr.HTTPStatusCode
+		body := strings.TrimSpace(string(reqErr.Body))
+		if len(body) > 200 {
+			body = body[:200] + "…"
+		}
+		e.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, Redact(body, key))
+	case errors.Is(err, context.DeadlineExceeded):
+		e.msg = fmt.Sprintf("timed out after %v", c.cfg.timeout())
+		e.Retryable = true
+		return e
+	case transient(err):
+		e.msg = "connection error: " + Redact(err.Error(), key)
+		e.Retryable = true
+		return e
+	default:
+		e.msg = Redact(err.Error(), key)
+		if a.status >= 200 && a.status < 300 {
+			e.msg = "unreadable reply: " + e.msg
+		}
+		return e
+	}
+	e.Retryable = ctx.Err() == nil && (e.Status == http.StatusTooManyRequests || e.Status >= 500)
+	return e
+}
+
+// transient reports connection-level failures worth retrying.
+func transient(err error) bool {
+	var ne net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.EPIPE), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return true
+	case errors.As(err, &ne):
+		return true
+	}
+	return false
+}
+
+// backoff is the wait before retry number i+1: what Retry-After (or
+// Retry-After-Ms) asks for when the reply had it, else a uniform wait in
+// [0, BaseBackoff·2^i), capped by MaxBackoff.
+func (c *Client) backoff(i int, a *attempt) time.Duration {
+	maxB := c.cfg.MaxBackoff
+	if maxB == 0 {
+		maxB = DefaultMaxBackoff
+	}
+	now := time.Now
+	if c.cfg.Now != nil {
+		now = c.cfg.Now
+	}
+	if d, ok := RetryAfter(a.retryAfter, a.retryMS, now()); ok {
+		return min(d, maxB)
+	}
+	base := c.cfg.BaseBackoff
+	if base == 0 {
+		base = DefaultBaseBackoff
+	}
+	ceil := base << min(i, 30)
+	if ceil <= 0 || ceil > maxB {
+		ceil = maxB
+	}
+	return rand.N(ceil)
+}
+
+// RetryAfter parses a Retry-After header value (seconds, possibly
+// fractional, or an HTTP date, relative to now) or a Retry-After-Ms value in
+// milliseconds, which wins when both are present. ok is false when neither
+// parses.
+func RetryAfter(header, ms string, now time.Time) (d time.Duration, ok bool) {
+	if ms = strings.TrimSpace(ms); ms != "" {
+		if v, err := strconv.ParseFloat(ms, 64); err == nil && v >= 0 {
+			return time.Duration(v * float64(time.Millisecond)), true
+		}
+	}
+	header = strings.TrimSpace(header)
+	if header == "" {
+		return 0, false
+	}
+	if v, err := strconv.ParseFloat(header, 64); err == nil {
+		if v < 0 {
+			return 0, false
+		}
+		return time.Duration(v * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(header); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Output modes of a structured reply, strongest first.
+const (
+	ModeJSONSchema = "json_schema"
+	ModeJSONObject = "json_object"
+	ModeText       = "text"
+)
+
+var modes sync.Map // endpoint id + "\x00" + model → mode
+
+// OutputMode is the output mode remembered for model on this endpoint during
+// this process ("" if none yet).
+func (c *Client) OutputMode(model string) string {
+	v, _ := modes.Load(endpointID(c.base) + "\x00" + model)
+	s, _ := v.(string)
+	return s
+}
+
+// SetOutputMode remembers the output mode that works for model on this
+// endpoint, for the rest of the process.
+func (c *Client) SetOutputMode(model, mode string) {
+	modes.Store(endpointID(c.base)+"\x00"+model, mode)
+}

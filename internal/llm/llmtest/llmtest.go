@@ -1,0 +1,280 @@
+// Package llmtest is an OpenAI-compatible chat-completions server for tests
+// and benchmarks. It answers POST /v1/chat/completions (and
+// /chat/completions) from a scripted queue of replies, then from a default
+// reply; it counts requests and records their bodies so tests can assert the
+// exact number of calls and what was sent.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Reply is one scripted answer. The zero value is a 200 with empty content.
+type Reply struct {
+	// Status is the HTTP status; 0 means 200.
+	Status int
+	// Content is the assistant message content of a 200 reply, or the error
+	// message of a non-200 reply (wrapped as {"error": {"message": …}}).
+	Content string
+	// Body, when set, is sent verbatim instead of a generated body (for
+	// replies that are not JSON at all).
+	Body string
+	// RetryAfter is the Retry-After header value, if any.
+	RetryAfter string
+	// Delay is waited before answering (a slow reply); a client that gives
+	// up first makes the handler return early.
+	Delay time.Duration
+	// ToolCalls are put on the assistant message (a reply that calls a tool
+	// instead of answering).
+	ToolCalls []openai.ToolCall
+	// PromptTokens and CompletionTokens are the usage reported.
+	PromptTokens, CompletionTokens int
+}
+
+// Text is a 200 reply whose content is s.
+func Text(s string) Reply { return Reply{Content: s} }
+
+// JSON is a 200 reply whose content is v marshalled.
+func JSON(v any) Reply {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return Reply{Content: string(b)}
+}
+
+// Status is an error reply with the given status and message.
+func Status(code int, msg string) Reply { return Reply{Status: code, Content: msg} }
+
+// TooMany is a 429 reply with a Retry-After header.
+func TooMany(retryAfter string) Reply {
+	return Reply{Status: http.StatusTooManyRequests, Content: "rate limit reached", RetryAfter: retryAfter}
+}
+
+// Request is one request the server received.
+type Request struct {
+	Path   string
+	Header http.Header
+	Body   []byte
+	// Chat is Body decoded (zero if it did not decode).
+	Chat openai.ChatCompletionRequest
+}
+
+// Server is a scripted chat-completions endpoint.
+type Server struct {
+	*httptest.Server
+	h *Handler
+}
+
+// New starts a server answering with replies in order, then with the
+// handler's default (a 500 saying the script ran out, unless Default is
+// set). It is closed when the test ends.
+func New(t testing.TB, replies ...Reply) *Server {
+	t.Helper()
+	h := NewHandler(replies...)
+	s := &Server{Server: httptest.NewServer(h), h: h}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL is the base URL to give a client (with the /v1 prefix).
+func (s *Server) BaseURL() string { return s.URL + "/v1" }
+
+// Handler is the server's handler (also used by the standalone simserver).
+func (s *Server) Handler() *Handler { return s.h }
+
+// Push, Count, Requests, SetDefault and RejectFormats forward to the handler.
+func (s *Server) Push(r ...Reply)                  { s.h.Push(r...) }
+func (s *Server) Count() int                       { return s.h.Count() }
+func (s *Server) Requests() []Request              { return s.h.Requests() }
+func (s *Server) SetDefault(f func(Request) Reply) { s.h.SetDefault(f) }
+func (s *Server) RejectFormats(types ...string)    { s.h.RejectFormats(types...) }
+
+// Handler serves chat completions from a script. It is safe for concurrent
+// use.
+type Handler struct {
+	// Latency is added before every reply (the simulated model time).
+	Latency time.Duration
+	// Record keeps request bodies (on by default; the simserver turns it
+	// off to stay lean).
+	Record bool
+	// OnRequest, if set, is called when a request arrives (before any
+	// delay), with the 1-based request number.
+	OnRequest func(n int)
+
+	mu       sync.Mutex
+	queue    []Reply
+	def      func(Request) Reply
+	reject   map[string]bool
+	count    int
+	requests []Request
+}
+
+// NewHandler returns a handler with the given script.
+func NewHandler(replies ...Reply) *Handler {
+	return &Handler{queue: replies, Record: true, reject: map[string]bool{}}
+}
+
+// Push appends replies to the script.
+func (h *Handler) Push(r ...Reply) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.queue = append(h.queue, r...)
+}
+
+// SetDefault sets the reply used once the script is empty.
+func (h *Handler) SetDefault(f func(Request) Reply) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.def = f
+}
+
+// RejectFormats makes every request whose response_format type is one of
+// types fail with a 400 naming the format, as endpoints without structured
+// output do. Such requests do not consume the script.
+func (h *Handler) RejectFormats(types ...string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, t := range types {
+		h.reject[t] = true
+	}
+}
+
+// Count is the number of chat requests received.
+func (h *Handler) Count() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.count
+}
+
+// Requests returns the recorded requests, in arrival order.
+func (h *Handler) Requests() []Request {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]Request(nil), h.requests...)
+}
+
+// ServeHTTP answers one request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || (r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/chat/completions") {
+		writeError(w, http.StatusNotFound, "no route "+r.Method+" "+r.URL.Path)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "reading body: "+err.Error())
+		return
+	}
+	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	if err := json.Unmarshal(body, &req.Chat); err != nil {
+		writeError(w, http.StatusBadRequest, "body is not a chat request: "+err.Error())
+		return
+	}
+
+	h.mu.Lock()
+	h.count++
+	n := h.count
+	if h.Record {
+		h.requests = append(h.requests, req)
+	}
+	var reply Reply
+	format := ""
+	if req.Chat.ResponseFormat != nil {
+		format = string(req.Chat.ResponseFormat.Type)
+	}
+	switch {
+	case format != "" && h.reject[format]:
+		reply = Status(http.StatusBadRequest, fmt.Sprintf("response_format type %q is not supported by this model", format))
+	case len(h.queue) > 0:
+		reply = h.queue[0]
+		h.queue = h.queue[1:]
+	case h.def != nil:
+		reply = h.def(req)
+	default:
+		reply = Status(http.StatusInternalServerError, "llmtest: script exhausted")
+	}
+	latency := h.Latency
+	on := h.OnRequest
+	h.mu.Unlock()
+	if on != nil {
+		on(n)
+	}
+
+	if d := latency + reply.Delay; d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	if reply.RetryAfter != "" {
+		w.Header().Set("Retry-After", reply.RetryAfter)
+	}
+	status := reply.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	if reply.Body != "" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, reply.Body)
+		return
+	}
+	if status != http.StatusOK {
+		writeError(w, status, reply.Content)
+		return
+	}
+	resp := openai.ChatCompletionResponse{
+		ID:      fmt.Sprintf("chatcmpl-%d", n),
+		Object:  "chat.completion",
+		Created: 1700000000,
+		Model:   req.Chat.Model,
+		Choices: []openai.ChatCompletionChoice{{
+			Message:      openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls},
+			FinishReason: openai.FinishReasonStop,
+		}},
+		Usage: openai.Usage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens, TotalTokens: reply.PromptTokens + reply.CompletionTokens},
+	}
+	if len(reply.ToolCalls) > 0 {
+		resp.Choices[0].FinishReason = openai.FinishReasonToolCalls
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(resp)
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	typ := "server_error"
+	if status < 500 {
+		typ = "invalid_request_error"
+	}
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": typ}})
+}
+
+// Messages returns the contents of a request's messages by role, for
+// assertions.
+func (r Request) Messages(role string) []string {
+	var out []string
+	for _, m := range r.Chat.Messages {
+		if m.Role == role {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+// Contains reports whether the raw body contains s.
+func (r Request) Contains(s string) bool { return strings.Contains(string(r.Body), s) }
