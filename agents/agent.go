@@ -43,6 +43,11 @@ type Request struct {
 	// Trial is the trial index; model-backed agents key their cache on it.
 	// Not sent to exec agents.
 	Trial int `json:"-"`
+
+	// Requires is the probe's requires, for the offline reference agent
+	// only; never serialized, never sent to exec or model agents. Nil means
+	// no option has requirements.
+	Requires []scenarios.Requirement `json:"-"`
 }
 
 // NewRequest fills the protocol fields.

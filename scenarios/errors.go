@@ -1,0 +1,68 @@
+package scenarios
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Error is one problem in a scenario file, positioned. Its text reads
+// "file:line:col: msg"; a zero Pos prints as line 1, column 1 would be a lie,
+// so it prints "file: msg".
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// ErrorList is every problem found, in file and position order. It
+// implements error; its text is one problem per line. A nil or empty list
+// means no problem (but is never returned as a non-nil error by this
+// package: functions return a nil error instead).
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Sort orders the list by file, line, column and message, and drops exact
+// duplicates.
+func (l *ErrorList) Sort() {
+	slices.SortStableFunc(*l, func(a, b *Error) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Col, b.Pos.Col),
+			cmp.Compare(a.Msg, b.Msg),
+		)
+	})
+	*l = slices.CompactFunc(*l, func(a, b *Error) bool { return *a == *b })
+}
+
+// Err returns l sorted as an error, or nil when l is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	l.Sort()
+	return l
+}
+
+func (l *ErrorList) add(file string, pos Pos, format string, args ...any) {
+	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}

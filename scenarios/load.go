@@ -1,0 +1,981 @@
+package scenarios
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// MaxFileSize is the largest scenario file the loader reads: 8 MiB. A larger
+// file is refused before it is read, with an error at line 1, column 1. The
+// long built-in session is well under 1 MiB; anything near the limit is a
+// mistake (a log pasted whole) or an attack.
+const MaxFileSize = 8 << 20
+
+// LoadFile reads and loads one scenario file. Every problem is reported: the
+// error is an ErrorList of positioned *Error values, sorted.
+//
+// Loading checks the structure (fields, types, payload rules, seq
+// numbering) and expands filler; Lint checks the references between parts
+// and across a suite. A scenario is usable only when both pass.
+func LoadFile(path string) (*Scenario, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: openMsg(err)}}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			return nil, ErrorList{{File: path, Msg: "is a directory; use LoadPaths for folders"}}
+		}
+		if st.Size() > MaxFileSize {
+			return nil, ErrorList{tooBig(path, st.Size())}
+		}
+	}
+	// The file may grow between Stat and Read: never read more than the limit.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, ErrorList{{File: path, Msg: fmt.Sprintf("reading: %v", err)}}
+	}
+	return LoadBytes(path, data)
+}
+
+func openMsg(err error) string {
+	var pe *fs.PathError
+	if e, ok := err.(*fs.PathError); ok {
+		pe = e
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func tooBig(file string, size int64) *Error {
+	return &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %.1f MB, limit is %d MiB", float64(size)/1e6, MaxFileSize>>20)}
+}
+
+// LoadBytes loads a scenario from data; name is used as its File in errors.
+// See LoadFile.
+//
+// Decisions the format leaves open, taken here:
+//   - YAML aliases (*name) are refused: a scenario gains nothing from them and
+//     they are the way to build a "billion laughs" bomb. Anchors alone are
+//     harmless and ignored.
+//   - A file holds exactly one YAML document.
+//   - Text fields accept any scalar (`old: 5432` is the string "5432").
+//   - Invariants holds pointers: *Constraint, *RefutedHypothesis, *Artifact,
+//     *PendingOperation, *Correction, *Quantity, *Secret.
+func LoadBytes(name string, data []byte) (s *Scenario, err error) {
+	if len(data) > MaxFileSize {
+		return nil, ErrorList{tooBig(name, int64(len(data)))}
+	}
+	if e := checkEncoding(name, data); e != nil {
+		return nil, ErrorList{e}
+	}
+	defer func() {
+		// yaml.v3 has panicked on hostile input in the past; a loader must
+		// not crash its caller.
+		if r := recover(); r != nil {
+			s, err = nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: fmt.Sprintf("cannot parse YAML: %v", r)}}
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: "empty file: want a scenario mapping"}}
+		}
+		return nil, ErrorList{yamlError(name, err)}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		if err != nil {
+			return nil, ErrorList{yamlError(name, err)}
+		}
+		return nil, ErrorList{{File: name, Pos: pos(&extra), Msg: "a second YAML document: a file holds one scenario"}}
+	}
+	d := &decoder{file: name}
+	if d.refuseAliases(&doc, 0) {
+		return nil, d.errs.Err()
+	}
+	s = d.scenario(&doc)
+	if len(d.errs) > 0 {
+		return nil, d.errs.Err()
+	}
+	sum := sha256.Sum256(data)
+	s.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	s.File = name
+	return s, nil
+}
+
+// LoadPaths loads every scenario named by paths: files, or folders searched
+// recursively for *.yaml and *.yml, in sorted order. It returns every
+// scenario that loaded, and an ErrorList of every problem (nil when none).
+func LoadPaths(paths []string) ([]*Scenario, error) {
+	var files []string
+	var errs ErrorList
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, &Error{File: p, Msg: openMsg(err)})
+			continue
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, de fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &Error{File: path, Msg: openMsg(err)})
+				return nil
+			}
+			if !de.IsDir() && isScenarioName(path) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, &Error{File: p, Msg: err.Error()})
+		}
+		if len(found) == 0 {
+			errs = append(errs, &Error{File: p, Msg: "no *.yaml or *.yml files in this folder"})
+		}
+		slices.Sort(found)
+		files = append(files, found...)
+	}
+	var list []*Scenario
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		s, err := LoadFile(f)
+		if err != nil {
+			errs = append(errs, err.(ErrorList)...)
+			continue
+		}
+		list = append(list, s)
+	}
+	return list, errs.Err()
+}
+
+func isScenarioName(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// checkEncoding refuses binary and non-UTF-8 data, at the offending byte.
+func checkEncoding(name string, data []byte) *Error {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return &Error{File: name, Pos: offsetPos(data, i), Msg: fmt.Sprintf("binary file: NUL byte at offset %d; a scenario is UTF-8 YAML text", i)}
+	}
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return &Error{File: name, Pos: offsetPos(data, i), Msg: fmt.Sprintf("not UTF-8: invalid byte 0x%02x at offset %d; save the file as UTF-8", data[i], i)}
+		}
+		i += n
+	}
+	return nil
+}
+
+func offsetPos(data []byte, off int) Pos {
+	line := 1 + bytes.Count(data[:off], []byte{'\n'})
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+func yamlError(name string, err error) *Error {
+	msg := err.Error()
+	p := Pos{1, 1}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		if m[1] != "" {
+			p.Line, _ = strconv.Atoi(m[1])
+		}
+		msg = m[2]
+	}
+	return &Error{File: name, Pos: p, Msg: "YAML syntax: " + msg}
+}
+
+func pos(n *yaml.Node) Pos { return Pos{Line: n.Line, Col: n.Column} }
+
+// decoder turns a yaml.Node tree into a Scenario, collecting every problem.
+type decoder struct {
+	file string
+	errs ErrorList
+}
+
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
+	d.errs.add(d.file, pos(n), format, args...)
+}
+
+func (d *decoder) errorAt(p Pos, format string, args ...any) {
+	d.errs.add(d.file, p, format, args...)
+}
+
+// refuseAliases reports every alias; it reports true when one was found.
+func (d *decoder) refuseAliases(n *yaml.Node, depth int) bool {
+	if depth > 200 {
+		d.errorf(n, "document nested deeper than 200 levels")
+		return true
+	}
+	found := false
+	if n.Kind == yaml.AliasNode {
+		d.errorf(n, "YAML alias *%s: aliases are not allowed in scenario files (write the value out)", n.Value)
+		return true
+	}
+	for _, c := range n.Content {
+		if d.refuseAliases(c, depth+1) {
+			found = true
+		}
+	}
+	return found
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing (null)"
+		}
+		return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
+	}
+	return "something else"
+}
+
+// field is one key of a mapping being decoded.
+type field struct {
+	name     string
+	required bool
+	set      func(v *yaml.Node)
+}
+
+// mapping decodes the mapping n with the given fields, refusing unknown and
+// duplicate keys and reporting missing required ones. what names the
+// mapping in messages ("event", "compaction", …). It returns false when n is
+// not a mapping.
+func (d *decoder) mapping(n *yaml.Node, what string, fields []field) bool {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
+		return false
+	}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			d.errorf(k, "%s: duplicate field %q (first at line %d)", what, k.Value, first.Line)
+			continue
+		}
+		seen[k.Value] = k
+		var f *field
+		for j := range fields {
+			if fields[j].name == k.Value {
+				f = &fields[j]
+				break
+			}
+		}
+		if f == nil {
+			names := make([]string, len(fields))
+			for j, f := range fields {
+				names[j] = f.name
+			}
+			d.errorf(k, "%s: unknown field %q (valid: %s)", what, k.Value, strings.Join(names, ", "))
+			continue
+		}
+		f.set(v)
+	}
+	for _, f := range fields {
+		if f.required && seen[f.name] == nil {
+			d.errorf(n, "%s: missing required field %q", what, f.name)
+		}
+	}
+	return true
+}
+
+// str decodes a text scalar: any scalar but null, as written.
+func (d *decoder) str(n *yaml.Node, what string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.errorf(n, "%s: want text, got %s", what, kindName(n))
+		return ""
+	}
+	return n.Value
+}
+
+func (d *decoder) integer(n *yaml.Node, what string) int {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		d.errorf(n, "%s: want an integer, got %s", what, kindName(n))
+		return 0
+	}
+	var v int64
+	var err error
+	if strings.HasPrefix(n.Value, "0x") || strings.HasPrefix(n.Value, "0o") || strings.HasPrefix(n.Value, "0b") {
+		v, err = strconv.ParseInt(n.Value, 0, 64)
+	} else {
+		v, err = strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 10, 64)
+	}
+	if err != nil || v > 1<<40 || v < -(1<<40) {
+		d.errorf(n, "%s: integer %s out of range", what, n.Value)
+		return 0
+	}
+	return int(v)
+}
+
+func (d *decoder) number(n *yaml.Node, what string) float64 {
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		d.errorf(n, "%s: want a number, got %s", what, kindName(n))
+		return 0
+	}
+	var v float64
+	if err := n.Decode(&v); err != nil {
+		d.errorf(n, "%s: bad number %q", what, n.Value)
+	}
+	return v
+}
+
+// strs decodes a list of text scalars.
+func (d *decoder) strs(n *yaml.Node, what string) []string {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "%s: want a list, got %s", what, kindName(n))
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, c := range n.Content {
+		out = append(out, d.str(c, fmt.Sprintf("%s[%d]", what, i)))
+	}
+	return out
+}
+
+// patterns decodes a pattern or a list of patterns (at least one).
+func (d *decoder) patterns(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode {
+		return []string{d.str(n, what)}
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "%s: want a pattern or a list of patterns, got %s", what, kindName(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		d.errorf(n, "%s: empty list of patterns", what)
+		return nil
+	}
+	out := d.strs(n, what)
+	for i, p := range out {
+		if p == "" {
+			d.errorf(n.Content[i], "%s[%d]: empty pattern matches everything", what, i)
+		}
+	}
+	return out
+}
+
+// entry is an events list item before numbering: an event or a filler.
+type entry struct {
+	ev     Event
+	hasSeq bool
+	seqPos Pos
+	filler *Filler
+}
+
+func (d *decoder) scenario(doc *yaml.Node) *Scenario {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	s := &Scenario{Pos: pos(root)}
+	var eventsNode, arrivalsNode *yaml.Node
+	ok := d.mapping(root, "scenario", []field{
+		{"version", true, func(v *yaml.Node) {
+			s.Version = d.integer(v, "version")
+			if v.Tag == "!!int" && s.Version != Version {
+				d.errorf(v, "version: %s is not supported (this compact-eval reads version %d)", v.Value, Version)
+			}
+		}},
+		{"id", true, func(v *yaml.Node) {
+			s.ID = d.str(v, "id")
+			s.IDPos = pos(v)
+			if s.ID != "" && !idRE.MatchString(s.ID) {
+				d.errorf(v, "id %q: want lowercase letters, digits and '-', starting with a letter or digit", s.ID)
+			}
+		}},
+		{"title", false, func(v *yaml.Node) { s.Title = d.str(v, "title") }},
+		{"tags", false, func(v *yaml.Node) { s.Tags = d.strs(v, "tags") }},
+		{"goal", false, func(v *yaml.Node) { s.Goal = d.str(v, "goal") }},
+		{"rules", false, func(v *yaml.Node) { s.Rules = d.str(v, "rules") }},
+		{"context_window", false, func(v *yaml.Node) {
+			s.ContextWindow = d.integer(v, "context_window")
+			if s.ContextWindow < 0 {
+				d.errorf(v, "context_window: must be positive, got %d", s.ContextWindow)
+			}
+		}},
+		{"compaction", false, func(v *yaml.Node) { s.Compaction = d.compaction(v) }},
+		{"events", true, func(v *yaml.Node) { eventsNode = v }},
+		{"arrivals", false, func(v *yaml.Node) { arrivalsNode = v }},
+		{"invariants", false, func(v *yaml.Node) { s.Invariants = d.invariants(v) }},
+		{"probes", false, func(v *yaml.Node) { s.Probes = d.probes(v) }},
+	})
+	if !ok {
+		return s
+	}
+	if eventsNode != nil {
+		s.Events = d.events(eventsNode, s)
+	}
+	if arrivalsNode != nil {
+		s.Arrivals = d.arrivals(arrivalsNode, s)
+	}
+	return s
+}
+
+// idRE is the form of scenario ids (FORMATS.md §2).
+var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+func (d *decoder) compaction(n *yaml.Node) Compaction {
+	c := Compaction{Pos: pos(n)}
+	d.mapping(n, "compaction", []field{
+		{"at", false, func(v *yaml.Node) {
+			if v.Kind != yaml.SequenceNode {
+				d.errorf(v, "compaction.at: want a list of seqs, got %s", kindName(v))
+				return
+			}
+			for i, e := range v.Content {
+				c.At = append(c.At, d.integer(e, fmt.Sprintf("compaction.at[%d]", i)))
+				c.AtPos = append(c.AtPos, pos(e))
+			}
+		}},
+		{"threshold_tokens", false, func(v *yaml.Node) {
+			c.ThresholdTokens = d.integer(v, "compaction.threshold_tokens")
+			if c.ThresholdTokens < 0 {
+				d.errorf(v, "compaction.threshold_tokens: must be positive, got %d", c.ThresholdTokens)
+			}
+		}},
+		{"threshold_fraction", false, func(v *yaml.Node) {
+			c.ThresholdFraction = d.number(v, "compaction.threshold_fraction")
+			if v.Tag == "!!int" || v.Tag == "!!float" {
+				if !(c.ThresholdFraction > 0 && c.ThresholdFraction <= 1) {
+					d.errorf(v, "compaction.threshold_fraction: %s is not in (0, 1]", v.Value)
+				}
+			}
+		}},
+		{"reserve_tokens", false, func(v *yaml.Node) {
+			c.ReserveTokens = d.integer(v, "compaction.reserve_tokens")
+			if c.ReserveTokens < 0 {
+				d.errorf(v, "compaction.reserve_tokens: must not be negative, got %d", c.ReserveTokens)
+			}
+		}},
+		{"keep_recent", false, func(v *yaml.Node) {
+			c.KeepRecent = d.integer(v, "compaction.keep_recent")
+			if c.KeepRecent < 0 {
+				d.errorf(v, "compaction.keep_recent: must not be negative, got %d", c.KeepRecent)
+			}
+		}},
+		{"rebuild", false, func(v *yaml.Node) {
+			c.Rebuild = d.str(v, "compaction.rebuild")
+			if c.Rebuild != "" && c.Rebuild != RebuildIterative && c.Rebuild != RebuildFromSource || v.Tag == "!!str" && c.Rebuild == "" {
+				d.errorf(v, "compaction.rebuild: %q is not a rebuild mode (valid: %s, %s)", c.Rebuild, RebuildIterative, RebuildFromSource)
+			}
+		}},
+		{"max_ratio", false, func(v *yaml.Node) {
+			c.MaxRatio = d.number(v, "compaction.max_ratio")
+			if v.Tag == "!!int" || v.Tag == "!!float" {
+				if !(c.MaxRatio > 0 && c.MaxRatio <= 1) {
+					d.errorf(v, "compaction.max_ratio: %s is not in (0, 1]", v.Value)
+				}
+			}
+		}},
+	})
+	return c
+}
+
+// event decodes one event mapping (not a filler).
+func (d *decoder) event(n *yaml.Node, what string) entry {
+	var en entry
+	e := &en.ev
+	e.Pos = pos(n)
+	var roleNode, textNode, callNode, resultNode *yaml.Node
+	d.mapping(n, what, []field{
+		{"seq", false, func(v *yaml.Node) {
+			en.hasSeq = true
+			en.seqPos = pos(v)
+			e.Seq = d.integer(v, what+".seq")
+			if e.Seq < 1 && v.Tag == "!!int" {
+				d.errorf(v, "%s.seq: must be 1 or more, got %d", what, e.Seq)
+			}
+		}},
+		{"role", true, func(v *yaml.Node) { roleNode = v; e.Role = Role(d.str(v, what+".role")) }},
+		{"text", false, func(v *yaml.Node) { textNode = v; e.Text = d.str(v, what+".text") }},
+		{"tool_call", false, func(v *yaml.Node) { callNode = v; e.ToolCall = d.toolCall(v, what+".tool_call") }},
+		{"tool_result", false, func(v *yaml.Node) {
+			resultNode = v
+			e.ToolResult = d.toolResult(v, what+".tool_result")
+		}},
+	})
+	if roleNode == nil {
+		return en
+	}
+	switch e.Role {
+	case RoleSystem, RoleUser:
+		if textNode == nil {
+			d.errorf(n, "%s: a %s event needs text", what, e.Role)
+		}
+	case RoleAssistant:
+		if textNode == nil && callNode == nil {
+			d.errorf(n, "%s: an assistant event needs text or a tool_call", what)
+		}
+	case RoleTool:
+		if resultNode == nil {
+			d.errorf(n, "%s: a tool event needs a tool_result", what)
+		}
+		if textNode != nil {
+			d.errorf(textNode, "%s: a tool event carries its text in tool_result.text", what)
+		}
+	default:
+		d.errorf(roleNode, "%s.role: %q is not a role (valid: system, user, assistant, tool)", what, e.Role)
+		return en
+	}
+	if callNode != nil && e.Role != RoleAssistant {
+		d.errorf(callNode, "%s: tool_call is only allowed on assistant events, not %s", what, e.Role)
+	}
+	if resultNode != nil && e.Role != RoleTool {
+		d.errorf(resultNode, "%s: tool_result is only allowed on tool events, not %s", what, e.Role)
+	}
+	return en
+}
+
+func (d *decoder) toolCall(n *yaml.Node, what string) *ToolCall {
+	c := &ToolCall{}
+	d.mapping(n, what, []field{
+		{"id", true, func(v *yaml.Node) {
+			c.ID = d.str(v, what+".id")
+			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.ID) == "" {
+				d.errorf(v, "%s.id: empty", what)
+			}
+		}},
+		{"name", true, func(v *yaml.Node) {
+			c.Name = d.str(v, what+".name")
+			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.Name) == "" {
+				d.errorf(v, "%s.name: empty", what)
+			}
+		}},
+		{"args", false, func(v *yaml.Node) {
+			if v.Kind != yaml.MappingNode {
+				d.errorf(v, "%s.args: want a mapping, got %s", what, kindName(v))
+				return
+			}
+			var m map[string]any
+			if err := v.Decode(&m); err != nil {
+				d.errorf(v, "%s.args: %v", what, err)
+				return
+			}
+			c.Args = jsonable(m).(map[string]any)
+		}},
+	})
+	return c
+}
+
+// jsonable turns YAML-decoded values into values encoding/json can write
+// (map[any]any keys become strings).
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = jsonable(e)
+		}
+		return x
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = jsonable(e)
+		}
+		return x
+	}
+	return v
+}
+
+func (d *decoder) toolResult(n *yaml.Node, what string) *ToolResult {
+	r := &ToolResult{Status: StatusOK}
+	d.mapping(n, what, []field{
+		{"call_id", true, func(v *yaml.Node) { r.CallID = d.str(v, what+".call_id") }},
+		{"status", false, func(v *yaml.Node) {
+			r.Status = d.str(v, what+".status")
+			switch r.Status {
+			case StatusOK, StatusError, StatusTimeout:
+			default:
+				if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
+					d.errorf(v, "%s.status: %q is not a status (valid: ok, error, timeout)", what, r.Status)
+				}
+			}
+		}},
+		{"text", false, func(v *yaml.Node) { r.Text = d.str(v, what+".text") }},
+	})
+	return r
+}
+
+func (d *decoder) filler(n *yaml.Node, what string) *Filler {
+	f := &Filler{Pos: pos(n)}
+	d.mapping(n, what+".filler", []field{
+		{"count", true, func(v *yaml.Node) {
+			f.Count = d.integer(v, what+".filler.count")
+			if v.Tag == "!!int" && (f.Count < 1 || f.Count > MaxFillerCount) {
+				d.errorf(v, "%s.filler.count: %d is not in 1..%d", what, f.Count, MaxFillerCount)
+				f.Count = 0
+			}
+		}},
+		{"seed", true, func(v *yaml.Node) {
+			seed := d.integer(v, what+".filler.seed")
+			if seed < 0 {
+				d.errorf(v, "%s.filler.seed: must not be negative", what)
+			}
+			f.Seed = uint64(max(seed, 0))
+		}},
+		{"topic", true, func(v *yaml.Node) {
+			f.Topic = d.str(v, what+".filler.topic")
+			if v.Kind == yaml.ScalarNode && !slices.Contains(FillerTopics, f.Topic) {
+				d.errorf(v, "%s.filler.topic: %q is not a topic (valid: %s)", what, f.Topic, strings.Join(FillerTopics, ", "))
+				f.Topic = ""
+			}
+		}},
+	})
+	return f
+}
+
+// events decodes and numbers the events list, expanding filler.
+//
+// Numbering: seq is given on every event of the list or on none. Without
+// seq, events (filler included) are numbered 1, 2, … in order. With seq,
+// filler events take the seqs right after the event before them (1 when
+// the filler comes first), and the next explicit seq must be greater than
+// the last of them.
+func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "events: want a list, got %s", kindName(n))
+		return nil
+	}
+	if len(n.Content) == 0 {
+		d.errorf(n, "events: empty; a scenario needs at least one event")
+		return nil
+	}
+	var entries []entry
+	withSeq, withoutSeq := 0, 0
+	var firstWith, firstWithout *yaml.Node
+	seeds := map[uint64]Pos{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("events[%d]", i)
+		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
+			if len(item.Content) > 2 {
+				d.errorf(item.Content[2], "%s: a filler entry has only the key \"filler\", not %q", what, item.Content[2].Value)
+			}
+			f := d.filler(item.Content[1], what)
+			if f.Count > 0 && f.Topic != "" {
+				if p, dup := seeds[f.Seed]; dup {
+					d.errorf(item.Content[1], "%s.filler.seed: seed %d already used at line %d; each filler needs its own seed", what, f.Seed, p.Line)
+					continue
+				}
+				seeds[f.Seed] = f.Pos
+				entries = append(entries, entry{filler: f})
+			}
+			continue
+		}
+		en := d.event(item, what)
+		if en.hasSeq {
+			withSeq++
+			if firstWith == nil {
+				firstWith = item
+			}
+		} else {
+			withoutSeq++
+			if firstWithout == nil {
+				firstWithout = item
+			}
+		}
+		entries = append(entries, en)
+	}
+	if withSeq > 0 && withoutSeq > 0 {
+		d.errorf(firstWithout, "events: seq is given on some events (first at line %d) but not on this one; give it on every event or on none", firstWith.Line)
+		return nil
+	}
+	explicit := withSeq > 0
+	av := newAvoider(s)
+	for _, en := range entries {
+		if en.filler == nil {
+			av.see(en.ev)
+		}
+	}
+	var out []Event
+	last := 0
+	lastPos := Pos{}
+	for _, en := range entries {
+		if en.filler != nil {
+			fe := expandFiller(*en.filler, last+1, av)
+			out = append(out, fe...)
+			if len(fe) > 0 {
+				last = fe[len(fe)-1].Seq
+				lastPos = en.filler.Pos
+			}
+			continue
+		}
+		e := en.ev
+		if explicit {
+			if e.Seq <= last && e.Seq >= 1 {
+				if lastPos.Line > 0 && len(out) > 0 && out[len(out)-1].Filler {
+					d.errorAt(en.seqPos, "seq %d must be greater than %d, the last seq of the filler at line %d (filler events take the seqs right after the event before them)", e.Seq, last, lastPos.Line)
+				} else {
+					d.errorAt(en.seqPos, "seq %d must be greater than %d, the seq before it (seqs rise strictly)", e.Seq, last)
+				}
+			}
+		} else {
+			e.Seq = last + 1
+		}
+		last = max(last, e.Seq)
+		lastPos = e.Pos
+		out = append(out, e)
+	}
+	return out
+}
+
+func (d *decoder) arrivals(n *yaml.Node, s *Scenario) []Event {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "arrivals: want a list, got %s", kindName(n))
+		return nil
+	}
+	var out []Event
+	last := s.LastSeq()
+	withSeq := 0
+	for i, item := range n.Content {
+		what := fmt.Sprintf("arrivals[%d]", i)
+		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
+			d.errorf(item, "%s: filler is not allowed in arrivals", what)
+			continue
+		}
+		en := d.event(item, what)
+		e := en.ev
+		if en.hasSeq {
+			withSeq++
+			if e.Seq <= last && e.Seq >= 1 {
+				d.errorAt(en.seqPos, "%s.seq: %d must be greater than %d (arrivals come after the last event and rise strictly)", what, e.Seq, last)
+			}
+		} else {
+			if withSeq > 0 {
+				d.errorf(item, "%s: seq is given on some arrivals but not on this one; give it on every arrival or on none", what)
+			}
+			e.Seq = last + 1
+		}
+		last = max(last, e.Seq)
+		out = append(out, e)
+	}
+	return out
+}
+
+func (d *decoder) invariants(n *yaml.Node) []Invariant {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "invariants: want a list, got %s", kindName(n))
+		return nil
+	}
+	var out []Invariant
+	ids := map[string]int{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("invariants[%d]", i)
+		inv := d.invariant(item, what)
+		if inv == nil {
+			continue
+		}
+		if id := inv.InvariantID(); id != "" {
+			if line, dup := ids[id]; dup {
+				d.errorf(item, "%s: duplicate invariant id %q (first at line %d)", what, id, line)
+			}
+			ids[id] = item.Line
+		}
+		out = append(out, inv)
+	}
+	return out
+}
+
+func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
+		return nil
+	}
+	var typ string
+	var typeNode *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "type" {
+			typeNode = n.Content[i+1]
+			typ = d.str(typeNode, what+".type")
+			break
+		}
+	}
+	if typeNode == nil {
+		d.errorf(n, "%s: missing required field \"type\" (valid: %s)", what, strings.Join(InvariantTypes, ", "))
+		return nil
+	}
+	base := InvariantBase{Pos: pos(n)}
+	common := []field{
+		{"id", true, func(v *yaml.Node) {
+			base.ID = d.str(v, what+".id")
+			if v.Kind == yaml.ScalarNode && strings.TrimSpace(base.ID) == "" {
+				d.errorf(v, "%s.id: empty", what)
+			}
+		}},
+		{"type", true, func(*yaml.Node) {}},
+	}
+	seqField := func(name string, dst *int) field {
+		return field{name, true, func(v *yaml.Node) { *dst = d.integer(v, what+"."+name) }}
+	}
+	pat := func(name string, required bool, dst *[]string) field {
+		return field{name, required, func(v *yaml.Node) { *dst = d.patterns(v, what+"."+name) }}
+	}
+	text := func(name string, dst *string) field {
+		return field{name, true, func(v *yaml.Node) {
+			*dst = d.str(v, what+"."+name)
+			if v.Kind == yaml.ScalarNode && *dst == "" {
+				d.errorf(v, "%s.%s: empty", what, name)
+			}
+		}}
+	}
+	var inv Invariant
+	var fields []field
+	switch typ {
+	case TypeConstraint:
+		c := &Constraint{}
+		fields = []field{seqField("source_seq", &c.SourceSeq), pat("match", true, &c.Match)}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	case TypeRefutedHypothesis:
+		c := &RefutedHypothesis{}
+		fields = []field{seqField("hypothesis_seq", &c.HypothesisSeq), seqField("refuted_by_seq", &c.RefutedBySeq),
+			pat("match", true, &c.Match), pat("conclusion", false, &c.Conclusion)}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	case TypeArtifact:
+		c := &Artifact{}
+		fields = []field{
+			{"paths", true, func(v *yaml.Node) { c.Paths = d.strs(v, what+".paths") }},
+			{"required", true, func(v *yaml.Node) { c.Required = d.strs(v, what+".required") }},
+			{"digests", false, func(v *yaml.Node) {
+				if v.Kind != yaml.MappingNode {
+					d.errorf(v, "%s.digests: want a mapping of path to digest, got %s", what, kindName(v))
+					return
+				}
+				c.Digests = map[string]string{}
+				for i := 0; i+1 < len(v.Content); i += 2 {
+					c.Digests[d.str(v.Content[i], what+".digests key")] = d.str(v.Content[i+1], what+".digests["+v.Content[i].Value+"]")
+				}
+			}},
+		}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	case TypePendingOperation:
+		c := &PendingOperation{}
+		fields = []field{text("op_id", &c.OpID), seqField("call_seq", &c.CallSeq)}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	case TypeCorrection:
+		c := &Correction{}
+		fields = []field{text("old", &c.Old), text("new", &c.New), text("subject", &c.Subject), seqField("source_seq", &c.SourceSeq)}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	case TypeQuantity:
+		c := &Quantity{}
+		fields = []field{
+			{"value", true, func(v *yaml.Node) { c.Value = d.number(v, what+".value") }},
+			text("unit", &c.Unit),
+			pat("match", false, &c.Match),
+		}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	case TypeSecret:
+		c := &Secret{}
+		fields = []field{text("value", &c.Value)}
+		inv = c
+		defer func() { c.InvariantBase = base }()
+	default:
+		if typeNode.Kind == yaml.ScalarNode {
+			d.errorf(typeNode, "%s.type: %q is not an invariant type (valid: %s)", what, typ, strings.Join(InvariantTypes, ", "))
+		}
+		return nil
+	}
+	d.mapping(n, what+" ("+typ+")", append(common, fields...))
+	return inv
+}
+
+func (d *decoder) probes(n *yaml.Node) []Probe {
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "probes: want a list, got %s", kindName(n))
+		return nil
+	}
+	var out []Probe
+	ids := map[string]int{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("probes[%d]", i)
+		p := Probe{Pos: pos(item)}
+		d.mapping(item, what, []field{
+			{"id", true, func(v *yaml.Node) { p.ID = d.str(v, what+".id") }},
+			{"question", true, func(v *yaml.Node) { p.Question = d.str(v, what+".question") }},
+			{"options", true, func(v *yaml.Node) {
+				if v.Kind != yaml.MappingNode {
+					d.errorf(v, "%s.options: want a mapping of key to description, got %s", what, kindName(v))
+					return
+				}
+				if len(v.Content) < 4 {
+					d.errorf(v, "%s.options: a probe needs at least two options", what)
+				}
+				seen := map[string]int{}
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					k := d.str(v.Content[j], what+".options key")
+					if line, dup := seen[k]; dup {
+						d.errorf(v.Content[j], "%s.options: duplicate option %q (first at line %d)", what, k, line)
+						continue
+					}
+					seen[k] = v.Content[j].Line
+					p.Options = append(p.Options, Option{Key: k, Description: d.str(v.Content[j+1], what+".options."+k)})
+				}
+			}},
+			{"expect", true, func(v *yaml.Node) { p.Expect = d.str(v, what+".expect") }},
+			{"requires", false, func(v *yaml.Node) {
+				if v.Kind != yaml.MappingNode {
+					d.errorf(v, "%s.requires: want a mapping of option key to patterns, got %s", what, kindName(v))
+					return
+				}
+				seen := map[string]int{}
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					k := d.str(v.Content[j], what+".requires key")
+					if line, dup := seen[k]; dup {
+						d.errorf(v.Content[j], "%s.requires: duplicate option %q (first at line %d)", what, k, line)
+						continue
+					}
+					seen[k] = v.Content[j].Line
+					p.Requires = append(p.Requires, Requirement{Option: k, Patterns: d.patterns(v.Content[j+1], what+".requires."+k), Pos: pos(v.Content[j])})
+				}
+			}},
+		})
+		if p.ID != "" {
+			if line, dup := ids[p.ID]; dup {
+				d.errorf(item, "%s: duplicate probe id %q (first at line %d)", what, p.ID, line)
+			}
+			ids[p.ID] = item.Line
+		}
+		out = append(out, p)
+	}
+	return out
+}
