@@ -1,9 +1,91 @@
 package summarizers
 
-import "errors"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// NewExec returns a summarizer that runs command once per call (FORMATS.md §4).
-// PLACEHOLDER until the exec issue lands.
+	"github.com/compact-eval/compact-eval/internal/execproc"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Exec is a summarizer that runs a command once per call and speaks the exec
+// protocol (FORMATS.md §4): the summarize request as JSON on stdin, one
+// summary document as JSON on stdout. Only the fields of Request that the
+// protocol names are sent: never the trial, never an invariant, an expect or
+// a requires (a Request has no field for them).
+//
+// A failed call (non-zero exit, timeout, cancel, output that is not one JSON
+// object, output above 16 MiB) is an *execproc.Error holding the reason and
+// the head of stderr; the runner records it as an error for the unit. The
+// summary itself is not validated here: the checks judge it.
+type Exec struct {
+	command []string
+	spec    string
+	opts    execproc.Options
+}
+
+// NewExec returns a summarizer that runs command once per call (FORMATS.md
+// §4). It fails when the command cannot be found.
 func NewExec(command []string, opts Options) (Summarizer, error) {
-	return nil, errors.New("exec summarizers are not built yet")
+	if err := execproc.Check(command, opts.Dir); err != nil {
+		return nil, fmt.Errorf("exec summarizer: %w", err)
+	}
+	return &Exec{command: append([]string(nil), command...), spec: ExecSpec(command), opts: opts.ExecOptions()}, nil
+}
+
+// Summarize runs the command on req.
+func (e *Exec) Summarize(ctx context.Context, req *Request) (*Response, error) {
+	r := *req
+	r.Protocol, r.Kind = Protocol, "summarize"
+	if r.Events == nil {
+		r.Events = []scenarios.Event{}
+	}
+	if len(r.PreviousSummary) == 0 {
+		r.PreviousSummary = json.RawMessage("null")
+	}
+	in, err := json.Marshal(&r)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the summarize request: %w", err)
+	}
+	res, err := execproc.Run(ctx, e.command, in, e.opts)
+	if err != nil {
+		return nil, err
+	}
+	if kind := execproc.DocumentType(res.Output); kind != "object" {
+		return nil, &execproc.Error{Command: e.command[0], Kind: execproc.KindBadReply,
+			Reason: "output is a JSON " + kind + ", want a summary object", Stderr: res.Stderr, Latency: res.Latency}
+	}
+	return &Response{
+		Summary: res.Output,
+		Call:    Call{Spec: e.spec, Latency: res.Latency, Stderr: res.Stderr},
+	}, nil
+}
+
+// ExecOptions are the options of one exec call: timeout, extra environment
+// and working directory.
+func (o Options) ExecOptions() execproc.Options {
+	timeout := o.ExecTimeout
+	if timeout <= 0 {
+		timeout = DefaultExecTimeout
+	}
+	return execproc.Options{Timeout: timeout, Env: o.Env, Dir: o.Dir}
+}
+
+// ExecSpec writes command back as an exec: spec, quoting words so that
+// ParseSpec reads the same words.
+func ExecSpec(command []string) string {
+	words := make([]string, len(command))
+	for i, w := range command {
+		words[i] = quoteWord(w)
+	}
+	return KindExec + ":" + strings.Join(words, " ")
+}
+
+func quoteWord(w string) string {
+	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\") {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

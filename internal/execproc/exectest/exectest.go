@@ -1,0 +1,342 @@
+// Package exectest holds small exec-protocol programs (FORMATS.md §4) used by
+// tests: a correct summarizer, one that crashes, one that hangs, one that
+// prints garbage, one that writes 20 MB, a correct agent and an agent that
+// dumps its stdin (to prove what never reaches a process).
+//
+// Each program is a func() that reads os.Stdin, writes os.Stdout and exits.
+// They speak the wire format from the outside, with their own types, as a
+// user's program in another language would. testdata/exec/NAME/main.go wraps
+// each in a binary (Build compiles them), and Commands registers them with
+// testscript.Main as exec-NAME commands for CLI scripts.
+//
+// Environment read by the programs:
+//
+//	EXECTEST_STDIN_LOG  file that summarizer-good, agent-good and
+//	                    agent-dumpstdin append every request to
+//	EXECTEST_PID_FILE   file that summarizer-hang writes its child's pid to
+package exectest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Programs lists the program names, each a folder under testdata/exec.
+var Programs = []string{
+	"summarizer-good", "summarizer-crash", "summarizer-hang", "summarizer-garbage",
+	"summarizer-huge", "agent-good", "agent-dumpstdin",
+}
+
+// Commands maps "exec-NAME" to each program, for testscript.Main.
+func Commands() map[string]func() {
+	return map[string]func(){
+		"exec-summarizer-good":    SummarizerGood,
+		"exec-summarizer-crash":   SummarizerCrash,
+		"exec-summarizer-hang":    SummarizerHang,
+		"exec-summarizer-garbage": SummarizerGarbage,
+		"exec-summarizer-huge":    SummarizerHuge,
+		"exec-agent-good":         AgentGood,
+		"exec-agent-dumpstdin":    AgentDumpStdin,
+	}
+}
+
+// HugeSize is how many bytes summarizer-huge writes (above the 16 MiB cap).
+const HugeSize = 20_000_000
+
+// CrashStderr is what summarizer-crash writes to stderr before exiting 3.
+const CrashStderr = "summarizer-crash: simulated failure in the summarizer\n"
+
+// GarbageOutput is what summarizer-garbage prints.
+const GarbageOutput = "this is not JSON, sorry\n"
+
+// SummarizerGood answers a summarize request with a small structured summary
+// built only from the events: user instructions become constraints, tool
+// results verified claims, tool calls without a result pending operations;
+// covers_through is the cut.
+func SummarizerGood() { os.Exit(summarizerGood(os.Stdin, os.Stdout, os.Stderr)) }
+
+// SummarizerCrash writes CrashStderr and exits with status 3.
+func SummarizerCrash() {
+	io.Copy(io.Discard, os.Stdin)
+	fmt.Fprint(os.Stderr, CrashStderr)
+	os.Exit(3)
+}
+
+// SummarizerHang starts a child that sleeps, writes the child's pid to
+// $EXECTEST_PID_FILE, says so on stderr and sleeps forever: only killing the
+// whole process group ends both.
+func SummarizerHang() {
+	if len(os.Args) > 1 && os.Args[1] == "child" {
+		sleepForever()
+	}
+	child := exec.Command(os.Args[0], "child")
+	child.Stdout, child.Stderr = os.Stdout, os.Stderr
+	if err := child.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "summarizer-hang: starting child: %v\n", err)
+		os.Exit(2)
+	}
+	if f := os.Getenv("EXECTEST_PID_FILE"); f != "" {
+		if err := os.WriteFile(f, []byte(strconv.Itoa(child.Process.Pid)), 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "summarizer-hang: %v\n", err)
+			os.Exit(2)
+		}
+	}
+	fmt.Fprintln(os.Stderr, "summarizer-hang: sleeping forever")
+	sleepForever()
+}
+
+// SummarizerGarbage prints GarbageOutput and exits 0.
+func SummarizerGarbage() {
+	io.Copy(io.Discard, os.Stdin)
+	fmt.Print(GarbageOutput)
+}
+
+// SummarizerHuge writes a valid summary document of HugeSize bytes: valid
+// JSON, but above the output cap.
+func SummarizerHuge() {
+	w := bufio.NewWriterSize(os.Stdout, 1<<16)
+	prefix := `{"schema_version": 1, "covers_through": 1, "text": "`
+	w.WriteString(prefix)
+	chunk := bytes.Repeat([]byte("a"), 1<<16)
+	for n := len(prefix) + 2; n < HugeSize; n += len(chunk) {
+		if _, err := w.Write(chunk); err != nil {
+			os.Exit(1) // the reader went away: that is the point
+		}
+	}
+	w.WriteString(`"}`)
+	w.Flush()
+}
+
+// AgentGood answers a decide request with the first option.
+func AgentGood() { os.Exit(agent(os.Stdin, os.Stdout, os.Stderr, false)) }
+
+// AgentDumpStdin appends its request to $EXECTEST_STDIN_LOG (required) and
+// answers with the first option.
+func AgentDumpStdin() { os.Exit(agent(os.Stdin, os.Stdout, os.Stderr, true)) }
+
+// wireEvent is an event as the exec protocol sends it.
+type wireEvent struct {
+	Seq      int    `json:"seq"`
+	Role     string `json:"role"`
+	Text     string `json:"text"`
+	ToolCall *struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"tool_call"`
+	ToolResult *struct {
+		CallID string `json:"call_id"`
+		Status string `json:"status"`
+		Text   string `json:"text"`
+	} `json:"tool_result"`
+}
+
+type summarizeRequest struct {
+	Protocol        int             `json:"protocol"`
+	Kind            string          `json:"kind"`
+	ScenarioID      string          `json:"scenario_id"`
+	Generation      int             `json:"generation"`
+	Cut             int             `json:"cut"`
+	Goal            string          `json:"goal"`
+	Rules           string          `json:"rules"`
+	PreviousSummary json.RawMessage `json:"previous_summary"`
+	Events          []wireEvent     `json:"events"`
+}
+
+type statement struct {
+	Text      string `json:"text"`
+	SourceSeq int    `json:"source_seq"`
+}
+
+type claim struct {
+	Claim     string `json:"claim"`
+	SourceSeq int    `json:"source_seq"`
+}
+
+type pending struct {
+	OpID        string `json:"op_id"`
+	Description string `json:"description"`
+	Status      string `json:"status"`
+	SourceSeq   int    `json:"source_seq"`
+}
+
+type summary struct {
+	SchemaVersion int         `json:"schema_version"`
+	CoversThrough int         `json:"covers_through"`
+	Goal          string      `json:"goal,omitempty"`
+	Constraints   []statement `json:"constraints,omitempty"`
+	Verified      []claim     `json:"verified,omitempty"`
+	Pending       []pending   `json:"pending,omitempty"`
+	Text          string      `json:"text,omitempty"`
+}
+
+var instruction = regexp.MustCompile(`(?i)\b(only|never|do not|don't|must|read[- ]?only)\b`)
+
+func summarizerGood(stdin io.Reader, stdout, stderr io.Writer) int {
+	in, err := readRequest(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "summarizer-good: %v\n", err)
+		return 2
+	}
+	var req summarizeRequest
+	if err := json.Unmarshal(in, &req); err != nil {
+		fmt.Fprintf(stderr, "summarizer-good: decoding request: %v\n", err)
+		return 2
+	}
+	if req.Protocol != 1 || req.Kind != "summarize" {
+		fmt.Fprintf(stderr, "summarizer-good: want protocol 1 kind summarize, got %d %q\n", req.Protocol, req.Kind)
+		return 2
+	}
+	var s summary
+	// Iterative rebuilds carry the previous summary's facts forward.
+	if len(req.PreviousSummary) > 0 && string(req.PreviousSummary) != "null" {
+		if err := json.Unmarshal(req.PreviousSummary, &s); err != nil {
+			fmt.Fprintf(stderr, "summarizer-good: previous summary: %v\n", err)
+			return 2
+		}
+	}
+	s.SchemaVersion, s.CoversThrough, s.Goal = 1, req.Cut, req.Goal
+	var last string
+	for _, e := range req.Events {
+		switch {
+		case e.Role == "user" && instruction.MatchString(e.Text):
+			s.Constraints = append(s.Constraints, statement{Text: clip(e.Text, 200), SourceSeq: e.Seq})
+		case e.ToolCall != nil:
+			s.Pending = append(s.Pending, pending{OpID: e.ToolCall.ID, Description: e.ToolCall.Name, Status: "unknown", SourceSeq: e.Seq})
+		case e.ToolResult != nil:
+			if e.ToolResult.Status == "timeout" {
+				break // the call stays pending
+			}
+			s.Pending = removePending(s.Pending, e.ToolResult.CallID)
+			if e.ToolResult.Status == "ok" || e.ToolResult.Status == "" {
+				s.Verified = append(s.Verified, claim{Claim: clip(e.ToolResult.Text, 200), SourceSeq: e.Seq})
+			}
+		}
+		if e.Role == "assistant" && e.Text != "" {
+			last = e.Text
+		}
+	}
+	s.Text = fmt.Sprintf("Summary of %s through event %d.", req.ScenarioID, req.Cut)
+	if last != "" {
+		s.Text += " Last assistant note: " + clip(last, 200)
+	}
+	if err := json.NewEncoder(stdout).Encode(s); err != nil {
+		fmt.Fprintf(stderr, "summarizer-good: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func removePending(ps []pending, id string) []pending {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.OpID != id {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+func agent(stdin io.Reader, stdout, stderr io.Writer, mustDump bool) int {
+	if mustDump && os.Getenv("EXECTEST_STDIN_LOG") == "" {
+		fmt.Fprintln(stderr, "agent-dumpstdin: EXECTEST_STDIN_LOG is not set")
+		return 2
+	}
+	in, err := readRequest(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent: %v\n", err)
+		return 2
+	}
+	var req struct {
+		Protocol int    `json:"protocol"`
+		Kind     string `json:"kind"`
+		Arm      string `json:"arm"`
+		Probe    struct {
+			ID      string          `json:"id"`
+			Options json.RawMessage `json:"options"`
+		} `json:"probe"`
+	}
+	if err := json.Unmarshal(in, &req); err != nil {
+		fmt.Fprintf(stderr, "agent: decoding request: %v\n", err)
+		return 2
+	}
+	if req.Protocol != 1 || req.Kind != "decide" {
+		fmt.Fprintf(stderr, "agent: want protocol 1 kind decide, got %d %q\n", req.Protocol, req.Kind)
+		return 2
+	}
+	first, err := firstKey(req.Probe.Options)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent: probe %q options: %v\n", req.Probe.ID, err)
+		return 2
+	}
+	reply := map[string]string{"choice": first, "reason": "the first option, on the " + req.Arm + " arm"}
+	if err := json.NewEncoder(stdout).Encode(reply); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// readRequest reads stdin, checks the protocol environment variable and
+// appends the request to $EXECTEST_STDIN_LOG when it is set.
+func readRequest(stdin io.Reader) ([]byte, error) {
+	if v := os.Getenv("COMPACT_EVAL_PROTOCOL"); v != "1" {
+		return nil, fmt.Errorf("COMPACT_EVAL_PROTOCOL is %q, want 1", v)
+	}
+	in, err := io.ReadAll(stdin)
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	if name := os.Getenv("EXECTEST_STDIN_LOG"); name != "" {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		_, err = f.Write(append(append([]byte(nil), in...), '\n'))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// firstKey returns the first key of a JSON object, in document order.
+func firstKey(obj json.RawMessage) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", fmt.Errorf("want a JSON object")
+	}
+	t, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	k, ok := t.(string)
+	if !ok {
+		return "", fmt.Errorf("no options")
+	}
+	return k, nil
+}
+
+func sleepForever() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
