@@ -464,4 +464,3 @@ func TestFirstJSONObject(t *testing.T) {
 		})
 	}
 }
-
