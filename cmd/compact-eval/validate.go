@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+func init() {
+	register(&Command{
+		Name:      "validate",
+		UsageLine: "validate [-q] [paths…]",
+		Short:     "check scenario files",
+		Long: `Validate loads scenario files or folders (searched recursively for *.yaml
+and *.yml; default: the suite built into the binary), lints them, and checks
+that the reference agent picks each probe's expect on the full context.
+
+Every problem is printed to stderr as file:line:col: message, then a verdict.
+The exit code is 0 when every scenario is valid and 2 otherwise.
+
+	$ compact-eval validate
+	$ compact-eval validate ./my-scenarios`,
+		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			quiet := fs.Bool("q", false, "print only problems, no verdict when all is well")
+			return func(ctx context.Context, args []string) error {
+				var list []*scenarios.Scenario
+				var err error
+				if len(args) == 0 {
+					list, err = scenarios.Builtin()
+				} else {
+					list, err = scenarios.LoadPaths(args)
+				}
+				var problems scenarios.ErrorList
+				if err != nil {
+					var el scenarios.ErrorList
+					if !errors.As(err, &el) {
+						return err
+					}
+					problems = append(problems, el...)
+				}
+				problems = append(problems, scenarios.Lint(list)...)
+				for _, s := range list {
+					problems = append(problems, agents.CheckProbes(s)...)
+				}
+				problems.Sort()
+				for _, p := range problems {
+					fmt.Fprintln(env.Stderr, p)
+				}
+				if len(problems) > 0 {
+					files := map[string]bool{}
+					for _, p := range problems {
+						files[p.File] = true
+					}
+					return inputError{fmt.Errorf("%s in %s", validateCount(len(problems), "problem"), validateCount(len(files), "file"))}
+				}
+				if !*quiet {
+					fmt.Fprintf(env.Stdout, "%s OK\n", validateCount(len(list), "scenario"))
+				}
+				return nil
+			}
+		},
+	})
+}
+
+func validateCount(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

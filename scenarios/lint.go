@@ -1,0 +1,334 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+)
+
+// Lint checks what loading cannot see on one part alone: how the parts of
+// each scenario refer to each other, and ids across the suite. It returns
+// every problem, sorted (nil when none). The rules:
+//
+//   - ids are unique across the suite (the error is at the second one and
+//     names the first file) and have the form [a-z0-9][a-z0-9-]*; version
+//     is 1;
+//   - seqs rise strictly, arrivals come after the last event;
+//   - every tool_result names a tool_call made by an earlier event; a call
+//     has at most one result; call ids are unique;
+//   - invariant seqs point at events of the right role: a constraint's or
+//     correction's source_seq at a user or system event; a refuted
+//     hypothesis's hypothesis_seq at any event and refuted_by_seq at a
+//     later user or tool event; a pending operation's call_seq at the
+//     assistant tool_call whose id is op_id, a call with no result or a
+//     timeout result;
+//   - an artifact's required and digests name paths among its paths, and
+//     every required path occurs verbatim in some event; a secret's value
+//     occurs in some event;
+//   - every pattern compiles (RE2, see internal/textmatch);
+//   - a probe's expect and requires keys are among its options;
+//   - explicit cuts rise strictly, lie in 1..last seq, and split no
+//     protocol unit (a call at or before the cut whose result comes after
+//     it); rebuild, max_ratio and threshold_fraction have valid values.
+//
+// The reference agent's self-consistency check lives in
+// agents.CheckProbes (this package does not know about agents).
+func Lint(list []*Scenario) ErrorList {
+	var errs ErrorList
+	first := map[string]*Scenario{}
+	for _, s := range list {
+		errs = append(errs, LintScenario(s)...)
+		if s.ID == "" {
+			continue
+		}
+		if f, dup := first[s.ID]; dup {
+			errs.add(s.File, s.IDPos, "id %q is already used by %s", s.ID, f.File)
+			continue
+		}
+		first[s.ID] = s
+	}
+	errs.Sort()
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+// LintScenario applies Lint's per-scenario rules to s.
+func LintScenario(s *Scenario) ErrorList {
+	l := &linter{s: s}
+	l.header()
+	l.numbering()
+	l.protocol()
+	l.invariants()
+	l.probes()
+	l.compaction()
+	l.errs.Sort()
+	if len(l.errs) == 0 {
+		return nil
+	}
+	return l.errs
+}
+
+type linter struct {
+	s    *Scenario
+	errs ErrorList
+	// calls maps a call id to its event; results a call id to its result
+	// events (arrivals included).
+	calls   map[string]Event
+	results map[string][]Event
+	text    string // every event's words, for verbatim checks
+}
+
+func (l *linter) errorf(p Pos, format string, args ...any) {
+	l.errs.add(l.s.File, p, format, args...)
+}
+
+func (l *linter) header() {
+	s := l.s
+	if !idRE.MatchString(s.ID) {
+		l.errorf(s.IDPos, "id %q: want lowercase letters, digits and '-', starting with a letter or digit", s.ID)
+	}
+	if s.Version != Version {
+		l.errorf(s.Pos, "version %d is not supported (this compact-eval reads version %d)", s.Version, Version)
+	}
+	if len(s.Events) == 0 {
+		l.errorf(s.Pos, "no events")
+	}
+}
+
+func (l *linter) numbering() {
+	s := l.s
+	last := 0
+	for _, e := range s.Events {
+		if e.Seq <= last {
+			l.errorf(e.Pos, "seq %d must be greater than %d, the seq before it", e.Seq, last)
+		}
+		last = max(last, e.Seq)
+	}
+	for _, e := range s.Arrivals {
+		if e.Seq <= last {
+			l.errorf(e.Pos, "arrival seq %d must be greater than %d (arrivals come after the last event)", e.Seq, last)
+		}
+		last = max(last, e.Seq)
+	}
+}
+
+func (l *linter) protocol() {
+	l.calls = map[string]Event{}
+	l.results = map[string][]Event{}
+	var b strings.Builder
+	all := append(slices.Clip(l.s.Events), l.s.Arrivals...)
+	for _, e := range all {
+		b.WriteString(e.Text)
+		b.WriteByte('\n')
+		if c := e.ToolCall; c != nil {
+			fmt.Fprintf(&b, "%s %s\n", c.Name, argsText(c.Args))
+			if prev, dup := l.calls[c.ID]; dup {
+				l.errorf(e.Pos, "seq %d: tool_call id %q is already used at seq %d", e.Seq, c.ID, prev.Seq)
+			} else {
+				l.calls[c.ID] = e
+			}
+		}
+		if r := e.ToolResult; r != nil {
+			b.WriteString(r.Text)
+			b.WriteByte('\n')
+			call, ok := l.calls[r.CallID]
+			switch {
+			case !ok:
+				l.errorf(e.Pos, "seq %d: tool_result names call %q, which no earlier event makes", e.Seq, r.CallID)
+			case len(l.results[r.CallID]) > 0:
+				l.errorf(e.Pos, "seq %d: call %q (seq %d) already has a result at seq %d; a call has at most one result", e.Seq, r.CallID, call.Seq, l.results[r.CallID][0].Seq)
+			}
+			if ok {
+				l.results[r.CallID] = append(l.results[r.CallID], e)
+			}
+		}
+	}
+	l.text = b.String()
+}
+
+// argsText renders tool arguments so that verbatim checks see their values.
+func argsText(args map[string]any) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return fmt.Sprint(args)
+}
+
+// event finds the event with seq among events and arrivals.
+func (l *linter) event(seq int) (Event, bool) { return l.s.EventBySeq(seq) }
+
+func (l *linter) patterns(p Pos, what string, ps []string) {
+	for _, pat := range ps {
+		if _, err := textmatch.Compile(pat); err != nil {
+			l.errorf(p, "%s: %v", what, err)
+		}
+	}
+}
+
+func (l *linter) roleAt(p Pos, what string, seq int, roles ...Role) (Event, bool) {
+	e, ok := l.event(seq)
+	if !ok {
+		l.errorf(p, "%s %d: no event has this seq", what, seq)
+		return e, false
+	}
+	if len(roles) > 0 && !slices.Contains(roles, e.Role) {
+		names := make([]string, len(roles))
+		for i, r := range roles {
+			names[i] = string(r)
+		}
+		l.errorf(p, "%s %d is %s %s event; it must be %s %s event", what, seq, article(string(e.Role)), e.Role, article(names[0]), strings.Join(names, " or "))
+		return e, false
+	}
+	return e, true
+}
+
+func (l *linter) invariants() {
+	for _, inv := range l.s.Invariants {
+		p := inv.Position()
+		what := fmt.Sprintf("invariant %q (%s)", inv.InvariantID(), inv.Type())
+		switch v := inv.(type) {
+		case *Constraint:
+			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem)
+			l.patterns(p, what+": match", v.Match)
+		case *Correction:
+			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem)
+		case *RefutedHypothesis:
+			l.roleAt(p, what+": hypothesis_seq", v.HypothesisSeq)
+			if _, ok := l.roleAt(p, what+": refuted_by_seq", v.RefutedBySeq, RoleUser, RoleTool); ok && v.RefutedBySeq <= v.HypothesisSeq {
+				l.errorf(p, "%s: refuted_by_seq %d must come after hypothesis_seq %d", what, v.RefutedBySeq, v.HypothesisSeq)
+			}
+			l.patterns(p, what+": match", v.Match)
+			l.patterns(p, what+": conclusion", v.Conclusion)
+		case *PendingOperation:
+			e, ok := l.roleAt(p, what+": call_seq", v.CallSeq, RoleAssistant)
+			if !ok {
+				break
+			}
+			switch {
+			case e.ToolCall == nil:
+				l.errorf(p, "%s: call_seq %d has no tool_call", what, v.CallSeq)
+			case e.ToolCall.ID != v.OpID:
+				l.errorf(p, "%s: the tool_call at seq %d has id %q, not op_id %q", what, v.CallSeq, e.ToolCall.ID, v.OpID)
+			default:
+				for _, r := range l.results[v.OpID] {
+					if r.ToolResult.Status != StatusTimeout && r.Seq <= l.s.LastSeq() {
+						l.errorf(p, "%s: call %q has %s %s result at seq %d; a pending operation has no result or a timeout", what, v.OpID, article(r.ToolResult.Status), r.ToolResult.Status, r.Seq)
+					}
+				}
+			}
+		case *Artifact:
+			if len(v.Paths) == 0 {
+				l.errorf(p, "%s: paths is empty", what)
+			}
+			for _, r := range v.Required {
+				if !slices.Contains(v.Paths, r) {
+					l.errorf(p, "%s: required path %q is not among paths", what, r)
+				}
+				if !strings.Contains(l.text, r) {
+					l.errorf(p, "%s: required path %q occurs in no event", what, r)
+				}
+			}
+			for _, k := range sortedKeys(v.Digests) {
+				if !slices.Contains(v.Paths, k) {
+					l.errorf(p, "%s: digest for %q, which is not among paths", what, k)
+				}
+			}
+		case *Quantity:
+			l.patterns(p, what+": match", v.Match)
+			if strings.TrimSpace(v.Unit) == "" {
+				l.errorf(p, "%s: unit is empty", what)
+			}
+		case *Secret:
+			if v.Value == "" {
+				l.errorf(p, "%s: value is empty", what)
+			} else if !strings.Contains(l.text, v.Value) {
+				l.errorf(p, "%s: the secret value occurs in no event", what)
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func (l *linter) probes() {
+	for _, p := range l.s.Probes {
+		keys := make([]string, len(p.Options))
+		for i, o := range p.Options {
+			keys[i] = o.Key
+		}
+		valid := strings.Join(keys, ", ")
+		if !slices.Contains(keys, p.Expect) {
+			l.errorf(p.Pos, "probe %q: expect %q is not an option (valid: %s)", p.ID, p.Expect, valid)
+		}
+		for _, r := range p.Requires {
+			pos := r.Pos
+			if pos.Line == 0 {
+				pos = p.Pos
+			}
+			if !slices.Contains(keys, r.Option) {
+				l.errorf(pos, "probe %q: requires names %q, which is not an option (valid: %s)", p.ID, r.Option, valid)
+			}
+			l.patterns(pos, fmt.Sprintf("probe %q: requires.%s", p.ID, r.Option), r.Patterns)
+		}
+	}
+}
+
+func (l *linter) compaction() {
+	c := l.s.Compaction
+	if c.Pos.Line == 0 {
+		c.Pos = l.s.Pos
+	}
+	last := l.s.LastSeq()
+	prev := 0
+	for i, cut := range c.At {
+		p := c.Pos
+		if i < len(c.AtPos) {
+			p = c.AtPos[i]
+		}
+		switch {
+		case cut < 1 || cut > last:
+			l.errorf(p, "compaction.at: cut %d is outside the events (1..%d)", cut, last)
+		case cut <= prev:
+			l.errorf(p, "compaction.at: cut %d must be greater than the cut before it, %d", cut, prev)
+		default:
+			for id, call := range l.calls {
+				if call.Seq > cut {
+					continue
+				}
+				for _, r := range l.results[id] {
+					if r.Seq > cut && r.Seq <= last {
+						l.errorf(p, "compaction.at: cut %d splits a protocol unit: call %q at seq %d has its result at seq %d", cut, id, call.Seq, r.Seq)
+					}
+				}
+			}
+		}
+		prev = max(prev, cut)
+	}
+	if r := c.Rebuild; r != "" && r != RebuildIterative && r != RebuildFromSource {
+		l.errorf(c.Pos, "compaction.rebuild: %q is not a rebuild mode (valid: %s, %s)", r, RebuildIterative, RebuildFromSource)
+	}
+	if c.MaxRatio < 0 || c.MaxRatio > 1 {
+		l.errorf(c.Pos, "compaction.max_ratio: %g is not in (0, 1]", c.MaxRatio)
+	}
+	if c.ThresholdFraction < 0 || c.ThresholdFraction > 1 {
+		l.errorf(c.Pos, "compaction.threshold_fraction: %g is not in (0, 1]", c.ThresholdFraction)
+	}
+}
+
+func article(word string) string {
+	if word != "" && word != "user" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
