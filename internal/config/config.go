@@ -1,0 +1,791 @@
+// Package config reads compact-eval.yaml, the optional file that declares
+// what a run evaluates: the summarizers under test (by spec, or by type,
+// model and command, with prompt, parameters and endpoint), the endpoints,
+// the agent, trials, jobs, the exec timeout and the gates.
+//
+//	summarizers:
+//	  - builtin:extractive                 # a spec alone
+//	  - name: small-model
+//	    type: openai                       # or: spec: openai:gpt-4o-mini
+//	    model: gpt-4o-mini
+//	    prompt: prompts/summarize.tmpl     # relative to this file
+//	    params: {temperature: 0, seed: 7, max_tokens: 2000}
+//	    endpoint: local
+//	  - name: ours
+//	    type: exec
+//	    command: python3 compact.py --structured   # or a list of words
+//	endpoints:
+//	  - name: local
+//	    base_url: http://localhost:8000/v1
+//	    api_key_env: LOCAL_LLM_KEY         # the NAME of a variable, never a key
+//	agent: openai:gpt-4o                   # or a mapping like a summarizer
+//	trials: 3
+//	jobs: 8
+//	exec_timeout: 30s
+//	gates:
+//	  min_pass: {constraint: 1, all: 0.9}  # or a single rate for all
+//	  baseline: baseline/result.json       # relative to this file
+//
+// The file is read strictly, like a scenario: unknown and duplicate fields,
+// wrong types and bad values are refused, and every problem is reported as
+// "file:line:col: message" (a scenarios.ErrorList). API keys never go in the
+// file: an endpoint names the environment variable that holds its key, and a
+// literal key (an api_key field, or a key-like api_key_env) is refused
+// without being echoed.
+//
+// # Precedence
+//
+// A flag given on the command line wins over the file; the file wins over
+// the flag's default. Lists are replaced, not merged: one --summarizer flag
+// replaces the file's whole summarizers list, --agent replaces agent,
+// --min-pass replaces gates.min_pass and --baseline gates.baseline. Scalars
+// (--trials, -j, --exec-timeout) follow Pick, with FlagsSet telling which
+// flags were given.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// DefaultFile is the config file a run reads from the current directory when
+// no --config is given (and it exists).
+const DefaultFile = "compact-eval.yaml"
+
+// MaxFileSize bounds a config file; a larger one is refused unread.
+const MaxFileSize = 1 << 20
+
+// DefaultAPIKeyEnv is the variable an endpoint reads its key from when its
+// api_key_env is empty, and the one the default endpoint uses.
+const DefaultAPIKeyEnv = "OPENAI_API_KEY"
+
+// File is a parsed config file. Zero fields were not set in the file.
+type File struct {
+	// Path is the name given to Load or Parse.
+	Path string
+	// Summarizers are the summarizers under test, in file order; nil when the
+	// file declares none.
+	Summarizers []Target
+	// Endpoints are the named OpenAI-compatible endpoints, in file order.
+	Endpoints []Endpoint
+	// Agent is the agent that answers probes; nil when the file declares none.
+	Agent *Target
+	// Trials is how many times each scenario runs per summarizer; 0: not set.
+	Trials int
+	// Jobs is the number of units run at once (-j); 0: not set.
+	Jobs int
+	// ExecTimeout bounds one exec call; 0: not set.
+	ExecTimeout time.Duration
+	// Gates are the CI gates the file asks for.
+	Gates Gates
+}
+
+// Target is a summarizer or an agent under test.
+type Target struct {
+	// Name is the name reports use; it defaults to Spec.Raw. Unique among
+	// the summarizers of a file.
+	Name string
+	// Spec is what to run, from `spec`, or built from type, model and command
+	// (Raw is then the equivalent spec string).
+	Spec summarizers.Spec
+	// Prompt is the prompt template file of an openai target, resolved
+	// against the config file's folder; "": the built-in prompt.
+	Prompt string
+	// Params are the model parameters of an openai target.
+	Params Params
+	// Endpoint names an entry of File.Endpoints; "": the default endpoint
+	// (OPENAI_BASE_URL and OPENAI_API_KEY).
+	Endpoint string
+	// Pos is where the entry is written.
+	Pos scenarios.Pos
+}
+
+// Params are model parameters. Nil or zero fields leave the endpoint's default.
+type Params struct {
+	// Temperature in [0, 2]; nil: not sent.
+	Temperature *float64
+	// Seed for endpoints that support reproducible sampling; nil: not sent.
+	Seed *int
+	// MaxTokens bounds the completion; 0: not sent.
+	MaxTokens int
+}
+
+// Endpoint is a named OpenAI-compatible endpoint.
+type Endpoint struct {
+	// Name is what targets refer to; unique in the file.
+	Name string
+	// BaseURL is the API root, such as http://localhost:8000/v1 (http or
+	// https, no credentials in it).
+	BaseURL string
+	// APIKeyEnv is the name of the environment variable that holds the key;
+	// "": DefaultAPIKeyEnv.
+	APIKeyEnv string
+	// Pos is where the entry is written.
+	Pos scenarios.Pos
+}
+
+// APIKey reads the endpoint's key from the environment through getenv (for
+// example os.Getenv). It returns "" when the variable is unset.
+func (e Endpoint) APIKey(getenv func(string) string) string {
+	name := e.APIKeyEnv
+	if name == "" {
+		name = DefaultAPIKeyEnv
+	}
+	return getenv(name)
+}
+
+// Gates are the CI gates of FORMATS.md §5.
+type Gates struct {
+	// MinPass maps a check type ("all", "invariant", "structural",
+	// "decisions", an invariant type or a structural check) to the minimum
+	// pass rate in [0, 1]; nil: no min-pass gate. It is what
+	// reports.MinPass.Rates holds.
+	MinPass map[string]float64
+	// Baseline is a saved result to gate against, resolved against the
+	// config file's folder; "": no baseline gate.
+	Baseline string
+}
+
+// Endpoint returns the endpoint named name.
+func (f *File) Endpoint(name string) (Endpoint, bool) {
+	for _, e := range f.Endpoints {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Endpoint{}, false
+}
+
+// Load reads and parses the config file at path.
+func Load(path string) (*File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.Size() > MaxFileSize {
+		return nil, fmt.Errorf("%s: config file is %d bytes, more than the %d allowed", path, st.Size(), MaxFileSize)
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// LoadDefault loads DefaultFile from dir when it exists, and returns nil,
+// nil when it does not.
+func LoadDefault(dir string) (*File, error) {
+	path := filepath.Join(dir, DefaultFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return Load(path)
+}
+
+// Parse parses a config file's content; name is its path, used in error
+// positions and to resolve relative prompt and baseline paths. Prompt files
+// must exist. Every problem is reported, as a scenarios.ErrorList.
+func Parse(name string, data []byte) (*File, error) {
+	p := &parser{file: name, dir: filepath.Dir(name)}
+	f := &File{Path: name}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: config file is %d bytes, more than the %d allowed", name, len(data), MaxFileSize)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return f, nil // an empty file sets nothing
+		}
+		return nil, p.yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		p.errorf(&extra, "a config file holds one YAML document")
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return f, nil
+	}
+	p.checkAliases(root)
+	if len(p.errs) == 0 {
+		p.top(f, root)
+	}
+	if err := p.errs.Err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Pick returns flagValue when the flag was set on the command line, else
+// fileValue when the file set it (is not the zero value), else flagValue
+// (the flag's default).
+func Pick[T comparable](flagSet bool, flagValue, fileValue T) T {
+	var zero T
+	if flagSet || fileValue == zero {
+		return flagValue
+	}
+	return fileValue
+}
+
+// FlagsSet returns the names of the flags set on fs's command line (after
+// fs.Parse).
+func FlagsSet(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+type parser struct {
+	file string
+	dir  string
+	errs scenarios.ErrorList
+}
+
+func pos(n *yaml.Node) scenarios.Pos { return scenarios.Pos{Line: n.Line, Col: n.Column} }
+
+func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &scenarios.Error{File: p.file, Pos: pos(n), Msg: fmt.Sprintf(format, args...)})
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError positions a syntax error from the YAML parser.
+func (p *parser) yamlError(err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return scenarios.ErrorList{{File: p.file, Pos: scenarios.Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + m[2]}}
+	}
+	return scenarios.ErrorList{{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}}
+}
+
+func (p *parser) checkAliases(n *yaml.Node) {
+	if n.Kind == yaml.AliasNode {
+		p.errorf(n, "YAML aliases are not allowed in a config file")
+		return
+	}
+	for _, c := range n.Content {
+		p.checkAliases(c)
+	}
+}
+
+// field is one key of a mapping being read.
+type field struct {
+	key, val *yaml.Node
+}
+
+// mapping reads the keys of a mapping node, refusing unknown and duplicate
+// keys. It returns the known fields by name.
+func (p *parser) mapping(n *yaml.Node, what string, known ...string) map[string]field {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s: want a mapping, got %s", what, describe(n))
+		return nil
+	}
+	out := map[string]field{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if prev, dup := out[k.Value]; dup {
+			p.errorf(k, "duplicate field %q (first at line %d)", k.Value, prev.key.Line)
+			continue
+		}
+		if !slices.Contains(known, k.Value) {
+			if msg := forbiddenField(k.Value); msg != "" {
+				p.errorf(k, "%s", msg)
+			} else {
+				p.errorf(k, "unknown field %q", k.Value)
+			}
+			continue
+		}
+		out[k.Value] = field{k, v}
+	}
+	return out
+}
+
+// forbiddenField explains fields that look like a place for a secret.
+func forbiddenField(name string) string {
+	switch strings.ToLower(name) {
+	case "api_key", "apikey", "key", "token", "secret", "password", "authorization":
+		return fmt.Sprintf("field %q: API keys never go in this file; set api_key_env to the name of the environment variable that holds the key", name)
+	}
+	return ""
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "nothing"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		}
+		return "a string"
+	}
+	return "an alias"
+}
+
+func (p *parser) str(n *yaml.Node, what string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		p.errorf(n, "%s: want a string, got %s", what, describe(n))
+		return "", false
+	}
+	if strings.TrimSpace(n.Value) == "" {
+		p.errorf(n, "%s: empty", what)
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (p *parser) integer(n *yaml.Node, what string, min int) (int, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+		p.errorf(n, "%s: want an integer, got %s", what, describe(n))
+		return 0, false
+	}
+	v, err := strconv.Atoi(n.Value)
+	if err != nil || v < min {
+		p.errorf(n, "%s: want an integer ≥ %d, got %s", what, min, n.Value)
+		return 0, false
+	}
+	return v, true
+}
+
+func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+		p.errorf(n, "%s: want a number, got %s", what, describe(n))
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(n.Value, 64)
+	if err != nil {
+		p.errorf(n, "%s: %q is not a number", what, n.Value)
+		return 0, false
+	}
+	return v, true
+}
+
+func (p *parser) top(f *File, root *yaml.Node) {
+	fields := p.mapping(root, "config", "version", "summarizers", "endpoints", "agent",
+		"trials", "jobs", "exec_timeout", "gates")
+	if fd, ok := fields["version"]; ok {
+		if v, ok := p.integer(fd.val, "version", 0); ok && v != 1 {
+			p.errorf(fd.val, "version: unsupported version %d (this compact-eval reads version 1)", v)
+		}
+	}
+	if fd, ok := fields["endpoints"]; ok {
+		f.Endpoints = p.endpoints(fd.val)
+	}
+	if fd, ok := fields["summarizers"]; ok {
+		f.Summarizers = p.summarizers(fd.val, f.Endpoints)
+	}
+	if fd, ok := fields["agent"]; ok {
+		if t, ok := p.target(fd.val, "agent", f.Endpoints); ok {
+			f.Agent = &t
+		}
+	}
+	if fd, ok := fields["trials"]; ok {
+		f.Trials, _ = p.integer(fd.val, "trials", 1)
+	}
+	if fd, ok := fields["jobs"]; ok {
+		f.Jobs, _ = p.integer(fd.val, "jobs", 1)
+	}
+	if fd, ok := fields["exec_timeout"]; ok {
+		f.ExecTimeout = p.duration(fd.val, "exec_timeout")
+	}
+	if fd, ok := fields["gates"]; ok {
+		f.Gates = p.gates(fd.val)
+	}
+}
+
+func (p *parser) duration(n *yaml.Node, what string) time.Duration {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		p.errorf(n, "%s: want a duration such as 30s or 2m, got %s", what, describe(n))
+		return 0
+	}
+	d, err := time.ParseDuration(n.Value)
+	if err != nil {
+		p.errorf(n, "%s: %q is not a duration such as 30s or 2m", what, n.Value)
+		return 0
+	}
+	if d <= 0 {
+		p.errorf(n, "%s: want a positive duration, got %s", what, n.Value)
+		return 0
+	}
+	return d
+}
+
+var envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+func (p *parser) endpoints(n *yaml.Node) []Endpoint {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "endpoints: want a list, got %s", describe(n))
+		return nil
+	}
+	var out []Endpoint
+	seen := map[string]int{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("endpoints[%d]", i)
+		fields := p.mapping(item, what, "name", "base_url", "api_key_env")
+		if fields == nil {
+			continue
+		}
+		e := Endpoint{Pos: pos(item)}
+		if fd, ok := fields["name"]; !ok {
+			p.errorf(item, "%s: missing name", what)
+		} else if name, ok := p.str(fd.val, what+".name"); ok {
+			if line, dup := seen[name]; dup {
+				p.errorf(fd.val, "%s.name: endpoint %q is already declared at line %d", what, name, line)
+			}
+			seen[name] = fd.val.Line
+			e.Name = name
+		}
+		if fd, ok := fields["base_url"]; !ok {
+			p.errorf(item, "%s: missing base_url", what)
+		} else if raw, ok := p.str(fd.val, what+".base_url"); ok {
+			u, err := url.Parse(raw)
+			switch {
+			case err != nil:
+				// Do not echo the URL: it might hold credentials.
+				p.errorf(fd.val, "%s.base_url: not a URL", what)
+			case u.User != nil:
+				p.errorf(fd.val, "%s.base_url: credentials are not allowed in the URL; set api_key_env", what)
+			case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
+				p.errorf(fd.val, "%s.base_url: want an http or https URL with a host, such as http://localhost:8000/v1", what)
+			default:
+				e.BaseURL = raw
+			}
+		}
+		if fd, ok := fields["api_key_env"]; ok {
+			if fd.val.Kind != yaml.ScalarNode || fd.val.Tag != "!!str" || !envName.MatchString(fd.val.Value) {
+				// Never echo the value: it may be the key itself.
+				p.errorf(fd.val, "%s.api_key_env: want the NAME of an environment variable (upper case, such as OPENAI_API_KEY), not a key: API keys never go in this file", what)
+			} else {
+				e.APIKeyEnv = fd.val.Value
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func (p *parser) summarizers(n *yaml.Node, endpoints []Endpoint) []Target {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "summarizers: want a list, got %s", describe(n))
+		return nil
+	}
+	var out []Target
+	seen := map[string]int{}
+	for i, item := range n.Content {
+		what := fmt.Sprintf("summarizers[%d]", i)
+		t, ok := p.target(item, what, endpoints)
+		if !ok {
+			continue
+		}
+		if line, dup := seen[t.Name]; dup {
+			p.errorf(item, "%s: name %q is already used at line %d; give each summarizer its own name", what, t.Name, line)
+			continue
+		}
+		seen[t.Name] = item.Line
+		out = append(out, t)
+	}
+	return out
+}
+
+// target reads a summarizer or agent: a spec string, or a mapping.
+func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target, bool) {
+	t := Target{Pos: pos(n)}
+	if n.Kind == yaml.ScalarNode {
+		raw, ok := p.str(n, what)
+		if !ok {
+			return t, false
+		}
+		spec, err := summarizers.ParseSpec(raw)
+		if err != nil {
+			p.errorf(n, "%s: %v", what, err)
+			return t, false
+		}
+		t.Spec, t.Name = spec, spec.Raw
+		return t, true
+	}
+	n0 := len(p.errs)
+	fields := p.mapping(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint")
+	if fields == nil {
+		return t, false
+	}
+	specF, hasSpec := fields["spec"]
+	typeF, hasType := fields["type"]
+	switch {
+	case hasSpec && hasType:
+		p.errorf(typeF.key, "%s: give spec or type, not both", what)
+	case hasSpec:
+		for _, k := range []string{"model", "command"} {
+			if fd, ok := fields[k]; ok {
+				p.errorf(fd.key, "%s.%s: not allowed with spec (the spec already says it)", what, k)
+			}
+		}
+		if raw, ok := p.str(specF.val, what+".spec"); ok {
+			spec, err := summarizers.ParseSpec(raw)
+			if err != nil {
+				p.errorf(specF.val, "%s.spec: %v", what, err)
+			}
+			t.Spec = spec
+		}
+	case hasType:
+		t.Spec = p.typed(what, typeF, fields)
+	default:
+		p.errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec or openai)", what)
+	}
+	if fd, ok := fields["name"]; ok {
+		t.Name, _ = p.str(fd.val, what+".name")
+	}
+	if t.Name == "" {
+		t.Name = t.Spec.Raw
+	}
+	openai := t.Spec.Kind == summarizers.KindOpenAI
+	if fd, ok := fields["prompt"]; ok {
+		if !openai && t.Spec.Kind != "" {
+			p.errorf(fd.key, "%s.prompt: only openai targets take a prompt", what)
+		} else if path, ok := p.str(fd.val, what+".prompt"); ok {
+			t.Prompt = p.resolve(path)
+			if st, err := os.Stat(t.Prompt); err != nil {
+				p.errorf(fd.val, "%s.prompt: %v", what, err)
+			} else if st.IsDir() {
+				p.errorf(fd.val, "%s.prompt: %s is a folder, want a template file", what, path)
+			}
+		}
+	}
+	if fd, ok := fields["params"]; ok {
+		if !openai && t.Spec.Kind != "" {
+			p.errorf(fd.key, "%s.params: only openai targets take model parameters", what)
+		} else {
+			t.Params = p.params(fd.val, what+".params")
+		}
+	}
+	if fd, ok := fields["endpoint"]; ok {
+		if !openai && t.Spec.Kind != "" {
+			p.errorf(fd.key, "%s.endpoint: only openai targets use an endpoint", what)
+		} else if name, ok := p.str(fd.val, what+".endpoint"); ok {
+			t.Endpoint = name
+			if !slices.ContainsFunc(endpoints, func(e Endpoint) bool { return e.Name == name }) {
+				names := make([]string, len(endpoints))
+				for i, e := range endpoints {
+					names[i] = e.Name
+				}
+				p.errorf(fd.val, "%s.endpoint: no endpoint named %q (declared: %s)", what, name, orNone(names))
+			}
+		}
+	}
+	return t, len(p.errs) == n0
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// typed builds a spec from type, model and command.
+func (p *parser) typed(what string, typeF field, fields map[string]field) summarizers.Spec {
+	kind, ok := p.str(typeF.val, what+".type")
+	if !ok {
+		return summarizers.Spec{}
+	}
+	model, hasModel := fields["model"]
+	command, hasCommand := fields["command"]
+	switch kind {
+	case summarizers.KindOpenAI:
+		if hasCommand {
+			p.errorf(command.key, "%s.command: an openai target has no command", what)
+		}
+		if !hasModel {
+			p.errorf(typeF.val, "%s: type openai needs a model", what)
+			return summarizers.Spec{Kind: kind}
+		}
+		name, ok := p.str(model.val, what+".model")
+		if !ok {
+			return summarizers.Spec{Kind: kind}
+		}
+		return summarizers.Spec{Kind: kind, Name: name, Raw: kind + ":" + name}
+	case summarizers.KindExec:
+		if hasModel {
+			p.errorf(model.key, "%s.model: an exec target has no model", what)
+		}
+		if !hasCommand {
+			p.errorf(typeF.val, "%s: type exec needs a command", what)
+			return summarizers.Spec{Kind: kind}
+		}
+		words := p.command(command.val, what+".command")
+		if len(words) == 0 {
+			return summarizers.Spec{Kind: kind}
+		}
+		return summarizers.Spec{Kind: kind, Command: words, Raw: summarizers.ExecSpec(words)}
+	case summarizers.KindBuiltin:
+		p.errorf(typeF.val, "%s.type: write a builtin as spec: builtin:NAME", what)
+	default:
+		p.errorf(typeF.val, "%s.type: unknown type %q (valid: exec, openai)", what, kind)
+	}
+	return summarizers.Spec{}
+}
+
+// command reads a command line: a string split like a spec, or a list of words.
+func (p *parser) command(n *yaml.Node, what string) []string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		s, ok := p.str(n, what)
+		if !ok {
+			return nil
+		}
+		words, err := summarizers.SplitCommand(s)
+		if err != nil {
+			p.errorf(n, "%s: %v", what, err)
+			return nil
+		}
+		return words
+	case yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			p.errorf(n, "%s: empty", what)
+			return nil
+		}
+		var words []string
+		for i, w := range n.Content {
+			if w.Kind != yaml.ScalarNode || w.Tag == "!!null" {
+				p.errorf(w, "%s[%d]: want a word, got %s", what, i, describe(w))
+				continue
+			}
+			words = append(words, w.Value)
+		}
+		if len(words) > 0 && words[0] == "" {
+			p.errorf(n.Content[0], "%s[0]: empty command name", what)
+			return nil
+		}
+		return words
+	}
+	p.errorf(n, "%s: want a command line or a list of words, got %s", what, describe(n))
+	return nil
+}
+
+func (p *parser) params(n *yaml.Node, what string) Params {
+	var out Params
+	fields := p.mapping(n, what, "temperature", "seed", "max_tokens")
+	if fd, ok := fields["temperature"]; ok {
+		if v, ok := p.number(fd.val, what+".temperature"); ok {
+			if v < 0 || v > 2 {
+				p.errorf(fd.val, "%s.temperature: want a value in [0, 2], got %s", what, fd.val.Value)
+			} else {
+				out.Temperature = &v
+			}
+		}
+	}
+	if fd, ok := fields["seed"]; ok {
+		if v, ok := p.integer(fd.val, what+".seed", 0); ok {
+			out.Seed = &v
+		}
+	}
+	if fd, ok := fields["max_tokens"]; ok {
+		out.MaxTokens, _ = p.integer(fd.val, what+".max_tokens", 1)
+	}
+	return out
+}
+
+// gateKeys are the check types a min_pass gate may name (as reports reads them).
+var gateKeys = append([]string{"all", "invariant", "structural", "decisions",
+	"schema", "coverage", "references", "evidence", "tail", "compression", "provenance", "paths", "unresolved"},
+	scenarios.InvariantTypes...)
+
+func (p *parser) gates(n *yaml.Node) Gates {
+	var g Gates
+	fields := p.mapping(n, "gates", "min_pass", "baseline")
+	if fd, ok := fields["min_pass"]; ok {
+		g.MinPass = map[string]float64{}
+		switch fd.val.Kind {
+		case yaml.MappingNode:
+			seen := map[string]bool{}
+			for i := 0; i+1 < len(fd.val.Content); i += 2 {
+				k, v := fd.val.Content[i], fd.val.Content[i+1]
+				switch {
+				case seen[k.Value]:
+					p.errorf(k, "gates.min_pass: duplicate check type %q", k.Value)
+				case !slices.Contains(gateKeys, k.Value):
+					p.errorf(k, "gates.min_pass: unknown check type %q (valid: %s)", k.Value, strings.Join(gateKeys, ", "))
+				default:
+					if r, ok := p.rate(v, "gates.min_pass."+k.Value); ok {
+						g.MinPass[k.Value] = r
+					}
+				}
+				seen[k.Value] = true
+			}
+			if len(fd.val.Content) == 0 {
+				p.errorf(fd.val, "gates.min_pass: empty")
+			}
+		case yaml.ScalarNode:
+			if r, ok := p.rate(fd.val, "gates.min_pass"); ok {
+				g.MinPass["all"] = r
+			}
+		default:
+			p.errorf(fd.val, "gates.min_pass: want a rate or a mapping of check type to rate, got %s", describe(fd.val))
+		}
+	}
+	if fd, ok := fields["baseline"]; ok {
+		if path, ok := p.str(fd.val, "gates.baseline"); ok {
+			g.Baseline = p.resolve(path)
+		}
+	}
+	return g
+}
+
+// rate reads a pass rate: a number in [0, 1] or a percentage string "90%".
+func (p *parser) rate(n *yaml.Node, what string) (float64, bool) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		if pct, ok := strings.CutSuffix(strings.TrimSpace(n.Value), "%"); ok {
+			v, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
+			if err != nil || v < 0 || v > 100 {
+				p.errorf(n, "%s: want a rate in [0, 1] or a percentage, got %q", what, n.Value)
+				return 0, false
+			}
+			return v / 100, true
+		}
+	}
+	v, ok := p.number(n, what)
+	if !ok {
+		return 0, false
+	}
+	if v < 0 || v > 1 {
+		p.errorf(n, "%s: want a rate in [0, 1] (write 0.9 or \"90%%\"), got %s", what, n.Value)
+		return 0, false
+	}
+	return v, true
+}
+
+// resolve makes a path from the file relative to the file's folder.
+func (p *parser) resolve(path string) string {
+	if filepath.IsAbs(path) || p.dir == "" {
+		return path
+	}
+	return filepath.Join(p.dir, path)
+}
