@@ -1,13 +1,225 @@
 package agents
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/compact-eval/compact-eval/internal/llm"
+	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
+// DecideModes are the output modes an openai: agent tries, in order.
+var DecideModes = []string{llm.ModeJSONObject, llm.ModeText}
+
+// openAIAgent is an openai: agent.
+type openAIAgent struct {
+	model  string
+	opts   summarizers.OpenAIOptions
+	client *llm.Client
+}
+
 // NewOpenAI returns an agent backed by an OpenAI-compatible endpoint.
-// PLACEHOLDER until the openai issue lands.
+//
+// The conversation it sends is the agent's context as a chat: a system
+// message with the rules, the goal and (on the compacted arm) the summary
+// (internal/transcript.Header); the events as chat messages with real
+// tool_calls and tool messages; then a user message with the probe's
+// question and options asking for {"choice": KEY, "reason": …} (json_object
+// mode, falling back to plain text when the endpoint refuses it). A reply
+// whose choice is not an option key gets one correction message; a second
+// bad reply is an error. Invariants, expect and requires are never sent.
 func NewOpenAI(model string, opts summarizers.OpenAIOptions) (Agent, error) {
-	return nil, errors.New("openai agents are not built yet")
+	if strings.TrimSpace(model) == "" {
+		return nil, errors.New("openai: missing model name (want openai:MODEL)")
+	}
+	c, err := summarizers.NewOpenAIClient(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &openAIAgent{model: model, opts: opts, client: c}, nil
+}
+
+// Decide implements Agent.
+func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
+	if len(req.Probe.Options) == 0 {
+		return nil, fmt.Errorf("openai agent: probe %q has no options", req.Probe.ID)
+	}
+	msgs, tools := ChatMessages(req)
+	build := func(msgs []openai.ChatCompletionMessage, accept func(*openai.ChatCompletionResponse) error) func(string) *llm.Request {
+		return func(mode string) *llm.Request {
+			cr := openai.ChatCompletionRequest{Model: a.model, Messages: msgs}
+			if len(tools) > 0 {
+				cr.Tools, cr.ToolChoice = tools, "none"
+			}
+			a.opts.Apply(&cr)
+			if mode == llm.ModeJSONObject {
+				cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+			}
+			return &llm.Request{Chat: cr, Trial: req.Trial, Accept: accept}
+		}
+	}
+	d := &Decision{}
+	// The first reply is kept (and cached) even when unusable: the
+	// correction round builds on it.
+	out, err := a.client.ChatStructured(ctx, a.model, DecideModes, build(msgs, hasChoice))
+	a.opts.Provenance(&d.Call, a.model, a.client.Host(), out)
+	if err != nil {
+		return d, fmt.Errorf("openai agent %s: %w", a.model, err)
+	}
+	hit := out.CacheHit
+	choice, reason, perr := parseDecision(&out.Response, req.Probe.Options)
+	if perr != nil {
+		// One correction, in the mode that worked. Only a usable answer is
+		// cached, so a unit that ends in an error is asked again next run.
+		fix := append(append([]openai.ChatCompletionMessage(nil), msgs...),
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: replyText(&out.Response)},
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: correction(perr, req.Probe.Options)},
+		)
+		accept := func(r *openai.ChatCompletionResponse) error {
+			_, _, err := parseDecision(r, req.Probe.Options)
+			return err
+		}
+		mode := out.Mode
+		out, err = a.client.ChatStructured(ctx, a.model, []string{mode}, build(fix, accept))
+		a.opts.Provenance(&d.Call, a.model, a.client.Host(), out)
+		if d.Call.Extra == nil {
+			d.Call.Extra = map[string]string{}
+		}
+		d.Call.Extra["corrections"] = "1"
+		d.Call.Extra["first_reply_problem"] = perr.Error()
+		if err != nil {
+			return d, fmt.Errorf("openai agent %s: after one correction (first reply: %v): %w", a.model, perr, err)
+		}
+		hit = hit && out.CacheHit
+		choice, reason, perr = parseDecision(&out.Response, req.Probe.Options)
+		if perr != nil {
+			return d, fmt.Errorf("openai agent %s: after one correction: %w", a.model, perr)
+		}
+	}
+	d.Call.CacheHit = hit
+	d.Choice, d.Reason = choice, reason
+	return d, nil
+}
+
+// hasChoice accepts any reply with a choice to read.
+func hasChoice(r *openai.ChatCompletionResponse) error {
+	if len(r.Choices) == 0 {
+		return errors.New("reply has no choices")
+	}
+	return nil
+}
+
+func replyText(r *openai.ChatCompletionResponse) string {
+	if len(r.Choices) == 0 {
+		return "(no reply)"
+	}
+	m := r.Choices[0].Message
+	if m.Content != "" {
+		return m.Content
+	}
+	if len(m.ToolCalls) > 0 {
+		var names []string
+		for _, c := range m.ToolCalls {
+			names = append(names, c.Function.Name)
+		}
+		return "(called tools instead of answering: " + strings.Join(names, ", ") + ")"
+	}
+	if m.Refusal != "" {
+		return m.Refusal
+	}
+	return "(empty reply)"
+}
+
+// parseDecision reads {"choice", "reason"} from a reply; the choice must
+// be exactly one of the option keys (surrounding spaces aside).
+func parseDecision(r *openai.ChatCompletionResponse, opts scenarios.Options) (choice, reason string, err error) {
+	if len(r.Choices) == 0 {
+		return "", "", errors.New("the reply has no choices")
+	}
+	m := r.Choices[0].Message
+	if m.Content == "" && len(m.ToolCalls) > 0 {
+		return "", "", errors.New("the reply called a tool instead of answering")
+	}
+	obj, err := summarizers.FirstJSONObject(m.Content)
+	if err != nil {
+		return "", "", fmt.Errorf("the reply is not a JSON object: %w", err)
+	}
+	var v struct {
+		Choice any `json:"choice"`
+		Reason any `json:"reason"`
+	}
+	if err := json.Unmarshal(obj, &v); err != nil {
+		return "", "", fmt.Errorf("the reply is not a JSON object: %w", err)
+	}
+	s, ok := v.Choice.(string)
+	if !ok {
+		return "", "", fmt.Errorf("the reply has no string \"choice\" (got %v)", v.Choice)
+	}
+	s = strings.TrimSpace(s)
+	for _, o := range opts {
+		if o.Key == s {
+			if rs, ok := v.Reason.(string); ok {
+				reason = rs
+			} else if v.Reason != nil {
+				b, _ := json.Marshal(v.Reason)
+				reason = string(b)
+			}
+			return s, reason, nil
+		}
+	}
+	return "", "", fmt.Errorf("choice %q is not one of the options (%s)", s, keys(opts))
+}
+
+func keys(opts scenarios.Options) string {
+	ks := make([]string, len(opts))
+	for i, o := range opts {
+		ks[i] = o.Key
+	}
+	return strings.Join(ks, ", ")
+}
+
+func correction(problem error, opts scenarios.Options) string {
+	return fmt.Sprintf("Your answer could not be used: %v. Reply again with only a JSON object "+
+		`{"choice": KEY, "reason": "one sentence"}`+" where KEY is exactly one of: %s.", problem, keys(opts))
+}
+
+// ChatMessages renders a decide request as the chat an openai: agent sends,
+// with the tool definitions the history's calls need (tool_choice is then
+// "none": the agent answers, it does not act).
+func ChatMessages(req *Request) ([]openai.ChatCompletionMessage, []openai.Tool) {
+	tc := transcript.Context{Rules: req.Context.Rules, Goal: req.Context.Goal, Summary: req.Context.Summary, Events: req.Context.Events}
+	var msgs []openai.ChatCompletionMessage
+	if h := transcript.Header(tc); h != "" {
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: h})
+	}
+	seen := map[string]bool{}
+	var tools []openai.Tool
+	for _, m := range transcript.EventMessages(tc.Events) {
+		cm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.CallID}
+		for _, c := range m.Calls {
+			cm.ToolCalls = append(cm.ToolCalls, openai.ToolCall{ID: c.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				tools = append(tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+					Name: c.Name, Parameters: json.RawMessage(`{"type":"object"}`)}})
+			}
+		}
+		msgs = append(msgs, cm)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Decision needed. %s\n\nOptions:\n", req.Probe.Question)
+	for _, o := range req.Probe.Options {
+		fmt.Fprintf(&b, "- %s: %s\n", o.Key, o.Description)
+	}
+	fmt.Fprintf(&b, "\nAnswer with only a JSON object {\"choice\": KEY, \"reason\": \"one sentence\"} where KEY is exactly one of: %s.", keys(req.Probe.Options))
+	msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: b.String()})
+	return msgs, tools
 }
