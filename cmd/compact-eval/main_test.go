@@ -6,14 +6,22 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	commands := map[string]func(){
 		"compact-eval": func() {
 			os.Exit(run(context.Background(), os.Args[1:], newEnv(os.Stdin, os.Stdout, os.Stderr)))
 		},
-	})
+	}
+	// exec-summarizer-good, exec-agent-good, ...: exec-protocol programs
+	// for the exec_*.txtar scripts.
+	for name, f := range exectest.Commands() {
+		commands[name] = f
+	}
+	testscript.Main(m, commands)
 }
 
 func TestScripts(t *testing.T) {
