@@ -1,0 +1,98 @@
+package importer_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// fixtures lists every fixture in testdata/import.
+func fixtures(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../testdata/import/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	return files
+}
+
+func importFile(t *testing.T, path string, opts importer.Options) ([]byte, *importer.Report) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if opts.Name == "" {
+		opts.Name = filepath.Base(path)
+	}
+	var out bytes.Buffer
+	rep, err := importer.Import(f, &out, opts)
+	if err != nil {
+		t.Fatalf("import %s: %v", path, err)
+	}
+	return out.Bytes(), rep
+}
+
+// uncomment activates every suggested invariant, as an author who accepts
+// them all would.
+func uncomment(yaml []byte) []byte {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(string(yaml), "\n") {
+		if strings.HasPrefix(line, "# invariants:") {
+			in = true
+		} else if in && !strings.HasPrefix(line, "#") {
+			in = false
+		}
+		if in && !strings.HasPrefix(line, "# # ") {
+			line = strings.TrimPrefix(line, "# ")
+		}
+		b.WriteString(line)
+	}
+	return []byte(b.String())
+}
+
+// TestRoundTrip: every fixture imports to a scenario that loads, lints and
+// whose probe template the reference agent answers as expected; with every
+// suggestion uncommented, it still loads and lints.
+func TestRoundTrip(t *testing.T) {
+	for _, path := range fixtures(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			out, rep := importFile(t, path, importer.Options{})
+			check := func(t *testing.T, data []byte) *scenarios.Scenario {
+				t.Helper()
+				s, err := scenarios.LoadBytes(filepath.Base(path)+".yaml", data)
+				if err != nil {
+					t.Fatalf("load: %v\n%s", err, data)
+				}
+				if errs := scenarios.LintScenario(s); len(errs) > 0 {
+					t.Fatalf("lint: %v\n%s", errs, data)
+				}
+				if errs := agents.CheckProbes(s); len(errs) > 0 {
+					t.Fatalf("probes: %v", errs)
+				}
+				return s
+			}
+			s := check(t, out)
+			if len(s.Events) != rep.Events {
+				t.Errorf("loaded %d events, report says %d", len(s.Events), rep.Events)
+			}
+			if len(s.Compaction.At) != 1 || s.Compaction.At[0] != rep.Cut {
+				t.Errorf("compaction.at = %v, want [%d]", s.Compaction.At, rep.Cut)
+			}
+			if rep.Suggestions > 0 {
+				s := check(t, uncomment(out))
+				if len(s.Invariants) == 0 {
+					t.Errorf("uncommented suggestions gave no invariants")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,442 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+type evKind uint8
+
+const (
+	kindText evKind = iota
+	kindCall
+	kindResult
+)
+
+// rec is one event as a parser hands it over, and as it is spilled.
+type rec struct {
+	kind     evKind
+	role     scenarios.Role
+	text     string
+	callID   string
+	callName string
+	args     []byte // raw JSON, nil when the call has no arguments
+	status   string
+}
+
+// meta is what stays in memory for each event.
+type meta struct {
+	role   scenarios.Role
+	kind   evKind
+	result int32 // for a call: index of its result, -1 when none
+}
+
+type callRef struct {
+	idx int
+	id  string // id written to the scenario (renamed when duplicated)
+}
+
+// builder collects a session's events. Parsers call its add methods in order;
+// finish pairs what is left and computes the cut; write renders the scenario.
+type builder struct {
+	opts   Options
+	format Format
+	store  spill
+	metas  []meta
+	calls  map[string]callRef
+	callID map[int]string // call index -> id, for unresolved calls only (filled by finish)
+	counts map[string]int // dropped or adjusted items, by kind
+	warns  []string
+	malformed,
+	malformedListed int
+	scan    *scanner
+	goal    string
+	first   time.Time
+	last    time.Time
+	stamps  int
+	synth   int
+	note    string // compact boundary waiting for its summary text
+	hasNote bool
+	cut     int
+	rules   string // a system prompt given apart from the messages
+}
+
+const spillMemory = 4 << 20 // events kept in memory before spilling to a file
+
+func newBuilder(opts Options, format Format) (*builder, error) {
+	return &builder{
+		opts:   opts,
+		format: format,
+		store:  spill{dir: opts.TempDir},
+		calls:  map[string]callRef{},
+		counts: map[string]int{},
+		scan:   newScanner(),
+	}, nil
+}
+
+func (b *builder) close() { b.store.close() }
+
+// drop counts one item that has no place in the scenario.
+func (b *builder) drop(kind string) { b.counts[kind]++ }
+
+// stamp records a timestamp (RFC 3339 or similar); it is dropped from the
+// events and only the session's span is kept.
+func (b *builder) stamp(s string) {
+	if s == "" {
+		return
+	}
+	b.stamps++
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return
+	}
+	if b.first.IsZero() || t.Before(b.first) {
+		b.first = t
+	}
+	if t.After(b.last) {
+		b.last = t
+	}
+}
+
+// malformedLine reports a line that could not be read: an error under Strict,
+// else a warning (the first few are listed, the rest counted).
+func (b *builder) malformedLine(line int, err error) error {
+	if b.opts.Strict {
+		return &InputError{Line: line, Err: fmt.Errorf("malformed line: %w", err)}
+	}
+	b.malformed++
+	if b.malformedListed < 10 {
+		b.malformedListed++
+		b.warns = append(b.warns, fmt.Sprintf("line %d: malformed, skipped: %v", line, shorten(err.Error(), 160)))
+	}
+	return nil
+}
+
+func (b *builder) trim(s string) string {
+	n := b.opts.MaxEventChars
+	if n <= 0 || len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, k := 0, 0
+	for i = range s {
+		if k == n {
+			break
+		}
+		k++
+	}
+	b.counts["texts trimmed by --max-event-chars"]++
+	rest := utf8.RuneCountInString(s[i:])
+	return s[:i] + fmt.Sprintf("…[trimmed %d chars]", rest)
+}
+
+func (b *builder) put(r rec) error {
+	if b.hasNote {
+		b.hasNote = false
+		if err := b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.note}); err != nil {
+			return err
+		}
+	}
+	idx := len(b.metas)
+	m := meta{role: r.role, kind: r.kind, result: -1}
+	b.metas = append(b.metas, m)
+	b.scan.event(idx, r)
+	return b.store.put(&r)
+}
+
+// text adds a plain text event. Empty text is ignored.
+func (b *builder) text(role scenarios.Role, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if role == scenarios.RoleUser && b.goal == "" {
+		b.goal = text
+	}
+	return b.put(rec{kind: kindText, role: role, text: b.trim(text)})
+}
+
+// note adds an earlier compaction as a system event.
+func (b *builder) compactionNote(summary string) error {
+	if b.hasNote {
+		b.hasNote = false // the boundary waiting for this text, already counted
+	} else {
+		b.counts["earlier compactions kept as notes"]++
+	}
+	summary = strings.TrimSpace(summary)
+	if summary == "" {
+		summary = "(the log records a compaction here but not its summary)"
+	}
+	return b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.trim("[earlier compaction summary] " + summary)})
+}
+
+// boundary records a compaction boundary whose summary text may follow; if
+// none follows, the boundary becomes a note of its own.
+func (b *builder) boundary(desc string) {
+	b.note = "[earlier compaction summary] " + desc
+	b.hasNote = true
+	b.counts["earlier compactions kept as notes"]++
+}
+
+// call adds an assistant tool call; text is what the assistant wrote with it.
+func (b *builder) call(text, id, name string, args []byte) error {
+	if id == "" {
+		b.synth++
+		id = fmt.Sprintf("call-%d", b.synth)
+		b.counts["tool calls without an id (id made up)"]++
+	}
+	if name == "" {
+		name = "unknown"
+	}
+	final := id
+	if _, dup := b.calls[id]; dup {
+		for k := 2; ; k++ {
+			final = fmt.Sprintf("%s-%d", id, k)
+			if _, taken := b.calls[final]; !taken {
+				break
+			}
+		}
+		b.counts["duplicate tool call ids (renamed)"]++
+	}
+	if len(bytes.TrimSpace(args)) == 0 || string(bytes.TrimSpace(args)) == "null" {
+		args = nil
+	}
+	idx := len(b.metas)
+	if err := b.put(rec{kind: kindCall, role: scenarios.RoleAssistant, text: b.trim(text), callID: final, callName: name, args: args}); err != nil {
+		return err
+	}
+	ref := callRef{idx: idx, id: final}
+	b.calls[id] = ref
+	if final != id {
+		b.calls[final] = ref
+	}
+	return nil
+}
+
+// result adds a tool result for the call with the given (source) id.
+func (b *builder) result(callID, status, text string) error {
+	ref, ok := b.calls[callID]
+	if !ok {
+		b.counts["tool results with no earlier call (dropped)"]++
+		return nil
+	}
+	if b.metas[ref.idx].result >= 0 {
+		b.counts["second results for one call (dropped)"]++
+		return nil
+	}
+	if status == "" {
+		status = scenarios.StatusOK
+	}
+	b.metas[ref.idx].result = int32(len(b.metas))
+	return b.put(rec{kind: kindResult, role: scenarios.RoleTool, callID: ref.id, status: status, text: b.trim(text)})
+}
+
+// openCall reports whether a call with this source id exists and has no
+// result yet.
+func (b *builder) openCall(id string) bool {
+	ref, ok := b.calls[id]
+	return ok && b.metas[ref.idx].result < 0
+}
+
+// finish flushes a dangling boundary and computes the cut.
+func (b *builder) finish() error {
+	if b.hasNote {
+		b.hasNote = false
+		if err := b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.note}); err != nil {
+			return err
+		}
+	}
+	if len(b.metas) == 0 {
+		return inputErrorf(0, "no events found in the input (is it a %s session?)", b.format)
+	}
+	b.callID = map[int]string{}
+	for _, ref := range b.calls {
+		if b.metas[ref.idx].result < 0 {
+			b.callID[ref.idx] = ref.id
+		}
+	}
+	b.cut = chooseCut(b.metas)
+	return b.store.finish()
+}
+
+// chooseCut returns a seq near two thirds of the session, moved earlier
+// (later only when nothing earlier works) so that it never separates a call
+// from its result.
+func chooseCut(metas []meta) int {
+	n := len(metas)
+	// open[p] > 0 when cutting after event p (0-based) splits a unit.
+	open := make([]int32, n+1)
+	for i, m := range metas {
+		if m.kind == kindCall && m.result >= 0 {
+			open[i]++
+			open[m.result]--
+		}
+	}
+	valid := make([]bool, n)
+	var run int32
+	for i := 0; i < n; i++ {
+		run += open[i]
+		valid[i] = run == 0
+	}
+	target := (2*n + 2) / 3 // seq, 1-based
+	if target < 1 {
+		target = 1
+	}
+	if target >= n && n > 1 {
+		target = n - 1
+	}
+	for p := target; p >= 1; p-- {
+		if valid[p-1] {
+			return p
+		}
+	}
+	for p := target + 1; p <= n; p++ {
+		if valid[p-1] {
+			return p
+		}
+	}
+	return n
+}
+
+// warnings returns the collected warnings, counts included, in a stable order.
+func (b *builder) warnings() []string {
+	out := append([]string(nil), b.warns...)
+	if b.malformed > b.malformedListed {
+		out = append(out, fmt.Sprintf("%d more malformed lines skipped", b.malformed-b.malformedListed))
+	}
+	if b.stamps > 0 {
+		out = append(out, fmt.Sprintf("dropped %d timestamps (events have no time field; the span is in the title)", b.stamps))
+	}
+	keys := make([]string, 0, len(b.counts))
+	for k := range b.counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out = append(out, fmt.Sprintf("%s: %d", k, b.counts[k]))
+	}
+	return out
+}
+
+// spill holds the events' records, in memory up to spillMemory bytes and in a
+// temporary file beyond.
+type spill struct {
+	dir string
+	mem bytes.Buffer
+	f   *os.File
+	w   *bufio.Writer
+	tmp []byte
+}
+
+func (s *spill) put(r *rec) error {
+	b := s.tmp[:0]
+	b = append(b, byte(r.kind))
+	for _, str := range []string{string(r.role), r.text, r.callID, r.callName, r.status} {
+		b = binary.AppendUvarint(b, uint64(len(str)))
+		b = append(b, str...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.args)))
+	b = append(b, r.args...)
+	s.tmp = b
+	if s.w != nil {
+		_, err := s.w.Write(b)
+		return err
+	}
+	s.mem.Write(b)
+	if s.mem.Len() < spillMemory {
+		return nil
+	}
+	f, err := os.CreateTemp(s.dir, "compact-eval-import-*")
+	if err != nil {
+		return fmt.Errorf("spilling events: %w", err)
+	}
+	s.f = f
+	s.w = bufio.NewWriterSize(f, 1<<20)
+	_, err = s.w.Write(s.mem.Bytes())
+	s.mem = bytes.Buffer{}
+	return err
+}
+
+func (s *spill) finish() error {
+	if s.w == nil {
+		return nil
+	}
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("spilling events: %w", err)
+	}
+	_, err := s.f.Seek(0, io.SeekStart)
+	return err
+}
+
+// reader returns the spilled records in order.
+func (s *spill) reader() *spillReader {
+	if s.f != nil {
+		return &spillReader{r: bufio.NewReaderSize(s.f, 1<<20)}
+	}
+	return &spillReader{r: bufio.NewReader(bytes.NewReader(s.mem.Bytes()))}
+}
+
+func (s *spill) close() {
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+		s.f = nil
+	}
+}
+
+type spillReader struct {
+	r   *bufio.Reader
+	buf []byte
+}
+
+func (sr *spillReader) next() (rec, error) {
+	var r rec
+	k, err := sr.r.ReadByte()
+	if err != nil {
+		return r, err
+	}
+	r.kind = evKind(k)
+	var fields [6][]byte
+	for i := range fields {
+		n, err := binary.ReadUvarint(sr.r)
+		if err != nil {
+			return r, fmt.Errorf("reading spilled events: %w", err)
+		}
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(sr.r, buf); err != nil {
+			return r, fmt.Errorf("reading spilled events: %w", err)
+		}
+		fields[i] = buf
+	}
+	r.role = scenarios.Role(fields[0])
+	r.text = string(fields[1])
+	r.callID = string(fields[2])
+	r.callName = string(fields[3])
+	r.status = string(fields[4])
+	r.args = fields[5]
+	if len(r.args) == 0 {
+		r.args = nil
+	}
+	return r, nil
+}
+
+// shorten returns s cut to about n characters, on a rune boundary, with "…".
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

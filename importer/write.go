@@ -1,0 +1,359 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// write renders the scenario: header, suggested invariants as comments, the
+// probe template, then the events read back from the spill one at a time.
+func (b *builder) write(w io.Writer, rep *Report) error {
+	id := b.opts.ID
+	if id == "" {
+		id = SanitizeID(b.opts.Name)
+	}
+	rep.ID = id
+	rep.Events = len(b.metas)
+	rep.Cut = b.cut
+	rep.Unresolved = len(b.callID)
+
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var buf bytes.Buffer
+
+	header := mapping(
+		"version", intNode(scenarios.Version),
+		"id", str(id),
+		"title", str(b.title()),
+		"tags", flowSeq(str("imported"), str(string(b.format))),
+		"goal", str(b.goalText()),
+		"rules", str(b.rulesText()),
+		"compaction", withStyle(mapping("at", flowSeq(intNode(b.cut))), yaml.FlowStyle),
+	)
+	header.Content[len(header.Content)-2].HeadComment = "The cut lands near two thirds of the session, moved so that it splits no tool call from its result."
+	if err := encode(&buf, header); err != nil {
+		return err
+	}
+	bw.Write(buf.Bytes())
+
+	sugs := b.suggestions()
+	rep.Suggestions = len(sugs)
+	b.writeSuggestions(bw, sugs)
+
+	probe := mapping("probes", seq(mapping(
+		"id", str("next-step"),
+		"question", str("TODO(author): a decision the agent must make after the last event, one that depends on something said early in the session."),
+		"options", mapping(
+			"correct", str("TODO(author): what a well-informed agent does"),
+			"wrong", str("TODO(author): what an agent that forgot the early fact would do"),
+		),
+		"expect", str("correct"),
+	)))
+	probe.Content[0].HeadComment = "A probe template: rewrite the question and options, then add\n" +
+		"requires: {correct: ['a pattern the early evidence matches']} so the reference agent needs the evidence."
+	buf.Reset()
+	if err := encode(&buf, probe); err != nil {
+		return err
+	}
+	bw.WriteString("\n")
+	bw.Write(buf.Bytes())
+
+	bw.WriteString("\nevents:\n")
+	sr := b.store.reader()
+	for i := range b.metas {
+		r, err := sr.next()
+		if err != nil {
+			return fmt.Errorf("reading spilled events: %w", err)
+		}
+		buf.Reset()
+		if err := encode(&buf, seq(eventNode(&r, i+1))); err != nil {
+			return fmt.Errorf("event %d: %w", i+1, err)
+		}
+		if _, err := bw.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	rep.Warnings = b.warnings()
+	return bw.Flush()
+}
+
+func (b *builder) title() string {
+	t := fmt.Sprintf("Imported %s session %s (%d events", b.format, SanitizeID(b.opts.Name), len(b.metas))
+	if b.opts.Name == "" {
+		t = fmt.Sprintf("Imported %s session (%d events", b.format, len(b.metas))
+	}
+	if !b.first.IsZero() {
+		f, l := b.first.UTC(), b.last.UTC()
+		if f.Format("2006-01-02") == l.Format("2006-01-02") {
+			t += fmt.Sprintf(", %s %s to %s UTC", f.Format("2006-01-02"), f.Format("15:04"), l.Format("15:04"))
+		} else {
+			t += fmt.Sprintf(", %s to %s UTC", f.Format("2006-01-02 15:04"), l.Format("2006-01-02 15:04"))
+		}
+	}
+	return t + ")"
+}
+
+func (b *builder) goalText() string {
+	if b.goal == "" {
+		return "TODO(author): state the session's goal."
+	}
+	return "TODO(author): restate the goal. The session opened with: " + shorten(b.goal, 200)
+}
+
+func (b *builder) rulesText() string {
+	if strings.TrimSpace(b.rules) != "" {
+		return b.rules
+	}
+	return "TODO(author): the agent's standing instructions and tools (never compacted)."
+}
+
+// suggestion is one suggested invariant: why (a comment) and the node.
+type suggestion struct {
+	why  string
+	node *yaml.Node
+}
+
+func (b *builder) suggestions() []suggestion {
+	s := b.scan
+	var out []suggestion
+	seqOf := func(idx int) int { return idx + 1 }
+	for i, c := range s.constraints {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.idx].role, seqOf(c.idx), shorten(c.sentence, 100)),
+			node: mapping("id", str(fmt.Sprintf("constraint-%d", i+1)), "type", str(scenarios.TypeConstraint),
+				"source_seq", intNode(seqOf(c.idx)), "match", flowSeq(str(c.pattern))),
+		})
+	}
+	// Pending operations: unresolved calls, in order.
+	idxs := make([]int, 0, len(b.callID))
+	for idx := range b.callID {
+		idxs = append(idxs, idx)
+	}
+	sort.Ints(idxs)
+	for i, idx := range idxs {
+		if i == maxPending {
+			out = append(out, suggestion{why: fmt.Sprintf("%d more unresolved calls not listed", len(idxs)-maxPending)})
+			break
+		}
+		op := b.callID[idx]
+		out = append(out, suggestion{
+			why: fmt.Sprintf("pending operation: the call at seq %d never got a result", seqOf(idx)),
+			node: mapping("id", str("pending-"+SanitizeID(op)), "type", str(scenarios.TypePendingOperation),
+				"op_id", str(op), "call_seq", intNode(seqOf(idx))),
+		})
+	}
+	for i, g := range s.artifactGroups() {
+		last, lastIdx := g[0], -1
+		for _, p := range g {
+			if info := s.paths[p]; info.last > lastIdx {
+				last, lastIdx = p, info.last
+			}
+		}
+		paths := make([]*yaml.Node, len(g))
+		for k, p := range g {
+			paths[k] = str(p)
+		}
+		out = append(out, suggestion{
+			why: fmt.Sprintf("artifact: near-twin paths; required is the one named last (seq %d): check it", seqOf(lastIdx)),
+			node: mapping("id", str(fmt.Sprintf("artifact-%d", i+1)), "type", str(scenarios.TypeArtifact),
+				"paths", flowSeq(paths...), "required", flowSeq(str(last))),
+		})
+	}
+	if s.pathsFull {
+		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", maxPaths)})
+	}
+	for i, c := range s.corrections {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.idx), shorten(c.text, 100)),
+			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(scenarios.TypeCorrection),
+				"subject", str("TODO(author): what was corrected"), "old", str(c.old), "new", str(c.new),
+				"source_seq", intNode(seqOf(c.idx))),
+		})
+	}
+	for i, v := range s.secrets {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("secret: a key-like token first seen at seq %d", seqOf(s.secretIdx[v])),
+			node: mapping("id", str(fmt.Sprintf("secret-%d", i+1)), "type", str(scenarios.TypeSecret),
+				"value", str(v)),
+		})
+	}
+	for i, q := range s.quantities {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("quantity: %q at seq %d", q.raw, seqOf(q.idx)),
+			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(scenarios.TypeQuantity),
+				"value", floatNode(q.value), "unit", str(q.unit)),
+		})
+	}
+	return out
+}
+
+func (b *builder) writeSuggestions(w *bufio.Writer, sugs []suggestion) {
+	w.WriteString("\n# Suggested invariants. None is active: a tool cannot know what matters.\n")
+	w.WriteString("# Uncomment the \"invariants:\" line and each block you confirm, and fix every TODO.\n")
+	if len(sugs) == 0 {
+		w.WriteString("# (nothing found to suggest)\n")
+		return
+	}
+	w.WriteString("# invariants:\n")
+	var buf bytes.Buffer
+	for _, s := range sugs {
+		w.WriteString("# # " + strings.ReplaceAll(s.why, "\n", " ") + "\n")
+		if s.node == nil {
+			continue
+		}
+		buf.Reset()
+		if err := encode(&buf, seq(s.node)); err != nil {
+			continue
+		}
+		for _, line := range strings.SplitAfter(strings.TrimRight(buf.String(), "\n"), "\n") {
+			w.WriteString("# " + strings.TrimRight(line, "\n") + "\n")
+		}
+	}
+}
+
+// eventNode renders one event; the seq is a comment since events are
+// numbered in order.
+func eventNode(r *rec, seq int) *yaml.Node {
+	role := str(string(r.role))
+	role.LineComment = "seq " + strconv.Itoa(seq)
+	m := mapping("role", role)
+	if r.text != "" && r.kind != kindResult {
+		m.Content = append(m.Content, str("text"), str(r.text))
+	}
+	switch r.kind {
+	case kindCall:
+		call := mapping("id", str(r.callID), "name", str(r.callName))
+		if len(r.args) > 0 {
+			call.Content = append(call.Content, str("args"), argsNode(r.args))
+		}
+		m.Content = append(m.Content, str("tool_call"), call)
+	case kindResult:
+		res := mapping("call_id", str(r.callID), "status", str(r.status))
+		if r.text != "" {
+			res.Content = append(res.Content, str("text"), str(r.text))
+		}
+		m.Content = append(m.Content, str("tool_result"), res)
+	}
+	return m
+}
+
+// argsNode converts a call's JSON arguments into a YAML mapping, keeping key
+// order; a value that is not an object is wrapped as {input: value}.
+func argsNode(raw []byte) *yaml.Node {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	n, err := jsonNode(dec)
+	if err != nil {
+		return mapping("input", str(string(raw)))
+	}
+	if n.Kind != yaml.MappingNode {
+		return mapping("input", n)
+	}
+	return n
+}
+
+func jsonNode(dec *json.Decoder) (*yaml.Node, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '{' {
+			m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				val, err := jsonNode(dec)
+				if err != nil {
+					return nil, err
+				}
+				m.Content = append(m.Content, str(key), val)
+			}
+			_, err := dec.Token()
+			return m, err
+		}
+		s := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for dec.More() {
+			val, err := jsonNode(dec)
+			if err != nil {
+				return nil, err
+			}
+			s.Content = append(s.Content, val)
+		}
+		_, err := dec.Token()
+		return s, err
+	case string:
+		return str(v), nil
+	case json.Number:
+		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: string(v)}, nil
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return str(string(v)), nil
+		}
+		return floatNode(f), nil
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}, nil
+	default:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+	}
+}
+
+func encode(buf *bytes.Buffer, n *yaml.Node) error {
+	enc := yaml.NewEncoder(buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		return fmt.Errorf("encoding yaml: %w", err)
+	}
+	return enc.Close()
+}
+
+func str(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+func intNode(i int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
+}
+
+func floatNode(f float64) *yaml.Node {
+	if f == float64(int64(f)) {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(int64(f), 10)}
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(f, 'g', -1, 64)}
+}
+
+func mapping(kv ...any) *yaml.Node {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m.Content = append(m.Content, str(kv[i].(string)), kv[i+1].(*yaml.Node))
+	}
+	return m
+}
+
+func seq(items ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
+}
+
+func flowSeq(items ...*yaml.Node) *yaml.Node {
+	return withStyle(seq(items...), yaml.FlowStyle)
+}
+
+func withStyle(n *yaml.Node, s yaml.Style) *yaml.Node {
+	n.Style = s
+	return n
+}
