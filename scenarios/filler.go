@@ -168,6 +168,9 @@ func (av *avoider) ok(texts ...string) bool {
 	return true
 }
 
+// minProse is the least length of a prose filler event, in bytes.
+const minProse = 100
+
 // maxTries bounds the re-rolls of one filler event.
 const maxTries = 200
 
@@ -263,13 +266,19 @@ func (g *gen) prose() (Role, string) {
 		list, users = dataNotes, dataAsks
 	}
 	if g.r.IntN(100) < 30 {
-		return RoleUser, users[g.r.IntN(len(users))](g)
+		// Short asks get a second sentence, so that no event is trivially
+		// small (about 20 tokens at least).
+		text := users[g.r.IntN(len(users))](g)
+		for len(text) < minProse {
+			text += " " + users[g.r.IntN(len(users))](g)
+		}
+		return RoleUser, text
 	}
 	// Assistant notes vary in length: one to three observations.
 	k := g.between(1, 3)
-	parts := make([]string, k)
-	for i := range parts {
-		parts[i] = list[g.r.IntN(len(list))](g)
+	text := list[g.r.IntN(len(list))](g)
+	for i := 1; i < k || len(text) < minProse; i++ {
+		text += " " + list[g.r.IntN(len(list))](g)
 	}
-	return RoleAssistant, strings.Join(parts, " ")
+	return RoleAssistant, text
 }

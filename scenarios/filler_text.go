@@ -51,7 +51,7 @@ func (g *gen) networkTool() (string, map[string]any, string) {
 	case 0:
 		h, ip := g.host(), g.ip()
 		text := fmt.Sprintf("PING %s (%s) 56(84) bytes of data.\n", h, ip) +
-			g.lines(3, 12, func(i int) string {
+			g.lines(3, 10, func(i int) string {
 				return fmt.Sprintf("64 bytes from %s: icmp_seq=%d ttl=%d time=%s ms", ip, i+1, g.between(52, 64), g.ms())
 			}) + fmt.Sprintf("\n--- %s ping statistics ---\npackets transmitted, 0%% packet loss", h)
 		return "run_shell", map[string]any{"cmd": "ping -c 8 " + h}, text
@@ -63,13 +63,13 @@ func (g *gen) networkTool() (string, map[string]any, string) {
 	case 2:
 		h := g.host()
 		text := fmt.Sprintf("traceroute to %s, 30 hops max, 60 byte packets\n", h) +
-			g.lines(4, 14, func(i int) string {
+			g.lines(4, 10, func(i int) string {
 				return fmt.Sprintf("%2d  %s  %s ms  %s ms  %s ms", i+1, g.ip(), g.ms(), g.ms(), g.ms())
 			})
 		return "run_shell", map[string]any{"cmd": "traceroute -n " + h}, text
 	case 3:
 		text := "State  Recv-Q Send-Q Local Address:Port  Peer Address:Port Process\n" +
-			g.lines(3, 16, func(int) string {
+			g.lines(3, 8, func(int) string {
 				return fmt.Sprintf("LISTEN 0      %-6s 0.0.0.0:%-5d       0.0.0.0:*     users:((\"%s\",pid=%d,fd=%d))",
 					g.pick("128", "511", "4096"), g.between(1024, 65000), g.pick(fillerServices...), g.between(300, 99999), g.between(3, 40))
 			})
@@ -77,7 +77,7 @@ func (g *gen) networkTool() (string, map[string]any, string) {
 	case 4:
 		svc := g.pick(fillerServices...)
 		text := "NAME                              READY   STATUS    RESTARTS   AGE\n" +
-			g.lines(2, 14, func(int) string {
+			g.lines(2, 12, func(int) string {
 				return fmt.Sprintf("%s-%s-%s   1/1     Running   %d          %dd", svc, g.hex(9), g.hex(5), g.between(0, 3), g.between(1, 60))
 			})
 		return "kubectl", map[string]any{"args": "get pods -n " + svc + " -l app=" + svc}, text
@@ -145,7 +145,8 @@ func (g *gen) codeTool() (string, map[string]any, string) {
 	case 1:
 		pkg := g.pick(fillerPkgs...)
 		text := g.lines(3, 18, func(int) string {
-			return fmt.Sprintf("=== RUN   Test%s/%s_%d\n--- PASS: Test%s/%s_%d (%ss)", g.pick(fillerFuncs...), g.pick(fillerWords...), g.between(1, 40), g.pick(fillerFuncs...), g.pick(fillerWords...), g.between(1, 40), g.pick("0.00", "0.01", "0.03", "0.12"))
+			name := fmt.Sprintf("Test%s/%s_%d", exported(g.pick(fillerFuncs...)), g.pick(fillerWords...), g.between(1, 40))
+			return fmt.Sprintf("=== RUN   %s\n--- PASS: %s (%ss)", name, name, g.pick("0.00", "0.01", "0.03", "0.12"))
 		}) + fmt.Sprintf("\nPASS\nok  \tgithub.com/acme/%s/%s\t%ss", g.pick(fillerServices...), pkg, g.ms())
 		return "run_shell", map[string]any{"cmd": "go test ./" + pkg + "/... -run " + g.pick(fillerFuncs...)}, text
 	case 2:
@@ -163,7 +164,7 @@ func (g *gen) codeTool() (string, map[string]any, string) {
 		f := g.goFile()
 		fn := g.pick(fillerFuncs...)
 		text := fmt.Sprintf("// %s %s.\nfunc %s(ctx context.Context, %s %s) error {\n", fn, g.pick("retries with jittered backoff", "flushes pending rows", "reads the feature flags once", "records one observation"), fn, g.pick("n", "b", "cfg"), g.pick("int", "[]byte", "*Config")) +
-			g.lines(3, 16, func(int) string {
+			g.lines(3, 12, func(int) string {
 				return "\t" + g.pick(
 					fmt.Sprintf("if err := %s(ctx); err != nil {\n\t\treturn fmt.Errorf(\"%s: %%w\", err)\n\t}", g.pick(fillerFuncs...), g.pick(fillerWords...)),
 					fmt.Sprintf("for i := 0; i < %d; i++ {\n\t\ttime.Sleep(time.Duration(i) * %dms)\n\t}", g.between(2, 8), g.between(10, 500)),
@@ -222,7 +223,7 @@ func (g *gen) webTool() (string, map[string]any, string) {
 	site, page := g.pick(fillerSites...), g.pick(fillerPages...)
 	switch g.r.IntN(4) {
 	case 0:
-		text := g.lines(4, 16, func(int) string {
+		text := g.lines(3, 7, func(int) string {
 			return fmt.Sprintf("%s - - [%02d/Mar/2025:%02d:%02d:%02d +0000] \"GET %s HTTP/2.0\" %s %d %dms \"%s\"",
 				g.ip(), g.between(1, 28), g.between(0, 23), g.between(0, 59), g.between(0, 59), g.pick(fillerPages...),
 				g.pick("200", "200", "200", "304", "301"), g.between(300, 90000), g.between(3, 900), g.pick("Mozilla/5.0 (X11; Linux x86_64)", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4)", "curl/8.5.0", "Googlebot/2.1"))
@@ -236,7 +237,7 @@ func (g *gen) webTool() (string, map[string]any, string) {
 		return "lighthouse", map[string]any{"url": "https://" + site + page}, text
 	case 2:
 		text := fmt.Sprintf("<title>%s | %s</title>\n", g.pick("Pricing", "Getting started", "Release notes", "Status", "Settings"), site) +
-			g.lines(3, 14, func(int) string {
+			g.lines(3, 10, func(int) string {
 				return g.pick(
 					fmt.Sprintf("<a href=\"%s\">%s</a>", g.pick(fillerPages...), g.pick("Read more", "Docs", "Contact sales", "Sign in")),
 					fmt.Sprintf("<p>Plans start at %d seats and include %s support.</p>", g.between(1, 50), g.pick("email", "chat", "priority")),
@@ -347,3 +348,5 @@ var dataAsks = []func(*gen) string{
 		return fmt.Sprintf("The dashboard for %s loads slowly again, but that's a separate ticket, ignore it for now.", g.pick(fillerTables...))
 	},
 }
+
+func exported(name string) string { return strings.ToUpper(name[:1]) + name[1:] }

@@ -728,6 +728,10 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 	for _, en := range entries {
 		if en.filler != nil {
 			fe := expandFiller(*en.filler, last+1, av)
+			if av.failed != "" {
+				d.errorAt(en.filler.Pos, "filler seed %d: %s", en.filler.Seed, av.failed)
+				av.failed = ""
+			}
 			out = append(out, fe...)
 			if len(fe) > 0 {
 				last = fe[len(fe)-1].Seq
