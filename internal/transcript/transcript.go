@@ -216,3 +216,12 @@ func writeMessage(b *strings.Builder, m Message) {
 		fmt.Fprintf(b, "[%s%s] %s\n", seq, m.Role, m.Content)
 	}
 }
+
+// MessageText is the text form of one message, exactly as Text writes it.
+// Callers that count tokens per message (the runner does, once per event)
+// use it so that their sums match Text.
+func MessageText(m Message) string {
+	var b strings.Builder
+	writeMessage(&b, m)
+	return b.String()
+}

@@ -1,0 +1,308 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/verdict"
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/runner"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// defaultSummarizers are run when no --summarizer is given.
+var defaultSummarizers = []string{"builtin:none", "builtin:truncate", "builtin:mask", "builtin:extractive"}
+
+// failpointEnv names the deterministic failpoint: stop-after:N stops
+// scheduling after N finished units, as if interrupted.
+const failpointEnv = "COMPACT_EVAL_FAILPOINT"
+
+// stringsFlag is a repeatable string flag.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// shardFlag is --shard i/n.
+type shardFlag struct{ runner.Shard }
+
+func (s *shardFlag) Set(v string) error {
+	sh, err := runner.ParseShard(v)
+	if err != nil {
+		return err
+	}
+	s.Shard = sh
+	return nil
+}
+
+// tokenizerFlag is --tokenizer, one of tokens.Encodings.
+type tokenizerFlag string
+
+func (t *tokenizerFlag) String() string { return string(*t) }
+func (t *tokenizerFlag) Set(v string) error {
+	for _, e := range tokens.Encodings {
+		if v == e {
+			*t = tokenizerFlag(v)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown encoding %q (valid: %s)", v, strings.Join(tokens.Encodings, ", "))
+}
+
+// runFlags are the flags of `compact-eval run`.
+type runFlags struct {
+	summarizers stringsFlag
+	agent       string
+	trials      int
+	jobs        int
+	out         string
+	resume      string
+	shard       shardFlag
+	tokenizer   tokenizerFlag
+}
+
+func setupRunFlags(fs *flag.FlagSet) *runFlags {
+	f := &runFlags{tokenizer: tokenizerFlag(tokens.DefaultEncoding)}
+	fs.Var(&f.summarizers, "summarizer", "summarizer under test, repeatable: builtin:NAME, exec:COMMAND or openai:MODEL (default: "+strings.Join(defaultSummarizers, ", ")+")")
+	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes")
+	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
+	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once")
+	fs.StringVar(&f.out, "out", "", "run folder (default compact-eval-out/<UTC timestamp>)")
+	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this folder (same flags)")
+	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
+	fs.Var(&f.tokenizer, "tokenizer", "token encoding: "+strings.Join(tokens.Encodings, ", "))
+	return f
+}
+
+func init() {
+	register(&Command{
+		Name:      "run",
+		UsageLine: "run [flags] [paths…]",
+		Short:     "run scenarios through summarizers and diff the agent's decisions",
+		Long: `Run loads scenario files or folders (default: the suite built into the
+binary), runs each through every summarizer (the compaction timeline of each
+scenario: cuts, summaries, install), checks every summary, asks every probe
+on the full and on the compacted context, and writes the run folder:
+journal.jsonl (one line per finished unit), run.json and result.json.
+
+It prints a one-line verdict, a table per summarizer (invariants kept,
+structural checks passed, compaction regressions, mean compression ratio and
+summary tokens), the worst failures and the path of result.json.
+
+Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
+abandons them), writes the result and prints the command that resumes the
+run. Exit codes: 0 the run finished, 2 bad usage or invalid scenarios, 3 the
+run could not finish.
+
+	$ compact-eval run
+	$ compact-eval run --summarizer builtin:extractive ./my-scenarios
+	$ compact-eval run --shard 2/4 --out out/shard-2
+	$ compact-eval run --resume compact-eval-out/20261129T233000Z`,
+		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			f := setupRunFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				return runRun(ctx, env, fs, f, args)
+			}
+		},
+	})
+}
+
+func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args []string) error {
+	if f.trials < 1 {
+		return usagef("--trials %d: want at least 1", f.trials)
+	}
+	if f.jobs < 1 {
+		return usagef("-j %d: want at least 1", f.jobs)
+	}
+	if f.resume != "" && f.out != "" && f.out != f.resume {
+		return usagef("--out and --resume name different folders; --resume is enough")
+	}
+	stopAfter := 0
+	if fp := env.Getenv(failpointEnv); fp != "" {
+		n, err := strconv.Atoi(strings.TrimPrefix(fp, "stop-after:"))
+		if !strings.HasPrefix(fp, "stop-after:") || err != nil || n < 1 {
+			return usagef("%s=%q: want stop-after:N with N ≥ 1", failpointEnv, fp)
+		}
+		stopAfter = n
+	}
+	specs := f.summarizers
+	if len(specs) == 0 {
+		specs = defaultSummarizers
+	}
+	var sums []runner.Summarizer
+	for _, raw := range specs {
+		spec, err := summarizers.ParseSpec(raw)
+		if err != nil {
+			return usagef("--summarizer: %v", err)
+		}
+		s, err := summarizers.New(spec, summarizers.Options{})
+		if err != nil {
+			return usagef("--summarizer %s: %v", raw, err)
+		}
+		sums = append(sums, runner.Summarizer{Name: raw, Summarizer: s})
+	}
+	aspec, err := summarizers.ParseSpec(f.agent)
+	if err != nil {
+		return usagef("--agent: %v", err)
+	}
+	agent, err := agents.New(aspec, summarizers.Options{})
+	if err != nil {
+		return usagef("--agent %s: %v", f.agent, err)
+	}
+
+	list, err := loadScenarios(args)
+	if err != nil {
+		var el scenarios.ErrorList
+		if errors.As(err, &el) {
+			for _, p := range el {
+				fmt.Fprintln(env.Stderr, p)
+			}
+			return inputError{fmt.Errorf("%d problems in the scenarios", len(el))}
+		}
+		return inputError{err}
+	}
+	if len(list) == 0 {
+		return inputError{errors.New("no scenario found")}
+	}
+
+	out, resume := f.out, false
+	if f.resume != "" {
+		out, resume = f.resume, true
+	}
+	if out == "" {
+		out = freshOut(time.Now())
+	}
+
+	abort, cancelAbort := context.WithCancel(context.Background())
+	defer cancelAbort()
+	go secondSignal(ctx, abort, cancelAbort, env)
+
+	opts := runner.Options{
+		Summarizers: sums, Agent: agent, AgentName: f.agent,
+		Trials: f.trials, Jobs: f.jobs, Out: out, Resume: resume, Shard: f.shard.Shard,
+		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
+		Paths: args, ResumeCommand: resumeCommand(fs, out, args),
+	}
+	if env.Terminal {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(env.Stderr, "\r%d/%d units", done, total)
+			if done == total {
+				fmt.Fprintln(env.Stderr)
+			}
+		}
+	}
+	vb := verdict.New()
+	opts.OnUnit = vb.Add
+	res, err := runner.Run(ctx, list, opts)
+	if res == nil {
+		return err
+	}
+	if werr := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); werr != nil {
+		return werr
+	}
+	if res.Interrupted {
+		fmt.Fprintf(env.Stderr, "resume with: %s\n", res.Resume)
+	}
+	return err
+}
+
+// loadScenarios loads paths (the built-in suite when there are none) and
+// lints them.
+func loadScenarios(paths []string) ([]*scenarios.Scenario, error) {
+	var list []*scenarios.Scenario
+	var err error
+	if len(paths) == 0 {
+		list, err = scenarios.Builtin()
+	} else {
+		list, err = scenarios.LoadPaths(paths)
+	}
+	var problems scenarios.ErrorList
+	if err != nil {
+		var el scenarios.ErrorList
+		if !errors.As(err, &el) {
+			return nil, err
+		}
+		problems = append(problems, el...)
+	}
+	problems = append(problems, scenarios.Lint(list)...)
+	if len(problems) > 0 {
+		problems.Sort()
+		return nil, problems
+	}
+	return list, nil
+}
+
+// freshOut is the default run folder, made unique if a run started in the
+// same second.
+func freshOut(now time.Time) string {
+	base := runner.DefaultOut(now)
+	out := base
+	for i := 2; ; i++ {
+		if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
+			return out
+		}
+		out = fmt.Sprintf("%s-%d", base, i)
+	}
+}
+
+// resumeCommand is the command line that finishes this run: the flags that
+// were set, except --out and --resume, then --resume OUT and the paths.
+func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
+	words := []string{"compact-eval", "run"}
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "out", "resume":
+			return
+		case "summarizer":
+			for _, v := range *fl.Value.(*stringsFlag) {
+				words = append(words, "--summarizer", shellQuote(v))
+			}
+			return
+		}
+		words = append(words, "--"+fl.Name, shellQuote(fl.Value.String()))
+	})
+	words = append(words, "--resume", shellQuote(out))
+	for _, a := range args {
+		words = append(words, shellQuote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// secondSignal abandons in-flight units when a second interrupt comes after
+// the first one canceled ctx.
+func secondSignal(ctx, abort context.Context, cancel context.CancelFunc, env *Env) {
+	select {
+	case <-ctx.Done():
+	case <-abort.Done():
+		return
+	}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(ch)
+	fmt.Fprintln(env.Stderr, "\ninterrupted: finishing the units in flight (interrupt again to abandon them)")
+	select {
+	case <-ch:
+		cancel()
+	case <-abort.Done():
+	}
+}

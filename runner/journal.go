@@ -1,0 +1,291 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/compact-eval/compact-eval/reports"
+)
+
+// journal is the append-only record of finished units: one JSON line per
+// unit (reports.Unit), synced after each line. A later line for the same
+// unit supersedes an earlier one (an abandoned unit that a resumed run
+// finished).
+type journal struct {
+	f     *os.File
+	off   int64
+	index map[string]entry
+}
+
+type entry struct {
+	off    int64
+	n      int
+	status string
+}
+
+// unitHead is what the journal index needs of a line.
+type unitHead struct {
+	Scenario struct {
+		ID     string `json:"id"`
+		Digest string `json:"digest"`
+	} `json:"scenario"`
+	Summarizer string `json:"summarizer"`
+	Trial      int    `json:"trial"`
+	Status     string `json:"status"`
+}
+
+func openJournal(dir string, resume bool, header *reports.Result) (*journal, error) {
+	path := filepath.Join(dir, JournalFile)
+	runPath := filepath.Join(dir, RunFile)
+	if !resume {
+		if _, err := os.Stat(path); err == nil {
+			return nil, fmt.Errorf("%s already holds a run: resume it with --resume %s, or choose another --out", dir, dir)
+		}
+		if err := ensureDir(dir); err != nil {
+			return nil, err
+		}
+		b, _ := json.MarshalIndent(header, "", "  ")
+		if err := os.WriteFile(runPath, append(b, '\n'), 0o644); err != nil {
+			return nil, fmt.Errorf("writing run header: %w", err)
+		}
+	} else {
+		b, err := os.ReadFile(runPath)
+		if err != nil {
+			return nil, fmt.Errorf("resuming %s: %w", dir, err)
+		}
+		var prev reports.Result
+		if err := json.Unmarshal(b, &prev); err != nil {
+			return nil, fmt.Errorf("resuming %s: reading %s: %w", dir, RunFile, err)
+		}
+		if err := sameRun(&prev.Config, &header.Config); err != nil {
+			return nil, fmt.Errorf("resuming %s: %w", dir, err)
+		}
+		header.RunID, header.Started = prev.RunID, prev.Started
+		header.Config.Paths = prev.Config.Paths
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening journal: %w", err)
+	}
+	j := &journal{f: f, index: map[string]entry{}}
+	if err := j.load(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// sameRun refuses to resume a run with a different configuration.
+func sameRun(prev, cur *reports.RunConfig) error {
+	switch {
+	case !slices.Equal(prev.Summarizers, cur.Summarizers):
+		return fmt.Errorf("the run used summarizers %q, not %q", prev.Summarizers, cur.Summarizers)
+	case prev.Agent != cur.Agent:
+		return fmt.Errorf("the run used agent %q, not %q", prev.Agent, cur.Agent)
+	case prev.Trials != cur.Trials:
+		return fmt.Errorf("the run used %d trials, not %d", prev.Trials, cur.Trials)
+	case prev.Shard != cur.Shard:
+		return fmt.Errorf("the run used shard %q, not %q", prev.Shard, cur.Shard)
+	case prev.Tokenizer != cur.Tokenizer:
+		return fmt.Errorf("the run used tokenizer %q, not %q", prev.Tokenizer, cur.Tokenizer)
+	}
+	return nil
+}
+
+// load indexes the journal. A torn last line (a crash while writing) is cut
+// off so that the next append starts on a clean line.
+func (j *journal) load() error {
+	r := bufio.NewReaderSize(j.f, 1<<16)
+	var off int64
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			var h unitHead
+			if uerr := json.Unmarshal(line, &h); uerr != nil {
+				return fmt.Errorf("journal line at byte %d: %w", off, uerr)
+			}
+			j.index[unitKey(h.Scenario.ID, h.Scenario.Digest, h.Summarizer, h.Trial)] = entry{off: off, n: len(line), status: h.Status}
+			off += int64(len(line))
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("reading journal: %w", err)
+		}
+	}
+	if err := j.f.Truncate(off); err != nil {
+		return fmt.Errorf("repairing journal: %w", err)
+	}
+	j.off = off
+	return nil
+}
+
+func (j *journal) finished(key string) bool {
+	e, ok := j.index[key]
+	return ok && e.status != reports.UnitAbandoned
+}
+
+// append writes u as one line and syncs it.
+func (j *journal) append(u *reports.Unit) error {
+	line, err := marshalLine(u)
+	if err != nil {
+		return fmt.Errorf("journaling %s × %s: %w", u.Scenario.ID, u.Summarizer, err)
+	}
+	if _, err := j.f.WriteAt(line, j.off); err != nil {
+		return fmt.Errorf("writing journal: %w", err)
+	}
+	if err := j.f.Sync(); err != nil {
+		return fmt.Errorf("syncing journal: %w", err)
+	}
+	j.index[unitKey(u.Scenario.ID, u.Scenario.Digest, u.Summarizer, u.Trial)] = entry{off: j.off, n: len(line), status: u.Status}
+	j.off += int64(len(line))
+	return nil
+}
+
+func marshalLine(u *reports.Unit) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(u); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// read returns the journaled unit for key; ok is false when there is none.
+func (j *journal) read(key string) (*reports.Unit, bool, error) {
+	e, ok := j.index[key]
+	if !ok {
+		return nil, false, nil
+	}
+	buf := make([]byte, e.n)
+	if _, err := j.f.ReadAt(buf, e.off); err != nil {
+		return nil, false, fmt.Errorf("reading journal: %w", err)
+	}
+	var u reports.Unit
+	if err := json.Unmarshal(buf, &u); err != nil {
+		return nil, false, fmt.Errorf("reading journal at byte %d: %w", e.off, err)
+	}
+	return &u, true, nil
+}
+
+func (j *journal) close() error { return j.f.Close() }
+
+// writeResult writes the result file from the header and the journaled
+// units of keys, in order, without holding the units in memory: a first
+// pass computes the aggregates from light copies, a second streams the
+// units. The bytes are those reports.WriteJSON would write.
+func writeResult(path string, header *reports.Result, j *journal, keys []string, onUnit func(*reports.Unit)) error {
+	agg := &reports.Result{Config: header.Config}
+	for _, k := range keys {
+		u, ok, err := j.read(k)
+		if err != nil {
+			return err
+		}
+		if ok {
+			agg.Units = append(agg.Units, light(u))
+		}
+	}
+	agg.Aggregate()
+	header.Aggregates, header.Summaries = agg.Aggregates, agg.Summaries
+	agg = nil
+
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("writing result: %w", err)
+	}
+	defer os.Remove(tmp)
+	w := bufio.NewWriterSize(f, 1<<16)
+	h := *header
+	h.Units = []reports.Unit{}
+	var hb bytes.Buffer
+	if err := reports.WriteJSON(&hb, &h); err != nil {
+		f.Close()
+		return err
+	}
+	const marker = "\n  \"units\": [],\n"
+	head, tail, ok := bytes.Cut(hb.Bytes(), []byte(marker))
+	if !ok {
+		f.Close()
+		return errors.New("writing result: unexpected header layout")
+	}
+	w.Write(head)
+	w.WriteString("\n  \"units\": [")
+	first := true
+	for _, k := range keys {
+		u, ok, err := j.read(k)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if !first {
+			w.WriteString(",")
+		}
+		first = false
+		w.WriteString("\n    ")
+		var ub bytes.Buffer
+		e := json.NewEncoder(&ub)
+		e.SetEscapeHTML(false)
+		e.SetIndent("    ", "  ")
+		if err := e.Encode(u); err != nil {
+			f.Close()
+			return fmt.Errorf("writing result: %w", err)
+		}
+		w.Write(bytes.TrimSuffix(ub.Bytes(), []byte("\n")))
+		if onUnit != nil {
+			onUnit(u)
+		}
+	}
+	if !first {
+		w.WriteString("\n  ")
+	}
+	w.WriteString("],\n")
+	w.Write(tail)
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing result: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing result: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("writing result: %w", err)
+	}
+	return nil
+}
+
+// light is a copy of u with only what aggregation reads.
+func light(u *reports.Unit) reports.Unit {
+	l := reports.Unit{Scenario: reports.ScenarioRef{ID: u.Scenario.ID}, Summarizer: u.Summarizer, Trial: u.Trial, Status: u.Status}
+	for _, g := range u.Generations {
+		lg := reports.Generation{SummaryTokens: g.SummaryTokens, ReplacedTokens: g.ReplacedTokens, Error: g.Error,
+			Call: reports.Generation{}.Call}
+		lg.Call.Spec, lg.Call.Latency, lg.Call.Retries = g.Call.Spec, g.Call.Latency, g.Call.Retries
+		if len(g.Summary) > 0 {
+			lg.Summary = json.RawMessage("{}")
+		}
+		for _, c := range g.Checks {
+			c.Message, c.Evidence, c.Metrics = "", nil, nil
+			lg.Checks = append(lg.Checks, c)
+		}
+		l.Generations = append(l.Generations, lg)
+	}
+	for _, p := range u.Probes {
+		lp := reports.Probe{Class: p.Class}
+		lp.Full.Call.Retries, lp.Compacted.Call.Retries = p.Full.Call.Retries, p.Compacted.Call.Retries
+		l.Probes = append(l.Probes, lp)
+	}
+	return l
+}

@@ -1,0 +1,109 @@
+package runner
+
+import (
+	"sort"
+
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// prepared is what every unit of one scenario shares: per-event token
+// counts, their prefix sums and the safe cut boundaries. It is computed once
+// per scenario and read concurrently.
+type prepared struct {
+	sc      *scenarios.Scenario
+	counter *tokens.Counter
+	// tok[i] is the token count attributed to sc.Events[i].
+	tok []int
+	// prefix[i] is the sum of tok[:i].
+	prefix []int
+	// safe[i] is true when a cut at sc.Events[i].Seq splits no protocol unit.
+	safe []bool
+	// arrivalTokens is the token count of the arrivals rendered on their own.
+	arrivalTokens int
+}
+
+func prepare(sc *scenarios.Scenario, counter *tokens.Counter) *prepared {
+	p := &prepared{sc: sc, counter: counter}
+	n := len(sc.Events)
+	p.tok = eventTokens(sc.Events, counter)
+	p.prefix = make([]int, n+1)
+	for i, t := range p.tok {
+		p.prefix[i+1] = p.prefix[i] + t
+	}
+	p.safe = safeBoundaries(sc.Events)
+	for _, t := range eventTokens(sc.Arrivals, counter) {
+		p.arrivalTokens += t
+	}
+	return p
+}
+
+// eventTokens counts each rendered message once and attributes it to the
+// first event it renders; a synthetic reply counts with the call before it.
+func eventTokens(events []scenarios.Event, counter *tokens.Counter) []int {
+	tok := make([]int, len(events))
+	if len(events) == 0 {
+		return tok
+	}
+	index := make(map[int]int, len(events))
+	for i, e := range events {
+		index[e.Seq] = i
+	}
+	last := 0
+	for _, m := range transcript.EventMessages(events) {
+		at := last
+		if len(m.Seqs) > 0 {
+			at = index[m.Seqs[0]]
+		}
+		tok[at] += counter.Count(transcript.MessageText(m))
+		last = at
+	}
+	return tok
+}
+
+// safeBoundaries marks, for each event index, whether cutting right after it
+// keeps every tool call together with its result.
+func safeBoundaries(events []scenarios.Event) []bool {
+	n := len(events)
+	callAt := map[string]int{}
+	open := make([]int, n+1) // difference array of "inside a protocol unit"
+	for i, e := range events {
+		if e.ToolCall != nil {
+			callAt[e.ToolCall.ID] = i
+		}
+		if e.ToolResult != nil {
+			if c, ok := callAt[e.ToolResult.CallID]; ok && c < i {
+				open[c]++
+				open[i]--
+			}
+		}
+	}
+	safe := make([]bool, n)
+	depth := 0
+	for i := range n {
+		depth += open[i]
+		safe[i] = depth == 0
+	}
+	return safe
+}
+
+// indexOf returns the index of the event with seq, or of the last event with
+// a smaller seq (-1 when there is none).
+func (p *prepared) indexOf(seq int) int {
+	ev := p.sc.Events
+	return sort.Search(len(ev), func(i int) bool { return ev[i].Seq > seq }) - 1
+}
+
+// sum returns the tokens of events with index in (from, to].
+func (p *prepared) sum(from, to int) int {
+	if to < from {
+		return 0
+	}
+	return p.prefix[to+1] - p.prefix[from+1]
+}
+
+// headerTokens counts the context header with the given summary.
+func (p *prepared) headerTokens(summary []byte) int {
+	return p.counter.Count(transcript.Header(transcript.Context{Rules: p.sc.Rules, Goal: p.sc.Goal, Summary: summary}))
+}

@@ -1,0 +1,418 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/internal/version"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// Files in a run folder.
+const (
+	JournalFile = "journal.jsonl"
+	RunFile     = "run.json"
+	ResultFile  = "result.json"
+)
+
+// ErrInterrupted is returned (wrapped) by Run when it stopped before every
+// unit finished: the context was canceled or the StopAfter failpoint fired.
+// The result file is still written, marked interrupted, with the command
+// that resumes the run.
+var ErrInterrupted = errors.New("run interrupted")
+
+// Summarizer is a summarizer under test and the name it has in reports.
+type Summarizer struct {
+	// Name is the summarizer's name in reports: its spec as written.
+	Name string
+	// Summarizer is the implementation. Must be safe for concurrent use.
+	Summarizer summarizers.Summarizer
+}
+
+// Shard selects the units of one CI job: those whose scenario id hashes
+// (FNV-1a, 32 bits) to Index-1 modulo Count. The zero value selects every
+// unit.
+type Shard struct {
+	Index int // 1-based
+	Count int
+}
+
+// ParseShard parses "i/n" with 1 ≤ i ≤ n.
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 ≤ i ≤ n, e.g. 1/4", s)
+	}
+	return Shard{Index: i, Count: n}, nil
+}
+
+func (s Shard) String() string {
+	if s.Count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Has reports whether the shard holds the scenario with the given id.
+func (s Shard) Has(id string) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32()%uint32(s.Count)) == s.Index-1
+}
+
+// Options configure Run. Summarizers, Agent and Out are required; every
+// other zero value has the default noted.
+type Options struct {
+	// Summarizers are run in this order; it is also their order in results.
+	Summarizers []Summarizer
+	// Agent answers the probes; AgentName is its name in reports.
+	Agent     agents.Agent
+	AgentName string
+	// Trials per scenario × summarizer; 0 means 1.
+	Trials int
+	// Jobs bounds the units running at once; 0 means runtime.NumCPU().
+	Jobs int
+	// Out is the run folder: journal, run header and result file.
+	Out string
+	// Resume continues the run already in Out: units its journal holds as
+	// finished (ok or error) are not run again; abandoned ones are. When
+	// false, Out must not hold a journal yet.
+	Resume bool
+	// Shard selects a part of the units; the zero value selects all.
+	Shard Shard
+	// Tokenizer is the token encoding; "" means tokens.DefaultEncoding.
+	Tokenizer string
+	// Check judges a summary; nil means checks.Run.
+	Check func(*checks.Input) []checks.Result
+	// StopAfter, when > 0, stops scheduling after that many units finished
+	// in this process, as if interrupted (the deterministic failpoint
+	// COMPACT_EVAL_FAILPOINT=stop-after:N).
+	StopAfter int
+	// Abort, when canceled, stops in-flight units too (a second Ctrl-C):
+	// they are journaled as abandoned. Nil means in-flight units always
+	// finish.
+	Abort context.Context
+	// Paths are recorded in the result's config.
+	Paths []string
+	// ResumeCommand is the command that resumes this run, recorded in an
+	// interrupted result. "" means a generic "compact-eval run --resume OUT".
+	ResumeCommand string
+	// Progress, if set, is called after each unit with the units finished so
+	// far in this process and the number to run. It is called from one
+	// goroutine at a time.
+	Progress func(done, total int)
+	// OnUnit, if set, is called with every unit of the result, in result
+	// order, while the result file is written (it must not keep the
+	// pointer).
+	OnUnit func(*reports.Unit)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Outcome is what Run did.
+type Outcome struct {
+	// ResultPath is the result file written.
+	ResultPath string
+	// Planned is the number of units of the run (after sharding); Ran the
+	// units run by this call; Reused those taken from the journal.
+	Planned, Ran, Reused int
+	// Interrupted is set when some units did not finish; Resume is then
+	// the command that finishes the run.
+	Interrupted bool
+	Resume      string
+	// Header is the result without its units (config, aggregates,
+	// summaries, warnings).
+	Header *reports.Result
+}
+
+type job struct {
+	pos   int // position in the plan (result order)
+	sc    int // index into the sorted scenario list
+	sum   int
+	trial int
+	key   string
+}
+
+// unitKey identifies a unit across a run and its resumptions.
+func unitKey(id, digest, summarizer string, trial int) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d", id, digest, summarizer, trial)
+}
+
+// Run runs every unit of list × opts.Summarizers × trials (restricted to the
+// shard) and writes opts.Out/result.json. When ctx is canceled, it stops
+// scheduling, lets in-flight units finish (unless opts.Abort is canceled
+// too), writes the result marked interrupted and returns an error wrapping
+// ErrInterrupted along with the outcome. Other errors (the run folder cannot
+// be written) stop the run.
+func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcome, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	counter, err := tokens.Get(opts.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	check := opts.Check
+	if check == nil {
+		check = checks.Run
+	}
+	hard := opts.Abort
+	if hard == nil {
+		hard = context.WithoutCancel(ctx)
+	}
+	trials := max(opts.Trials, 1)
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+
+	// The plan: scenarios in id order, summarizers in the order given, trials.
+	var scs []*scenarios.Scenario
+	for _, sc := range list {
+		if opts.Shard.Has(sc.ID) {
+			scs = append(scs, sc)
+		}
+	}
+	sort.SliceStable(scs, func(i, j int) bool { return scs[i].ID < scs[j].ID })
+	var plan []job
+	for si, sc := range scs {
+		for ui, s := range opts.Summarizers {
+			for t := range trials {
+				plan = append(plan, job{pos: len(plan), sc: si, sum: ui, trial: t, key: unitKey(sc.ID, sc.Digest, s.Name, t)})
+			}
+		}
+	}
+
+	header := &reports.Result{
+		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
+		RunID: filepath.Base(opts.Out), Started: now().UTC(),
+		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name()},
+	}
+	for _, s := range opts.Summarizers {
+		header.Config.Summarizers = append(header.Config.Summarizers, s.Name)
+	}
+	j, err := openJournal(opts.Out, opts.Resume, header)
+	if err != nil {
+		return nil, err
+	}
+	defer j.close()
+
+	var todo []job
+	reused := 0
+	for _, jb := range plan {
+		if j.finished(jb.key) {
+			reused++
+			continue
+		}
+		todo = append(todo, jb)
+	}
+
+	// Prepared scenarios are shared by the units of one scenario and
+	// dropped when its last unit is done.
+	var pmu sync.Mutex
+	preps := map[int]*prepared{}
+	left := map[int]int{}
+	for _, jb := range todo {
+		left[jb.sc]++
+	}
+	getPrep := func(si int) *prepared {
+		pmu.Lock()
+		defer pmu.Unlock()
+		if p := preps[si]; p != nil {
+			return p
+		}
+		p := prepare(scs[si], counter)
+		preps[si] = p
+		return p
+	}
+	donePrep := func(si int) {
+		pmu.Lock()
+		defer pmu.Unlock()
+		if left[si]--; left[si] == 0 {
+			delete(preps, si)
+		}
+	}
+
+	secrets := make([]map[string]string, len(scs))
+	for si, sc := range scs {
+		for _, inv := range sc.Invariants {
+			if s, ok := inv.(scenarios.Secret); ok && s.Value != "" {
+				if secrets[si] == nil {
+					secrets[si] = map[string]string{}
+				}
+				secrets[si][s.ID] = s.Value
+			}
+		}
+	}
+
+	feed := make(chan job)
+	results := make(chan reports.Unit)
+	var wg sync.WaitGroup
+	for range min(jobs, max(len(todo), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for jb := range feed {
+				u := &unit{p: getPrep(jb.sc), spec: opts.Summarizers[jb.sum].Name, sum: opts.Summarizers[jb.sum].Summarizer,
+					agent: opts.Agent, trial: jb.trial, check: check, hard: hard, now: now}
+				out := u.run()
+				donePrep(jb.sc)
+				if secrets[jb.sc] != nil {
+					reports.RedactUnit(&out, secrets[jb.sc])
+				}
+				results <- out
+			}
+		}()
+	}
+	// The scheduler stops feeding when ctx is canceled or the failpoint
+	// fires; the collector tells it how many units finished.
+	var finished sync.WaitGroup
+	stop := make(chan struct{})
+	var stopOnce sync.Once
+	go func() {
+		defer close(feed)
+		for _, jb := range todo {
+			select {
+			case <-ctx.Done():
+				return
+			case <-stop:
+				return
+			default:
+			}
+			select {
+			case feed <- jb:
+			case <-ctx.Done():
+				return
+			case <-stop:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+	finished.Add(1)
+	ran := 0
+	var werr error
+	go func() {
+		defer finished.Done()
+		for u := range results {
+			if err := j.append(&u); err != nil && werr == nil {
+				werr = err
+				stopOnce.Do(func() { close(stop) })
+			}
+			if u.Status != reports.UnitAbandoned {
+				ran++
+			}
+			if opts.Progress != nil {
+				opts.Progress(ran, len(todo))
+			}
+			if opts.StopAfter > 0 && ran >= opts.StopAfter {
+				stopOnce.Do(func() { close(stop) })
+			}
+		}
+	}()
+	finished.Wait()
+	if werr != nil {
+		return nil, werr
+	}
+
+	out := &Outcome{Planned: len(plan), Ran: ran, Reused: reused}
+	missing := 0
+	for _, jb := range plan {
+		if !j.finished(jb.key) {
+			missing++
+		}
+	}
+	if missing > 0 {
+		out.Interrupted = true
+		out.Resume = opts.ResumeCommand
+		if out.Resume == "" {
+			out.Resume = "compact-eval run --resume " + opts.Out
+		}
+		header.Interrupted, header.Resume = true, out.Resume
+		header.Warnings = append(header.Warnings, fmt.Sprintf("%d of %d units did not finish; resume with: %s", missing, len(plan), out.Resume))
+	}
+	header.Finished = now().UTC()
+	out.ResultPath = filepath.Join(opts.Out, ResultFile)
+	keys := make([]string, len(plan))
+	for i, jb := range plan {
+		keys[i] = jb.key
+	}
+	if err := writeResult(out.ResultPath, header, j, keys, opts.OnUnit); err != nil {
+		return nil, err
+	}
+	out.Header = header
+	if out.Interrupted {
+		return out, fmt.Errorf("%w: %d of %d units did not finish", ErrInterrupted, missing, len(plan))
+	}
+	return out, nil
+}
+
+func (o *Options) validate() error {
+	var errs []error
+	if len(o.Summarizers) == 0 {
+		errs = append(errs, errors.New("no summarizer"))
+	}
+	seen := map[string]bool{}
+	for i, s := range o.Summarizers {
+		switch {
+		case s.Summarizer == nil:
+			errs = append(errs, fmt.Errorf("summarizer %d (%q): nil", i+1, s.Name))
+		case s.Name == "":
+			errs = append(errs, fmt.Errorf("summarizer %d: no name", i+1))
+		case seen[s.Name]:
+			errs = append(errs, fmt.Errorf("summarizer %q given twice", s.Name))
+		}
+		seen[s.Name] = true
+	}
+	if o.Agent == nil {
+		errs = append(errs, errors.New("no agent"))
+	}
+	if o.Out == "" {
+		errs = append(errs, errors.New("no output folder"))
+	}
+	if o.Trials < 0 {
+		errs = append(errs, fmt.Errorf("trials %d: want ≥ 1", o.Trials))
+	}
+	if o.Shard.Count != 0 && (o.Shard.Index < 1 || o.Shard.Index > o.Shard.Count) {
+		errs = append(errs, fmt.Errorf("shard %d/%d: want 1 ≤ i ≤ n", o.Shard.Index, o.Shard.Count))
+	}
+	return errors.Join(errs...)
+}
+
+// DefaultOut is the default run folder for a run started at t:
+// compact-eval-out/<UTC timestamp>.
+func DefaultOut(t time.Time) string {
+	return filepath.Join("compact-eval-out", t.UTC().Format("20060102T150405Z"))
+}
+
+// ensureDir creates dir.
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating run folder: %w", err)
+	}
+	return nil
+}

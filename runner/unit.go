@@ -1,0 +1,459 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// StructuralChecks names the always-on structural checks of FORMATS.md §2,
+// in the order they are reported when every one of them is skipped.
+var StructuralChecks = []string{"schema", "coverage", "references", "evidence", "tail", "compression", "provenance", "paths", "unresolved"}
+
+// unit runs one scenario × summarizer × trial.
+type unit struct {
+	p      *prepared
+	spec   string
+	sum    summarizers.Summarizer
+	agent  agents.Agent
+	trial  int
+	check  func(*checks.Input) []checks.Result
+	hard   context.Context // canceled only when in-flight work must stop
+	now    func() time.Time
+	tokens string
+}
+
+// genRecord is a generation with what its checks need.
+type genRecord struct {
+	g         reports.Generation
+	cutIdx    int
+	raw       []byte
+	summary   *summarizers.Summary
+	prevCover int
+	previous  *summarizers.Summary
+	declined  bool
+}
+
+// timeline is the state of one unit's walk through its history.
+type timeline struct {
+	u        *unit
+	active   *Active
+	coverIdx int // index of the last covered event, -1 when none
+	hdr      int // header tokens with the active summary
+	gens     []genRecord
+	warnings []string
+	stopped  bool  // no more compaction (declined or refused)
+	err      error // summarizer failure: the unit ends in error
+}
+
+func (u *unit) run() reports.Unit {
+	start := u.now()
+	sc := u.p.sc
+	out := reports.Unit{
+		Scenario:   reports.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, Tags: sc.Tags},
+		Summarizer: u.spec, Trial: u.trial, Status: reports.UnitOK,
+	}
+	tl := &timeline{u: u, coverIdx: -1, hdr: u.p.headerTokens(nil)}
+	tl.active = NewActive(u.boundary)
+	tl.walk()
+
+	out.Warnings = tl.warnings
+	for i := range tl.gens {
+		r := &tl.gens[i]
+		last := i == len(tl.gens)-1
+		if last && len(sc.Arrivals) > 0 {
+			for _, a := range sc.Arrivals {
+				r.g.Arrivals = append(r.g.Arrivals, a.Seq)
+			}
+			if r.g.Installed {
+				r.g.TokensAfter += u.p.arrivalTokens
+			}
+		}
+		switch {
+		case r.declined:
+			r.g.Checks = skipAll(sc, "the summarizer declined to compact (no compaction)")
+		case r.g.Error != "" && r.raw == nil:
+			// the summarizer failed: nothing to check
+		default:
+			r.g.Checks = u.runChecks(r, last)
+		}
+		out.Generations = append(out.Generations, r.g)
+	}
+	if out.Generations == nil {
+		out.Generations = []reports.Generation{}
+		if tl.err == nil {
+			out.Warnings = append(out.Warnings, "no compaction happened: every summary check is skipped and the compacted context is the full context")
+		}
+	}
+	out.Probes = []reports.Probe{}
+	if tl.err != nil {
+		out.Status, out.Error = reports.UnitError, tl.err.Error()
+		if u.hard.Err() != nil {
+			out.Status = reports.UnitAbandoned
+		}
+		out.Duration = u.now().Sub(start)
+		return out
+	}
+	out.Probes = u.decide(tl.active.Current())
+	for _, p := range out.Probes {
+		if p.Class == reports.ProbeErrored && out.Status == reports.UnitOK {
+			out.Status = reports.UnitError
+			out.Error = "probe " + p.ID + ": " + p.Full.Error + p.Compacted.Error
+			if u.hard.Err() != nil {
+				out.Status = reports.UnitAbandoned
+			}
+		}
+	}
+	out.Duration = u.now().Sub(start)
+	return out
+}
+
+// boundary refuses a coverage that is not an event of the history or that
+// splits a protocol unit.
+func (u *unit) boundary(seq int) error {
+	i := u.p.indexOf(seq)
+	if i < 0 || u.p.sc.Events[i].Seq != seq {
+		return fmt.Errorf("seq %d is not an event of the history: %w", seq, ErrBoundary)
+	}
+	if !u.p.safe[i] {
+		return fmt.Errorf("seq %d splits a tool call from its result: %w", seq, ErrBoundary)
+	}
+	return nil
+}
+
+// place returns the index of the cut for a wanted cut index want while the
+// history ends at index end: the largest safe index ≤ want that leaves
+// keep_recent events after it. A result ≤ coverIdx means no cut is possible.
+func (tl *timeline) place(want, end int) int {
+	p := tl.u.p
+	c := min(want, end-p.sc.Compaction.KeepRecent)
+	for c > tl.coverIdx && !p.safe[c] {
+		c--
+	}
+	return c
+}
+
+// Threshold returns the token threshold of a compaction setting: threshold_tokens;
+// else threshold_fraction × context_window; else 0.8 × context_window; else
+// 50,000.
+func Threshold(sc *scenarios.Scenario) int {
+	c := sc.Compaction
+	switch {
+	case c.ThresholdTokens > 0:
+		return c.ThresholdTokens
+	case c.ThresholdFraction > 0 && sc.ContextWindow > 0:
+		return int(c.ThresholdFraction * float64(sc.ContextWindow))
+	case sc.ContextWindow > 0:
+		return int(scenarios.DefaultThresholdFraction * float64(sc.ContextWindow))
+	}
+	return scenarios.DefaultThresholdTokens
+}
+
+func (tl *timeline) walk() {
+	p := tl.u.p
+	sc := p.sc
+	n := len(sc.Events)
+	if n == 0 {
+		return
+	}
+	if len(sc.Compaction.At) > 0 {
+		for _, a := range sc.Compaction.At {
+			if tl.stopped {
+				return
+			}
+			ai := p.indexOf(a)
+			if ai < 0 {
+				tl.warnings = append(tl.warnings, fmt.Sprintf("cut at %d: before the first event, ignored", a))
+				continue
+			}
+			end := min(ai+sc.Compaction.KeepRecent, n-1)
+			c := tl.place(ai, end)
+			if c <= tl.coverIdx {
+				tl.warnings = append(tl.warnings, fmt.Sprintf("cut at %d: no safe boundary after the active coverage leaves keep_recent %d events; no compaction", a, sc.Compaction.KeepRecent))
+				continue
+			}
+			if sc.Events[c].Seq != a {
+				tl.warnings = append(tl.warnings, fmt.Sprintf("cut at %d moved to %d (keep_recent %d, protocol units)", a, sc.Events[c].Seq, sc.Compaction.KeepRecent))
+			}
+			tl.generation(c, end, fmt.Sprintf("at:%d", a), tl.hdr+p.sum(tl.coverIdx, end))
+		}
+		return
+	}
+	threshold := Threshold(sc)
+	reserve := sc.Compaction.ReserveTokens
+	warned := false
+	for i := 0; i < n && !tl.stopped; i++ {
+		size := tl.hdr + p.sum(tl.coverIdx, i)
+		if size+reserve < threshold {
+			continue
+		}
+		c := tl.place(i, i)
+		if c <= tl.coverIdx {
+			if !warned {
+				tl.warnings = append(tl.warnings, fmt.Sprintf("threshold %d reached at seq %d but no safe cut leaves keep_recent %d events after the active coverage", threshold, sc.Events[i].Seq, sc.Compaction.KeepRecent))
+				warned = true
+			}
+			continue
+		}
+		tl.generation(c, i, fmt.Sprintf("tokens:%d+%d>=%d", size, reserve, threshold), size)
+	}
+}
+
+// generation asks the summarizer for a summary through event cutIdx while
+// the history ends at end, and installs it.
+func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
+	u := tl.u
+	p := u.p
+	sc := p.sc
+	cur := tl.active.Current()
+	n := len(tl.gens) + 1
+	req := summarizers.NewRequest()
+	req.ScenarioID, req.Generation, req.Cut = sc.ID, n, sc.Events[cutIdx].Seq
+	req.Goal, req.Rules, req.Trial = sc.Goal, sc.Rules, u.trial
+	req.ContextWindow, req.MaxRatio = sc.ContextWindow, sc.Compaction.EffectiveMaxRatio()
+	from := tl.coverIdx + 1
+	if sc.Compaction.EffectiveRebuild() == scenarios.RebuildFromSource {
+		from = 0
+	} else {
+		req.PreviousSummary = cur.Summary
+	}
+	req.Events = sc.Events[from : cutIdx+1]
+	rec := genRecord{cutIdx: cutIdx, prevCover: cur.CoversThrough}
+	if cur.Summary != nil {
+		rec.previous = decode(cur.Summary)
+	}
+	g := &rec.g
+	g.N, g.Trigger, g.Cut, g.From = n, trigger, req.Cut, sc.Events[from].Seq
+	g.TokensBefore, g.TokensAfter = before, before
+	g.SummaryID, g.BaseID = fmt.Sprintf("g%d", n), cur.ID
+	g.ReplacedTokens = p.prefix[cutIdx+1]
+	g.Checks = []checks.Result{}
+
+	resp, err := callSummarizer(u.hard, u.sum, req)
+	if resp != nil {
+		g.Call = resp.Call
+	}
+	if g.Call.Spec == "" {
+		g.Call.Spec = u.spec
+	}
+	switch {
+	case err != nil:
+		g.Error = err.Error()
+		tl.err = fmt.Errorf("generation %d: summarizer: %w", n, err)
+		tl.stopped = true
+		tl.gens = append(tl.gens, rec)
+		return
+	case resp.NoCompaction:
+		rec.declined = true
+		g.InstallError = "the summarizer declined to compact"
+		tl.stopped = true
+		tl.gens = append(tl.gens, rec)
+		return
+	}
+	rec.raw = resp.Summary
+	var compact bytes.Buffer
+	if json.Compact(&compact, resp.Summary) == nil {
+		g.Summary = json.RawMessage(compact.Bytes())
+		g.SummaryTokens = p.counter.Count(compact.String())
+	} else {
+		g.Error = "the summary is not JSON: " + clip(string(resp.Summary), 200)
+		g.SummaryTokens = p.counter.Count(string(resp.Summary))
+	}
+	rec.summary = decode(resp.Summary)
+	ierr := error(nil)
+	switch {
+	case rec.summary == nil:
+		ierr = errors.New("not a valid summary document")
+	case rec.summary.CoversThrough != req.Cut:
+		g.CoversThrough = rec.summary.CoversThrough
+		ierr = fmt.Errorf("covers_through %d is not the cut %d the runtime chose", rec.summary.CoversThrough, req.Cut)
+	default:
+		g.CoversThrough = rec.summary.CoversThrough
+		ierr = tl.active.Install(Installed{ID: g.SummaryID, BaseID: cur.ID, CoversThrough: req.Cut, Summary: g.Summary})
+	}
+	if ierr != nil {
+		g.InstallError = ierr.Error()
+		tl.stopped = true
+		tl.warnings = append(tl.warnings, fmt.Sprintf("generation %d refused (%v): compaction stopped", n, ierr))
+	} else {
+		g.Installed = true
+		tl.coverIdx = cutIdx
+		tl.hdr = p.headerTokens(g.Summary)
+		g.TokensAfter = tl.hdr + p.sum(cutIdx, end)
+	}
+	tl.gens = append(tl.gens, rec)
+}
+
+func (u *unit) runChecks(r *genRecord, last bool) []checks.Result {
+	sc := u.p.sc
+	tail := sc.Events[r.cutIdx+1:]
+	if last && len(sc.Arrivals) > 0 {
+		tail = append(append([]scenarios.Event(nil), tail...), sc.Arrivals...)
+	}
+	in := &checks.Input{
+		Scenario: sc,
+		Gen: checks.Generation{
+			N: r.g.N, Cut: r.g.Cut, PrevCoversThrough: r.prevCover, Previous: r.previous,
+			Tail: tail, ReplacedTokens: r.g.ReplacedTokens,
+		},
+		Raw:     r.raw,
+		Summary: r.summary,
+	}
+	res := u.check(in)
+	if res == nil {
+		res = []checks.Result{}
+	}
+	return res
+}
+
+// skipAll is every check skipped, for a generation without a summary.
+func skipAll(sc *scenarios.Scenario, why string) []checks.Result {
+	var out []checks.Result
+	for _, name := range StructuralChecks {
+		out = append(out, checks.Result{Check: name, Kind: checks.KindStructural, Status: checks.Skip, Message: why})
+	}
+	for _, inv := range sc.Invariants {
+		out = append(out, checks.Result{Check: inv.Type(), Kind: checks.KindInvariant, Invariant: inv.InvariantID(), Status: checks.Skip, Message: why, Pos: inv.Position()})
+	}
+	return out
+}
+
+// decode reads a summary document; nil when it has no usable shape.
+func decode(raw []byte) *summarizers.Summary {
+	s, _, err := summarizers.Decode(raw)
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// callSummarizer calls s, turning a panic into an error.
+func callSummarizer(ctx context.Context, s summarizers.Summarizer, req *summarizers.Request) (resp *summarizers.Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, fmt.Errorf("panic: %v\n%s", p, firstLines(string(debug.Stack()), 12))
+		}
+	}()
+	resp, err = s.Summarize(ctx, req)
+	if err == nil && resp == nil {
+		err = errors.New("no response and no error")
+	}
+	return resp, err
+}
+
+// Contexts returns the full context (rules, goal, every event, arrivals)
+// and the compacted context (rules, goal, the summary active, every event
+// after its coverage, arrivals) of sc. With no active summary (nil
+// summary) the compacted context is the full context.
+func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int) (full, compacted agents.Context) {
+	full = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Events: withArrivals(sc.Events, sc.Arrivals)}
+	if summary == nil {
+		return full, full
+	}
+	i := sort.Search(len(sc.Events), func(i int) bool { return sc.Events[i].Seq > coversThrough })
+	compacted = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summary, Events: withArrivals(sc.Events[i:], sc.Arrivals)}
+	return full, compacted
+}
+
+// decide asks every probe on the full and the compacted context.
+func (u *unit) decide(active Installed) []reports.Probe {
+	sc := u.p.sc
+	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
+	out := make([]reports.Probe, 0, len(sc.Probes))
+	for _, pr := range sc.Probes {
+		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect}
+		rp.Full = u.ask(pr, agents.ArmFull, full)
+		rp.Compacted = u.ask(pr, agents.ArmCompacted, compacted)
+		rp.Class = Classify(pr.Expect, rp.Full, rp.Compacted)
+		if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Choice != rp.Compacted.Choice {
+			rp.Diff = Diff(rp.Full, rp.Compacted)
+		}
+		out = append(out, rp)
+	}
+	return out
+}
+
+func withArrivals(events, arrivals []scenarios.Event) []scenarios.Event {
+	if len(arrivals) == 0 {
+		return events
+	}
+	return append(append(make([]scenarios.Event, 0, len(events)+len(arrivals)), events...), arrivals...)
+}
+
+func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.Decision) {
+	req := agents.NewRequest()
+	req.ScenarioID, req.Arm, req.Trial = u.p.sc.ID, arm, u.trial
+	req.Probe = agents.Question{ID: pr.ID, Question: pr.Question, Options: pr.Options}
+	req.Context = c
+	req.Requires = pr.Requires
+	defer func() {
+		if p := recover(); p != nil {
+			d = reports.Decision{Error: fmt.Sprintf("agent panic: %v", p)}
+		}
+	}()
+	dec, err := u.agent.Decide(u.hard, req)
+	switch {
+	case err != nil:
+		return reports.Decision{Error: err.Error()}
+	case dec == nil:
+		return reports.Decision{Error: "agent returned no decision"}
+	}
+	return reports.Decision{Choice: dec.Choice, Reason: dec.Reason, Call: dec.Call}
+}
+
+// Classify compares both arms' choices with expect: kept (both right),
+// compaction_regression (full right, compacted wrong), agent_error (both
+// wrong), compacted_only (only compacted right), or error when an agent call
+// failed.
+func Classify(expect string, full, compacted reports.Decision) string {
+	switch {
+	case full.Error != "" || compacted.Error != "":
+		return reports.ProbeErrored
+	case full.Choice == expect && compacted.Choice == expect:
+		return reports.Kept
+	case full.Choice == expect:
+		return reports.CompactionRegression
+	case compacted.Choice == expect:
+		return reports.CompactedOnly
+	}
+	return reports.AgentError
+}
+
+// Diff is the go-cmp diff (-full +compacted) of two decisions' choice and
+// reason. go-cmp randomises its spacing between processes on purpose; the
+// non-breaking spaces it may use are turned into spaces so that results are
+// byte-identical across runs.
+func Diff(full, compacted reports.Decision) string {
+	type answer struct{ Choice, Reason string }
+	d := cmp.Diff(answer{full.Choice, full.Reason}, answer{compacted.Choice, compacted.Reason})
+	return strings.ReplaceAll(d, "\u00a0", " ")
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,241 @@
+package summarizers
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+var (
+	// constraintRE finds an instruction that limits what the agent may do.
+	constraintRE = regexp.MustCompile(`(?i)\b(?:do not|don't|dont|never|only|read[- ]?only|solo|must not|mustn't|not allowed)\b`)
+	// pathRE finds file-like tokens: a name with a known extension, with or
+	// without directories, or an absolute path of two or more parts.
+	pathRE = regexp.MustCompile(`(?:\.{0,2}/)?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.(?:ya?ml|json|jsonl|go|py|rb|rs|java|kt|ts|tsx|js|mjs|sql|conf|cfg|ini|toml|env|log|txt|md|csv|tsv|sh|pem|crt|key|lock|xml|html|css|proto|tf|tfvars|bak|gz|zip|tar|db|sqlite|parquet|ipynb|dockerfile|service|properties|gradle)\b|/(?:[\w.@-]+/)+[\w.@-]+`)
+	// digestRE finds a content digest.
+	digestRE = regexp.MustCompile(`\b(?:sha256|sha1|md5):[0-9a-fA-F]{7,}\b`)
+	// quantityRE finds a number with a unit.
+	quantityRE = regexp.MustCompile(`(?i)\b\d+(?:[.,]\d+)*(?:\s?k)?\s?(?:%|(?:percent|por ciento|ms|s|sec|secs|seconds|segundos|min|mins|minutes|minutos|h|hours|horas|days|días|dias|tokens|kb|mb|gb|tb|kib|mib|gib|bytes|req/s|rps|qps|connections|conexiones|retries|replicas|requests|users|rows|filas)\b)`)
+	// sentenceRE splits text into sentences.
+	sentenceRE = regexp.MustCompile(`[.!?;]+(?:\s+|$)|\n+`)
+)
+
+// Caps on the lists of an extractive summary (newest kept).
+const (
+	maxVerified  = 40
+	maxNextSteps = 2
+)
+
+// NewExtractive returns the `extractive` baseline: a structured summary
+// (FORMATS.md §3) built by rules from the events alone, merged with the
+// previous summary in iterative mode:
+//
+//   - goal: the request's goal.
+//   - constraints: every sentence of a user or system event containing do
+//     not / don't / never / only / read-only / solo / must not / not
+//     allowed, citing that event's seq (deduplicated).
+//   - pending: every tool call with no result among the events it has seen,
+//     or with a timeout result: op_id = the call id, status unknown,
+//     description = name(args). A pending entry of the previous summary is
+//     dropped when its result (not a timeout) arrives.
+//   - errors: every tool result with status error, resolution "unresolved".
+//   - artifacts: every file-like token (a name with a known extension, or an
+//     absolute path) of any event, exactly as written, first occurrence; a
+//     digest (sha256:…) travels with the path when the event names exactly
+//     one path.
+//   - verified: every sentence with a number and a unit (80 %, 30 s, 50,000
+//     tokens) from a user or tool event, citing it; the newest 40 are kept.
+//     The same from an assistant event is not evidence: it goes to text.
+//   - next_steps: the last sentences of the last assistant statement.
+//   - text: the last user request and the assistant's numbers.
+//
+// It never writes hypotheses, decisions or corrections: it cannot tell a
+// refuted hypothesis from a live one, nor a corrected value from the old
+// one. When the document exceeds the budget (see budget), it drops the text,
+// then the oldest verified claims; constraints, pending operations and
+// artifacts are never dropped.
+func NewExtractive() Summarizer {
+	counter := tokens.Default()
+	return builtin{name: "extractive", fn: func(req *Request) (*Summary, error) {
+		prevText, prev := previousText(req.PreviousSummary)
+		s := &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut, Goal: req.Goal}
+		if prev != nil && !prev.TextOnly() {
+			s.Constraints = append(s.Constraints, prev.Constraints...)
+			s.Verified = append(s.Verified, prev.Verified...)
+			s.Pending = append(s.Pending, prev.Pending...)
+			s.Artifacts = append(s.Artifacts, prev.Artifacts...)
+			s.Errors = append(s.Errors, prev.Errors...)
+		}
+		extract(s, req.Events)
+		eventsText := transcript.EventsText(req.Events)
+		limit := budget(req, counter, eventsText, prevText)
+		size := func() int {
+			b, _ := json.Marshal(s)
+			return counter.Count(string(b))
+		}
+		if size() > limit {
+			s.Text = ""
+		}
+		for len(s.Verified) > 0 && size() > limit {
+			s.Verified = s.Verified[1:]
+		}
+		return s, nil
+	}}
+}
+
+// extract adds what the rules find in events to s.
+func extract(s *Summary, events []scenarios.Event) {
+	seenConstraint := map[string]bool{}
+	for _, c := range s.Constraints {
+		seenConstraint[textmatch.Fold(strings.ToLower(c.Text))] = true
+	}
+	seenPath := map[string]bool{}
+	for _, a := range s.Artifacts {
+		seenPath[a.Path] = true
+	}
+	// Results seen here resolve calls, old or new.
+	results := map[string]*scenarios.Event{}
+	for i := range events {
+		if r := events[i].ToolResult; r != nil {
+			results[r.CallID] = &events[i]
+		}
+	}
+	var pending []Pending
+	for _, p := range s.Pending {
+		if r, ok := results[p.OpID]; ok && r.ToolResult.Status != scenarios.StatusTimeout {
+			continue
+		}
+		pending = append(pending, p)
+	}
+	s.Pending = pending
+	var lastUser, lastAssistant *scenarios.Event
+	var assistantNumbers []string
+	for i := range events {
+		e := &events[i]
+		text := e.Text
+		if e.ToolResult != nil {
+			text = e.ToolResult.Text
+		}
+		switch {
+		case e.Role == scenarios.RoleUser && e.Text != "":
+			lastUser = e
+		case e.Role == scenarios.RoleAssistant && e.Text != "":
+			lastAssistant = e
+		}
+		sentences := splitSentences(text)
+		if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleSystem {
+			for _, sn := range sentences {
+				if !constraintRE.MatchString(sn) {
+					continue
+				}
+				k := textmatch.Fold(strings.ToLower(sn))
+				if seenConstraint[k] {
+					continue
+				}
+				seenConstraint[k] = true
+				s.Constraints = append(s.Constraints, Statement{Text: sn, SourceSeq: e.Seq})
+			}
+		}
+		for _, sn := range sentences {
+			if !quantityRE.MatchString(sn) {
+				continue
+			}
+			if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleTool {
+				s.Verified = append(s.Verified, Claim{Claim: clipText(sn, 240), SourceSeq: e.Seq})
+			} else {
+				assistantNumbers = append(assistantNumbers, clipText(sn, 160))
+			}
+		}
+		if c := e.ToolCall; c != nil {
+			r, ok := results[c.ID]
+			if !ok || r.ToolResult.Status == scenarios.StatusTimeout {
+				s.Pending = append(s.Pending, Pending{OpID: c.ID, Description: c.Name + transcript.Args(c.Args), Status: PendingUnknown, SourceSeq: e.Seq})
+			}
+			text += " " + transcript.Args(c.Args)
+		}
+		if r := e.ToolResult; r != nil && r.Status == scenarios.StatusError {
+			s.Errors = append(s.Errors, ErrorNote{Text: clipText(r.Text, 240), Resolution: "unresolved", SourceSeq: e.Seq})
+		}
+		paths := findPaths(text)
+		digest := digestRE.FindString(text)
+		for _, p := range paths {
+			p = strings.TrimRight(p, ".,:;")
+			if seenPath[p] || strings.Contains(p, "://") {
+				continue
+			}
+			seenPath[p] = true
+			a := ArtifactRef{Path: p, SourceSeq: e.Seq}
+			if digest != "" && len(paths) == 1 {
+				a.Digest = digest
+			}
+			s.Artifacts = append(s.Artifacts, a)
+		}
+	}
+	if n := len(s.Verified); n > maxVerified {
+		s.Verified = s.Verified[n-maxVerified:]
+	}
+	if lastAssistant != nil {
+		ss := splitSentences(lastAssistant.Text)
+		s.NextSteps = ss[max(0, len(ss)-maxNextSteps):]
+	}
+	var text []string
+	if lastUser != nil {
+		text = append(text, "Last user request (#"+itoa(lastUser.Seq)+"): "+clipText(lastUser.Text, 300))
+	}
+	if len(assistantNumbers) > 0 {
+		if len(assistantNumbers) > 5 {
+			assistantNumbers = assistantNumbers[len(assistantNumbers)-5:]
+		}
+		text = append(text, "The assistant noted (unverified): "+strings.Join(assistantNumbers, " | "))
+	}
+	s.Text = strings.Join(text, "\n")
+}
+
+func splitSentences(text string) []string {
+	var out []string
+	for _, p := range sentenceRE.Split(text, -1) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// findPaths returns the file-like tokens of text, exactly as written. A
+// token that is part of a URL is not a path.
+func findPaths(text string) []string {
+	var out []string
+	for _, word := range strings.Fields(text) {
+		if strings.Contains(word, "://") {
+			continue
+		}
+		for _, loc := range pathRE.FindAllStringIndex(word, -1) {
+			if loc[0] > 0 && !strings.ContainsRune("\"'`(<[{=", rune(word[loc[0]-1])) {
+				continue // the middle of a longer token
+			}
+			out = append(out, word[loc[0]:loc[1]])
+		}
+	}
+	return out
+}
