@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -86,8 +87,17 @@ type Input struct {
 	// Raw is the summary document exactly as the summarizer returned it.
 	Raw []byte
 	// Summary is Raw decoded; nil when Raw is not a valid summary document
-	// (the schema check then says why, and other checks say error).
+	// (the schema check then says why, and other checks say error). When
+	// Summary is nil and Raw is not empty, the checks decode Raw themselves.
 	Summary *summarizers.Summary
+	// Tokens counts tokens for the compression check; nil means
+	// tokens.Default() (o200k_base).
+	Tokens *tokens.Counter
+
+	// memo caches what several checks derive from the same input (the
+	// decoded summary, its string fields); Run sets it. Nil means each
+	// check derives what it needs itself.
+	memo *memo
 }
 
 // Check judges one aspect of a summary. Implementations must be safe for

@@ -1,0 +1,139 @@
+package checks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Messages shared by every check.
+const (
+	msgNoSummary  = "no summary: the summarizer did not compact"
+	msgNotDecoded = "summary is not a valid document"
+	msgNoScenario = "no scenario given"
+)
+
+// structural starts a structural check: it returns the state, or the result
+// to return when the summary is missing or unreadable.
+func structural(in *Input, name string, needScenario bool) (*state, []Result) {
+	r := Result{Check: name, Kind: KindStructural}
+	if in.empty() {
+		r.Status, r.Message = Skip, msgNoSummary
+		return nil, []Result{r}
+	}
+	st := in.state()
+	if st.sum == nil {
+		r.Status, r.Message = Error, msgNotDecoded
+		return nil, []Result{r}
+	}
+	if needScenario && in.Scenario == nil {
+		r.Status, r.Message = Error, msgNoScenario
+		return nil, []Result{r}
+	}
+	return st, nil
+}
+
+// invariant starts an invariant check. seq is the event the invariant
+// becomes true at (0: from the start); an invariant not yet in the covered
+// history is skipped.
+func invariant(in *Input, inv scenarios.Invariant, seq int) (*state, Result, bool) {
+	r := Result{Check: inv.Type(), Kind: KindInvariant, Invariant: inv.InvariantID(), Pos: inv.Position()}
+	if in.empty() {
+		r.Status, r.Message = Skip, msgNoSummary
+		return nil, r, false
+	}
+	st := in.state()
+	if st.sum == nil {
+		r.Status, r.Message = Error, msgNotDecoded
+		return nil, r, false
+	}
+	if seq > 0 && in.Gen.Cut > 0 && seq > in.Gen.Cut {
+		r.Status = Skip
+		r.Message = fmt.Sprintf("not yet in the covered history (event #%d comes after the cut #%d)", seq, in.Gen.Cut)
+		return nil, r, false
+	}
+	return st, r, true
+}
+
+// badPattern returns an error result when a scenario pattern does not
+// compile (a scenario lint error; reported, never a panic).
+func badPattern(r Result, patterns ...[]string) (Result, bool) {
+	for _, ps := range patterns {
+		for _, p := range ps {
+			if _, err := textmatch.Compile(p); err != nil {
+				r.Status, r.Message = Error, "scenario error: "+err.Error()
+				return r, true
+			}
+		}
+	}
+	return r, false
+}
+
+// matchLeaves returns the first leaf matching any pattern.
+func matchLeaves(leaves []leaf, patterns []string) (l leaf, pattern, match string, ok bool) {
+	for _, l := range leaves {
+		if p, m, ok := textmatch.FindAny(patterns, l.folded); ok {
+			return l, p, m, true
+		}
+	}
+	return leaf{}, "", "", false
+}
+
+func anyOf(patterns []string) string { return strings.Join(patterns, " | ") }
+
+func fieldOf(ptr string) string {
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	return parts[0]
+}
+
+// plural returns "1 claim" / "2 claims".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// clip shortens text quoted in evidence.
+func clip(s string) string {
+	const max = 160
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !isRuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// describeEvent names an event's role for messages ("an assistant event").
+func describeRole(r scenarios.Role) string {
+	switch r {
+	case scenarios.RoleAssistant:
+		return "an assistant event"
+	case scenarios.RoleUser:
+		return "a user event"
+	case scenarios.RoleSystem:
+		return "a system event"
+	case scenarios.RoleTool:
+		return "a tool event"
+	}
+	return fmt.Sprintf("a %q event", r)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func foldText(s string) string { return textmatch.Fold(s) }

@@ -1,0 +1,76 @@
+package checks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// CompressionCheck is the `compression` check: the summary is smaller than
+// what it replaces.
+//
+// Rule: tokens(summary) ≤ max_ratio × tokens(replaced), where
+// tokens(summary) counts the summary's compact JSON (Raw with insignificant
+// whitespace removed) and tokens(replaced) is Gen.ReplacedTokens, or, when
+// that is zero, the tokens of transcript.EventsText of the scenario events
+// 1..Gen.Cut. max_ratio is the scenario's compaction.max_ratio (default
+// 0.5). Counts use Input.Tokens (default o200k_base). Metrics carry
+// summary_tokens, replaced_tokens, ratio and max_ratio. Error when nothing
+// was replaced (no cut). A text-only summary is judged like any other.
+type CompressionCheck struct{}
+
+// Check implements Check.
+func (CompressionCheck) Check(in *Input) []Result {
+	st, res := structural(in, CheckCompression, false)
+	if st == nil {
+		return res
+	}
+	r := Result{Check: CheckCompression, Kind: KindStructural}
+	counter := in.Tokens
+	if counter == nil {
+		counter = tokens.Default()
+	}
+	replaced := in.Gen.ReplacedTokens
+	if replaced == 0 && in.Scenario != nil && in.Gen.Cut > 0 {
+		replaced = st.sd.replacedTokens(in.Gen.Cut, counter)
+	}
+	if replaced <= 0 {
+		r.Status, r.Message = Error, "no replaced events to compare with (no cut and no replaced token count)"
+		return []Result{r}
+	}
+	summaryTokens := counter.Count(string(compactJSON(in.Raw, st)))
+	maxRatio := scenarios.DefaultMaxRatio
+	if in.Scenario != nil {
+		maxRatio = in.Scenario.Compaction.EffectiveMaxRatio()
+	}
+	ratio := float64(summaryTokens) / float64(replaced)
+	r.Metrics = map[string]float64{
+		"summary_tokens":  float64(summaryTokens),
+		"replaced_tokens": float64(replaced),
+		"ratio":           ratio,
+		"max_ratio":       maxRatio,
+	}
+	r.Message = fmt.Sprintf("summary %d tokens / replaced %d tokens = %.2f (max %.2f, %s)", summaryTokens, replaced, ratio, maxRatio, counter.Name())
+	r.Status = Pass
+	if float64(summaryTokens) > maxRatio*float64(replaced) {
+		r.Status = Fail
+	}
+	return []Result{r}
+}
+
+// compactJSON is the summary as compact JSON: Raw compacted, or the decoded
+// summary marshalled when Raw is empty or cannot be compacted.
+func compactJSON(raw []byte, st *state) []byte {
+	if len(raw) > 0 {
+		var b bytes.Buffer
+		b.Grow(len(raw))
+		if json.Compact(&b, raw) == nil {
+			return b.Bytes()
+		}
+	}
+	out, _ := json.Marshal(st.sum)
+	return out
+}

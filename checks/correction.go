@@ -1,0 +1,100 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// CorrectionCheck checks a `correction` invariant: at source_seq the user
+// replaced an old value with a new one, and the summary carries the new
+// value and never the old one as current.
+//
+// Rule. Values compare as whole tokens on folded, lower-cased text (so
+// "5432" is not found in "65432" nor in "5432.1"). (1) The new value appears
+// in some field of the summary. (2) On a structured summary the old value
+// appears only in corrections[].supersedes; anywhere else (verified,
+// decisions, constraints, text, corrections[].value, …) it fails, and the
+// evidence points there. On a text-only summary the old value may appear
+// only in a sentence that also names the new value and says it was
+// replaced (instead of, replaced, no longer, was, previously, antes, en vez
+// de, …). Skip while source_seq is after the cut.
+type CorrectionCheck struct{ Inv *scenarios.Correction }
+
+var supersession = regexp.MustCompile(`(?i)\b(instead of|rather than|replac\w*|supersed\w*|no longer|not|was|were|previously|formerly|old|corrected|changed|from|en vez de|en lugar de|antes|ya no|anterior|reemplaz\w*|sustitu\w*|cambi\w*)\b`)
+
+// Check implements Check.
+func (c CorrectionCheck) Check(in *Input) []Result {
+	inv := c.Inv
+	st, r, ok := invariant(in, inv, inv.SourceSeq)
+	if !ok {
+		return []Result{r}
+	}
+	textOnly := st.sum.TextOnly()
+	var msgs []string
+	fail := func(e Evidence, msg string) {
+		r.Evidence = append(r.Evidence, e)
+		msgs = append(msgs, msg)
+	}
+	subject := inv.Subject
+	if subject == "" {
+		subject = "the value"
+	}
+	var newAt *Evidence
+	for _, l := range st.leaves {
+		if textOnly && l.ptr != "/text" {
+			continue
+		}
+		low := strings.ToLower(l.folded)
+		if newAt == nil && findFoldedToken(low, inv.New) >= 0 {
+			newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip(l.text), Note: "new value " + inv.New}
+		}
+		if findFoldedToken(low, inv.Old) < 0 {
+			continue
+		}
+		if !textOnly && strings.HasPrefix(l.ptr, "/corrections/") && strings.HasSuffix(l.ptr, "/supersedes") {
+			continue
+		}
+		if textOnly && supersededInText(l.text, inv.Old, inv.New) {
+			continue
+		}
+		fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip(l.text), Note: "old value " + inv.Old + " stated as current"},
+			fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, subject, inv.Old, inv.New, inv.SourceSeq))
+	}
+	if newAt == nil {
+		msgs = append([]string{fmt.Sprintf("the corrected %s %s (from #%d) is missing", subject, inv.New, inv.SourceSeq)}, msgs...)
+		r.Evidence = append([]Evidence{{Seq: inv.SourceSeq, Text: inv.New, Note: "new value missing"}}, r.Evidence...)
+	}
+	if len(msgs) > 0 {
+		r.Status, r.Message = Fail, msgs[0]
+		if len(msgs) > 1 {
+			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
+		}
+		return []Result{r}
+	}
+	r.Status = Pass
+	r.Message = fmt.Sprintf("%s is %s at %s; %s appears only as superseded", subject, inv.New, newAt.Pointer, inv.Old)
+	r.Evidence = []Evidence{*newAt}
+	return []Result{r}
+}
+
+// supersededInText reports whether every sentence of text naming old also
+// names new and says old was replaced.
+func supersededInText(text, old, new string) bool {
+	start := 0
+	ends := append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)})
+	for _, e := range ends {
+		s := text[start:e[1]]
+		start = e[1]
+		low := strings.ToLower(foldText(s))
+		if findFoldedToken(low, old) < 0 {
+			continue
+		}
+		if findFoldedToken(low, new) < 0 || !supersession.MatchString(low) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,81 @@
+package checks
+
+import (
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/internal/quantity"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// QuantityCheck checks a `quantity` invariant: a number with its unit
+// survives with the same value and unit, in any usual spelling.
+//
+// Rule: some field of the summary (text alone on a text-only summary), and
+// when match patterns are given a field that also matches one of them,
+// states a quantity equal to the invariant's value and unit (package
+// internal/quantity: "50,000 tokens" = "50 000 tokens" = "50k tokens";
+// "30 s" = "30 sec" = "30 segundos"; "80 %" = "80 percent"; 30 s = 30000 ms).
+// Fail says what was wanted and, when the summary states a near miss (the
+// same number in another unit, or the same unit with another number), names
+// it and where: "want 30 s; found 30 ms at /constraints/0/text". Skip while
+// the quantity is first stated after the cut.
+type QuantityCheck struct{ Inv *scenarios.Quantity }
+
+// Check implements Check.
+func (c QuantityCheck) Check(in *Input) []Result {
+	inv := c.Inv
+	first := 0
+	if in.Scenario != nil {
+		first = dataFor(in.Scenario).firstQuantitySeq(inv)
+	}
+	st, r, ok := invariant(in, inv, first)
+	if !ok {
+		return []Result{r}
+	}
+	if r, bad := badPattern(r, inv.Match); bad {
+		return []Result{r}
+	}
+	want := quantity.Format(inv.Value, inv.Unit)
+	leaves := st.leaves
+	if st.sum.TextOnly() {
+		leaves = st.textLeaves()
+	}
+	var near *Evidence
+	var nearText string
+	for _, l := range leaves {
+		pattern := ""
+		if len(inv.Match) > 0 {
+			p, _, ok := textmatch.FindAny(inv.Match, l.folded)
+			if !ok {
+				continue
+			}
+			pattern = p
+		}
+		for _, q := range quantity.Parse(l.text) {
+			if quantity.Equal(q.Value, q.Unit, inv.Value, inv.Unit) {
+				r.Status = Pass
+				r.Message = fmt.Sprintf("%s kept at %s as %q", want, l.ptr, q.Text)
+				r.Evidence = []Evidence{{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}}
+				return []Result{r}
+			}
+			if near == nil && (q.Value == inv.Value && q.Unit != "" || q.Unit != "" && quantity.SameDimension(q.Unit, inv.Unit)) {
+				near = &Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "near miss"}
+				nearText = q.Text
+			}
+		}
+	}
+	r.Status = Fail
+	where := ""
+	if len(inv.Match) > 0 {
+		where = " where " + anyOf(inv.Match) + " matches"
+	}
+	if near != nil {
+		r.Message = fmt.Sprintf("want %s%s; found %s at %s", want, where, nearText, near.Pointer)
+		r.Evidence = []Evidence{*near}
+		return []Result{r}
+	}
+	r.Message = fmt.Sprintf("want %s%s; the summary states no such quantity", want, where)
+	r.Evidence = []Evidence{{Seq: first, Text: want, Pattern: anyOf(inv.Match), Note: "not found"}}
+	return []Result{r}
+}

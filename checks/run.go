@@ -1,0 +1,154 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Names of the structural checks (Result.Check), in the order Run runs them.
+const (
+	CheckSchema      = "schema"
+	CheckCoverage    = "coverage"
+	CheckReferences  = "references"
+	CheckEvidence    = "evidence"
+	CheckTail        = "tail"
+	CheckCompression = "compression"
+	CheckProvenance  = "provenance"
+	CheckPaths       = "paths"
+	CheckUnresolved  = "unresolved"
+)
+
+// Structural lists the always-on structural checks of FORMATS.md §2 in the
+// order Run runs them. A library user may run a subset, or append a check
+// of their own to a copy.
+var Structural = []Check{
+	SchemaCheck{}, CoverageCheck{}, ReferencesCheck{}, EvidenceCheck{}, TailCheck{},
+	CompressionCheck{}, ProvenanceCheck{}, PathsCheck{}, UnresolvedCheck{},
+}
+
+// CheckNames lists every check type Run can produce: the structural checks
+// in order, then the invariant types in order.
+func CheckNames() []string {
+	return append([]string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
+		CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved}, scenarios.InvariantTypes...)
+}
+
+// ForInvariant returns the check of one invariant. The invariant may be a
+// value or a pointer of the scenarios invariant types; any other type gives
+// a check whose result is an error naming the type.
+func ForInvariant(inv scenarios.Invariant) Check {
+	switch v := inv.(type) {
+	case scenarios.Constraint:
+		return ConstraintCheck{&v}
+	case *scenarios.Constraint:
+		return ConstraintCheck{v}
+	case scenarios.RefutedHypothesis:
+		return RefutedHypothesisCheck{&v}
+	case *scenarios.RefutedHypothesis:
+		return RefutedHypothesisCheck{v}
+	case scenarios.Artifact:
+		return ArtifactCheck{&v}
+	case *scenarios.Artifact:
+		return ArtifactCheck{v}
+	case scenarios.PendingOperation:
+		return PendingOperationCheck{&v}
+	case *scenarios.PendingOperation:
+		return PendingOperationCheck{v}
+	case scenarios.Correction:
+		return CorrectionCheck{&v}
+	case *scenarios.Correction:
+		return CorrectionCheck{v}
+	case scenarios.Quantity:
+		return QuantityCheck{&v}
+	case *scenarios.Quantity:
+		return QuantityCheck{v}
+	case scenarios.Secret:
+		return SecretCheck{&v}
+	case *scenarios.Secret:
+		return SecretCheck{v}
+	}
+	return Func(func(*Input) []Result {
+		r := Result{Kind: KindInvariant, Status: Error, Message: fmt.Sprintf("no check for invariant type %T", inv)}
+		if inv != nil {
+			r.Check, r.Invariant, r.Pos = inv.Type(), inv.InvariantID(), inv.Position()
+		}
+		return []Result{r}
+	})
+}
+
+// Run runs every structural check (in the order of Structural), then the
+// check of every invariant of in.Scenario (in scenario order), and returns
+// their results in that stable order.
+//
+// Before returning, Run replaces every secret of the scenario (and its first
+// 8 characters) in every message and evidence field with
+// "[redacted:<invariant id>]", whichever check quoted it.
+//
+// With no summary at all (Raw empty and Summary nil: the `none` arm), every
+// result is skip. With a document that cannot be decoded, schema says why
+// and every other check says error.
+func Run(in *Input) []Result {
+	cp := *in
+	cp.memo = &memo{}
+	var out []Result
+	for _, c := range Structural {
+		out = append(out, c.Check(&cp)...)
+	}
+	if in.Scenario != nil {
+		for _, inv := range in.Scenario.Invariants {
+			out = append(out, ForInvariant(inv).Check(&cp)...)
+		}
+		Redact(out, in.Scenario)
+	}
+	return out
+}
+
+// Redact replaces, in place, every secret of sc and its first 8 characters
+// in the messages and evidence of results with "[redacted:<id>]".
+func Redact(results []Result, sc *scenarios.Scenario) {
+	var pairs []string
+	for _, inv := range sc.Invariants {
+		var s *scenarios.Secret
+		switch v := inv.(type) {
+		case scenarios.Secret:
+			s = &v
+		case *scenarios.Secret:
+			s = v
+		}
+		if s == nil || s.Value == "" {
+			continue
+		}
+		tag := "[redacted:" + s.ID + "]"
+		pairs = append(pairs, s.Value, tag)
+		if p := secretPrefix(s.Value); p != s.Value {
+			pairs = append(pairs, p, tag)
+		}
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	r := strings.NewReplacer(pairs...)
+	for i := range results {
+		res := &results[i]
+		res.Message = r.Replace(res.Message)
+		for j := range res.Evidence {
+			e := &res.Evidence[j]
+			e.Text, e.Pattern, e.Note, e.Pointer = r.Replace(e.Text), r.Replace(e.Pattern), r.Replace(e.Note), r.Replace(e.Pointer)
+		}
+	}
+}
+
+// secretPrefix is the first 8 characters of a secret (the whole secret when
+// shorter).
+func secretPrefix(v string) string {
+	n := 0
+	for i := range v {
+		if n == 8 {
+			return v[:i]
+		}
+		n++
+	}
+	return v
+}

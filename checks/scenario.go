@@ -1,0 +1,204 @@
+package checks
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/compact-eval/compact-eval/internal/quantity"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// scenarioData is what the checks derive from a scenario alone. It is built
+// once per *Scenario and cached for the life of the process, so a scenario
+// must not be modified after it was first checked.
+type scenarioData struct {
+	sc *scenarios.Scenario
+	// raw is the text of each event of sc.Events (text, tool call name and
+	// arguments, result text), aligned with sc.Events.
+	raw []string
+	// folded is raw, folded and lower-cased.
+	folded []string
+	// results maps a call id to its first result event in sc.Events.
+	results map[string]scenarios.Event
+	// calls are the events holding a tool call, in order.
+	calls []scenarios.Event
+
+	replaced  sync.Map // replKey -> int
+	pathFirst sync.Map // path -> first seq naming it (0: none)
+	quantSeq  sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
+}
+
+type replKey struct {
+	cut int
+	enc string
+}
+
+var scenarioCache sync.Map // *scenarios.Scenario -> *scenarioData
+
+func dataFor(sc *scenarios.Scenario) *scenarioData {
+	if d, ok := scenarioCache.Load(sc); ok {
+		return d.(*scenarioData)
+	}
+	d := &scenarioData{sc: sc, results: map[string]scenarios.Event{}}
+	for _, e := range sc.Events {
+		var b strings.Builder
+		b.WriteString(e.Text)
+		if c := e.ToolCall; c != nil {
+			b.WriteString("\n" + c.ID + " " + c.Name + " " + transcript.Args(c.Args))
+			d.calls = append(d.calls, e)
+		}
+		if r := e.ToolResult; r != nil {
+			b.WriteString("\n" + r.Text)
+			if _, dup := d.results[r.CallID]; !dup {
+				d.results[r.CallID] = e
+			}
+		}
+		d.raw = append(d.raw, b.String())
+		d.folded = append(d.folded, strings.ToLower(textmatch.Fold(b.String())))
+	}
+	got, _ := scenarioCache.LoadOrStore(sc, d)
+	return got.(*scenarioData)
+}
+
+// replacedTokens is the token count of the rendered events 1..cut.
+func (d *scenarioData) replacedTokens(cut int, c *tokens.Counter) int {
+	k := replKey{cut, c.Name()}
+	if n, ok := d.replaced.Load(k); ok {
+		return n.(int)
+	}
+	var evs []scenarios.Event
+	for _, e := range d.sc.Events {
+		if e.Seq > cut {
+			break
+		}
+		evs = append(evs, e)
+	}
+	n := c.Count(transcript.EventsText(evs))
+	d.replaced.Store(k, n)
+	return n
+}
+
+// firstPathSeq is the seq of the first event naming path exactly (as a whole
+// token, case-sensitive), 0 when none does.
+func (d *scenarioData) firstPathSeq(path string) int {
+	if n, ok := d.pathFirst.Load(path); ok {
+		return n.(int)
+	}
+	seq := 0
+	for i, r := range d.raw {
+		if findToken(r, path) >= 0 {
+			seq = d.sc.Events[i].Seq
+			break
+		}
+	}
+	d.pathFirst.Store(path, seq)
+	return seq
+}
+
+// firstQuantitySeq is the seq of the first event stating q's value and
+// unit, 0 when none does.
+func (d *scenarioData) firstQuantitySeq(q *scenarios.Quantity) int {
+	if n, ok := d.quantSeq.Load(q); ok {
+		return n.(int)
+	}
+	seq := 0
+	for i, r := range d.raw {
+		if hasQuantity(r, q.Value, q.Unit) {
+			seq = d.sc.Events[i].Seq
+			break
+		}
+	}
+	d.quantSeq.Store(q, seq)
+	return seq
+}
+
+func hasQuantity(text string, v float64, unit string) bool {
+	for _, f := range quantity.Parse(text) {
+		if quantity.Equal(f.Value, f.Unit, v, unit) {
+			return true
+		}
+	}
+	return false
+}
+
+// findToken returns the offset of the first occurrence of needle in hay that
+// stands as a whole token, -1 if none. A token boundary is the start or end
+// of the text or a character that cannot continue a name: so `db.yaml` is
+// not found in `db.yaml.bak` nor in `old-db.yaml`, `a/b` is not found in
+// `./a/b`, and `5432` is not found in `65432`; a full stop or comma ending a
+// sentence after the token is a boundary.
+func findToken(hay, needle string) int {
+	if needle == "" {
+		return -1
+	}
+	off := 0
+	for {
+		i := strings.Index(hay[off:], needle)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		j := i + len(needle)
+		if boundaryBefore(hay, i, needle) && boundaryAfter(hay, j, needle) {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+func wordish(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+// joiner characters continue a name when a word character follows them.
+func joiner(r rune) bool {
+	switch r {
+	case '.', '-', '/', '\\', '~', '+', '@':
+		return true
+	}
+	return false
+}
+
+func boundaryBefore(s string, i int, needle string) bool {
+	if i == 0 {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(needle)
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	if !wordish(first) && !joiner(first) {
+		return true
+	}
+	if wordish(prev) {
+		return false
+	}
+	// "./a/b" does not name "a/b"; "--config" does not name "config".
+	return !joiner(prev)
+}
+
+func boundaryAfter(s string, j int, needle string) bool {
+	if j >= len(s) {
+		return true
+	}
+	last, _ := utf8.DecodeLastRuneInString(needle)
+	if !wordish(last) && !joiner(last) {
+		return true
+	}
+	next, n := utf8.DecodeRuneInString(s[j:])
+	if wordish(next) {
+		return false
+	}
+	if joiner(next) && j+n < len(s) {
+		after, _ := utf8.DecodeRuneInString(s[j+n:])
+		return !wordish(after)
+	}
+	return true
+}
+
+// findFoldedToken is findToken on folded, lower-cased text: for values
+// (correction old/new) that compare without case or accents.
+func findFoldedToken(foldedLowerHay, needle string) int {
+	return findToken(foldedLowerHay, strings.ToLower(textmatch.Fold(needle)))
+}

@@ -1,0 +1,44 @@
+package checks
+
+import "fmt"
+
+// SchemaCheck is the `schema` check: the summary document validates against the
+// summary JSON Schema (summarizers.SummarySchemaJSON).
+//
+// Rule: pass when Raw (or, when Raw is empty, the marshalled Summary) has no
+// violation; fail with one evidence item per violation (its JSON pointer and
+// sentence) otherwise; error when the document cannot be read at all (empty,
+// over summarizers.MaxSummaryBytes, nested deeper than
+// summarizers.MaxSummaryDepth, not JSON). A text-only document is valid and
+// passes. With no summary at all (the `none` arm) it says skip.
+type SchemaCheck struct{}
+
+// maxViolationEvidence bounds the evidence listed for one document.
+const maxViolationEvidence = 20
+
+// Check implements Check.
+func (SchemaCheck) Check(in *Input) []Result {
+	r := Result{Check: CheckSchema, Kind: KindStructural}
+	if in.empty() {
+		r.Status, r.Message = Skip, msgNoSummary
+		return []Result{r}
+	}
+	st := in.state()
+	switch {
+	case st.readErr != nil:
+		r.Status, r.Message = Error, st.readErr.Error()
+	case len(st.viol) > 0:
+		r.Status = Fail
+		r.Message = fmt.Sprintf("%s: %s", plural(len(st.viol), "schema violation"), st.viol[0])
+		for i, v := range st.viol {
+			if i == maxViolationEvidence {
+				r.Evidence = append(r.Evidence, Evidence{Note: fmt.Sprintf("%d more not shown", len(st.viol)-i)})
+				break
+			}
+			r.Evidence = append(r.Evidence, Evidence{Pointer: v.Pointer, Note: clip(v.Message)})
+		}
+	default:
+		r.Status, r.Message = Pass, "valid summary document"
+	}
+	return []Result{r}
+}

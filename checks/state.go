@@ -1,0 +1,167 @@
+package checks
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// memo is what Run derives once per input and shares between checks.
+type memo struct {
+	once sync.Once
+	st   *state
+}
+
+// state is an input seen through the eyes of the checks.
+type state struct {
+	in *Input
+	// sum is the summary to judge: in.Summary, or Raw decoded.
+	sum *summarizers.Summary
+	// viol and readErr are the schema verdict on the document.
+	viol    []summarizers.Violation
+	readErr error
+	// leaves are the summary's string fields, in document order.
+	leaves []leaf
+	// sd is the per-scenario precomputed data (nil without a scenario).
+	sd *scenarioData
+}
+
+// leaf is one string field of the summary.
+type leaf struct {
+	ptr    string // JSON pointer
+	text   string // as written
+	folded string // textmatch.Fold(text)
+}
+
+func (in *Input) state() *state {
+	if in.memo != nil {
+		in.memo.once.Do(func() { in.memo.st = newState(in) })
+		return in.memo.st
+	}
+	return newState(in)
+}
+
+func newState(in *Input) *state {
+	st := &state{in: in, sum: in.Summary}
+	if len(bytes.TrimSpace(in.Raw)) > 0 {
+		s, vs, err := summarizers.Decode(in.Raw)
+		st.viol, st.readErr = vs, err
+		if st.sum == nil {
+			st.sum = s
+		}
+	} else if in.Summary != nil {
+		raw, err := json.Marshal(in.Summary)
+		if err == nil {
+			_, st.viol, st.readErr = summarizers.Decode(raw)
+		}
+	}
+	if st.sum != nil {
+		st.leaves = leavesOf(st.sum)
+	}
+	if in.Scenario != nil {
+		st.sd = dataFor(in.Scenario)
+	}
+	return st
+}
+
+// empty reports whether there is no summary at all (the `none` arm).
+func (in *Input) empty() bool {
+	return in.Summary == nil && len(bytes.TrimSpace(in.Raw)) == 0
+}
+
+func leavesOf(s *summarizers.Summary) []leaf {
+	var out []leaf
+	add := func(ptr, text string) {
+		if text != "" {
+			out = append(out, leaf{ptr: ptr, text: text, folded: textmatch.Fold(text)})
+		}
+	}
+	add("/goal", s.Goal)
+	for i, c := range s.Constraints {
+		add(ptrf("constraints", i, "text"), c.Text)
+	}
+	for i, c := range s.Decisions {
+		add(ptrf("decisions", i, "text"), c.Text)
+	}
+	for i, c := range s.Verified {
+		add(ptrf("verified", i, "claim"), c.Claim)
+	}
+	for i, h := range s.Hypotheses {
+		add(ptrf("hypotheses", i, "claim"), h.Claim)
+	}
+	for i, p := range s.Pending {
+		add(ptrf("pending", i, "op_id"), p.OpID)
+		add(ptrf("pending", i, "description"), p.Description)
+	}
+	for i, a := range s.Artifacts {
+		add(ptrf("artifacts", i, "path"), a.Path)
+		add(ptrf("artifacts", i, "digest"), a.Digest)
+	}
+	for i, c := range s.Corrections {
+		add(ptrf("corrections", i, "subject"), c.Subject)
+		add(ptrf("corrections", i, "value"), c.Value)
+		add(ptrf("corrections", i, "supersedes"), c.Supersedes)
+	}
+	for i, e := range s.Errors {
+		add(ptrf("errors", i, "text"), e.Text)
+		add(ptrf("errors", i, "resolution"), e.Resolution)
+	}
+	for i, n := range s.NextSteps {
+		add("/next_steps/"+strconv.Itoa(i), n)
+	}
+	add("/text", s.Text)
+	return out
+}
+
+func ptrf(field string, i int, sub string) string {
+	return "/" + field + "/" + strconv.Itoa(i) + "/" + sub
+}
+
+// textLeaves returns the leaves field-level checks read on a text-only
+// summary: /text alone.
+func (st *state) textLeaves() []leaf {
+	for _, l := range st.leaves {
+		if l.ptr == "/text" {
+			return []leaf{l}
+		}
+	}
+	return nil
+}
+
+// text is the summary's text field ("" when absent).
+func (st *state) text() string { return st.sum.Text }
+
+// leavesUnder returns the leaves whose pointer starts with prefix.
+func (st *state) leavesUnder(prefix string) []leaf {
+	var out []leaf
+	for _, l := range st.leaves {
+		if strings.HasPrefix(l.ptr, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// bound is the last seq the summary may draw on: covers_through, and never
+// beyond the cut it was given.
+func (st *state) bound() int {
+	b := st.sum.CoversThrough
+	if c := st.in.Gen.Cut; c > 0 && c < b {
+		b = c
+	}
+	return b
+}
+
+// event returns the scenario event with seq (arrivals included).
+func (st *state) event(seq int) (scenarios.Event, bool) {
+	if st.in.Scenario == nil {
+		return scenarios.Event{}, false
+	}
+	return st.in.Scenario.EventBySeq(seq)
+}

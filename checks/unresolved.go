@@ -1,0 +1,79 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// UnresolvedCheck is the `unresolved` check: an operation whose outcome is
+// unknown stays visibly unresolved.
+//
+// Rule: every tool call with seq ≤ covers_through that has no result with
+// seq ≤ covers_through, or whose result has status `timeout`, must be
+// listed under pending[] by its call id (op_id, verbatim) with a status
+// other than `done`. Fail names each call missing or marked done. Skip when
+// the covered history has no unresolved call, and on a text-only summary
+// (it has no pending field; the pending_operation invariant reads text).
+type UnresolvedCheck struct{}
+
+// Check implements Check.
+func (UnresolvedCheck) Check(in *Input) []Result {
+	st, res := structural(in, CheckUnresolved, true)
+	if st == nil {
+		return res
+	}
+	r := Result{Check: CheckUnresolved, Kind: KindStructural}
+	bound := st.bound()
+	var open []scenarios.Event
+	for _, c := range st.sd.calls {
+		if c.Seq > bound {
+			break
+		}
+		res, ok := st.sd.results[c.ToolCall.ID]
+		if !ok || res.Seq > bound || res.ToolResult.Status == scenarios.StatusTimeout {
+			open = append(open, c)
+		}
+	}
+	if len(open) == 0 {
+		r.Status, r.Message = Skip, fmt.Sprintf("no unresolved tool call in events 1..%d", bound)
+		return []Result{r}
+	}
+	if st.sum.TextOnly() {
+		r.Status, r.Message = Skip, "text-only summary: no pending field to check (see pending_operation)"
+		return []Result{r}
+	}
+	var ids []string
+	for _, c := range open {
+		id := c.ToolCall.ID
+		ids = append(ids, id)
+		idx := -1
+		for i, p := range st.sum.Pending {
+			if p.OpID == id {
+				idx = i
+				if p.Status != summarizers.PendingDone {
+					break
+				}
+			}
+		}
+		switch {
+		case idx < 0:
+			r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: "/pending", Note: "not listed under pending"})
+		case st.sum.Pending[idx].Status == summarizers.PendingDone:
+			r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: ptrf("pending", idx, "status"), Note: "listed as done"})
+		}
+	}
+	if len(r.Evidence) > 0 {
+		e := r.Evidence[0]
+		r.Status = Fail
+		r.Message = fmt.Sprintf("unresolved call %s (#%d) is %s", e.Text, e.Seq, e.Note)
+		if len(r.Evidence) > 1 {
+			r.Message += fmt.Sprintf(" (%d of %d calls)", len(r.Evidence), len(open))
+		}
+		return []Result{r}
+	}
+	r.Status, r.Message = Pass, fmt.Sprintf("unresolved %s listed under pending: %s", plural(len(open), "call"), strings.Join(ids, ", "))
+	return []Result{r}
+}

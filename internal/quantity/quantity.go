@@ -1,0 +1,279 @@
+// Package quantity finds numbers with units in free text and compares them
+// by value and unit, whatever the usual spelling: "50,000 tokens",
+// "50 000 tokens", "50000 tokens" and "50k tokens" are one quantity; so are
+// "30 s", "30 sec", "30 segundos" and "30 seconds", and "80 %", "80%",
+// "80 percent" and "80 por ciento".
+//
+// Units of one dimension convert (30 s = 30000 ms = 0.5 min) because they
+// state the same fact; units of different dimensions never compare equal
+// (30 ms is not 30 s). A unit the package does not know is compared by its
+// lower-cased word, with a plural "s" removed.
+package quantity
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Quantity is a number with its unit, as found in text.
+type Quantity struct {
+	// Value is the number as written (50k → 50000), before unit conversion.
+	Value float64
+	// Unit is the canonical unit name ("s", "ms", "%", "tokens", …); "" for a
+	// bare number.
+	Unit string
+	// Text is the span of text the quantity was read from.
+	Text string
+	// Start and End are byte offsets of Text in the parsed string.
+	Start, End int
+}
+
+// unitInfo is a canonical unit: its dimension and its size in the
+// dimension's base unit.
+type unitInfo struct {
+	canon  string
+	dim    string
+	factor float64
+}
+
+var units = map[string]unitInfo{}
+
+func def(canon, dim string, factor float64, aliases ...string) {
+	for _, a := range append(aliases, canon) {
+		units[a] = unitInfo{canon, dim, factor}
+	}
+}
+
+func init() {
+	def("s", "time", 1, "sec", "secs", "second", "seconds", "segundo", "segundos", "seg", "segs")
+	def("ms", "time", 1e-3, "msec", "msecs", "millisecond", "milliseconds", "milisegundo", "milisegundos")
+	def("us", "time", 1e-6, "µs", "μs", "usec", "microsecond", "microseconds", "microsegundo", "microsegundos")
+	def("ns", "time", 1e-9, "nanosecond", "nanoseconds", "nanosegundo", "nanosegundos")
+	def("min", "time", 60, "m", "mins", "minute", "minutes", "minuto", "minutos")
+	def("h", "time", 3600, "hr", "hrs", "hour", "hours", "hora", "horas")
+	def("d", "time", 86400, "day", "days", "dia", "dias", "día", "días")
+	def("%", "percent", 1, "percent", "per cent", "pct", "por ciento", "porciento")
+	def("tokens", "tokens", 1, "token", "tok", "toks")
+	def("B", "bytes", 1, "b", "byte", "bytes")
+	def("KB", "bytes", 1e3, "kb", "kilobyte", "kilobytes")
+	def("MB", "bytes", 1e6, "mb", "megabyte", "megabytes")
+	def("GB", "bytes", 1e9, "gb", "gigabyte", "gigabytes")
+	def("TB", "bytes", 1e12, "tb", "terabyte", "terabytes")
+	def("KiB", "bytes", 1024, "kib")
+	def("MiB", "bytes", 1<<20, "mib")
+	def("GiB", "bytes", 1<<30, "gib")
+}
+
+// multiword units, tried before single words.
+var multi = []string{"per cent", "por ciento"}
+
+// Canon returns the canonical name of a unit spelling ("segundos" → "s").
+// Unknown units are lower-cased and lose a plural "s" ("Replicas" →
+// "replica"); "" stays "".
+func Canon(unit string) string {
+	return info(unit).canon
+}
+
+func info(unit string) unitInfo {
+	u := strings.TrimSpace(unit)
+	if u == "" {
+		return unitInfo{}
+	}
+	if i, ok := units[u]; ok {
+		return i
+	}
+	l := strings.ToLower(u)
+	if i, ok := units[l]; ok {
+		return i
+	}
+	if len(l) > 3 && strings.HasSuffix(l, "s") {
+		l = strings.TrimSuffix(l, "s")
+	}
+	return unitInfo{canon: l, dim: "word:" + l, factor: 1}
+}
+
+// Equal reports whether value a in unit ua states the same quantity as value
+// b in unit ub: same dimension and the same value once converted (relative
+// tolerance 1e-9).
+func Equal(a float64, ua string, b float64, ub string) bool {
+	ia, ib := info(ua), info(ub)
+	if ia.dim != ib.dim {
+		return false
+	}
+	x, y := a*ia.factor, b*ib.factor
+	if x == y {
+		return true
+	}
+	return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
+}
+
+// SameDimension reports whether two units measure the same thing.
+func SameDimension(ua, ub string) bool { return info(ua).dim == info(ub).dim }
+
+// Format renders a value and unit the usual way ("30 s", "80 %",
+// "50000 tokens").
+func Format(v float64, unit string) string {
+	n := strconv.FormatFloat(v, 'f', -1, 64)
+	if unit == "" {
+		return n
+	}
+	return n + " " + Canon(unit)
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+func isGroupSep(s string, i int) (size int, ok bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	switch s[i] {
+	case ',', ' ', '_', '\'':
+		return 1, true
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	switch r {
+	case '\u00a0', '\u202f', '\u2009':
+		return n, true
+	}
+	return 0, false
+}
+
+func isLetter(r rune) bool { return unicode.IsLetter(r) }
+
+// Parse returns every quantity in s, in order. A number glued to a letter
+// before it (c17, v1.2) is not a quantity.
+func Parse(s string) []Quantity {
+	var out []Quantity
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		if i > 0 {
+			r, _ := utf8.DecodeLastRuneInString(s[:i])
+			if isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1]) {
+				// skip the rest of this digit run
+				for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
+					i++
+				}
+				continue
+			}
+		}
+		q, end := parseAt(s, i)
+		out = append(out, q)
+		i = end - 1
+	}
+	return out
+}
+
+func parseAt(s string, start int) (Quantity, int) {
+	i := start
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	var num strings.Builder
+	num.WriteString(s[start:i])
+	// thousands groups: a separator followed by exactly three digits.
+	if i-start <= 3 {
+		for {
+			n, ok := isGroupSep(s, i)
+			if !ok {
+				break
+			}
+			j := i + n
+			k := j
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			if k-j != 3 {
+				break
+			}
+			num.WriteString(s[j:k])
+			i = k
+		}
+	}
+	// decimals: '.' or ',' followed by digits.
+	if i+1 < len(s) && (s[i] == '.' || s[i] == ',') && isDigit(s[i+1]) {
+		j := i + 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		num.WriteByte('.')
+		num.WriteString(s[i+1 : j])
+		i = j
+	}
+	v, err := strconv.ParseFloat(num.String(), 64)
+	if err != nil {
+		v = math.NaN()
+	}
+	end := i
+	// multiplier suffix glued to the number: 50k, 2M.
+	if i < len(s) && (s[i] == 'k' || s[i] == 'K' || s[i] == 'M') {
+		if i+1 >= len(s) || !isWordByte(s, i+1) {
+			if s[i] == 'M' {
+				v *= 1e6
+			} else {
+				v *= 1e3
+			}
+			i++
+			end = i
+		}
+	}
+	unit, uend := unitAt(s, i)
+	if unit != "" {
+		end = uend
+	}
+	return Quantity{Value: v, Unit: Canon(unit), Text: s[start:end], Start: start, End: end}, end
+}
+
+func isWordByte(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return isLetter(r) || isDigit(s[i])
+}
+
+// unitAt reads a unit starting at i, after at most one space.
+func unitAt(s string, i int) (string, int) {
+	j := i
+	if j < len(s) {
+		if n, ok := isSpace(s, j); ok {
+			j += n
+		}
+	}
+	if j >= len(s) {
+		return "", i
+	}
+	if s[j] == '%' {
+		return "%", j + 1
+	}
+	rest := strings.ToLower(s[j:min(len(s), j+16)])
+	for _, m := range multi {
+		if strings.HasPrefix(rest, m) && (j+len(m) == len(s) || !isWordByte(s, j+len(m))) {
+			return m, j + len(m)
+		}
+	}
+	k := j
+	for k < len(s) {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if !isLetter(r) && r != 'µ' {
+			break
+		}
+		k += n
+	}
+	if k == j || (k < len(s) && isDigit(s[k])) {
+		return "", i
+	}
+	return s[j:k], k
+}
+
+func isSpace(s string, i int) (int, bool) {
+	if s[i] == ' ' {
+		return 1, true
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if r == '\u00a0' || r == '\u202f' || r == '\u2009' {
+		return n, true
+	}
+	return 0, false
+}

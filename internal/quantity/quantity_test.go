@@ -1,0 +1,83 @@
+package quantity
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParse(t *testing.T) {
+	type vu struct {
+		V float64
+		U string
+	}
+	tests := []struct {
+		name string
+		in   string
+		want []vu
+	}{
+		{"comma thousands", "budget 50,000 tokens", []vu{{50000, "tokens"}}},
+		{"space thousands", "budget 50 000 tokens", []vu{{50000, "tokens"}}},
+		{"nbsp thousands", "budget 50\u00a0000 tokens", []vu{{50000, "tokens"}}},
+		{"plain", "budget 50000 tokens", []vu{{50000, "tokens"}}},
+		{"k suffix", "budget 50k tokens", []vu{{50000, "tokens"}}},
+		{"seconds spelled", "30 s, 30 sec, 30 segundos, 30 seconds, 30s", []vu{{30, "s"}, {30, "s"}, {30, "s"}, {30, "s"}, {30, "s"}}},
+		{"percent spelled", "80 %, 80%, 80 percent, 80 por ciento", []vu{{80, "%"}, {80, "%"}, {80, "%"}, {80, "%"}}},
+		{"millis", "timeout 30 ms", []vu{{30, "ms"}}},
+		{"decimal comma", "1,5 s", []vu{{1.5, "s"}}},
+		{"decimal dot", "0.75 h", []vu{{0.75, "h"}}},
+		{"ids are not numbers", "op c17 and v1.2 at config/v2", nil},
+		{"bare number", "port 6432", []vu{{6432, ""}}},
+		{"unknown unit word", "3 replicas", []vu{{3, "replica"}}},
+		{"ip address is not a quantity", "10.0.3.7", []vu{{10.0, ""}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []vu
+			for _, q := range Parse(tc.in) {
+				got = append(got, vu{q.Value, q.Unit})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Parse(%q) (-want +got):\n%s", tc.in, diff)
+			}
+		})
+	}
+}
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		name   string
+		a      float64
+		ua     string
+		b      float64
+		ub     string
+		wantEq bool
+	}{
+		{"same", 30, "s", 30, "seconds", true},
+		{"converted", 30, "s", 30000, "ms", true},
+		{"unit swap", 30, "s", 30, "ms", false},
+		{"percent", 80, "%", 80, "por ciento", true},
+		{"different value", 80, "%", 8, "%", false},
+		{"dimension differs", 30, "s", 30, "%", false},
+		{"bare vs unit", 30, "", 30, "s", false},
+		{"unknown plural", 3, "replicas", 3, "replica", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Equal(tc.a, tc.ua, tc.b, tc.ub); got != tc.wantEq {
+				t.Errorf("Equal(%v %s, %v %s) = %v; want %v", tc.a, tc.ua, tc.b, tc.ub, got, tc.wantEq)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("50,000 tokens and 30 ms and 1,5 s")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, q := range Parse(s) {
+			if q.Start < 0 || q.End > len(s) || q.Start >= q.End || s[q.Start:q.End] != q.Text {
+				t.Fatalf("bad span %+v in %q", q, s)
+			}
+		}
+	})
+}

@@ -1,0 +1,195 @@
+package summarizers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []Violation
+	}{
+		{name: "text only", doc: `{"schema_version": 1, "covers_through": 80, "text": "read-only run"}`},
+		{name: "minimal", doc: `{"schema_version": 1, "covers_through": 0}`},
+		{name: "full example", doc: `{"schema_version": 1, "covers_through": 80, "goal": "g",
+			"constraints": [{"text": "read-only", "source_seq": 1}],
+			"decisions": [{"text": "check DNS first", "source_seq": 2}],
+			"verified": [{"claim": "db resolves to 10.0.3.7", "source_seq": 4}],
+			"hypotheses": [{"claim": "wrong port", "source_seq": 61, "status": "refuted", "resolved_by": 70}],
+			"pending": [{"op_id": "c17", "description": "migration", "status": "unknown", "source_seq": 30}],
+			"artifacts": [{"path": "config/db.yaml", "digest": "sha256:ab", "source_seq": 12}],
+			"corrections": [{"subject": "db port", "value": "6432", "supersedes": "5432", "source_seq": 50}],
+			"errors": [{"text": "TLS timeout", "resolution": "unresolved", "source_seq": 77}],
+			"next_steps": ["compare ports"], "text": "t", "extensions": {"anything": {"goes": [1, 2]}}}`},
+		{
+			name: "bad hypothesis status",
+			doc:  `{"schema_version": 1, "covers_through": 3, "hypotheses": [{"claim": "a"}, {"claim": "b"}, {"claim": "c", "status": "closed"}]}`,
+			want: []Violation{{"/hypotheses/2/status", `status is "closed"; want one of open, refuted, confirmed`}},
+		},
+		{
+			name: "covers_through as a string",
+			doc:  `{"schema_version": 1, "covers_through": "80"}`,
+			want: []Violation{{"/covers_through", "covers_through is a string; want an integer"}},
+		},
+		{
+			name: "missing required",
+			doc:  `{"text": "x"}`,
+			want: []Violation{{"", "schema_version and covers_through are required"}},
+		},
+		{
+			name: "unknown top-level property",
+			doc:  `{"schema_version": 1, "covers_through": 3, "notes": "x"}`,
+			want: []Violation{{"/notes", `unknown property "notes" at the top level (put your own fields under extensions)`}},
+		},
+		{
+			name: "wrong version",
+			doc:  `{"schema_version": 2, "covers_through": 3}`,
+			want: []Violation{{"/schema_version", "schema_version is 2; want 1"}},
+		},
+		{
+			name: "negative seq and empty claim",
+			doc:  `{"schema_version": 1, "covers_through": 3, "verified": [{"claim": "", "source_seq": -1}]}`,
+			want: []Violation{
+				{"/verified/0/claim", "claim is empty; want some text"},
+				{"/verified/0/source_seq", "source_seq is -1; want at least 1"},
+			},
+		},
+		{
+			name: "pending without id or description",
+			doc:  `{"schema_version": 1, "covers_through": 3, "pending": [{"status": "unknown"}]}`,
+			want: []Violation{{"/pending/0", "a pending entry needs op_id or description"}},
+		},
+		{
+			name: "not an object",
+			doc:  `[1, 2]`,
+			want: []Violation{{"", "the document is an array; want an object"}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Validate([]byte(tc.doc))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Validate (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDecodeBadInput(t *testing.T) {
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	deepInExt := `{"schema_version": 1, "covers_through": 1, "extensions": {"x": ` + deep + `}}`
+	huge := make([]byte, 0, 100<<20)
+	huge = append(huge, `{"schema_version": 1, "covers_through": 1, "text": "`...)
+	huge = append(huge, bytes.Repeat([]byte("a"), 100<<20-100)...)
+	huge = append(huge, `"}`...)
+	tests := []struct {
+		name    string
+		doc     []byte
+		wantErr string
+	}{
+		{name: "not JSON", doc: []byte("Here is your summary: the db is down"), wantErr: "invalid character"},
+		{name: "empty", doc: []byte("  "), wantErr: "empty"},
+		{name: "trailing data", doc: []byte(`{"schema_version": 1, "covers_through": 1} {}`), wantErr: "data after"},
+		{name: "10000 deep", doc: []byte(deep), wantErr: "nests deeper than 64"},
+		{name: "10000 deep in extensions", doc: []byte(deepInExt), wantErr: "nests deeper than 64"},
+		{name: "100 MB", doc: huge, wantErr: "the limit is 8388608"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, vs, err := Decode(tc.doc)
+			if err == nil || !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("Decode error = %v; want ErrUnreadable containing %q", err, tc.wantErr)
+			}
+			if s != nil || vs != nil {
+				t.Errorf("Decode = %v, %v; want nil, nil with an error", s, vs)
+			}
+			v := Validate(tc.doc)
+			if len(v) != 1 || v[0].Pointer != "" || !strings.Contains(v[0].Message, tc.wantErr) {
+				t.Errorf("Validate = %v; want one root violation containing %q", v, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestDecodeShape(t *testing.T) {
+	tests := []struct {
+		name        string
+		doc         string
+		wantSummary *Summary
+		wantViol    int
+	}{
+		{name: "valid", doc: `{"schema_version": 1, "covers_through": 7, "text": "x"}`,
+			wantSummary: &Summary{SchemaVersion: 1, CoversThrough: 7, Text: "x"}},
+		{name: "unknown property still decodes", doc: `{"schema_version": 1, "covers_through": 7, "note": "x"}`,
+			wantSummary: &Summary{SchemaVersion: 1, CoversThrough: 7}, wantViol: 1},
+		{name: "string covers_through does not decode", doc: `{"schema_version": 1, "covers_through": "7"}`, wantViol: 1},
+		{name: "huge integer does not fit", doc: `{"schema_version": 1, "covers_through": 1e300}`, wantViol: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, vs, err := Decode([]byte(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.wantSummary, s); diff != "" {
+				t.Errorf("summary (-want +got):\n%s", diff)
+			}
+			if len(vs) != tc.wantViol {
+				t.Errorf("violations = %v; want %d", vs, tc.wantViol)
+			}
+		})
+	}
+}
+
+func TestSummarySchemaJSON(t *testing.T) {
+	var m map[string]any
+	if err := json.Unmarshal(SummarySchemaJSON(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+		t.Errorf("$schema = %v", m["$schema"])
+	}
+	if _, err := summarySchema(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The Go type and the schema agree: every property the schema knows is a
+// field of Summary, and a marshalled Summary validates.
+func TestSchemaMatchesType(t *testing.T) {
+	s := Summary{SchemaVersion: 1, CoversThrough: 9, Goal: "g",
+		Constraints: []Statement{{Text: "c", SourceSeq: 1}}, Decisions: []Statement{{Text: "d"}},
+		Verified: []Claim{{Claim: "v", SourceSeq: 2}}, Hypotheses: []Hypothesis{{Claim: "h", Status: HypothesisRefuted, ResolvedBy: 3}},
+		Pending: []Pending{{OpID: "c1", Status: PendingUnknown}}, Artifacts: []ArtifactRef{{Path: "a/b", Digest: "d"}},
+		Corrections: []Correction{{Value: "2", Supersedes: "1"}}, Errors: []ErrorNote{{Text: "e"}},
+		NextSteps: []string{"n"}, Text: "t", Extensions: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs := Validate(raw); vs != nil {
+		t.Errorf("Validate(marshalled Summary) = %v", vs)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"schema_version": 1, "covers_through": 80, "text": "x"}`))
+	f.Add([]byte(`{"schema_version": 1, "covers_through": "80"}`))
+	f.Add([]byte(`[[[[{}]]]]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		s, vs, err := Decode(raw)
+		if err != nil && (s != nil || vs != nil) {
+			t.Fatalf("error with results: %v %v %v", s, vs, err)
+		}
+		if err == nil && s == nil && len(vs) == 0 {
+			t.Fatalf("no summary and no violation for %q", raw)
+		}
+	})
+}
