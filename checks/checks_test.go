@@ -128,7 +128,9 @@ func TestReferences(t *testing.T) {
 func TestEvidence(t *testing.T) {
 	runCases(t, CheckEvidence, "", []checkCase{
 		{name: "gold cites a tool event", want: Pass},
-		{name: "cites a user event", mut: func(s *summarizers.Summary) { s.Verified = append(s.Verified, summarizers.Claim{Claim: "port is 6432", SourceSeq: 7}) }, want: Pass},
+		{name: "cites a user event", mut: func(s *summarizers.Summary) {
+			s.Verified = append(s.Verified, summarizers.Claim{Claim: "port is 6432", SourceSeq: 7})
+		}, want: Pass},
 		{name: "no verified claims", mut: func(s *summarizers.Summary) { s.Verified = nil }, want: Skip},
 		{name: "cites an assistant event", mut: func(s *summarizers.Summary) { s.Verified[0] = summarizers.Claim{Claim: "DNS works", SourceSeq: 8} }, want: Fail, ptr: "/verified/0/source_seq", msg: "cites an assistant event (#8)"},
 		{name: "cites a tool call, which is the assistant's", mut: func(s *summarizers.Summary) { s.Verified[0].SourceSeq = 3 }, want: Fail},
@@ -154,7 +156,9 @@ func TestTail(t *testing.T) {
 		{name: "text only", mut: textOnly("x"), want: Pass},
 		{name: "event dropped", gen: drop(14), want: Fail, msg: "event #14 missing"},
 		{name: "event twice", gen: func(g *Generation, _ *scenarios.Scenario) { g.Tail = append(g.Tail, g.Tail[0]) }, want: Fail, msg: "twice"},
-		{name: "covered event kept", gen: func(g *Generation, sc *scenarios.Scenario) { g.Tail = append([]scenarios.Event{sc.Events[11]}, g.Tail...) }, want: Fail, msg: "already covered"},
+		{name: "covered event kept", gen: func(g *Generation, sc *scenarios.Scenario) {
+			g.Tail = append([]scenarios.Event{sc.Events[11]}, g.Tail...)
+		}, want: Fail, msg: "already covered"},
 		{name: "altered event", gen: func(g *Generation, _ *scenarios.Scenario) { g.Tail[0].Text = "Any news??" }, want: Fail, msg: "differs"},
 		{name: "coverage wrong: skip", mut: func(s *summarizers.Summary) { s.CoversThrough = 11 }, want: Skip},
 	})
@@ -246,8 +250,12 @@ func TestRefutedHypothesis(t *testing.T) {
 		{name: "not mentioned but concluded", mut: func(s *summarizers.Summary) { s.Hypotheses = nil }, want: Pass},
 		{name: "text only with conclusion", mut: textOnly("DNS is fine: db resolves to 10.0.3.7."), want: Pass},
 		{name: "open after refutation", mut: func(s *summarizers.Summary) { s.Hypotheses[0].Status = "open" }, want: Fail, ptr: "/hypotheses/0/status", msg: "is open after its refutation at #4"},
-		{name: "listed as verified", mut: func(s *summarizers.Summary) { s.Verified = append(s.Verified, summarizers.Claim{Claim: "DNS is broken", SourceSeq: 4}) }, want: Fail, ptr: "/verified/1/claim"},
-		{name: "taken as a decision", mut: func(s *summarizers.Summary) { s.Decisions = []summarizers.Statement{{Text: "fix: dns broken, restart resolver"}} }, want: Fail},
+		{name: "listed as verified", mut: func(s *summarizers.Summary) {
+			s.Verified = append(s.Verified, summarizers.Claim{Claim: "DNS is broken", SourceSeq: 4})
+		}, want: Fail, ptr: "/verified/1/claim"},
+		{name: "taken as a decision", mut: func(s *summarizers.Summary) {
+			s.Decisions = []summarizers.Statement{{Text: "fix: dns broken, restart resolver"}}
+		}, want: Fail},
 		{name: "wrong resolved_by", mut: func(s *summarizers.Summary) { s.Hypotheses[0].ResolvedBy = 6 }, want: Fail, ptr: "/hypotheses/0/resolved_by"},
 		{name: "conclusion lost", mut: func(s *summarizers.Summary) { s.Verified = nil }, want: Fail, msg: "conclusion"},
 		{name: "text only without conclusion", mut: textOnly("We looked at DNS."), want: Fail},
@@ -282,7 +290,9 @@ func TestPendingOperation(t *testing.T) {
 		{name: "text only", mut: textOnly("Migration c4 started; its outcome is unknown."), want: Pass},
 		{name: "not listed", mut: func(s *summarizers.Summary) { s.Pending = s.Pending[:1] }, want: Fail, msg: "not listed under pending"},
 		{name: "done", mut: func(s *summarizers.Summary) { s.Pending[1].Status = "done" }, want: Fail, ptr: "/pending/1/status"},
-		{name: "claimed as verified", mut: func(s *summarizers.Summary) { s.Verified = append(s.Verified, summarizers.Claim{Claim: "migration c4 ran", SourceSeq: 11}) }, want: Fail},
+		{name: "claimed as verified", mut: func(s *summarizers.Summary) {
+			s.Verified = append(s.Verified, summarizers.Claim{Claim: "migration c4 ran", SourceSeq: 11})
+		}, want: Fail},
 		{name: "success claimed in text", mut: func(s *summarizers.Summary) { s.Text = "Migration c4 completed." }, want: Fail, ptr: "/text"},
 		{name: "text only success", mut: textOnly("Migration c4 succeeded."), want: Fail},
 	})
@@ -294,7 +304,9 @@ func TestCorrection(t *testing.T) {
 		{name: "new in text too", mut: func(s *summarizers.Summary) { s.Text = "Port 6432." }, want: Pass},
 		{name: "text only with supersession", mut: textOnly("The db port is 6432 (it was 5432)."), want: Pass},
 		{name: "longer number is not the old one", mut: func(s *summarizers.Summary) { s.Text = "pid 65432" }, want: Pass},
-		{name: "old value in verified", mut: func(s *summarizers.Summary) { s.Verified = append(s.Verified, summarizers.Claim{Claim: "db listens on 5432", SourceSeq: 6}) }, want: Fail, ptr: "/verified/1/claim"},
+		{name: "old value in verified", mut: func(s *summarizers.Summary) {
+			s.Verified = append(s.Verified, summarizers.Claim{Claim: "db listens on 5432", SourceSeq: 6})
+		}, want: Fail, ptr: "/verified/1/claim"},
 		{name: "old value as the value", mut: func(s *summarizers.Summary) { s.Corrections[0].Value = "5432" }, want: Fail},
 		{name: "old value in a decision", mut: func(s *summarizers.Summary) { s.Decisions = []summarizers.Statement{{Text: "connect to port 5432"}} }, want: Fail, ptr: "/decisions/0/text"},
 		{name: "new value missing", mut: func(s *summarizers.Summary) { s.Corrections = nil }, want: Fail, msg: "6432"},
