@@ -65,6 +65,7 @@ func newScanner() *scanner {
 }
 
 func (s *scanner) event(idx int, r rec) {
+	r.text = stripTrimMarker(r.text)
 	s.tokens(idx, r.text)
 	if len(r.args) > 0 {
 		s.tokens(idx, string(r.args))
@@ -80,6 +81,20 @@ func (s *scanner) event(idx int, r rec) {
 		s.sentences(idx, r.text)
 		s.quantity(idx, r.text)
 	}
+}
+
+var trimMarker = regexp.MustCompile(`…\[trimmed \d+ chars\]$`)
+
+// stripTrimMarker removes the marker --max-event-chars adds, so suggestions
+// are drawn only from the text the event keeps.
+func stripTrimMarker(s string) string {
+	if !strings.HasSuffix(s, " chars]") {
+		return s
+	}
+	if loc := trimMarker.FindStringIndex(s); loc != nil {
+		return s[:loc[0]]
+	}
+	return s
 }
 
 var constraintRE = regexp.MustCompile(`(?i)\b(do not|don't|dont|must not|mustn't|never|only|read[- ]?only|no|nunca|jamas|solo|solamente|unicamente|solo lectura)\b(?:\s+\S+){0,3}`)
