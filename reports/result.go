@@ -23,9 +23,12 @@ type Result struct {
 	Config        RunConfig `json:"config"`
 	// Units are sorted by scenario id, summarizer (in config order) and trial.
 	Units []Unit `json:"units"`
-	// Aggregates are computed from Units by Aggregate.
+	// Aggregates are computed from Units by Result.Aggregate.
 	Aggregates []Aggregate `json:"aggregates,omitempty"`
-	Warnings   []string    `json:"warnings,omitempty"`
+	// Summaries are the per-summarizer headline figures, computed by
+	// Result.Aggregate.
+	Summaries []SummarizerSummary `json:"summaries,omitempty"`
+	Warnings  []string            `json:"warnings,omitempty"`
 	// Interrupted is set when the run stopped early (Ctrl-C); Resume holds
 	// the command that finishes it.
 	Interrupted bool   `json:"interrupted,omitempty"`
@@ -151,4 +154,42 @@ type Aggregate struct {
 	PassRate float64 `json:"pass_rate"`
 	Low      float64 `json:"low"`
 	High     float64 `json:"high"`
+}
+
+// SummarizerSummary holds the headline figures of one summarizer across all
+// its units, computed by Result.Aggregate. Rates are fractions in [0, 1]; a rate
+// whose denominator is zero is 0 and its count fields say so.
+type SummarizerSummary struct {
+	Summarizer string `json:"summarizer"`
+	Units      int    `json:"units"`
+	// InvariantsKept is InvariantPass / (InvariantPass+InvariantFail).
+	InvariantsKept float64 `json:"invariants_kept"`
+	InvariantPass  int     `json:"invariant_pass"`
+	InvariantFail  int     `json:"invariant_fail"`
+	// StructuralPassed is StructuralPass / (StructuralPass+StructuralFail).
+	StructuralPassed float64 `json:"structural_passed"`
+	StructuralPass   int     `json:"structural_pass"`
+	StructuralFail   int     `json:"structural_fail"`
+	// Regressions counts probes whose class is CompactionRegression;
+	// RegressionRate divides it by the probes the agent answered as expected
+	// on the full context (kept + compaction_regression).
+	Regressions    int     `json:"regressions"`
+	RegressionRate float64 `json:"regression_rate"`
+	Probes         int     `json:"probes"`
+	// Generations counts generations with a summary; the compression ratio
+	// (summary tokens / replaced tokens) is over those with replaced tokens.
+	Generations       int     `json:"generations"`
+	MeanCompression   float64 `json:"mean_compression"`
+	MedianCompression float64 `json:"median_compression"`
+	// SummaryTokens is the total of summary tokens; MeanSummaryTokens per
+	// generation.
+	SummaryTokens     int     `json:"summary_tokens"`
+	MeanSummaryTokens float64 `json:"mean_summary_tokens"`
+	// MeanLatency and MedianLatency are over summarizer calls.
+	MeanLatency   time.Duration `json:"mean_latency_ns"`
+	MedianLatency time.Duration `json:"median_latency_ns"`
+	// Errors counts failed units, failed generations and check errors;
+	// Retries the retries of every summarizer and agent call.
+	Errors  int `json:"errors"`
+	Retries int `json:"retries"`
 }

@@ -1,0 +1,130 @@
+package reports_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/compact-eval/compact-eval/reports"
+)
+
+// chromium returns the headless browser's path; it skips the test when
+// there is none, except in CI (CI=true), where the browser is required.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed; .ci/run installs the Debian package chromium")
+	}
+	t.Skip("chromium is not installed (apt-get install chromium)")
+	return ""
+}
+
+// artifactDir is where the screenshot is kept: $COMPACT_EVAL_ARTIFACTS
+// when set (CI), else the test's artifact directory (go test -artifacts).
+func artifactDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("COMPACT_EVAL_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.ArtifactDir()
+}
+
+// runChromium runs headless Chromium on page with extra flags and returns
+// stdout and stderr (the console, through --enable-logging=stderr).
+func runChromium(t *testing.T, bin, page string, extra ...string) (string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}, extra...)
+	args = append(args, "file://"+page)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", extra, err, stderr.String())
+	}
+	return stdout.String(), stderr.String()
+}
+
+// consoleErrors returns the console lines that report a JavaScript error.
+var consoleErrorRe = regexp.MustCompile(`(?i)uncaught|console error|:CONSOLE\(\d+\)\].*error`)
+
+func consoleErrors(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if consoleErrorRe.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestHTMLChromium opens the HTML report in headless Chromium: the charts
+// and a drill-down render, the inline script runs, the console shows no
+// error, and a screenshot is kept as an artifact.
+func TestHTMLChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, []byte(render(t, small(t), "html", reports.Options{})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The error detector must see a broken page's error, or a clean
+	// console would prove nothing.
+	bad := filepath.Join(dir, "bad.html")
+	if err := os.WriteFile(bad, []byte(`<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr := runChromium(t, bin, bad, "--dump-dom"); len(consoleErrors(stderr)) == 0 {
+		t.Fatalf("the console capture did not report a deliberate script error; stderr:\n%s", stderr)
+	}
+
+	dom, stderr := runChromium(t, bin, page, "--dump-dom")
+	if errs := consoleErrors(stderr); len(errs) > 0 {
+		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
+	}
+	for _, want := range []struct{ name, re string }{
+		{"the inline script ran", `<html lang="en" data-ready="1">`},
+		{"heatmap chart", `<svg class="chart" id="heatmap"`},
+		{"heatmap cells", `<rect class="cell"`},
+		{"scatter chart", `<svg class="chart" id="scatter"`},
+		{"scatter points", `<circle class="pt"`},
+		{"drift chart", `<svg class="chart" id="drift"`},
+		{"drift lines", `<polyline class="line"`},
+		{"an open drill-down", `<details class="unit" id="u\d+" open="">`},
+		{"a summary with highlighted evidence", `<span class="l fail" title="[^"]+">`},
+		{"a decision diff", `<pre class="diff"><span class="l ">`},
+	} {
+		if !regexp.MustCompile(want.re).MatchString(dom) {
+			t.Errorf("DOM lacks %s (%s)", want.name, want.re)
+		}
+	}
+
+	shot := filepath.Join(artifactDir(t), "report-small.png")
+	runChromium(t, bin, page, "--screenshot="+shot, "--window-size=1400,2000", "--hide-scrollbars")
+	png, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 20_000 {
+		t.Errorf("screenshot %s is not a plausible PNG (%d bytes)", shot, len(png))
+	}
+	t.Logf("screenshot: %s", shot)
+}

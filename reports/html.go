@@ -1,0 +1,364 @@
+package reports
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/compact-eval/compact-eval/checks"
+)
+
+//go:embed report.html.tmpl
+var htmlTemplateText string
+
+var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"pct":     func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"ms":      func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"add":     func(a, b int) int { return a + b },
+	"frac":    func(pass, fail int) string { return pct(pass, pass+fail) },
+	"safeCSS": func(s string) template.CSS { return template.CSS(s) },
+	"indent":  func(n int) string { return strings.Repeat("  ", n) },
+	"difflines": func(d string) []htmlLine {
+		var out []htmlLine
+		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+			c := ""
+			switch {
+			case strings.HasPrefix(l, "-"):
+				c = "del"
+			case strings.HasPrefix(l, "+"):
+				c = "add"
+			}
+			out = append(out, htmlLine{Class: c, HTML: template.HTML(template.HTMLEscapeString(l))})
+		}
+		return out
+	},
+}).Parse(htmlTemplateText))
+
+// WriteHTML writes r as one self-contained HTML page: no external asset,
+// inline CSS, server-rendered SVG charts (a heatmap of summarizer × check
+// type pass rates, retention against compression ratio, retention by
+// generation), the leaderboard, the failures, and a drill-down per unit (the
+// summary with each check's evidence highlighted, the full-vs-compacted
+// decision diff). The worst opts.MaxDrillDown units get a drill-down; the
+// others one row each, which keeps large runs small.
+func WriteHTML(w io.Writer, r *Result, opts Options) error {
+	v := buildHTMLView(r, opts)
+	var b bytes.Buffer
+	if err := htmlTemplate.Execute(&b, v); err != nil {
+		return fmt.Errorf("rendering html: %w", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+type htmlView struct {
+	Title, Verdict string
+	Failed         bool
+	GateLines      []string
+	Provenance     [][2]string
+	Warnings       []string
+	Heatmap        template.HTML
+	Scatter        template.HTML
+	Drift          template.HTML
+	Summaries      []SummarizerSummary
+	CheckTypes     []string
+	Rates          []htmlRateRow
+	Findings       []Finding
+	MoreFindings   int
+	Units          []htmlUnit
+	Rows           []htmlUnitRow
+	Trials         int
+}
+
+type htmlRateRow struct {
+	Check string
+	Cells []htmlRateCell
+}
+
+type htmlRateCell struct {
+	Text, Title, Color string
+}
+
+type htmlUnitRow struct {
+	Anchor, Scenario, Summarizer, Status string
+	Trial, Fails, Regressions, Errors    int
+}
+
+type htmlUnit struct {
+	htmlUnitRow
+	Title, File, Digest, Error string
+	Duration                   time.Duration
+	Warnings                   []string
+	Generations                []htmlGen
+	Probes                     []Probe
+	Open                       bool
+}
+
+type htmlGen struct {
+	Generation
+	Ratio   float64
+	Checks  []htmlCheck
+	Summary []htmlLine
+}
+
+type htmlCheck struct {
+	checks.Result
+	Label    string
+	Evidence []string
+}
+
+type htmlLine struct {
+	Indent int
+	Class  string
+	Title  string
+	HTML   template.HTML
+}
+
+// maxHTMLFindings bounds the failure table of the HTML page.
+const maxHTMLFindings = 500
+
+func buildHTMLView(r *Result, opts Options) *htmlView {
+	v := &htmlView{
+		Title:   "compact-eval report " + r.RunID,
+		Verdict: strings.TrimLeft(Verdict(r, opts.Gate), "❌✅ "),
+		Trials:  max(1, r.Config.Trials),
+	}
+	if opts.Gate != nil {
+		v.GateLines = opts.Gate.Lines
+		v.Failed = opts.Gate.Failed
+	}
+	c := Count(r)
+	if opts.Gate == nil {
+		v.Failed = c.InvariantFail+c.Regressions+c.StructuralFail+c.Errors > 0
+	}
+	v.Provenance = [][2]string{
+		{"harness", r.Harness}, {"run", r.RunID}, {"started", r.Started.UTC().Format(time.RFC3339)},
+		{"agent", r.Config.Agent}, {"tokenizer", r.Config.Tokenizer}, {"trials", strconv.Itoa(max(1, r.Config.Trials))},
+		{"summarizers", strings.Join(Summarizers(r), ", ")}, {"paths", strings.Join(r.Config.Paths, ", ")},
+	}
+	if r.Config.Shard != "" {
+		v.Provenance = append(v.Provenance, [2]string{"shard", r.Config.Shard})
+	}
+	if r.Interrupted {
+		v.Warnings = append(v.Warnings, "the run was interrupted; resume with: "+r.Resume)
+	}
+	v.Warnings = append(v.Warnings, r.Warnings...)
+	v.Heatmap, v.Scatter, v.Drift = heatmapSVG(r), scatterSVG(r), driftSVG(r)
+	v.Summaries = r.Summaries
+	sums := Summarizers(r)
+	v.CheckTypes = sums
+	for _, ck := range CheckTypes(r) {
+		row := htmlRateRow{Check: ck}
+		for _, s := range sums {
+			cell := htmlRateCell{Text: "–", Color: "#eeeeee"}
+			if a := FindAggregate(r, s, ck); a != nil {
+				cell.Text = rateCell(a)
+				cell.Title = fmt.Sprintf("pass %d, fail %d, error %d, skip %d", a.Pass, a.Fail, a.Error, a.Skip)
+				if a.Pass+a.Fail > 0 {
+					cell.Color = rateColor(a.PassRate)
+				}
+			}
+			row.Cells = append(row.Cells, cell)
+		}
+		v.Rates = append(v.Rates, row)
+	}
+	f := Findings(r)
+	if len(f) > maxHTMLFindings {
+		v.MoreFindings = len(f) - maxHTMLFindings
+		f = f[:maxHTMLFindings]
+	}
+	v.Findings = f
+
+	// Units, worst first.
+	type scored struct {
+		i     int
+		row   htmlUnitRow
+		score int
+	}
+	var us []scored
+	for i := range r.Units {
+		u := &r.Units[i]
+		row := htmlUnitRow{Anchor: fmt.Sprintf("u%d", i), Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Status: u.Status, Trial: u.Trial}
+		if u.Status == UnitError {
+			row.Errors++
+		}
+		for _, g := range u.Generations {
+			for _, c := range g.Checks {
+				switch c.Status {
+				case checks.Fail:
+					row.Fails++
+				case checks.Error:
+					row.Errors++
+				}
+			}
+		}
+		for _, p := range u.Probes {
+			switch p.Class {
+			case CompactionRegression:
+				row.Regressions++
+			case ProbeErrored:
+				row.Errors++
+			}
+		}
+		us = append(us, scored{i, row, 3*row.Regressions + 2*row.Fails + row.Errors})
+	}
+	sort.SliceStable(us, func(a, b int) bool { return us[a].score > us[b].score })
+	limit := opts.MaxDrillDown
+	if limit == 0 {
+		limit = DefaultMaxDrillDown
+	}
+	for k, s := range us {
+		if limit >= 0 && k >= limit {
+			v.Rows = append(v.Rows, s.row)
+			continue
+		}
+		v.Units = append(v.Units, buildHTMLUnit(&r.Units[s.i], s.row, k == 0))
+	}
+	return v
+}
+
+func buildHTMLUnit(u *Unit, row htmlUnitRow, open bool) htmlUnit {
+	hu := htmlUnit{htmlUnitRow: row, Title: u.Scenario.Title, File: u.Scenario.File, Digest: u.Scenario.Digest,
+		Error: u.Error, Duration: u.Duration, Warnings: u.Warnings, Probes: u.Probes, Open: open}
+	for _, g := range u.Generations {
+		hg := htmlGen{Generation: g}
+		if g.ReplacedTokens > 0 && len(g.Summary) > 0 {
+			hg.Ratio = float64(g.SummaryTokens) / float64(g.ReplacedTokens)
+		}
+		for _, c := range g.Checks {
+			hc := htmlCheck{Result: c, Label: c.Check}
+			if c.Invariant != "" {
+				hc.Label += "/" + c.Invariant
+			}
+			for _, e := range c.Evidence {
+				hc.Evidence = append(hc.Evidence, strings.TrimPrefix(evidenceText([]checks.Evidence{e}), "\n  evidence: "))
+			}
+			hg.Checks = append(hg.Checks, hc)
+		}
+		hg.Summary = highlightSummary(g.Summary, g.Checks)
+		hu.Generations = append(hu.Generations, hg)
+	}
+	return hu
+}
+
+type jsonLine struct {
+	ptr    string
+	indent int
+	text   string
+}
+
+// prettyJSON renders raw JSON one value per line, each line with the JSON
+// pointer of its value, keeping the document's key order.
+func prettyJSON(raw []byte) ([]jsonLine, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var out []jsonLine
+	var walk func(ptr string, indent int, prefix string) error
+	walk = func(ptr string, indent int, prefix string) error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		d, isDelim := tok.(json.Delim)
+		if !isDelim {
+			b, _ := json.Marshal(tok)
+			out = append(out, jsonLine{ptr, indent, prefix + string(b)})
+			return nil
+		}
+		open, closing := "{", "}"
+		if d == '[' {
+			open, closing = "[", "]"
+		}
+		out = append(out, jsonLine{ptr, indent, prefix + open})
+		start := len(out)
+		for i := 0; dec.More(); i++ {
+			if i > 0 {
+				out[len(out)-1].text += ","
+			}
+			child, pre := ptr+"/"+strconv.Itoa(i), ""
+			if d == '{' {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key, _ := kt.(string)
+				kb, _ := json.Marshal(key)
+				child, pre = ptr+"/"+pointerEscape(key), string(kb)+": "
+			}
+			if err := walk(child, indent+1, pre); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return err
+		}
+		if len(out) == start {
+			out[len(out)-1].text += closing
+			return nil
+		}
+		out = append(out, jsonLine{ptr, indent, closing})
+		return nil
+	}
+	if err := walk("", 0, ""); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func pointerEscape(s string) string { return pointerEscaper.Replace(s) }
+
+// highlightSummary renders a summary with the lines each check's evidence
+// points at highlighted (class fail or pass, the checks in the title) and
+// evidence texts marked.
+func highlightSummary(raw json.RawMessage, cs []checks.Result) []htmlLine {
+	if len(raw) == 0 {
+		return nil
+	}
+	lines, err := prettyJSON(raw)
+	if err != nil {
+		return []htmlLine{{Class: "fail", HTML: template.HTML(template.HTMLEscapeString(string(raw)))}}
+	}
+	out := make([]htmlLine, len(lines))
+	for i, l := range lines {
+		hl := htmlLine{Indent: l.indent}
+		var titles []string
+		marked := map[string]bool{}
+		body := template.HTMLEscapeString(l.text)
+		for _, c := range cs {
+			for _, e := range c.Evidence {
+				if e.Pointer == "" || !(l.ptr == e.Pointer || strings.HasPrefix(l.ptr, e.Pointer+"/")) {
+					continue
+				}
+				label := c.Check
+				if c.Invariant != "" {
+					label += "/" + c.Invariant
+				}
+				titles = append(titles, label+": "+string(c.Status))
+				switch {
+				case c.Status == checks.Fail:
+					hl.Class = "fail"
+				case hl.Class == "":
+					hl.Class = "pass"
+				}
+				if e.Text != "" && !marked[e.Text] {
+					marked[e.Text] = true
+					t := template.HTMLEscapeString(e.Text)
+					body = strings.ReplaceAll(body, t, "<mark>"+t+"</mark>")
+				}
+			}
+		}
+		hl.Title = strings.Join(titles, "; ")
+		hl.HTML = template.HTML(body)
+		out[i] = hl
+	}
+	return out
+}

@@ -1,0 +1,300 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/compact-eval/compact-eval/checks"
+)
+
+// JUnit XML types, in the shape GitHub test reporters, GitLab and Jenkins
+// read: a <testsuites> root with totals, one <testsuite> per scenario file.
+
+// JUnitSuites is the root element.
+type JUnitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []JUnitSuite `xml:"testsuite"`
+}
+
+// JUnitSuite is one scenario file.
+type JUnitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
+	Properties []JUnitProperty `xml:"properties>property"`
+	Cases      []JUnitCase     `xml:"testcase"`
+}
+
+// JUnitProperty is one provenance item.
+type JUnitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+// JUnitCase is one scenario × summarizer × check (× invariant or probe).
+type JUnitCase struct {
+	Classname string        `xml:"classname,attr"`
+	Name      string        `xml:"name,attr"`
+	Time      string        `xml:"time,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Failure   *JUnitProblem `xml:"failure"`
+	Error     *JUnitProblem `xml:"error"`
+	Skipped   *JUnitSkipped `xml:"skipped"`
+}
+
+// JUnitProblem is a <failure> or an <error>.
+type JUnitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// JUnitSkipped is <skipped/>.
+type JUnitSkipped struct {
+	Message string `xml:"message,attr,omitempty"`
+}
+
+// WriteJUnit writes r as JUnit XML. Each test case gathers one check (or
+// probe) of one scenario × summarizer across generations and trials: it
+// fails when any outcome failed, errors when none failed but one errored,
+// and is skipped when every outcome was skipped. A unit whose summarizer
+// failed outright gets a "summarizer/run" case with an <error>. Provenance
+// (harness, agent, tokenizer, scenario digests, summarizer models and prompt
+// digests) goes in each suite's <properties>.
+func WriteJUnit(w io.Writer, r *Result) error {
+	doc := BuildJUnit(r)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("writing junit: %w", err)
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+type caseKey struct{ scenario, summarizer, check, name string }
+
+type caseAcc struct {
+	key                    caseKey
+	file                   string
+	line                   int
+	fails, errs, passes, n int
+	msgs                   []string
+	lastMsg                string
+	dur                    time.Duration
+}
+
+// BuildJUnit builds the JUnit document of r without writing it.
+func BuildJUnit(r *Result) *JUnitSuites {
+	files := []string{}
+	byFile := map[string][]*caseAcc{}
+	index := map[caseKey]*caseAcc{}
+	unitDur := map[string]time.Duration{}
+	props := map[string]map[string]string{}
+	get := func(u *Unit, check, name string, line int) *caseAcc {
+		k := caseKey{u.Scenario.ID, u.Summarizer, check, name}
+		a := index[k]
+		if a == nil {
+			a = &caseAcc{key: k, file: u.Scenario.File, line: line}
+			index[k] = a
+			byFile[u.Scenario.File] = append(byFile[u.Scenario.File], a)
+		}
+		return a
+	}
+	for i := range r.Units {
+		u := &r.Units[i]
+		f := u.Scenario.File
+		if _, ok := props[f]; !ok {
+			files = append(files, f)
+			props[f] = map[string]string{}
+		}
+		p := props[f]
+		p["scenario."+u.Scenario.ID+".digest"] = u.Scenario.Digest
+		unitDur[f] += u.Duration
+		if u.Status == UnitError {
+			a := get(u, "run", "", 0)
+			a.n++
+			a.errs++
+			a.msgs = append(a.msgs, fmt.Sprintf("trial %d: %s", u.Trial, u.Error))
+		}
+		for _, g := range u.Generations {
+			if g.Call.Model != "" {
+				p["summarizer."+u.Summarizer+".model"] = g.Call.Model
+			}
+			if g.Call.PromptDigest != "" {
+				p["summarizer."+u.Summarizer+".prompt_digest"] = g.Call.PromptDigest
+			}
+			per := time.Duration(0)
+			if len(g.Checks) > 0 {
+				per = g.Call.Latency / time.Duration(len(g.Checks))
+			}
+			for _, c := range g.Checks {
+				a := get(u, c.Check, c.Invariant, c.Pos.Line)
+				a.n++
+				a.dur += per
+				where := fmt.Sprintf("trial %d g%d (cut %d)", u.Trial, g.N, g.Cut)
+				switch c.Status {
+				case checks.Pass:
+					a.passes++
+				case checks.Fail:
+					a.fails++
+					a.msgs = append(a.msgs, where+": "+c.Message+evidenceText(c.Evidence))
+				case checks.Error:
+					a.errs++
+					a.msgs = append(a.msgs, where+": error: "+c.Message)
+				default:
+					a.lastMsg = c.Message
+				}
+			}
+		}
+		for _, pr := range u.Probes {
+			a := get(u, CheckDecisions, pr.ID, 0)
+			a.n++
+			a.dur += pr.Full.Call.Latency + pr.Compacted.Call.Latency
+			where := fmt.Sprintf("trial %d", u.Trial)
+			switch pr.Class {
+			case Kept:
+				a.passes++
+			case CompactionRegression:
+				a.fails++
+				a.msgs = append(a.msgs, fmt.Sprintf("%s: full context chose %q, compacted chose %q (expected %q)\n%s", where, pr.Full.Choice, pr.Compacted.Choice, pr.Expect, pr.Diff))
+			case ProbeErrored:
+				a.errs++
+				a.msgs = append(a.msgs, where+": "+strings.TrimSpace(pr.Full.Error+" "+pr.Compacted.Error))
+			default:
+				a.lastMsg = fmt.Sprintf("%s: the agent did not choose %q on the full context", pr.Class, pr.Expect)
+			}
+		}
+	}
+	for i := range r.Units {
+		u := &r.Units[i]
+		props[u.Scenario.File]["summarizer."+u.Summarizer+".spec"] = u.Summarizer
+	}
+	doc := &JUnitSuites{Name: "compact-eval " + r.RunID}
+	order := map[string]int{}
+	for i, s := range Summarizers(r) {
+		order[s] = i
+	}
+	var total time.Duration
+	for _, f := range files {
+		s := JUnitSuite{Name: f, Time: seconds(unitDur[f])}
+		if !r.Started.IsZero() {
+			s.Timestamp = r.Started.UTC().Format("2006-01-02T15:04:05")
+		}
+		total += unitDur[f]
+		base := []JUnitProperty{
+			{"compact-eval.harness", r.Harness}, {"compact-eval.run_id", r.RunID},
+			{"compact-eval.agent", r.Config.Agent}, {"compact-eval.tokenizer", r.Config.Tokenizer},
+			{"compact-eval.trials", fmt.Sprint(max(1, r.Config.Trials))},
+		}
+		s.Properties = base
+		for _, k := range slices.Sorted(mapKeys(props[f])) {
+			s.Properties = append(s.Properties, JUnitProperty{k, props[f][k]})
+		}
+		accs := byFile[f]
+		sort.SliceStable(accs, func(i, j int) bool {
+			a, b := accs[i].key, accs[j].key
+			switch {
+			case a.scenario != b.scenario:
+				return a.scenario < b.scenario
+			case a.summarizer != b.summarizer:
+				return order[a.summarizer] < order[b.summarizer]
+			case a.check != b.check:
+				return lessCheck(a.check, b.check)
+			}
+			return a.name < b.name
+		})
+		for _, a := range accs {
+			name := a.key.summarizer + "/" + a.key.check
+			if a.key.name != "" {
+				name += "/" + a.key.name
+			}
+			c := JUnitCase{Classname: a.key.scenario, Name: name, Time: seconds(a.dur), File: a.file, Line: a.line}
+			switch {
+			case a.fails > 0:
+				c.Failure = &JUnitProblem{Message: firstLine(a.msgs), Type: failureType(a.key.check), Body: strings.Join(a.msgs, "\n")}
+				s.Failures++
+			case a.errs > 0:
+				c.Error = &JUnitProblem{Message: firstLine(a.msgs), Type: "error", Body: strings.Join(a.msgs, "\n")}
+				s.Errors++
+			case a.passes == 0:
+				c.Skipped = &JUnitSkipped{Message: a.lastMsg}
+				s.Skipped++
+			}
+			s.Tests++
+			s.Cases = append(s.Cases, c)
+		}
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Errors += s.Errors
+		doc.Skipped += s.Skipped
+		doc.Suites = append(doc.Suites, s)
+	}
+	doc.Time = seconds(total)
+	return doc
+}
+
+func failureType(check string) string {
+	switch {
+	case check == CheckDecisions:
+		return "compaction_regression"
+	case slices.Contains(StructuralChecks, check):
+		return "structural"
+	}
+	return "invariant"
+}
+
+func firstLine(msgs []string) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	s, _, _ := strings.Cut(msgs[0], "\n")
+	if len(msgs) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(msgs)-1)
+	}
+	return s
+}
+
+func evidenceText(es []checks.Evidence) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString("\n  evidence:")
+		if e.Pointer != "" {
+			fmt.Fprintf(&b, " pointer=%s", e.Pointer)
+		}
+		if e.Seq != 0 {
+			fmt.Fprintf(&b, " seq=%d", e.Seq)
+		}
+		if e.Text != "" {
+			fmt.Fprintf(&b, " text=%q", e.Text)
+		}
+		if e.Pattern != "" {
+			fmt.Fprintf(&b, " pattern=%q", e.Pattern)
+		}
+		if e.Note != "" {
+			fmt.Fprintf(&b, " note=%q", e.Note)
+		}
+	}
+	return b.String()
+}
+
+func seconds(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

@@ -1,0 +1,246 @@
+package reports
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/checks"
+)
+
+// Server-rendered SVG charts for the HTML report. Every piece of text is
+// escaped with esc; numbers are formatted by fmt.
+
+var palette = []string{"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"}
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func color(i int) string { return palette[i%len(palette)] }
+
+// rateColor maps a pass rate to red → amber → green.
+func rateColor(p float64) string {
+	lerp := func(a, b [3]float64, t float64) string {
+		return fmt.Sprintf("#%02x%02x%02x", int(a[0]+(b[0]-a[0])*t), int(a[1]+(b[1]-a[1])*t), int(a[2]+(b[2]-a[2])*t))
+	}
+	red, amber, green := [3]float64{215, 48, 39}, [3]float64{254, 224, 139}, [3]float64{26, 152, 80}
+	if p < 0.5 {
+		return lerp(red, amber, p/0.5)
+	}
+	return lerp(amber, green, (p-0.5)/0.5)
+}
+
+// heatmapSVG draws summarizers (rows) × check types (columns).
+func heatmapSVG(r *Result) template.HTML {
+	sums, cks := Summarizers(r), CheckTypes(r)
+	const left, top, cw, ch = 220, 120, 64, 34
+	w, h := left+cw*len(cks)+10, top+ch*len(sums)+10
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" id="heatmap" role="img" aria-label="pass rate heatmap" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, w, h, w, h)
+	for j, c := range cks {
+		x := left + cw*j + cw/2
+		fmt.Fprintf(&b, `<text class="col" transform="translate(%d,%d) rotate(-45)">%s</text>`, x, top-8, esc(c))
+	}
+	for i, s := range sums {
+		y := top + ch*i
+		fmt.Fprintf(&b, `<text class="row" x="%d" y="%d" text-anchor="end">%s</text>`, left-8, y+ch/2+4, esc(s))
+		for j, c := range cks {
+			x := left + cw*j
+			a := FindAggregate(r, s, c)
+			if a == nil || a.Pass+a.Fail == 0 {
+				label := "–"
+				if a != nil && a.Error > 0 {
+					label = "err"
+				}
+				fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="#eeeeee"><title>%s · %s: nothing to judge</title></rect><text class="v" x="%d" y="%d">%s</text>`,
+					x+1, y+1, cw-2, ch-2, esc(s), esc(c), x+cw/2, y+ch/2+4, label)
+				continue
+			}
+			fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s · %s: %.1f%% (%d/%d), 95%% CI %.1f–%.1f%%, %d errors, %d skipped</title></rect>`,
+				x+1, y+1, cw-2, ch-2, rateColor(a.PassRate), esc(s), esc(c), 100*a.PassRate, a.Pass, a.Pass+a.Fail, 100*a.Low, 100*a.High, a.Error, a.Skip)
+			fmt.Fprintf(&b, `<text class="v" x="%d" y="%d">%.0f%%</text>`, x+cw/2, y+ch/2+4, 100*a.PassRate)
+		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+type plot struct {
+	w, h, left, right, top, bottom int
+	xmax, ymax                     float64
+}
+
+func (p plot) x(v float64) float64 {
+	return float64(p.left) + v/p.xmax*float64(p.w-p.left-p.right)
+}
+func (p plot) y(v float64) float64 {
+	return float64(p.h-p.bottom) - v/p.ymax*float64(p.h-p.top-p.bottom)
+}
+
+// axes draws the frame, ticks and labels.
+func (p plot) axes(b *strings.Builder, xlabel, ylabel string, xticks []float64, xfmt func(float64) string) {
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#999"/>`, p.left, p.top, p.w-p.left-p.right, p.h-p.top-p.bottom)
+	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		y := p.y(v * p.ymax)
+		fmt.Fprintf(b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#e4e4e4"/><text class="tick" x="%d" y="%.1f" text-anchor="end">%.0f%%</text>`,
+			p.left, p.w-p.right, y, y, p.left-6, y+4, 100*v*p.ymax)
+	}
+	for _, v := range xticks {
+		x := p.x(v)
+		fmt.Fprintf(b, `<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#999"/><text class="tick" x="%.1f" y="%d" text-anchor="middle">%s</text>`,
+			x, x, p.h-p.bottom, p.h-p.bottom+5, x, p.h-p.bottom+18, esc(xfmt(v)))
+	}
+	fmt.Fprintf(b, `<text class="axis" x="%d" y="%d" text-anchor="middle">%s</text>`, (p.left+p.w-p.right)/2, p.h-6, esc(xlabel))
+	fmt.Fprintf(b, `<text class="axis" transform="translate(14,%d) rotate(-90)" text-anchor="middle">%s</text>`, (p.top+p.h-p.bottom)/2, esc(ylabel))
+}
+
+func legend(b *strings.Builder, sums []string, x, y int) {
+	for i, s := range sums {
+		fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text class="legend" x="%d" y="%d">%s</text>`, x, y+18*i, color(i), x+18, y+18*i+10, esc(s))
+	}
+}
+
+// unitPoint is one unit's retention and compression.
+type unitPoint struct {
+	ratio, retention float64
+	ok               bool
+}
+
+func unitRetention(u *Unit) unitPoint {
+	var pass, n, rs int
+	var ratio float64
+	for _, g := range u.Generations {
+		if len(g.Summary) > 0 && g.ReplacedTokens > 0 {
+			ratio += float64(g.SummaryTokens) / float64(g.ReplacedTokens)
+			rs++
+		}
+		for _, c := range g.Checks {
+			if c.Kind != checks.KindInvariant {
+				continue
+			}
+			switch c.Status {
+			case checks.Pass:
+				pass++
+				n++
+			case checks.Fail:
+				n++
+			}
+		}
+	}
+	if n == 0 || rs == 0 {
+		return unitPoint{}
+	}
+	return unitPoint{ratio / float64(rs), float64(pass) / float64(n), true}
+}
+
+// scatterSVG plots invariant retention against the compression ratio, one
+// dot per unit and a ringed mean per summarizer.
+func scatterSVG(r *Result) template.HTML {
+	sums := Summarizers(r)
+	idx := map[string]int{}
+	for i, s := range sums {
+		idx[s] = i
+	}
+	pts := make([]unitPoint, len(r.Units))
+	xmax := 0.0
+	for i := range r.Units {
+		pts[i] = unitRetention(&r.Units[i])
+		if pts[i].ok {
+			xmax = math.Max(xmax, pts[i].ratio)
+		}
+	}
+	xmax = math.Max(0.1, math.Ceil(xmax*10)/10)
+	p := plot{w: 650, h: 420, left: 60, right: 180, top: 20, bottom: 50, xmax: xmax, ymax: 1}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" id="scatter" role="img" aria-label="retention against compression ratio" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, p.w, p.h, p.w, p.h)
+	var ticks []float64
+	for v := 0.0; v <= xmax+1e-9; v += xmax / 5 {
+		ticks = append(ticks, v)
+	}
+	p.axes(&b, "compression ratio (summary tokens / replaced tokens), lower is smaller", "invariants kept", ticks, func(v float64) string { return fmt.Sprintf("%.2f", v) })
+	sx, sy, sn := make([]float64, len(sums)), make([]float64, len(sums)), make([]int, len(sums))
+	for i, pt := range pts {
+		if !pt.ok {
+			continue
+		}
+		k := idx[r.Units[i].Summarizer]
+		sx[k] += pt.ratio
+		sy[k] += pt.retention
+		sn[k]++
+		fmt.Fprintf(&b, `<circle class="pt" cx="%.1f" cy="%.1f" r="3" fill="%s" fill-opacity="0.35"/>`, p.x(pt.ratio), p.y(pt.retention), color(k))
+	}
+	for k, s := range sums {
+		if sn[k] == 0 {
+			continue
+		}
+		mx, my := sx[k]/float64(sn[k]), sy[k]/float64(sn[k])
+		fmt.Fprintf(&b, `<circle class="mean" cx="%.1f" cy="%.1f" r="7" fill="%s" stroke="#222" stroke-width="2"><title>%s: mean ratio %.2f, mean retention %.1f%% over %d units</title></circle>`,
+			p.x(mx), p.y(my), color(k), esc(s), mx, 100*my, sn[k])
+	}
+	legend(&b, sums, p.w-p.right+16, p.top+4)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// driftSVG draws invariant retention by generation, one line per summarizer.
+func driftSVG(r *Result) template.HTML {
+	sums := Summarizers(r)
+	type cnt struct{ pass, n int }
+	by := make([]map[int]*cnt, len(sums))
+	idx := map[string]int{}
+	for i, s := range sums {
+		idx[s] = i
+		by[i] = map[int]*cnt{}
+	}
+	maxGen := 1
+	for _, u := range r.Units {
+		k := idx[u.Summarizer]
+		for _, g := range u.Generations {
+			for _, c := range g.Checks {
+				if c.Kind != checks.KindInvariant || (c.Status != checks.Pass && c.Status != checks.Fail) {
+					continue
+				}
+				e := by[k][g.N]
+				if e == nil {
+					e = &cnt{}
+					by[k][g.N] = e
+				}
+				e.n++
+				if c.Status == checks.Pass {
+					e.pass++
+				}
+				maxGen = max(maxGen, g.N)
+			}
+		}
+	}
+	p := plot{w: 650, h: 420, left: 60, right: 180, top: 20, bottom: 50, xmax: float64(maxGen) + 0.5, ymax: 1}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" id="drift" role="img" aria-label="retention by generation" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, p.w, p.h, p.w, p.h)
+	var ticks []float64
+	for g := 1; g <= maxGen; g++ {
+		ticks = append(ticks, float64(g))
+	}
+	p.axes(&b, "generation (repeated compaction)", "invariants kept", ticks, func(v float64) string { return fmt.Sprintf("g%.0f", v) })
+	for k, s := range sums {
+		var pts []string
+		for g := 1; g <= maxGen; g++ {
+			e := by[k][g]
+			if e == nil || e.n == 0 {
+				continue
+			}
+			rate, lo, hi := Wilson(e.pass, e.n)
+			x, y := p.x(float64(g)), p.y(rate)
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-opacity="0.5"/>`, x, x, p.y(lo), p.y(hi), color(k))
+			fmt.Fprintf(&b, `<circle class="gen" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s g%d: %.1f%% (%d/%d), 95%% CI %.1f–%.1f%%</title></circle>`,
+				x, y, color(k), esc(s), g, 100*rate, e.pass, e.n, 100*lo, 100*hi)
+		}
+		if len(pts) > 1 {
+			fmt.Fprintf(&b, `<polyline class="line" fill="none" stroke="%s" stroke-width="2" points="%s"/>`, color(k), strings.Join(pts, " "))
+		}
+	}
+	legend(&b, sums, p.w-p.right+16, p.top+4)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}

@@ -1,0 +1,252 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/checks"
+)
+
+// Formats are the names Write accepts.
+var Formats = []string{"json", "md", "junit", "html"}
+
+// Options tune the writers. The zero value is ready to use.
+type Options struct {
+	// Gate, when set, is the verdict of the gates of the run: Markdown and
+	// HTML put its first line first. Nil means no gate was asked for.
+	Gate *GateReport
+	// MaxMarkdown is the size limit of the Markdown in bytes; 0 means
+	// DefaultMaxMarkdown (GitHub's comment limit).
+	MaxMarkdown int
+	// MaxDrillDown is how many units the HTML shows in full (summary,
+	// evidence, decision diffs), worst first; the others get one row each.
+	// 0 means DefaultMaxDrillDown; negative means every unit.
+	MaxDrillDown int
+}
+
+// DefaultMaxMarkdown is GitHub's limit for a comment body (65,536 characters).
+const DefaultMaxMarkdown = 65536
+
+// DefaultMaxDrillDown keeps the HTML of 1,000 scenarios × 4 summarizers well
+// under 20 MB.
+const DefaultMaxDrillDown = 400
+
+// Write renders r in format (one of Formats) to w. r must have been
+// aggregated (Read and Result.Aggregate do that).
+func Write(w io.Writer, r *Result, format string, opts Options) error {
+	switch format {
+	case "json":
+		return WriteJSON(w, r)
+	case "md", "markdown":
+		return WriteMarkdown(w, r, opts)
+	case "junit", "xml":
+		return WriteJUnit(w, r)
+	case "html":
+		return WriteHTML(w, r, opts)
+	default:
+		return fmt.Errorf("unknown report format %q (valid: %s)", format, strings.Join(Formats, ", "))
+	}
+}
+
+// Severity ranks findings, worst first.
+const (
+	SevInvariant  = iota // an invariant check failed
+	SevRegression        // a decision changed because of compaction
+	SevStructural        // a structural check failed
+	SevError             // the harness, summarizer or agent failed
+)
+
+// Finding is one thing that went wrong in a unit, as the Markdown, JUnit,
+// HTML and GitHub outputs list them.
+type Finding struct {
+	Severity   int
+	Scenario   string
+	File       string
+	Summarizer string
+	Trial      int
+	// Generation is the generation number; 0 for a probe or the unit.
+	Generation int
+	// Check is the check type, CheckDecisions for a probe, or "unit".
+	Check string
+	// Name is the invariant id, the probe id, or "".
+	Name string
+	// Seq, Pointer and Line locate it: the event, the place in the summary,
+	// the line of the invariant in the scenario file (0 = unknown).
+	Seq     int
+	Pointer string
+	Line    int
+	Message string
+	// Evidence is the text of the first evidence that has one (redacted
+	// like everything else), or "".
+	Evidence string
+}
+
+// Where is " (at POINTER: "TEXT")", " (at POINTER)" or "", the text cut
+// at 80 bytes.
+func (f Finding) Where() string {
+	switch {
+	case f.Pointer != "" && f.Evidence != "":
+		return fmt.Sprintf(" (at %s: %q)", f.Pointer, clip(f.Evidence, 80))
+	case f.Pointer != "":
+		return " (at " + f.Pointer + ")"
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// Label is "check/name" or "check".
+func (f Finding) Label() string {
+	if f.Name != "" {
+		return f.Check + "/" + f.Name
+	}
+	return f.Check
+}
+
+// Findings lists every failure, regression and error of r, worst first,
+// then by scenario, summarizer, trial and generation.
+func Findings(r *Result) []Finding {
+	var out []Finding
+	for _, u := range r.Units {
+		base := Finding{Scenario: u.Scenario.ID, File: u.Scenario.File, Summarizer: u.Summarizer, Trial: u.Trial}
+		if u.Status == UnitError {
+			f := base
+			f.Severity, f.Check, f.Message = SevError, "unit", u.Error
+			out = append(out, f)
+		}
+		for _, g := range u.Generations {
+			if g.Error != "" && g.Error != u.Error {
+				f := base
+				f.Severity, f.Generation, f.Check, f.Message = SevError, g.N, "generation", g.Error
+				out = append(out, f)
+			}
+			for _, c := range g.Checks {
+				if c.Status != checks.Fail && c.Status != checks.Error {
+					continue
+				}
+				f := base
+				f.Generation, f.Check, f.Name, f.Line = g.N, c.Check, c.Invariant, c.Pos.Line
+				f.Message = c.Message
+				for _, e := range c.Evidence {
+					if f.Seq == 0 {
+						f.Seq = e.Seq
+					}
+					if f.Pointer == "" {
+						f.Pointer = e.Pointer
+					}
+					if f.Evidence == "" {
+						f.Evidence = e.Text
+					}
+				}
+				switch {
+				case c.Status == checks.Error:
+					f.Severity = SevError
+				case c.Kind == checks.KindInvariant:
+					f.Severity = SevInvariant
+				default:
+					f.Severity = SevStructural
+				}
+				out = append(out, f)
+			}
+		}
+		for _, p := range u.Probes {
+			if p.Class != CompactionRegression && p.Class != ProbeErrored {
+				continue
+			}
+			f := base
+			f.Check, f.Name = CheckDecisions, p.ID
+			if p.Class == ProbeErrored {
+				f.Severity = SevError
+				f.Message = strings.TrimSpace(p.Full.Error + " " + p.Compacted.Error)
+			} else {
+				f.Severity = SevRegression
+				f.Message = fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
+			}
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Severity != b.Severity {
+			return a.Severity < b.Severity
+		}
+		if a.Scenario != b.Scenario {
+			return a.Scenario < b.Scenario
+		}
+		return false // keep unit order: summarizer in config order, trial, generation
+	})
+	return out
+}
+
+// Counts are the totals of a result that a verdict names.
+type Counts struct {
+	Units, Scenarios                                   int
+	InvariantFail, StructuralFail, Regressions, Errors int
+	Checks                                             int
+}
+
+// Count totals r's findings.
+func Count(r *Result) Counts {
+	var c Counts
+	seen := map[string]bool{}
+	for _, u := range r.Units {
+		c.Units++
+		if !seen[u.Scenario.ID] {
+			seen[u.Scenario.ID] = true
+			c.Scenarios++
+		}
+		for _, g := range u.Generations {
+			c.Checks += len(g.Checks)
+		}
+	}
+	for _, f := range Findings(r) {
+		switch f.Severity {
+		case SevInvariant:
+			c.InvariantFail++
+		case SevRegression:
+			c.Regressions++
+		case SevStructural:
+			c.StructuralFail++
+		default:
+			c.Errors++
+		}
+	}
+	return c
+}
+
+// Verdict is the one-line verdict of r: the gate's when gate is set,
+// otherwise what failed.
+func Verdict(r *Result, gate *GateReport) string {
+	c := Count(r)
+	scope := fmt.Sprintf("%d scenarios × %d summarizers, %d units", c.Scenarios, len(Summarizers(r)), c.Units)
+	if gate != nil {
+		if gate.Failed {
+			return "❌ FAIL: " + gate.Reason() + " (" + scope + ")"
+		}
+		return "✅ PASS: every gate holds (" + scope + ")"
+	}
+	var parts []string
+	add := func(n int, what string) {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		}
+	}
+	add(c.InvariantFail, "invariant failures")
+	add(c.Regressions, "compaction regressions")
+	add(c.StructuralFail, "structural failures")
+	add(c.Errors, "errors")
+	if len(parts) == 0 {
+		return "✅ every check passed (" + scope + ")"
+	}
+	return "❌ " + strings.Join(parts, ", ") + " (" + scope + ")"
+}
