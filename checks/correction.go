@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -42,22 +43,23 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 	if subject == "" {
 		subject = "the value"
 	}
+	oldF, newF := newValueFinder(inv.Old), newValueFinder(inv.New)
 	var newAt *Evidence
 	for _, l := range st.leaves {
 		if textOnly && l.ptr != "/text" {
 			continue
 		}
 		low := strings.ToLower(l.folded)
-		if newAt == nil && findFoldedToken(low, inv.New) >= 0 {
+		if newAt == nil && newF.in(l.text, low) {
 			newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip(l.text), Note: "new value " + inv.New}
 		}
-		if findFoldedToken(low, inv.Old) < 0 {
+		if !oldF.in(l.text, low) {
 			continue
 		}
 		if !textOnly && strings.HasPrefix(l.ptr, "/corrections/") && strings.HasSuffix(l.ptr, "/supersedes") {
 			continue
 		}
-		if textOnly && supersededInText(l.text, inv.Old, inv.New) {
+		if textOnly && supersededInText(l.text, oldF, newF) {
 			continue
 		}
 		fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip(l.text), Note: "old value " + inv.Old + " stated as current"},
@@ -82,19 +84,54 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 
 // supersededInText reports whether every sentence of text naming old also
 // names new and says old was replaced.
-func supersededInText(text, old, new string) bool {
+func supersededInText(text string, old, new valueFinder) bool {
 	start := 0
 	ends := append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)})
 	for _, e := range ends {
 		s := text[start:e[1]]
 		start = e[1]
 		low := strings.ToLower(foldText(s))
-		if findFoldedToken(low, old) < 0 {
+		if !old.in(s, low) {
 			continue
 		}
-		if findFoldedToken(low, new) < 0 || !supersession.MatchString(low) {
+		if !new.in(s, low) || !supersession.MatchString(low) {
 			return false
 		}
 	}
 	return true
+}
+
+// valueFinder finds a correction value in a field: as a whole token of
+// folded, lower-cased text, or, when the value is a quantity with a known
+// unit ("50 rows/s", "30 s"), as any spelling of the same quantity.
+type valueFinder struct {
+	lit   string
+	isQ   bool
+	value float64
+	unit  string
+}
+
+func newValueFinder(v string) valueFinder {
+	f := valueFinder{lit: v}
+	v = strings.TrimSpace(v)
+	if qs := quantity.Parse(v); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(v) && qs[0].Unit != "" && quantity.Known(qs[0].Unit) {
+		f.isQ, f.value, f.unit = true, qs[0].Value, qs[0].Unit
+	}
+	return f
+}
+
+// in reports whether text (with lowFolded its folded lower-cased form)
+// states the value.
+func (f valueFinder) in(text, lowFolded string) bool {
+	if findFoldedToken(lowFolded, f.lit) >= 0 {
+		return true
+	}
+	if f.isQ {
+		for _, q := range quantity.Parse(text) {
+			if quantity.Equal(q.Value, q.Unit, f.value, f.unit) {
+				return true
+			}
+		}
+	}
+	return false
 }

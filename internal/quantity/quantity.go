@@ -82,6 +82,10 @@ func info(unit string) unitInfo {
 	if u == "" {
 		return unitInfo{}
 	}
+	if i := strings.Index(u, "/"); i > 0 && i < len(u)-1 {
+		a, b := info(u[:i]), info(u[i+1:])
+		return unitInfo{canon: a.canon + "/" + b.canon, dim: a.dim + "/" + b.dim, factor: a.factor / b.factor}
+	}
 	if i, ok := units[u]; ok {
 		return i
 	}
@@ -108,6 +112,17 @@ func Equal(a float64, ua string, b float64, ub string) bool {
 		return true
 	}
 	return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
+}
+
+// Known reports whether unit (or, for a rate, one of its parts) is a unit
+// the package knows, rather than any word that followed a number.
+func Known(unit string) bool {
+	for _, part := range strings.Split(unit, "/") {
+		if d := info(part).dim; d != "" && !strings.HasPrefix(d, "word:") {
+			return true
+		}
+	}
+	return false
 }
 
 // SameDimension reports whether two units measure the same thing.
@@ -264,7 +279,34 @@ func unitAt(s string, i int) (string, int) {
 	if k == j || (k < len(s) && isDigit(s[k])) {
 		return "", i
 	}
-	return s[j:k], k
+	unit := s[j:k]
+	// a rate: rows/s, MB/s, "rows per second", "filas por segundo".
+	den, end := "", k
+	switch {
+	case k+1 < len(s) && s[k] == '/':
+		den, end = word(s, k+1)
+	case strings.HasPrefix(s[k:], " per "):
+		den, end = word(s, k+5)
+	case strings.HasPrefix(s[k:], " por ") && !strings.HasPrefix(s[k:], " por ciento"):
+		den, end = word(s, k+5)
+	}
+	if den != "" && (Known(den)) {
+		return unit + "/" + den, end
+	}
+	return unit, k
+}
+
+// word reads a run of letters at i.
+func word(s string, i int) (string, int) {
+	k := i
+	for k < len(s) {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if !isLetter(r) && r != 'µ' {
+			break
+		}
+		k += n
+	}
+	return s[i:k], k
 }
 
 func isSpace(s string, i int) (int, bool) {

@@ -29,6 +29,11 @@ func TestParse(t *testing.T) {
 		{"ids are not numbers", "op c17 and v1.2 at config/v2", nil},
 		{"bare number", "port 6432", []vu{{6432, ""}}},
 		{"unknown unit word", "3 replicas", []vu{{3, "replica"}}},
+		{"rate", "50 rows/s", []vu{{50, "row/s"}}},
+		{"rate spelled", "50 rows per second and 3000 filas por minuto", []vu{{50, "row/s"}, {3000, "fila/min"}}},
+		{"megabytes", "702 MB, 702MB", []vu{{702, "MB"}, {702, "MB"}}},
+		{"million suffix", "2M tokens", []vu{{2e6, "tokens"}}},
+		{"date is a number and a word", "12 de diciembre", []vu{{12, "de"}}},
 		{"ip address is not a quantity", "10.0.3.7", []vu{{10.0, ""}}},
 	}
 	for _, tc := range tests {
@@ -61,6 +66,8 @@ func TestEqual(t *testing.T) {
 		{"dimension differs", 30, "s", 30, "%", false},
 		{"bare vs unit", 30, "", 30, "s", false},
 		{"unknown plural", 3, "replicas", 3, "replica", true},
+		{"rate converted", 50, "rows/s", 3000, "rows/min", true},
+		{"rate unit swap", 50, "rows/s", 50, "rows/min", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
