@@ -24,6 +24,10 @@ import (
 // mistake (a log pasted whole) or an attack.
 const MaxFileSize = 8 << 20
 
+// MaxEvents bounds the events of one scenario, filler included: a few
+// filler lines must not be able to ask for a billion events.
+const MaxEvents = 20000
+
 // LoadFile reads and loads one scenario file. Every problem is reported: the
 // error is an ErrorList of positioned *Error values, sorted.
 //
@@ -727,6 +731,10 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 	lastPos := Pos{}
 	for _, en := range entries {
 		if en.filler != nil {
+			if len(out)+en.filler.Count > MaxEvents {
+				d.errorAt(en.filler.Pos, "filler of %d events makes the scenario longer than %d events", en.filler.Count, MaxEvents)
+				return out
+			}
 			fe := expandFiller(*en.filler, last+1, av)
 			if av.failed != "" {
 				d.errorAt(en.filler.Pos, "filler seed %d: %s", en.filler.Seed, av.failed)

@@ -160,6 +160,17 @@ events: {role: user}
 			},
 		},
 		{
+			name: "too many filler events",
+			src: head + `events:
+  - filler: {count: 5000, seed: 1, topic: data}
+  - filler: {count: 5000, seed: 2, topic: data}
+  - filler: {count: 5000, seed: 3, topic: data}
+  - filler: {count: 5000, seed: 4, topic: data}
+  - filler: {count: 5000, seed: 5, topic: data}
+`,
+			want: []string{`t.yaml:8:13: filler of 5000 events makes the scenario longer than 20000 events`},
+		},
+		{
 			name: "invariants: unknown type, missing fields, wrong field for type",
 			src: head + `events: [{role: user, text: hi}]
 invariants:
