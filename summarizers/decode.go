@@ -29,9 +29,10 @@ var ErrUnreadable = errors.New("summary is not a readable JSON document")
 //     MaxSummaryBytes, nested deeper than MaxSummaryDepth, or not one JSON
 //     value; the summary and violations are then nil;
 //   - otherwise the schema violations (nil when valid), and the decoded
-//     summary, which is nil only when the document's shape does not fit the
-//     Summary type (for example covers_through is a string): then the
-//     violations say why.
+//     summary, which is nil when the document's shape does not fit the
+//     Summary type (not an object, schema_version or covers_through
+//     missing, a field of the wrong type such as covers_through as a
+//     string): then the violations say why.
 //
 // A document with violations but a usable shape (an unknown top-level
 // property, a bad enum value) still decodes, so that other checks can judge
@@ -56,6 +57,15 @@ func Decode(raw []byte) (*Summary, []Violation, error) {
 		return nil, nil, fmt.Errorf("%w: data after the end of the JSON value", ErrUnreadable)
 	}
 	vs := validateValue(v)
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, vs, nil
+	}
+	for _, req := range []string{"schema_version", "covers_through"} {
+		if _, ok := obj[req]; !ok {
+			return nil, vs, nil
+		}
+	}
 	var s Summary
 	if err := json.Unmarshal(raw, &s); err != nil {
 		if len(vs) == 0 {

@@ -130,6 +130,8 @@ func TestDecodeShape(t *testing.T) {
 		{name: "unknown property still decodes", doc: `{"schema_version": 1, "covers_through": 7, "note": "x"}`,
 			wantSummary: &Summary{SchemaVersion: 1, CoversThrough: 7}, wantViol: 1},
 		{name: "string covers_through does not decode", doc: `{"schema_version": 1, "covers_through": "7"}`, wantViol: 1},
+		{name: "null is not a summary", doc: `null`, wantViol: 1},
+		{name: "missing covers_through is not a summary", doc: `{"schema_version": 1, "text": "x"}`, wantViol: 1},
 		{name: "huge integer does not fit", doc: `{"schema_version": 1, "covers_through": 1e300}`, wantViol: 1},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,205 @@
+package checks
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// The mutation suite (issue 3): every gold summary of the built-in suite
+// passes every check, and every single-defect mutation of a gold summary
+// fails exactly the check (and invariant) it targets and no other. This is
+// the proof that the checks have recall and precision. New mutations are one
+// file each in testdata/mutations.
+
+const (
+	goldDir     = "../testdata/gold"
+	mutationDir = "../testdata/mutations"
+)
+
+// goldFile is testdata/gold/<scenario-id>.json.
+type goldFile struct {
+	Scenario    string `json:"scenario"`
+	Generations []struct {
+		Cut     int             `json:"cut"`
+		Summary json.RawMessage `json:"summary"`
+	} `json:"generations"`
+}
+
+// mutationFile is testdata/mutations/<name>.json.
+type mutationFile struct {
+	Scenario   string `json:"scenario"`
+	Generation int    `json:"generation"` // 1-based
+	Check      string `json:"check"`
+	Invariant  string `json:"invariant,omitempty"`
+	Why        string `json:"why"`
+	// TailDrop removes events from the constructed tail (for the tail check).
+	TailDrop []int          `json:"tail_drop,omitempty"`
+	Summary json.RawMessage `json:"summary"`
+}
+
+func builtinByID(t *testing.T) map[string]*scenarios.Scenario {
+	t.Helper()
+	scs, err := scenarios.Builtin()
+	if err != nil {
+		t.Fatalf("loading the built-in suite: %v", err)
+	}
+	m := map[string]*scenarios.Scenario{}
+	for _, sc := range scs {
+		m[sc.ID] = sc
+	}
+	return m
+}
+
+func readGold(t *testing.T, id string) (*goldFile, bool) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(goldDir, id+".json"))
+	if os.IsNotExist(err) {
+		return nil, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldFile
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&g); err != nil {
+		t.Fatalf("%s: %v", id, err)
+	}
+	if g.Scenario != id {
+		t.Fatalf("gold %s.json names scenario %q", id, g.Scenario)
+	}
+	return &g, true
+}
+
+// goldInput builds the input of generation n (1-based) of a gold file, as
+// the runner would: previous gold as the base, the tail every event after
+// the cut, plus the arrivals at the last generation.
+func goldInput(t *testing.T, sc *scenarios.Scenario, g *goldFile, n int, raw json.RawMessage) *Input {
+	t.Helper()
+	if n < 1 || n > len(g.Generations) {
+		t.Fatalf("%s: generation %d of %d", sc.ID, n, len(g.Generations))
+	}
+	gen := Generation{N: n, Cut: g.Generations[n-1].Cut}
+	if n > 1 {
+		prev := g.Generations[n-2]
+		gen.PrevCoversThrough = prev.Cut
+		in := &Input{Raw: prev.Summary}
+		gen.Previous = in.state().sum
+	}
+	for _, e := range sc.Events {
+		if e.Seq > gen.Cut {
+			gen.Tail = append(gen.Tail, e)
+		}
+	}
+	if n == len(g.Generations) {
+		gen.Tail = append(gen.Tail, sc.Arrivals...)
+	}
+	return &Input{Scenario: sc, Gen: gen, Raw: raw}
+}
+
+func TestGoldSummariesPassEveryCheck(t *testing.T) {
+	byID := builtinByID(t)
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	found := 0
+	for _, id := range ids {
+		t.Run(id, func(t *testing.T) {
+			g, ok := readGold(t, id)
+			if !ok {
+				t.Skipf("no gold summary testdata/gold/%s.json yet", id)
+			}
+			found++
+			for n := 1; n <= len(g.Generations); n++ {
+				in := goldInput(t, byID[id], g, n, g.Generations[n-1].Summary)
+				for _, r := range Run(in) {
+					if r.Status != Pass && r.Status != Skip {
+						t.Errorf("generation %d (cut %d): %s/%s: %s: %s %+v", n, in.Gen.Cut, r.Check, r.Invariant, r.Status, r.Message, r.Evidence)
+					}
+				}
+			}
+		})
+	}
+	if found == 0 {
+		t.Log("no gold summaries found in testdata/gold")
+	}
+}
+
+func TestMutationsFailExactlyTheirCheck(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(mutationDir, "*.json"))
+	if len(files) == 0 {
+		t.Skip("no mutations in testdata/mutations")
+	}
+	byID := builtinByID(t)
+	known := map[string]bool{}
+	for _, n := range CheckNames() {
+		known[n] = true
+	}
+	covered := map[string]int{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m mutationFile
+			dec := json.NewDecoder(strings.NewReader(string(data)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&m); err != nil {
+				t.Fatalf("reading %s: %v", f, err)
+			}
+			if !known[m.Check] || m.Why == "" || len(m.Summary) == 0 {
+				t.Fatalf("mutation needs a known check (got %q), a why and a summary", m.Check)
+			}
+			sc := byID[m.Scenario]
+			if sc == nil {
+				t.Fatalf("unknown scenario %q", m.Scenario)
+			}
+			g, ok := readGold(t, m.Scenario)
+			if !ok {
+				t.Skipf("no gold for %s yet", m.Scenario)
+			}
+			in := goldInput(t, sc, g, m.Generation, m.Summary)
+			if len(m.TailDrop) > 0 {
+				var tail []scenarios.Event
+				for _, e := range in.Gen.Tail {
+					drop := false
+					for _, s := range m.TailDrop {
+						drop = drop || e.Seq == s
+					}
+					if !drop {
+						tail = append(tail, e)
+					}
+				}
+				in.Gen.Tail = tail
+			}
+			hit := false
+			for _, r := range Run(in) {
+				target := r.Check == m.Check && (m.Invariant == "" || r.Invariant == m.Invariant)
+				switch {
+				case target && r.Status == Fail:
+					hit = true
+					t.Logf("%s/%s: %s", r.Check, r.Invariant, r.Message)
+				case target:
+					t.Errorf("targeted %s/%s is %s, not fail: %s", r.Check, r.Invariant, r.Status, r.Message)
+				case r.Status == Fail || r.Status == Error:
+					t.Errorf("collateral: %s/%s is %s: %s %+v", r.Check, r.Invariant, r.Status, r.Message, r.Evidence)
+				}
+			}
+			if !hit {
+				t.Errorf("no result for %s/%s", m.Check, m.Invariant)
+			}
+			covered[m.Check]++
+		})
+	}
+	t.Logf("mutations per check: %v", covered)
+}
