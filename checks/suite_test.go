@@ -39,8 +39,8 @@ type mutationFile struct {
 	Invariant  string `json:"invariant,omitempty"`
 	Why        string `json:"why"`
 	// TailDrop removes events from the constructed tail (for the tail check).
-	TailDrop []int          `json:"tail_drop,omitempty"`
-	Summary json.RawMessage `json:"summary"`
+	TailDrop []int           `json:"tail_drop,omitempty"`
+	Summary  json.RawMessage `json:"summary"`
 }
 
 func builtinByID(t *testing.T) map[string]*scenarios.Scenario {
