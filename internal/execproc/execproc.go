@@ -3,7 +3,7 @@
 //
 // Run starts the command once, writes the request to its stdin, and reads one
 // JSON document from its stdout. The process runs in a process group of its
-// own; a timeout, a cancelled context or output above the cap kills the whole
+// own (on Unix); a timeout, a cancelled context or output above the cap kills the whole
 // group (the command and anything it spawned). Every failure is an *Error
 // with a short reason ("exit status 3", "timed out after 2s", ...) and the
 // first 4 KiB of the process's stderr, so a runner can turn it into an
@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -132,7 +131,7 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 	cmd := exec.CommandContext(callCtx, command[0], command[1:]...)
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append(os.Environ(), opts.Env...), ProtocolEnv)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = pipeGrace
 	cmd.Stdin = bytes.NewReader(input)
@@ -215,16 +214,6 @@ func head(b []byte, n int) string {
 		return string(b)
 	}
 	return truncUTF8(b[:n]) + "…"
-}
-
-// killGroup kills the command's whole process group. Errors (the group is
-// already gone) are ignored.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	return nil
 }
 
 // capWriter keeps at most max bytes; past that it calls onExceed once and
