@@ -160,7 +160,7 @@ func (r *Result) Aggregate() {
 			}
 		}
 	}
-	r.Aggregates = r.Aggregates[:0]
+	r.Aggregates = make([]Aggregate, 0, len(aggs)) // never reuse: the slice may be shared
 	for _, a := range aggs {
 		a.PassRate, a.Low, a.High = Wilson(a.Pass, a.Pass+a.Fail)
 		r.Aggregates = append(r.Aggregates, *a)

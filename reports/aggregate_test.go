@@ -1,0 +1,56 @@
+package reports_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestAggregate(t *testing.T) {
+	chk := func(check, kind, inv string, s checks.Status) checks.Result {
+		return checks.Result{Check: check, Kind: kind, Invariant: inv, Status: s}
+	}
+	gen := func(n, sumTok, replaced int, lat time.Duration, retries int, cs ...checks.Result) reports.Generation {
+		return reports.Generation{N: n, SummaryTokens: sumTok, ReplacedTokens: replaced, Summary: []byte(`{}`),
+			Call: summarizers.Call{Spec: "s", Latency: lat, Retries: retries}, Checks: cs}
+	}
+	r := &reports.Result{
+		Config: reports.RunConfig{Summarizers: []string{"b", "a"}},
+		Units: []reports.Unit{
+			{Summarizer: "a", Status: reports.UnitOK, Generations: []reports.Generation{
+				gen(1, 10, 100, 10*time.Millisecond, 1,
+					chk("constraint", "invariant", "ro", checks.Pass), chk("schema", "structural", "", checks.Pass)),
+				gen(2, 30, 100, 30*time.Millisecond, 0,
+					chk("constraint", "invariant", "ro", checks.Fail), chk("schema", "structural", "", checks.Error)),
+			}, Probes: []reports.Probe{{Class: reports.Kept}, {Class: reports.CompactionRegression}, {Class: reports.AgentError}}},
+			{Summarizer: "b", Status: reports.UnitError, Error: "boom"},
+		},
+	}
+	r.Aggregate()
+	rate, lo, hi := reports.Wilson(1, 2)
+	want := []reports.Aggregate{
+		{Summarizer: "a", Check: "constraint", Kind: "invariant", Pass: 1, Fail: 1, PassRate: rate, Low: lo, High: hi},
+		{Summarizer: "a", Check: "schema", Kind: "structural", Pass: 1, Error: 1, PassRate: 1, Low: wilsonLow(1, 1), High: 1},
+		{Summarizer: "a", Check: "decisions", Kind: "decision", Pass: 1, Fail: 1, Skip: 1, PassRate: rate, Low: lo, High: hi},
+	}
+	if d := cmp.Diff(want, r.Aggregates, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("aggregates (-want +got):\n%s", d)
+	}
+	wantS := []reports.SummarizerSummary{
+		{Summarizer: "b", Units: 1, Errors: 1},
+		{Summarizer: "a", Units: 1, InvariantsKept: 0.5, InvariantPass: 1, InvariantFail: 1, StructuralPassed: 1, StructuralPass: 1,
+			Regressions: 1, RegressionRate: 0.5, Probes: 3, Generations: 2, MeanCompression: 0.2, MedianCompression: 0.2,
+			SummaryTokens: 40, MeanSummaryTokens: 20, MeanLatency: 20 * time.Millisecond, MedianLatency: 20 * time.Millisecond,
+			Errors: 1, Retries: 1},
+	}
+	if d := cmp.Diff(wantS, r.Summaries, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("summaries (-want +got):\n%s", d)
+	}
+}
+
+func wilsonLow(p, n int) float64 { _, lo, _ := reports.Wilson(p, n); return lo }

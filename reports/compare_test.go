@@ -1,0 +1,188 @@
+package reports_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/reports/internal/fake"
+	"github.com/google/go-cmp/cmp"
+)
+
+// setStatus sets the status of the first check matching check/invariant in
+// unit i, generation index g.
+func setStatus(t *testing.T, r *reports.Result, i, g int, check, inv string, s checks.Status) {
+	t.Helper()
+	for ci, c := range r.Units[i].Generations[g].Checks {
+		if c.Check == check && c.Invariant == inv {
+			r.Units[i].Generations[g].Checks[ci].Status = s
+			r.Units[i].Generations[g].Checks[ci].Message = check + " " + inv + " set to " + string(s)
+			return
+		}
+	}
+	t.Fatalf("unit %d gen %d has no %s/%s", i, g, check, inv)
+}
+
+// unitOf finds the unit of a scenario × summarizer × trial.
+func unitOf(t *testing.T, r *reports.Result, scenario, summarizer string, trial int) int {
+	t.Helper()
+	for i, u := range r.Units {
+		if u.Scenario.ID == scenario && u.Summarizer == summarizer && u.Trial == trial {
+			return i
+		}
+	}
+	t.Fatalf("no unit %s × %s trial %d", scenario, summarizer, trial)
+	return -1
+}
+
+func TestCompareIdentical(t *testing.T) {
+	base := fake.Result(fake.Config{Scenarios: 10, Seed: 4})
+	c := reports.Compare(base, fake.Result(fake.Config{Scenarios: 10, Seed: 4}), 0)
+	if c.Regressed || len(c.Regressions) != 0 || len(c.Fixes) != 0 {
+		t.Errorf("identical runs: Regressed=%v, %d regressions, %d fixes", c.Regressed, len(c.Regressions), len(c.Fixes))
+	}
+	if len(c.Warnings) != 0 {
+		t.Errorf("identical runs warn: %v", c.Warnings)
+	}
+	for _, row := range c.Rows {
+		if row.Delta != 0 || row.P != 1 || row.Significant {
+			t.Errorf("row %s %s: delta %v p %v", row.Summarizer, row.Check, row.Delta, row.P)
+		}
+	}
+}
+
+func TestComparePlantedRegression(t *testing.T) {
+	base := fake.Result(fake.Config{Scenarios: 10, Seed: 4})
+	next := fake.Result(fake.Config{Scenarios: 10, Seed: 4})
+	i := unitOf(t, base, "scn-003", "openai:gpt-4o-mini", 0)
+	setStatus(t, base, i, 1, "constraint", "ro", checks.Pass)
+	setStatus(t, next, i, 1, "constraint", "ro", checks.Fail)
+	c := reports.Compare(base, next, 0.05)
+	want := []reports.Change{{Scenario: "scn-003", Summarizer: "openai:gpt-4o-mini", Generation: 2, Check: "constraint", Name: "ro", Message: "constraint ro set to fail"}}
+	if d := cmp.Diff(want, c.Regressions); d != "" {
+		t.Errorf("regressions (-want +got):\n%s", d)
+	}
+	if !c.Regressed {
+		t.Error("one pass→fail with one trial must be a regression")
+	}
+	var b bytes.Buffer
+	if err := c.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, s := range []string{"regressions (pass→fail): 1", "scn-003  openai:gpt-4o-mini  trial 0  g2  constraint/ro", "REGRESSION: 1 outcomes went pass→fail"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text lacks %q:\n%s", s, out)
+		}
+	}
+}
+
+// TestCompareNoise plants as many pass→fail as fail→pass changes in a run
+// with several trials: the deltas are within the interval, shown as "~",
+// and no regression is called. A one-sided drop of the same size is
+// significant.
+func TestCompareNoise(t *testing.T) {
+	cfg := fake.Config{Scenarios: 12, Trials: 3, Seed: 6}
+	base, noisy, dropped := fake.Result(cfg), fake.Result(cfg), fake.Result(cfg)
+	const sum = "builtin:extractive"
+	// Eight units: four flip pass→fail, four fail→pass.
+	var units []int
+	for si := range 3 {
+		for trial := range 3 {
+			units = append(units, unitOf(t, base, fakeID(si), sum, trial))
+		}
+	}
+	units = units[:8]
+	baseAllPass := fake.Result(cfg)
+	for k, i := range units {
+		if k < 4 {
+			setStatus(t, base, i, 0, "correction", "port", checks.Pass)
+			setStatus(t, noisy, i, 0, "correction", "port", checks.Fail)
+		} else {
+			setStatus(t, base, i, 0, "correction", "port", checks.Fail)
+			setStatus(t, noisy, i, 0, "correction", "port", checks.Pass)
+		}
+		// A one-sided drop: pass in the base, fail in the new run.
+		setStatus(t, baseAllPass, i, 0, "correction", "port", checks.Pass)
+		setStatus(t, dropped, i, 0, "correction", "port", checks.Fail)
+	}
+
+	c := reports.Compare(base, noisy, 0.05)
+	row := findRow(t, c, sum, "correction")
+	if row.B != 4 || row.C != 4 || row.Significant || row.Low > 0 || row.High < 0 {
+		t.Errorf("noise row = %+v, want b=4 c=4 not significant, interval around 0", row)
+	}
+	if c.Regressed {
+		t.Errorf("noise within the interval called a regression: %s", c.Verdict())
+	}
+	var b bytes.Buffer
+	c.WriteText(&b)
+	if !lineHas(b.String(), sum, "correction", "~") {
+		t.Errorf("the noisy row is not shown as ~:\n%s", b.String())
+	}
+
+	c = reports.Compare(baseAllPass, dropped, 0.05)
+	row = findRow(t, c, sum, "correction")
+	if !row.Significant || row.Delta >= 0 || !c.Regressed {
+		t.Errorf("a drop of %d pairs: row %+v, regressed %v; want significant regression", row.B, row, c.Regressed)
+	}
+}
+
+func fakeID(i int) string { return "scn-" + strings.Repeat("0", 3-len(itoa(i))) + itoa(i) }
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func findRow(t *testing.T, c *reports.Comparison, sum, check string) reports.DeltaRow {
+	t.Helper()
+	for _, r := range c.Rows {
+		if r.Summarizer == sum && r.Check == check {
+			return r
+		}
+	}
+	t.Fatalf("no row %s %s", sum, check)
+	return reports.DeltaRow{}
+}
+
+func lineHas(text string, parts ...string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(l, p)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCompareMismatches(t *testing.T) {
+	base := fake.Result(fake.Config{Scenarios: 4, Seed: 4})
+	next := fake.Result(fake.Config{Scenarios: 4, Seed: 4, Summarizers: []string{"builtin:none", "builtin:truncate", "builtin:extractive", "exec:./mine"}})
+	for i := range next.Units {
+		if next.Units[i].Scenario.ID == "scn-001" {
+			next.Units[i].Scenario.Digest = "sha256:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
+			setStatus(t, next, i, 0, "schema", "", checks.Fail) // not compared: must not count
+		}
+	}
+	next.Harness = "v0.2.0"
+	c := reports.Compare(base, next, 0.05)
+	all := strings.Join(c.Warnings, "\n")
+	for _, s := range []string{"harness differs", "summarizer openai:gpt-4o-mini is only in the base", "summarizer exec:./mine is only in the new run", "scenario scn-001 changed (digest", "outcomes are in one run only"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("warnings lack %q:\n%s", s, all)
+		}
+	}
+	for _, ch := range c.Regressions {
+		if ch.Scenario == "scn-001" {
+			t.Errorf("a changed scenario was compared: %+v", ch)
+		}
+	}
+}
