@@ -71,10 +71,6 @@ const DefaultFile = "compact-eval.yaml"
 // MaxFileSize bounds a config file; a larger one is refused unread.
 const MaxFileSize = 1 << 20
 
-// DefaultAPIKeyEnv is the variable an endpoint reads its key from when its
-// api_key_env is empty, and the one the default endpoint uses.
-const DefaultAPIKeyEnv = "OPENAI_API_KEY"
-
 // File is a parsed config file. Zero fields were not set in the file.
 type File struct {
 	// Path is the name given to Load or Parse.
@@ -133,21 +129,73 @@ type Endpoint struct {
 	// BaseURL is the API root, such as http://localhost:8000/v1 (http or
 	// https, no credentials in it).
 	BaseURL string
-	// APIKeyEnv is the name of the environment variable that holds the key;
-	// "": DefaultAPIKeyEnv.
+	// APIKeyEnv is the name of the environment variable that holds the
+	// endpoint's key; "": the endpoint gets no key (OPENAI_API_KEY is never
+	// sent to a named endpoint, so that it cannot reach another host).
 	APIKeyEnv string
 	// Pos is where the entry is written.
 	Pos scenarios.Pos
 }
 
-// APIKey reads the endpoint's key from the environment through getenv (for
-// example os.Getenv). It returns "" when the variable is unset.
-func (e Endpoint) APIKey(getenv func(string) string) string {
-	name := e.APIKeyEnv
-	if name == "" {
-		name = DefaultAPIKeyEnv
+// APIKey reads the endpoint's key from the variable APIKeyEnv names,
+// through getenv (for example os.Getenv). It is "" when APIKeyEnv is "", and
+// an error when the variable is unset or empty.
+func (e Endpoint) APIKey(getenv func(string) string) (string, error) {
+	if e.APIKeyEnv == "" {
+		return "", nil
 	}
-	return getenv(name)
+	key := getenv(e.APIKeyEnv)
+	if key == "" {
+		return "", fmt.Errorf("endpoint %q: environment variable %s is not set", e.Name, e.APIKeyEnv)
+	}
+	return key, nil
+}
+
+// TargetOptions returns base with what the file says about target t: for an
+// openai target, its endpoint (base URL and key, read through getenv), prompt
+// file and parameters; exec and builtin targets take base unchanged. A
+// target without an endpoint keeps base's endpoint (flags, then
+// OPENAI_BASE_URL and OPENAI_API_KEY).
+func (f *File) TargetOptions(t Target, base summarizers.Options, getenv func(string) string) (summarizers.Options, error) {
+	opts := base
+	if t.Spec.Kind != summarizers.KindOpenAI {
+		return opts, nil
+	}
+	o := &opts.OpenAI
+	if t.Prompt != "" {
+		o.PromptFile = t.Prompt
+	}
+	if t.Params.Temperature != nil {
+		v := float32(*t.Params.Temperature)
+		o.Temperature = &v
+	}
+	if t.Params.Seed != nil {
+		v := *t.Params.Seed
+		o.Seed = &v
+	}
+	if t.Params.MaxTokens != 0 {
+		o.MaxTokens = t.Params.MaxTokens
+	}
+	if t.Endpoint == "" {
+		return opts, nil
+	}
+	e, ok := f.Endpoint(t.Endpoint)
+	if !ok {
+		return opts, fmt.Errorf("%s: no endpoint named %q", t.Name, t.Endpoint)
+	}
+	key, err := e.APIKey(getenv)
+	if err != nil {
+		return opts, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	o.BaseURL, o.APIKey, o.Endpoint = e.BaseURL, key, e.Name
+	// The named endpoint's key or none: never the ambient OPENAI_* values.
+	o.Getenv = func(k string) string {
+		if k == "OPENAI_API_KEY" || k == "OPENAI_BASE_URL" {
+			return ""
+		}
+		return getenv(k)
+	}
+	return opts, nil
 }
 
 // Gates are the CI gates of FORMATS.md §5.

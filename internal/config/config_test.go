@@ -367,13 +367,75 @@ func TestPickAndFlags(t *testing.T) {
 	}
 }
 
-func TestEndpointAPIKey(t *testing.T) {
-	env := map[string]string{"OPENAI_API_KEY": "default-key", "LOCAL_KEY": "local-key"}
-	getenv := func(k string) string { return env[k] }
-	if got := (Endpoint{APIKeyEnv: "LOCAL_KEY"}).APIKey(getenv); got != "local-key" {
-		t.Errorf("named variable: got %q", got)
+func TestTargetOptions(t *testing.T) {
+	const data = `endpoints:
+  - {name: local, base_url: "http://localhost:8000/v1", api_key_env: LOCAL_KEY}
+  - {name: nokey, base_url: "http://localhost:9000/v1"}
+  - {name: unset, base_url: "http://localhost:7000/v1", api_key_env: UNSET_KEY}
+summarizers:
+  - {name: tuned, spec: "openai:m", endpoint: local, params: {temperature: 0.5, seed: 3, max_tokens: 100}}
+  - {name: plain, spec: "openai:m"}
+  - {name: local-nokey, spec: "openai:m", endpoint: nokey}
+  - {name: broken, spec: "openai:m", endpoint: unset}
+  - {name: ours, type: exec, command: run}
+`
+	f, err := Parse("cfg.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := (Endpoint{}).APIKey(getenv); got != "default-key" {
-		t.Errorf("default variable: got %q", got)
+	env := map[string]string{"OPENAI_API_KEY": "ambient-key", "OPENAI_BASE_URL": "http://ambient", "LOCAL_KEY": "local-key"}
+	getenv := func(k string) string { return env[k] }
+	base := summarizers.Options{ExecTimeout: time.Minute, OpenAI: summarizers.OpenAIOptions{MaxRetries: 2, Temperature: ptr(float32(1))}}
+
+	type view struct {
+		BaseURL, APIKey, Endpoint string
+		Temperature               *float32
+		Seed                      *int
+		MaxTokens, MaxRetries     int
+		AmbientKey, AmbientURL    string // what the options' Getenv shows
+		ExecTimeout               time.Duration
+	}
+	look := func(o summarizers.Options) view {
+		v := view{BaseURL: o.OpenAI.BaseURL, APIKey: o.OpenAI.APIKey, Endpoint: o.OpenAI.Endpoint,
+			Temperature: o.OpenAI.Temperature, Seed: o.OpenAI.Seed, MaxTokens: o.OpenAI.MaxTokens,
+			MaxRetries: o.OpenAI.MaxRetries, ExecTimeout: o.ExecTimeout}
+		ge := o.OpenAI.Getenv
+		if ge == nil {
+			ge = getenv
+		}
+		v.AmbientKey, v.AmbientURL = ge("OPENAI_API_KEY"), ge("OPENAI_BASE_URL")
+		return v
+	}
+	tests := []struct {
+		target  int
+		want    view
+		wantErr string
+	}{
+		{0, view{BaseURL: "http://localhost:8000/v1", APIKey: "local-key", Endpoint: "local", Temperature: ptr(float32(0.5)), Seed: ptr(3), MaxTokens: 100, MaxRetries: 2, ExecTimeout: time.Minute}, ""},
+		{1, view{Temperature: ptr(float32(1)), MaxRetries: 2, AmbientKey: "ambient-key", AmbientURL: "http://ambient", ExecTimeout: time.Minute}, ""},
+		{2, view{BaseURL: "http://localhost:9000/v1", Endpoint: "nokey", Temperature: ptr(float32(1)), MaxRetries: 2, ExecTimeout: time.Minute}, ""},
+		{3, view{}, `broken: endpoint "unset": environment variable UNSET_KEY is not set`},
+		{4, view{Temperature: ptr(float32(1)), MaxRetries: 2, AmbientKey: "ambient-key", AmbientURL: "http://ambient", ExecTimeout: time.Minute}, ""},
+	}
+	for _, tc := range tests {
+		tg := f.Summarizers[tc.target]
+		t.Run(tg.Name, func(t *testing.T) {
+			got, err := f.TargetOptions(tg, base, getenv)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, look(got)); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if *base.OpenAI.Temperature != 1 {
+		t.Errorf("TargetOptions changed base's temperature to %v", *base.OpenAI.Temperature)
 	}
 }
