@@ -119,13 +119,9 @@ func (l *linter) numbering() {
 func (l *linter) protocol() {
 	l.calls = map[string]Event{}
 	l.results = map[string][]Event{}
-	var b strings.Builder
 	all := append(slices.Clip(l.s.Events), l.s.Arrivals...)
 	for _, e := range all {
-		b.WriteString(e.Text)
-		b.WriteByte('\n')
 		if c := e.ToolCall; c != nil {
-			fmt.Fprintf(&b, "%s %s\n", c.Name, argsText(c.Args))
 			if prev, dup := l.calls[c.ID]; dup {
 				l.errorf(e.Pos, "seq %d: tool_call id %q is already used at seq %d", e.Seq, c.ID, prev.Seq)
 			} else {
@@ -133,8 +129,6 @@ func (l *linter) protocol() {
 			}
 		}
 		if r := e.ToolResult; r != nil {
-			b.WriteString(r.Text)
-			b.WriteByte('\n')
 			call, ok := l.calls[r.CallID]
 			switch {
 			case !ok:
@@ -147,15 +141,59 @@ func (l *linter) protocol() {
 			}
 		}
 	}
-	l.text = b.String()
 }
 
-// argsText renders tool arguments so that verbatim checks see their values.
-func argsText(args map[string]any) string {
-	if len(args) == 0 {
-		return ""
+// allText is every word of the scenario's events and arrivals (texts, tool
+// names and arguments, results), for verbatim checks. Built on first use.
+func (l *linter) allText() string {
+	if l.text != "" {
+		return l.text
 	}
-	return fmt.Sprint(args)
+	var b strings.Builder
+	for _, list := range [][]Event{l.s.Events, l.s.Arrivals} {
+		for _, e := range list {
+			b.WriteString(e.Text)
+			b.WriteByte('\n')
+			if c := e.ToolCall; c != nil {
+				b.WriteString(c.Name)
+				b.WriteByte(' ')
+				writeArgs(&b, c.Args)
+				b.WriteByte('\n')
+			}
+			if r := e.ToolResult; r != nil {
+				b.WriteString(r.Text)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	l.text = b.String()
+	if l.text == "" {
+		l.text = "\n"
+	}
+	return l.text
+}
+
+// writeArgs writes the keys and values of tool arguments, nested ones too.
+func writeArgs(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			b.WriteString(k)
+			b.WriteByte(' ')
+			writeArgs(b, e)
+		}
+	case []any:
+		for _, e := range x {
+			writeArgs(b, e)
+		}
+	case string:
+		b.WriteString(x)
+		b.WriteByte(' ')
+	case nil:
+	default:
+		fmt.Fprint(b, x)
+		b.WriteByte(' ')
+	}
 }
 
 // event finds the event with seq among events and arrivals.
@@ -228,7 +266,7 @@ func (l *linter) invariants() {
 				if !slices.Contains(v.Paths, r) {
 					l.errorf(p, "%s: required path %q is not among paths", what, r)
 				}
-				if !strings.Contains(l.text, r) {
+				if !strings.Contains(l.allText(), r) {
 					l.errorf(p, "%s: required path %q occurs in no event", what, r)
 				}
 			}
@@ -245,7 +283,7 @@ func (l *linter) invariants() {
 		case *Secret:
 			if v.Value == "" {
 				l.errorf(p, "%s: value is empty", what)
-			} else if !strings.Contains(l.text, v.Value) {
+			} else if !strings.Contains(l.allText(), v.Value) {
 				l.errorf(p, "%s: the secret value occurs in no event", what)
 			}
 		}

@@ -186,6 +186,9 @@ func checkEncoding(name string, data []byte) *Error {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return &Error{File: name, Pos: offsetPos(data, i), Msg: fmt.Sprintf("binary file: NUL byte at offset %d; a scenario is UTF-8 YAML text", i)}
 	}
+	if utf8.Valid(data) {
+		return nil
+	}
 	for i := 0; i < len(data); {
 		r, n := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && n == 1 {
@@ -582,15 +585,46 @@ func (d *decoder) toolCall(n *yaml.Node, what string) *ToolCall {
 				d.errorf(v, "%s.args: want a mapping, got %s", what, kindName(v))
 				return
 			}
-			var m map[string]any
-			if err := v.Decode(&m); err != nil {
-				d.errorf(v, "%s.args: %v", what, err)
-				return
-			}
-			c.Args = jsonable(m).(map[string]any)
+			c.Args = nodeValue(v).(map[string]any)
 		}},
 	})
 	return c
+}
+
+// nodeValue converts a YAML node (aliases already refused) to the values
+// encoding/json writes: map[string]any, []any, string, int, float64, bool,
+// nil. Scalars that do not parse as their tag says stay text.
+func nodeValue(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			m[n.Content[i].Value] = nodeValue(n.Content[i+1])
+		}
+		return m
+	case yaml.SequenceNode:
+		l := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			l[i] = nodeValue(c)
+		}
+		return l
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return nil
+		case "!!bool", "!!int", "!!float":
+			var v any
+			if err := n.Decode(&v); err == nil {
+				return v
+			}
+		}
+		return n.Value
+	case yaml.DocumentNode:
+		if len(n.Content) > 0 {
+			return nodeValue(n.Content[0])
+		}
+	}
+	return nil
 }
 
 // jsonable turns YAML-decoded values into values encoding/json can write
