@@ -21,6 +21,8 @@ import (
 // object, output above 16 MiB) and a reply whose choice is missing or is not
 // one of the probe's option keys are an *execproc.Error holding the reason
 // and the head of stderr: the runner records an error, never a decision.
+// With the error, Decide returns a Decision with no choice whose Call holds
+// the latency and the stderr head.
 type Exec struct {
 	command []string
 	spec    string
@@ -61,11 +63,12 @@ func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	}
 	res, err := execproc.Run(ctx, a.command, in, a.opts)
 	if err != nil {
-		return nil, err
+		return &Decision{Call: summarizers.ExecErrorCall(a.spec, err)}, err
 	}
 	bad := func(format string, args ...any) (*Decision, error) {
-		return nil, &execproc.Error{Command: a.command[0], Kind: execproc.KindBadReply,
+		err := &execproc.Error{Command: a.command[0], Kind: execproc.KindBadReply,
 			Reason: fmt.Sprintf(format, args...), Stderr: res.Stderr, Latency: res.Latency}
+		return &Decision{Call: summarizers.ExecErrorCall(a.spec, err)}, err
 	}
 	if kind := execproc.DocumentType(res.Output); kind != "object" {
 		return bad(`output is a JSON %s, want {"choice": KEY, "reason": TEXT}`, kind)

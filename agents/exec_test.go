@@ -150,6 +150,9 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 			if diff := cmp.Diff([]string{tc.wantKind, tc.wantReason, tc.wantStderr}, []string{e.Kind, e.Reason, e.Stderr}); diff != "" {
 				t.Errorf("kind, reason, stderr (-want +got):\n%s", diff)
 			}
+			if d == nil || d.Choice != "" || d.Call.Stderr != tc.wantStderr || d.Call.Spec != summarizers.ExecSpec(tc.command) || d.Call.Latency <= 0 {
+				t.Errorf("decision %+v: want no choice, and a call with the spec, the stderr head and a latency", d)
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package summarizers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -18,8 +19,10 @@ import (
 //
 // A failed call (non-zero exit, timeout, cancel, output that is not one JSON
 // object, output above 16 MiB) is an *execproc.Error holding the reason and
-// the head of stderr; the runner records it as an error for the unit. The
-// summary itself is not validated here: the checks judge it.
+// the head of stderr; the runner records it as an error for the unit. With
+// the error, Summarize returns a Response without a summary whose Call holds
+// the latency and the stderr head. The summary itself is not validated here:
+// the checks judge it.
 type Exec struct {
 	command []string
 	spec    string
@@ -51,16 +54,35 @@ func (e *Exec) Summarize(ctx context.Context, req *Request) (*Response, error) {
 	}
 	res, err := execproc.Run(ctx, e.command, in, e.opts)
 	if err != nil {
-		return nil, err
+		return failedCall(e.spec, err), err
 	}
 	if kind := execproc.DocumentType(res.Output); kind != "object" {
-		return nil, &execproc.Error{Command: e.command[0], Kind: execproc.KindBadReply,
+		err := &execproc.Error{Command: e.command[0], Kind: execproc.KindBadReply,
 			Reason: "output is a JSON " + kind + ", want a summary object", Stderr: res.Stderr, Latency: res.Latency}
+		return failedCall(e.spec, err), err
 	}
 	return &Response{
 		Summary: res.Output,
 		Call:    Call{Spec: e.spec, Latency: res.Latency, Stderr: res.Stderr},
 	}, nil
+}
+
+// failedCall is the response that goes with a failed exec call: no summary,
+// only the call's provenance (latency and the head of stderr), so that the
+// report shows them next to the error.
+func failedCall(spec string, err error) *Response {
+	return &Response{Call: ExecErrorCall(spec, err)}
+}
+
+// ExecErrorCall is the provenance of a failed exec call: the spec, and the
+// latency and stderr head an *execproc.Error carries.
+func ExecErrorCall(spec string, err error) Call {
+	c := Call{Spec: spec}
+	var e *execproc.Error
+	if errors.As(err, &e) {
+		c.Latency, c.Stderr = e.Latency, e.Stderr
+	}
+	return c
 }
 
 // ExecOptions are the options of one exec call: timeout, extra environment

@@ -147,6 +147,10 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 			if diff := cmp.Diff([]string{tc.wantKind, tc.wantReason, tc.wantStderr}, got); diff != "" {
 				t.Errorf("kind, reason, stderr (-want +got):\n%s", diff)
 			}
+			// The provenance of the failed call goes with the error.
+			if resp == nil || resp.Summary != nil || resp.Call.Stderr != tc.wantStderr || resp.Call.Spec != summarizers.ExecSpec(tc.command) || resp.Call.Latency <= 0 {
+				t.Errorf("response %+v: want no summary, and a call with the spec, the stderr head and a latency", resp)
+			}
 		})
 	}
 }
