@@ -7,6 +7,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Reference is the offline reference agent (DESIGN.md). It renders the
@@ -32,8 +33,15 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 		Summary: req.Context.Summary,
 		Events:  req.Context.Events,
 	}))
-	return pick(req, text)
+	d, err := pick(req, text)
+	if d != nil {
+		d.Call = summarizers.Call{Spec: ReferenceSpec}
+	}
+	return d, err
 }
+
+// ReferenceSpec is the spec that names the reference agent.
+const ReferenceSpec = "builtin:reference"
 
 // pick chooses on folded text; see Reference.
 func pick(req *Request, folded string) (*Decision, error) {

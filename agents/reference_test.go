@@ -126,6 +126,9 @@ func TestReferenceSummaryIsContext(t *testing.T) {
 	if d.Choice != "refuse" {
 		t.Fatalf("with the summary: choice %q, want refuse", d.Choice)
 	}
+	if d.Call.Spec != ReferenceSpec {
+		t.Errorf("provenance spec %q, want %q", d.Call.Spec, ReferenceSpec)
+	}
 }
 
 func TestReferenceConcurrent(t *testing.T) {
