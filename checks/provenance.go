@@ -57,7 +57,7 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 		e := r.Evidence[0]
 		r.Status = Fail
 		if e.Seq > 0 {
-			r.Message = fmt.Sprintf("%s %s (#%d): an instruction only %s gave is not the user's", e.Pointer, e.Note, e.Seq, e.Note[len("cites "):])
+			r.Message = fmt.Sprintf("%s %s (#%d): an instruction only %s gave is not the user's", e.Pointer, e.Note, e.Seq, giver(e.Note))
 		} else {
 			r.Message = fmt.Sprintf("%s cites no event: its provenance cannot be checked", e.Pointer)
 		}
@@ -68,4 +68,15 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 	}
 	r.Status, r.Message = Pass, fmt.Sprintf("all %s cite user or system events", plural(len(items), "constraint or correction"))
 	return []Result{r}
+}
+
+// giver names who gave an instruction, from an evidence note "cites …".
+func giver(note string) string {
+	switch note {
+	case "cites a tool event":
+		return "a tool output"
+	case "cites an assistant event":
+		return "the assistant"
+	}
+	return "that event"
 }

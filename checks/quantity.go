@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -41,8 +42,7 @@ func (c QuantityCheck) Check(in *Input) []Result {
 	if st.sum.TextOnly() {
 		leaves = st.textLeaves()
 	}
-	var near *Evidence
-	var nearText string
+	var near []Evidence
 	for _, l := range leaves {
 		pattern := ""
 		if len(inv.Match) > 0 {
@@ -59,9 +59,15 @@ func (c QuantityCheck) Check(in *Input) []Result {
 				r.Evidence = []Evidence{{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}}
 				return []Result{r}
 			}
-			if near == nil && (q.Value == inv.Value && q.Unit != "" || q.Unit != "" && quantity.SameDimension(q.Unit, inv.Unit)) {
-				near = &Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "near miss"}
-				nearText = q.Text
+			sameValue := q.Value == inv.Value && q.Unit != ""
+			if sameValue || q.Unit != "" && quantity.SameDimension(q.Unit, inv.Unit) {
+				e := Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "near miss"}
+				if sameValue {
+					// the same number in another unit is the likeliest swap
+					near = append([]Evidence{e}, near...)
+				} else {
+					near = append(near, e)
+				}
 			}
 		}
 	}
@@ -70,9 +76,16 @@ func (c QuantityCheck) Check(in *Input) []Result {
 	if len(inv.Match) > 0 {
 		where = " where " + anyOf(inv.Match) + " matches"
 	}
-	if near != nil {
-		r.Message = fmt.Sprintf("want %s%s; found %s at %s", want, where, nearText, near.Pointer)
-		r.Evidence = []Evidence{*near}
+	if len(near) > 0 {
+		if len(near) > 3 {
+			near = near[:3]
+		}
+		var found []string
+		for _, e := range near {
+			found = append(found, fmt.Sprintf("%s at %s", e.Text, e.Pointer))
+		}
+		r.Message = fmt.Sprintf("want %s%s; found %s", want, where, strings.Join(found, ", "))
+		r.Evidence = near
 		return []Result{r}
 	}
 	r.Message = fmt.Sprintf("want %s%s; the summary states no such quantity", want, where)

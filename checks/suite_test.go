@@ -39,8 +39,15 @@ type mutationFile struct {
 	Invariant  string `json:"invariant,omitempty"`
 	Why        string `json:"why"`
 	// TailDrop removes events from the constructed tail (for the tail check).
-	TailDrop []int           `json:"tail_drop,omitempty"`
-	Summary  json.RawMessage `json:"summary"`
+	TailDrop []int `json:"tail_drop,omitempty"`
+	// Also lists the other results the defect must fail by construction of
+	// the scenario (every unresolved call of the built-in suite is also a
+	// pending_operation invariant). Everything else must not fail.
+	Also []struct {
+		Check     string `json:"check"`
+		Invariant string `json:"invariant,omitempty"`
+	} `json:"also,omitempty"`
+	Summary json.RawMessage `json:"summary"`
 }
 
 func builtinByID(t *testing.T) map[string]*scenarios.Scenario {
@@ -183,9 +190,20 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 				in.Gen.Tail = tail
 			}
 			hit := false
+			alsoHit := map[int]bool{}
 			for _, r := range Run(in) {
 				target := r.Check == m.Check && (m.Invariant == "" || r.Invariant == m.Invariant)
+				also := -1
+				for i, a := range m.Also {
+					if r.Check == a.Check && (a.Invariant == "" || r.Invariant == a.Invariant) {
+						also = i
+					}
+				}
 				switch {
+				case also >= 0 && r.Status == Fail:
+					alsoHit[also] = true
+				case also >= 0:
+					t.Errorf("expected collateral %s/%s is %s, not fail: %s", r.Check, r.Invariant, r.Status, r.Message)
 				case target && r.Status == Fail:
 					hit = true
 					t.Logf("%s/%s: %s", r.Check, r.Invariant, r.Message)
@@ -197,6 +215,9 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 			}
 			if !hit {
 				t.Errorf("no result for %s/%s", m.Check, m.Invariant)
+			}
+			if len(alsoHit) != len(m.Also) {
+				t.Errorf("expected collateral %v; failed: %v", m.Also, alsoHit)
 			}
 			covered[m.Check]++
 		})
