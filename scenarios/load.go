@@ -110,7 +110,7 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 		return nil, ErrorList{{File: name, Pos: pos(&extra), Msg: "a second YAML document: a file holds one scenario"}}
 	}
 	d := &decoder{file: name}
-	if d.refuseAliases(&doc, 0) {
+	if d.refuseAliases(&doc); len(d.errs) > 0 {
 		return nil, d.errs.Err()
 	}
 	s = d.scenario(&doc)
@@ -235,24 +235,46 @@ func (d *decoder) errorAt(p Pos, format string, args ...any) {
 	d.errs.add(d.file, p, format, args...)
 }
 
-// refuseAliases reports every alias; it reports true when one was found.
-func (d *decoder) refuseAliases(n *yaml.Node, depth int) bool {
-	if depth > 200 {
-		d.errorf(n, "document nested deeper than 200 levels")
-		return true
-	}
-	found := false
-	if n.Kind == yaml.AliasNode {
-		d.errorf(n, "YAML alias *%s: aliases are not allowed in scenario files (write the value out)", n.Value)
-		return true
-	}
-	for _, c := range n.Content {
-		if d.refuseAliases(c, depth+1) {
-			found = true
+// refuseAliases reports the first alias, and how many more there are (a
+// bomb holds thousands), or a nesting deeper than maxDepth.
+func (d *decoder) refuseAliases(root *yaml.Node) {
+	var first, deep *yaml.Node
+	count := 0
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if depth > maxDepth {
+			if deep == nil {
+				deep = n
+			}
+			return
+		}
+		if n.Kind == yaml.AliasNode {
+			if first == nil {
+				first = n
+			}
+			count++
+			return
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
 		}
 	}
-	return found
+	walk(root, 0)
+	if deep != nil {
+		d.errorf(deep, "YAML nested deeper than %d levels", maxDepth)
+	}
+	if first != nil {
+		more := ""
+		if count > 1 {
+			more = fmt.Sprintf(" (%d aliases in this file)", count)
+		}
+		d.errorf(first, "YAML alias *%s: aliases are not allowed in scenario files, write the value out%s", first.Value, more)
+	}
 }
+
+// maxDepth bounds the nesting of a scenario file; real ones nest about 6
+// levels deep (tool arguments can add a few).
+const maxDepth = 64
 
 func kindName(n *yaml.Node) string {
 	switch n.Kind {

@@ -244,7 +244,7 @@ arrivals:
   - &e {role: user, text: hi}
   - *e
 `,
-			want: []string{`t.yaml:5:5: YAML alias *e: aliases are not allowed in scenario files (write the value out)`},
+			want: []string{`t.yaml:5:5: YAML alias *e: aliases are not allowed in scenario files, write the value out`},
 		},
 		{
 			name: "syntax error",
@@ -413,7 +413,8 @@ events: *g
 		{"50 MB file", big, big + ":1:1: file is 50.0 MB, limit is 8 MiB"},
 		{"binary", write("bin.yaml", []byte("version: 1\nid: x\x00\x01\x02")), filepath.Join(dir, "bin.yaml") + ":2:6: binary file: NUL byte at offset 16; a scenario is UTF-8 YAML text"},
 		{"latin-1", write("latin1.yaml", []byte("version: 1\nid: x\ngoal: sesi\xf3n\n")), filepath.Join(dir, "latin1.yaml") + ":3:11: not UTF-8: invalid byte 0xf3 at offset 27; save the file as UTF-8"},
-		{"yaml bomb", write("bomb.yaml", []byte(bomb)), filepath.Join(dir, "bomb.yaml") + ":4:8: YAML alias *a: aliases are not allowed in scenario files (write the value out)"},
+		{"yaml bomb", write("bomb.yaml", []byte(bomb)), filepath.Join(dir, "bomb.yaml") + ":4:8: YAML alias *a: aliases are not allowed in scenario files, write the value out (55 aliases in this file)"},
+		{"deep nesting", write("deep.yaml", []byte("version: 1\nid: x\nevents: "+strings.Repeat("[", 5000)+strings.Repeat("]", 5000)+"\n")), filepath.Join(dir, "deep.yaml") + ":3:72: YAML nested deeper than 64 levels"},
 		{"missing", filepath.Join(dir, "nope.yaml"), filepath.Join(dir, "nope.yaml") + ": no such file or directory"},
 	}
 	for _, tc := range tests {
