@@ -39,7 +39,10 @@
 // 50,000. After each event i is appended, the context size S is measured
 // (header with the active summary + events after the coverage up to i); when
 // S + reserve_tokens ≥ T the runtime compacts, wanting the cut i. The
-// trigger is recorded as "tokens:S+R>=T".
+// trigger is recorded as "tokens:S+R>=T". A generation that leaves more
+// than MinFreed (90%) of the tokens it started from freed too little: the
+// runtime stops compacting after it, with a warning, rather than thrash
+// (compact again at nearly every event).
 //
 // Rebuild. Iterative: the request holds the active summary and the events
 // (coverage, cut]. From source: every event [1, cut] and no previous

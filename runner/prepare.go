@@ -20,6 +20,8 @@ type prepared struct {
 	prefix []int
 	// safe[i] is true when a cut at sc.Events[i].Seq splits no protocol unit.
 	safe []bool
+	// headerBase counts the header (rules and goal) with no summary.
+	headerBase int
 	// arrivalTokens is the token count of the arrivals rendered on their own.
 	arrivalTokens int
 }
@@ -33,6 +35,7 @@ func prepare(sc *scenarios.Scenario, counter *tokens.Counter) *prepared {
 		p.prefix[i+1] = p.prefix[i] + t
 	}
 	p.safe = safeBoundaries(sc.Events)
+	p.headerBase = counter.Count(transcript.Header(transcript.Context{Rules: sc.Rules, Goal: sc.Goal}))
 	for _, t := range eventTokens(sc.Arrivals, counter) {
 		p.arrivalTokens += t
 	}
@@ -103,7 +106,7 @@ func (p *prepared) sum(from, to int) int {
 	return p.prefix[to+1] - p.prefix[from+1]
 }
 
-// headerTokens counts the context header with the given summary.
-func (p *prepared) headerTokens(summary []byte) int {
-	return p.counter.Count(transcript.Header(transcript.Context{Rules: p.sc.Rules, Goal: p.sc.Goal, Summary: summary}))
-}
+// summaryLabelTokens is what transcript.Header adds around a summary
+// ("Summary of earlier events:\n" … "\n"): the header with a summary of S
+// tokens counts headerBase + summaryLabelTokens + S.
+const summaryLabelTokens = 5

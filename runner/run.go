@@ -104,8 +104,9 @@ type Options struct {
 	Tokenizer string
 	// Check judges a summary; nil means checks.Run.
 	Check func(*checks.Input) []checks.Result
-	// StopAfter, when > 0, stops scheduling after that many units finished
-	// in this process, as if interrupted (the deterministic failpoint
+	// StopAfter, when > 0, schedules at most that many units and lets them
+	// finish, then stops as if interrupted: exactly that many units finish,
+	// whatever Jobs (the deterministic failpoint
 	// COMPACT_EVAL_FAILPOINT=stop-after:N).
 	StopAfter int
 	// Abort, when canceled, stops in-flight units too (a second Ctrl-C):
@@ -295,7 +296,10 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 	var stopOnce sync.Once
 	go func() {
 		defer close(feed)
-		for _, jb := range todo {
+		for k, jb := range todo {
+			if opts.StopAfter > 0 && k >= opts.StopAfter {
+				return
+			}
 			select {
 			case <-ctx.Done():
 				return
@@ -328,9 +332,6 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 			}
 			if opts.Progress != nil {
 				opts.Progress(ran, len(todo))
-			}
-			if opts.StopAfter > 0 && ran >= opts.StopAfter {
-				stopOnce.Do(func() { close(stop) })
 			}
 		}
 	}()

@@ -143,9 +143,9 @@ func TestTimelineExplicit(t *testing.T) {
 		warnings int
 	}{
 		{
-			name: "cut inside a pair moves before the call",
-			sc:   scenarios.Scenario{Events: history(12), Compaction: scenarios.Compaction{At: []int{5}}},
-			want: []genView{{N: 1, Trigger: "at:5", Cut: 4, From: 1, ID: "g1", Installed: true}},
+			name:     "cut inside a pair moves before the call",
+			sc:       scenarios.Scenario{Events: history(12), Compaction: scenarios.Compaction{At: []int{5}}},
+			want:     []genView{{N: 1, Trigger: "at:5", Cut: 4, From: 1, ID: "g1", Installed: true}},
 			wantReqs: []seen{{Gen: 1, Cut: 4, Seqs: seqs(1, 4), Previous: ""}},
 			warnings: 1,
 		},
@@ -155,9 +155,9 @@ func TestTimelineExplicit(t *testing.T) {
 			warnings: 2,
 		},
 		{
-			name: "keep_recent moves the last cut",
-			sc:   scenarios.Scenario{Events: history(12), Compaction: scenarios.Compaction{At: []int{12}, KeepRecent: 3}},
-			want: []genView{{N: 1, Trigger: "at:12", Cut: 9, From: 1, ID: "g1", Installed: true}},
+			name:     "keep_recent moves the last cut",
+			sc:       scenarios.Scenario{Events: history(12), Compaction: scenarios.Compaction{At: []int{12}, KeepRecent: 3}},
+			want:     []genView{{N: 1, Trigger: "at:12", Cut: 9, From: 1, ID: "g1", Installed: true}},
 			wantReqs: []seen{{Gen: 1, Cut: 9, Seqs: seqs(1, 9)}},
 			warnings: 1,
 		},

@@ -67,7 +67,7 @@ func (u *unit) run() reports.Unit {
 		Scenario:   reports.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, Tags: sc.Tags},
 		Summarizer: u.spec, Trial: u.trial, Status: reports.UnitOK,
 	}
-	tl := &timeline{u: u, coverIdx: -1, hdr: u.p.headerTokens(nil)}
+	tl := &timeline{u: u, coverIdx: -1, hdr: u.p.headerBase}
 	tl.active = NewActive(u.boundary)
 	tl.walk()
 
@@ -147,6 +147,12 @@ func (tl *timeline) place(want, end int) int {
 	return c
 }
 
+// MinFreed bounds token-triggered compaction: a generation whose compacted
+// context keeps more than MinFreed of the tokens before it freed too little,
+// and compaction stops after it (with a warning) instead of compacting again
+// at every event.
+const MinFreed = 0.9
+
 // Threshold returns the token threshold of a compaction setting: threshold_tokens;
 // else threshold_fraction × context_window; else 0.8 × context_window; else
 // 50,000.
@@ -210,6 +216,11 @@ func (tl *timeline) walk() {
 			continue
 		}
 		tl.generation(c, i, fmt.Sprintf("tokens:%d+%d>=%d", size, reserve, threshold), size)
+		if g := tl.gens[len(tl.gens)-1].g; g.Installed && float64(g.TokensAfter) > MinFreed*float64(g.TokensBefore) {
+			tl.warnings = append(tl.warnings, fmt.Sprintf("generation %d freed only %d of %d tokens (less than %.0f%%): compaction stopped (it would thrash)",
+				g.N, g.TokensBefore-g.TokensAfter, g.TokensBefore, 100*(1-MinFreed)))
+			tl.stopped = true
+		}
 	}
 }
 
@@ -225,6 +236,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 	req.ScenarioID, req.Generation, req.Cut = sc.ID, n, sc.Events[cutIdx].Seq
 	req.Goal, req.Rules, req.Trial = sc.Goal, sc.Rules, u.trial
 	req.ContextWindow, req.MaxRatio = sc.ContextWindow, sc.Compaction.EffectiveMaxRatio()
+	req.ReplacedTokens = p.prefix[cutIdx+1]
 	from := tl.coverIdx + 1
 	if sc.Compaction.EffectiveRebuild() == scenarios.RebuildFromSource {
 		from = 0
@@ -292,7 +304,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 	} else {
 		g.Installed = true
 		tl.coverIdx = cutIdx
-		tl.hdr = p.headerTokens(g.Summary)
+		tl.hdr = p.headerBase + summaryLabelTokens + g.SummaryTokens
 		g.TokensAfter = tl.hdr + p.sum(cutIdx, end)
 	}
 	tl.gens = append(tl.gens, rec)

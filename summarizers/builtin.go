@@ -95,12 +95,19 @@ func NewNone() Summarizer {
 // was itself at most max_ratio × what it replaced, so the budget is max_ratio
 // × the new events plus the previous summary's size. A margin keeps room for
 // the JSON wrapper.
+//
+// When the runner says how many tokens the summary replaces
+// (Request.ReplacedTokens), the budget is max_ratio × that, and nothing is
+// counted again.
 func budget(req *Request, counter *tokens.Counter, eventsText, previous string) int {
 	ratio := req.MaxRatio
 	if ratio <= 0 {
 		ratio = 0.5
 	}
-	b := ratio*float64(counter.Count(eventsText)) + float64(counter.Count(previous))
+	b := ratio * float64(req.ReplacedTokens)
+	if req.ReplacedTokens <= 0 {
+		b = ratio*float64(counter.Count(eventsText)) + float64(counter.Count(previous))
+	}
 	return int(b*0.9) - 24
 }
 
@@ -139,10 +146,12 @@ func NewTruncate() Summarizer {
 			lines = append(lines, strings.Split(strings.TrimRight(prev, "\n"), "\n")...)
 		}
 		lines = append(lines, strings.Split(strings.TrimRight(events, "\n"), "\n")...)
-		kept := 0
-		used := 0
+		// Estimate with 3 bytes a token (text averages 4), then count the
+		// chosen text once and drop the oldest lines until it fits: a few
+		// large counts instead of one per line.
+		kept, used := 0, 0
 		for i := len(lines) - 1; i >= 0; i-- {
-			n := counter.Count(lines[i]) + 1
+			n := (len(lines[i]) + 1 + 2) / 3
 			if used+n > limit {
 				break
 			}
@@ -150,6 +159,10 @@ func NewTruncate() Summarizer {
 			kept++
 		}
 		text := strings.Join(lines[len(lines)-kept:], "\n")
+		for kept > 0 && counter.Count(text)+kept > limit {
+			kept -= max(1, kept/10)
+			text = strings.Join(lines[len(lines)-kept:], "\n")
+		}
 		return &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut, Text: text}, nil
 	}}
 }

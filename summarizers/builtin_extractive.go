@@ -78,10 +78,15 @@ func NewExtractive() Summarizer {
 			b, _ := json.Marshal(s)
 			return counter.Count(string(b))
 		}
-		if size() > limit {
+		total := size()
+		if total > limit && s.Text != "" {
 			s.Text = ""
+			total = size()
 		}
-		for len(s.Verified) > 0 && size() > limit {
+		// Drop the oldest verified claims, each costing its own tokens and
+		// a few for its JSON wrapper, without counting the whole again.
+		for len(s.Verified) > 0 && total > limit {
+			total -= counter.Count(s.Verified[0].Claim) + 8
 			s.Verified = s.Verified[1:]
 		}
 		return s, nil

@@ -36,6 +36,11 @@ type Request struct {
 	// Not part of the exec protocol.
 	ContextWindow int     `json:"-"`
 	MaxRatio      float64 `json:"-"`
+	// ReplacedTokens is the token count of the rendered events 1..Cut, what
+	// the summary replaces (the runner knows it without counting again); 0
+	// means unknown. Budget-aware built-ins size their output with it. Not
+	// part of the exec protocol.
+	ReplacedTokens int `json:"-"`
 }
 
 // NewRequest fills the protocol fields.

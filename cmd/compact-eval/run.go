@@ -168,6 +168,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 			for _, p := range el {
 				fmt.Fprintln(env.Stderr, p)
 			}
+			if len(el) == 1 {
+				return inputError{errors.New("1 problem in the scenarios")}
+			}
 			return inputError{fmt.Errorf("%d problems in the scenarios", len(el))}
 		}
 		return inputError{err}
@@ -270,7 +273,11 @@ func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
 			}
 			return
 		}
-		words = append(words, "--"+fl.Name, shellQuote(fl.Value.String()))
+		dash := "--"
+		if len(fl.Name) == 1 {
+			dash = "-"
+		}
+		words = append(words, dash+fl.Name, shellQuote(fl.Value.String()))
 	})
 	words = append(words, "--resume", shellQuote(out))
 	for _, a := range args {

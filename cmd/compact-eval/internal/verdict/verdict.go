@@ -138,7 +138,8 @@ func (b *Builder) Line(h *reports.Result, planned int) string {
 	if h.Interrupted {
 		fmt.Fprintf(&s, "verdict: INTERRUPTED after %d of %d units", b.units-b.abandon, planned)
 	} else {
-		fmt.Fprintf(&s, "verdict: finished %d units (%d scenarios × %d summarizers × %d trials)", b.units, len(b.scenario), len(h.Config.Summarizers), h.Config.Trials)
+		fmt.Fprintf(&s, "verdict: finished %s (%s × %s × %s)", plural(b.units, "unit"), plural(len(b.scenario), "scenario"),
+			plural(len(h.Config.Summarizers), "summarizer"), plural(h.Config.Trials, "trial"))
 	}
 	if b.errors > 0 {
 		fmt.Fprintf(&s, ", %d with errors", b.errors)
@@ -201,12 +202,19 @@ func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath 
 	return err
 }
 
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
 func percent(r float64) string { return fmt.Sprintf("%.0f%%", 100*r) }
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if len(s) > 160 {
-		s = s[:157] + "..."
+	if r := []rune(s); len(r) > 160 {
+		s = string(r[:157]) + "..."
 	}
 	return s
 }
