@@ -3,8 +3,8 @@
 //
 // Run starts the command once, writes the request to its stdin, and reads one
 // JSON document from its stdout. The process runs in a process group of its
-// own (on Unix); a timeout, a cancelled context or output above the cap kills the whole
-// group (the command and anything it spawned). Every failure is an *Error
+// own (on Unix); a timeout, a cancelled context or output above the cap kills
+// the whole group (the command and anything it spawned). Every failure is an *Error
 // with a short reason ("exit status 3", "timed out after 2s", ...) and the
 // first 4 KiB of the process's stderr, so a runner can turn it into an
 // `error` result for the unit without guessing.
@@ -146,6 +146,12 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 			Stderr: stderr.String(), Latency: time.Since(start), Err: err}
 	}
 	if err := cmd.Start(); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return fail(KindCanceled, "canceled: "+context.Cause(ctx).Error(), -1, ctx.Err())
+		case callCtx.Err() != nil:
+			return fail(KindTimeout, fmt.Sprintf("timed out after %v", timeout), -1, callCtx.Err())
+		}
 		return fail(KindStart, "start: "+err.Error(), -1, err)
 	}
 	waitErr := cmd.Wait()

@@ -1,3 +1,5 @@
+//go:build unix
+
 package execproc_test
 
 import (
@@ -10,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -257,6 +260,16 @@ func TestRunCancelKillsGroup(t *testing.T) {
 	}
 }
 
+func TestRunCanceledBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := execproc.Run(ctx, []string{progs["agent-good"]}, nil, execproc.Options{})
+	var e *execproc.Error
+	if !errors.As(err, &e) || e.Kind != execproc.KindCanceled {
+		t.Errorf("error %v: want kind %q", err, execproc.KindCanceled)
+	}
+}
+
 func TestRunEnvironment(t *testing.T) {
 	t.Setenv("EXECPROC_INHERITED", "from the harness")
 	script := `printf '{"protocol": "%s", "inherited": "%s", "extra": "%s"}' "$COMPACT_EVAL_PROTOCOL" "$EXECPROC_INHERITED" "$EXTRA"`
@@ -343,13 +356,41 @@ func TestRunBackgroundGrandchild(t *testing.T) {
 	}
 }
 
-// BenchmarkRun measures the harness's cost of one exec call around a
-// trivial program (start, pipes, wait, JSON check).
+// BenchmarkRun measures one exec call around a trivial program (start,
+// pipes, wait, JSON check): wall time per call, and the CPU time the harness
+// itself spends per call (harness-cpu-ns/op), apart from the child's.
 func BenchmarkRun(b *testing.B) {
 	req := []byte(`{"protocol": 1, "kind": "decide", "arm": "full", "probe": {"id": "p", "question": "q", "options": {"a": "A", "b": "B"}}}`)
+	before := selfCPU(b)
 	for b.Loop() {
 		if _, err := execproc.Run(context.Background(), []string{progs["agent-good"]}, req, execproc.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(selfCPU(b)-before)/float64(b.N), "harness-cpu-ns/op")
+}
+
+// BenchmarkRunParallel runs 32 calls at a time (as -j 32 would) to show
+// that calls do not serialize in the harness.
+func BenchmarkRunParallel(b *testing.B) {
+	req := []byte(`{"protocol": 1, "kind": "decide", "arm": "full", "probe": {"id": "p", "question": "q", "options": {"a": "A", "b": "B"}}}`)
+	b.SetParallelism(16) // × GOMAXPROCS (2 here) = 32 in flight
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := execproc.Run(context.Background(), []string{"sh", "-c", "sleep 0.1; echo '{}'"}, req, execproc.Options{}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// selfCPU is the user+system CPU time this process used so far.
+func selfCPU(b *testing.B) time.Duration {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
