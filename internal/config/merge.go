@@ -1,0 +1,91 @@
+package config
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// Flag names of `compact-eval run` that the file can also set; Merge reads
+// them from the set given by FlagsSet.
+const (
+	FlagSummarizer  = "summarizer"
+	FlagAgent       = "agent"
+	FlagTrials      = "trials"
+	FlagJobs        = "j"
+	FlagExecTimeout = "exec-timeout"
+	FlagMinPass     = "min-pass"
+	FlagBaseline    = "baseline"
+)
+
+// Flags are the values of the run flags that the file can also set, as
+// parsed (defaults included).
+type Flags struct {
+	// Summarizers are the --summarizer specs in order.
+	Summarizers []string
+	// Agent is --agent.
+	Agent string
+	// Trials, Jobs and ExecTimeout are --trials, -j and --exec-timeout.
+	Trials, Jobs int
+	ExecTimeout  time.Duration
+	// MinPass is --min-pass (check type → rate); Baseline is --baseline.
+	MinPass  map[string]float64
+	Baseline string
+}
+
+// Settings are a run's settings once flags and file are merged.
+type Settings struct {
+	// Summarizers are the targets to run, in order: the --summarizer flags
+	// when given, else the file's list, else nil (the caller's defaults).
+	Summarizers []Target
+	// Agent is --agent when given, else the file's agent, else --agent's
+	// default.
+	Agent Target
+	// Trials, Jobs and ExecTimeout follow Pick.
+	Trials, Jobs int
+	ExecTimeout  time.Duration
+	// MinPass and Baseline are the gates: each flag replaces the file's.
+	MinPass  map[string]float64
+	Baseline string
+}
+
+// Merge applies the precedence rule (flag given > file > flag default) to
+// every setting. f may be nil (no config file); set holds the names of the
+// flags given on the command line (FlagsSet). Flag specs that do not parse
+// are an error naming the flag.
+func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
+	if f == nil {
+		f = &File{}
+	}
+	var s Settings
+	if set[FlagSummarizer] || len(f.Summarizers) == 0 {
+		for _, raw := range flags.Summarizers {
+			spec, err := summarizers.ParseSpec(raw)
+			if err != nil {
+				return Settings{}, fmt.Errorf("--summarizer: %w", err)
+			}
+			s.Summarizers = append(s.Summarizers, Target{Name: raw, Spec: spec})
+		}
+	} else {
+		s.Summarizers = append([]Target(nil), f.Summarizers...)
+	}
+	if set[FlagAgent] || f.Agent == nil {
+		spec, err := summarizers.ParseSpec(flags.Agent)
+		if err != nil {
+			return Settings{}, fmt.Errorf("--agent: %w", err)
+		}
+		s.Agent = Target{Name: flags.Agent, Spec: spec}
+	} else {
+		s.Agent = *f.Agent
+	}
+	s.Trials = Pick(set[FlagTrials], flags.Trials, f.Trials)
+	s.Jobs = Pick(set[FlagJobs], flags.Jobs, f.Jobs)
+	s.ExecTimeout = Pick(set[FlagExecTimeout], flags.ExecTimeout, f.ExecTimeout)
+	s.MinPass = flags.MinPass
+	if !set[FlagMinPass] && f.Gates.MinPass != nil {
+		s.MinPass = f.Gates.MinPass
+	}
+	s.Baseline = Pick(set[FlagBaseline], flags.Baseline, f.Gates.Baseline)
+	return s, nil
+}
