@@ -46,8 +46,8 @@ const (
 //   - errors: every tool result with status error, resolution "unresolved".
 //   - artifacts: every file-like token (a name with a known extension, or an
 //     absolute path) of any event, exactly as written, first occurrence; a
-//     digest (sha256:…) travels with the path when the event names exactly
-//     one path.
+//     digest (sha256:…) travels with the path when an event names it with
+//     exactly one path. Tokens inside a URL are not paths.
 //   - verified: every sentence with a number and a unit (80 %, 30 s, 50,000
 //     tokens) from a user or tool event, citing it; the newest 40 are kept.
 //     The same from an assistant event is not evidence: it goes to text.
@@ -99,9 +99,9 @@ func extract(s *Summary, events []scenarios.Event) {
 	for _, c := range s.Constraints {
 		seenConstraint[textmatch.Fold(strings.ToLower(c.Text))] = true
 	}
-	seenPath := map[string]bool{}
-	for _, a := range s.Artifacts {
-		seenPath[a.Path] = true
+	seenPath := map[string]int{} // path → index in s.Artifacts
+	for i, a := range s.Artifacts {
+		seenPath[a.Path] = i
 	}
 	// Results seen here resolve calls, old or new.
 	results := map[string]*scenarios.Event{}
@@ -170,12 +170,16 @@ func extract(s *Summary, events []scenarios.Event) {
 		digest := digestRE.FindString(text)
 		for _, p := range paths {
 			p = strings.TrimRight(p, ".,:;")
-			if seenPath[p] || strings.Contains(p, "://") {
+			withDigest := digest != "" && len(paths) == 1
+			if i, ok := seenPath[p]; ok {
+				if withDigest && s.Artifacts[i].Digest == "" {
+					s.Artifacts[i].Digest = digest
+				}
 				continue
 			}
-			seenPath[p] = true
+			seenPath[p] = len(s.Artifacts)
 			a := ArtifactRef{Path: p, SourceSeq: e.Seq}
-			if digest != "" && len(paths) == 1 {
+			if withDigest {
 				a.Digest = digest
 			}
 			s.Artifacts = append(s.Artifacts, a)
