@@ -157,7 +157,10 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 	waitErr := cmd.Wait()
 	latency := time.Since(start)
 	// Whatever happened, nothing of the call may outlive it: kill what is
-	// left of the group (a grandchild that the command left running).
+	// left of the group (a grandchild that the command left running). The
+	// leader is reaped by now, but Linux does not hand its pid to a new
+	// process while a group member still uses it as a group id; with no
+	// member left this finds no group.
 	killGroup(cmd)
 
 	code := -1
