@@ -1,10 +1,13 @@
 package scenarios
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // benchScenario writes a realistic scenario of n events as YAML: user and
@@ -111,6 +114,27 @@ func BenchmarkLoad(b *testing.B) {
 		}
 		if errs := Lint(list); errs != nil {
 			b.Fatal(errs)
+		}
+	}
+	b.ReportMetric(float64(files*events*b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkYAMLParse is the floor under BenchmarkLoad: yaml.v3 parsing the
+// same files into nodes, nothing else. The difference is the loader's and
+// the linter's own cost.
+func BenchmarkYAMLParse(b *testing.B) {
+	const files, events = 1000, 500
+	data := make([][]byte, files)
+	for i := range data {
+		data[i] = benchScenario(i, events)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range data {
+			var n yaml.Node
+			if err := yaml.NewDecoder(bytes.NewReader(d)).Decode(&n); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.ReportMetric(float64(files*events*b.N)/b.Elapsed().Seconds(), "events/s")

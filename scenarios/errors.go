@@ -8,14 +8,15 @@ import (
 )
 
 // Error is one problem in a scenario file, positioned. Its text reads
-// "file:line:col: msg"; a zero Pos prints as line 1, column 1 would be a lie,
-// so it prints "file: msg".
+// "file:line:col: msg"; with a zero Pos (a problem with the file as a whole,
+// such as a missing file) it reads "file: msg".
 type Error struct {
 	File string
 	Pos  Pos
 	Msg  string
 }
 
+// Error returns "file:line:col: msg".
 func (e *Error) Error() string {
 	if e.Pos.Line == 0 {
 		return fmt.Sprintf("%s: %s", e.File, e.Msg)
@@ -29,6 +30,7 @@ func (e *Error) Error() string {
 // package: functions return a nil error instead).
 type ErrorList []*Error
 
+// Error returns the problems, one per line.
 func (l ErrorList) Error() string {
 	var b strings.Builder
 	for i, e := range l {

@@ -75,11 +75,10 @@ func LintScenario(s *Scenario) ErrorList {
 type linter struct {
 	s    *Scenario
 	errs ErrorList
-	// calls maps a call id to its event; results a call id to its result
-	// events (arrivals included).
-	calls   map[string]Event
-	results map[string][]Event
-	text    string // every event's words, for verbatim checks
+	// calls maps a call id to the seq of its call; results a call id to
+	// its first result (arrivals included).
+	calls   map[string]int // call id → seq of the call
+	results map[string]result
 }
 
 func (l *linter) errorf(p Pos, format string, args ...any) {
@@ -116,84 +115,83 @@ func (l *linter) numbering() {
 	}
 }
 
-func (l *linter) protocol() {
-	l.calls = map[string]Event{}
-	l.results = map[string][]Event{}
-	all := append(slices.Clip(l.s.Events), l.s.Arrivals...)
-	for _, e := range all {
-		if c := e.ToolCall; c != nil {
-			if prev, dup := l.calls[c.ID]; dup {
-				l.errorf(e.Pos, "seq %d: tool_call id %q is already used at seq %d", e.Seq, c.ID, prev.Seq)
-			} else {
-				l.calls[c.ID] = e
-			}
-		}
-		if r := e.ToolResult; r != nil {
-			call, ok := l.calls[r.CallID]
-			switch {
-			case !ok:
-				l.errorf(e.Pos, "seq %d: tool_result names call %q, which no earlier event makes", e.Seq, r.CallID)
-			case len(l.results[r.CallID]) > 0:
-				l.errorf(e.Pos, "seq %d: call %q (seq %d) already has a result at seq %d; a call has at most one result", e.Seq, r.CallID, call.Seq, l.results[r.CallID][0].Seq)
-			}
-			if ok {
-				l.results[r.CallID] = append(l.results[r.CallID], e)
-			}
-		}
-	}
+// result is the first result of a call.
+type result struct {
+	seq    int
+	status string
 }
 
-// allText is every word of the scenario's events and arrivals (texts, tool
-// names and arguments, results), for verbatim checks. Built on first use.
-func (l *linter) allText() string {
-	if l.text != "" {
-		return l.text
-	}
-	var b strings.Builder
+func (l *linter) protocol() {
+	l.calls = make(map[string]int, len(l.s.Events)/4)
+	l.results = make(map[string]result, len(l.s.Events)/4)
 	for _, list := range [][]Event{l.s.Events, l.s.Arrivals} {
-		for _, e := range list {
-			b.WriteString(e.Text)
-			b.WriteByte('\n')
+		for i := range list {
+			e := &list[i]
 			if c := e.ToolCall; c != nil {
-				b.WriteString(c.Name)
-				b.WriteByte(' ')
-				writeArgs(&b, c.Args)
-				b.WriteByte('\n')
+				if prev, dup := l.calls[c.ID]; dup {
+					l.errorf(e.Pos, "seq %d: tool_call id %q is already used at seq %d", e.Seq, c.ID, prev)
+				} else {
+					l.calls[c.ID] = e.Seq
+				}
 			}
 			if r := e.ToolResult; r != nil {
-				b.WriteString(r.Text)
-				b.WriteByte('\n')
+				call, ok := l.calls[r.CallID]
+				first, done := l.results[r.CallID]
+				switch {
+				case !ok:
+					l.errorf(e.Pos, "seq %d: tool_result names call %q, which no earlier event makes", e.Seq, r.CallID)
+				case done:
+					l.errorf(e.Pos, "seq %d: call %q (seq %d) already has a result at seq %d; a call has at most one result", e.Seq, r.CallID, call, first.seq)
+				default:
+					l.results[r.CallID] = result{seq: e.Seq, status: r.Status}
+				}
 			}
 		}
 	}
-	l.text = b.String()
-	if l.text == "" {
-		l.text = "\n"
-	}
-	return l.text
 }
 
-// writeArgs writes the keys and values of tool arguments, nested ones too.
-func writeArgs(b *strings.Builder, v any) {
+// occurs reports whether text occurs verbatim in some event or arrival:
+// its text, its tool call's name or arguments, or its tool result.
+func (l *linter) occurs(text string) bool {
+	for _, list := range [][]Event{l.s.Events, l.s.Arrivals} {
+		for _, e := range list {
+			if strings.Contains(e.Text, text) {
+				return true
+			}
+			if r := e.ToolResult; r != nil && strings.Contains(r.Text, text) {
+				return true
+			}
+			if c := e.ToolCall; c != nil && (strings.Contains(c.Name, text) || argsContain(c.Args, text)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// argsContain reports whether text occurs in a key or value of tool
+// arguments, nested ones included.
+func argsContain(v any, text string) bool {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			b.WriteString(k)
-			b.WriteByte(' ')
-			writeArgs(b, e)
+			if strings.Contains(k, text) || argsContain(e, text) {
+				return true
+			}
 		}
 	case []any:
 		for _, e := range x {
-			writeArgs(b, e)
+			if argsContain(e, text) {
+				return true
+			}
 		}
 	case string:
-		b.WriteString(x)
-		b.WriteByte(' ')
+		return strings.Contains(x, text)
 	case nil:
 	default:
-		fmt.Fprint(b, x)
-		b.WriteByte(' ')
+		return strings.Contains(fmt.Sprint(x), text)
 	}
+	return false
 }
 
 // event finds the event with seq among events and arrivals.
@@ -252,10 +250,8 @@ func (l *linter) invariants() {
 			case e.ToolCall.ID != v.OpID:
 				l.errorf(p, "%s: the tool_call at seq %d has id %q, not op_id %q", what, v.CallSeq, e.ToolCall.ID, v.OpID)
 			default:
-				for _, r := range l.results[v.OpID] {
-					if r.ToolResult.Status != StatusTimeout && r.Seq <= l.s.LastSeq() {
-						l.errorf(p, "%s: call %q has %s %s result at seq %d; a pending operation has no result or a timeout", what, v.OpID, article(r.ToolResult.Status), r.ToolResult.Status, r.Seq)
-					}
+				if r, ok := l.results[v.OpID]; ok && r.status != StatusTimeout && r.seq <= l.s.LastSeq() {
+					l.errorf(p, "%s: call %q has %s %s result at seq %d; a pending operation has no result or a timeout", what, v.OpID, article(r.status), r.status, r.seq)
 				}
 			}
 		case *Artifact:
@@ -266,7 +262,7 @@ func (l *linter) invariants() {
 				if !slices.Contains(v.Paths, r) {
 					l.errorf(p, "%s: required path %q is not among paths", what, r)
 				}
-				if !strings.Contains(l.allText(), r) {
+				if !l.occurs(r) {
 					l.errorf(p, "%s: required path %q occurs in no event", what, r)
 				}
 			}
@@ -283,7 +279,7 @@ func (l *linter) invariants() {
 		case *Secret:
 			if v.Value == "" {
 				l.errorf(p, "%s: value is empty", what)
-			} else if !strings.Contains(l.allText(), v.Value) {
+			} else if !l.occurs(v.Value) {
 				l.errorf(p, "%s: the secret value occurs in no event", what)
 			}
 		}
@@ -340,14 +336,9 @@ func (l *linter) compaction() {
 		case cut <= prev:
 			l.errorf(p, "compaction.at: cut %d must be greater than the cut before it, %d", cut, prev)
 		default:
-			for id, call := range l.calls {
-				if call.Seq > cut {
-					continue
-				}
-				for _, r := range l.results[id] {
-					if r.Seq > cut && r.Seq <= last {
-						l.errorf(p, "compaction.at: cut %d splits a protocol unit: call %q at seq %d has its result at seq %d", cut, id, call.Seq, r.Seq)
-					}
+			for id, r := range l.results {
+				if call := l.calls[id]; call <= cut && r.seq > cut && r.seq <= last {
+					l.errorf(p, "compaction.at: cut %d splits a protocol unit: call %q at seq %d has its result at seq %d", cut, id, call, r.seq)
 				}
 			}
 		}

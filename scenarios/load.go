@@ -307,20 +307,27 @@ func (d *decoder) mapping(n *yaml.Node, what string, fields []field) bool {
 		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
 		return false
 	}
-	seen := map[string]*yaml.Node{}
+	// seen[j] is the key that set fields[j]; mappings have few fields.
+	var seenBuf [16]*yaml.Node
+	seen := seenBuf[:0]
+	if len(fields) <= len(seenBuf) {
+		seen = seenBuf[:len(fields)]
+	} else {
+		seen = make([]*yaml.Node, len(fields))
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if first, dup := seen[k.Value]; dup {
-			d.errorf(k, "%s: duplicate field %q (first at line %d)", what, k.Value, first.Line)
-			continue
-		}
-		seen[k.Value] = k
 		var f *field
-		for j := range fields {
+		j := 0
+		for ; j < len(fields); j++ {
 			if fields[j].name == k.Value {
 				f = &fields[j]
 				break
 			}
+		}
+		if f != nil && seen[j] != nil {
+			d.errorf(k, "%s: duplicate field %q (first at line %d)", what, k.Value, seen[j].Line)
+			continue
 		}
 		if f == nil {
 			names := make([]string, len(fields))
@@ -330,10 +337,11 @@ func (d *decoder) mapping(n *yaml.Node, what string, fields []field) bool {
 			d.errorf(k, "%s: unknown field %q (valid: %s)", what, k.Value, strings.Join(names, ", "))
 			continue
 		}
+		seen[j] = k
 		f.set(v)
 	}
-	for _, f := range fields {
-		if f.required && seen[f.name] == nil {
+	for j, f := range fields {
+		if f.required && seen[j] == nil {
 			d.errorf(n, "%s: missing required field %q", what, f.name)
 		}
 	}
@@ -341,17 +349,23 @@ func (d *decoder) mapping(n *yaml.Node, what string, fields []field) bool {
 }
 
 // str decodes a text scalar: any scalar but null, as written.
-func (d *decoder) str(n *yaml.Node, what string) string {
+func (d *decoder) str(n *yaml.Node, what string) string { return d.strIn(n, what, "") }
+
+// strIn is str for the field named what+field; the name is only built for
+// an error, since this runs for every event.
+func (d *decoder) strIn(n *yaml.Node, what, field string) string {
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		d.errorf(n, "%s: want text, got %s", what, kindName(n))
+		d.errorf(n, "%s%s: want text, got %s", what, field, kindName(n))
 		return ""
 	}
 	return n.Value
 }
 
-func (d *decoder) integer(n *yaml.Node, what string) int {
+func (d *decoder) integer(n *yaml.Node, what string) int { return d.integerIn(n, what, "") }
+
+func (d *decoder) integerIn(n *yaml.Node, what, field string) int {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		d.errorf(n, "%s: want an integer, got %s", what, kindName(n))
+		d.errorf(n, "%s%s: want an integer, got %s", what, field, kindName(n))
 		return 0
 	}
 	var v int64
@@ -362,7 +376,7 @@ func (d *decoder) integer(n *yaml.Node, what string) int {
 		v, err = strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 10, 64)
 	}
 	if err != nil || v > 1<<40 || v < -(1<<40) {
-		d.errorf(n, "%s: integer %s out of range", what, n.Value)
+		d.errorf(n, "%s%s: integer %s out of range", what, field, n.Value)
 		return 0
 	}
 	return int(v)
@@ -542,17 +556,17 @@ func (d *decoder) event(n *yaml.Node, what string) entry {
 		{"seq", false, func(v *yaml.Node) {
 			en.hasSeq = true
 			en.seqPos = pos(v)
-			e.Seq = d.integer(v, what+".seq")
+			e.Seq = d.integerIn(v, what, ".seq")
 			if e.Seq < 1 && v.Tag == "!!int" {
 				d.errorf(v, "%s.seq: must be 1 or more, got %d", what, e.Seq)
 			}
 		}},
-		{"role", true, func(v *yaml.Node) { roleNode = v; e.Role = Role(d.str(v, what+".role")) }},
-		{"text", false, func(v *yaml.Node) { textNode = v; e.Text = d.str(v, what+".text") }},
-		{"tool_call", false, func(v *yaml.Node) { callNode = v; e.ToolCall = d.toolCall(v, what+".tool_call") }},
+		{"role", true, func(v *yaml.Node) { roleNode = v; e.Role = Role(d.strIn(v, what, ".role")) }},
+		{"text", false, func(v *yaml.Node) { textNode = v; e.Text = d.strIn(v, what, ".text") }},
+		{"tool_call", false, func(v *yaml.Node) { callNode = v; e.ToolCall = d.toolCall(v, what) }},
 		{"tool_result", false, func(v *yaml.Node) {
 			resultNode = v
-			e.ToolResult = d.toolResult(v, what+".tool_result")
+			e.ToolResult = d.toolResult(v, what)
 		}},
 	})
 	if roleNode == nil {
@@ -587,24 +601,28 @@ func (d *decoder) event(n *yaml.Node, what string) entry {
 	return en
 }
 
-func (d *decoder) toolCall(n *yaml.Node, what string) *ToolCall {
+func (d *decoder) toolCall(n *yaml.Node, event string) *ToolCall {
 	c := &ToolCall{}
-	d.mapping(n, what, []field{
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s.tool_call: want a mapping, got %s", event, kindName(n))
+		return c
+	}
+	d.mapping(n, event+".tool_call", []field{
 		{"id", true, func(v *yaml.Node) {
-			c.ID = d.str(v, what+".id")
+			c.ID = d.strIn(v, event, ".tool_call.id")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.ID) == "" {
-				d.errorf(v, "%s.id: empty", what)
+				d.errorf(v, "%s.tool_call.id: empty", event)
 			}
 		}},
 		{"name", true, func(v *yaml.Node) {
-			c.Name = d.str(v, what+".name")
+			c.Name = d.strIn(v, event, ".tool_call.name")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.Name) == "" {
-				d.errorf(v, "%s.name: empty", what)
+				d.errorf(v, "%s.tool_call.name: empty", event)
 			}
 		}},
 		{"args", false, func(v *yaml.Node) {
 			if v.Kind != yaml.MappingNode {
-				d.errorf(v, "%s.args: want a mapping, got %s", what, kindName(v))
+				d.errorf(v, "%s.tool_call.args: want a mapping, got %s", event, kindName(v))
 				return
 			}
 			c.Args = nodeValue(v).(map[string]any)
@@ -673,21 +691,25 @@ func jsonable(v any) any {
 	return v
 }
 
-func (d *decoder) toolResult(n *yaml.Node, what string) *ToolResult {
+func (d *decoder) toolResult(n *yaml.Node, event string) *ToolResult {
 	r := &ToolResult{Status: StatusOK}
-	d.mapping(n, what, []field{
-		{"call_id", true, func(v *yaml.Node) { r.CallID = d.str(v, what+".call_id") }},
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s.tool_result: want a mapping, got %s", event, kindName(n))
+		return r
+	}
+	d.mapping(n, event+".tool_result", []field{
+		{"call_id", true, func(v *yaml.Node) { r.CallID = d.strIn(v, event, ".tool_result.call_id") }},
 		{"status", false, func(v *yaml.Node) {
-			r.Status = d.str(v, what+".status")
+			r.Status = d.strIn(v, event, ".tool_result.status")
 			switch r.Status {
 			case StatusOK, StatusError, StatusTimeout:
 			default:
 				if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-					d.errorf(v, "%s.status: %q is not a status (valid: ok, error, timeout)", what, r.Status)
+					d.errorf(v, "%s.tool_result.status: %q is not a status (valid: ok, error, timeout)", event, r.Status)
 				}
 			}
 		}},
-		{"text", false, func(v *yaml.Node) { r.Text = d.str(v, what+".text") }},
+		{"text", false, func(v *yaml.Node) { r.Text = d.strIn(v, event, ".tool_result.text") }},
 	})
 	return r
 }
@@ -736,12 +758,12 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 		d.errorf(n, "events: empty; a scenario needs at least one event")
 		return nil
 	}
-	var entries []entry
+	entries := make([]entry, 0, len(n.Content))
 	withSeq, withoutSeq := 0, 0
 	var firstWith, firstWithout *yaml.Node
 	seeds := map[uint64]Pos{}
 	for i, item := range n.Content {
-		what := fmt.Sprintf("events[%d]", i)
+		what := "events[" + strconv.Itoa(i) + "]"
 		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
 			if len(item.Content) > 2 {
 				d.errorf(item.Content[2], "%s: a filler entry has only the key \"filler\", not %q", what, item.Content[2].Value)
@@ -782,7 +804,15 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 			av.see(en.ev)
 		}
 	}
-	var out []Event
+	total := 0
+	for _, en := range entries {
+		if en.filler != nil {
+			total += en.filler.Count
+		} else {
+			total++
+		}
+	}
+	out := make([]Event, 0, min(total, MaxEvents))
 	last := 0
 	lastPos := Pos{}
 	for _, en := range entries {
