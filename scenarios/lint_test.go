@@ -96,6 +96,16 @@ func TestLint(t *testing.T) {
 			},
 		},
 		{
+			name:  "artifact with no paths, required path only in tool arguments",
+			extra: "invariants: [{id: a, type: artifact, paths: [], required: []}, {id: b, type: artifact, paths: [db], required: [db]}]\n",
+			want:  []string{`t.yaml:10:14: invariant "a" (artifact): paths is empty`},
+		},
+		{
+			name:  "refuted hypothesis patterns that do not compile",
+			extra: "invariants: [{id: h, type: refuted_hypothesis, hypothesis_seq: 2, refuted_by_seq: 4, match: dns, conclusion: 'fine)'}]\n",
+			want:  []string{"t.yaml:10:14: invariant \"h\" (refuted_hypothesis): conclusion: pattern \"fine)\": error parsing regexp: unexpected ): `(?i)fine)`"},
+		},
+		{
 			name:  "secret that no event holds",
 			extra: "invariants: [{id: s, type: secret, value: sk-live-zzz}, {id: s2, type: secret, value: sk-live-abcdef123456}]\n",
 			want:  []string{`t.yaml:10:14: invariant "s" (secret): the secret value occurs in no event`},
