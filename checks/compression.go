@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/checks/internal/tokcount"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -41,7 +42,7 @@ func (CompressionCheck) Check(in *Input) []Result {
 		r.Status, r.Message = Error, "no replaced events to compare with (no cut and no replaced token count)"
 		return []Result{r}
 	}
-	summaryTokens := counter.Count(string(compactJSON(in.Raw, st)))
+	summaryTokens := tokcount.Count(counter, string(compactJSON(in.Raw, st)))
 	maxRatio := scenarios.DefaultMaxRatio
 	if in.Scenario != nil {
 		maxRatio = in.Scenario.Compaction.EffectiveMaxRatio()

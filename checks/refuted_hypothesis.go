@@ -65,7 +65,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	}
 	listed := 0
 	for i, h := range st.sum.Hypotheses {
-		p, _, ok := textmatch.FindAny(inv.Match, textmatch.Fold(h.Claim))
+		p, _, ok := textmatch.FindAny(inv.Match, st.folded(ptrf("hypotheses", i, "claim"), h.Claim))
 		if !ok {
 			continue
 		}

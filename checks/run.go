@@ -108,6 +108,22 @@ func Run(in *Input) []Result {
 // Redact replaces, in place, every secret of sc and its first 8 characters
 // in the messages and evidence of results with "[redacted:<id>]".
 func Redact(results []Result, sc *scenarios.Scenario) {
+	r := dataFor(sc).redactor()
+	if r == nil {
+		return
+	}
+	for i := range results {
+		res := &results[i]
+		res.Message = r.Replace(res.Message)
+		for j := range res.Evidence {
+			e := &res.Evidence[j]
+			e.Text, e.Pattern, e.Note, e.Pointer = r.Replace(e.Text), r.Replace(e.Pattern), r.Replace(e.Note), r.Replace(e.Pointer)
+		}
+	}
+}
+
+// newRedactor builds the replacer of sc's secrets; nil when it has none.
+func newRedactor(sc *scenarios.Scenario) *strings.Replacer {
 	var pairs []string
 	for _, inv := range sc.Invariants {
 		var s *scenarios.Secret
@@ -127,17 +143,9 @@ func Redact(results []Result, sc *scenarios.Scenario) {
 		}
 	}
 	if len(pairs) == 0 {
-		return
+		return nil
 	}
-	r := strings.NewReplacer(pairs...)
-	for i := range results {
-		res := &results[i]
-		res.Message = r.Replace(res.Message)
-		for j := range res.Evidence {
-			e := &res.Evidence[j]
-			e.Text, e.Pattern, e.Note, e.Pointer = r.Replace(e.Text), r.Replace(e.Pattern), r.Replace(e.Note), r.Replace(e.Pointer)
-		}
-	}
+	return strings.NewReplacer(pairs...)
 }
 
 // secretPrefix is the first 8 characters of a secret (the whole secret when

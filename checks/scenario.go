@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/compact-eval/compact-eval/checks/internal/tokcount"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/tokens"
@@ -28,9 +29,17 @@ type scenarioData struct {
 	// calls are the events holding a tool call, in order.
 	calls []scenarios.Event
 
+	redactOnce sync.Once
+	redact     *strings.Replacer
+
 	replaced  sync.Map // replKey -> int
 	pathFirst sync.Map // path -> first seq naming it (0: none)
 	quantSeq  sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
+}
+
+func (d *scenarioData) redactor() *strings.Replacer {
+	d.redactOnce.Do(func() { d.redact = newRedactor(d.sc) })
+	return d.redact
 }
 
 type replKey struct {
@@ -78,7 +87,7 @@ func (d *scenarioData) replacedTokens(cut int, c *tokens.Counter) int {
 		}
 		evs = append(evs, e)
 	}
-	n := c.Count(transcript.EventsText(evs))
+	n := tokcount.Count(c, transcript.EventsText(evs))
 	d.replaced.Store(k, n)
 	return n
 }

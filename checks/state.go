@@ -134,6 +134,17 @@ func (st *state) textLeaves() []leaf {
 	return nil
 }
 
+// folded returns the folded text of the leaf at ptr (text folded anew when
+// there is no such leaf).
+func (st *state) folded(ptr, text string) string {
+	for _, l := range st.leaves {
+		if l.ptr == ptr {
+			return l.folded
+		}
+	}
+	return textmatch.Fold(text)
+}
+
 // text is the summary's text field ("" when absent).
 func (st *state) text() string { return st.sum.Text }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Limits on a summary document. A document beyond them is not read: Decode
@@ -47,6 +48,14 @@ func Decode(raw []byte) (*Summary, []Violation, error) {
 	if d, at := depth(raw); d > MaxSummaryDepth {
 		return nil, nil, fmt.Errorf("%w: it nests deeper than %d levels (at byte %d)", ErrUnreadable, MaxSummaryDepth, at)
 	}
+	if s, ok := fastValid(raw); ok {
+		return s, nil, nil
+	}
+	return decodeSlow(raw)
+}
+
+// decodeSlow validates with the schema library and decodes.
+func decodeSlow(raw []byte) (*Summary, []Violation, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any
@@ -111,4 +120,143 @@ func depth(raw []byte) (max, at int) {
 		}
 	}
 	return max, at
+}
+
+// fastValid decodes raw strictly into the Summary type and checks in Go what
+// the schema says, for the common case of a valid document: the schema
+// library then has nothing to report, and skipping it (and its generic
+// decode) halves the cost of a check run. It is conservative: anything it
+// is not sure of (a null, an empty string, a zero seq, an unknown property,
+// a wrong type) returns false, and Decode then validates with the schema,
+// which is the authority. A fuzz test holds the two to agreement.
+func fastValid(raw []byte) (*Summary, bool) {
+	if bytes.Contains(raw, []byte("null")) || bytes.Contains(raw, []byte(`""`)) || !keysKnown(raw) {
+		return nil, false
+	}
+	var shadow struct {
+		Summary
+		SchemaVersion *int `json:"schema_version"`
+		CoversThrough *int `json:"covers_through"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&shadow) != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	if shadow.SchemaVersion == nil || *shadow.SchemaVersion != SchemaVersion || shadow.CoversThrough == nil || *shadow.CoversThrough < 0 {
+		return nil, false
+	}
+	s := shadow.Summary
+	s.SchemaVersion, s.CoversThrough = *shadow.SchemaVersion, *shadow.CoversThrough
+	// A seq written as 0 decodes like an absent one but breaks "minimum 1".
+	for _, key := range []string{`"source_seq"`, `"resolved_by"`} {
+		for rest := raw; ; {
+			i := bytes.Index(rest, []byte(key))
+			if i < 0 {
+				break
+			}
+			rest = bytes.TrimLeft(rest[i+len(key):], " \t\r\n")
+			rest = bytes.TrimLeft(bytes.TrimPrefix(rest, []byte(":")), " \t\r\n")
+			if len(rest) == 0 || rest[0] < '1' || rest[0] > '9' {
+				return nil, false
+			}
+		}
+	}
+	seqOK := func(n int) bool { return n >= 0 }
+	for _, x := range s.Constraints {
+		if x.Text == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Decisions {
+		if x.Text == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Verified {
+		if x.Claim == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Hypotheses {
+		switch x.Status {
+		case "", HypothesisOpen, HypothesisRefuted, HypothesisConfirmed:
+		default:
+			return nil, false
+		}
+		if x.Claim == "" || !seqOK(x.SourceSeq) || !seqOK(x.ResolvedBy) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Pending {
+		switch x.Status {
+		case "", PendingPending, PendingInFlight, PendingUnknown, PendingFailed, PendingDone:
+		default:
+			return nil, false
+		}
+		if x.OpID == "" && x.Description == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Artifacts {
+		if x.Path == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Corrections {
+		if x.Value == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	for _, x := range s.Errors {
+		if x.Text == "" || !seqOK(x.SourceSeq) {
+			return nil, false
+		}
+	}
+	return &s, true
+}
+
+// knownKeys are the property names of the summary document and its items.
+var knownKeys = map[string]bool{}
+
+func init() {
+	for _, k := range strings.Fields(`schema_version covers_through goal constraints decisions
+		verified hypotheses pending artifacts corrections errors next_steps text extensions
+		claim source_seq status resolved_by op_id description path digest subject value
+		supersedes resolution`) {
+		knownKeys[k] = true
+	}
+}
+
+// keysKnown reports whether every object key in raw is, byte for byte, a
+// property name of the contract. encoding/json matches names without regard
+// to case, the schema does not: a "Covers_through" must go to the schema.
+func keysKnown(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		j := i + 1
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(raw) {
+			return false
+		}
+		k := j + 1
+		for k < len(raw) && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\n' || raw[k] == '\r') {
+			k++
+		}
+		if k < len(raw) && raw[k] == ':' && !knownKeys[string(raw[i+1:j])] {
+			return false
+		}
+		i = j
+	}
+	return true
 }

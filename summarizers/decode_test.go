@@ -181,11 +181,49 @@ func TestSchemaMatchesType(t *testing.T) {
 	}
 }
 
+// The fast path never accepts what the schema refuses, and decodes the same
+// summary.
+func checkFastAgrees(t *testing.T, raw []byte) {
+	t.Helper()
+	fast, ok := fastValid(raw)
+	if !ok {
+		return
+	}
+	slow, vs, err := decodeSlow(raw)
+	if err != nil || len(vs) > 0 {
+		t.Fatalf("fast path accepts %q; schema says %v %v", raw, vs, err)
+	}
+	if diff := cmp.Diff(slow, fast); diff != "" {
+		t.Fatalf("fast and slow decode differ on %q (-slow +fast):\n%s", raw, diff)
+	}
+}
+
+func TestFastPathAgrees(t *testing.T) {
+	for _, doc := range []string{
+		`{"schema_version": 1, "covers_through": 80, "text": "x"}`,
+		`{"schema_version": 1, "covers_through": 80, "goal": null}`,
+		`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_seq": 0}]}`,
+		`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_seq": 1.0}]}`,
+		`{"schema_version": 1, "covers_through": 80, "pending": [{"op_id": "", "description": "d"}]}`,
+		`{"schema_version": 1, "covers_through": 80, "extensions": []}`,
+		`{"schema_version": 1, "covers_through": 80, "hypotheses": [{"claim": "h", "resolved_by": 0}]}`,
+		`{"schema_version": 1, "covers_through": -1}`,
+		`{"schema_version": 1.0, "covers_through": 1}`,
+	} {
+		checkFastAgrees(t, []byte(doc))
+		if _, ok := fastValid([]byte(doc)); ok && !strings.Contains(doc, `"text": "x"`) {
+			t.Errorf("fast path accepts %s", doc)
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"schema_version": 1, "covers_through": 80, "text": "x"}`))
+	f.Add([]byte(`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_seq": 3}], "pending": [{"description": "d", "status": "done"}], "extensions": {"a": 1}}`))
 	f.Add([]byte(`{"schema_version": 1, "covers_through": "80"}`))
 	f.Add([]byte(`[[[[{}]]]]`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkFastAgrees(t, raw)
 		s, vs, err := Decode(raw)
 		if err != nil && (s != nil || vs != nil) {
 			t.Fatalf("error with results: %v %v %v", s, vs, err)
