@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -56,10 +57,10 @@ func LoadFile(path string) (*Scenario, error) {
 	return LoadBytes(path, data)
 }
 
+// openMsg is err without the path, which the positioned Error already names.
 func openMsg(err error) string {
 	var pe *fs.PathError
-	if e, ok := err.(*fs.PathError); ok {
-		pe = e
+	if errors.As(err, &pe) {
 		return pe.Err.Error()
 	}
 	return err.Error()
