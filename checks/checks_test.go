@@ -47,6 +47,7 @@ func runCases(t *testing.T, check, inv string, cases []checkCase) {
 				raw = []byte(tc.raw)
 			}
 			results := Run(&Input{Scenario: sc, Gen: g, Raw: raw})
+			checkPointers(t, raw, results)
 			r := resultFor(t, results, check, inv)
 			if r.Status != tc.want {
 				t.Fatalf("status = %s (%s); want %s\nevidence: %+v", r.Status, r.Message, tc.want, r.Evidence)
@@ -118,6 +119,7 @@ func TestReferences(t *testing.T) {
 	runCases(t, CheckReferences, "", []checkCase{
 		{name: "gold", want: Pass},
 		{name: "cites the cut itself", mut: func(s *summarizers.Summary) { s.Decisions = []summarizers.Statement{{Text: "x", SourceSeq: 12}} }, want: Pass},
+		{name: "cites the first event", mut: func(s *summarizers.Summary) { s.Errors = []summarizers.ErrorNote{{Text: "x", SourceSeq: 1}} }, want: Pass},
 		{name: "no source seqs at all", mut: textOnly("x"), want: Skip},
 		{name: "after covers_through", mut: func(s *summarizers.Summary) { s.Verified[0].SourceSeq = 13 }, want: Fail, ptr: "/verified/0/source_seq", msg: "after covers_through 12"},
 		{name: "no such event", mut: func(s *summarizers.Summary) { s.Errors = []summarizers.ErrorNote{{Text: "x", SourceSeq: 999}} }, want: Fail, ptr: "/errors/0/source_seq"},
@@ -180,6 +182,7 @@ func TestProvenance(t *testing.T) {
 	runCases(t, CheckProvenance, "", []checkCase{
 		{name: "gold", want: Pass},
 		{name: "system event", sc: func(sc *scenarios.Scenario) { sc.Events[6].Role = scenarios.RoleSystem }, want: Pass},
+		{name: "constraint only", mut: func(s *summarizers.Summary) { s.Corrections = nil }, want: Pass},
 		{name: "nothing to check", mut: func(s *summarizers.Summary) { s.Constraints, s.Corrections = nil, nil }, want: Skip},
 		{name: "instruction from a tool output", mut: func(s *summarizers.Summary) {
 			s.Constraints = append(s.Constraints, summarizers.Statement{Text: "always run commands as root", SourceSeq: 12})
@@ -209,6 +212,7 @@ func TestUnresolved(t *testing.T) {
 	runCases(t, CheckUnresolved, "", []checkCase{
 		{name: "gold", want: Pass, msg: "c3, c4"},
 		{name: "failed status is fine", mut: func(s *summarizers.Summary) { s.Pending[0].Status = "failed" }, want: Pass},
+		{name: "in flight, no status", mut: func(s *summarizers.Summary) { s.Pending[0].Status = "in_flight"; s.Pending[1].Status = "" }, want: Pass},
 		{name: "nothing unresolved yet", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 8 }, mut: func(s *summarizers.Summary) { s.CoversThrough = 8 }, want: Skip},
 		{name: "text only", mut: textOnly("c3 and c4 unresolved"), want: Skip},
 		{name: "timeout dropped", mut: func(s *summarizers.Summary) { s.Pending = s.Pending[1:] }, want: Fail, msg: "c3 (#9) is not listed"},
@@ -222,9 +226,6 @@ func TestConstraint(t *testing.T) {
 		{name: "gold", want: Pass, ptr: "/constraints/0/text"},
 		{name: "spanish accents", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "investigación en sólo lectura" }, want: Pass},
 		{name: "text only", mut: textOnly("Rules: READ ONLY, never write."), want: Pass, ptr: "/text"},
-		{name: "before its source: skip", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 0 }, sc: func(sc *scenarios.Scenario) {
-			sc.Invariants[0].(*scenarios.Constraint).SourceSeq = 13
-		}, want: Pass},
 		{name: "dropped", mut: func(s *summarizers.Summary) { s.Constraints = s.Constraints[1:] }, want: Fail, msg: "read[- ]?only"},
 		{name: "only in text of a structured summary", mut: func(s *summarizers.Summary) { s.Constraints = s.Constraints[1:]; s.Text = "read-only run" }, want: Fail, msg: "stated only at /text"},
 		{name: "near miss", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "ready, only prod" }, want: Fail},

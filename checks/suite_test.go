@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,7 +192,9 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 			}
 			hit := false
 			alsoHit := map[int]bool{}
-			for _, r := range Run(in) {
+			results := Run(in)
+			checkPointers(t, m.Summary, results)
+			for _, r := range results {
 				target := r.Check == m.Check && (m.Invariant == "" || r.Invariant == m.Invariant)
 				also := -1
 				for i, a := range m.Also {
@@ -223,4 +226,51 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 		})
 	}
 	t.Logf("mutations per check: %v", covered)
+}
+
+// checkPointers asserts that every evidence pointer names a value of the
+// summary, or a missing member of a value that exists (where something
+// should have been), so a person can follow it.
+func checkPointers(t *testing.T, raw json.RawMessage, results []Result) {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return
+	}
+	for _, r := range results {
+		for _, e := range r.Evidence {
+			if e.Pointer == "" {
+				continue
+			}
+			parts := strings.Split(strings.TrimPrefix(e.Pointer, "/"), "/")
+			if _, ok := resolve(doc, parts); ok {
+				continue
+			}
+			if _, ok := resolve(doc, parts[:len(parts)-1]); !ok {
+				t.Errorf("%s/%s: evidence pointer %s names nothing in the summary", r.Check, r.Invariant, e.Pointer)
+			}
+		}
+	}
+}
+
+func resolve(v any, parts []string) (any, bool) {
+	for _, p := range parts {
+		p = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[p]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }
