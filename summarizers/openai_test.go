@@ -464,3 +464,23 @@ func TestFirstJSONObject(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkOpenAISummarize is the harness cost of one summarize call
+// against a zero-latency endpoint (client and in-process server).
+func BenchmarkOpenAISummarize(b *testing.B) {
+	srv := llmtest.New(b)
+	srv.Handler().Record = false
+	srv.SetDefault(func(llmtest.Request) llmtest.Reply { return llmtest.Text(strictReply) })
+	s, err := summarizers.NewOpenAI("m", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), NoCache: true, Concurrency: 32})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		req := sumRequest()
+		req.Trial = i
+		if _, err := s.Summarize(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+// Command simserver is a simulated OpenAI-compatible chat-completions
+// endpoint for benchmarks (scripts/bench-openai.sh): every request is
+// answered after a fixed latency with a valid reply (a summary document for
+// summarize prompts, the first option for decide prompts).
+//
+//	simserver -latency 100ms -addr-file addr.txt -first-file first.txt
+//
+// It writes its base URL (http://HOST:PORT/v1) to -addr-file once it
+// listens, the Unix time in nanoseconds of the first request to
+// -first-file, and the request count to stderr when it gets SIGINT or
+// SIGTERM.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	addr := flag.String("addr", "127.0.0.1:0", "listen address")
+	latency := flag.Duration("latency", 100*time.Millisecond, "delay before every reply")
+	addrFile := flag.String("addr-file", "", "write the base URL here once listening")
+	firstFile := flag.String("first-file", "", "write the Unix nanosecond time of the first request here")
+	flag.Parse()
+
+	h := llmtest.NewHandler()
+	h.Latency = *latency
+	h.Record = false
+	h.SetDefault(autoReply)
+	if *firstFile != "" {
+		h.OnRequest = func(n int) {
+			if n == 1 {
+				os.WriteFile(*firstFile, []byte(strconv.FormatInt(time.Now().UnixNano(), 10)+"\n"), 0o644)
+			}
+		}
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "simserver:", err)
+		return 1
+	}
+	base := "http://" + ln.Addr().String() + "/v1"
+	if *addrFile != "" {
+		if err := os.WriteFile(*addrFile, []byte(base+"\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "simserver:", err)
+			return 1
+		}
+	}
+	srv := &http.Server{Handler: h}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+		fmt.Fprintln(os.Stderr, "simserver:", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "simserver: %d requests\n", h.Count())
+	return 0
+}
+
+var (
+	cutRE  = regexp.MustCompile(`"covers_through": (\d+)`)
+	keysRE = regexp.MustCompile(`exactly one of: ([^.\n]+)\.`)
+)
+
+// autoReply answers a summarize prompt with a minimal valid summary
+// covering the cut it names, and a decide prompt with its first option.
+func autoReply(r llmtest.Request) llmtest.Reply {
+	last := ""
+	if n := len(r.Chat.Messages); n > 0 {
+		last = r.Chat.Messages[n-1].Content
+	}
+	if m := keysRE.FindStringSubmatch(last); m != nil {
+		key := strings.TrimSpace(strings.Split(m[1], ",")[0])
+		return llmtest.Reply{Content: fmt.Sprintf(`{"choice":%q,"reason":"simulated"}`, key), PromptTokens: len(last) / 4, CompletionTokens: 12}
+	}
+	cut := "0"
+	if m := cutRE.FindStringSubmatch(last); m != nil {
+		cut = m[1]
+	}
+	return llmtest.Reply{Content: `{"schema_version":1,"covers_through":` + cut + `,"text":"simulated summary"}`, PromptTokens: len(last) / 4, CompletionTokens: 20}
+}
