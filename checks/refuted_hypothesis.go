@@ -64,8 +64,9 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 		}
 	}
 	listed := 0
+	claims := st.hypothesisClaims()
 	for i, h := range st.sum.Hypotheses {
-		p, _, ok := textmatch.FindAny(inv.Match, st.folded(ptrf("hypotheses", i, "claim"), h.Claim))
+		p, _, ok := textmatch.FindAny(inv.Match, claims[i])
 		if !ok {
 			continue
 		}

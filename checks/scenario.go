@@ -211,3 +211,8 @@ func boundaryAfter(s string, j int, needle string) bool {
 func findFoldedToken(foldedLowerHay, needle string) int {
 	return findToken(foldedLowerHay, strings.ToLower(textmatch.Fold(needle)))
 }
+
+// Forget drops what the checks cached about sc (event texts, token counts).
+// A long-lived process that loads many scenarios, or one that must modify a
+// scenario it already checked, calls it when done with sc.
+func Forget(sc *scenarios.Scenario) { scenarioCache.Delete(sc) }

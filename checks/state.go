@@ -134,15 +134,19 @@ func (st *state) textLeaves() []leaf {
 	return nil
 }
 
-// folded returns the folded text of the leaf at ptr (text folded anew when
-// there is no such leaf).
-func (st *state) folded(ptr, text string) string {
+// hypothesisClaims returns the folded claim of each hypothesis, by index
+// (leaves keep document order, so this is one pass).
+func (st *state) hypothesisClaims() []string {
+	out := make([]string, len(st.sum.Hypotheses))
 	for _, l := range st.leaves {
-		if l.ptr == ptr {
-			return l.folded
+		if !strings.HasPrefix(l.ptr, "/hypotheses/") || !strings.HasSuffix(l.ptr, "/claim") {
+			continue
+		}
+		if i, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(l.ptr, "/hypotheses/"), "/claim")); err == nil && i < len(out) {
+			out[i] = l.folded
 		}
 	}
-	return textmatch.Fold(text)
+	return out
 }
 
 // text is the summary's text field ("" when absent).

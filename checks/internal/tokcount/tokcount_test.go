@@ -91,3 +91,24 @@ func TestEveryBMPRune(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCountCold counts with an empty piece memory each time: the worst
+// case, when no piece of the text was seen before.
+func BenchmarkCountCold(b *testing.B) {
+	c := tokens.Default()
+	s := strings.Repeat(`{"claim":"orders_123 uses orders_123_created_at_idx for the nightly report","source_seq":4},`, 60)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		memos.Delete(c.Name())
+		Count(c, s)
+	}
+}
+
+func BenchmarkLibraryCount(b *testing.B) {
+	c := tokens.Default()
+	s := strings.Repeat(`{"claim":"orders_123 uses orders_123_created_at_idx for the nightly report","source_seq":4},`, 60)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		c.Count(s)
+	}
+}
