@@ -66,7 +66,7 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 		}
 		return []Result{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("all %s cite user or system events", plural(len(items), "constraint or correction"))
+	r.Status, r.Message = Pass, fmt.Sprintf("all %d constraints and corrections cite user or system events", len(items))
 	return []Result{r}
 }
 

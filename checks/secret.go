@@ -46,7 +46,7 @@ func (c SecretCheck) Check(in *Input) []Result {
 		if strings.Contains(s, inv.Value) {
 			return "the secret"
 		}
-		return "its first 8 characters"
+		return "the first 8 characters"
 	}
 	hide := strings.NewReplacer(inv.Value, tag, prefix, tag)
 	for _, l := range st.leaves {
