@@ -1,9 +1,13 @@
 package checks
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
@@ -176,6 +180,36 @@ func TestCompression(t *testing.T) {
 		{name: "tight ratio", gen: func(g *Generation, _ *scenarios.Scenario) { g.ReplacedTokens = 200 }, want: Fail},
 		{name: "nothing replaced", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 0 }, want: Error},
 	})
+}
+
+// The token encoding is the caller's choice (Input.Tokens).
+func TestCompressionEncoding(t *testing.T) {
+	sc := testScenario()
+	raw := mustJSON(t, goldSummary())
+	for _, enc := range []string{"o200k_base", "cl100k_base"} {
+		c, err := tokens.Get(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := resultFor(t, Run(&Input{Scenario: sc, Gen: genAt(sc, 12, false), Raw: raw, Tokens: c}), CheckCompression, "")
+		compact := new(bytes.Buffer)
+		if err := json.Compact(compact, raw); err != nil {
+			t.Fatal(err)
+		}
+		want := float64(c.Count(compact.String()))
+		if r.Metrics["summary_tokens"] != want || !strings.Contains(r.Message, enc) {
+			t.Errorf("%s: %s %v; want summary_tokens %v", enc, r.Message, r.Metrics, want)
+		}
+		var evs []scenarios.Event
+		for _, e := range sc.Events {
+			if e.Seq <= 12 {
+				evs = append(evs, e)
+			}
+		}
+		if got, want := r.Metrics["replaced_tokens"], float64(c.Count(transcript.EventsText(evs))); got != want {
+			t.Errorf("%s: replaced_tokens %v; want %v", enc, got, want)
+		}
+	}
 }
 
 func TestProvenance(t *testing.T) {

@@ -259,6 +259,14 @@ func unitAt(s string, i int) (string, int) {
 	if j >= len(s) {
 		return "", i
 	}
+	// "a 30-second timeout", "a 128,000-token context": a hyphen before a
+	// unit the package knows.
+	if j == i && s[j] == '-' {
+		if w, end := word(s, j+1); w != "" && Known(w) {
+			return w, end
+		}
+		return "", i
+	}
 	if s[j] == '%' {
 		return "%", j + 1
 	}

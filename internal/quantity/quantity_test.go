@@ -30,6 +30,8 @@ func TestParse(t *testing.T) {
 		{"bare number", "port 6432", []vu{{6432, ""}}},
 		{"unknown unit word", "3 replicas", []vu{{3, "replica"}}},
 		{"rate", "50 rows/s", []vu{{50, "row/s"}}},
+		{"hyphenated unit", "a 128,000-token context and a 30-second timeout", []vu{{128000, "tokens"}, {30, "s"}}},
+		{"hyphen before a word is not a unit", "3-replicas", []vu{{3, ""}}},
 		{"rate spelled", "50 rows per second and 3000 filas por minuto", []vu{{50, "row/s"}, {3000, "fila/min"}}},
 		{"megabytes", "702 MB, 702MB", []vu{{702, "MB"}, {702, "MB"}}},
 		{"million suffix", "2M tokens", []vu{{2e6, "tokens"}}},
