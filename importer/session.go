@@ -3,7 +3,6 @@ package importer
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -52,6 +51,9 @@ type builder struct {
 	opts   Options
 	format Format
 	store  spill
+	pipe   chan rec      // events on their way to the renderer
+	done   chan struct{} // closed when the renderer has finished
+	werr   error         // the renderer's first error
 	metas  []meta
 	calls  map[string]callRef
 	callID map[int]string // call index -> id, for unresolved calls only (filled by finish)
@@ -74,17 +76,51 @@ type builder struct {
 const spillMemory = 4 << 20 // events kept in memory before spilling to a file
 
 func newBuilder(opts Options, format Format) (*builder, error) {
-	return &builder{
+	b := &builder{
 		opts:   opts,
 		format: format,
 		store:  spill{dir: opts.TempDir},
 		calls:  map[string]callRef{},
 		counts: map[string]int{},
 		scan:   newScanner(),
-	}, nil
+		pipe:   make(chan rec, 256),
+		done:   make(chan struct{}),
+	}
+	go b.render(b.pipe)
+	return b, nil
 }
 
-func (b *builder) close() { b.store.close() }
+// render runs beside the parser: it scans each event for suggestions and
+// renders its YAML into the spill, so that parsing and rendering share the
+// work of two cores.
+func (b *builder) render(pipe <-chan rec) {
+	defer close(b.done)
+	var buf []byte
+	idx := 0
+	for r := range pipe {
+		if b.werr == nil {
+			b.scan.event(idx, r)
+			buf = appendEvent(buf[:0], &r, idx+1)
+			b.werr = b.store.write(buf)
+		}
+		idx++
+	}
+}
+
+// stop ends the renderer and waits for it; it is safe to call twice.
+func (b *builder) stop() error {
+	if b.pipe != nil {
+		close(b.pipe)
+		b.pipe = nil
+		<-b.done
+	}
+	return b.werr
+}
+
+func (b *builder) close() {
+	b.stop()
+	b.store.close()
+}
 
 // drop counts one item that has no place in the scenario.
 func (b *builder) drop(kind string) { b.counts[kind]++ }
@@ -146,11 +182,9 @@ func (b *builder) put(r rec) error {
 			return err
 		}
 	}
-	idx := len(b.metas)
-	m := meta{role: r.role, kind: r.kind, result: -1}
-	b.metas = append(b.metas, m)
-	b.scan.event(idx, r)
-	return b.store.put(&r)
+	b.metas = append(b.metas, meta{role: r.role, kind: r.kind, result: -1})
+	b.pipe <- r
+	return nil
 }
 
 // text adds a plain text event. Empty text is ignored.
@@ -264,6 +298,9 @@ func (b *builder) finish() error {
 		}
 	}
 	b.cut = chooseCut(b.metas)
+	if err := b.stop(); err != nil {
+		return err
+	}
 	return b.store.finish()
 }
 
@@ -326,31 +363,21 @@ func (b *builder) warnings() []string {
 	return out
 }
 
-// spill holds the events' records, in memory up to spillMemory bytes and in a
-// temporary file beyond.
+// spill holds the rendered events' YAML, in memory up to spillMemory bytes
+// and in a temporary file beyond.
 type spill struct {
 	dir string
 	mem bytes.Buffer
 	f   *os.File
 	w   *bufio.Writer
-	tmp []byte
 }
 
-func (s *spill) put(r *rec) error {
-	b := s.tmp[:0]
-	b = append(b, byte(r.kind))
-	for _, str := range []string{string(r.role), r.text, r.callID, r.callName, r.status} {
-		b = binary.AppendUvarint(b, uint64(len(str)))
-		b = append(b, str...)
-	}
-	b = binary.AppendUvarint(b, uint64(len(r.args)))
-	b = append(b, r.args...)
-	s.tmp = b
+func (s *spill) write(p []byte) error {
 	if s.w != nil {
-		_, err := s.w.Write(b)
+		_, err := s.w.Write(p)
 		return err
 	}
-	s.mem.Write(b)
+	s.mem.Write(p)
 	if s.mem.Len() < spillMemory {
 		return nil
 	}
@@ -376,12 +403,12 @@ func (s *spill) finish() error {
 	return err
 }
 
-// reader returns the spilled records in order.
-func (s *spill) reader() *spillReader {
+// reader returns the spilled YAML.
+func (s *spill) reader() io.Reader {
 	if s.f != nil {
-		return &spillReader{r: bufio.NewReaderSize(s.f, 1<<20)}
+		return s.f
 	}
-	return &spillReader{r: bufio.NewReader(bytes.NewReader(s.mem.Bytes()))}
+	return bytes.NewReader(s.mem.Bytes())
 }
 
 func (s *spill) close() {
@@ -390,42 +417,6 @@ func (s *spill) close() {
 		os.Remove(s.f.Name())
 		s.f = nil
 	}
-}
-
-type spillReader struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-func (sr *spillReader) next() (rec, error) {
-	var r rec
-	k, err := sr.r.ReadByte()
-	if err != nil {
-		return r, err
-	}
-	r.kind = evKind(k)
-	var fields [6][]byte
-	for i := range fields {
-		n, err := binary.ReadUvarint(sr.r)
-		if err != nil {
-			return r, fmt.Errorf("reading spilled events: %w", err)
-		}
-		buf := make([]byte, n)
-		if _, err := io.ReadFull(sr.r, buf); err != nil {
-			return r, fmt.Errorf("reading spilled events: %w", err)
-		}
-		fields[i] = buf
-	}
-	r.role = scenarios.Role(fields[0])
-	r.text = string(fields[1])
-	r.callID = string(fields[2])
-	r.callName = string(fields[3])
-	r.status = string(fields[4])
-	r.args = fields[5]
-	if len(r.args) == 0 {
-		r.args = nil
-	}
-	return r, nil
 }
 
 // shorten returns s cut to about n characters, on a rune boundary, with "…".

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -68,19 +69,8 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	bw.Write(buf.Bytes())
 
 	bw.WriteString("\nevents:\n")
-	sr := b.store.reader()
-	for i := range b.metas {
-		r, err := sr.next()
-		if err != nil {
-			return fmt.Errorf("reading spilled events: %w", err)
-		}
-		buf.Reset()
-		if err := encode(&buf, seq(eventNode(&r, i+1))); err != nil {
-			return fmt.Errorf("event %d: %w", i+1, err)
-		}
-		if _, err := bw.Write(buf.Bytes()); err != nil {
-			return err
-		}
+	if _, err := io.Copy(bw, b.store.reader()); err != nil {
+		return fmt.Errorf("copying spilled events: %w", err)
 	}
 	rep.Warnings = b.warnings()
 	return bw.Flush()
@@ -220,30 +210,176 @@ func (b *builder) writeSuggestions(w *bufio.Writer, sugs []suggestion) {
 	}
 }
 
-// eventNode renders one event; the seq is a comment since events are
-// numbered in order.
-func eventNode(r *rec, seq int) *yaml.Node {
-	role := str(string(r.role))
-	role.LineComment = "seq " + strconv.Itoa(seq)
-	m := mapping("role", role)
+// appendEvent renders one event as a YAML sequence item; the seq is a
+// comment since events are numbered in order.
+func appendEvent(buf []byte, r *rec, seq int) []byte {
+	buf = append(buf, "- role: "...)
+	buf = append(buf, r.role...)
+	buf = append(buf, " # seq "...)
+	buf = strconv.AppendInt(buf, int64(seq), 10)
+	buf = append(buf, '\n')
 	if r.text != "" && r.kind != kindResult {
-		m.Content = append(m.Content, str("text"), str(r.text))
+		buf = appendField(buf, 2, "text", r.text)
 	}
 	switch r.kind {
 	case kindCall:
-		call := mapping("id", str(r.callID), "name", str(r.callName))
+		buf = append(buf, "  tool_call:\n"...)
+		buf = appendField(buf, 4, "id", r.callID)
+		buf = appendField(buf, 4, "name", r.callName)
 		if len(r.args) > 0 {
-			call.Content = append(call.Content, str("args"), argsNode(r.args))
+			buf = appendNode(buf, 4, mapping("args", argsNode(r.args)))
 		}
-		m.Content = append(m.Content, str("tool_call"), call)
 	case kindResult:
-		res := mapping("call_id", str(r.callID), "status", str(r.status))
+		buf = append(buf, "  tool_result:\n"...)
+		buf = appendField(buf, 4, "call_id", r.callID)
+		buf = appendField(buf, 4, "status", r.status)
 		if r.text != "" {
-			res.Content = append(res.Content, str("text"), str(r.text))
+			buf = appendField(buf, 4, "text", r.text)
 		}
-		m.Content = append(m.Content, str("tool_result"), res)
 	}
-	return m
+	return buf
+}
+
+// appendField writes "key: value" at the given indentation. Identifiers are
+// written plain, long or multi-line text as a literal block when that
+// represents it exactly (see literalSafe), anything else through yaml.v3.
+func appendField(buf []byte, indent int, key, value string) []byte {
+	switch {
+	case plainSafe(value):
+		buf = appendSpaces(buf, indent)
+		buf = append(buf, key...)
+		buf = append(buf, ": "...)
+		buf = append(buf, value...)
+		return append(buf, '\n')
+	case literalSafe(value):
+		return appendLiteral(buf, indent, key, value)
+	}
+	v := str(value)
+	if strings.ContainsAny(value, "\n\r") || strings.TrimSpace(value) != value {
+		// yaml.v3 drops a leading line break in block style: quote instead.
+		v.Style = yaml.DoubleQuotedStyle
+	}
+	return appendNode(buf, indent, mapping(key, v))
+}
+
+// appendNode encodes a one-key mapping with yaml.v3 and indents it.
+func appendNode(buf []byte, indent int, n *yaml.Node) []byte {
+	var b bytes.Buffer
+	if err := encode(&b, n); err != nil {
+		// yaml.v3 encodes any string node; keep going with a visible marker.
+		b.Reset()
+		encode(&b, mapping(n.Content[0].Value, str("[unencodable value]")))
+	}
+	out := b.Bytes()
+	for len(out) > 0 {
+		line := out
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			line, out = out[:i+1], out[i+1:]
+		} else {
+			out = nil
+		}
+		if len(line) > 1 {
+			buf = appendSpaces(buf, indent)
+		}
+		buf = append(buf, line...)
+	}
+	return buf
+}
+
+func appendSpaces(buf []byte, n int) []byte {
+	for ; n > 0; n-- {
+		buf = append(buf, ' ')
+	}
+	return buf
+}
+
+// plainSafe reports a short identifier-like string that YAML reads back as
+// the same string when written plain.
+func plainSafe(s string) bool {
+	if len(s) == 0 || len(s) > 80 {
+		return false
+	}
+	c := s[0]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/') {
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf":
+		return false
+	}
+	return true
+}
+
+// literalSafe reports whether s can be written as a literal block scalar and
+// read back unchanged: it does not start with a space, tab or line break (the
+// indentation is then detected from its first line), and every character is
+// printable in YAML and not a line break other than "\n" (no "\r", NEL,
+// U+2028, U+2029, nor a byte order mark).
+func literalSafe(s string) bool {
+	if len(s) < 40 && strings.IndexByte(s, '\n') < 0 {
+		return false // short one-liners read better quoted or plain
+	}
+	if s == "" || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' {
+		return false
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f) {
+				i++
+				continue
+			}
+			return false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return false
+		case r == 0xFEFF || r == 0x2028 || r == 0x2029:
+			return false
+		case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// appendLiteral writes "key: |" and s's lines indented two more spaces, with
+// the chomping indicator that keeps its trailing line breaks exactly.
+func appendLiteral(buf []byte, indent int, key, s string) []byte {
+	buf = appendSpaces(buf, indent)
+	buf = append(buf, key...)
+	body := strings.TrimRight(s, "\n")
+	switch len(s) - len(body) {
+	case 0:
+		buf = append(buf, ": |-\n"...)
+	case 1:
+		buf = append(buf, ": |\n"...)
+	default:
+		buf = append(buf, ": |+\n"...)
+	}
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if line != "" {
+			buf = appendSpaces(buf, indent+2)
+			buf = append(buf, line...)
+		}
+		buf = append(buf, '\n')
+	}
+	return buf
 }
 
 // argsNode converts a call's JSON arguments into a YAML mapping, keeping key

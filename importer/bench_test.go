@@ -1,0 +1,185 @@
+package importer_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/compact-eval/compact-eval/importer"
+)
+
+// genLog writes a deterministic session log of about size bytes in the
+// given format: user turns, assistant text, tool calls (some parallel,
+// some never answered) and tool outputs of a few kilobytes.
+func genLog(t testing.TB, format importer.Format, size int64) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "session.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	cw := &countWriter{w: w}
+	enc := json.NewEncoder(cw)
+	enc.SetEscapeHTML(false)
+	start := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	output := func(i int) string {
+		var sb strings.Builder
+		for k := 0; k < 20+i%60; k++ {
+			fmt.Fprintf(&sb, "src/pkg%d/file_%d.go:%d: processed %d records in %d ms\n", i%17, k, k*7, i*k, k%500)
+		}
+		return sb.String()
+	}
+	for i := 0; cw.n < size; i++ {
+		ts := start.Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
+		id := fmt.Sprintf("call_%d", i)
+		switch format {
+		case importer.FormatClaudeCode:
+			base := map[string]any{"parentUuid": fmt.Sprintf("u-%d", i-1), "isSidechain": false, "userType": "external",
+				"cwd": "/home/dev/project", "sessionId": "s-1", "version": "1.0.0", "gitBranch": "main", "timestamp": ts}
+			line := func(typ string, msg any, uuid string) {
+				m := map[string]any{"type": typ, "message": msg, "uuid": uuid}
+				for k, v := range base {
+					m[k] = v
+				}
+				enc.Encode(m)
+			}
+			if i%10 == 0 {
+				line("user", map[string]any{"role": "user", "content": fmt.Sprintf("Step %d: do not touch prod; keep it under %d ms.", i, 100+i%50)}, fmt.Sprintf("u-%d-a", i))
+			}
+			line("assistant", map[string]any{"role": "assistant", "content": []any{
+				map[string]any{"type": "text", "text": fmt.Sprintf("Running check %d.", i)},
+				map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{"command": fmt.Sprintf("go test ./pkg%d/...", i%17)}},
+			}}, fmt.Sprintf("u-%d-b", i))
+			if i%97 != 5 {
+				line("user", map[string]any{"role": "user", "content": []any{
+					map[string]any{"type": "tool_result", "tool_use_id": id, "content": output(i), "is_error": i%13 == 0},
+				}}, fmt.Sprintf("u-%d-c", i))
+			}
+		case importer.FormatCodex:
+			item := func(p map[string]any) {
+				enc.Encode(map[string]any{"timestamp": ts, "type": "response_item", "payload": p})
+			}
+			if i%10 == 0 {
+				item(map[string]any{"type": "message", "role": "user", "content": []any{map[string]any{"type": "input_text", "text": fmt.Sprintf("Step %d: only touch pkg/.", i)}}})
+				enc.Encode(map[string]any{"timestamp": ts, "type": "event_msg", "payload": map[string]any{"type": "token_count", "info": nil}})
+			}
+			item(map[string]any{"type": "function_call", "name": "shell", "arguments": fmt.Sprintf(`{"command":["go","test","./pkg%d/..."]}`, i%17), "call_id": id})
+			if i%97 != 5 {
+				out, _ := json.Marshal(map[string]any{"output": output(i), "metadata": map[string]any{"exit_code": i % 13 % 2}})
+				item(map[string]any{"type": "function_call_output", "call_id": id, "output": string(out)})
+			}
+		default:
+			t.Fatalf("no generator for %s", format)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// peakHeap samples HeapInuse every few milliseconds until stop is called and
+// returns the peak in bytes.
+func peakHeap() (stop func() uint64) {
+	var peak atomic.Uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak.Load() {
+				peak.Store(ms.HeapInuse)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		return peak.Load()
+	}
+}
+
+// BenchmarkImport100MB imports a generated 100 MB log (Claude Code and Codex)
+// and reports throughput (MB/s) and the peak heap in use while importing.
+//
+//	go test ./importer -run '^$' -bench Import100MB -benchtime 2x
+func BenchmarkImport100MB(b *testing.B) {
+	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex} {
+		b.Run(string(format), func(b *testing.B) {
+			path := genLog(b, format, 100<<20)
+			st, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(st.Size())
+			runtime.GC()
+			stop := peakHeap()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, err = importer.Import(f, io.Discard, importer.Options{Format: format, TempDir: b.TempDir()})
+				f.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(stop())/(1<<20), "peak-heap-MB")
+		})
+	}
+}
+
+// TestGeneratedLogImports keeps the benchmark's generator honest on a small
+// size: the generated log imports, with parallel results and unresolved
+// calls, and the output loads.
+func TestGeneratedLogImports(t *testing.T) {
+	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex} {
+		t.Run(string(format), func(t *testing.T) {
+			path := genLog(t, format, 2<<20)
+			out, rep := importFile(t, path, importer.Options{Format: format, TempDir: t.TempDir()})
+			if rep.Unresolved == 0 || rep.Events < 1000 {
+				t.Errorf("report %+v: want unresolved calls and over 1000 events", rep)
+			}
+			if len(out) < 1<<20 {
+				t.Errorf("output is %d bytes, want most of the input", len(out))
+			}
+		})
+	}
+}
