@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -312,3 +313,28 @@ func (r Request) Messages(role string) []string {
 
 // Contains reports whether the raw body contains s.
 func (r Request) Contains(s string) bool { return strings.Contains(string(r.Body), s) }
+
+var (
+	cutRE  = regexp.MustCompile(`"covers_through": (\d+)`)
+	keysRE = regexp.MustCompile(`exactly one of: ([^.\n]+)\.`)
+)
+
+// Simulated is a default reply for benchmarks and end-to-end tests: a
+// decide prompt of the openai agent (it names the option keys) gets its
+// first option; anything else gets a minimal text-only summary document
+// covering the cut the built-in summarize prompt names (0 if none).
+func Simulated(r Request) Reply {
+	last := ""
+	if n := len(r.Chat.Messages); n > 0 {
+		last = r.Chat.Messages[n-1].Content
+	}
+	if m := keysRE.FindStringSubmatch(last); m != nil {
+		key := strings.TrimSpace(strings.Split(m[1], ",")[0])
+		return Reply{Content: fmt.Sprintf(`{"choice":%q,"reason":"simulated"}`, key), PromptTokens: len(last) / 4, CompletionTokens: 12}
+	}
+	cut := "0"
+	if m := cutRE.FindStringSubmatch(last); m != nil {
+		cut = m[1]
+	}
+	return Reply{Content: `{"schema_version":1,"covers_through":` + cut + `,"text":"simulated summary"}`, PromptTokens: len(last) / 4, CompletionTokens: 20}
+}

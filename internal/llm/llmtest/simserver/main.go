@@ -19,9 +19,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -42,7 +40,7 @@ func run() int {
 	h := llmtest.NewHandler()
 	h.Latency = *latency
 	h.Record = false
-	h.SetDefault(autoReply)
+	h.SetDefault(llmtest.Simulated)
 	if *firstFile != "" {
 		h.OnRequest = func(n int) {
 			if n == 1 {
@@ -75,27 +73,4 @@ func run() int {
 	}
 	fmt.Fprintf(os.Stderr, "simserver: %d requests\n", h.Count())
 	return 0
-}
-
-var (
-	cutRE  = regexp.MustCompile(`"covers_through": (\d+)`)
-	keysRE = regexp.MustCompile(`exactly one of: ([^.\n]+)\.`)
-)
-
-// autoReply answers a summarize prompt with a minimal valid summary
-// covering the cut it names, and a decide prompt with its first option.
-func autoReply(r llmtest.Request) llmtest.Reply {
-	last := ""
-	if n := len(r.Chat.Messages); n > 0 {
-		last = r.Chat.Messages[n-1].Content
-	}
-	if m := keysRE.FindStringSubmatch(last); m != nil {
-		key := strings.TrimSpace(strings.Split(m[1], ",")[0])
-		return llmtest.Reply{Content: fmt.Sprintf(`{"choice":%q,"reason":"simulated"}`, key), PromptTokens: len(last) / 4, CompletionTokens: 12}
-	}
-	cut := "0"
-	if m := cutRE.FindStringSubmatch(last); m != nil {
-		cut = m[1]
-	}
-	return llmtest.Reply{Content: `{"schema_version":1,"covers_through":` + cut + `,"text":"simulated summary"}`, PromptTokens: len(last) / 4, CompletionTokens: 20}
 }
