@@ -1,11 +1,15 @@
 package runner
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/runner/internal/gen"
+	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // BenchmarkBuiltinSuite runs the built-in suite through the four built-in
@@ -19,7 +23,7 @@ func BenchmarkBuiltinSuite(b *testing.B) {
 	i := 0
 	for b.Loop() {
 		i++
-		opts := Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(dir, "run", string(rune('a'+i%26)), filepath.Base(b.Name())+itoa(i))}
+		opts := Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(dir, fmt.Sprint(i))}
 		res, err := Run(context.Background(), list, opts)
 		if err != nil {
 			b.Fatal(err)
@@ -31,10 +35,37 @@ func BenchmarkBuiltinSuite(b *testing.B) {
 	b.ReportMetric(float64(len(list)*len(sums)), "units/op")
 }
 
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
+// generated returns n generated scenarios of 500 events.
+func generated(b *testing.B, n int) []*scenarios.Scenario {
+	b.Helper()
+	var list []*scenarios.Scenario
+	for i := 1; i <= n; i++ {
+		var buf bytes.Buffer
+		if err := gen.Write(&buf, i, gen.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		sc, err := scenarios.LoadBytes(fmt.Sprintf("gen-%05d.yaml", i), buf.Bytes())
+		if err != nil {
+			b.Fatal(err)
+		}
+		list = append(list, sc)
 	}
-	return itoa(i/10) + digits[i%10:i%10+1]
+	return list
+}
+
+// BenchmarkGenerated100 runs 100 generated scenarios of 500 events through
+// the four built-in summarizers (scripts/bench-run.sh runs 100 and 1,000
+// through the command, with peak memory).
+func BenchmarkGenerated100(b *testing.B) {
+	list := generated(b, 100)
+	sums := builtins(b, nil)
+	dir := b.TempDir()
+	i := 0
+	for b.Loop() {
+		i++
+		opts := Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(dir, fmt.Sprint(i))}
+		if _, err := Run(context.Background(), list, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -133,20 +133,31 @@ func (j *journal) finished(key string) bool {
 	return ok && e.status != reports.UnitAbandoned
 }
 
-// append writes u as one line and syncs it.
-func (j *journal) append(u *reports.Unit) error {
-	line, err := marshalLine(u)
-	if err != nil {
-		return fmt.Errorf("journaling %s × %s: %w", u.Scenario.ID, u.Summarizer, err)
+// append writes each unit as one line, then syncs once: a unit is in the
+// index (finished) only once it is durable.
+func (j *journal) append(units []reports.Unit) error {
+	var buf []byte
+	entries := make([]entry, len(units))
+	for i := range units {
+		u := &units[i]
+		line, err := marshalLine(u)
+		if err != nil {
+			return fmt.Errorf("journaling %s × %s: %w", u.Scenario.ID, u.Summarizer, err)
+		}
+		entries[i] = entry{off: j.off + int64(len(buf)), n: len(line), status: u.Status}
+		buf = append(buf, line...)
 	}
-	if _, err := j.f.WriteAt(line, j.off); err != nil {
+	if _, err := j.f.WriteAt(buf, j.off); err != nil {
 		return fmt.Errorf("writing journal: %w", err)
 	}
 	if err := j.f.Sync(); err != nil {
 		return fmt.Errorf("syncing journal: %w", err)
 	}
-	j.index[unitKey(u.Scenario.ID, u.Scenario.Digest, u.Summarizer, u.Trial)] = entry{off: j.off, n: len(line), status: u.Status}
-	j.off += int64(len(line))
+	for i := range units {
+		u := &units[i]
+		j.index[unitKey(u.Scenario.ID, u.Scenario.Digest, u.Summarizer, u.Trial)] = entries[i]
+	}
+	j.off += int64(len(buf))
 	return nil
 }
 

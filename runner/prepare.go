@@ -24,6 +24,13 @@ type prepared struct {
 	headerBase int
 	// arrivalTokens is the token count of the arrivals rendered on their own.
 	arrivalTokens int
+	// secrets maps each secret invariant's id to its value, for redaction.
+	secrets map[string]string
+
+	// loadErr is set (and everything else empty) when the scenario could not
+	// be loaded; ref then names it.
+	loadErr error
+	ref     Ref
 }
 
 func prepare(sc *scenarios.Scenario, counter *tokens.Counter) *prepared {
@@ -38,6 +45,14 @@ func prepare(sc *scenarios.Scenario, counter *tokens.Counter) *prepared {
 	p.headerBase = counter.Count(transcript.Header(transcript.Context{Rules: sc.Rules, Goal: sc.Goal}))
 	for _, t := range eventTokens(sc.Arrivals, counter) {
 		p.arrivalTokens += t
+	}
+	for _, inv := range sc.Invariants {
+		if s, ok := inv.(scenarios.Secret); ok && s.Value != "" {
+			if p.secrets == nil {
+				p.secrets = map[string]string{}
+			}
+			p.secrets[s.ID] = s.Value
+		}
 	}
 	return p
 }

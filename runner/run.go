@@ -166,6 +166,13 @@ func unitKey(id, digest, summarizer string, trial int) string {
 // ErrInterrupted along with the outcome. Other errors (the run folder cannot
 // be written) stop the run.
 func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcome, error) {
+	return RunSuite(ctx, Slice(list), opts)
+}
+
+// RunSuite is Run for a Suite: each scenario is loaded when its first unit
+// starts and dropped when its last unit is done. A scenario that fails to
+// load gives units with status error.
+func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -192,15 +199,17 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 	}
 
 	// The plan: scenarios in id order, summarizers in the order given, trials.
-	var scs []*scenarios.Scenario
-	for _, sc := range list {
-		if opts.Shard.Has(sc.ID) {
-			scs = append(scs, sc)
+	refs := suite.Refs()
+	var scs []int // indexes into refs, in id order
+	for i, r := range refs {
+		if opts.Shard.Has(r.ID) {
+			scs = append(scs, i)
 		}
 	}
-	sort.SliceStable(scs, func(i, j int) bool { return scs[i].ID < scs[j].ID })
+	sort.SliceStable(scs, func(i, j int) bool { return refs[scs[i]].ID < refs[scs[j]].ID })
 	var plan []job
-	for si, sc := range scs {
+	for si, ri := range scs {
+		sc := refs[ri]
 		for ui, s := range opts.Summarizers {
 			for t := range trials {
 				plan = append(plan, job{pos: len(plan), sc: si, sum: ui, trial: t, key: unitKey(sc.ID, sc.Digest, s.Name, t)})
@@ -234,21 +243,33 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 
 	// Prepared scenarios are shared by the units of one scenario and
 	// dropped when its last unit is done.
+	type slot struct {
+		once sync.Once
+		p    *prepared
+	}
 	var pmu sync.Mutex
-	preps := map[int]*prepared{}
+	preps := map[int]*slot{}
 	left := map[int]int{}
 	for _, jb := range todo {
 		left[jb.sc]++
 	}
 	getPrep := func(si int) *prepared {
 		pmu.Lock()
-		defer pmu.Unlock()
-		if p := preps[si]; p != nil {
-			return p
+		sl := preps[si]
+		if sl == nil {
+			sl = &slot{}
+			preps[si] = sl
 		}
-		p := prepare(scs[si], counter)
-		preps[si] = p
-		return p
+		pmu.Unlock()
+		sl.once.Do(func() {
+			sc, err := suite.Load(scs[si])
+			if err != nil {
+				sl.p = &prepared{loadErr: err, ref: refs[scs[si]]}
+				return
+			}
+			sl.p = prepare(sc, counter)
+		})
+		return sl.p
 	}
 	donePrep := func(si int) {
 		pmu.Lock()
@@ -258,33 +279,29 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 		}
 	}
 
-	secrets := make([]map[string]string, len(scs))
-	for si, sc := range scs {
-		for _, inv := range sc.Invariants {
-			if s, ok := inv.(scenarios.Secret); ok && s.Value != "" {
-				if secrets[si] == nil {
-					secrets[si] = map[string]string{}
-				}
-				secrets[si][s.ID] = s.Value
-			}
-		}
-	}
-
 	feed := make(chan job)
-	results := make(chan reports.Unit)
+	results := make(chan reports.Unit, jobs)
 	var wg sync.WaitGroup
 	for range min(jobs, max(len(todo), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for jb := range feed {
-				u := &unit{p: getPrep(jb.sc), spec: opts.Summarizers[jb.sum].Name, sum: opts.Summarizers[jb.sum].Summarizer,
-					agent: opts.Agent, trial: jb.trial, check: check, hard: hard, now: now}
-				out := u.run()
-				donePrep(jb.sc)
-				if secrets[jb.sc] != nil {
-					reports.RedactUnit(&out, secrets[jb.sc])
+				p := getPrep(jb.sc)
+				var out reports.Unit
+				if p.loadErr != nil {
+					out = reports.Unit{Scenario: reports.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
+						Summarizer: opts.Summarizers[jb.sum].Name, Trial: jb.trial, Status: reports.UnitError,
+						Error: "loading the scenario: " + p.loadErr.Error(), Generations: []reports.Generation{}, Probes: []reports.Probe{}}
+				} else {
+					u := &unit{p: p, spec: opts.Summarizers[jb.sum].Name, sum: opts.Summarizers[jb.sum].Summarizer,
+						agent: opts.Agent, trial: jb.trial, check: check, hard: hard, now: now}
+					out = u.run()
+					if p.secrets != nil {
+						reports.RedactUnit(&out, p.secrets)
+					}
 				}
+				donePrep(jb.sc)
 				results <- out
 			}
 		}()
@@ -323,15 +340,32 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 	go func() {
 		defer finished.Done()
 		for u := range results {
-			if err := j.append(&u); err != nil && werr == nil {
+			// Group commit: every unit already waiting is written, then
+			// one sync makes them all durable.
+			batch := []reports.Unit{u}
+		more:
+			for {
+				select {
+				case v, ok := <-results:
+					if !ok {
+						break more
+					}
+					batch = append(batch, v)
+				default:
+					break more
+				}
+			}
+			if err := j.append(batch); err != nil && werr == nil {
 				werr = err
 				stopOnce.Do(func() { close(stop) })
 			}
-			if u.Status != reports.UnitAbandoned {
-				ran++
-			}
-			if opts.Progress != nil {
-				opts.Progress(ran, len(todo))
+			for _, u := range batch {
+				if u.Status != reports.UnitAbandoned {
+					ran++
+				}
+				if opts.Progress != nil {
+					opts.Progress(ran, len(todo))
+				}
 			}
 		}
 	}()

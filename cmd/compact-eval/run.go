@@ -161,7 +161,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		return usagef("--agent %s: %v", f.agent, err)
 	}
 
-	list, err := loadScenarios(args)
+	suite, err := loadScenarios(args)
 	if err != nil {
 		var el scenarios.ErrorList
 		if errors.As(err, &el) {
@@ -175,7 +175,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		}
 		return inputError{err}
 	}
-	if len(list) == 0 {
+	if len(suite.Refs()) == 0 {
 		return inputError{errors.New("no scenario found")}
 	}
 
@@ -207,7 +207,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	}
 	vb := verdict.New()
 	opts.OnUnit = vb.Add
-	res, err := runner.Run(ctx, list, opts)
+	res, err := runner.RunSuite(ctx, suite, opts)
 	if res == nil {
 		return err
 	}
@@ -220,16 +220,14 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	return err
 }
 
-// loadScenarios loads paths (the built-in suite when there are none) and
-// lints them.
-func loadScenarios(paths []string) ([]*scenarios.Scenario, error) {
-	var list []*scenarios.Scenario
-	var err error
-	if len(paths) == 0 {
-		list, err = scenarios.Builtin()
-	} else {
-		list, err = scenarios.LoadPaths(paths)
+// loadScenarios checks the scenarios of paths and returns them as a suite
+// loaded again file by file while the run goes (runner.LoadSuite), or the
+// built-in suite when there are no paths.
+func loadScenarios(paths []string) (runner.Suite, error) {
+	if len(paths) > 0 {
+		return runner.LoadSuite(paths)
 	}
+	list, err := scenarios.Builtin()
 	var problems scenarios.ErrorList
 	if err != nil {
 		var el scenarios.ErrorList
@@ -243,7 +241,7 @@ func loadScenarios(paths []string) ([]*scenarios.Scenario, error) {
 		problems.Sort()
 		return nil, problems
 	}
-	return list, nil
+	return runner.Slice(list), nil
 }
 
 // freshOut is the default run folder, made unique if a run started in the

@@ -3,6 +3,7 @@ package tokens
 
 import (
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -65,11 +66,53 @@ func Default() *Counter {
 // Name is the encoding name.
 func (c *Counter) Name() string { return c.name }
 
+// Long texts (a summary is counted by the runner and again by the
+// compression check) are remembered by a hash of their bytes, so that
+// counting the same long text twice costs a hash, not a tokenization.
+const (
+	memoMin     = 4 << 10 // shorter texts are cheaper to count than to remember
+	memoEntries = 4096    // the memo is dropped when it grows past this
+)
+
+type memoKey struct {
+	hash uint64
+	n    int
+}
+
+var (
+	memoSeed = maphash.MakeSeed()
+	memoMu   sync.Mutex
+	memo     = map[string]map[memoKey]int{} // encoding → key → count
+)
+
 // Count returns the number of tokens in s.
 func (c *Counter) Count(s string) int {
 	if s == "" {
 		return 0
 	}
+	if len(s) < memoMin {
+		return c.count(s)
+	}
+	k := memoKey{maphash.String(memoSeed, s), len(s)}
+	memoMu.Lock()
+	n, ok := memo[c.name][k]
+	memoMu.Unlock()
+	if ok {
+		return n
+	}
+	n = c.count(s)
+	memoMu.Lock()
+	m := memo[c.name]
+	if m == nil || len(m) >= memoEntries {
+		m = map[memoKey]int{}
+		memo[c.name] = m
+	}
+	m[k] = n
+	memoMu.Unlock()
+	return n
+}
+
+func (c *Counter) count(s string) int {
 	n, err := c.codec.Count(s)
 	if err != nil {
 		// Encoding never fails on valid Go strings; fall back to a rough

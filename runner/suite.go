@@ -1,0 +1,144 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Ref names one scenario of a Suite without holding it.
+type Ref struct {
+	ID     string
+	Digest string
+	File   string
+}
+
+// Suite is the scenarios of a run. The runner asks for each scenario when
+// its first unit starts and drops it when its last unit is done, so that a
+// suite loaded from files never has to be in memory all at once.
+type Suite interface {
+	// Refs lists the scenarios.
+	Refs() []Ref
+	// Load returns scenario i of Refs. It may be called more than once for
+	// the same i and must be safe for concurrent use.
+	Load(i int) (*scenarios.Scenario, error)
+}
+
+// Slice is a Suite of scenarios already in memory.
+func Slice(list []*scenarios.Scenario) Suite { return sliceSuite(list) }
+
+type sliceSuite []*scenarios.Scenario
+
+func (s sliceSuite) Refs() []Ref {
+	refs := make([]Ref, len(s))
+	for i, sc := range s {
+		refs[i] = Ref{ID: sc.ID, Digest: sc.Digest, File: sc.File}
+	}
+	return refs
+}
+
+func (s sliceSuite) Load(i int) (*scenarios.Scenario, error) { return s[i], nil }
+
+// fileSuite loads scenario files again when their units run.
+type fileSuite []Ref
+
+func (s fileSuite) Refs() []Ref { return s }
+
+func (s fileSuite) Load(i int) (*scenarios.Scenario, error) {
+	sc, err := scenarios.LoadFile(s[i].File)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Digest != s[i].Digest {
+		return nil, fmt.Errorf("%s changed while the run was starting", s[i].File)
+	}
+	return sc, nil
+}
+
+// LoadSuite checks every scenario file named by paths (files, or folders
+// searched recursively for *.yaml and *.yml, in sorted order), one file at a
+// time: loading (scenarios.LoadFile), linting (scenarios.LintScenario) and
+// ids unique across the suite. It returns a Suite that loads each file again
+// when its units run, so that memory holds only the scenarios in flight
+// whatever the size of the suite. Problems come as a scenarios.ErrorList
+// holding every problem found.
+func LoadSuite(paths []string) (Suite, error) {
+	files, problems := scenarioFiles(paths)
+	var refs fileSuite
+	first := map[string]string{} // id → file
+	for _, f := range files {
+		sc, err := scenarios.LoadFile(f)
+		if err != nil {
+			var el scenarios.ErrorList
+			if !errors.As(err, &el) {
+				problems = append(problems, &scenarios.Error{File: f, Msg: err.Error()})
+			}
+			problems = append(problems, el...)
+			continue
+		}
+		problems = append(problems, scenarios.LintScenario(sc)...)
+		if prev, dup := first[sc.ID]; dup {
+			problems = append(problems, &scenarios.Error{File: f, Pos: sc.IDPos, Msg: fmt.Sprintf("id %q is already used by %s", sc.ID, prev)})
+			continue
+		}
+		first[sc.ID] = f
+		refs = append(refs, Ref{ID: sc.ID, Digest: sc.Digest, File: f})
+	}
+	if len(problems) > 0 {
+		problems.Sort()
+		return nil, problems
+	}
+	return refs, nil
+}
+
+// scenarioFiles expands paths as scenarios.LoadPaths does.
+func scenarioFiles(paths []string) ([]string, scenarios.ErrorList) {
+	var files []string
+	var errs scenarios.ErrorList
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, &scenarios.Error{File: p, Msg: err.Error()})
+			continue
+		}
+		if !st.IsDir() {
+			add(p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, de fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &scenarios.Error{File: path, Msg: err.Error()})
+				return nil
+			}
+			if !de.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, &scenarios.Error{File: p, Msg: err.Error()})
+		}
+		if len(found) == 0 {
+			errs = append(errs, &scenarios.Error{File: p, Msg: "no *.yaml or *.yml files in this folder"})
+		}
+		slices.Sort(found)
+		for _, f := range found {
+			add(f)
+		}
+	}
+	return files, errs
+}
