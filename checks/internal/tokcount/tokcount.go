@@ -154,6 +154,19 @@ func isPunct(r rune) bool { return r >= 0 && r != 0x7f && !isSpace(r) && !isLett
 // next returns the end of the piece starting at i; skip is set for a rune
 // no alternative matches, which the library skips without a token.
 func next(s string, i int) (end int, skip bool) {
+	// ASCII fast path for the two letter alternatives: an optional prefix
+	// (space or punctuation) and a run of ASCII letters.
+	if c := s[i]; c < utf8.RuneSelf {
+		st := i
+		if !isASCIILetter(c) && c != '\r' && c != '\n' && c != 0x7f && !(c >= '0' && c <= '9') && i+1 < len(s) && isASCIILetter(s[i+1]) {
+			st = i + 1
+		}
+		if isASCIILetter(s[st]) {
+			if j, ok := asciiWord(s, st); ok {
+				return j, false
+			}
+		}
+	}
 	if j, ok := letters(s, i, true); ok {
 		return j, false
 	}
@@ -321,4 +334,23 @@ func contraction(s string, j int) int {
 		return j + 1 + 2
 	}
 	return j
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// asciiWord matches [A-Z]*[a-z]+ or [A-Z]+[a-z]* at st (then a contraction)
+// when the word and the byte after it are ASCII; ok is false when a
+// non-ASCII rune could change the match, and the general path decides.
+func asciiWord(s string, st int) (int, bool) {
+	j := st
+	for j < len(s) && s[j] >= 'A' && s[j] <= 'Z' {
+		j++
+	}
+	for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+		j++
+	}
+	if j < len(s) && s[j] >= utf8.RuneSelf {
+		return 0, false
+	}
+	return contraction(s, j), true
 }
