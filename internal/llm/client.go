@@ -165,8 +165,10 @@ func UnsupportedFormat(err error) bool {
 	return false
 }
 
-// attempt records what the transport saw of one HTTP attempt.
+// attempt carries what the transport needs (the token estimate) and
+// records what it saw of one HTTP attempt.
 type attempt struct {
+	tokens     int
 	status     int
 	retryAfter string
 	retryMS    string
@@ -174,24 +176,54 @@ type attempt struct {
 
 type attemptKey struct{}
 
-// doer is the HTTP client handed to go-openai: it counts requests and keeps
-// the status and Retry-After of the reply for the retry loop.
+// doer is the HTTP client handed to go-openai. It applies the limiter
+// once the request is fully built (so building a request is never done
+// while holding a slot), bounds the attempt with the per-attempt timeout
+// (waiting for a slot does not count), counts requests, and keeps the status
+// and Retry-After of the reply for the retry loop. The slot is held until
+// go-openai closes the reply's body.
 type doer struct {
 	hc *http.Client
 	c  *Client
 }
 
 func (d doer) Do(r *http.Request) (*http.Response, error) {
-	d.c.requests.Add(1)
-	resp, err := d.hc.Do(r)
-	if err == nil {
-		if a, ok := r.Context().Value(attemptKey{}).(*attempt); ok {
-			a.status = resp.StatusCode
-			a.retryAfter = resp.Header.Get("Retry-After")
-			a.retryMS = resp.Header.Get("Retry-After-Ms")
-		}
+	ctx := r.Context()
+	a, _ := ctx.Value(attemptKey{}).(*attempt)
+	if a == nil {
+		a = &attempt{}
 	}
-	return resp, err
+	release, err := d.c.lim.Acquire(ctx, a.tokens)
+	if err != nil {
+		return nil, err
+	}
+	tctx, cancel := context.WithTimeout(ctx, d.c.cfg.timeout())
+	d.c.requests.Add(1)
+	resp, err := d.hc.Do(r.WithContext(tctx))
+	if err != nil {
+		cancel()
+		release()
+		return nil, err
+	}
+	a.status = resp.StatusCode
+	a.retryAfter = resp.Header.Get("Retry-After")
+	a.retryMS = resp.Header.Get("Retry-After-Ms")
+	resp.Body = &heldBody{ReadCloser: resp.Body, done: func() { cancel(); release() }}
+	return resp, nil
+}
+
+// heldBody gives the slot back (and ends the attempt's timeout) when the
+// reply's body is closed.
+type heldBody struct {
+	io.ReadCloser
+	once sync.Once
+	done func()
+}
+
+func (b *heldBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.done)
+	return err
 }
 
 // EstimateTokens estimates the prompt tokens of a request offline (for the
@@ -290,19 +322,15 @@ func (c *Client) send(ctx context.Context, req *Request, res *Result) (openai.Ch
 	}
 	maxRetries := c.cfg.maxRetries()
 	for i := 0; ; i++ {
-		release, err := c.lim.Acquire(ctx, est)
-		if err != nil {
-			return openai.ChatCompletionResponse{}, fmt.Errorf("chat completion: waiting for a slot: %w", err)
+		if err := ctx.Err(); err != nil {
+			return openai.ChatCompletionResponse{}, fmt.Errorf("chat completion: %w", err)
 		}
 		if i > 0 {
 			c.retries.Add(1)
 		}
 		res.Attempts++
-		a := &attempt{}
-		actx, cancel := context.WithTimeout(context.WithValue(ctx, attemptKey{}, a), c.cfg.timeout())
-		resp, err := c.oc.CreateChatCompletion(actx, req.Chat)
-		cancel()
-		release()
+		a := &attempt{tokens: est}
+		resp, err := c.oc.CreateChatCompletion(context.WithValue(ctx, attemptKey{}, a), req.Chat)
 		if err == nil {
 			c.lim.ObserveSuccess()
 			return resp, nil

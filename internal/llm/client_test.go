@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
@@ -538,5 +540,27 @@ func TestConfigValidate(t *testing.T) {
 				t.Errorf("Validate() = %q, want it to contain %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestTimeoutExcludesQueueing(t *testing.T) {
+	// Concurrency 1, two calls of 150 ms each, timeout 250 ms: the second
+	// waits ~150 ms for the slot, then needs 150 ms of its own. Only the
+	// attempt counts against the timeout, so both succeed.
+	srv := llmtest.New(t, llmtest.Reply{Content: "a", Delay: 150 * time.Millisecond}, llmtest.Reply{Content: "b", Delay: 150 * time.Millisecond})
+	c, _ := newClient(t, srv, func(c *llm.Config) {
+		c.Timeout = 250 * time.Millisecond
+		c.MaxRetries = -1
+		c.NoCache = true
+		c.Limits = llm.Limits{Concurrency: 1}
+	})
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range 2 {
+		wg.Go(func() { _, errs[i] = c.Chat(context.Background(), chatReq(fmt.Sprint(i))) })
+	}
+	wg.Wait()
+	if diff := cmp.Diff([]error{nil, nil}, errs, cmpopts.EquateErrors()); diff != "" || srv.Count() != 2 {
+		t.Errorf("requests = %d, errors (-want +got):\n%s", srv.Count(), diff)
 	}
 }

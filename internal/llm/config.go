@@ -44,7 +44,9 @@ type Config struct {
 	// connection error) is retried. 0 means DefaultMaxRetries; a negative
 	// value means no retry at all.
 	MaxRetries int
-	// Timeout bounds one HTTP attempt. 0 means DefaultTimeout.
+	// Timeout bounds one HTTP attempt, from sending the request to reading
+	// the reply; waiting for a concurrency slot or a rate limit does not
+	// count. 0 means DefaultTimeout.
 	Timeout time.Duration
 	// BaseBackoff is the ceiling of the first backoff wait (full jitter:
 	// a uniform wait in [0, ceiling)); the ceiling doubles per retry. 0 means

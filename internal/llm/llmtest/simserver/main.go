@@ -8,7 +8,7 @@
 // It writes its base URL (http://HOST:PORT/v1) to -addr-file once it
 // listens, the Unix time in nanoseconds of the first request to
 // -first-file, and the request count to stderr when it gets SIGINT or
-// SIGTERM.
+// SIGTERM, with the number of TCP connections they came on.
 package main
 
 import (
@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -60,7 +61,12 @@ func run() int {
 			return 1
 		}
 	}
-	srv := &http.Server{Handler: h}
+	var conns atomic.Int64
+	srv := &http.Server{Handler: h, ConnState: func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -71,6 +77,6 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "simserver:", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "simserver: %d requests\n", h.Count())
+	fmt.Fprintf(os.Stderr, "simserver: %d requests on %d connections\n", h.Count(), conns.Load())
 	return 0
 }
