@@ -5,6 +5,7 @@ import (
 	"html"
 	"html/template"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/checks"
@@ -151,12 +152,15 @@ func scatterSVG(r *Result) template.HTML {
 		}
 	}
 	xmax = math.Max(0.1, math.Ceil(xmax*10)/10)
+	if math.IsInf(xmax, 0) || math.IsNaN(xmax) {
+		xmax = 1
+	}
 	p := plot{w: 650, h: 420, left: 60, right: 180, top: 20, bottom: 50, xmax: xmax, ymax: 1}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="scatter" role="img" aria-label="retention against compression ratio" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, p.w, p.h, p.w, p.h)
 	var ticks []float64
-	for v := 0.0; v <= xmax+1e-9; v += xmax / 5 {
-		ticks = append(ticks, v)
+	for i := range 6 {
+		ticks = append(ticks, xmax*float64(i)/5)
 	}
 	p.axes(&b, "compression ratio (summary tokens / replaced tokens), lower is smaller", "invariants kept", ticks, func(v float64) string { return fmt.Sprintf("%.2f", v) })
 	sx, sy, sn := make([]float64, len(sums)), make([]float64, len(sums)), make([]int, len(sums))
@@ -214,17 +218,28 @@ func driftSVG(r *Result) template.HTML {
 			}
 		}
 	}
+	// Only the generations present are drawn: a result may hold any n.
+	var gens []int
+	for k := range by {
+		for g := range by[k] {
+			if !slices.Contains(gens, g) {
+				gens = append(gens, g)
+			}
+		}
+	}
+	slices.Sort(gens)
 	p := plot{w: 650, h: 420, left: 60, right: 180, top: 20, bottom: 50, xmax: float64(maxGen) + 0.5, ymax: 1}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="drift" role="img" aria-label="retention by generation" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, p.w, p.h, p.w, p.h)
 	var ticks []float64
-	for g := 1; g <= maxGen; g++ {
-		ticks = append(ticks, float64(g))
+	step := max(1, len(gens)/20)
+	for i := 0; i < len(gens); i += step {
+		ticks = append(ticks, float64(gens[i]))
 	}
 	p.axes(&b, "generation (repeated compaction)", "invariants kept", ticks, func(v float64) string { return fmt.Sprintf("g%.0f", v) })
 	for k, s := range sums {
 		var pts []string
-		for g := 1; g <= maxGen; g++ {
+		for _, g := range gens {
 			e := by[k][g]
 			if e == nil || e.n == 0 {
 				continue
