@@ -284,6 +284,17 @@ func TestRefutedHypothesis(t *testing.T) {
 		{name: "gold", want: Pass},
 		{name: "not mentioned but concluded", mut: func(s *summarizers.Summary) { s.Hypotheses = nil }, want: Pass},
 		{name: "text only with conclusion", mut: textOnly("DNS is fine: db resolves to 10.0.3.7."), want: Pass},
+		{name: "decision negating it", sc: func(sc *scenarios.Scenario) {
+			sc.Invariants[1].(*scenarios.RefutedHypothesis).Match = []string{`dns.{0,20}broken`}
+		}, mut: func(s *summarizers.Summary) {
+			s.Decisions = []summarizers.Statement{{Text: "DNS is not broken; look at the port", SourceSeq: 7}}
+		}, want: Pass},
+		{name: "verified claim ruling it out", mut: func(s *summarizers.Summary) {
+			s.Verified = append(s.Verified, summarizers.Claim{Claim: "ruled out: DNS is broken (db resolves)", SourceSeq: 4})
+		}, want: Pass},
+		{name: "negation elsewhere does not excuse", mut: func(s *summarizers.Summary) {
+			s.Decisions = []summarizers.Statement{{Text: "DNS is broken, not the port", SourceSeq: 7}}
+		}, want: Fail, ptr: "/decisions/0/text"},
 		{name: "open after refutation", mut: func(s *summarizers.Summary) { s.Hypotheses[0].Status = "open" }, want: Fail, ptr: "/hypotheses/0/status", msg: "is open after its refutation at #4"},
 		{name: "listed as verified", mut: func(s *summarizers.Summary) {
 			s.Verified = append(s.Verified, summarizers.Claim{Claim: "DNS is broken", SourceSeq: 4})

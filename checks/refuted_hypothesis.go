@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -13,7 +14,12 @@ import (
 // it as established or still open.
 //
 // Rule, on a structured summary: (1) no verified[].claim and no
-// decisions[].text matches the invariant's match patterns; (2) every
+// decisions[].text asserts the hypothesis: a match of the invariant's match
+// patterns counts unless it is negated, that is unless the matched text
+// itself holds a negation ("the CDN does not add the latency") or the few
+// words before it rule it out ("ruled out: the CDN adds latency"); a
+// negation elsewhere in the field does not excuse it ("the CDN adds the
+// latency, not the db" fails); (2) every
 // hypotheses[] entry whose claim matches has status `refuted` and
 // resolved_by equal to refuted_by_seq (`open`, `confirmed` or no status
 // fail, as does a wrong or missing resolved_by); (3) when conclusion
@@ -58,7 +64,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 		if f != "verified" && f != "decisions" {
 			continue
 		}
-		if p, m, ok := textmatch.FindAny(inv.Match, l.folded); ok {
+		if p, m, ok := assertedMatch(inv.Match, l.folded); ok {
 			fail(Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip(l.text), Pattern: p},
 				fmt.Sprintf("the hypothesis refuted at #%d is listed in %s at %s (%q)", inv.RefutedBySeq, f, l.ptr, clip(m)))
 		}
@@ -114,4 +120,29 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 		r.Message += fmt.Sprintf("; conclusion kept at %s", concl.Pointer)
 	}
 	return []Result{r}
+}
+
+var (
+	negationIn     = regexp.MustCompile(`(?i)\b(not|no|never|isn't|wasn't|doesn't|didn't|aren't|cannot|can't|nor|no es|no fue|nunca|sin)\b`)
+	negationBefore = regexp.MustCompile(`(?i)\b(not|no|never|ruled out|rule out|refuted|disproved|rejected|excluded|dismissed|instead of|rather than|descartad[oa]s?|descartamos|refutad[oa]s?|no es|no fue|en lugar de|en vez de)\b[^.;!?]{0,12}$`)
+)
+
+// assertedMatch returns the first match of patterns in folded text that is
+// not negated (see RefutedHypothesisCheck).
+func assertedMatch(patterns []string, folded string) (pattern, match string, ok bool) {
+	for _, p := range patterns {
+		re, err := textmatch.Compile(p)
+		if err != nil {
+			continue
+		}
+		for _, loc := range re.FindAllStringIndex(folded, -1) {
+			m := folded[loc[0]:loc[1]]
+			before := folded[max(0, loc[0]-40):loc[0]]
+			if negationIn.MatchString(m) || negationBefore.MatchString(before) {
+				continue
+			}
+			return p, m, true
+		}
+	}
+	return "", "", false
 }
