@@ -392,3 +392,20 @@ func TestSecret(t *testing.T) {
 		{name: "in a document that does not decode", raw: `{"schema_version": 1, "covers_through": "` + testSecret + `"}`, want: Fail},
 	})
 }
+
+// A library caller may pass only the decoded summary (no Raw).
+func TestSummaryWithoutRaw(t *testing.T) {
+	sc := testScenario()
+	s := goldSummary()
+	s.Extensions = map[string]json.RawMessage{"k": json.RawMessage(`"` + testSecret + `"`)}
+	results := Run(&Input{Scenario: sc, Gen: genAt(sc, 12, true), Summary: s})
+	for _, r := range results {
+		want := Pass
+		if r.Check == "secret" {
+			want = Fail
+		}
+		if r.Status != want {
+			t.Errorf("%s/%s: %s (%s); want %s", r.Check, r.Invariant, r.Status, r.Message, want)
+		}
+	}
+}

@@ -54,10 +54,14 @@ func (c SecretCheck) Check(in *Input) []Result {
 			hits = append(hits, Evidence{Pointer: l.ptr, Text: tag, Note: what(l.text)})
 		}
 	}
-	inRaw := bytes.Contains(in.Raw, []byte(prefix))
+	raw := in.Raw
+	if len(bytes.TrimSpace(raw)) == 0 && st.sum != nil {
+		raw, _ = json.Marshal(st.sum) // a library caller gave only the decoded summary
+	}
+	inRaw := bytes.Contains(raw, []byte(prefix))
 	if st.sum != nil && len(st.sum.Extensions) > 0 || inRaw && len(hits) == 0 {
 		var v any
-		if json.Unmarshal(in.Raw, &v) == nil {
+		if json.Unmarshal(raw, &v) == nil {
 			walkStrings(v, "", func(ptr, s string) {
 				if strings.Contains(s, prefix) && (st.sum == nil || strings.HasPrefix(ptr, "/extensions") || ptrKey(ptr)) {
 					hits = append(hits, Evidence{Pointer: hide.Replace(ptr), Text: tag, Note: what(s)})
@@ -66,7 +70,7 @@ func (c SecretCheck) Check(in *Input) []Result {
 		}
 	}
 	if inRaw && len(hits) == 0 {
-		hits = append(hits, Evidence{Text: tag, Note: what(string(in.Raw)) + " in the raw document"})
+		hits = append(hits, Evidence{Text: tag, Note: what(string(raw)) + " in the raw document"})
 	}
 	if len(hits) > 0 {
 		r.Status = Fail
