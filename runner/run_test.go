@@ -421,3 +421,53 @@ func validTranscript(msgs []transcript.Message, events map[int]bool) error {
 	}
 	return nil
 }
+
+// TestAbandon: the first Ctrl-C stops scheduling, a second one (Abort)
+// stops the unit in flight, which is journaled as abandoned and run again
+// by a resumed run.
+func TestAbandon(t *testing.T) {
+	list := builtinSuite(t)[:2]
+	started := make(chan struct{})
+	var once sync.Once
+	blocking := Summarizer{Name: "blocks", Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
+		once.Do(func() { close(started) })
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})}
+	ctx, cancel := context.WithCancel(context.Background())
+	abort, abortNow := context.WithCancel(context.Background())
+	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+	opts.Summarizers, opts.Jobs, opts.Abort = []Summarizer{blocking}, 1, abort
+	go func() {
+		<-started
+		cancel()
+		abortNow()
+	}()
+	res, err := Run(ctx, list, opts)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	r, err := reports.Read(res.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Units) != 1 || r.Units[0].Status != reports.UnitAbandoned || !r.Interrupted {
+		t.Fatalf("units %+v, interrupted %v; want one abandoned unit", r.Units, r.Interrupted)
+	}
+
+	opts.Summarizers = []Summarizer{{Name: "blocks", Summarizer: summarizers.NewTruncate()}}
+	opts.Resume, opts.Abort = true, nil
+	res, err = Run(context.Background(), list, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ran != 2 || res.Reused != 0 {
+		t.Errorf("resume ran %d, reused %d; want the abandoned unit run again", res.Ran, res.Reused)
+	}
+	r, _ = reports.Read(res.ResultPath)
+	for _, u := range r.Units {
+		if u.Status != reports.UnitOK {
+			t.Errorf("%s: %s (%s)", u.Scenario.ID, u.Status, u.Error)
+		}
+	}
+}

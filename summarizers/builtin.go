@@ -25,20 +25,27 @@ import (
 //   - extractive (NewExtractive): a rule-based structured summary built only
 //     from what the events say.
 //
-// What their scores on the built-in suite are expected to show: none skips
-// every summary check and never regresses a decision (its compacted context
-// is the full context). truncate passes the compression check and keeps late
-// facts but loses early ones (the read-only constraint of turn 1, early
-// paths, pending operations), so constraint and pending_operation invariants
-// fail and probes that depend on them regress. mask keeps every user
-// instruction (constraints and corrections survive in its text) but drops
-// tool evidence (quantities and digests seen only in tool output) and, being
-// little shorter than the history, often fails compression. extractive keeps
-// constraints, pending operations, paths and measured quantities with their
-// source seqs, and copies what users said verbatim (so a secret a user
-// pasted leaks); it cannot tell a refuted hypothesis from a live one or a
-// corrected value from the old one, so refuted_hypothesis and correction
-// invariants fail.
+// What their scores on the built-in suite are expected to show, and why:
+//
+//   - none skips every summary check and never regresses a decision: its
+//     compacted context is the full context, so any difference it shows is
+//     noise of the agent.
+//   - truncate passes compression and the structural checks, and keeps late
+//     facts, but loses whatever was said early: the read-only constraint of
+//     turn 1, early paths, pending operations, quantities. Constraint,
+//     pending_operation and quantity invariants fail, and it has the most
+//     decision regressions.
+//   - mask keeps every user instruction and every tool call (constraints
+//     and pending operations survive, corrections partly), but drops what
+//     only a tool output said (quantities, digests, some paths) and, being
+//     little shorter than a talk-heavy history, fails compression there.
+//   - extractive passes every structural check (it cites user and tool
+//     events, names paths verbatim, lists unresolved calls) and keeps
+//     pending operations and most constraints and quantities, but it cannot
+//     tell a corrected value from the old one (correction invariants fail),
+//     cannot mark a hypothesis refuted, misses a constraint phrased without
+//     its instruction words, and copies what a user pasted (a secret in a
+//     user message leaks).
 var Builtins = []string{"none", "truncate", "mask", "extractive"}
 
 // NewBuiltin returns a built-in summarizer by name (see Builtins).
@@ -158,12 +165,21 @@ func NewTruncate() Summarizer {
 			used += n
 			kept++
 		}
-		text := strings.Join(lines[len(lines)-kept:], "\n")
-		for kept > 0 && counter.Count(text)+kept > limit {
+		// The document itself is counted, as the compression check counts
+		// it (internal/tokens remembers long texts, so the runner and the
+		// check get this count for free).
+		sum := &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut}
+		for {
+			sum.Text = strings.Join(lines[len(lines)-kept:], "\n")
+			raw, err := json.Marshal(sum)
+			if err != nil {
+				return nil, err
+			}
+			if kept == 0 || counter.Count(string(raw)) <= limit+24 {
+				return sum, nil
+			}
 			kept -= max(1, kept/10)
-			text = strings.Join(lines[len(lines)-kept:], "\n")
 		}
-		return &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut, Text: text}, nil
 	}}
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 var (
-	// constraintRE finds an instruction that limits what the agent may do.
-	constraintRE = regexp.MustCompile(`(?i)\b(?:do not|don't|dont|never|only|read[- ]?only|solo|must not|mustn't|not allowed)\b`)
+	// constraintRE finds an instruction that limits what the agent may do
+	// (matched on accent-folded text, so "sólo" is "solo").
+	constraintRE = regexp.MustCompile(`(?i)\b(?:do not|don't|dont|never|only|read[- ]?only|must not|mustn't|not allowed|without|unless|approval|go-ahead|freeze|pinned|solo|nunca|no (?:toques|cambies|hagas)|nada de|sin)\b`)
 	// pathRE finds file-like tokens: a name with a known extension, with or
 	// without directories, or an absolute path of two or more parts.
 	pathRE = regexp.MustCompile(`(?:\.{0,2}/)?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.(?:ya?ml|json|jsonl|go|py|rb|rs|java|kt|ts|tsx|js|mjs|sql|conf|cfg|ini|toml|env|log|txt|md|csv|tsv|sh|pem|crt|key|lock|xml|html|css|proto|tf|tfvars|bak|gz|zip|tar|db|sqlite|parquet|ipynb|dockerfile|service|properties|gradle)\b|/(?:[\w.@-]+/)+[\w.@-]+`)
@@ -36,9 +37,11 @@ const (
 // previous summary in iterative mode:
 //
 //   - goal: the request's goal.
-//   - constraints: every sentence of a user or system event containing do
-//     not / don't / never / only / read-only / solo / must not / not
-//     allowed, citing that event's seq (deduplicated).
+//   - constraints: every sentence of a user or system event containing an
+//     instruction word (do not, don't, never, only, read-only, must not, not
+//     allowed, without, unless, approval, go-ahead, freeze, pinned; solo,
+//     nunca, nada de, sin), accents folded, citing that event's seq
+//     (deduplicated).
 //   - pending: every tool call with no result among the events it has seen,
 //     or with a timeout result: op_id = the call id, status unknown,
 //     description = name(args). A pending entry of the previous summary is
@@ -135,7 +138,7 @@ func extract(s *Summary, events []scenarios.Event) {
 		sentences := splitSentences(text)
 		if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleSystem {
 			for _, sn := range sentences {
-				if !constraintRE.MatchString(sn) {
+				if !constraintRE.MatchString(textmatch.Fold(sn)) {
 					continue
 				}
 				k := textmatch.Fold(strings.ToLower(sn))

@@ -1,0 +1,64 @@
+package verdict
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports"
+)
+
+func unit(id, sum string, status string, gens []reports.Generation, probes ...reports.Probe) *reports.Unit {
+	return &reports.Unit{Scenario: reports.ScenarioRef{ID: id}, Summarizer: sum, Status: status, Generations: gens, Probes: probes}
+}
+
+func TestBuilder(t *testing.T) {
+	b := New()
+	b.Max = 4
+	b.Add(unit("a", "s1", reports.UnitOK, []reports.Generation{{N: 1, Checks: []checks.Result{
+		{Check: "compression", Kind: checks.KindStructural, Status: checks.Fail, Message: "too long\nsecond line"},
+		{Check: "constraint", Kind: checks.KindInvariant, Invariant: "ro", Status: checks.Fail, Message: "lost", Evidence: []checks.Evidence{{Pointer: "/text"}, {Seq: 1}}},
+		{Check: "tail", Kind: checks.KindStructural, Status: checks.Pass},
+	}}}, reports.Probe{ID: "p", Expect: "refuse", Full: reports.Decision{Choice: "refuse"}, Compacted: reports.Decision{Choice: "proceed"}, Class: reports.CompactionRegression}))
+	b.Add(unit("b", "s1", reports.UnitError, nil))
+	b.Add(unit("c", "s1", reports.UnitOK, []reports.Generation{{N: 2, Checks: []checks.Result{
+		{Check: "quantity", Kind: checks.KindInvariant, Invariant: "q", Status: checks.Fail, Message: "no 30 s"},
+	}}}))
+	got, more := b.Failures()
+	want := []Failure{
+		{Scenario: "a", Summarizer: "s1", Generation: "probe", Check: "decision p", Message: `full context chose "refuse", compacted chose "proceed" (expect "refuse")`},
+		{Scenario: "a", Summarizer: "s1", Generation: "g1", Check: "constraint ro", Seq: 1, Message: "lost"},
+		{Scenario: "c", Summarizer: "s1", Generation: "g2", Check: "quantity q", Message: "no 30 s"},
+		{Scenario: "a", Summarizer: "s1", Generation: "g1", Check: "compression", Message: "too long"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+	if more != 1 {
+		t.Errorf("more = %d, want 1 (the unit error)", more)
+	}
+
+	h := &reports.Result{Config: reports.RunConfig{Summarizers: []string{"s1"}, Trials: 1}, Summaries: []reports.SummarizerSummary{
+		{Summarizer: "s1", Units: 3, InvariantPass: 1, InvariantFail: 2, InvariantsKept: 1.0 / 3, StructuralPass: 1, StructuralFail: 1, StructuralPassed: 0.5, Regressions: 1, Generations: 2, MeanCompression: 0.25, MeanSummaryTokens: 120},
+	}}
+	var w strings.Builder
+	if err := b.Write(&w, h, 3, "out/result.json"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(w.String(), "\n")
+	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1 (33%); 1 compaction regressions"; lines[0] != want {
+		t.Errorf("verdict line:\n got %s\nwant %s", lines[0], want)
+	}
+	for _, s := range []string{"s1      3              33%                50%            1         0.25             120", "  … and 1 more in the result file", "result: out/result.json"} {
+		if !strings.Contains(w.String(), s) {
+			t.Errorf("output lacks %q:\n%s", s, w.String())
+		}
+	}
+
+	h.Interrupted = true
+	if got := b.Line(h, 10); !strings.HasPrefix(got, "verdict: INTERRUPTED after 3 of 10 units") {
+		t.Errorf("interrupted line = %q", got)
+	}
+}
