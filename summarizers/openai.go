@@ -390,9 +390,13 @@ func dropNulls(v any) any {
 	return v
 }
 
+// maxObjectTries bounds the start positions FirstJSONObject tries.
+const maxObjectTries = 64
+
 // FirstJSONObject returns the first complete JSON object in s: the whole
 // of s when it is one, else the first balanced {…} that parses (text around
-// it and Markdown code fences are ignored). It fails when there is none.
+// it and Markdown code fences are ignored). It fails when there is none
+// among the first 64 opening braces.
 func FirstJSONObject(s string) (json.RawMessage, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -401,10 +405,14 @@ func FirstJSONObject(s string) (json.RawMessage, error) {
 	if t[0] == '{' && json.Valid([]byte(t)) {
 		return json.RawMessage(t), nil
 	}
-	for i := 0; i < len(s); i++ {
+	// Each try may scan to the end of s: bound the tries so that a hostile
+	// reply (say, a megabyte of unterminated objects) costs linear time.
+	tries := 0
+	for i := 0; i < len(s) && tries < maxObjectTries; i++ {
 		if s[i] != '{' {
 			continue
 		}
+		tries++
 		dec := json.NewDecoder(strings.NewReader(s[i:]))
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err == nil && len(raw) > 0 && raw[0] == '{' {

@@ -484,3 +484,27 @@ func BenchmarkOpenAISummarize(b *testing.B) {
 		}
 	}
 }
+
+func FuzzFirstJSONObject(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, "```json\n{}\n```", `x {"a":{"b":[1,2]}} y`, `{{{{`, `{"a":`, ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		obj, err := summarizers.FirstJSONObject(s)
+		if err != nil {
+			return
+		}
+		var v map[string]any
+		if json.Unmarshal(obj, &v) != nil {
+			t.Errorf("FirstJSONObject(%q) = %s, not an object", s, obj)
+		}
+	})
+}
+
+func TestFirstJSONObjectHostile(t *testing.T) {
+	// A megabyte of unterminated objects must not take quadratic time.
+	s := strings.Repeat(`{"a":`, 200000)
+	if _, err := summarizers.FirstJSONObject(s); err == nil {
+		t.Error("want an error")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -368,14 +369,11 @@ func (c *Client) classify(ctx context.Context, err error, a *attempt) *Error {
 		e.msg = "cancelled: " + ctx.Err().Error()
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.HTTPStatusCode
-		e.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, Redact(apiErr.Message, key))
+		e.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, clip(Redact(apiErr.Message, key), 500))
 	case errors.As(err, &reqErr):
 		e.Status = reqErr.HTTPStatusCode
-		body := strings.TrimSpace(string(reqErr.Body))
-		if len(body) > 200 {
-			body = body[:200] + "…"
-		}
-		e.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, Redact(body, key))
+		body := Redact(strings.TrimSpace(string(reqErr.Body)), key)
+		e.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, clip(body, 200))
 	case errors.Is(err, context.DeadlineExceeded):
 		e.msg = fmt.Sprintf("timed out after %v", c.cfg.timeout())
 		e.Retryable = true
@@ -495,4 +493,15 @@ func (c *Client) OutputMode(model string) string {
 // endpoint, for the rest of the process.
 func (c *Client) SetOutputMode(model, mode string) {
 	modes.Store(endpointID(c.base)+"\x00"+model, mode)
+}
+
+// clip shortens s to n bytes (on a rune boundary) with an ellipsis.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
