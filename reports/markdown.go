@@ -13,7 +13,8 @@ import (
 // leaderboard per summarizer, pass rates per summarizer × check type, then
 // the failures worst first (invariant failures, compaction regressions,
 // structural failures, errors), truncated with "… and N more" so the whole
-// stays within opts.MaxMarkdown bytes.
+// stays within opts.MaxMarkdown bytes (the verdict and the tables are always
+// written; only the failures list is cut).
 func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 	limit := opts.MaxMarkdown
 	if limit <= 0 {

@@ -1,0 +1,62 @@
+package reports_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/reports/internal/fake"
+)
+
+// McNemar's exact test on the discordant pairs of two paired runs: one
+// pass→fail and eight fail→pass.
+func ExampleMcNemar() {
+	fmt.Printf("%.7f\n", reports.McNemar(1, 8))
+	fmt.Printf("%.7f\n", reports.McNemar(3, 5))
+	// Output:
+	// 0.0390625
+	// 0.7265625
+}
+
+// The --min-pass flag of `compact-eval run`.
+func ExampleParseMinPass() {
+	m, err := reports.ParseMinPass("constraint=1,all=90%")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	t, _ := m.Threshold("artifact", "invariant")
+	fmt.Println(m.String(), t)
+	_, err = reports.ParseMinPass("constrain=1")
+	fmt.Println(err != nil)
+	// Output:
+	// all=0.9,constraint=1 0.9
+	// true
+}
+
+// Gate a result on minimum pass rates and print the verdict lines.
+func ExampleGate() {
+	r := fake.Result(fake.Config{Scenarios: 4, Seed: 2})
+	g := reports.Gate(r, reports.MinPass{Rates: map[string]float64{"secret": 1}}, nil, 0)
+	fmt.Println(g.Failed)
+	for _, l := range g.Lines {
+		fmt.Println(l)
+	}
+	// Output:
+	// true
+	// FAIL min-pass: openai:gpt-4o-mini secret 66.7% (6/9) < 100%
+	// ok   min-pass secret=1: 2 summarizer × check type rates hold
+}
+
+// The first line of the Markdown report is the verdict.
+func ExampleWrite() {
+	r := fake.Result(fake.Config{Scenarios: 2, Summarizers: []string{"builtin:none"}})
+	for i := range r.Units {
+		r.Units[i].Probes = nil
+	}
+	r.Aggregate()
+	if err := reports.Write(os.Stdout, r, "md", reports.Options{}); err != nil {
+		fmt.Println(err)
+	}
+	// Output is not checked: the leaderboard follows the verdict.
+}
