@@ -8,10 +8,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -506,4 +508,59 @@ func nullable(s map[string]any) map[string]any {
 		s["enum"] = append(append([]any(nil), e...), nil)
 	}
 	return s
+}
+
+// RegisterFlags declares the command-line flags of openai: summarizers and
+// agents on fs, writing into o: --prompt, --temperature, --seed,
+// --max-tokens, --max-retries, --call-timeout, --rpm, --tpm, --no-cache and
+// --cache-dir. Values already in o are the defaults shown. --max-retries 0
+// means no retry (stored as a negative MaxRetries, since zero there means
+// the default). Concurrency is not a flag here: set it from the run's -j.
+func (o *OpenAIOptions) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&o.PromptFile, "prompt", o.PromptFile, "summarize prompt template `FILE` for openai: summarizers (Go text/template; default: the built-in prompt)")
+	fs.Func("temperature", "sampling temperature in [0, 2] sent to openai: models (default: the endpoint's)", func(s string) error {
+		v, err := strconv.ParseFloat(s, 32)
+		if err != nil || v < 0 || v > 2 {
+			return fmt.Errorf("want a number in [0, 2]")
+		}
+		t := float32(v)
+		o.Temperature = &t
+		return nil
+	})
+	fs.Func("seed", "sampling seed sent to openai: models (default: none)", func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("want an integer")
+		}
+		o.Seed = &v
+		return nil
+	})
+	fs.IntVar(&o.MaxTokens, "max-tokens", o.MaxTokens, "max_tokens of each openai: reply (0: no bound)")
+	retries := o.MaxRetries
+	switch {
+	case retries == 0:
+		retries = llm.DefaultMaxRetries
+	case retries < 0:
+		retries = 0
+	}
+	fs.Func("max-retries", fmt.Sprintf("retries of a 429, 5xx or timed-out openai: call (0: none) (default %d)", retries), func(s string) error {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 0 {
+			return fmt.Errorf("want an integer ≥ 0")
+		}
+		o.MaxRetries = v
+		if v == 0 {
+			o.MaxRetries = -1
+		}
+		return nil
+	})
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = llm.DefaultTimeout
+	}
+	fs.DurationVar(&o.Timeout, "call-timeout", timeout, "timeout of one openai: HTTP attempt (waiting for a slot excluded)")
+	fs.IntVar(&o.RPM, "rpm", o.RPM, "requests per minute to an openai: endpoint (0: no limit)")
+	fs.IntVar(&o.TPM, "tpm", o.TPM, "prompt tokens per minute to an openai: endpoint, estimated offline (0: no limit)")
+	fs.BoolVar(&o.NoCache, "no-cache", o.NoCache, "neither read nor write the model response cache")
+	fs.StringVar(&o.CacheDir, "cache-dir", o.CacheDir, "model response cache `DIR` (default: the user cache directory plus compact-eval)")
 }

@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -506,5 +509,42 @@ func TestFirstJSONObjectHostile(t *testing.T) {
 	s := strings.Repeat(`{"a":`, 200000)
 	if _, err := summarizers.FirstJSONObject(s); err == nil {
 		t.Error("want an error")
+	}
+}
+
+func TestOpenAIRegisterFlags(t *testing.T) {
+	temp, seed := float32(0), 7
+	tests := []struct {
+		name string
+		args []string
+		want summarizers.OpenAIOptions
+		err  bool
+	}{
+		{name: "none", want: summarizers.OpenAIOptions{Timeout: llm.DefaultTimeout}},
+		{name: "all", args: []string{"-prompt", "p.tmpl", "-temperature", "0", "-seed", "7", "-max-tokens", "900", "-max-retries", "2",
+			"-call-timeout", "30s", "-rpm", "60", "-tpm", "90000", "-no-cache", "-cache-dir", "c"},
+			want: summarizers.OpenAIOptions{PromptFile: "p.tmpl", Temperature: &temp, Seed: &seed, MaxTokens: 900, MaxRetries: 2,
+				Timeout: 30 * time.Second, RPM: 60, TPM: 90000, NoCache: true, CacheDir: "c"}},
+		{name: "max-retries 0 means none", args: []string{"-max-retries", "0"}, want: summarizers.OpenAIOptions{MaxRetries: -1, Timeout: llm.DefaultTimeout}},
+		{name: "temperature out of range", args: []string{"-temperature", "3"}, err: true},
+		{name: "negative retries", args: []string{"-max-retries", "-1"}, err: true},
+		{name: "seed not a number", args: []string{"-seed", "x"}, err: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var o summarizers.OpenAIOptions
+			fs := flag.NewFlagSet("run", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			o.RegisterFlags(fs)
+			err := fs.Parse(tc.args)
+			if (err != nil) != tc.err {
+				t.Fatalf("Parse: %v, want error %v", err, tc.err)
+			}
+			if err == nil {
+				if diff := cmp.Diff(tc.want, o, cmpopts.IgnoreFields(summarizers.OpenAIOptions{}, "Limiter", "Getenv")); diff != "" {
+					t.Errorf("options (-want +got):\n%s", diff)
+				}
+			}
+		})
 	}
 }
