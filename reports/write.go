@@ -126,6 +126,7 @@ func Findings(r *Result) []Finding {
 		}
 		for _, g := range u.Generations {
 			if g.Error != "" && g.Error != u.Error {
+				// A unit error already explains its generations' errors.
 				f := base
 				f.Severity, f.Generation, f.Check, f.Message = SevError, g.N, "generation", g.Error
 				out = append(out, f)
@@ -133,6 +134,9 @@ func Findings(r *Result) []Finding {
 			for _, c := range g.Checks {
 				if c.Status != checks.Fail && c.Status != checks.Error {
 					continue
+				}
+				if c.Status == checks.Error && g.Error != "" {
+					continue // a consequence of the generation's error, listed above
 				}
 				f := base
 				f.Generation, f.Check, f.Name, f.Line = g.N, c.Check, c.Invariant, c.Pos.Line
