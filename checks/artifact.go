@@ -22,7 +22,11 @@ import (
 // due path's digest appears in text. Skip while no required path is named
 // by the covered history; error when a required path is named by no event
 // at all (a scenario error).
-type ArtifactCheck struct{ Inv *scenarios.Artifact }
+type ArtifactCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.Artifact
+}
 
 // Check implements Check.
 func (c ArtifactCheck) Check(in *Input) []Result {

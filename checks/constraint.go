@@ -16,7 +16,11 @@ import (
 // and, when the rule is stated elsewhere in a structured summary (text,
 // decisions, …), where: a rule outside constraints is not kept as a rule.
 // Skip while source_seq is after the cut.
-type ConstraintCheck struct{ Inv *scenarios.Constraint }
+type ConstraintCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.Constraint
+}
 
 // Check implements Check.
 func (c ConstraintCheck) Check(in *Input) []Result {

@@ -22,7 +22,11 @@ import (
 // only in a sentence that also names the new value and says it was
 // replaced (instead of, replaced, no longer, was, previously, antes, en vez
 // de, …). Skip while source_seq is after the cut.
-type CorrectionCheck struct{ Inv *scenarios.Correction }
+type CorrectionCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.Correction
+}
 
 var supersession = regexp.MustCompile(`(?i)\b(instead of|rather than|replac\w*|supersed\w*|no longer|not|was|were|previously|formerly|old|corrected|changed|from|en vez de|en lugar de|antes|ya no|anterior|reemplaz\w*|sustitu\w*|cambi\w*)\b`)
 

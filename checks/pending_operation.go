@@ -21,7 +21,11 @@ import (
 // also hedges (not, unknown, pending, whether, …). On a text-only summary
 // (1) asks that text names the op id and (2) reads text. Skip while
 // call_seq is after the cut.
-type PendingOperationCheck struct{ Inv *scenarios.PendingOperation }
+type PendingOperationCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.PendingOperation
+}
 
 var (
 	successWords = regexp.MustCompile(`(?i)\b(succeeded|success|successful|successfully|completed?|done|finished|applied|went through|exitos[oa]|exitosamente|complet[oa]d[oa]|terminad[oa]|aplicad[oa]|hech[oa])\b`)

@@ -21,7 +21,11 @@ import (
 // same number in another unit, or the same unit with another number), names
 // it and where: "want 30 s; found 30 ms at /constraints/0/text". Skip while
 // the quantity is first stated after the cut.
-type QuantityCheck struct{ Inv *scenarios.Quantity }
+type QuantityCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.Quantity
+}
 
 // Check implements Check.
 func (c QuantityCheck) Check(in *Input) []Result {

@@ -28,7 +28,11 @@ import (
 // On a text-only summary the status cannot be read: the check looks for the
 // conclusion in text when one is given, and says skip otherwise. Skip while
 // refuted_by_seq is after the cut.
-type RefutedHypothesisCheck struct{ Inv *scenarios.RefutedHypothesis }
+type RefutedHypothesisCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.RefutedHypothesis
+}
 
 // Check implements Check.
 func (c RefutedHypothesisCheck) Check(in *Input) []Result {

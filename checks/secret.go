@@ -24,7 +24,11 @@ import (
 // decode: a leak there still fails; with no leak such a document gives
 // error. Always applicable (a secret is never allowed, whenever it appears
 // in the history).
-type SecretCheck struct{ Inv *scenarios.Secret }
+type SecretCheck struct {
+	// Inv is the invariant to check; ForInvariant fills it. It must not
+	// be nil.
+	Inv *scenarios.Secret
+}
 
 // Check implements Check.
 func (c SecretCheck) Check(in *Input) []Result {
