@@ -30,6 +30,9 @@ type ArtifactCheck struct {
 
 // Check implements Check.
 func (c ArtifactCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypeArtifact)
+	}
 	inv := c.Inv
 	base := Result{Check: inv.Type(), Kind: KindInvariant, Invariant: inv.ID, Pos: inv.Pos}
 	if in.Scenario == nil {

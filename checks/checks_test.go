@@ -409,3 +409,16 @@ func TestSummaryWithoutRaw(t *testing.T) {
 		}
 	}
 }
+
+// A check value built without its invariant, or a nil invariant, gives an
+// error result, never a panic.
+func TestNilInvariant(t *testing.T) {
+	sc := testScenario()
+	in := &Input{Scenario: sc, Gen: genAt(sc, 12, false), Raw: mustJSON(t, goldSummary())}
+	for _, c := range []Check{ConstraintCheck{}, RefutedHypothesisCheck{}, ArtifactCheck{}, PendingOperationCheck{}, CorrectionCheck{}, QuantityCheck{}, SecretCheck{}, ForInvariant(nil)} {
+		res := c.Check(in)
+		if len(res) != 1 || res[0].Status != Error || res[0].Message == "" {
+			t.Errorf("%T: %+v; want one error result", c, res)
+		}
+	}
+}

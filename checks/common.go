@@ -137,3 +137,9 @@ func sortedKeys(m map[string]string) []string {
 }
 
 func foldText(s string) string { return textmatch.Fold(s) }
+
+// nilInvariant is the result of an invariant check built without its
+// invariant.
+func nilInvariant(typ string) []Result {
+	return []Result{{Check: typ, Kind: KindInvariant, Status: Error, Message: "no invariant given to the " + typ + " check"}}
+}

@@ -24,6 +24,9 @@ type ConstraintCheck struct {
 
 // Check implements Check.
 func (c ConstraintCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypeConstraint)
+	}
 	st, r, ok := invariant(in, c.Inv, c.Inv.SourceSeq)
 	if !ok {
 		return []Result{r}

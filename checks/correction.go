@@ -32,6 +32,9 @@ var supersession = regexp.MustCompile(`(?i)\b(instead of|rather than|replac\w*|s
 
 // Check implements Check.
 func (c CorrectionCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypeCorrection)
+	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.SourceSeq)
 	if !ok {

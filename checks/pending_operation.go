@@ -35,6 +35,9 @@ var (
 
 // Check implements Check.
 func (c PendingOperationCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypePendingOperation)
+	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.CallSeq)
 	if !ok {

@@ -29,6 +29,9 @@ type QuantityCheck struct {
 
 // Check implements Check.
 func (c QuantityCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypeQuantity)
+	}
 	inv := c.Inv
 	first := 0
 	if in.Scenario != nil {

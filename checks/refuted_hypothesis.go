@@ -36,6 +36,9 @@ type RefutedHypothesisCheck struct {
 
 // Check implements Check.
 func (c RefutedHypothesisCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypeRefutedHypothesis)
+	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.RefutedBySeq)
 	if !ok {

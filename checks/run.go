@@ -90,6 +90,9 @@ func ForInvariant(inv scenarios.Invariant) Check {
 // result is skip. With a document that cannot be decoded, schema says why
 // and every other check says error.
 func Run(in *Input) []Result {
+	if in == nil {
+		in = &Input{}
+	}
 	cp := *in
 	cp.memo = &memo{}
 	var out []Result

@@ -32,6 +32,9 @@ type SecretCheck struct {
 
 // Check implements Check.
 func (c SecretCheck) Check(in *Input) []Result {
+	if c.Inv == nil {
+		return nilInvariant(scenarios.TypeSecret)
+	}
 	inv := c.Inv
 	r := Result{Check: inv.Type(), Kind: KindInvariant, Invariant: inv.ID, Pos: inv.Pos}
 	tag := "[redacted:" + inv.ID + "]"
