@@ -564,3 +564,51 @@ func TestTimeoutExcludesQueueing(t *testing.T) {
 		t.Errorf("requests = %d, errors (-want +got):\n%s", srv.Count(), diff)
 	}
 }
+
+func TestConcurrencyInFlight(t *testing.T) {
+	// 40 calls at once through a client limited to 4: the endpoint never
+	// serves more than 4, and does serve 4.
+	srv := llmtest.New(t)
+	srv.SetDefault(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "ok", Delay: 10 * time.Millisecond} })
+	c, _ := newClient(t, srv, func(c *llm.Config) { c.NoCache = true; c.Limits = llm.Limits{Concurrency: 4} })
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			if _, err := c.Chat(context.Background(), chatReq(fmt.Sprint(i))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := []int{srv.Count(), srv.PeakInFlight()}; !cmp.Equal([]int{40, 4}, got) {
+		t.Errorf("requests, peak in flight = %v, want [40 4]", got)
+	}
+}
+
+func TestRepeated429sUnderLoad(t *testing.T) {
+	// An endpoint that throttles: the first 6 replies are 429s. The shared
+	// limit falls from 8, and every call still succeeds.
+	var replies []llmtest.Reply
+	for range 6 {
+		replies = append(replies, llmtest.TooMany("0"))
+	}
+	srv := llmtest.New(t, replies...)
+	srv.SetDefault(func(llmtest.Request) llmtest.Reply { return llmtest.Text("ok") })
+	lim := llm.NewLimiter(llm.Limits{Concurrency: 8})
+	c, _ := newClient(t, srv, func(c *llm.Config) { c.NoCache = true; c.Limiter = lim; c.MaxRetries = 10 })
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			if _, err := c.Chat(context.Background(), chatReq(fmt.Sprint(i))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if lim.Decreases() == 0 || srv.Count() != 14 {
+		t.Errorf("decreases = %d, requests = %d; want > 0 and 14 (8 calls + 6 retries)", lim.Decreases(), srv.Count())
+	}
+	if got := c.Counters(); got.Retries != 6 || got.Errors != 0 {
+		t.Errorf("counters = %+v, want 6 retries and no error", got)
+	}
+}

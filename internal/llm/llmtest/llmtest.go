@@ -88,18 +88,30 @@ func New(t testing.TB, replies ...Reply) *Server {
 	return s
 }
 
-// URL is the base URL to give a client (with the /v1 prefix).
+// BaseURL is the base URL to give a client (with the /v1 prefix).
 func (s *Server) BaseURL() string { return s.URL + "/v1" }
 
 // Handler is the server's handler (also used by the standalone simserver).
 func (s *Server) Handler() *Handler { return s.h }
 
-// Push, Count, Requests, SetDefault and RejectFormats forward to the handler.
-func (s *Server) Push(r ...Reply)                  { s.h.Push(r...) }
-func (s *Server) Count() int                       { return s.h.Count() }
-func (s *Server) Requests() []Request              { return s.h.Requests() }
+// Push appends replies to the script.
+func (s *Server) Push(r ...Reply) { s.h.Push(r...) }
+
+// Count is the number of chat requests received.
+func (s *Server) Count() int { return s.h.Count() }
+
+// Requests returns the recorded requests, in arrival order.
+func (s *Server) Requests() []Request { return s.h.Requests() }
+
+// SetDefault sets the reply used once the script is empty.
 func (s *Server) SetDefault(f func(Request) Reply) { s.h.SetDefault(f) }
-func (s *Server) RejectFormats(types ...string)    { s.h.RejectFormats(types...) }
+
+// RejectFormats makes requests with these response_format types fail with
+// a 400 naming the format (see Handler.RejectFormats).
+func (s *Server) RejectFormats(types ...string) { s.h.RejectFormats(types...) }
+
+// PeakInFlight is the most chat requests served at once.
+func (s *Server) PeakInFlight() int { return s.h.PeakInFlight() }
 
 // Handler serves chat completions from a script. It is safe for concurrent
 // use.
@@ -119,6 +131,8 @@ type Handler struct {
 	reject   map[string]bool
 	count    int
 	requests []Request
+	inFlight int
+	peak     int
 }
 
 // NewHandler returns a handler with the given script.
@@ -158,6 +172,13 @@ func (h *Handler) Count() int {
 	return h.count
 }
 
+// PeakInFlight is the most chat requests the handler was serving at once.
+func (h *Handler) PeakInFlight() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.peak
+}
+
 // Requests returns the recorded requests, in arrival order.
 func (h *Handler) Requests() []Request {
 	h.mu.Lock()
@@ -188,6 +209,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	h.count++
 	n := h.count
+	h.inFlight++
+	h.peak = max(h.peak, h.inFlight)
+	defer func() {
+		h.mu.Lock()
+		h.inFlight--
+		h.mu.Unlock()
+	}()
 	if record {
 		h.requests = append(h.requests, req)
 	}
