@@ -128,6 +128,16 @@ func WriteJUnit(w io.Writer, r *Result) error {
 // xmlEsc escapes s for XML text and attribute values, dropping characters
 // XML 1.0 cannot hold (control characters from a summarizer's stderr).
 func xmlEsc(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '&' || c == '<' || c == '>' || c == '"' || c == '\'' || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
 	var b strings.Builder
 	xml.EscapeText(&b, []byte(strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r != 0xFFFE && r != 0xFFFF {
@@ -198,16 +208,15 @@ func BuildJUnit(r *Result) *JUnitSuites {
 				a := get(u, c.Check, c.Invariant, c.Pos.Line)
 				a.n++
 				a.dur += per
-				where := fmt.Sprintf("trial %d g%d (cut %d)", u.Trial, g.N, g.Cut)
 				switch c.Status {
 				case checks.Pass:
 					a.passes++
 				case checks.Fail:
 					a.fails++
-					a.msgs = append(a.msgs, where+": "+c.Message+evidenceText(c.Evidence))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): %s%s", u.Trial, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
 				case checks.Error:
 					a.errs++
-					a.msgs = append(a.msgs, where+": error: "+c.Message)
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): error: %s", u.Trial, g.N, g.Cut, c.Message))
 				default:
 					a.lastMsg = c.Message
 				}
