@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -31,44 +30,58 @@ type ccLine struct {
 	} `json:"compactMetadata"`
 }
 
+// ccDecoded is a Claude Code line decoded by a worker.
+type ccDecoded struct {
+	l       ccLine
+	content *content // user and assistant messages
+	summary string   // a compact summary's text
+}
+
+func decodeClaudeCode(line []byte) (any, error) {
+	d := &ccDecoded{}
+	if err := json.Unmarshal(line, &d.l); err != nil {
+		return nil, err
+	}
+	l := &d.l
+	if l.Type == "" {
+		return nil, errors.New(`no "type" field`)
+	}
+	if (l.Type == "user" || l.Type == "assistant") && !l.IsSidechain && !l.IsMeta {
+		if l.Message == nil {
+			return nil, errors.New(`no "message" field`)
+		}
+		var err error
+		if l.IsCompactSummary {
+			d.summary, _, err = textOf(l.Message.Content)
+		} else {
+			d.content, err = parseContent(l.Message.Content)
+		}
+		if err != nil {
+			return nil, err
+		}
+		l.Message.Content = nil
+	}
+	return d, nil
+}
+
 // parseClaudeCode reads a Claude Code session log in file order. Sidechain
 // (sub-agent) lines and meta lines are dropped and counted; a compact
 // boundary and the compact summary that follows it become one note; a
 // "summary" line becomes a note too.
 func parseClaudeCode(br *bufio.Reader, b *builder) error {
-	lr := newLineReader(br, b.opts.MaxLineBytes)
 	children := map[string]int{}
 	branches := 0
-	var l ccLine
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("reading input: %w", err)
-		}
-		if err == nil && len(strings.TrimSpace(string(line))) == 0 {
-			continue
-		}
+	err := forEachLine(br, b.opts.MaxLineBytes, decodeClaudeCode, func(n int, v any, err error) error {
 		if err == nil {
-			l = ccLine{}
-			err = json.Unmarshal(line, &l)
-			if err == nil && l.Type == "" {
-				err = errors.New(`no "type" field`)
-			}
+			err = claudeCodeLine(b, v.(*ccDecoded), children, &branches)
 		}
 		if err != nil {
-			if err := b.malformedLine(lr.line, err); err != nil {
-				return err
-			}
-			continue
+			return b.malformedLine(n, err)
 		}
-		if err := claudeCodeLine(b, &l, children, &branches); err != nil {
-			if err := b.malformedLine(lr.line, err); err != nil {
-				return err
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if branches > 0 {
 		b.warns = append(b.warns, fmt.Sprintf("the log branches %d times (rewinds or retries); every branch was imported in file order", branches))
@@ -76,7 +89,8 @@ func parseClaudeCode(br *bufio.Reader, b *builder) error {
 	return nil
 }
 
-func claudeCodeLine(b *builder, l *ccLine, children map[string]int, branches *int) error {
+func claudeCodeLine(b *builder, d *ccDecoded, children map[string]int, branches *int) error {
+	l := &d.l
 	b.stamp(l.Timestamp)
 	if l.ParentUUID != "" && !l.IsSidechain && (l.Type == "user" || l.Type == "assistant") {
 		children[l.ParentUUID]++
@@ -90,25 +104,18 @@ func claudeCodeLine(b *builder, l *ccLine, children map[string]int, branches *in
 			b.drop("sub-agent (sidechain) lines")
 			return nil
 		}
-		if l.Message == nil {
-			return errors.New(`no "message" field`)
-		}
-		if l.IsCompactSummary {
-			s, err := b.contentText(l.Message.Content)
-			if err != nil {
-				return err
-			}
-			return b.compactionNote(s)
-		}
 		if l.IsMeta {
 			b.drop("meta lines (injected by the client)")
 			return nil
+		}
+		if l.IsCompactSummary {
+			return b.compactionNote(d.summary)
 		}
 		role := l.Message.Role
 		if role == "" {
 			role = l.Type
 		}
-		return b.anthropicContent(role, l.Message.Content)
+		return b.addContent(role, d.content)
 	case "summary":
 		if strings.TrimSpace(l.Summary) == "" {
 			b.drop("empty summary lines")

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,9 +15,9 @@ import (
 // codexLine is one line of a Codex CLI rollout file. Older rollouts write
 // response items at the top level, with no payload.
 type codexLine struct {
-	Timestamp string          `json:"timestamp"`
-	Type      string          `json:"type"`
-	Payload   json.RawMessage `json:"payload"`
+	Timestamp string     `json:"timestamp"`
+	Type      string     `json:"type"`
+	Payload   *codexItem `json:"payload"`
 }
 
 // codexItem is a response item (and the few other payloads the importer
@@ -42,95 +40,104 @@ type codexItem struct {
 	Instructions string `json:"instructions"`
 }
 
+// codexDecoded is a rollout line decoded by a worker.
+type codexDecoded struct {
+	l      codexLine
+	item   *codexItem // the response item (legacy rollouts: the line itself)
+	text   string     // a message's text or a call output's text
+	status string     // a call output's status
+	drops  []string
+}
+
+func decodeCodex(line []byte) (any, error) {
+	d := &codexDecoded{}
+	if err := json.Unmarshal(line, &d.l); err != nil {
+		return nil, err
+	}
+	switch d.l.Type {
+	case "session_meta", "turn_context", "event_msg", "compacted":
+		return d, nil
+	case "response_item":
+		if d.l.Payload == nil {
+			return nil, errors.New("response_item line without a payload")
+		}
+		d.item = d.l.Payload
+	default:
+		if d.l.Payload != nil {
+			return d, nil
+		}
+		// Legacy rollout: the line is the item itself.
+		d.item = &codexItem{}
+		if err := json.Unmarshal(line, d.item); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	switch d.item.Type {
+	case "message":
+		d.text, d.drops, err = textOf(d.item.Content)
+	case "function_call_output", "custom_tool_call_output":
+		d.text, d.status = codexOutput(d.item.Output)
+	}
+	d.item.Content, d.item.Output = nil, nil
+	return d, err
+}
+
 // parseCodex reads a Codex rollout: messages, function/custom/local-shell
 // calls and their outputs; compacted items become notes; session metadata,
 // turn contexts, reasoning and event messages (which repeat the response
 // items for the UI) are dropped and counted.
 func parseCodex(br *bufio.Reader, b *builder) error {
-	lr := newLineReader(br, b.opts.MaxLineBytes)
-	for {
-		line, err := lr.next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil && !errors.Is(err, errLineTooLong) {
-			return fmt.Errorf("reading input: %w", err)
-		}
-		if err == nil && len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+	return forEachLine(br, b.opts.MaxLineBytes, decodeCodex, func(n int, v any, err error) error {
 		if err == nil {
-			err = codexRecord(b, line)
+			err = codexRecord(b, v.(*codexDecoded))
 		}
 		if err != nil {
-			if err := b.malformedLine(lr.line, err); err != nil {
-				return err
-			}
+			return b.malformedLine(n, err)
 		}
-	}
+		return nil
+	})
 }
 
-func codexRecord(b *builder, line []byte) error {
-	var l codexLine
-	if err := json.Unmarshal(line, &l); err != nil {
-		return err
-	}
-	b.stamp(l.Timestamp)
-	payload := l.Payload
-	typ := l.Type
-	switch typ {
+func codexRecord(b *builder, d *codexDecoded) error {
+	b.stamp(d.l.Timestamp)
+	switch d.l.Type {
 	case "session_meta", "turn_context":
-		b.drop(typ + " lines")
+		b.drop(d.l.Type + " lines")
 		return nil
 	case "event_msg":
-		var ev struct {
-			Type string `json:"type"`
-		}
-		json.Unmarshal(payload, &ev)
 		b.drop("event_msg lines (UI events repeating the response items)")
 		return nil
 	case "compacted":
-		var it codexItem
-		if err := json.Unmarshal(payload, &it); err != nil {
-			return err
+		if d.l.Payload == nil {
+			return errors.New("compacted line without a payload")
 		}
-		return b.compactionNote(it.Message)
-	case "response_item":
-	default:
-		if len(payload) == 0 {
-			// Legacy rollout: the line is the item itself.
-			payload = line
-			typ = "response_item"
-		}
+		return b.compactionNote(d.l.Payload.Message)
 	}
-	if typ != "response_item" {
-		b.drop("lines of type " + typ)
+	if d.item == nil {
+		b.drop("lines of type " + d.l.Type)
 		return nil
 	}
-	var it codexItem
-	if err := json.Unmarshal(payload, &it); err != nil {
-		return err
+	for _, x := range d.drops {
+		b.drop(x)
 	}
-	return codexResponseItem(b, &it)
+	return codexResponseItem(b, d)
 }
 
-func codexResponseItem(b *builder, it *codexItem) error {
+func codexResponseItem(b *builder, d *codexDecoded) error {
+	it := d.item
 	switch it.Type {
 	case "message":
-		text, err := b.contentText(it.Content)
-		if err != nil {
-			return err
-		}
 		role, ok := chatRole(it.Role)
 		if !ok {
 			b.drop("messages with role " + it.Role)
 			return nil
 		}
-		if role == scenarios.RoleUser && injectedContext(text) {
+		if role == scenarios.RoleUser && injectedContext(d.text) {
 			// Context the CLI injects as a user message is not the user's word.
 			role = scenarios.RoleSystem
 		}
-		return b.text(role, text)
+		return b.text(role, d.text)
 	case "function_call":
 		return b.call("", firstOf(it.CallID, it.ID), it.Name, argsJSON(it.Arguments))
 	case "custom_tool_call":
@@ -144,8 +151,7 @@ func codexResponseItem(b *builder, it *codexItem) error {
 		// Its output, when there is one, arrives as a function_call_output.
 		return b.call("", firstOf(it.CallID, it.ID), "local_shell", args)
 	case "function_call_output", "custom_tool_call_output":
-		text, status := codexOutput(it.Output)
-		return b.result(it.CallID, status, text)
+		return b.result(it.CallID, d.status, d.text)
 	case "reasoning":
 		b.drop("reasoning items")
 		return nil
@@ -183,10 +189,13 @@ var exitCodeLine = regexp.MustCompile(`(?m)^(?:Exit code|Process exited with cod
 // with "Exit code: N"; or an object {"content": …, "success": bool}.
 func codexOutput(raw json.RawMessage) (string, string) {
 	raw = bytes.TrimSpace(raw)
-	var s string
 	if len(raw) > 0 && raw[0] == '"' {
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := unquoteJSON(raw)
+		if !ok && json.Unmarshal(raw, &s) != nil {
 			return string(raw), scenarios.StatusOK
+		}
+		if text, status, ok := wrappedOutput(s); ok {
+			return text, status
 		}
 		var wrapped struct {
 			Output   *string `json:"output"`
@@ -244,4 +253,41 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// wrappedOutput reads the common shape {"output":"…","metadata":{"exit_code":N,…}}
+// without a second full JSON pass; it reports false for any other shape.
+func wrappedOutput(s string) (text, status string, ok bool) {
+	const prefix = `{"output":`
+	if !strings.HasPrefix(s, prefix) {
+		return "", "", false
+	}
+	rest := s[len(prefix):]
+	end := stringEnd(rest)
+	if end < 0 {
+		return "", "", false
+	}
+	text, ok = unquoteJSON([]byte(rest[:end]))
+	if !ok {
+		return "", "", false
+	}
+	rest = rest[end:]
+	if !strings.HasSuffix(rest, "}") || len(rest) > 4096 {
+		return "", "", false
+	}
+	var meta struct {
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if rest != "}" {
+		if rest[0] != ',' || json.Unmarshal([]byte("{"+rest[1:]), &meta) != nil {
+			return "", "", false
+		}
+	}
+	status = scenarios.StatusOK
+	if c := meta.Metadata.ExitCode; c != nil && *c != 0 {
+		status = scenarios.StatusError
+	}
+	return text, status, true
 }

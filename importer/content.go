@@ -21,22 +21,26 @@ type block struct {
 	IsError   bool            `json:"is_error"`
 }
 
-// contentText returns the text of a content value: a string, null, or a list
-// of parts whose text parts are joined by blank lines. Other parts (images,
-// documents, thinking) are counted as dropped.
-func (b *builder) contentText(raw json.RawMessage) (string, error) {
+// textOf returns the text of a content value: a string, null, or a list of
+// parts whose text parts are joined by blank lines. The kinds of other parts
+// (images, documents) are returned as drops. It touches no builder state, so
+// it runs in the decoding workers.
+func textOf(raw json.RawMessage) (text string, drops []string, err error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
+		return "", nil, nil
 	}
 	if raw[0] == '"' {
+		if s, ok := unquoteJSON(raw); ok {
+			return s, nil, nil
+		}
 		var s string
 		err := json.Unmarshal(raw, &s)
-		return s, err
+		return s, nil, err
 	}
 	var parts []block
 	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	var sb strings.Builder
 	for _, p := range parts {
@@ -50,32 +54,91 @@ func (b *builder) contentText(raw json.RawMessage) (string, error) {
 			}
 			sb.WriteString(p.Text)
 		default:
-			b.drop("content parts of type " + p.Type)
+			drops = append(drops, "content parts of type "+p.Type)
 		}
 	}
-	return sb.String(), nil
+	return sb.String(), drops, nil
 }
 
-// anthropicContent adds the events of one Anthropic message: text blocks,
+// contentText is textOf with the drops counted.
+func (b *builder) contentText(raw json.RawMessage) (string, error) {
+	s, drops, err := textOf(raw)
+	for _, d := range drops {
+		b.drop(d)
+	}
+	return s, err
+}
+
+// content is an Anthropic message content, decoded: a plain text, or blocks
+// whose tool results already have their text.
+type content struct {
+	text   string
+	drops  []string
+	blocks []block
+	// outs[i] is the text of blocks[i] when it is a tool result.
+	outs []string
+}
+
+// parseContent decodes an Anthropic content value (a string or blocks). Like
+// textOf it touches no builder state.
+func parseContent(raw json.RawMessage) (*content, error) {
+	raw = bytes.TrimSpace(raw)
+	c := &content{}
+	if len(raw) == 0 || raw[0] != '[' {
+		var err error
+		c.text, c.drops, err = textOf(raw)
+		return c, err
+	}
+	if err := json.Unmarshal(raw, &c.blocks); err != nil {
+		return nil, err
+	}
+	c.outs = make([]string, len(c.blocks))
+	for i, bl := range c.blocks {
+		if !isResultBlock(bl.Type) {
+			continue
+		}
+		out, drops, err := textOf(bl.Content)
+		if err != nil {
+			// Server tool results carry structured content: keep it as JSON.
+			out, drops = string(bl.Content), nil
+		}
+		c.outs[i] = out
+		c.drops = append(c.drops, drops...)
+	}
+	return c, nil
+}
+
+func isResultBlock(t string) bool {
+	switch t {
+	case "tool_result", "web_search_tool_result", "mcp_tool_result", "code_execution_tool_result":
+		return true
+	}
+	return false
+}
+
+// anthropicContent adds the events of one Anthropic message.
+func (b *builder) anthropicContent(role string, raw json.RawMessage) error {
+	c, err := parseContent(raw)
+	if err != nil {
+		return err
+	}
+	return b.addContent(role, c)
+}
+
+// addContent adds the events of one decoded Anthropic message: text blocks,
 // tool_use blocks as calls (with the text before them), tool_result blocks as
 // results. A user message's text is user text; tool results are tool events.
-func (b *builder) anthropicContent(role string, raw json.RawMessage) error {
+func (b *builder) addContent(role string, c *content) error {
 	r, ok := chatRole(role)
 	if !ok {
 		b.drop("messages with role " + role)
 		return nil
 	}
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '[' {
-		s, err := b.contentText(raw)
-		if err != nil {
-			return err
-		}
-		return b.text(r, s)
+	for _, d := range c.drops {
+		b.drop(d)
 	}
-	var blocks []block
-	if err := json.Unmarshal(raw, &blocks); err != nil {
-		return err
+	if c.blocks == nil {
+		return b.text(r, c.text)
 	}
 	var pending strings.Builder
 	flush := func() error {
@@ -83,9 +146,9 @@ func (b *builder) anthropicContent(role string, raw json.RawMessage) error {
 		pending.Reset()
 		return b.text(r, s)
 	}
-	for _, bl := range blocks {
-		switch bl.Type {
-		case "text":
+	for i, bl := range c.blocks {
+		switch {
+		case bl.Type == "text":
 			if bl.Text == "" {
 				continue
 			}
@@ -93,7 +156,7 @@ func (b *builder) anthropicContent(role string, raw json.RawMessage) error {
 				pending.WriteString("\n\n")
 			}
 			pending.WriteString(bl.Text)
-		case "tool_use", "server_tool_use", "mcp_tool_use":
+		case bl.Type == "tool_use" || bl.Type == "server_tool_use" || bl.Type == "mcp_tool_use":
 			text := pending.String()
 			pending.Reset()
 			if r != scenarios.RoleAssistant {
@@ -105,23 +168,18 @@ func (b *builder) anthropicContent(role string, raw json.RawMessage) error {
 			if err := b.call(text, bl.ID, bl.Name, bl.Input); err != nil {
 				return err
 			}
-		case "tool_result", "web_search_tool_result", "mcp_tool_result", "code_execution_tool_result":
+		case isResultBlock(bl.Type):
 			if err := flush(); err != nil {
 				return err
-			}
-			out, err := b.contentText(bl.Content)
-			if err != nil {
-				// Server tool results carry structured content: keep it as JSON.
-				out = string(bl.Content)
 			}
 			status := scenarios.StatusOK
 			if bl.IsError {
 				status = scenarios.StatusError
 			}
-			if err := b.result(bl.ToolUseID, status, out); err != nil {
+			if err := b.result(bl.ToolUseID, status, c.outs[i]); err != nil {
 				return err
 			}
-		case "thinking", "redacted_thinking":
+		case bl.Type == "thinking" || bl.Type == "redacted_thinking":
 			b.drop("thinking blocks")
 		default:
 			b.drop("content blocks of type " + bl.Type)

@@ -17,7 +17,7 @@ const (
 	maxCorrections  = 8
 	maxSecrets      = 20
 	maxQuantities   = 12
-	maxPaths        = 2000
+	maxPaths        = 1000
 	maxArtifactSets = 10
 	maxPending      = 20
 )
@@ -227,15 +227,21 @@ func (s *scanner) quantity(idx int, text string) {
 // regular expression: this runs over every byte of the log).
 func (s *scanner) tokens(idx int, text string) {
 	start := -1
+	var punct bool // the token has a '/', '.' or '='
 	for i := 0; i <= len(text); i++ {
-		if i < len(text) && tokenByte(text[i]) {
+		if i < len(text) && tokenBytes[text[i]] {
 			if start < 0 {
-				start = i
+				start, punct = i, false
+			}
+			if c := text[i]; c == '/' || c == '.' || c == '=' {
+				punct = true
 			}
 			continue
 		}
 		if start >= 0 {
-			if n := i - start; n >= 4 && n <= 300 {
+			// Keys are at least 19 characters; a shorter token matters only
+			// if it may be a path.
+			if n := i - start; n >= 4 && n <= 300 && (punct || n >= 19) {
 				s.token(idx, text[start:i])
 			}
 			start = -1
@@ -243,10 +249,14 @@ func (s *scanner) tokens(idx int, text string) {
 	}
 }
 
-func tokenByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '.' || c == '/' || c == '-' || c == '+' || c == '=' || c == '~'
-}
+// tokenBytes marks the bytes that may appear in a path or a key.
+var tokenBytes = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '_' || c == '.' || c == '/' || c == '-' || c == '+' || c == '=' || c == '~'
+	}
+	return t
+}()
 
 func (s *scanner) token(idx int, tok string) {
 	tok = strings.TrimRight(tok, ".")
