@@ -61,22 +61,31 @@ func run() int {
 		defer pprof.StopCPUProfile()
 	}
 	var errs, retries atomic.Int64
+	call := func(i int) {
+		req := summarizers.NewRequest()
+		req.ScenarioID, req.Generation, req.Cut, req.Trial = "bench", 1, 3, i
+		req.Goal, req.Rules, req.Events = "Diagnose the db failure", "You are on call.", events
+		resp, err := s.Summarize(context.Background(), req)
+		if resp != nil {
+			retries.Add(int64(resp.Call.Retries))
+		}
+		if err != nil && errs.Add(1) == 1 {
+			fmt.Fprintln(os.Stderr, "loadgen: first error:", err)
+		}
+	}
+	jobs := make(chan int, *n)
+	for i := range *n {
+		jobs <- i
+	}
+	close(jobs)
 	cpu0 := cpu()
 	start := time.Now()
+	// Like the runner: -j workers take the calls one after another.
 	var wg sync.WaitGroup
-	for i := range *n {
+	for range *j {
 		wg.Go(func() {
-			req := summarizers.NewRequest()
-			req.ScenarioID, req.Generation, req.Cut, req.Trial = "bench", 1, 3, i
-			req.Goal, req.Rules, req.Events = "Diagnose the db failure", "You are on call.", events
-			resp, err := s.Summarize(context.Background(), req)
-			if resp != nil {
-				retries.Add(int64(resp.Call.Retries))
-			}
-			if err != nil {
-				if errs.Add(1) == 1 {
-					fmt.Fprintln(os.Stderr, "loadgen: first error:", err)
-				}
+			for i := range jobs {
+				call(i)
 			}
 		})
 	}
