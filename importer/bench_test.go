@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // genLog writes a deterministic session log of about size bytes in the
@@ -197,6 +198,50 @@ func TestGeneratedLogImports(t *testing.T) {
 			if len(out) < 1<<20 {
 				t.Errorf("output is %d bytes, want most of the input", len(out))
 			}
+			s, err := scenarios.LoadBytes("generated.yaml", out)
+			if err != nil {
+				t.Fatalf("load: %v", err)
+			}
+			if errs := scenarios.LintScenario(s); len(errs) > 0 {
+				t.Fatalf("lint: %v", errs)
+			}
+			if len(s.Events) != rep.Events {
+				t.Errorf("loaded %d events, report says %d", len(s.Events), rep.Events)
+			}
 		})
+	}
+}
+
+// TestWriteBenchLog writes the benchmark's 100 MB log to the path in
+// $IMPORT_BENCH_LOG (format from $IMPORT_BENCH_FORMAT, default claude-code),
+// so the built binary can be measured from outside:
+//
+//	IMPORT_BENCH_LOG=/tmp/big.jsonl go test ./importer -run TestWriteBenchLog
+//	/usr/bin/time -v compact-eval import -o /tmp/big.yaml /tmp/big.jsonl
+func TestWriteBenchLog(t *testing.T) {
+	out := os.Getenv("IMPORT_BENCH_LOG")
+	if out == "" {
+		t.Skip("set IMPORT_BENCH_LOG to write the benchmark log")
+	}
+	format := importer.Format(os.Getenv("IMPORT_BENCH_FORMAT"))
+	if format == "" {
+		format = importer.FormatClaudeCode
+	}
+	data, err := os.ReadFile(genLog(t, format, 100<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLoaderLimitWarning: a session too big for the scenario loader still
+// imports, with a warning that says what to do.
+func TestLoaderLimitWarning(t *testing.T) {
+	path := genLog(t, importer.FormatCodex, 9<<20)
+	_, rep := importFile(t, path, importer.Options{Format: importer.FormatCodex, TempDir: t.TempDir()})
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "re-import with --max-event-chars") {
+		t.Errorf("no loader-limit warning in %q", rep.Warnings)
 	}
 }

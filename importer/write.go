@@ -28,7 +28,8 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	rep.Cut = b.cut
 	rep.Unresolved = len(b.callID)
 
-	bw := bufio.NewWriterSize(w, 1<<20)
+	cw := &countingWriter{w: w}
+	bw := bufio.NewWriterSize(cw, 1<<20)
 	var buf bytes.Buffer
 
 	header := mapping(
@@ -72,8 +73,28 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	if _, err := io.Copy(bw, b.store.reader()); err != nil {
 		return fmt.Errorf("copying spilled events: %w", err)
 	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
 	rep.Warnings = b.warnings()
-	return bw.Flush()
+	if rep.Events > scenarios.MaxEvents {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the scenario has %d events; the loader accepts at most %d: import a shorter part of the session", rep.Events, scenarios.MaxEvents))
+	}
+	if cw.n > scenarios.MaxFileSize {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the scenario is %.1f MB; the loader reads at most %d MiB: re-import with --max-event-chars (for example 2000)", float64(cw.n)/1e6, scenarios.MaxFileSize>>20))
+	}
+	return nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 func (b *builder) title() string {

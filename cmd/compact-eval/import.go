@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -88,7 +87,6 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	if out != "" {
 		opts.TempDir = filepath.Dir(out)
 	}
-	var buf bytes.Buffer
 	w := env.Stdout
 	var tmp *os.File
 	if out != "" {
@@ -101,8 +99,6 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 		tmp = f
 		defer os.Remove(tmp.Name())
 		w = tmp
-	} else {
-		_ = buf
 	}
 	rep, err := importer.Import(in, w, opts)
 	var ie *importer.InputError
@@ -122,6 +118,9 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 		rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)
 	if tmp != nil {
 		if err := tmp.Close(); err != nil {
+			return err
+		}
+		if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 			return err
 		}
 		if err := os.Rename(tmp.Name(), out); err != nil {
