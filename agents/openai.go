@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -93,7 +94,7 @@ func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, erro
 			d.Call.Extra = map[string]string{}
 		}
 		d.Call.Extra["corrections"] = "1"
-		d.Call.Extra["first_reply_problem"] = perr.Error()
+		d.Call.Extra["first_reply_problem"] = clip(perr.Error(), 200)
 		if err != nil {
 			return d, fmt.Errorf("openai agent %s: after one correction (first reply: %v): %w", a.model, perr, err)
 		}
@@ -204,12 +205,13 @@ func ChatMessages(req *Request) ([]openai.ChatCompletionMessage, []openai.Tool) 
 	for _, m := range transcript.EventMessages(tc.Events) {
 		cm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.CallID}
 		for _, c := range m.Calls {
+			name := ToolName(c.Name)
 			cm.ToolCalls = append(cm.ToolCalls, openai.ToolCall{ID: c.ID, Type: openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: c.Name, Arguments: c.Arguments}})
-			if !seen[c.Name] {
-				seen[c.Name] = true
+				Function: openai.FunctionCall{Name: name, Arguments: c.Arguments}})
+			if !seen[name] {
+				seen[name] = true
 				tools = append(tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
-					Name: c.Name, Parameters: json.RawMessage(`{"type":"object"}`)}})
+					Name: name, Parameters: json.RawMessage(`{"type":"object"}`)}})
 			}
 		}
 		msgs = append(msgs, cm)
@@ -222,4 +224,33 @@ func ChatMessages(req *Request) ([]openai.ChatCompletionMessage, []openai.Tool) 
 	fmt.Fprintf(&b, "\nAnswer with only a JSON object {\"choice\": KEY, \"reason\": \"one sentence\"} where KEY is exactly one of: %s.", keys(req.Probe.Options))
 	msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: b.String()})
 	return msgs, tools
+}
+
+// ToolName makes a scenario's tool name acceptable to chat APIs, which
+// want ^[a-zA-Z0-9_-]{1,64}$: other characters become '_', and the name is
+// cut to 64 bytes ("tool" if empty).
+func ToolName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 64 {
+		b = b[:64]
+	}
+	if len(b) == 0 {
+		return "tool"
+	}
+	return string(b)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

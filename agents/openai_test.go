@@ -293,3 +293,19 @@ func TestOpenAIAgentErrors(t *testing.T) {
 		t.Error("empty model: want an error")
 	}
 }
+
+func TestToolName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"dns_lookup", "dns_lookup"},
+		{"read.file", "read_file"},
+		{"kubectl apply", "kubectl_apply"},
+		{"", "tool"},
+		{"héllo", "h__llo"},
+		{strings.Repeat("a", 70), strings.Repeat("a", 64)},
+	}
+	for _, tc := range tests {
+		if got := agents.ToolName(tc.in); got != tc.want {
+			t.Errorf("ToolName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
