@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -45,18 +46,36 @@ func (s sliceSuite) Refs() []Ref {
 
 func (s sliceSuite) Load(i int) (*scenarios.Scenario, error) { return s[i], nil }
 
-// fileSuite loads scenario files again when their units run.
-type fileSuite []Ref
+// KeepBytes bounds the scenario files LoadSuite keeps loaded from its
+// check for the run (by file size): a small suite is parsed once, a large
+// one is parsed again file by file as its units run, so that memory stays
+// flat.
+const KeepBytes = 4 << 20
 
-func (s fileSuite) Refs() []Ref { return s }
+// fileSuite loads scenario files again when their units run, except those
+// kept from the check.
+type fileSuite struct {
+	refs []Ref
+	mu   sync.Mutex
+	kept map[int]*scenarios.Scenario // handed out once, then dropped
+}
 
-func (s fileSuite) Load(i int) (*scenarios.Scenario, error) {
-	sc, err := scenarios.LoadFile(s[i].File)
+func (s *fileSuite) Refs() []Ref { return s.refs }
+
+func (s *fileSuite) Load(i int) (*scenarios.Scenario, error) {
+	s.mu.Lock()
+	sc := s.kept[i]
+	delete(s.kept, i)
+	s.mu.Unlock()
+	if sc != nil {
+		return sc, nil
+	}
+	sc, err := scenarios.LoadFile(s.refs[i].File)
 	if err != nil {
 		return nil, err
 	}
-	if sc.Digest != s[i].Digest {
-		return nil, fmt.Errorf("%s changed while the run was starting", s[i].File)
+	if sc.Digest != s.refs[i].Digest {
+		return nil, fmt.Errorf("%s changed while the run was starting", s.refs[i].File)
 	}
 	return sc, nil
 }
@@ -65,12 +84,14 @@ func (s fileSuite) Load(i int) (*scenarios.Scenario, error) {
 // searched recursively for *.yaml and *.yml, in sorted order), one file at a
 // time: loading (scenarios.LoadFile), linting (scenarios.LintScenario) and
 // ids unique across the suite. It returns a Suite that loads each file again
-// when its units run, so that memory holds only the scenarios in flight
-// whatever the size of the suite. Problems come as a scenarios.ErrorList
+// when its units run (except the first KeepBytes of files, kept from the
+// check), so that memory holds only the scenarios in flight whatever the
+// size of the suite. Problems come as a scenarios.ErrorList
 // holding every problem found.
 func LoadSuite(paths []string) (Suite, error) {
 	files, problems := scenarioFiles(paths)
-	var refs fileSuite
+	suite := &fileSuite{kept: map[int]*scenarios.Scenario{}}
+	kept := int64(0)
 	first := map[string]string{} // id → file
 	for _, f := range files {
 		sc, err := scenarios.LoadFile(f)
@@ -88,13 +109,17 @@ func LoadSuite(paths []string) (Suite, error) {
 			continue
 		}
 		first[sc.ID] = f
-		refs = append(refs, Ref{ID: sc.ID, Digest: sc.Digest, File: f})
+		if st, err := os.Stat(f); err == nil && kept+st.Size() <= KeepBytes {
+			kept += st.Size()
+			suite.kept[len(suite.refs)] = sc
+		}
+		suite.refs = append(suite.refs, Ref{ID: sc.ID, Digest: sc.Digest, File: f})
 	}
 	if len(problems) > 0 {
 		problems.Sort()
 		return nil, problems
 	}
-	return refs, nil
+	return suite, nil
 }
 
 // scenarioFiles expands paths as scenarios.LoadPaths does.

@@ -70,7 +70,8 @@ func TestLoadSuite(t *testing.T) {
 		})
 	}
 
-	// A file that changes after the check fails to load, as a unit error.
+	// Kept scenarios are handed out once; then the file is read again, and
+	// a file that changed after the check fails to load (a unit error).
 	os.WriteFile(a, []byte(strings.Replace(tinyScenario, "ID", "alpha", 1)+"# edited\n"), 0o644)
 	if _, err := s.Load(0); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Errorf("edited file: err = %v, want it to say the file changed", err)
