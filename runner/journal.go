@@ -14,6 +14,15 @@ import (
 	"github.com/compact-eval/compact-eval/reports"
 )
 
+// Errors of the run folder, for callers that map them to exit codes.
+var (
+	// ErrRunExists: the output folder already holds a run (resume it).
+	ErrRunExists = errors.New("run folder in use")
+	// ErrNotResumable: the folder holds no run, or one with another
+	// configuration.
+	ErrNotResumable = errors.New("cannot resume this run")
+)
+
 // journal is the append-only record of finished units: one JSON line per
 // unit (reports.Unit), synced after each line. A later line for the same
 // unit supersedes an earlier one (an abandoned unit that a resumed run
@@ -46,7 +55,7 @@ func openJournal(dir string, resume bool, header *reports.Result) (*journal, err
 	runPath := filepath.Join(dir, RunFile)
 	if !resume {
 		if _, err := os.Stat(path); err == nil {
-			return nil, fmt.Errorf("%s already holds a run: resume it with --resume %s, or choose another --out", dir, dir)
+			return nil, fmt.Errorf("%s already holds a run: resume it with --resume %s, or choose another --out: %w", dir, dir, ErrRunExists)
 		}
 		if err := ensureDir(dir); err != nil {
 			return nil, err
@@ -57,15 +66,18 @@ func openJournal(dir string, resume bool, header *reports.Result) (*journal, err
 		}
 	} else {
 		b, err := os.ReadFile(runPath)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("resuming %s: no run there (%s is missing): %w", dir, RunFile, ErrNotResumable)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("resuming %s: %w", dir, err)
 		}
 		var prev reports.Result
 		if err := json.Unmarshal(b, &prev); err != nil {
-			return nil, fmt.Errorf("resuming %s: reading %s: %w", dir, RunFile, err)
+			return nil, fmt.Errorf("resuming %s: reading %s: %v: %w", dir, RunFile, err, ErrNotResumable)
 		}
 		if err := sameRun(&prev.Config, &header.Config); err != nil {
-			return nil, fmt.Errorf("resuming %s: %w", dir, err)
+			return nil, fmt.Errorf("resuming %s: %v: %w", dir, err, ErrNotResumable)
 		}
 		header.RunID, header.Started = prev.RunID, prev.Started
 		header.Config.Paths = prev.Config.Paths

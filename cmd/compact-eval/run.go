@@ -208,6 +208,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	vb := verdict.New()
 	opts.OnUnit = vb.Add
 	res, err := runner.RunSuite(ctx, suite, opts)
+	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) {
+		return usageError{err}
+	}
 	if res == nil {
 		return err
 	}
