@@ -39,15 +39,43 @@
 // text and tool result longer than that many characters is cut and ends with
 // the visible marker "…[trimmed N chars]".
 //
-// # Streaming and memory
+// Claude Code "summary" lines are kept as notes although the client often
+// writes them as session titles (and sometimes copies them from other
+// sessions); the author deletes the ones that are not compactions.
 //
-// Input is read as a stream: JSONL line by line through a bufio.Reader with a
-// large maximum line (Options.MaxLineBytes), JSON documents with json.Decoder
-// tokens so that a huge array is decoded one message at a time. Parsed events
-// are spilled in a compact binary form to a temporary file once they pass a
-// few megabytes, and read back while the YAML is written; what stays in memory
-// is a few dozen bytes of metadata per event (role, kind, pairing), the call id
-// index, and the bounded suggestion state. So memory is dominated by the
-// largest single line (or array element) and by the per-event metadata, not by
-// the size of the log.
+// # Suggested invariants
+//
+// Suggestions are written as YAML comments after the header, each with the
+// reason it was suggested; none is active until the author uncomments it.
+// They are drawn from: user and system sentences with "do not", "don't",
+// "never", "only", "read-only", "no …" and the Spanish "no", "nunca",
+// "solo/sólo", "solo lectura" (constraint); calls with no result
+// (pending_operation); paths that are near-twins, at an edit distance of 2
+// or less or differing only in extension (artifact, the path named last
+// marked required); user messages with "actually", "correction", "not X but
+// Y", "no X sino Y", "en realidad" (correction); known key prefixes (sk-,
+// sk-ant-, ghp_, github_pat_, AKIA, xox…, …) and high-entropy tokens of 24
+// characters or more (secret); numbers with units in user and system text
+// (quantity). Each list is capped, so the scan's state stays small.
+//
+// # Streaming, speed and memory
+//
+// Input is read as a stream: JSONL through a bufio.Reader with a large
+// maximum line (Options.MaxLineBytes), JSON documents with json.Decoder
+// tokens so that a huge array is decoded one message at a time. JSONL lines
+// are decoded on worker goroutines in batches and applied in order; a
+// renderer goroutine scans each event for suggestions and renders its YAML
+// beside the parser. Rendered events go to memory up to a few megabytes,
+// then to a temporary file (Options.TempDir), and are copied to the output
+// after the header, whose cut and suggestions need the whole session.
+//
+// So memory does not grow with the log's text: what stays is a few dozen
+// bytes per event (role, kind, pairing), the call-id index, Claude Code's
+// parent-uuid counts (for the branch warning), the bounded suggestion state,
+// and the batches in flight (a few times 2 MiB, or the longest line). A
+// generated 100 MB log imports with about 50 MB of resident memory.
+//
+// The scenario loader reads files of at most scenarios.MaxFileSize with at
+// most scenarios.MaxEvents events; a larger import still completes, with a
+// warning that says how to make it fit (--max-event-chars).
 package importer

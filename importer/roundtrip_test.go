@@ -2,10 +2,13 @@ package importer_test
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/importer"
@@ -15,9 +18,16 @@ import (
 // fixtures lists every fixture in testdata/import.
 func fixtures(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob("../testdata/import/*")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
+	var files []string
+	for _, pat := range []string{"../testdata/import/*.json", "../testdata/import/*.jsonl"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no fixtures in ../testdata/import")
 	}
 	return files
 }
@@ -57,6 +67,37 @@ func uncomment(yaml []byte) []byte {
 		b.WriteString(line)
 	}
 	return []byte(b.String())
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/import/golden")
+
+// TestGolden compares each fixture's import, and its warnings, with a golden
+// file; -update rewrites them.
+func TestGolden(t *testing.T) {
+	for _, path := range fixtures(t) {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			out, rep := importFile(t, path, importer.Options{})
+			got := string(out) + "\n# warnings:\n# " + strings.Join(rep.Warnings, "\n# ") + "\n"
+			golden := filepath.Join("../testdata/import/golden", strings.TrimSuffix(name, filepath.Ext(name))+".yaml")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("import of %s (-want +got):\n%s", name, diff)
+			}
+		})
+	}
 }
 
 // TestRoundTrip: every fixture imports to a scenario that loads, lints and

@@ -112,25 +112,27 @@ func (s *scanner) sentences(idx int, text string) {
 			return
 		}
 		folded := strings.ToLower(textmatch.Fold(sent))
-		m := constraintRE.FindString(folded)
-		if m == "" {
-			continue
+		for _, m := range constraintRE.FindAllString(folded, 3) {
+			if len(s.constraints) >= maxConstraints {
+				return
+			}
+			m = strings.TrimRight(m, ".,;:!?\"'")
+			if len(strings.Fields(m)) < 2 && !strings.Contains(m, "only") {
+				continue // a bare "no" or "never" says too little
+			}
+			pattern := regexp.QuoteMeta(m)
+			switch {
+			case strings.Contains(m, "read") && strings.Contains(m, "only"):
+				pattern = `read[- ]?only`
+			case strings.Contains(m, "solo lectura"):
+				pattern = `solo lectura`
+			}
+			if s.seen["c:"+pattern] {
+				continue
+			}
+			s.seen["c:"+pattern] = true
+			s.constraints = append(s.constraints, constraintSug{idx: idx, sentence: sent, pattern: pattern})
 		}
-		kw := strings.Fields(m)
-		if len(kw) < 2 && !strings.Contains(m, "only") {
-			continue // a bare "no" or "never" says too little
-		}
-		pattern := regexp.QuoteMeta(strings.TrimRight(m, ".,;:!?\"'"))
-		if strings.Contains(folded, "read-only") || strings.Contains(folded, "read only") || strings.Contains(folded, "readonly") {
-			pattern = `read[- ]?only`
-		} else if strings.Contains(folded, "solo lectura") {
-			pattern = `solo lectura`
-		}
-		if s.seen["c:"+pattern] {
-			continue
-		}
-		s.seen["c:"+pattern] = true
-		s.constraints = append(s.constraints, constraintSug{idx: idx, sentence: sent, pattern: pattern})
 	}
 }
 

@@ -343,8 +343,8 @@ func plainSafe(s string) bool {
 // printable in YAML and not a line break other than "\n" (no "\r", NEL,
 // U+2028, U+2029, nor a byte order mark).
 func literalSafe(s string) bool {
-	if len(s) < 40 && strings.IndexByte(s, '\n') < 0 {
-		return false // short one-liners read better quoted or plain
+	if len(s) < 200 && strings.IndexByte(s, '\n') < 0 {
+		return false // one-liners read better quoted or plain
 	}
 	if s == "" || s[0] == ' ' || s[0] == '\t' || s[0] == '\n' {
 		return false
