@@ -63,6 +63,7 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{Index: i, Count: n}, nil
 }
 
+// String is "i/n", or "" for the zero Shard (every unit).
 func (s Shard) String() string {
 	if s.Count == 0 {
 		return ""

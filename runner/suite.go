@@ -36,6 +36,7 @@ func Slice(list []*scenarios.Scenario) Suite { return sliceSuite(list) }
 
 type sliceSuite []*scenarios.Scenario
 
+// Refs lists the scenarios in slice order.
 func (s sliceSuite) Refs() []Ref {
 	refs := make([]Ref, len(s))
 	for i, sc := range s {
@@ -44,6 +45,7 @@ func (s sliceSuite) Refs() []Ref {
 	return refs
 }
 
+// Load returns the i-th scenario of the slice.
 func (s sliceSuite) Load(i int) (*scenarios.Scenario, error) { return s[i], nil }
 
 // KeepBytes bounds the scenario files LoadSuite keeps loaded from its
@@ -60,8 +62,11 @@ type fileSuite struct {
 	kept map[int]*scenarios.Scenario // handed out once, then dropped
 }
 
+// Refs lists the checked scenario files in path order.
 func (s *fileSuite) Refs() []Ref { return s.refs }
 
+// Load hands out a scenario kept from the check once, else reads its file
+// again and refuses it if it changed since the check.
 func (s *fileSuite) Load(i int) (*scenarios.Scenario, error) {
 	s.mu.Lock()
 	sc := s.kept[i]

@@ -70,6 +70,7 @@ type builtin struct {
 	fn   func(req *Request) (*Summary, error)
 }
 
+// Summarize runs the built-in and records its provenance.
 func (b builtin) Summarize(ctx context.Context, req *Request) (*Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -31,12 +31,14 @@ const failpointEnv = "COMPACT_EVAL_FAILPOINT"
 // stringsFlag is a repeatable string flag.
 type stringsFlag []string
 
+// String and Set make stringsFlag a flag.Value.
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 // shardFlag is --shard i/n.
 type shardFlag struct{ runner.Shard }
 
+// Set parses i/n.
 func (s *shardFlag) Set(v string) error {
 	sh, err := runner.ParseShard(v)
 	if err != nil {
@@ -49,6 +51,8 @@ func (s *shardFlag) Set(v string) error {
 // tokenizerFlag is --tokenizer, one of tokens.Encodings.
 type tokenizerFlag string
 
+// String and Set make tokenizerFlag a flag.Value that lists the valid
+// encodings when given another.
 func (t *tokenizerFlag) String() string { return string(*t) }
 func (t *tokenizerFlag) Set(v string) error {
 	for _, e := range tokens.Encodings {
