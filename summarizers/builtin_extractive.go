@@ -150,7 +150,7 @@ func extract(s *Summary, events []scenarios.Event) {
 			}
 		}
 		for _, sn := range sentences {
-			if !quantityRE.MatchString(sn) {
+			if !strings.ContainsAny(sn, "0123456789") || !quantityRE.MatchString(sn) {
 				continue
 			}
 			if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleTool {
@@ -170,7 +170,10 @@ func extract(s *Summary, events []scenarios.Event) {
 			s.Errors = append(s.Errors, ErrorNote{Text: clipText(r.Text, 240), Resolution: "unresolved", SourceSeq: e.Seq})
 		}
 		paths := findPaths(text)
-		digest := digestRE.FindString(text)
+		digest := ""
+		if strings.Contains(text, ":") {
+			digest = digestRE.FindString(text)
+		}
 		for _, p := range paths {
 			p = strings.TrimRight(p, ".,:;")
 			withDigest := digest != "" && len(paths) == 1
@@ -241,6 +244,9 @@ func findPaths(text string) []string {
 	for _, word := range strings.Fields(text) {
 		if strings.Contains(word, "://") {
 			continue
+		}
+		if !strings.ContainsAny(word, "./") {
+			continue // every path has an extension or a slash
 		}
 		for _, loc := range pathRE.FindAllStringIndex(word, -1) {
 			if loc[0] > 0 && !strings.ContainsRune("\"'`(<[{=", rune(word[loc[0]-1])) {

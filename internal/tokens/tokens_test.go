@@ -1,0 +1,67 @@
+package tokens
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// corpus is long texts shaped like what compact-eval counts: rendered
+// transcripts, raw and inside JSON, with awkward neighbours of '['.
+func corpus() []string {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"port", "5432", "latency", "12ms", "[x]", "sesión", "naïve", "日本語", "  ", "\t", "\n", "\r\n", "'s", "don't", "a[0]", "x\\n[", "\\\\n[", "::", "/", "[", "]", "{", "}", "\"", "é[", "9[", " [", ".[", "\n\n[", "ÅB[", "emoji🙂[", "١٢٣[", "ǅ[", "e\u0301["}
+	var out []string
+	for n := 0; n < 60; n++ {
+		var b strings.Builder
+		for b.Len() < 5000+r.IntN(20000) {
+			if r.IntN(4) == 0 {
+				fmt.Fprintf(&b, "[#%d tool c%d] ", r.IntN(900), r.IntN(50))
+			}
+			b.WriteString(words[r.IntN(len(words))])
+			if r.IntN(3) == 0 {
+				b.WriteString(" ")
+			}
+			if r.IntN(8) == 0 {
+				b.WriteString("\n")
+			}
+		}
+		out = append(out, b.String())
+		j, _ := json.Marshal(map[string]string{"text": b.String()})
+		out = append(out, string(j))
+	}
+	return out
+}
+
+// TestCountPiecesExact: counting a long text piece by piece (with the
+// memo) gives exactly the count of the whole text, for every encoding, the
+// first time and when the pieces are remembered.
+func TestCountPiecesExact(t *testing.T) {
+	texts := corpus()
+	for _, enc := range Encodings {
+		c, err := Get(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range texts {
+			want := c.count(s)
+			for pass := 0; pass < 2; pass++ {
+				if got := c.Count(s); got != want {
+					t.Fatalf("%s, text %d (%d bytes), pass %d: Count = %d, whole text counts %d", enc, i, len(s), pass, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestCountShort(t *testing.T) {
+	c := Default()
+	if got := c.Count(""); got != 0 {
+		t.Errorf("Count(\"\") = %d", got)
+	}
+	if got := c.Count("hello world"); got != 2 {
+		t.Errorf("Count(hello world) = %d, want 2", got)
+	}
+}
