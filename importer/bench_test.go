@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,9 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 			fmt.Fprintf(&sb, "src/pkg%d/file_%d.go:%d: processed %d records in %d ms\n", i%17, k, k*7, i*k, k%500)
 		}
 		return sb.String()
+	}
+	if format == importer.FormatOpenAI {
+		cw.Write([]byte("[\n"))
 	}
 	for i := 0; cw.n < size; i++ {
 		ts := start.Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
@@ -80,9 +84,28 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 				out, _ := json.Marshal(map[string]any{"output": output(i), "metadata": map[string]any{"exit_code": i % 13 % 2}})
 				item(map[string]any{"type": "function_call_output", "call_id": id, "output": string(out)})
 			}
+		case importer.FormatOpenAI:
+			// One JSON array: the importer must stream it element by element.
+			msg := func(m map[string]any) {
+				if cw.n > 2 {
+					cw.Write([]byte(","))
+				}
+				enc.Encode(m)
+			}
+			if i%10 == 0 {
+				msg(map[string]any{"role": "user", "content": fmt.Sprintf("Step %d: never write to prod.", i)})
+			}
+			msg(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+				"id": id, "type": "function", "function": map[string]any{"name": "shell", "arguments": fmt.Sprintf(`{"cmd":"go test ./pkg%d/..."}`, i%17)}}}})
+			if i%97 != 5 {
+				msg(map[string]any{"role": "tool", "tool_call_id": id, "content": output(i)})
+			}
 		default:
 			t.Fatalf("no generator for %s", format)
 		}
+	}
+	if format == importer.FormatOpenAI {
+		cw.Write([]byte("]\n"))
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
@@ -104,7 +127,9 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// peakHeap samples HeapInuse every few milliseconds until stop is called and
+// peakHeap samples the heap in use (runtime/metrics' heap objects plus heap
+// unused: MemStats.HeapInuse, read without stopping the world as
+// ReadMemStats would) every few milliseconds until stop is called, and
 // returns the peak in bytes.
 func peakHeap() (stop func() uint64) {
 	var peak atomic.Uint64
@@ -113,13 +138,17 @@ func peakHeap() (stop func() uint64) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		var ms runtime.MemStats
+		samples := []metrics.Sample{
+			{Name: "/memory/classes/heap/objects:bytes"},
+			{Name: "/memory/classes/heap/unused:bytes"},
+		}
 		tick := time.NewTicker(5 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
+			metrics.Read(samples)
+			inuse := samples[0].Value.Uint64() + samples[1].Value.Uint64()
+			if inuse > peak.Load() {
+				peak.Store(inuse)
 			}
 			select {
 			case <-done:
@@ -144,12 +173,13 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkImport100MB imports a generated 100 MB log (Claude Code and Codex)
+// BenchmarkImport100MB imports a generated 100 MB log (Claude Code, Codex,
+// and an OpenAI message array read as one JSON document)
 // and reports throughput (MB/s) and the peak heap in use while importing.
 //
 //	go test ./importer -run '^$' -bench Import100MB -benchtime 2x
 func BenchmarkImport100MB(b *testing.B) {
-	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex} {
+	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex, importer.FormatOpenAI} {
 		b.Run(string(format), func(b *testing.B) {
 			path := genLog(b, format, 100<<20)
 			st, err := os.Stat(path)
@@ -188,7 +218,7 @@ func BenchmarkImport100MB(b *testing.B) {
 // size: the generated log imports, with parallel results and unresolved
 // calls, and the output loads.
 func TestGeneratedLogImports(t *testing.T) {
-	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex} {
+	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex, importer.FormatOpenAI} {
 		t.Run(string(format), func(t *testing.T) {
 			path := genLog(t, format, 2<<20)
 			out, rep := importFile(t, path, importer.Options{Format: format, TempDir: t.TempDir()})
