@@ -131,6 +131,9 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 		format, rep.Detected = f, true
 	}
 	rep.Format = format
+	if opts.Index > 0 && format != FormatOpenAI && format != FormatAnthropic {
+		return nil, inputErrorf(0, "--index picks a conversation in an openai or anthropic file; a %s log holds one session", format)
+	}
 	b, err := newBuilder(opts, format)
 	if err != nil {
 		return nil, err

@@ -158,7 +158,7 @@ func (b *builder) suggestions() []suggestion {
 		op := b.callID[idx]
 		out = append(out, suggestion{
 			why: fmt.Sprintf("pending operation: the call at seq %d never got a result", seqOf(idx)),
-			node: mapping("id", str("pending-"+SanitizeID(op)), "type", str(scenarios.TypePendingOperation),
+			node: mapping("id", str(fmt.Sprintf("pending-%d", i+1)), "type", str(scenarios.TypePendingOperation),
 				"op_id", str(op), "call_seq", intNode(seqOf(idx))),
 		})
 	}
