@@ -78,14 +78,14 @@ type runFlags struct {
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	f := &runFlags{tokenizer: tokenizerFlag(tokens.DefaultEncoding)}
-	fs.Var(&f.summarizers, "summarizer", "summarizer under test, repeatable: builtin:NAME, exec:COMMAND or openai:MODEL (default: "+strings.Join(defaultSummarizers, ", ")+")")
-	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes")
+	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND or openai:MODEL (default: "+strings.Join(defaultSummarizers, ", ")+")")
+	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes, a `spec` as for --summarizer")
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once")
-	fs.StringVar(&f.out, "out", "", "run folder (default compact-eval-out/<UTC timestamp>)")
-	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this folder (same flags)")
+	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
+	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags)")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
-	fs.Var(&f.tokenizer, "tokenizer", "token encoding: "+strings.Join(tokens.Encodings, ", "))
+	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	return f
 }
 
