@@ -93,6 +93,7 @@ type InputError struct {
 	Err  error
 }
 
+// Error reads "line N: message", or just the message when the line is unknown.
 func (e *InputError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
@@ -100,6 +101,7 @@ func (e *InputError) Error() string {
 	return e.Err.Error()
 }
 
+// Unwrap returns the underlying error.
 func (e *InputError) Unwrap() error { return e.Err }
 
 func inputErrorf(line int, format string, args ...any) error {
@@ -109,7 +111,9 @@ func inputErrorf(line int, format string, args ...any) error {
 // Import reads a session in opts.Format from r and writes a scenario YAML
 // document to w. Nothing is written to w unless the whole input was read
 // successfully. Errors about the input are *InputError; others come from
-// writing or from the temporary spill file.
+// writing or from the temporary spill file. Once the format is known the
+// report is returned even with an error, so a caller can say which format
+// auto-detection chose.
 func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	if opts.MaxEventChars < 0 {
 		return nil, errors.New("max event chars must not be negative")
@@ -132,11 +136,11 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	}
 	rep.Format = format
 	if opts.Index > 0 && format != FormatOpenAI && format != FormatAnthropic {
-		return nil, inputErrorf(0, "--index picks a conversation in an openai or anthropic file; a %s log holds one session", format)
+		return rep, inputErrorf(0, "--index picks a conversation in an openai or anthropic file; a %s log holds one session", format)
 	}
 	b, err := newBuilder(opts, format)
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
 	defer b.close()
 	switch format {
@@ -149,16 +153,16 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	case FormatCodex:
 		err = parseCodex(br, b)
 	default:
-		return nil, fmt.Errorf("unknown format %q", format)
+		return rep, fmt.Errorf("unknown format %q", format)
 	}
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
 	if err := b.finish(); err != nil {
-		return nil, err
+		return rep, err
 	}
 	if err := b.write(w, rep); err != nil {
-		return nil, err
+		return rep, err
 	}
 	return rep, nil
 }

@@ -94,22 +94,23 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 		// half-written scenario behind.
 		f, err := os.CreateTemp(filepath.Dir(out), ".import-*.yaml")
 		if err != nil {
-			return err
+			return fmt.Errorf("writing %s: %w", out, err)
 		}
 		tmp = f
 		defer os.Remove(tmp.Name())
+		defer tmp.Close()
 		w = tmp
 	}
 	rep, err := importer.Import(in, w, opts)
+	if rep != nil && rep.Detected {
+		fmt.Fprintf(env.Stderr, "import: detected format %s\n", rep.Format)
+	}
 	var ie *importer.InputError
 	if errors.As(err, &ie) {
 		return inputError{fmt.Errorf("%s: %w", path, err)}
 	}
 	if err != nil {
 		return err
-	}
-	if rep.Detected {
-		fmt.Fprintf(env.Stderr, "import: detected format %s\n", rep.Format)
 	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(env.Stderr, "import: warning: %s\n", w)
