@@ -203,6 +203,11 @@ func oneDocument(b []byte) (json.RawMessage, error) {
 	if len(b) == 0 {
 		return nil, errors.New("empty output: want one JSON document on stdout")
 	}
+	if !utf8.Valid(b) {
+		// JSON text is UTF-8 (RFC 8259); anything else would travel into
+		// reports as broken text.
+		return nil, errors.New("output is not JSON: not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {

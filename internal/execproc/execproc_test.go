@@ -143,6 +143,11 @@ func TestRunFailures(t *testing.T) {
 			want:    errSummary{execproc.KindNotJSON, `output is not JSON: unexpected EOF (starts with "{\"schema_version\": 1,")`, 0},
 		},
 		{
+			name:    "not UTF-8",
+			command: []string{"sh", "-c", `printf '{"text": "\377\376"}'`},
+			want:    errSummary{execproc.KindNotJSON, "output is not JSON: not valid UTF-8", 0},
+		},
+		{
 			name:    "killed by a signal",
 			command: []string{"sh", "-c", "kill -9 $$"},
 			want:    errSummary{execproc.KindExit, "signal: killed", -1},
