@@ -186,7 +186,8 @@ var exitCodeLine = regexp.MustCompile(`(?m)^(?:Exit code|Process exited with cod
 
 // codexOutput reads a function call output: a string that may hold JSON
 // {"output": …, "metadata": {"exit_code": N}}, or plain text that may start
-// with "Exit code: N"; or an object {"content": …, "success": bool}.
+// with "Exit code: N"; a list of content items; or an object
+// {"content": …, "success": bool}.
 func codexOutput(raw json.RawMessage) (string, string) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
@@ -217,6 +218,12 @@ func codexOutput(raw json.RawMessage) (string, string) {
 			}
 		}
 		return s, status
+	}
+	if len(raw) > 0 && raw[0] == '[' {
+		// Newer rollouts: a list of content items (input_text, input_image).
+		if text, _, err := textOf(raw); err == nil {
+			return text, scenarios.StatusOK
+		}
 	}
 	var obj struct {
 		Content json.RawMessage `json:"content"`

@@ -223,6 +223,10 @@ func TestCodex(t *testing.T) {
 {"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","input":"*** Begin Patch","call_id":"p1"}}
 {"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"p1","output":"Exit code: 2\nOutput:\nbad patch"}}
 {"type":"event_msg","payload":{"type":"token_count"}}
+{"type":"response_item","payload":{"type":"function_call","name":"view","arguments":"{}","call_id":"c4"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c4","output":[{"type":"input_text","text":"listing"},{"type":"input_image","image_url":"data:"}]}}
+{"type":"response_item","payload":{"type":"function_call","name":"mcp","arguments":"{}","call_id":"c5"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c5","output":{"content":"denied","success":false}}}
 {"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c3"}}
 {"type":"response_item","payload":
 `,
@@ -236,9 +240,13 @@ func TestCodex(t *testing.T) {
 				system(7, "[earlier compaction summary] ran ls"),
 				call(8, "", "p1", "apply_patch", map[string]any{"input": "*** Begin Patch"}),
 				result(9, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
-				call(10, "", "c3", "shell", map[string]any{}),
+				call(10, "", "c4", "view", map[string]any{}),
+				result(11, "c4", "ok", "listing"),
+				call(12, "", "c5", "mcp", map[string]any{}),
+				result(13, "c5", "error", "denied"),
+				call(14, "", "c3", "shell", map[string]any{}),
 			},
-			wantWarn: []string{"line 13: malformed", "session_meta lines: 1", "event_msg lines"},
+			wantWarn: []string{"line 17: malformed", "session_meta lines: 1", "event_msg lines"},
 		},
 		{
 			name: "legacy rollout without payloads",
