@@ -128,8 +128,7 @@ func claudeCodeLine(b *builder, d *ccDecoded, children map[string]int, branches 
 			if m := l.CompactMetadata; m != nil {
 				desc = fmt.Sprintf("conversation compacted here (trigger %s, %d tokens before)", orDash(m.Trigger), m.PreTokens)
 			}
-			b.boundary(desc)
-			return nil
+			return b.boundary(desc)
 		}
 		b.drop("system lines of subtype " + orDash(l.Subtype))
 		return nil

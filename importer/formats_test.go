@@ -205,6 +205,20 @@ func TestClaudeCode(t *testing.T) {
 `,
 			want: []scenarios.Event{user(1, "a"), system(2, "[earlier compaction summary] conversation compacted here")},
 		},
+		{
+			name: "two boundaries in a row keep two notes",
+			input: `{"type":"user","uuid":"1","message":{"role":"user","content":"a"}}
+{"type":"system","subtype":"compact_boundary","uuid":"2"}
+{"type":"system","subtype":"compact_boundary","uuid":"3","compactMetadata":{"trigger":"manual","preTokens":9}}
+{"type":"user","uuid":"4","isCompactSummary":true,"message":{"role":"user","content":"second"}}
+`,
+			want: []scenarios.Event{
+				user(1, "a"),
+				system(2, "[earlier compaction summary] conversation compacted here"),
+				system(3, "[earlier compaction summary] second"),
+			},
+			wantWarn: []string{"earlier compactions kept as notes: 2"},
+		},
 	})
 }
 

@@ -214,10 +214,18 @@ func (b *builder) compactionNote(summary string) error {
 
 // boundary records a compaction boundary whose summary text may follow; if
 // none follows, the boundary becomes a note of its own.
-func (b *builder) boundary(desc string) {
+func (b *builder) boundary(desc string) error {
+	if b.hasNote {
+		// Two boundaries in a row: the first keeps its own note.
+		b.hasNote = false
+		if err := b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.note}); err != nil {
+			return err
+		}
+	}
 	b.note = "[earlier compaction summary] " + desc
 	b.hasNote = true
 	b.counts["earlier compactions kept as notes"]++
+	return nil
 }
 
 // call adds an assistant tool call; text is what the assistant wrote with it.
