@@ -395,3 +395,20 @@ func TestSanitizeID(t *testing.T) {
 		}
 	}
 }
+
+func TestLineTooLong(t *testing.T) {
+	long := `{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 5000) + `"}}`
+	input := "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"short\"}}\n" + long + "\n{\"type\":\"assistant\",\"message\":{\"role\":\"assistant\",\"content\":\"after\"}}\n"
+	got, rep := importString(t, input, importer.Options{Format: importer.FormatClaudeCode, MaxLineBytes: 1000})
+	if diff := cmp.Diff([]scenarios.Event{user(1, "short"), assistant(2, "after")}, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "line 2: malformed, skipped: line too long (over 1000 bytes)") {
+		t.Errorf("warnings %q lack the long line", rep.Warnings)
+	}
+	_, err := importer.Import(strings.NewReader(input), &bytes.Buffer{}, importer.Options{Format: importer.FormatClaudeCode, MaxLineBytes: 1000, Strict: true})
+	var ie *importer.InputError
+	if !errors.As(err, &ie) || ie.Line != 2 {
+		t.Errorf("strict: err = %v, want an *InputError at line 2", err)
+	}
+}
