@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -469,5 +470,20 @@ func TestAbandon(t *testing.T) {
 		if u.Status != reports.UnitOK {
 			t.Errorf("%s: %s (%s)", u.Scenario.ID, u.Status, u.Error)
 		}
+	}
+}
+
+func TestCheckPanic(t *testing.T) {
+	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+	opts.Summarizers = opts.Summarizers[1:2]
+	opts.Check = func(in *checks.Input) []checks.Result { panic("bad check") }
+	var units []reports.Unit
+	opts.OnUnit = func(u *reports.Unit) { units = append(units, *u) }
+	if _, err := Run(context.Background(), builtinSuite(t)[:1], opts); err != nil {
+		t.Fatal(err)
+	}
+	c := units[0].Generations[0].Checks
+	if len(c) != 1 || c[0].Status != checks.Error || !strings.Contains(c[0].Message, "bad check") {
+		t.Errorf("checks = %+v, want one error saying the checks panicked", c)
 	}
 }

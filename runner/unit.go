@@ -325,7 +325,19 @@ func (u *unit) runChecks(r *genRecord, last bool) []checks.Result {
 		Raw:     r.raw,
 		Summary: r.summary,
 	}
-	res := u.check(in)
+	return safeCheck(u.check, in)
+}
+
+// safeCheck runs check, turning a panic into one error result so that the
+// run goes on.
+func safeCheck(check func(*checks.Input) []checks.Result, in *checks.Input) (res []checks.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = []checks.Result{{Check: "harness", Kind: checks.KindStructural, Status: checks.Error,
+				Message: fmt.Sprintf("the checks panicked: %v", p)}}
+		}
+	}()
+	res = check(in)
 	if res == nil {
 		res = []checks.Result{}
 	}
