@@ -4,7 +4,9 @@ package tokens
 import (
 	"fmt"
 	"hash/maphash"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -74,8 +76,8 @@ func (c *Counter) Name() string { return c.name }
 // pre-token spans such a boundary (a letter or digit
 // run cannot take a '[', and a newline ends its run), so the sum of the
 // pieces' counts is the count of the whole text (a test checks it on
-// awkward texts; it holds for o200k_base and cl100k_base, the older
-// encodings are remembered whole). Rendered transcripts start
+// awkward texts; it holds for cl100k_base, the older encodings are
+// remembered whole; o200k_base goes by pre-tokens, see Count). Rendered transcripts start
 // every line with '[', raw or JSON-escaped ("…\n[#12 tool c1] …").
 const (
 	memoMin     = 4 << 10 // shorter texts are counted directly
@@ -94,14 +96,25 @@ var (
 )
 
 // Count returns the number of tokens in s.
+//
+// For o200k_base, s is cut into pre-tokens by splitO200k (the codec's split
+// pattern, written out by hand because the regexp dominates the cost) and
+// each distinct pre-token is encoded once per process: words repeat, so
+// most pre-tokens cost a map lookup. The result is the codec's count, which
+// a test checks on many texts.
 func (c *Counter) Count(s string) int {
 	if s == "" {
 		return 0
 	}
+	if c.name == "o200k_base" && utf8.ValidString(s) {
+		total := 0
+		splitO200k(s, func(p string) { total += c.pretoken(p) })
+		return total
+	}
 	if len(s) < memoMin {
 		return c.count(s)
 	}
-	if c.name != "o200k_base" && c.name != "cl100k_base" {
+	if c.name != "cl100k_base" {
 		return c.piece(s) // the older encodings' pre-tokens differ: no cutting
 	}
 	total, start := 0, 0
@@ -115,6 +128,34 @@ func (c *Counter) Count(s string) int {
 		}
 	}
 	return total + c.piece(s[start:])
+}
+
+// maxPretokens bounds the pre-token memo; it is dropped when full.
+const maxPretokens = 1 << 18
+
+var (
+	pretokMu sync.RWMutex
+	pretoks  = map[string]map[string]int{} // encoding → pre-token → count
+)
+
+// pretoken counts one pre-token, remembering the count.
+func (c *Counter) pretoken(p string) int {
+	pretokMu.RLock()
+	n, ok := pretoks[c.name][p]
+	pretokMu.RUnlock()
+	if ok {
+		return n
+	}
+	n = c.count(p)
+	pretokMu.Lock()
+	m := pretoks[c.name]
+	if m == nil || len(m) >= maxPretokens {
+		m = map[string]int{}
+		pretoks[c.name] = m
+	}
+	m[strings.Clone(p)] = n
+	pretokMu.Unlock()
+	return n
 }
 
 // piece counts s, remembering the count.

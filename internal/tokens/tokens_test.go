@@ -40,6 +40,13 @@ func corpus() []string {
 // first time and when the pieces are remembered.
 func TestCountPiecesExact(t *testing.T) {
 	texts := corpus()
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		texts = append(texts, randomText(r, 1+r.IntN(300)))
+	}
+	for c := rune(1); c < 0x3000; c += 3 {
+		texts = append(texts, "x"+string(c)+"y 's", " "+string(c)+"\n")
+	}
 	for _, enc := range Encodings {
 		c, err := Get(enc)
 		if err != nil {
