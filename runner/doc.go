@@ -77,7 +77,17 @@
 // order (scenario id, summarizer in the order given, trial) whatever the
 // concurrency. Each finished unit is redacted (every secret invariant value
 // and its first 8 characters become [redacted:ID]), appended as one JSON
-// line to OUT/journal.jsonl and synced; a resumed run skips every unit the
-// journal holds as finished. The result file OUT/result.json is built by
-// re-reading the journal, so memory stays flat however many units run.
+// line to OUT/journal.jsonl and synced (units finishing together share one
+// sync); a resumed run skips every unit the journal holds as finished (ok
+// or error) and runs abandoned ones again. The result file OUT/result.json
+// is built by re-reading the journal, so finished units are not kept in
+// memory; a Suite from LoadSuite loads each scenario file when its first
+// unit starts and drops it after its last, so memory holds only the
+// scenarios in flight. Shards split the scenarios by an FNV-1a hash of
+// their id, so a scenario's units always land in the same shard.
+//
+// Failures never stop the run: a summarizer's error or panic, an agent's
+// error or panic, a panicking check, or a scenario file that cannot be
+// loaded again become a unit with status error and the reason. Only the
+// run folder failing (journal, result file) stops it.
 package runner

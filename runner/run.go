@@ -218,9 +218,10 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		}
 	}
 
+	started := now().UTC()
 	header := &reports.Result{
 		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
-		RunID: filepath.Base(opts.Out), Started: now().UTC(),
+		RunID: RunID(started), Started: started,
 		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name()},
 	}
 	for _, s := range opts.Summarizers {
@@ -439,11 +440,13 @@ func (o *Options) validate() error {
 	return errors.Join(errs...)
 }
 
+// RunID is the id of a run started at t: its UTC timestamp,
+// 20261129T233417Z. A resumed run keeps the id it started with.
+func RunID(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
+
 // DefaultOut is the default run folder for a run started at t:
-// compact-eval-out/<UTC timestamp>.
-func DefaultOut(t time.Time) string {
-	return filepath.Join("compact-eval-out", t.UTC().Format("20060102T150405Z"))
-}
+// compact-eval-out/<run id>.
+func DefaultOut(t time.Time) string { return filepath.Join("compact-eval-out", RunID(t)) }
 
 // ensureDir creates dir.
 func ensureDir(dir string) error {
