@@ -183,8 +183,9 @@ func marshalLine(u *reports.Unit) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// read returns the journaled unit for key; ok is false when there is none.
-func (j *journal) read(key string) (*reports.Unit, bool, error) {
+// line returns the journaled line for key (with its newline); ok is false
+// when there is none.
+func (j *journal) line(key string) ([]byte, bool, error) {
 	e, ok := j.index[key]
 	if !ok {
 		return nil, false, nil
@@ -193,9 +194,18 @@ func (j *journal) read(key string) (*reports.Unit, bool, error) {
 	if _, err := j.f.ReadAt(buf, e.off); err != nil {
 		return nil, false, fmt.Errorf("reading journal: %w", err)
 	}
+	return buf, true, nil
+}
+
+// read returns the journaled unit for key; ok is false when there is none.
+func (j *journal) read(key string) (*reports.Unit, bool, error) {
+	buf, ok, err := j.line(key)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
 	var u reports.Unit
 	if err := json.Unmarshal(buf, &u); err != nil {
-		return nil, false, fmt.Errorf("reading journal at byte %d: %w", e.off, err)
+		return nil, false, fmt.Errorf("reading journal at byte %d: %w", j.index[key].off, err)
 	}
 	return &u, true, nil
 }
@@ -204,17 +214,23 @@ func (j *journal) close() error { return j.f.Close() }
 
 // writeResult writes the result file from the header and the journaled
 // units of keys, in order, without holding the units in memory: a first
-// pass computes the aggregates from light copies, a second streams the
-// units. The bytes are those reports.WriteJSON would write.
+// pass decodes each unit, hands it to onUnit and keeps a light copy for the
+// aggregates; a second copies the journal lines into the file, one unit a
+// line as reports.WriteJSON writes them (the bytes are the same).
 func writeResult(path string, header *reports.Result, j *journal, keys []string, onUnit func(*reports.Unit)) error {
 	agg := &reports.Result{Config: header.Config}
+	n := 0 // units in the file
 	for _, k := range keys {
 		u, ok, err := j.read(k)
 		if err != nil {
 			return err
 		}
 		if ok {
+			n++
 			agg.Units = append(agg.Units, light(u))
+			if onUnit != nil {
+				onUnit(u)
+			}
 		}
 	}
 	agg.Aggregate()
@@ -228,53 +244,47 @@ func writeResult(path string, header *reports.Result, j *journal, keys []string,
 	}
 	defer os.Remove(tmp)
 	w := bufio.NewWriterSize(f, 1<<16)
+	// The layout of reports.WriteJSON: the head indented, one unit a line.
 	h := *header
-	h.Units = []reports.Unit{}
+	h.Units = nil
 	var hb bytes.Buffer
-	if err := reports.WriteJSON(&hb, &h); err != nil {
+	enc := json.NewEncoder(&hb)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&h); err != nil {
 		f.Close()
-		return err
+		return fmt.Errorf("writing result: %w", err)
 	}
-	const marker = "\n  \"units\": [],\n"
-	head, tail, ok := bytes.Cut(hb.Bytes(), []byte(marker))
+	head, tail, ok := bytes.Cut(hb.Bytes(), []byte(`"units": null`))
 	if !ok {
 		f.Close()
 		return errors.New("writing result: unexpected header layout")
 	}
 	w.Write(head)
-	w.WriteString("\n  \"units\": [")
-	first := true
-	for _, k := range keys {
-		u, ok, err := j.read(k)
-		if err != nil {
-			f.Close()
-			return err
+	if n == 0 {
+		w.WriteString(`"units": []`)
+	} else {
+		w.WriteString("\"units\": [\n")
+		i := 0
+		for _, k := range keys {
+			line, ok, err := j.line(k)
+			if err != nil {
+				f.Close()
+				return err
+			}
+			if !ok {
+				continue
+			}
+			i++
+			w.WriteString("    ")
+			w.Write(bytes.TrimSuffix(line, []byte("\n")))
+			if i < n {
+				w.WriteByte(',')
+			}
+			w.WriteByte('\n')
 		}
-		if !ok {
-			continue
-		}
-		if !first {
-			w.WriteString(",")
-		}
-		first = false
-		w.WriteString("\n    ")
-		var ub bytes.Buffer
-		e := json.NewEncoder(&ub)
-		e.SetEscapeHTML(false)
-		e.SetIndent("    ", "  ")
-		if err := e.Encode(u); err != nil {
-			f.Close()
-			return fmt.Errorf("writing result: %w", err)
-		}
-		w.Write(bytes.TrimSuffix(ub.Bytes(), []byte("\n")))
-		if onUnit != nil {
-			onUnit(u)
-		}
+		w.WriteString("  ]")
 	}
-	if !first {
-		w.WriteString("\n  ")
-	}
-	w.WriteString("],\n")
 	w.Write(tail)
 	if err := w.Flush(); err != nil {
 		f.Close()
