@@ -495,3 +495,34 @@ func TestCheckPanic(t *testing.T) {
 		t.Errorf("checks = %+v, want one error saying the checks panicked", c)
 	}
 }
+
+// TestTornJournal: a line cut short by a crash is dropped on resume, and the
+// unit it described runs again.
+func TestTornJournal(t *testing.T) {
+	list := builtinSuite(t)[:2]
+	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+	opts.Summarizers = opts.Summarizers[1:2]
+	opts.StopAfter = 1
+	if _, err := Run(context.Background(), list, opts); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	jp := filepath.Join(opts.Out, JournalFile)
+	f, err := os.OpenFile(jp, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"scenario":{"id":"` + list[1].ID + `","digest":"`)
+	f.Close()
+	opts.Resume, opts.StopAfter = true, 0
+	res, err := Run(context.Background(), list, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 1 || res.Ran != 1 {
+		t.Errorf("reused %d, ran %d; want 1 and 1", res.Reused, res.Ran)
+	}
+	b, _ := os.ReadFile(jp)
+	if n := strings.Count(string(b), "\n"); n != 2 || !strings.HasSuffix(string(b), "\n") {
+		t.Errorf("journal has %d lines after resume, want 2 whole lines", n)
+	}
+}
