@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -393,5 +394,26 @@ func TestSafeBoundaries(t *testing.T) {
 	want := []bool{true, false, false, false, true, true, true}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("safe (-want +got):\n%s", diff)
+	}
+}
+
+// TestTimelineThrash: a summary that frees almost nothing stops token
+// compaction after its generation instead of compacting at every event.
+func TestTimelineThrash(t *testing.T) {
+	sc := &scenarios.Scenario{Events: history(80), Compaction: scenarios.Compaction{ThresholdTokens: 300}}
+	verbose := summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
+		var b strings.Builder
+		for _, e := range req.Events {
+			b.WriteString(e.Text + " (kept verbatim, with a note) ")
+		}
+		raw, _ := json.Marshal(summarizers.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: b.String()})
+		return &summarizers.Response{Summary: raw}, nil
+	})
+	u := runOne(t, sc, verbose, &checkAll{})
+	if len(u.Generations) != 1 {
+		t.Fatalf("%d generations, want 1", len(u.Generations))
+	}
+	if len(u.Warnings) != 1 || !strings.Contains(u.Warnings[0], "compaction stopped (it would thrash)") {
+		t.Errorf("warnings = %q", u.Warnings)
 	}
 }

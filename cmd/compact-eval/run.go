@@ -107,7 +107,8 @@ summary tokens), the worst failures and the path of result.json.
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
 abandons them), writes the result and prints the command that resumes the
 run. Exit codes: 0 the run finished, 2 bad usage or invalid scenarios, 3 the
-run could not finish.
+run could not finish. For tests, COMPACT_EVAL_FAILPOINT=stop-after:N stops
+the run after N units exactly as an interrupt would.
 
 	$ compact-eval run
 	$ compact-eval run --summarizer builtin:extractive ./my-scenarios
