@@ -60,6 +60,9 @@ func testExecGood(t *testing.T, progs map[string]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if v := summarizers.Validate(resp.Summary); v != nil {
+		t.Errorf("summary-good's document breaks the summary schema: %v", v)
+	}
 	var sum summarizers.Summary
 	dec := json.NewDecoder(strings.NewReader(string(resp.Summary)))
 	dec.DisallowUnknownFields()
