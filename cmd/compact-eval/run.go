@@ -15,7 +15,10 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/verdict"
+	"github.com/compact-eval/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/runner"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -74,6 +77,12 @@ type runFlags struct {
 	resume      string
 	shard       shardFlag
 	tokenizer   tokenizerFlag
+	config      string
+	execTimeout time.Duration
+	openai      summarizers.OpenAIOptions
+	minPass     reports.MinPass
+	baseline    string
+	alpha       float64
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -86,6 +95,12 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags)")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
+	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials and gates (default: ./"+config.DefaultFile+" when it exists)")
+	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
+	f.openai.RegisterFlags(fs)
+	fs.Var(&f.minPass, "min-pass", "gate: minimum pass `rates` per check type, e.g. constraint=1,all=0.9 (exit 1 when one fails)")
+	fs.StringVar(&f.baseline, "baseline", "", "gate: a saved result.json `file`; exit 1 on a regression against it")
+	fs.Float64Var(&f.alpha, "alpha", 0.05, "significance level of the baseline gate when there are several trials")
 	return f
 }
 
@@ -124,12 +139,6 @@ the run after N units exactly as an interrupt would.
 }
 
 func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args []string) error {
-	if f.trials < 1 {
-		return usagef("--trials %d: want at least 1", f.trials)
-	}
-	if f.jobs < 1 {
-		return usagef("-j %d: want at least 1", f.jobs)
-	}
 	if f.resume != "" && f.out != "" && f.out != f.resume {
 		return usagef("--out and --resume name different folders; --resume is enough")
 	}
@@ -141,30 +150,73 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		}
 		stopAfter = n
 	}
-	specs := f.summarizers
-	if len(specs) == 0 {
-		specs = defaultSummarizers
+	file, err := loadConfig(f.config)
+	if err != nil {
+		return err
+	}
+	settings, err := config.Merge(file, config.Flags{
+		Summarizers: f.summarizers, Agent: f.agent, Trials: f.trials, Jobs: f.jobs,
+		ExecTimeout: f.execTimeout, MinPass: f.minPass.Rates, Baseline: f.baseline,
+	}, config.FlagsSet(fs))
+	if err != nil {
+		return usageError{err}
+	}
+	if len(settings.Summarizers) == 0 {
+		for _, raw := range defaultSummarizers {
+			spec, _ := summarizers.ParseSpec(raw)
+			settings.Summarizers = append(settings.Summarizers, config.Target{Name: raw, Spec: spec})
+		}
+	}
+	if settings.Trials < 1 {
+		return usagef("trials %d: want at least 1", settings.Trials)
+	}
+	if settings.Jobs < 1 {
+		return usagef("jobs %d: want at least 1", settings.Jobs)
+	}
+	if err := f.openai.Validate(); err != nil {
+		return usageError{err}
+	}
+	base := summarizers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
+	base.OpenAI.Getenv = env.Getenv
+	base.OpenAI.Concurrency = settings.Jobs
+	// One limiter for the whole run: rate limits and the slow-down on
+	// repeated 429s apply to every model-backed summarizer and agent at once.
+	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})
+	build := func(t config.Target) (summarizers.Options, error) {
+		if file == nil {
+			return base, nil
+		}
+		return file.TargetOptions(t, base, env.Getenv)
 	}
 	var sums []runner.Summarizer
-	for _, raw := range specs {
-		spec, err := summarizers.ParseSpec(raw)
+	var names []string
+	for _, t := range settings.Summarizers {
+		opts, err := build(t)
 		if err != nil {
-			return usagef("--summarizer: %v", err)
+			return inputError{err}
 		}
-		s, err := summarizers.New(spec, summarizers.Options{})
+		s, err := summarizers.New(t.Spec, opts)
 		if err != nil {
-			return usagef("--summarizer %s: %v", raw, err)
+			return usagef("summarizer %s: %v", t.Name, err)
 		}
-		sums = append(sums, runner.Summarizer{Name: raw, Summarizer: s})
+		sums = append(sums, runner.Summarizer{Name: t.Name, Summarizer: s})
+		names = append(names, t.Name)
 	}
-	aspec, err := summarizers.ParseSpec(f.agent)
+	aopts, err := build(settings.Agent)
 	if err != nil {
-		return usagef("--agent: %v", err)
+		return inputError{err}
 	}
-	agent, err := agents.New(aspec, summarizers.Options{})
+	agent, err := agents.New(settings.Agent.Spec, aopts)
 	if err != nil {
-		return usagef("--agent %s: %v", f.agent, err)
+		return usagef("agent %s: %v", settings.Agent.Name, err)
 	}
+	var baseline *reports.Result
+	if settings.Baseline != "" {
+		if baseline, err = reports.Read(settings.Baseline); err != nil {
+			return inputError{fmt.Errorf("--baseline: %w", err)}
+		}
+	}
+	gates := reports.MinPass{Rates: settings.MinPass}
 
 	suite, err := loadScenarios(args)
 	if err != nil {
@@ -197,8 +249,8 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	go secondSignal(ctx, abort, cancelAbort, env)
 
 	opts := runner.Options{
-		Summarizers: sums, Agent: agent, AgentName: f.agent,
-		Trials: f.trials, Jobs: f.jobs, Out: out, Resume: resume, Shard: f.shard.Shard,
+		Summarizers: sums, Agent: agent, AgentName: settings.Agent.Name,
+		Trials: settings.Trials, Jobs: settings.Jobs, Out: out, Resume: resume, Shard: f.shard.Shard,
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: args, ResumeCommand: resumeCommand(fs, out, args),
 	}
@@ -219,13 +271,74 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if res == nil {
 		return err
 	}
+	// The gates' verdict comes first: it is what decides the exit code.
+	// The run's header holds aggregates only; the baseline gate and the
+	// GitHub annotations need every unit, so they read the result file.
+	var g reports.GateReport
+	asked := (len(gates.Rates) > 0 || baseline != nil) && err == nil && !res.Interrupted
+	github := env.Getenv("GITHUB_ACTIONS") == "true" && err == nil
+	full := res.Header
+	if (asked && baseline != nil) || github {
+		var rerr error
+		if full, rerr = reports.Read(res.ResultPath); rerr != nil {
+			return fmt.Errorf("reading %s for the gates: %w", res.ResultPath, rerr)
+		}
+	}
+	if asked {
+		g = reports.Gate(full, gates, baseline, f.alpha)
+		if g.Failed {
+			fmt.Fprintf(env.Stdout, "FAIL: %s\n", g.Reason())
+		} else {
+			fmt.Fprintln(env.Stdout, "PASS: every gate holds")
+		}
+	}
 	if werr := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); werr != nil {
 		return werr
+	}
+	if asked {
+		fmt.Fprintln(env.Stdout, "\ngates:")
+		for _, l := range g.Lines {
+			fmt.Fprintln(env.Stdout, "  "+l)
+		}
 	}
 	if res.Interrupted {
 		fmt.Fprintf(env.Stderr, "resume with: %s\n", res.Resume)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	if github {
+		opts := reports.Options{}
+		if asked {
+			opts.Gate = &g
+		}
+		// Annotations go to stdout, where the runner reads workflow commands.
+		if werr := reports.WriteGitHub(full, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.Stdout); werr != nil {
+			fmt.Fprintf(env.Stderr, "compact-eval run: writing the GitHub step summary: %v\n", werr)
+		}
+	}
+	if g.Failed {
+		return errGate
+	}
+	return nil
+}
+
+// loadConfig reads --config, or ./compact-eval.yaml when it exists. No file
+// is fine: nil.
+func loadConfig(path string) (*config.File, error) {
+	var (
+		file *config.File
+		err  error
+	)
+	if path != "" {
+		file, err = config.Load(path)
+	} else {
+		file, err = config.LoadDefault(".")
+	}
+	if err != nil {
+		return nil, inputError{err}
+	}
+	return file, nil
 }
 
 // loadScenarios checks the scenarios of paths and returns them as a suite
