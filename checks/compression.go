@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/compact-eval/compact-eval/checks/internal/tokcount"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -42,7 +41,7 @@ func (CompressionCheck) Check(in *Input) []Result {
 		r.Status, r.Message = Error, "no replaced events to compare with (no cut and no replaced token count)"
 		return []Result{r}
 	}
-	summaryTokens := tokcount.Count(counter, string(compactJSON(in.Raw, st)))
+	summaryTokens := counter.Count(string(compactJSON(in.Raw, st)))
 	maxRatio := scenarios.DefaultMaxRatio
 	if in.Scenario != nil {
 		maxRatio = in.Scenario.Compaction.EffectiveMaxRatio()

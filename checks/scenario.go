@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/compact-eval/compact-eval/checks/internal/tokcount"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/tokens"
@@ -87,7 +86,7 @@ func (d *scenarioData) replacedTokens(cut int, c *tokens.Counter) int {
 		}
 		evs = append(evs, e)
 	}
-	n := tokcount.Count(c, transcript.EventsText(evs))
+	n := c.Count(transcript.EventsText(evs))
 	d.replaced.Store(k, n)
 	return n
 }

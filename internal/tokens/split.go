@@ -34,17 +34,66 @@ func splitO200k(s string, yield func(piece string)) {
 	}
 }
 
+// The class tests answer ASCII from a table: almost every rune of a
+// transcript is ASCII, and unicode.In dominated the cost.
+const (
+	asciiUpper = 1 << iota
+	asciiLower
+	asciiDigit
+	asciiSpace
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			t[r] = asciiUpper
+		case 'a' <= r && r <= 'z':
+			t[r] = asciiLower
+		case '0' <= r && r <= '9':
+			t[r] = asciiDigit
+		case unicode.IsSpace(r):
+			t[r] = asciiSpace
+		}
+	}
+	return t
+}()
+
 func isUpperClass(r rune) bool { // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+	if r >= 0 && r < utf8.RuneSelf {
+		return asciiClass[r] == asciiUpper
+	}
 	return unicode.In(r, unicode.Lu, unicode.Lt, unicode.Lm, unicode.Lo, unicode.M)
 }
 
 func isLowerClass(r rune) bool { // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+	if r >= 0 && r < utf8.RuneSelf {
+		return asciiClass[r] == asciiLower
+	}
 	return unicode.In(r, unicode.Ll, unicode.Lm, unicode.Lo, unicode.M)
 }
 
-func isLetter(r rune) bool { return unicode.IsLetter(r) }      // \p{L}
-func isNumber(r rune) bool { return unicode.Is(unicode.N, r) } // \p{N}
-func isSpace(r rune) bool  { return unicode.IsSpace(r) }       // \s
+func isLetter(r rune) bool { // \p{L}
+	if r >= 0 && r < utf8.RuneSelf {
+		return asciiClass[r]&(asciiUpper|asciiLower) != 0
+	}
+	return unicode.IsLetter(r)
+}
+
+func isNumber(r rune) bool { // \p{N}
+	if r >= 0 && r < utf8.RuneSelf {
+		return asciiClass[r] == asciiDigit
+	}
+	return unicode.Is(unicode.N, r)
+}
+
+func isSpace(r rune) bool { // \s
+	if r >= 0 && r < utf8.RuneSelf {
+		return asciiClass[r] == asciiSpace
+	}
+	return unicode.IsSpace(r)
+}
+
 // isPrefix is [^\r\n\p{L}\p{N}] and isPunct [^\s\p{L}\p{N}], as the codec's
 // compiled pattern has them: neither holds U+007F (DEL), which therefore
 // matches no alternative at all and is skipped (a test pins this down).

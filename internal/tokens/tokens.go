@@ -107,8 +107,23 @@ func (c *Counter) Count(s string) int {
 		return 0
 	}
 	if c.name == "o200k_base" && utf8.ValidString(s) {
+		// One read lock for the whole text; pieces never seen are counted
+		// afterwards, outside it.
 		total := 0
-		splitO200k(s, func(p string) { total += c.pretoken(p) })
+		var miss []string
+		pretokMu.RLock()
+		m := pretoks[c.name]
+		splitO200k(s, func(p string) {
+			if n, ok := m[p]; ok {
+				total += n
+			} else {
+				miss = append(miss, p)
+			}
+		})
+		pretokMu.RUnlock()
+		for _, p := range miss {
+			total += c.pretoken(p)
+		}
 		return total
 	}
 	if len(s) < memoMin {
