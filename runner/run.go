@@ -277,6 +277,11 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		pmu.Lock()
 		defer pmu.Unlock()
 		if left[si]--; left[si] == 0 {
+			if sl := preps[si]; sl != nil && sl.p != nil && sl.p.sc != nil {
+				// The checks cache per-scenario data too; drop it with
+				// ours so memory stays flat over a long run.
+				checks.Forget(sl.p.sc)
+			}
 			delete(preps, si)
 		}
 	}
