@@ -155,7 +155,7 @@ func (b *Builder) Line(h *reports.Result, planned int) string {
 	if best != "" {
 		fmt.Fprintf(&s, "; most invariants kept: %s (%s)", best, percent(bestRate))
 	}
-	fmt.Fprintf(&s, "; %d compaction regressions", regressions)
+	fmt.Fprintf(&s, "; %s", plural(regressions, "compaction regression"))
 	return s.String()
 }
 

@@ -48,7 +48,7 @@ func TestBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(w.String(), "\n")
-	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1 (33%); 1 compaction regressions"; lines[0] != want {
+	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1 (33%); 1 compaction regression"; lines[0] != want {
 		t.Errorf("verdict line:\n got %s\nwant %s", lines[0], want)
 	}
 	for _, s := range []string{"s1      3              33%                50%            1         0.25             120", "  … and 1 more in the result file", "result: out/result.json"} {
