@@ -1,0 +1,57 @@
+// Compact-eval evaluates context compaction for long-running LLM agents.
+//
+// When an agent's history grows too long, a summarizer replaces older events
+// with a summary. Compact-eval runs scenarios (agent sessions with typed
+// invariants and decision probes) through summarizers under test, checks
+// every summary against a JSON Schema and the invariants, asks an agent the
+// same probes on the full and on the compacted context, and reports what was
+// lost. The contract (scenario file, summary document, exec protocol, exit
+// codes) is FORMATS.md, version 1.
+//
+// Usage:
+//
+//	compact-eval <command> [arguments]
+//
+// The commands are:
+//
+//	run        run scenarios through summarizers and diff the agent's decisions
+//	validate   check scenario files
+//	compare    compare two results, paired, and fail on a regression
+//	report     render a saved result in another format
+//	merge      join the results of sharded runs into one
+//	import     turn a recorded agent session into a scenario skeleton
+//	schema     print the JSON Schema of a scenario, a summary or a result
+//	cache      show or clear the model response cache
+//	version    print the version and the contract versions
+//
+// 'compact-eval help <command>' describes each command and its flags.
+//
+// # A session
+//
+// Check the built-in suite, run it offline through the four built-in
+// summarizers, render the result for a pull request and as a page, and
+// compare two runs (the examples are run by a test, in this order):
+//
+//	$ compact-eval validate
+//	$ compact-eval run --out base
+//	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
+//	$ compact-eval report base/result.json --format md -o base.md
+//	$ compact-eval report base/result.json --format html -o base.html
+//	$ compact-eval report pr/result.json --format junit -o junit.xml
+//	$ compact-eval compare pr/result.json pr/result.json
+//	$ compact-eval schema summary
+//
+// # Exit codes
+//
+// 0 the run finished and every gate asked for holds; 1 a gate failed; 2 bad
+// usage or invalid input files; 3 the run could not finish (infrastructure,
+// or an interrupt: the run folder can then be resumed with --resume).
+//
+// # Environment
+//
+// OPENAI_BASE_URL and OPENAI_API_KEY configure openai: specs. GITHUB_ACTIONS
+// and GITHUB_STEP_SUMMARY turn on the step summary and annotations.
+// COMPACT_EVAL_FAILPOINT=stop-after:N stops a run after N units, as an
+// interrupt would (for tests of resume). Exec summarizers and agents see
+// COMPACT_EVAL_PROTOCOL=1.
+package main
