@@ -44,7 +44,7 @@ func ExampleGate() {
 	}
 	// Output:
 	// true
-	// FAIL min-pass: openai:gpt-4o-mini secret 66.7% (6/9) < 100%
+	// FAIL min-pass: openai:gpt-4o-mini secret 60.0% (6/10) < 100% (errors counted as misses: 1)
 	// ok   min-pass secret=1: 2 summarizer × check type rates hold
 }
 

@@ -123,8 +123,11 @@ func (g *GateReport) Reason() string {
 
 // Gate applies the gates asked for to r (aggregated): the minimum pass rates
 // of minPass per summarizer × check type, and, when baseline is not nil, no
-// regression against it (Compare at alpha). A check type with no pass or
-// fail but with errors fails its threshold: there is nothing to trust.
+// regression against it (Compare at alpha). For the gate, an error counts
+// as a miss: the rate is pass / (pass + fail + error), so a summarizer that
+// crashes or prints garbage cannot hold a gate by producing nothing to
+// fail. (The pass rates of the reports exclude errors, which are counted
+// apart.)
 func Gate(r *Result, minPass MinPass, baseline *Result, alpha float64) GateReport {
 	var g GateReport
 	var fails, oks []string
@@ -134,13 +137,15 @@ func Gate(r *Result, minPass MinPass, baseline *Result, alpha float64) GateRepor
 		if !ok {
 			continue
 		}
-		n := a.Pass + a.Fail
+		n := a.Pass + a.Fail + a.Error
 		switch {
-		case n == 0 && a.Error > 0:
-			fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s has no outcome, %d errors (min %s)", a.Summarizer, a.Check, a.Error, pctf(t)))
 		case n == 0:
-		case a.PassRate < t:
-			fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s %s < %s", a.Summarizer, a.Check, pct(a.Pass, n), pctf(t)))
+		case float64(a.Pass)/float64(n) < t:
+			errs := ""
+			if a.Error > 0 {
+				errs = fmt.Sprintf(" (errors counted as misses: %d)", a.Error)
+			}
+			fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s %s < %s%s", a.Summarizer, a.Check, pct(a.Pass, n), pctf(t), errs))
 		default:
 			held++
 		}
