@@ -281,19 +281,21 @@ func mismatches(base, new *Result) []string {
 	bp, np := prompts(base), prompts(new)
 	for _, s := range slices.Sorted(mapKeys(bp)) {
 		if p, ok := np[s]; ok && p != bp[s] {
-			w = append(w, fmt.Sprintf("summarizer %s changed model or prompt: base %s, new %s", s, bp[s], p))
+			w = append(w, fmt.Sprintf("summarizer %s changed spec, model or prompt: base %s, new %s", s, bp[s], p))
 		}
 	}
 	return w
 }
 
-// prompts maps each summarizer to its model and prompt digest.
+// prompts maps each summarizer name to what it really ran: the spec, model
+// and prompt digest of its calls. A config file can give one name to two
+// different summarizers in two runs; comparing them must not be silent.
 func prompts(r *Result) map[string]string {
 	m := map[string]string{}
 	for _, u := range r.Units {
 		for _, g := range u.Generations {
-			if g.Call.Model != "" || g.Call.PromptDigest != "" {
-				m[u.Summarizer] = strings.TrimSpace(g.Call.Model + " " + g.Call.PromptDigest)
+			if g.Call.Spec != "" || g.Call.Model != "" || g.Call.PromptDigest != "" {
+				m[u.Summarizer] = strings.Join(strings.Fields(g.Call.Spec+" "+g.Call.Model+" "+g.Call.PromptDigest), " ")
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,5 +185,25 @@ func TestCompareMismatches(t *testing.T) {
 		if ch.Scenario == "scn-001" {
 			t.Errorf("a changed scenario was compared: %+v", ch)
 		}
+	}
+}
+
+// One name, two different summarizers (a config file can do that): the
+// comparison goes on, but says so.
+func TestCompareWarnsWhenANameChangesSpec(t *testing.T) {
+	base := fake.Result(fake.Config{Scenarios: 2, Seed: 5})
+	next := fake.Result(fake.Config{Scenarios: 2, Seed: 5})
+	for i := range next.Units {
+		if next.Units[i].Summarizer != "builtin:truncate" {
+			continue
+		}
+		for g := range next.Units[i].Generations {
+			next.Units[i].Generations[g].Call.Spec = "exec:./other"
+		}
+	}
+	c := reports.Compare(base, next, 0.05)
+	want := "summarizer builtin:truncate changed spec, model or prompt: base builtin:truncate, new exec:./other"
+	if !slices.Contains(c.Warnings, want) {
+		t.Errorf("warnings lack %q:\n%s", want, strings.Join(c.Warnings, "\n"))
 	}
 }
