@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"strings"
-	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -94,7 +94,7 @@ func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, erro
 			d.Call.Extra = map[string]string{}
 		}
 		d.Call.Extra["corrections"] = "1"
-		d.Call.Extra["first_reply_problem"] = clip(perr.Error(), 200)
+		d.Call.Extra["first_reply_problem"] = clip.String(perr.Error(), 200)
 		if err != nil {
 			return d, fmt.Errorf("openai agent %s: after one correction (first reply: %v): %w", a.model, perr, err)
 		}
@@ -243,14 +243,4 @@ func ToolName(name string) string {
 		return "tool"
 	}
 	return string(b)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

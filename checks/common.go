@@ -97,20 +97,8 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// clip shortens text quoted in evidence.
-func clip(s string) string {
-	const max = 160
-	if len(s) <= max {
-		return s
-	}
-	i := max
-	for i > 0 && !isRuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+// clipLen bounds text quoted in evidence.
+const clipLen = 160
 
 // describeEvent names an event's role for messages ("an assistant event").
 func describeRole(r scenarios.Role) string {

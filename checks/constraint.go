@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -40,8 +41,8 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 	}
 	if l, p, m, ok := matchLeaves(leaves, c.Inv.Match); ok {
 		r.Status = Pass
-		r.Message = fmt.Sprintf("constraint kept at %s: %q", l.ptr, clip(m))
-		r.Evidence = []Evidence{{Pointer: l.ptr, Seq: c.Inv.SourceSeq, Text: clip(l.text), Pattern: p}}
+		r.Message = fmt.Sprintf("constraint kept at %s: %q", l.ptr, clip.String(m, clipLen))
+		r.Evidence = []Evidence{{Pointer: l.ptr, Seq: c.Inv.SourceSeq, Text: clip.String(l.text, clipLen), Pattern: p}}
 		return []Result{r}
 	}
 	r.Status = Fail
@@ -50,7 +51,7 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 	if where == "constraints" {
 		ev.Pointer = "/constraints"
 		if l, _, m, ok := matchLeaves(st.leaves, c.Inv.Match); ok {
-			ev.Note = fmt.Sprintf("stated only at %s (%q), not as a constraint", l.ptr, clip(m))
+			ev.Note = fmt.Sprintf("stated only at %s (%q), not as a constraint", l.ptr, clip.String(m, clipLen))
 			r.Message += "; " + ev.Note
 		}
 	} else {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 	"strings"
 
@@ -58,7 +59,7 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 		}
 		low := strings.ToLower(l.folded)
 		if newAt == nil && newF.in(l.text, low) {
-			newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip(l.text), Note: "new value " + inv.New}
+			newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
 		}
 		if !oldF.in(l.text, low) {
 			continue
@@ -69,7 +70,7 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 		if textOnly && supersededInText(l.text, oldF, newF) {
 			continue
 		}
-		fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip(l.text), Note: "old value " + inv.Old + " stated as current"},
+		fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current"},
 			fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, subject, inv.Old, inv.New, inv.SourceSeq))
 	}
 	if newAt == nil {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -30,7 +31,7 @@ func (EvidenceCheck) Check(in *Input) []Result {
 	for i, c := range st.sum.Verified {
 		ptr := ptrf("verified", i, "source_seq")
 		if c.SourceSeq == 0 {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Text: clip(c.Claim), Note: "cites no event"})
+			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Text: clip.String(c.Claim, clipLen), Note: "cites no event"})
 			continue
 		}
 		e, ok := in.Scenario.EventBySeq(c.SourceSeq)
@@ -38,7 +39,7 @@ func (EvidenceCheck) Check(in *Input) []Result {
 			continue
 		}
 		if e.Role != scenarios.RoleUser && e.Role != scenarios.RoleTool {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Seq: e.Seq, Text: clip(c.Claim), Note: "cites " + describeRole(e.Role)})
+			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Seq: e.Seq, Text: clip.String(c.Claim, clipLen), Note: "cites " + describeRole(e.Role)})
 		}
 	}
 	if len(r.Evidence) > 0 {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -84,13 +85,13 @@ func (c PendingOperationCheck) Check(in *Input) []Result {
 			continue
 		}
 		if f == "verified" {
-			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip(l.text), Note: "a verified claim about an operation with no result"},
+			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(l.text, clipLen), Note: "a verified claim about an operation with no result"},
 				fmt.Sprintf("%s presents operation %s as verified, but it never returned", l.ptr, id))
 			continue
 		}
 		if s, ok := successClaim(l.text, id); ok {
-			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip(s), Note: "claims success"},
-				fmt.Sprintf("%s claims operation %s succeeded: %q", l.ptr, id, clip(s)))
+			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(s, clipLen), Note: "claims success"},
+				fmt.Sprintf("%s claims operation %s succeeded: %q", l.ptr, id, clip.String(s, clipLen)))
 		}
 	}
 	if len(msgs) > 0 {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -42,7 +43,7 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 	}
 	for _, it := range items {
 		if it.seq == 0 {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Text: clip(it.text), Note: "cites no event"})
+			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Text: clip.String(it.text, clipLen), Note: "cites no event"})
 			continue
 		}
 		e, ok := in.Scenario.EventBySeq(it.seq)
@@ -50,7 +51,7 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 			continue
 		}
 		if e.Role != scenarios.RoleUser && e.Role != scenarios.RoleSystem {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip(it.text), Note: "cites " + describeRole(e.Role)})
+			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: "cites " + describeRole(e.Role)})
 		}
 	}
 	if len(r.Evidence) > 0 {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -53,8 +54,8 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 			return []Result{r}
 		}
 		if l, p, m, ok := matchLeaves(st.textLeaves(), inv.Conclusion); ok {
-			r.Status, r.Message = Pass, fmt.Sprintf("conclusion kept in text: %q", clip(m))
-			r.Evidence = []Evidence{{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip(m), Pattern: p}}
+			r.Status, r.Message = Pass, fmt.Sprintf("conclusion kept in text: %q", clip.String(m, clipLen))
+			r.Evidence = []Evidence{{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(m, clipLen), Pattern: p}}
 			return []Result{r}
 		}
 		r.Status, r.Message = Fail, fmt.Sprintf("the conclusion of the refutation at #%d is missing from text (%s)", inv.RefutedBySeq, anyOf(inv.Conclusion))
@@ -72,8 +73,8 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 			continue
 		}
 		if p, m, ok := assertedMatch(inv.Match, l.folded); ok {
-			fail(Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip(l.text), Pattern: p},
-				fmt.Sprintf("the hypothesis refuted at #%d is listed in %s at %s (%q)", inv.RefutedBySeq, f, l.ptr, clip(m)))
+			fail(Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: p},
+				fmt.Sprintf("the hypothesis refuted at #%d is listed in %s at %s (%q)", inv.RefutedBySeq, f, l.ptr, clip.String(m, clipLen)))
 		}
 	}
 	listed := 0
@@ -89,7 +90,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 			status = "(none)"
 		}
 		if h.Status != summarizers.HypothesisRefuted {
-			fail(Evidence{Pointer: ptrf("hypotheses", i, "status"), Seq: inv.RefutedBySeq, Text: clip(h.Claim), Pattern: p, Note: "status " + status},
+			fail(Evidence{Pointer: ptrf("hypotheses", i, "status"), Seq: inv.RefutedBySeq, Text: clip.String(h.Claim, clipLen), Pattern: p, Note: "status " + status},
 				fmt.Sprintf("hypothesis %s is %s after its refutation at #%d", fmt.Sprintf("/hypotheses/%d", i), status, inv.RefutedBySeq))
 			continue
 		}
@@ -101,7 +102,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	var concl *Evidence
 	if len(inv.Conclusion) > 0 {
 		if l, p, m, ok := matchLeaves(st.leaves, inv.Conclusion); ok {
-			concl = &Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip(m), Pattern: p, Note: "conclusion"}
+			concl = &Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(m, clipLen), Pattern: p, Note: "conclusion"}
 		} else {
 			fail(Evidence{Seq: inv.RefutedBySeq, Pattern: anyOf(inv.Conclusion), Note: "conclusion missing"},
 				fmt.Sprintf("the conclusion of the refutation at #%d is missing (%s)", inv.RefutedBySeq, anyOf(inv.Conclusion)))

@@ -1,6 +1,10 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/internal/clip"
+)
 
 // SchemaCheck is the `schema` check: the summary document validates against the
 // summary JSON Schema (summarizers.SummarySchemaJSON).
@@ -35,7 +39,7 @@ func (SchemaCheck) Check(in *Input) []Result {
 				r.Evidence = append(r.Evidence, Evidence{Note: fmt.Sprintf("%d more not shown", len(st.viol)-i)})
 				break
 			}
-			r.Evidence = append(r.Evidence, Evidence{Pointer: v.Pointer, Note: clip(v.Message)})
+			r.Evidence = append(r.Evidence, Evidence{Pointer: v.Pointer, Note: clip.String(v.Message, clipLen)})
 		}
 	default:
 		r.Status, r.Message = Pass, "valid summary document"

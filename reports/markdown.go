@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"io"
 	"strings"
 	"time"
@@ -139,7 +140,5 @@ var mdReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "|", `\|
 func mdInline(s string) string {
 	const maxCell = 300
 	s = mdReplacer.Replace(s)
-	return clip(s, maxCell)
+	return clip.String(s, maxCell)
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

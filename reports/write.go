@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"io"
 	"sort"
 	"strings"
@@ -88,21 +89,11 @@ type Finding struct {
 func (f Finding) Where() string {
 	switch {
 	case f.Pointer != "" && f.Evidence != "":
-		return fmt.Sprintf(" (at %s: %q)", f.Pointer, clip(f.Evidence, 80))
+		return fmt.Sprintf(" (at %s: %q)", f.Pointer, clip.String(f.Evidence, 80))
 	case f.Pointer != "":
 		return " (at " + f.Pointer + ")"
 	}
 	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8Start(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // Label is "check/name" or "check".

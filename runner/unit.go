@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -282,7 +283,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		g.Summary = json.RawMessage(compact.Bytes())
 		g.SummaryTokens = p.counter.Count(compact.String())
 	} else {
-		g.Error = "the summary is not JSON: " + clip(string(resp.Summary), 200)
+		g.Error = "the summary is not JSON: " + clip.String(string(resp.Summary), 200)
 		g.SummaryTokens = p.counter.Count(string(resp.Summary))
 	}
 	rec.summary = decode(resp.Summary)
@@ -471,13 +472,6 @@ func Diff(full, compacted reports.Decision) string {
 	type answer struct{ Choice, Reason string }
 	d := cmp.Diff(answer{full.Choice, full.Reason}, answer{compacted.Choice, compacted.Reason})
 	return strings.ReplaceAll(d, "\u00a0", " ")
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func firstLines(s string, n int) string {

@@ -2,6 +2,7 @@ package summarizers
 
 import (
 	"encoding/json"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 	"strings"
 
@@ -154,9 +155,9 @@ func extract(s *Summary, events []scenarios.Event) {
 				continue
 			}
 			if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleTool {
-				s.Verified = append(s.Verified, Claim{Claim: clipText(sn, 240), SourceSeq: e.Seq})
+				s.Verified = append(s.Verified, Claim{Claim: clip.String(sn, 240), SourceSeq: e.Seq})
 			} else {
-				assistantNumbers = append(assistantNumbers, clipText(sn, 160))
+				assistantNumbers = append(assistantNumbers, clip.String(sn, 160))
 			}
 		}
 		if c := e.ToolCall; c != nil {
@@ -167,7 +168,7 @@ func extract(s *Summary, events []scenarios.Event) {
 			text += " " + transcript.Args(c.Args)
 		}
 		if r := e.ToolResult; r != nil && r.Status == scenarios.StatusError {
-			s.Errors = append(s.Errors, ErrorNote{Text: clipText(r.Text, 240), Resolution: "unresolved", SourceSeq: e.Seq})
+			s.Errors = append(s.Errors, ErrorNote{Text: clip.String(r.Text, 240), Resolution: "unresolved", SourceSeq: e.Seq})
 		}
 		paths := findPaths(text)
 		digest := ""
@@ -200,7 +201,7 @@ func extract(s *Summary, events []scenarios.Event) {
 	}
 	var text []string
 	if lastUser != nil {
-		text = append(text, "Last user request (#"+itoa(lastUser.Seq)+"): "+clipText(lastUser.Text, 300))
+		text = append(text, "Last user request (#"+itoa(lastUser.Seq)+"): "+clip.String(lastUser.Text, 300))
 	}
 	if len(assistantNumbers) > 0 {
 		if len(assistantNumbers) > 5 {
@@ -219,17 +220,6 @@ func splitSentences(text string) []string {
 		}
 	}
 	return out
-}
-
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 func itoa(n int) string {

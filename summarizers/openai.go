@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"math"
 	"os"
 	"reflect"
@@ -347,7 +348,7 @@ func summaryFromReply(r *openai.ChatCompletionResponse, mode string) (json.RawMe
 	}
 	m := r.Choices[0].Message
 	if m.Refusal != "" {
-		return nil, fmt.Errorf("model refused: %s", clip(m.Refusal, 200))
+		return nil, fmt.Errorf("model refused: %s", clip.String(m.Refusal, 200))
 	}
 	obj, err := FirstJSONObject(m.Content)
 	if err != nil {
@@ -365,13 +366,6 @@ func summaryFromReply(r *openai.ChatCompletionResponse, mode string) (json.RawMe
 		return b, nil
 	}
 	return obj, nil
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func dropNulls(v any) any {
@@ -421,7 +415,7 @@ func FirstJSONObject(s string) (json.RawMessage, error) {
 			return raw, nil
 		}
 	}
-	return nil, fmt.Errorf("no JSON object in the content (%q)", clip(t, 80))
+	return nil, fmt.Errorf("no JSON object in the content (%q)", clip.String(t, 80))
 }
 
 var (

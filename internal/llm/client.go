@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -15,7 +16,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -369,11 +369,11 @@ func (c *Client) classify(ctx context.Context, err error, a *attempt) *Error {
 		e.msg = "cancelled: " + ctx.Err().Error()
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.HTTPStatusCode
-		e.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, clip(Redact(apiErr.Message, key), 500))
+		e.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, clip.String(Redact(apiErr.Message, key), 500))
 	case errors.As(err, &reqErr):
 		e.Status = reqErr.HTTPStatusCode
 		body := Redact(strings.TrimSpace(string(reqErr.Body)), key)
-		e.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, clip(body, 200))
+		e.msg = fmt.Sprintf("status %d: %s", reqErr.HTTPStatusCode, clip.String(body, 200))
 	case errors.Is(err, context.DeadlineExceeded):
 		e.msg = fmt.Sprintf("timed out after %v", c.cfg.timeout())
 		e.Retryable = true
@@ -493,15 +493,4 @@ func (c *Client) OutputMode(model string) string {
 // endpoint, for the rest of the process.
 func (c *Client) SetOutputMode(model, mode string) {
 	modes.Store(endpointID(c.base)+"\x00"+model, mode)
-}
-
-// clip shortens s to n bytes (on a rune boundary) with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
