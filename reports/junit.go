@@ -235,7 +235,7 @@ func BuildJUnit(r *Result) *JUnitSuites {
 				a.msgs = append(a.msgs, fmt.Sprintf("%s: full context chose %q, compacted chose %q (expected %q)\n%s", where, pr.Full.Choice, pr.Compacted.Choice, pr.Expect, pr.Diff))
 			case ProbeErrored:
 				a.errs++
-				a.msgs = append(a.msgs, where+": "+strings.TrimSpace(pr.Full.Error+" "+pr.Compacted.Error))
+				a.msgs = append(a.msgs, where+": "+pr.ErrorText())
 			default:
 				a.lastMsg = fmt.Sprintf("%s: the agent did not choose %q on the full context", pr.Class, pr.Expect)
 			}

@@ -162,7 +162,7 @@ func Findings(r *Result) []Finding {
 			f.Check, f.Name = CheckDecisions, p.ID
 			if p.Class == ProbeErrored {
 				f.Severity = SevError
-				f.Message = strings.TrimSpace(p.Full.Error + " " + p.Compacted.Error)
+				f.Message = p.ErrorText()
 			} else {
 				f.Severity = SevRegression
 				f.Message = fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
@@ -244,4 +244,16 @@ func Verdict(r *Result, gate *GateReport) string {
 		return "✅ every check passed (" + scope + ")"
 	}
 	return "❌ " + strings.Join(parts, ", ") + " (" + scope + ")"
+}
+
+// ErrorText says which arm of the probe failed and why ("" when neither).
+func (p Probe) ErrorText() string {
+	var parts []string
+	if p.Full.Error != "" {
+		parts = append(parts, "full arm: "+p.Full.Error)
+	}
+	if p.Compacted.Error != "" {
+		parts = append(parts, "compacted arm: "+p.Compacted.Error)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -113,7 +113,7 @@ func (u *unit) run() reports.Unit {
 	for _, p := range out.Probes {
 		if p.Class == reports.ProbeErrored && out.Status == reports.UnitOK {
 			out.Status = reports.UnitError
-			out.Error = "probe " + p.ID + ": " + p.Full.Error + p.Compacted.Error
+			out.Error = "probe " + p.ID + ": " + p.ErrorText()
 			if u.hard.Err() != nil {
 				out.Status = reports.UnitAbandoned
 			}
@@ -439,7 +439,12 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.
 	dec, err := u.agent.Decide(u.hard, req)
 	switch {
 	case err != nil:
-		return reports.Decision{Error: err.Error()}
+		d = reports.Decision{Error: err.Error()}
+		if dec != nil {
+			// A failed call still has provenance: spec, latency, stderr.
+			d.Call = dec.Call
+		}
+		return d
 	case dec == nil:
 		return reports.Decision{Error: "agent returned no decision"}
 	}
