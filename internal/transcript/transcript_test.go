@@ -1,0 +1,112 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+func call(seq int, id string) scenarios.Event {
+	return scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, ToolCall: &scenarios.ToolCall{ID: id, Name: "run", Args: map[string]any{"n": seq}}}
+}
+
+func result(seq int, id, status, text string) scenarios.Event {
+	return scenarios.Event{Seq: seq, Role: scenarios.RoleTool, ToolResult: &scenarios.ToolResult{CallID: id, Status: status, Text: text}}
+}
+
+func say(seq int, role scenarios.Role, text string) scenarios.Event {
+	return scenarios.Event{Seq: seq, Role: role, Text: text}
+}
+
+// shape is a compact picture of a message list: role, call ids, call id of a
+// tool message, synthetic marker.
+func shape(msgs []Message) []string {
+	var out []string
+	for _, m := range msgs {
+		s := m.Role
+		for _, c := range m.Calls {
+			s += " call:" + c.ID
+		}
+		if m.CallID != "" {
+			s += " for:" + m.CallID
+		}
+		if m.Synthetic {
+			s += " synthetic"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestEventMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		events []scenarios.Event
+		want   []string
+	}{
+		{
+			name:   "call then result",
+			events: []scenarios.Event{say(1, "user", "go"), call(2, "c1"), result(3, "c1", "ok", "done")},
+			want:   []string{"user", "assistant call:c1", "tool for:c1"},
+		},
+		{
+			name:   "parallel calls are one assistant message, results in call order",
+			events: []scenarios.Event{call(1, "a"), call(2, "b"), result(3, "b", "ok", "B"), result(4, "a", "ok", "A")},
+			want:   []string{"assistant call:a call:b", "tool for:a", "tool for:b"},
+		},
+		{
+			name:   "a late result moves up to its call",
+			events: []scenarios.Event{call(1, "a"), say(2, "user", "still there?"), result(3, "a", "ok", "A")},
+			want:   []string{"assistant call:a", "tool for:a", "user"},
+		},
+		{
+			name:   "a call with no result gets a synthetic reply",
+			events: []scenarios.Event{call(1, "a"), say(2, "user", "next")},
+			want:   []string{"assistant call:a", "tool for:a synthetic", "user"},
+		},
+		{
+			name:   "a result whose call is not in the context is text, not an orphan",
+			events: []scenarios.Event{result(5, "gone", "ok", "late"), say(6, "user", "ok")},
+			want:   []string{"user", "user"},
+		},
+		{
+			name:   "a second result for one call is kept as text",
+			events: []scenarios.Event{call(1, "a"), result(2, "a", "ok", "1"), result(3, "a", "ok", "2")},
+			want:   []string{"assistant call:a", "tool for:a", "user"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, shape(EventMessages(tc.events))); diff != "" {
+				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTextShowsStatusAndUnresolved(t *testing.T) {
+	got := Text(Context{
+		Rules: "be careful", Goal: "find it", Summary: []byte(`{"schema_version":1,"covers_through":2}`),
+		Events: []scenarios.Event{call(3, "m1"), result(4, "m1", "timeout", "no answer"), call(5, "m2")},
+	})
+	for _, want := range []string{
+		"Rules: be careful\n", "Goal: find it\n", `{"schema_version":1,"covers_through":2}`,
+		"[#3 assistant call m1] run({\"n\":3})\n",
+		"[#4 tool m1] [timeout] no answer\n",
+		"[tool m2] " + NoResult + "\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestNoSummaryNoHeaderLine(t *testing.T) {
+	for _, s := range [][]byte{nil, []byte("null")} {
+		if h := Header(Context{Goal: "g", Summary: s}); strings.Contains(h, "Summary") {
+			t.Errorf("Header with summary %q mentions a summary:\n%s", s, h)
+		}
+	}
+}
