@@ -3,11 +3,7 @@ package runner
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -94,7 +90,7 @@ func (s *fileSuite) Load(i int) (*scenarios.Scenario, error) {
 // size of the suite. Problems come as a scenarios.ErrorList
 // holding every problem found.
 func LoadSuite(paths []string) (Suite, error) {
-	files, problems := scenarioFiles(paths)
+	files, problems := scenarios.Files(paths)
 	suite := &fileSuite{kept: map[int]*scenarios.Scenario{}}
 	kept := int64(0)
 	first := map[string]string{} // id → file
@@ -125,50 +121,4 @@ func LoadSuite(paths []string) (Suite, error) {
 		return nil, problems
 	}
 	return suite, nil
-}
-
-// scenarioFiles expands paths as scenarios.LoadPaths does.
-func scenarioFiles(paths []string) ([]string, scenarios.ErrorList) {
-	var files []string
-	var errs scenarios.ErrorList
-	seen := map[string]bool{}
-	add := func(f string) {
-		if !seen[f] {
-			seen[f] = true
-			files = append(files, f)
-		}
-	}
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			errs = append(errs, &scenarios.Error{File: p, Msg: err.Error()})
-			continue
-		}
-		if !st.IsDir() {
-			add(p)
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, de fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, &scenarios.Error{File: path, Msg: err.Error()})
-				return nil
-			}
-			if !de.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, &scenarios.Error{File: p, Msg: err.Error()})
-		}
-		if len(found) == 0 {
-			errs = append(errs, &scenarios.Error{File: p, Msg: "no *.yaml or *.yml files in this folder"})
-		}
-		slices.Sort(found)
-		for _, f := range found {
-			add(f)
-		}
-	}
-	return files, errs
 }

@@ -128,8 +128,33 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 // recursively for *.yaml and *.yml, in sorted order. It returns every
 // scenario that loaded, and an ErrorList of every problem (nil when none).
 func LoadPaths(paths []string) ([]*Scenario, error) {
+	files, errs := Files(paths)
+	var list []*Scenario
+	for _, f := range files {
+		s, err := LoadFile(f)
+		if err != nil {
+			errs = append(errs, err.(ErrorList)...)
+			continue
+		}
+		list = append(list, s)
+	}
+	return list, errs.Err()
+}
+
+// Files expands paths to the scenario files they name: a file as given, a
+// folder searched recursively for *.yaml and *.yml in sorted order. A path
+// that does not exist, or a folder with no scenario file, is an error.
+// Files are listed once even when several paths name them.
+func Files(paths []string) ([]string, ErrorList) {
 	var files []string
 	var errs ErrorList
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -137,7 +162,7 @@ func LoadPaths(paths []string) ([]*Scenario, error) {
 			continue
 		}
 		if !st.IsDir() {
-			files = append(files, p)
+			add(p)
 			continue
 		}
 		var found []string
@@ -158,23 +183,11 @@ func LoadPaths(paths []string) ([]*Scenario, error) {
 			errs = append(errs, &Error{File: p, Msg: "no *.yaml or *.yml files in this folder"})
 		}
 		slices.Sort(found)
-		files = append(files, found...)
-	}
-	var list []*Scenario
-	seen := map[string]bool{}
-	for _, f := range files {
-		if seen[f] {
-			continue
+		for _, f := range found {
+			add(f)
 		}
-		seen[f] = true
-		s, err := LoadFile(f)
-		if err != nil {
-			errs = append(errs, err.(ErrorList)...)
-			continue
-		}
-		list = append(list, s)
 	}
-	return list, errs.Err()
+	return files, errs
 }
 
 func isScenarioName(p string) bool {
