@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -12,9 +11,7 @@ import (
 
 func TestMain(m *testing.M) {
 	commands := map[string]func(){
-		"compact-eval": func() {
-			os.Exit(run(context.Background(), os.Args[1:], newEnv(os.Stdin, os.Stdout, os.Stderr)))
-		},
+		"compact-eval": func() { os.Exit(mainExit()) },
 	}
 	// exec-summarizer-good, exec-agent-good, ...: exec-protocol programs
 	// for the exec_*.txtar scripts.

@@ -62,7 +62,14 @@ const GarbageOutput = "this is not JSON, sorry\n"
 // built only from the events: user instructions become constraints, tool
 // results verified claims, tool calls without a result pending operations;
 // covers_through is the cut.
-func SummarizerGood() { os.Exit(summarizerGood(os.Stdin, os.Stdout, os.Stderr)) }
+// With $EXECTEST_DELAY set (a Go duration), it waits that long first, so
+// that a test can interrupt a run while calls are in flight.
+func SummarizerGood() {
+	if d, err := time.ParseDuration(os.Getenv("EXECTEST_DELAY")); err == nil {
+		time.Sleep(d)
+	}
+	os.Exit(summarizerGood(os.Stdin, os.Stdout, os.Stderr))
+}
 
 // SummarizerCrash writes CrashStderr and exits with status 3.
 func SummarizerCrash() {
