@@ -39,7 +39,7 @@ func TestWriteGitHub(t *testing.T) {
 		t.Errorf("annotations (-want +got):\n%s", d)
 	}
 	got, _ := os.ReadFile(summary)
-	if !strings.HasPrefix(string(got), "earlier step\n**❌ 1 invariant failures") {
+	if !strings.HasPrefix(string(got), "earlier step\n**❌ 1 invariant failure, ") {
 		t.Errorf("step summary was not appended with the verdict first:\n%s", got)
 	}
 }

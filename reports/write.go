@@ -232,14 +232,17 @@ func Verdict(r *Result, gate *GateReport) string {
 	}
 	var parts []string
 	add := func(n int, what string) {
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, what))
+		switch {
+		case n == 1:
+			parts = append(parts, "1 "+what)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", n, what))
 		}
 	}
-	add(c.InvariantFail, "invariant failures")
-	add(c.Regressions, "compaction regressions")
-	add(c.StructuralFail, "structural failures")
-	add(c.Errors, "errors")
+	add(c.InvariantFail, "invariant failure")
+	add(c.Regressions, "compaction regression")
+	add(c.StructuralFail, "structural failure")
+	add(c.Errors, "error")
 	if len(parts) == 0 {
 		return "✅ every check passed (" + scope + ")"
 	}
