@@ -3,7 +3,6 @@ package scenarios
 import (
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -53,7 +52,7 @@ func ExpandFiller(f Filler, firstSeq int, avoid, patterns []string) ([]Event, er
 // avoider decides whether a generated text may be used.
 type avoider struct {
 	literals []string // lower case
-	patterns []*regexp.Regexp
+	patterns []prefilter
 	seen     map[string]bool // every event text so far
 	failed   string
 }
@@ -122,7 +121,7 @@ func (av *avoider) addPatterns(ps []string) {
 
 func (av *avoider) addPattern(p string) {
 	if re, err := textmatch.Compile(p); err == nil {
-		av.patterns = append(av.patterns, re)
+		av.patterns = append(av.patterns, newPrefilter(re))
 	}
 }
 
@@ -156,13 +155,8 @@ func (av *avoider) ok(texts ...string) bool {
 				return false
 			}
 		}
-		if len(av.patterns) > 0 {
-			folded := textmatch.Fold(t)
-			for _, re := range av.patterns {
-				if re.MatchString(folded) {
-					return false
-				}
-			}
+		if len(av.patterns) > 0 && anyMatch(av.patterns, t) {
+			return false
 		}
 	}
 	return true
