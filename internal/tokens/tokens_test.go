@@ -72,3 +72,29 @@ func TestCountShort(t *testing.T) {
 		t.Errorf("Count(hello world) = %d, want 2", got)
 	}
 }
+
+// TestPreload: Get after Preload returns the one shared counter, whether the
+// background load has finished or not, and a bad name is still Get's error.
+func TestPreload(t *testing.T) {
+	for _, enc := range []string{"", "r50k_base"} {
+		Preload(enc)
+		a, err := Get(enc)
+		if err != nil {
+			t.Fatalf("Get(%q) after Preload: %v", enc, err)
+		}
+		b, err := Get(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Errorf("Get(%q) gave two counters", enc)
+		}
+		if got := a.Count("hello world"); got != 2 {
+			t.Errorf("Get(%q).Count(hello world) = %d, want 2", enc, got)
+		}
+	}
+	Preload("o300k")
+	if _, err := Get("o300k"); err == nil {
+		t.Error(`Get("o300k") after Preload: no error`)
+	}
+}
