@@ -19,9 +19,11 @@
 #      fresh client process to the endpoint receiving its first request
 #      (simserver writes that instant to a file). By default the client is
 #      loadgen -n 1; set CE_START_CMD to measure another command, with
-#      {BASE} replaced by the endpoint URL, e.g.
-#        CE_START_CMD='./compact-eval run --summarizer openai:sim --no-cache' \
-#        (OPENAI_BASE_URL and OPENAI_API_KEY are exported to it).
+#      {BASE} replaced by the endpoint URL and {OUT} by a new, not yet
+#      existing folder under the script's temporary directory (one per
+#      start, so that no start resumes or collides with an earlier one), e.g.
+#        CE_START_CMD='./compact-eval run --summarizer openai:sim --no-cache --out {OUT}'
+#      (OPENAI_BASE_URL and OPENAI_API_KEY are exported to it).
 #
 # Figures are printed one line per run; nothing is written to the repository.
 # The machine should be otherwise idle: on a shared box, wall ratios move
@@ -73,9 +75,10 @@ done
 
 echo "# 3. process start to first request"
 cmd=${CE_START_CMD:-"$tmp/loadgen -base {BASE} -n 1 -j 1"}
-for _ in $(seq $((runs + 2))); do
+for i in $(seq $((runs + 2))); do
 	start_sim 0
 	run=${cmd//\{BASE\}/$base}
+	run=${run//\{OUT\}/$tmp/out-$i}
 	t0=$(date +%s%N)
 	OPENAI_BASE_URL=$base OPENAI_API_KEY=sk-bench bash -c "exec $run" >/dev/null
 	for _ in $(seq 100); do [[ -s $tmp/first ]] && break; sleep 0.01; done
