@@ -1,11 +1,15 @@
 package scenarios
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -88,4 +92,96 @@ func Builtin() ([]*Scenario, error) {
 		list = append(list, r.s)
 	}
 	return list, errs.Err()
+}
+
+// BuiltinRef names one scenario of the embedded suite without loading it.
+type BuiltinRef struct {
+	// ID is the scenario's id, read from the file's top-level "id:" line;
+	// LoadBuiltin checks it against the loaded scenario.
+	ID string
+	// Digest is Scenario.Digest of the file: "sha256:" and the hex SHA-256
+	// of its bytes.
+	Digest string
+	// File is Scenario.File: BuiltinPrefix and the file name.
+	File string
+}
+
+// BuiltinRefs lists the embedded suite in file name order, as Builtin
+// returns it, without loading it: a run can then load each scenario when
+// its first unit starts (LoadBuiltin) and send its first request after
+// loading one scenario rather than all of them. The embedded files are
+// checked by the tests, so the loading Builtin does up front finds nothing
+// at run time. An error means a file has no plain top-level id line, or two
+// files share an id.
+func BuiltinRefs() ([]BuiltinRef, error) {
+	names, err := fs.Glob(builtinFS, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	refs := make([]BuiltinRef, 0, len(names))
+	seen := map[string]string{}
+	for _, name := range names {
+		data, err := builtinFS.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		file := BuiltinPrefix + name
+		id := topLevelID(data)
+		if id == "" {
+			return nil, fmt.Errorf("%s: no plain top-level id line", file)
+		}
+		if prev, dup := seen[id]; dup {
+			return nil, fmt.Errorf("%s: id %q is already used by %s", file, id, prev)
+		}
+		seen[id] = file
+		sum := sha256.Sum256(data)
+		refs = append(refs, BuiltinRef{ID: id, Digest: "sha256:" + hex.EncodeToString(sum[:]), File: file})
+	}
+	return refs, nil
+}
+
+// topLevelID returns the value of the first unindented "id:" line, plain or
+// quoted without escapes, "" when there is none of that form.
+func topLevelID(data []byte) string {
+	for line := range strings.Lines(string(data)) {
+		v, ok := strings.CutPrefix(line, "id:")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		if v == "" || strings.ContainsAny(v, "\"'#\\:{}[],&*!|>%@`") {
+			return ""
+		}
+		return v
+	}
+	return ""
+}
+
+// LoadBuiltin loads one file of the embedded suite, by its BuiltinRef.File
+// ("builtin/NAME.yaml"), and lints it on its own (LintScenario). Problems
+// come as an ErrorList; an id other than the one BuiltinRefs read is one.
+func LoadBuiltin(file string) (*Scenario, error) {
+	name, ok := strings.CutPrefix(file, BuiltinPrefix)
+	if !ok || path.Base(name) != name {
+		return nil, fmt.Errorf("%s: not a built-in scenario file (want %sNAME.yaml)", file, BuiltinPrefix)
+	}
+	data, err := builtinFS.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: no such built-in scenario", file)
+	}
+	s, err := LoadBytes(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if errs := LintScenario(s); errs != nil {
+		return nil, errs
+	}
+	if id := topLevelID(data); id != s.ID {
+		return nil, ErrorList{{File: file, Pos: s.IDPos, Msg: fmt.Sprintf("id %q, but its top-level id line reads %q", s.ID, id)}}
+	}
+	return s, nil
 }
