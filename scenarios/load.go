@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/compact-eval/compact-eval/internal/yamlnode"
 )
 
 // MaxFileSize is the largest scenario file the loader reads: 8 MiB. A larger
@@ -110,7 +112,7 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 		}
 		return nil, ErrorList{{File: name, Pos: pos(&extra), Msg: "a second YAML document: a file holds one scenario"}}
 	}
-	d := &decoder{file: name}
+	d := newDecoder(name)
 	if d.refuseAliases(&doc); len(d.errs) > 0 {
 		return nil, d.errs.Err()
 	}
@@ -219,30 +221,31 @@ func offsetPos(data []byte, off int) Pos {
 	return Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
-
 func yamlError(name string, err error) *Error {
-	msg := err.Error()
+	line, msg := yamlnode.SyntaxError(err)
 	p := Pos{1, 1}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		if m[1] != "" {
-			p.Line, _ = strconv.Atoi(m[1])
-		}
-		msg = m[2]
+	if line != 0 {
+		p.Line = line
 	}
 	return &Error{File: name, Pos: p, Msg: "YAML syntax: " + msg}
 }
 
-func pos(n *yaml.Node) Pos { return Pos{Line: n.Line, Col: n.Column} }
+func pos(n *yaml.Node) Pos { return Pos(yamlnode.PosOf(n)) }
 
-// decoder turns a yaml.Node tree into a Scenario, collecting every problem.
+// decoder turns a yaml.Node tree into a Scenario, collecting every problem
+// in errs; the embedded yamlnode.Decoder reads the generic parts.
 type decoder struct {
+	yamlnode.Decoder
 	file string
 	errs ErrorList
 }
 
-func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	d.errs.add(d.file, pos(n), format, args...)
+func newDecoder(file string) *decoder {
+	d := &decoder{file: file}
+	d.Report = func(p yamlnode.Pos, msg string) {
+		d.errs = append(d.errs, &Error{File: d.file, Pos: Pos(p), Msg: msg})
+	}
+	return d
 }
 
 func (d *decoder) errorAt(p Pos, format string, args ...any) {
@@ -252,37 +255,16 @@ func (d *decoder) errorAt(p Pos, format string, args ...any) {
 // refuseAliases reports the first alias, and how many more there are (a
 // bomb holds thousands), or a nesting deeper than maxDepth.
 func (d *decoder) refuseAliases(root *yaml.Node) {
-	var first, deep *yaml.Node
-	count := 0
-	var walk func(n *yaml.Node, depth int)
-	walk = func(n *yaml.Node, depth int) {
-		if depth > maxDepth {
-			if deep == nil {
-				deep = n
-			}
-			return
-		}
-		if n.Kind == yaml.AliasNode {
-			if first == nil {
-				first = n
-			}
-			count++
-			return
-		}
-		for _, c := range n.Content {
-			walk(c, depth+1)
-		}
-	}
-	walk(root, 0)
+	aliases, deep := yamlnode.Aliases(root, maxDepth)
 	if deep != nil {
-		d.errorf(deep, "YAML nested deeper than %d levels", maxDepth)
+		d.Errorf(deep, "YAML nested deeper than %d levels", maxDepth)
 	}
-	if first != nil {
+	if len(aliases) > 0 {
 		more := ""
-		if count > 1 {
-			more = fmt.Sprintf(" (%d aliases in this file)", count)
+		if len(aliases) > 1 {
+			more = fmt.Sprintf(" (%d aliases in this file)", len(aliases))
 		}
-		d.errorf(first, "YAML alias *%s: aliases are not allowed in scenario files, write the value out%s", first.Value, more)
+		d.Errorf(aliases[0], "YAML alias *%s: aliases are not allowed in scenario files, write the value out%s", aliases[0].Value, more)
 	}
 }
 
@@ -290,154 +272,25 @@ func (d *decoder) refuseAliases(root *yaml.Node) {
 // levels deep (tool arguments can add a few).
 const maxDepth = 64
 
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing (null)"
-		}
-		return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
-	}
-	return "something else"
-}
-
 // field is one key of a mapping being decoded.
-type field struct {
-	name     string
-	required bool
-	set      func(v *yaml.Node)
-}
-
-// mapping decodes the mapping n with the given fields, refusing unknown and
-// duplicate keys and reporting missing required ones. what names the
-// mapping in messages ("event", "compaction", …). It returns false when n is
-// not a mapping.
-func (d *decoder) mapping(n *yaml.Node, what string, fields []field) bool {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
-		return false
-	}
-	// seen[j] is the key that set fields[j]; mappings have few fields.
-	var seenBuf [16]*yaml.Node
-	seen := seenBuf[:0]
-	if len(fields) <= len(seenBuf) {
-		seen = seenBuf[:len(fields)]
-	} else {
-		seen = make([]*yaml.Node, len(fields))
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		var f *field
-		j := 0
-		for ; j < len(fields); j++ {
-			if fields[j].name == k.Value {
-				f = &fields[j]
-				break
-			}
-		}
-		if f != nil && seen[j] != nil {
-			d.errorf(k, "%s: duplicate field %q (first at line %d)", what, k.Value, seen[j].Line)
-			continue
-		}
-		if f == nil {
-			names := make([]string, len(fields))
-			for j, f := range fields {
-				names[j] = f.name
-			}
-			d.errorf(k, "%s: unknown field %q (valid: %s)", what, k.Value, strings.Join(names, ", "))
-			continue
-		}
-		seen[j] = k
-		f.set(v)
-	}
-	for j, f := range fields {
-		if f.required && seen[j] == nil {
-			d.errorf(n, "%s: missing required field %q", what, f.name)
-		}
-	}
-	return true
-}
-
-// str decodes a text scalar: any scalar but null, as written.
-func (d *decoder) str(n *yaml.Node, what string) string { return d.strIn(n, what, "") }
-
-// strIn is str for the field named what+field; the name is only built for
-// an error, since this runs for every event.
-func (d *decoder) strIn(n *yaml.Node, what, field string) string {
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		d.errorf(n, "%s%s: want text, got %s", what, field, kindName(n))
-		return ""
-	}
-	return n.Value
-}
-
-func (d *decoder) integer(n *yaml.Node, what string) int { return d.integerIn(n, what, "") }
-
-func (d *decoder) integerIn(n *yaml.Node, what, field string) int {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		d.errorf(n, "%s%s: want an integer, got %s", what, field, kindName(n))
-		return 0
-	}
-	var v int64
-	var err error
-	if strings.HasPrefix(n.Value, "0x") || strings.HasPrefix(n.Value, "0o") || strings.HasPrefix(n.Value, "0b") {
-		v, err = strconv.ParseInt(n.Value, 0, 64)
-	} else {
-		v, err = strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 10, 64)
-	}
-	if err != nil || v > 1<<40 || v < -(1<<40) {
-		d.errorf(n, "%s%s: integer %s out of range", what, field, n.Value)
-		return 0
-	}
-	return int(v)
-}
-
-func (d *decoder) number(n *yaml.Node, what string) float64 {
-	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
-		d.errorf(n, "%s: want a number, got %s", what, kindName(n))
-		return 0
-	}
-	var v float64
-	if err := n.Decode(&v); err != nil {
-		d.errorf(n, "%s: bad number %q", what, n.Value)
-	}
-	return v
-}
-
-// strs decodes a list of text scalars.
-func (d *decoder) strs(n *yaml.Node, what string) []string {
-	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "%s: want a list, got %s", what, kindName(n))
-		return nil
-	}
-	out := make([]string, 0, len(n.Content))
-	for i, c := range n.Content {
-		out = append(out, d.str(c, fmt.Sprintf("%s[%d]", what, i)))
-	}
-	return out
-}
+type field = yamlnode.Field
 
 // patterns decodes a pattern or a list of patterns (at least one).
 func (d *decoder) patterns(n *yaml.Node, what string) []string {
 	if n.Kind == yaml.ScalarNode {
-		return []string{d.str(n, what)}
+		return []string{d.Text(n, what)}
 	}
-	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "%s: want a pattern or a list of patterns, got %s", what, kindName(n))
+	if !d.Kind(n, yaml.SequenceNode, what, "a pattern or a list of patterns") {
 		return nil
 	}
 	if len(n.Content) == 0 {
-		d.errorf(n, "%s: empty list of patterns", what)
+		d.Errorf(n, "%s: empty list of patterns", what)
 		return nil
 	}
-	out := d.strs(n, what)
+	out := d.Texts(n, what)
 	for i, p := range out {
 		if p == "" {
-			d.errorf(n.Content[i], "%s[%d]: empty pattern matches everything", what, i)
+			d.Errorf(n.Content[i], "%s[%d]: empty pattern matches everything", what, i)
 		}
 	}
 	return out
@@ -458,35 +311,35 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 	}
 	s := &Scenario{Pos: pos(root)}
 	var eventsNode, arrivalsNode *yaml.Node
-	ok := d.mapping(root, "scenario", []field{
-		{"version", true, func(v *yaml.Node) {
-			s.Version = d.integer(v, "version")
+	ok := d.Mapping(root, "scenario", []field{
+		{Name: "version", Required: true, Set: func(v *yaml.Node) {
+			s.Version = d.Int(v, "version")
 			if v.Tag == "!!int" && s.Version != Version {
-				d.errorf(v, "version: %s is not supported (this compact-eval reads version %d)", v.Value, Version)
+				d.Errorf(v, "version: %s is not supported (this compact-eval reads version %d)", v.Value, Version)
 			}
 		}},
-		{"id", true, func(v *yaml.Node) {
-			s.ID = d.str(v, "id")
+		{Name: "id", Required: true, Set: func(v *yaml.Node) {
+			s.ID = d.Text(v, "id")
 			s.IDPos = pos(v)
 			if s.ID != "" && !idRE.MatchString(s.ID) {
-				d.errorf(v, "id %q: want lowercase letters, digits and '-', starting with a letter or digit", s.ID)
+				d.Errorf(v, "id %q: want lowercase letters, digits and '-', starting with a letter or digit", s.ID)
 			}
 		}},
-		{"title", false, func(v *yaml.Node) { s.Title = d.str(v, "title") }},
-		{"tags", false, func(v *yaml.Node) { s.Tags = d.strs(v, "tags") }},
-		{"goal", false, func(v *yaml.Node) { s.Goal = d.str(v, "goal") }},
-		{"rules", false, func(v *yaml.Node) { s.Rules = d.str(v, "rules") }},
-		{"context_window", false, func(v *yaml.Node) {
-			s.ContextWindow = d.integer(v, "context_window")
+		{Name: "title", Required: false, Set: func(v *yaml.Node) { s.Title = d.Text(v, "title") }},
+		{Name: "tags", Required: false, Set: func(v *yaml.Node) { s.Tags = d.Texts(v, "tags") }},
+		{Name: "goal", Required: false, Set: func(v *yaml.Node) { s.Goal = d.Text(v, "goal") }},
+		{Name: "rules", Required: false, Set: func(v *yaml.Node) { s.Rules = d.Text(v, "rules") }},
+		{Name: "context_window", Required: false, Set: func(v *yaml.Node) {
+			s.ContextWindow = d.Int(v, "context_window")
 			if s.ContextWindow < 0 {
-				d.errorf(v, "context_window: must be positive, got %d", s.ContextWindow)
+				d.Errorf(v, "context_window: must be positive, got %d", s.ContextWindow)
 			}
 		}},
-		{"compaction", false, func(v *yaml.Node) { s.Compaction = d.compaction(v) }},
-		{"events", true, func(v *yaml.Node) { eventsNode = v }},
-		{"arrivals", false, func(v *yaml.Node) { arrivalsNode = v }},
-		{"invariants", false, func(v *yaml.Node) { s.Invariants = d.invariants(v) }},
-		{"probes", false, func(v *yaml.Node) { s.Probes = d.probes(v) }},
+		{Name: "compaction", Required: false, Set: func(v *yaml.Node) { s.Compaction = d.compaction(v) }},
+		{Name: "events", Required: true, Set: func(v *yaml.Node) { eventsNode = v }},
+		{Name: "arrivals", Required: false, Set: func(v *yaml.Node) { arrivalsNode = v }},
+		{Name: "invariants", Required: false, Set: func(v *yaml.Node) { s.Invariants = d.invariants(v) }},
+		{Name: "probes", Required: false, Set: func(v *yaml.Node) { s.Probes = d.probes(v) }},
 	})
 	if !ok {
 		return s
@@ -505,54 +358,53 @@ var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 func (d *decoder) compaction(n *yaml.Node) Compaction {
 	c := Compaction{Pos: pos(n)}
-	d.mapping(n, "compaction", []field{
-		{"at", false, func(v *yaml.Node) {
-			if v.Kind != yaml.SequenceNode {
-				d.errorf(v, "compaction.at: want a list of seqs, got %s", kindName(v))
+	d.Mapping(n, "compaction", []field{
+		{Name: "at", Required: false, Set: func(v *yaml.Node) {
+			if !d.Kind(v, yaml.SequenceNode, "compaction.at", "a list of seqs") {
 				return
 			}
 			for i, e := range v.Content {
-				c.At = append(c.At, d.integer(e, fmt.Sprintf("compaction.at[%d]", i)))
+				c.At = append(c.At, d.Int(e, fmt.Sprintf("compaction.at[%d]", i)))
 				c.AtPos = append(c.AtPos, pos(e))
 			}
 		}},
-		{"threshold_tokens", false, func(v *yaml.Node) {
-			c.ThresholdTokens = d.integer(v, "compaction.threshold_tokens")
+		{Name: "threshold_tokens", Required: false, Set: func(v *yaml.Node) {
+			c.ThresholdTokens = d.Int(v, "compaction.threshold_tokens")
 			if c.ThresholdTokens < 0 {
-				d.errorf(v, "compaction.threshold_tokens: must be positive, got %d", c.ThresholdTokens)
+				d.Errorf(v, "compaction.threshold_tokens: must be positive, got %d", c.ThresholdTokens)
 			}
 		}},
-		{"threshold_fraction", false, func(v *yaml.Node) {
-			c.ThresholdFraction = d.number(v, "compaction.threshold_fraction")
+		{Name: "threshold_fraction", Required: false, Set: func(v *yaml.Node) {
+			c.ThresholdFraction = d.Number(v, "compaction.threshold_fraction")
 			if v.Tag == "!!int" || v.Tag == "!!float" {
 				if !(c.ThresholdFraction > 0 && c.ThresholdFraction <= 1) {
-					d.errorf(v, "compaction.threshold_fraction: %s is not in (0, 1]", v.Value)
+					d.Errorf(v, "compaction.threshold_fraction: %s is not in (0, 1]", v.Value)
 				}
 			}
 		}},
-		{"reserve_tokens", false, func(v *yaml.Node) {
-			c.ReserveTokens = d.integer(v, "compaction.reserve_tokens")
+		{Name: "reserve_tokens", Required: false, Set: func(v *yaml.Node) {
+			c.ReserveTokens = d.Int(v, "compaction.reserve_tokens")
 			if c.ReserveTokens < 0 {
-				d.errorf(v, "compaction.reserve_tokens: must not be negative, got %d", c.ReserveTokens)
+				d.Errorf(v, "compaction.reserve_tokens: must not be negative, got %d", c.ReserveTokens)
 			}
 		}},
-		{"keep_recent", false, func(v *yaml.Node) {
-			c.KeepRecent = d.integer(v, "compaction.keep_recent")
+		{Name: "keep_recent", Required: false, Set: func(v *yaml.Node) {
+			c.KeepRecent = d.Int(v, "compaction.keep_recent")
 			if c.KeepRecent < 0 {
-				d.errorf(v, "compaction.keep_recent: must not be negative, got %d", c.KeepRecent)
+				d.Errorf(v, "compaction.keep_recent: must not be negative, got %d", c.KeepRecent)
 			}
 		}},
-		{"rebuild", false, func(v *yaml.Node) {
-			c.Rebuild = d.str(v, "compaction.rebuild")
+		{Name: "rebuild", Required: false, Set: func(v *yaml.Node) {
+			c.Rebuild = d.Text(v, "compaction.rebuild")
 			if c.Rebuild != "" && c.Rebuild != RebuildIterative && c.Rebuild != RebuildFromSource || v.Tag == "!!str" && c.Rebuild == "" {
-				d.errorf(v, "compaction.rebuild: %q is not a rebuild mode (valid: %s, %s)", c.Rebuild, RebuildIterative, RebuildFromSource)
+				d.Errorf(v, "compaction.rebuild: %q is not a rebuild mode (valid: %s, %s)", c.Rebuild, RebuildIterative, RebuildFromSource)
 			}
 		}},
-		{"max_ratio", false, func(v *yaml.Node) {
-			c.MaxRatio = d.number(v, "compaction.max_ratio")
+		{Name: "max_ratio", Required: false, Set: func(v *yaml.Node) {
+			c.MaxRatio = d.Number(v, "compaction.max_ratio")
 			if v.Tag == "!!int" || v.Tag == "!!float" {
 				if !(c.MaxRatio > 0 && c.MaxRatio <= 1) {
-					d.errorf(v, "compaction.max_ratio: %s is not in (0, 1]", v.Value)
+					d.Errorf(v, "compaction.max_ratio: %s is not in (0, 1]", v.Value)
 				}
 			}
 		}},
@@ -566,19 +418,19 @@ func (d *decoder) event(n *yaml.Node, what string) entry {
 	e := &en.ev
 	e.Pos = pos(n)
 	var roleNode, textNode, callNode, resultNode *yaml.Node
-	d.mapping(n, what, []field{
-		{"seq", false, func(v *yaml.Node) {
+	d.Mapping(n, what, []field{
+		{Name: "seq", Required: false, Set: func(v *yaml.Node) {
 			en.hasSeq = true
 			en.seqPos = pos(v)
-			e.Seq = d.integerIn(v, what, ".seq")
+			e.Seq = d.IntIn(v, what, ".seq")
 			if e.Seq < 1 && v.Tag == "!!int" {
-				d.errorf(v, "%s.seq: must be 1 or more, got %d", what, e.Seq)
+				d.Errorf(v, "%s.seq: must be 1 or more, got %d", what, e.Seq)
 			}
 		}},
-		{"role", true, func(v *yaml.Node) { roleNode = v; e.Role = Role(d.strIn(v, what, ".role")) }},
-		{"text", false, func(v *yaml.Node) { textNode = v; e.Text = d.strIn(v, what, ".text") }},
-		{"tool_call", false, func(v *yaml.Node) { callNode = v; e.ToolCall = d.toolCall(v, what) }},
-		{"tool_result", false, func(v *yaml.Node) {
+		{Name: "role", Required: true, Set: func(v *yaml.Node) { roleNode = v; e.Role = Role(d.TextIn(v, what, ".role")) }},
+		{Name: "text", Required: false, Set: func(v *yaml.Node) { textNode = v; e.Text = d.TextIn(v, what, ".text") }},
+		{Name: "tool_call", Required: false, Set: func(v *yaml.Node) { callNode = v; e.ToolCall = d.toolCall(v, what) }},
+		{Name: "tool_result", Required: false, Set: func(v *yaml.Node) {
 			resultNode = v
 			e.ToolResult = d.toolResult(v, what)
 		}},
@@ -589,54 +441,50 @@ func (d *decoder) event(n *yaml.Node, what string) entry {
 	switch e.Role {
 	case RoleSystem, RoleUser:
 		if textNode == nil {
-			d.errorf(n, "%s: a %s event needs text", what, e.Role)
+			d.Errorf(n, "%s: a %s event needs text", what, e.Role)
 		}
 	case RoleAssistant:
 		if textNode == nil && callNode == nil {
-			d.errorf(n, "%s: an assistant event needs text or a tool_call", what)
+			d.Errorf(n, "%s: an assistant event needs text or a tool_call", what)
 		}
 	case RoleTool:
 		if resultNode == nil {
-			d.errorf(n, "%s: a tool event needs a tool_result", what)
+			d.Errorf(n, "%s: a tool event needs a tool_result", what)
 		}
 		if textNode != nil {
-			d.errorf(textNode, "%s: a tool event carries its text in tool_result.text", what)
+			d.Errorf(textNode, "%s: a tool event carries its text in tool_result.text", what)
 		}
 	default:
-		d.errorf(roleNode, "%s.role: %q is not a role (valid: system, user, assistant, tool)", what, e.Role)
+		d.Errorf(roleNode, "%s.role: %q is not a role (valid: system, user, assistant, tool)", what, e.Role)
 		return en
 	}
 	if callNode != nil && e.Role != RoleAssistant {
-		d.errorf(callNode, "%s: tool_call is only allowed on assistant events, not %s", what, e.Role)
+		d.Errorf(callNode, "%s: tool_call is only allowed on assistant events, not %s", what, e.Role)
 	}
 	if resultNode != nil && e.Role != RoleTool {
-		d.errorf(resultNode, "%s: tool_result is only allowed on tool events, not %s", what, e.Role)
+		d.Errorf(resultNode, "%s: tool_result is only allowed on tool events, not %s", what, e.Role)
 	}
 	return en
 }
 
 func (d *decoder) toolCall(n *yaml.Node, event string) *ToolCall {
 	c := &ToolCall{}
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s.tool_call: want a mapping, got %s", event, kindName(n))
-		return c
-	}
-	d.mapping(n, event+".tool_call", []field{
-		{"id", true, func(v *yaml.Node) {
-			c.ID = d.strIn(v, event, ".tool_call.id")
+	d.Mapping(n, event+".tool_call", []field{
+		{Name: "id", Required: true, Set: func(v *yaml.Node) {
+			c.ID = d.TextIn(v, event, ".tool_call.id")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.ID) == "" {
-				d.errorf(v, "%s.tool_call.id: empty", event)
+				d.Errorf(v, "%s.tool_call.id: empty", event)
 			}
 		}},
-		{"name", true, func(v *yaml.Node) {
-			c.Name = d.strIn(v, event, ".tool_call.name")
+		{Name: "name", Required: true, Set: func(v *yaml.Node) {
+			c.Name = d.TextIn(v, event, ".tool_call.name")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.Name) == "" {
-				d.errorf(v, "%s.tool_call.name: empty", event)
+				d.Errorf(v, "%s.tool_call.name: empty", event)
 			}
 		}},
-		{"args", false, func(v *yaml.Node) {
-			if v.Kind != yaml.MappingNode {
-				d.errorf(v, "%s.tool_call.args: want a mapping, got %s", event, kindName(v))
+		{Name: "args", Required: false, Set: func(v *yaml.Node) {
+			if v.Kind != yaml.MappingNode { // no d.Kind: it would build the name for every call
+				d.Errorf(v, "%s.tool_call.args: want a mapping, got %s", event, yamlnode.Describe(v))
 				return
 			}
 			c.Args = nodeValue(v).(map[string]any)
@@ -707,48 +555,44 @@ func jsonable(v any) any {
 
 func (d *decoder) toolResult(n *yaml.Node, event string) *ToolResult {
 	r := &ToolResult{Status: StatusOK}
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s.tool_result: want a mapping, got %s", event, kindName(n))
-		return r
-	}
-	d.mapping(n, event+".tool_result", []field{
-		{"call_id", true, func(v *yaml.Node) { r.CallID = d.strIn(v, event, ".tool_result.call_id") }},
-		{"status", false, func(v *yaml.Node) {
-			r.Status = d.strIn(v, event, ".tool_result.status")
+	d.Mapping(n, event+".tool_result", []field{
+		{Name: "call_id", Required: true, Set: func(v *yaml.Node) { r.CallID = d.TextIn(v, event, ".tool_result.call_id") }},
+		{Name: "status", Required: false, Set: func(v *yaml.Node) {
+			r.Status = d.TextIn(v, event, ".tool_result.status")
 			switch r.Status {
 			case StatusOK, StatusError, StatusTimeout:
 			default:
 				if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-					d.errorf(v, "%s.tool_result.status: %q is not a status (valid: ok, error, timeout)", event, r.Status)
+					d.Errorf(v, "%s.tool_result.status: %q is not a status (valid: ok, error, timeout)", event, r.Status)
 				}
 			}
 		}},
-		{"text", false, func(v *yaml.Node) { r.Text = d.strIn(v, event, ".tool_result.text") }},
+		{Name: "text", Required: false, Set: func(v *yaml.Node) { r.Text = d.TextIn(v, event, ".tool_result.text") }},
 	})
 	return r
 }
 
 func (d *decoder) filler(n *yaml.Node, what string) *Filler {
 	f := &Filler{Pos: pos(n)}
-	d.mapping(n, what+".filler", []field{
-		{"count", true, func(v *yaml.Node) {
-			f.Count = d.integer(v, what+".filler.count")
+	d.Mapping(n, what+".filler", []field{
+		{Name: "count", Required: true, Set: func(v *yaml.Node) {
+			f.Count = d.Int(v, what+".filler.count")
 			if v.Tag == "!!int" && (f.Count < 1 || f.Count > MaxFillerCount) {
-				d.errorf(v, "%s.filler.count: %d is not in 1..%d", what, f.Count, MaxFillerCount)
+				d.Errorf(v, "%s.filler.count: %d is not in 1..%d", what, f.Count, MaxFillerCount)
 				f.Count = 0
 			}
 		}},
-		{"seed", true, func(v *yaml.Node) {
-			seed := d.integer(v, what+".filler.seed")
+		{Name: "seed", Required: true, Set: func(v *yaml.Node) {
+			seed := d.Int(v, what+".filler.seed")
 			if seed < 0 {
-				d.errorf(v, "%s.filler.seed: must not be negative", what)
+				d.Errorf(v, "%s.filler.seed: must not be negative", what)
 			}
 			f.Seed = uint64(max(seed, 0))
 		}},
-		{"topic", true, func(v *yaml.Node) {
-			f.Topic = d.str(v, what+".filler.topic")
+		{Name: "topic", Required: true, Set: func(v *yaml.Node) {
+			f.Topic = d.Text(v, what+".filler.topic")
 			if v.Kind == yaml.ScalarNode && !slices.Contains(FillerTopics, f.Topic) {
-				d.errorf(v, "%s.filler.topic: %q is not a topic (valid: %s)", what, f.Topic, strings.Join(FillerTopics, ", "))
+				d.Errorf(v, "%s.filler.topic: %q is not a topic (valid: %s)", what, f.Topic, strings.Join(FillerTopics, ", "))
 				f.Topic = ""
 			}
 		}},
@@ -764,12 +608,11 @@ func (d *decoder) filler(n *yaml.Node, what string) *Filler {
 // the filler comes first), and the next explicit seq must be greater than
 // the last of them.
 func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
-	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "events: want a list, got %s", kindName(n))
+	if !d.List(n, "events") {
 		return nil
 	}
 	if len(n.Content) == 0 {
-		d.errorf(n, "events: empty; a scenario needs at least one event")
+		d.Errorf(n, "events: empty; a scenario needs at least one event")
 		return nil
 	}
 	entries := make([]entry, 0, len(n.Content))
@@ -780,12 +623,12 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 		what := "events[" + strconv.Itoa(i) + "]"
 		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
 			if len(item.Content) > 2 {
-				d.errorf(item.Content[2], "%s: a filler entry has only the key \"filler\", not %q", what, item.Content[2].Value)
+				d.Errorf(item.Content[2], "%s: a filler entry has only the key \"filler\", not %q", what, item.Content[2].Value)
 			}
 			f := d.filler(item.Content[1], what)
 			if f.Count > 0 && f.Topic != "" {
 				if p, dup := seeds[f.Seed]; dup {
-					d.errorf(item.Content[1], "%s.filler.seed: seed %d already used at line %d; each filler needs its own seed", what, f.Seed, p.Line)
+					d.Errorf(item.Content[1], "%s.filler.seed: seed %d already used at line %d; each filler needs its own seed", what, f.Seed, p.Line)
 					continue
 				}
 				seeds[f.Seed] = f.Pos
@@ -808,7 +651,7 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 		entries = append(entries, en)
 	}
 	if withSeq > 0 && withoutSeq > 0 {
-		d.errorf(firstWithout, "events: seq is given on some events (first at line %d) but not on this one; give it on every event or on none", firstWith.Line)
+		d.Errorf(firstWithout, "events: seq is given on some events (first at line %d) but not on this one; give it on every event or on none", firstWith.Line)
 		return nil
 	}
 	explicit := withSeq > 0
@@ -867,18 +710,13 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 }
 
 func (d *decoder) arrivals(n *yaml.Node, s *Scenario) []Event {
-	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "arrivals: want a list, got %s", kindName(n))
-		return nil
-	}
 	var out []Event
 	last := s.LastSeq()
 	withSeq := 0
-	for i, item := range n.Content {
-		what := fmt.Sprintf("arrivals[%d]", i)
+	d.Items(n, "arrivals", func(item *yaml.Node, what string) {
 		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
-			d.errorf(item, "%s: filler is not allowed in arrivals", what)
-			continue
+			d.Errorf(item, "%s: filler is not allowed in arrivals", what)
+			return
 		}
 		en := d.event(item, what)
 		e := en.ev
@@ -889,43 +727,37 @@ func (d *decoder) arrivals(n *yaml.Node, s *Scenario) []Event {
 			}
 		} else {
 			if withSeq > 0 {
-				d.errorf(item, "%s: seq is given on some arrivals but not on this one; give it on every arrival or on none", what)
+				d.Errorf(item, "%s: seq is given on some arrivals but not on this one; give it on every arrival or on none", what)
 			}
 			e.Seq = last + 1
 		}
 		last = max(last, e.Seq)
 		out = append(out, e)
-	}
+	})
 	return out
 }
 
 func (d *decoder) invariants(n *yaml.Node) []Invariant {
-	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "invariants: want a list, got %s", kindName(n))
-		return nil
-	}
 	var out []Invariant
 	ids := map[string]int{}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("invariants[%d]", i)
+	d.Items(n, "invariants", func(item *yaml.Node, what string) {
 		inv := d.invariant(item, what)
 		if inv == nil {
-			continue
+			return
 		}
 		if id := inv.InvariantID(); id != "" {
 			if line, dup := ids[id]; dup {
-				d.errorf(item, "%s: duplicate invariant id %q (first at line %d)", what, id, line)
+				d.Errorf(item, "%s: duplicate invariant id %q (first at line %d)", what, id, line)
 			}
 			ids[id] = item.Line
 		}
 		out = append(out, inv)
-	}
+	})
 	return out
 }
 
 func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
+	if !d.Kind(n, yaml.MappingNode, what, "a mapping") {
 		return nil
 	}
 	var typ string
@@ -933,35 +765,35 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == "type" {
 			typeNode = n.Content[i+1]
-			typ = d.str(typeNode, what+".type")
+			typ = d.Text(typeNode, what+".type")
 			break
 		}
 	}
 	if typeNode == nil {
-		d.errorf(n, "%s: missing required field \"type\" (valid: %s)", what, strings.Join(InvariantTypes, ", "))
+		d.Errorf(n, "%s: missing required field \"type\" (valid: %s)", what, strings.Join(InvariantTypes, ", "))
 		return nil
 	}
 	base := InvariantBase{Pos: pos(n)}
 	common := []field{
-		{"id", true, func(v *yaml.Node) {
-			base.ID = d.str(v, what+".id")
+		{Name: "id", Required: true, Set: func(v *yaml.Node) {
+			base.ID = d.Text(v, what+".id")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(base.ID) == "" {
-				d.errorf(v, "%s.id: empty", what)
+				d.Errorf(v, "%s.id: empty", what)
 			}
 		}},
-		{"type", true, func(*yaml.Node) {}},
+		{Name: "type", Required: true, Set: func(*yaml.Node) {}},
 	}
 	seqField := func(name string, dst *int) field {
-		return field{name, true, func(v *yaml.Node) { *dst = d.integer(v, what+"."+name) }}
+		return field{Name: name, Required: true, Set: func(v *yaml.Node) { *dst = d.Int(v, what+"."+name) }}
 	}
 	pat := func(name string, required bool, dst *[]string) field {
-		return field{name, required, func(v *yaml.Node) { *dst = d.patterns(v, what+"."+name) }}
+		return field{Name: name, Required: required, Set: func(v *yaml.Node) { *dst = d.patterns(v, what+"."+name) }}
 	}
 	text := func(name string, dst *string) field {
-		return field{name, true, func(v *yaml.Node) {
-			*dst = d.str(v, what+"."+name)
+		return field{Name: name, Required: true, Set: func(v *yaml.Node) {
+			*dst = d.Text(v, what+"."+name)
 			if v.Kind == yaml.ScalarNode && *dst == "" {
-				d.errorf(v, "%s.%s: empty", what, name)
+				d.Errorf(v, "%s.%s: empty", what, name)
 			}
 		}}
 	}
@@ -982,16 +814,15 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 	case TypeArtifact:
 		c := &Artifact{}
 		fields = []field{
-			{"paths", true, func(v *yaml.Node) { c.Paths = d.strs(v, what+".paths") }},
-			{"required", true, func(v *yaml.Node) { c.Required = d.strs(v, what+".required") }},
-			{"digests", false, func(v *yaml.Node) {
-				if v.Kind != yaml.MappingNode {
-					d.errorf(v, "%s.digests: want a mapping of path to digest, got %s", what, kindName(v))
+			{Name: "paths", Required: true, Set: func(v *yaml.Node) { c.Paths = d.Texts(v, what+".paths") }},
+			{Name: "required", Required: true, Set: func(v *yaml.Node) { c.Required = d.Texts(v, what+".required") }},
+			{Name: "digests", Required: false, Set: func(v *yaml.Node) {
+				if !d.Kind(v, yaml.MappingNode, what+".digests", "a mapping of path to digest") {
 					return
 				}
 				c.Digests = map[string]string{}
 				for i := 0; i+1 < len(v.Content); i += 2 {
-					c.Digests[d.str(v.Content[i], what+".digests key")] = d.str(v.Content[i+1], what+".digests["+v.Content[i].Value+"]")
+					c.Digests[d.Text(v.Content[i], what+".digests key")] = d.Text(v.Content[i+1], what+".digests["+v.Content[i].Value+"]")
 				}
 			}},
 		}
@@ -1010,7 +841,7 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 	case TypeQuantity:
 		c := &Quantity{}
 		fields = []field{
-			{"value", true, func(v *yaml.Node) { c.Value = d.number(v, what+".value") }},
+			{Name: "value", Required: true, Set: func(v *yaml.Node) { c.Value = d.Number(v, what+".value") }},
 			text("unit", &c.Unit),
 			pat("match", false, &c.Match),
 		}
@@ -1023,57 +854,50 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 		defer func() { c.InvariantBase = base }()
 	default:
 		if typeNode.Kind == yaml.ScalarNode {
-			d.errorf(typeNode, "%s.type: %q is not an invariant type (valid: %s)", what, typ, strings.Join(InvariantTypes, ", "))
+			d.Errorf(typeNode, "%s.type: %q is not an invariant type (valid: %s)", what, typ, strings.Join(InvariantTypes, ", "))
 		}
 		return nil
 	}
-	d.mapping(n, what+" ("+typ+")", append(common, fields...))
+	d.Mapping(n, what+" ("+typ+")", append(common, fields...))
 	return inv
 }
 
 func (d *decoder) probes(n *yaml.Node) []Probe {
-	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "probes: want a list, got %s", kindName(n))
-		return nil
-	}
 	var out []Probe
 	ids := map[string]int{}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("probes[%d]", i)
+	d.Items(n, "probes", func(item *yaml.Node, what string) {
 		p := Probe{Pos: pos(item)}
-		d.mapping(item, what, []field{
-			{"id", true, func(v *yaml.Node) { p.ID = d.str(v, what+".id") }},
-			{"question", true, func(v *yaml.Node) { p.Question = d.str(v, what+".question") }},
-			{"options", true, func(v *yaml.Node) {
-				if v.Kind != yaml.MappingNode {
-					d.errorf(v, "%s.options: want a mapping of key to description, got %s", what, kindName(v))
+		d.Mapping(item, what, []field{
+			{Name: "id", Required: true, Set: func(v *yaml.Node) { p.ID = d.Text(v, what+".id") }},
+			{Name: "question", Required: true, Set: func(v *yaml.Node) { p.Question = d.Text(v, what+".question") }},
+			{Name: "options", Required: true, Set: func(v *yaml.Node) {
+				if !d.Kind(v, yaml.MappingNode, what+".options", "a mapping of key to description") {
 					return
 				}
 				if len(v.Content) < 4 {
-					d.errorf(v, "%s.options: a probe needs at least two options", what)
+					d.Errorf(v, "%s.options: a probe needs at least two options", what)
 				}
 				seen := map[string]int{}
 				for j := 0; j+1 < len(v.Content); j += 2 {
-					k := d.str(v.Content[j], what+".options key")
+					k := d.Text(v.Content[j], what+".options key")
 					if line, dup := seen[k]; dup {
-						d.errorf(v.Content[j], "%s.options: duplicate option %q (first at line %d)", what, k, line)
+						d.Errorf(v.Content[j], "%s.options: duplicate option %q (first at line %d)", what, k, line)
 						continue
 					}
 					seen[k] = v.Content[j].Line
-					p.Options = append(p.Options, Option{Key: k, Description: d.str(v.Content[j+1], what+".options."+k)})
+					p.Options = append(p.Options, Option{Key: k, Description: d.Text(v.Content[j+1], what+".options."+k)})
 				}
 			}},
-			{"expect", true, func(v *yaml.Node) { p.Expect = d.str(v, what+".expect") }},
-			{"requires", false, func(v *yaml.Node) {
-				if v.Kind != yaml.MappingNode {
-					d.errorf(v, "%s.requires: want a mapping of option key to patterns, got %s", what, kindName(v))
+			{Name: "expect", Required: true, Set: func(v *yaml.Node) { p.Expect = d.Text(v, what+".expect") }},
+			{Name: "requires", Required: false, Set: func(v *yaml.Node) {
+				if !d.Kind(v, yaml.MappingNode, what+".requires", "a mapping of option key to patterns") {
 					return
 				}
 				seen := map[string]int{}
 				for j := 0; j+1 < len(v.Content); j += 2 {
-					k := d.str(v.Content[j], what+".requires key")
+					k := d.Text(v.Content[j], what+".requires key")
 					if line, dup := seen[k]; dup {
-						d.errorf(v.Content[j], "%s.requires: duplicate option %q (first at line %d)", what, k, line)
+						d.Errorf(v.Content[j], "%s.requires: duplicate option %q (first at line %d)", what, k, line)
 						continue
 					}
 					seen[k] = v.Content[j].Line
@@ -1083,11 +907,11 @@ func (d *decoder) probes(n *yaml.Node) []Probe {
 		})
 		if p.ID != "" {
 			if line, dup := ids[p.ID]; dup {
-				d.errorf(item, "%s: duplicate probe id %q (first at line %d)", what, p.ID, line)
+				d.Errorf(item, "%s: duplicate probe id %q (first at line %d)", what, p.ID, line)
 			}
 			ids[p.ID] = item.Line
 		}
 		out = append(out, p)
-	}
+	})
 	return out
 }

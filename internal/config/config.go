@@ -60,6 +60,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/compact-eval/compact-eval/internal/yamlnode"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -251,7 +252,7 @@ func LoadDefault(dir string) (*File, error) {
 // positions and to resolve relative prompt and baseline paths. Prompt files
 // must exist. Every problem is reported, as a scenarios.ErrorList.
 func Parse(name string, data []byte) (*File, error) {
-	p := &parser{file: name, dir: filepath.Dir(name)}
+	p := newParser(name)
 	f := &File{Path: name}
 	if len(data) > MaxFileSize {
 		return nil, fmt.Errorf("%s: config file is %d bytes, more than the %d allowed", name, len(data), MaxFileSize)
@@ -266,7 +267,7 @@ func Parse(name string, data []byte) (*File, error) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		p.errorf(&extra, "a config file holds one YAML document")
+		p.Errorf(&extra, "a config file holds one YAML document")
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -305,69 +306,39 @@ func FlagsSet(fs *flag.FlagSet) map[string]bool {
 }
 
 type parser struct {
+	yamlnode.Decoder
 	file string
 	dir  string
 	errs scenarios.ErrorList
 }
 
-func pos(n *yaml.Node) scenarios.Pos { return scenarios.Pos{Line: n.Line, Col: n.Column} }
-
-func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
-	p.errs = append(p.errs, &scenarios.Error{File: p.file, Pos: pos(n), Msg: fmt.Sprintf(format, args...)})
+func newParser(file string) *parser {
+	p := &parser{file: file, dir: filepath.Dir(file)}
+	p.Report = func(at yamlnode.Pos, msg string) {
+		p.errs = append(p.errs, &scenarios.Error{File: p.file, Pos: scenarios.Pos(at), Msg: msg})
+	}
+	// Brief never echoes a value: a wrong one may be a secret.
+	p.Describe = yamlnode.Brief
+	p.Terse = true
+	p.Unknown = forbiddenField
+	return p
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+func pos(n *yaml.Node) scenarios.Pos { return scenarios.Pos(yamlnode.PosOf(n)) }
 
 // yamlError positions a syntax error from the YAML parser.
 func (p *parser) yamlError(err error) error {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return scenarios.ErrorList{{File: p.file, Pos: scenarios.Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + m[2]}}
+	if line, msg := yamlnode.SyntaxError(err); line != 0 {
+		return scenarios.ErrorList{{File: p.file, Pos: scenarios.Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + msg}}
 	}
-	return scenarios.ErrorList{{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}}
+	return scenarios.ErrorList{{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 }
 
 func (p *parser) checkAliases(n *yaml.Node) {
-	if n.Kind == yaml.AliasNode {
-		p.errorf(n, "YAML aliases are not allowed in a config file")
-		return
+	aliases, _ := yamlnode.Aliases(n, 0)
+	for _, a := range aliases {
+		p.Errorf(a, "YAML aliases are not allowed in a config file")
 	}
-	for _, c := range n.Content {
-		p.checkAliases(c)
-	}
-}
-
-// field is one key of a mapping being read.
-type field struct {
-	key, val *yaml.Node
-}
-
-// mapping reads the keys of a mapping node, refusing unknown and duplicate
-// keys. It returns the known fields by name.
-func (p *parser) mapping(n *yaml.Node, what string, known ...string) map[string]field {
-	if n.Kind != yaml.MappingNode {
-		p.errorf(n, "%s: want a mapping, got %s", what, describe(n))
-		return nil
-	}
-	out := map[string]field{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if prev, dup := out[k.Value]; dup {
-			p.errorf(k, "duplicate field %q (first at line %d)", k.Value, prev.key.Line)
-			continue
-		}
-		if !slices.Contains(known, k.Value) {
-			if msg := forbiddenField(k.Value); msg != "" {
-				p.errorf(k, "%s", msg)
-			} else {
-				p.errorf(k, "unknown field %q", k.Value)
-			}
-			continue
-		}
-		out[k.Value] = field{k, v}
-	}
-	return out
 }
 
 // forbiddenField explains fields that look like a place for a secret.
@@ -379,109 +350,76 @@ func forbiddenField(name string) string {
 	return ""
 }
 
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return "nothing"
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		}
-		return "a string"
-	}
-	return "an alias"
-}
-
-func (p *parser) str(n *yaml.Node, what string) (string, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		p.errorf(n, "%s: want a string, got %s", what, describe(n))
-		return "", false
-	}
-	if strings.TrimSpace(n.Value) == "" {
-		p.errorf(n, "%s: empty", what)
-		return "", false
-	}
-	return n.Value, true
-}
-
 func (p *parser) integer(n *yaml.Node, what string, min int) (int, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-		p.errorf(n, "%s: want an integer, got %s", what, describe(n))
+	if !p.Scalar(n, what, "an integer", "!!int") {
 		return 0, false
 	}
+	// Plain decimal only (strconv.Atoi), unlike scenario files.
 	v, err := strconv.Atoi(n.Value)
 	if err != nil || v < min {
-		p.errorf(n, "%s: want an integer ≥ %d, got %s", what, min, n.Value)
+		p.Errorf(n, "%s: want an integer ≥ %d, got %s", what, min, n.Value)
 		return 0, false
 	}
 	return v, true
 }
 
 func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
-	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
-		p.errorf(n, "%s: want a number, got %s", what, describe(n))
+	if !p.Scalar(n, what, "a number", "!!int", "!!float") {
 		return 0, false
 	}
+	// Plain decimal only (strconv.ParseFloat): no .inf or .nan.
 	v, err := strconv.ParseFloat(n.Value, 64)
 	if err != nil {
-		p.errorf(n, "%s: %q is not a number", what, n.Value)
+		p.Errorf(n, "%s: %q is not a number", what, n.Value)
 		return 0, false
 	}
 	return v, true
 }
 
 func (p *parser) top(f *File, root *yaml.Node) {
-	fields := p.mapping(root, "config", "version", "summarizers", "endpoints", "agent",
+	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent",
 		"trials", "jobs", "exec_timeout", "gates")
 	if fd, ok := fields["version"]; ok {
-		if v, ok := p.integer(fd.val, "version", 0); ok && v != 1 {
-			p.errorf(fd.val, "version: unsupported version %d (this compact-eval reads version 1)", v)
+		if v, ok := p.integer(fd.Value, "version", 0); ok && v != 1 {
+			p.Errorf(fd.Value, "version: unsupported version %d (this compact-eval reads version 1)", v)
 		}
 	}
 	if fd, ok := fields["endpoints"]; ok {
-		f.Endpoints = p.endpoints(fd.val)
+		f.Endpoints = p.endpoints(fd.Value)
 	}
 	if fd, ok := fields["summarizers"]; ok {
-		f.Summarizers = p.summarizers(fd.val, f.Endpoints)
+		f.Summarizers = p.summarizers(fd.Value, f.Endpoints)
 	}
 	if fd, ok := fields["agent"]; ok {
-		if t, ok := p.target(fd.val, "agent", f.Endpoints); ok {
+		if t, ok := p.target(fd.Value, "agent", f.Endpoints); ok {
 			f.Agent = &t
 		}
 	}
 	if fd, ok := fields["trials"]; ok {
-		f.Trials, _ = p.integer(fd.val, "trials", 1)
+		f.Trials, _ = p.integer(fd.Value, "trials", 1)
 	}
 	if fd, ok := fields["jobs"]; ok {
-		f.Jobs, _ = p.integer(fd.val, "jobs", 1)
+		f.Jobs, _ = p.integer(fd.Value, "jobs", 1)
 	}
 	if fd, ok := fields["exec_timeout"]; ok {
-		f.ExecTimeout = p.duration(fd.val, "exec_timeout")
+		f.ExecTimeout = p.duration(fd.Value, "exec_timeout")
 	}
 	if fd, ok := fields["gates"]; ok {
-		f.Gates = p.gates(fd.val)
+		f.Gates = p.gates(fd.Value)
 	}
 }
 
 func (p *parser) duration(n *yaml.Node, what string) time.Duration {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		p.errorf(n, "%s: want a duration such as 30s or 2m, got %s", what, describe(n))
+	if !p.Scalar(n, what, "a duration such as 30s or 2m", "!!str") {
 		return 0
 	}
 	d, err := time.ParseDuration(n.Value)
 	if err != nil {
-		p.errorf(n, "%s: %q is not a duration such as 30s or 2m", what, n.Value)
+		p.Errorf(n, "%s: %q is not a duration such as 30s or 2m", what, n.Value)
 		return 0
 	}
 	if d <= 0 {
-		p.errorf(n, "%s: want a positive duration, got %s", what, n.Value)
+		p.Errorf(n, "%s: want a positive duration, got %s", what, n.Value)
 		return 0
 	}
 	return d
@@ -490,77 +428,67 @@ func (p *parser) duration(n *yaml.Node, what string) time.Duration {
 var envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 
 func (p *parser) endpoints(n *yaml.Node) []Endpoint {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "endpoints: want a list, got %s", describe(n))
-		return nil
-	}
 	var out []Endpoint
 	seen := map[string]int{}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("endpoints[%d]", i)
-		fields := p.mapping(item, what, "name", "base_url", "api_key_env")
+	p.Items(n, "endpoints", func(item *yaml.Node, what string) {
+		fields := p.Fields(item, what, "name", "base_url", "api_key_env")
 		if fields == nil {
-			continue
+			return
 		}
 		e := Endpoint{Pos: pos(item)}
 		if fd, ok := fields["name"]; !ok {
-			p.errorf(item, "%s: missing name", what)
-		} else if name, ok := p.str(fd.val, what+".name"); ok {
+			p.Errorf(item, "%s: missing name", what)
+		} else if name, ok := p.String(fd.Value, what+".name"); ok {
 			if line, dup := seen[name]; dup {
-				p.errorf(fd.val, "%s.name: endpoint %q is already declared at line %d", what, name, line)
+				p.Errorf(fd.Value, "%s.name: endpoint %q is already declared at line %d", what, name, line)
 			}
-			seen[name] = fd.val.Line
+			seen[name] = fd.Value.Line
 			e.Name = name
 		}
 		if fd, ok := fields["base_url"]; !ok {
-			p.errorf(item, "%s: missing base_url", what)
-		} else if raw, ok := p.str(fd.val, what+".base_url"); ok {
+			p.Errorf(item, "%s: missing base_url", what)
+		} else if raw, ok := p.String(fd.Value, what+".base_url"); ok {
 			u, err := url.Parse(raw)
 			switch {
 			case err != nil:
 				// Do not echo the URL: it might hold credentials.
-				p.errorf(fd.val, "%s.base_url: not a URL", what)
+				p.Errorf(fd.Value, "%s.base_url: not a URL", what)
 			case u.User != nil:
-				p.errorf(fd.val, "%s.base_url: credentials are not allowed in the URL; set api_key_env", what)
+				p.Errorf(fd.Value, "%s.base_url: credentials are not allowed in the URL; set api_key_env", what)
 			case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-				p.errorf(fd.val, "%s.base_url: want an http or https URL with a host, such as http://localhost:8000/v1", what)
+				p.Errorf(fd.Value, "%s.base_url: want an http or https URL with a host, such as http://localhost:8000/v1", what)
 			default:
 				e.BaseURL = raw
 			}
 		}
 		if fd, ok := fields["api_key_env"]; ok {
-			if fd.val.Kind != yaml.ScalarNode || fd.val.Tag != "!!str" || !envName.MatchString(fd.val.Value) {
+			if fd.Value.Kind != yaml.ScalarNode || fd.Value.Tag != "!!str" || !envName.MatchString(fd.Value.Value) {
 				// Never echo the value: it may be the key itself.
-				p.errorf(fd.val, "%s.api_key_env: want the NAME of an environment variable (upper case, such as OPENAI_API_KEY), not a key: API keys never go in this file", what)
+				p.Errorf(fd.Value, "%s.api_key_env: want the NAME of an environment variable (upper case, such as OPENAI_API_KEY), not a key: API keys never go in this file", what)
 			} else {
-				e.APIKeyEnv = fd.val.Value
+				e.APIKeyEnv = fd.Value.Value
 			}
 		}
 		out = append(out, e)
-	}
+	})
 	return out
 }
 
 func (p *parser) summarizers(n *yaml.Node, endpoints []Endpoint) []Target {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "summarizers: want a list, got %s", describe(n))
-		return nil
-	}
 	var out []Target
 	seen := map[string]int{}
-	for i, item := range n.Content {
-		what := fmt.Sprintf("summarizers[%d]", i)
+	p.Items(n, "summarizers", func(item *yaml.Node, what string) {
 		t, ok := p.target(item, what, endpoints)
 		if !ok {
-			continue
+			return
 		}
 		if line, dup := seen[t.Name]; dup {
-			p.errorf(item, "%s: name %q is already used at line %d; give each summarizer its own name", what, t.Name, line)
-			continue
+			p.Errorf(item, "%s: name %q is already used at line %d; give each summarizer its own name", what, t.Name, line)
+			return
 		}
 		seen[t.Name] = item.Line
 		out = append(out, t)
-	}
+	})
 	return out
 }
 
@@ -568,20 +496,20 @@ func (p *parser) summarizers(n *yaml.Node, endpoints []Endpoint) []Target {
 func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target, bool) {
 	t := Target{Pos: pos(n)}
 	if n.Kind == yaml.ScalarNode {
-		raw, ok := p.str(n, what)
+		raw, ok := p.String(n, what)
 		if !ok {
 			return t, false
 		}
 		spec, err := summarizers.ParseSpec(raw)
 		if err != nil {
-			p.errorf(n, "%s: %v", what, err)
+			p.Errorf(n, "%s: %v", what, err)
 			return t, false
 		}
 		t.Spec, t.Name = spec, spec.Raw
 		return t, true
 	}
 	n0 := len(p.errs)
-	fields := p.mapping(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint")
+	fields := p.Fields(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint")
 	if fields == nil {
 		return t, false
 	}
@@ -589,27 +517,27 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 	typeF, hasType := fields["type"]
 	switch {
 	case hasSpec && hasType:
-		p.errorf(typeF.key, "%s: give spec or type, not both", what)
+		p.Errorf(typeF.Key, "%s: give spec or type, not both", what)
 	case hasSpec:
 		for _, k := range []string{"model", "command"} {
 			if fd, ok := fields[k]; ok {
-				p.errorf(fd.key, "%s.%s: not allowed with spec (the spec already says it)", what, k)
+				p.Errorf(fd.Key, "%s.%s: not allowed with spec (the spec already says it)", what, k)
 			}
 		}
-		if raw, ok := p.str(specF.val, what+".spec"); ok {
+		if raw, ok := p.String(specF.Value, what+".spec"); ok {
 			spec, err := summarizers.ParseSpec(raw)
 			if err != nil {
-				p.errorf(specF.val, "%s.spec: %v", what, err)
+				p.Errorf(specF.Value, "%s.spec: %v", what, err)
 			}
 			t.Spec = spec
 		}
 	case hasType:
 		t.Spec = p.typed(what, typeF, fields)
 	default:
-		p.errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec or openai)", what)
+		p.Errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec or openai)", what)
 	}
 	if fd, ok := fields["name"]; ok {
-		t.Name, _ = p.str(fd.val, what+".name")
+		t.Name, _ = p.String(fd.Value, what+".name")
 	}
 	if t.Name == "" {
 		t.Name = t.Spec.Raw
@@ -617,34 +545,34 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 	openai := t.Spec.Kind == summarizers.KindOpenAI
 	if fd, ok := fields["prompt"]; ok {
 		if !openai && t.Spec.Kind != "" {
-			p.errorf(fd.key, "%s.prompt: only openai targets take a prompt", what)
-		} else if path, ok := p.str(fd.val, what+".prompt"); ok {
+			p.Errorf(fd.Key, "%s.prompt: only openai targets take a prompt", what)
+		} else if path, ok := p.String(fd.Value, what+".prompt"); ok {
 			t.Prompt = p.resolve(path)
 			if st, err := os.Stat(t.Prompt); err != nil {
-				p.errorf(fd.val, "%s.prompt: %v", what, err)
+				p.Errorf(fd.Value, "%s.prompt: %v", what, err)
 			} else if st.IsDir() {
-				p.errorf(fd.val, "%s.prompt: %s is a folder, want a template file", what, path)
+				p.Errorf(fd.Value, "%s.prompt: %s is a folder, want a template file", what, path)
 			}
 		}
 	}
 	if fd, ok := fields["params"]; ok {
 		if !openai && t.Spec.Kind != "" {
-			p.errorf(fd.key, "%s.params: only openai targets take model parameters", what)
+			p.Errorf(fd.Key, "%s.params: only openai targets take model parameters", what)
 		} else {
-			t.Params = p.params(fd.val, what+".params")
+			t.Params = p.params(fd.Value, what+".params")
 		}
 	}
 	if fd, ok := fields["endpoint"]; ok {
 		if !openai && t.Spec.Kind != "" {
-			p.errorf(fd.key, "%s.endpoint: only openai targets use an endpoint", what)
-		} else if name, ok := p.str(fd.val, what+".endpoint"); ok {
+			p.Errorf(fd.Key, "%s.endpoint: only openai targets use an endpoint", what)
+		} else if name, ok := p.String(fd.Value, what+".endpoint"); ok {
 			t.Endpoint = name
 			if !slices.ContainsFunc(endpoints, func(e Endpoint) bool { return e.Name == name }) {
 				names := make([]string, len(endpoints))
 				for i, e := range endpoints {
 					names[i] = e.Name
 				}
-				p.errorf(fd.val, "%s.endpoint: no endpoint named %q (declared: %s)", what, name, orNone(names))
+				p.Errorf(fd.Value, "%s.endpoint: no endpoint named %q (declared: %s)", what, name, orNone(names))
 			}
 		}
 	}
@@ -659,8 +587,8 @@ func orNone(names []string) string {
 }
 
 // typed builds a spec from type, model and command.
-func (p *parser) typed(what string, typeF field, fields map[string]field) summarizers.Spec {
-	kind, ok := p.str(typeF.val, what+".type")
+func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yamlnode.Entry) summarizers.Spec {
+	kind, ok := p.String(typeF.Value, what+".type")
 	if !ok {
 		return summarizers.Spec{}
 	}
@@ -669,34 +597,34 @@ func (p *parser) typed(what string, typeF field, fields map[string]field) summar
 	switch kind {
 	case summarizers.KindOpenAI:
 		if hasCommand {
-			p.errorf(command.key, "%s.command: an openai target has no command", what)
+			p.Errorf(command.Key, "%s.command: an openai target has no command", what)
 		}
 		if !hasModel {
-			p.errorf(typeF.val, "%s: type openai needs a model", what)
+			p.Errorf(typeF.Value, "%s: type openai needs a model", what)
 			return summarizers.Spec{Kind: kind}
 		}
-		name, ok := p.str(model.val, what+".model")
+		name, ok := p.String(model.Value, what+".model")
 		if !ok {
 			return summarizers.Spec{Kind: kind}
 		}
 		return summarizers.Spec{Kind: kind, Name: name, Raw: kind + ":" + name}
 	case summarizers.KindExec:
 		if hasModel {
-			p.errorf(model.key, "%s.model: an exec target has no model", what)
+			p.Errorf(model.Key, "%s.model: an exec target has no model", what)
 		}
 		if !hasCommand {
-			p.errorf(typeF.val, "%s: type exec needs a command", what)
+			p.Errorf(typeF.Value, "%s: type exec needs a command", what)
 			return summarizers.Spec{Kind: kind}
 		}
-		words := p.command(command.val, what+".command")
+		words := p.command(command.Value, what+".command")
 		if len(words) == 0 {
 			return summarizers.Spec{Kind: kind}
 		}
 		return summarizers.Spec{Kind: kind, Command: words, Raw: summarizers.ExecSpec(words)}
 	case summarizers.KindBuiltin:
-		p.errorf(typeF.val, "%s.type: write a builtin as spec: builtin:NAME", what)
+		p.Errorf(typeF.Value, "%s.type: write a builtin as spec: builtin:NAME", what)
 	default:
-		p.errorf(typeF.val, "%s.type: unknown type %q (valid: exec, openai)", what, kind)
+		p.Errorf(typeF.Value, "%s.type: unknown type %q (valid: exec, openai)", what, kind)
 	}
 	return summarizers.Spec{}
 }
@@ -705,58 +633,58 @@ func (p *parser) typed(what string, typeF field, fields map[string]field) summar
 func (p *parser) command(n *yaml.Node, what string) []string {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		s, ok := p.str(n, what)
+		s, ok := p.String(n, what)
 		if !ok {
 			return nil
 		}
 		words, err := summarizers.SplitCommand(s)
 		if err != nil {
-			p.errorf(n, "%s: %v", what, err)
+			p.Errorf(n, "%s: %v", what, err)
 			return nil
 		}
 		return words
 	case yaml.SequenceNode:
 		if len(n.Content) == 0 {
-			p.errorf(n, "%s: empty", what)
+			p.Errorf(n, "%s: empty", what)
 			return nil
 		}
 		var words []string
 		for i, w := range n.Content {
 			if w.Kind != yaml.ScalarNode || w.Tag == "!!null" {
-				p.errorf(w, "%s[%d]: want a word, got %s", what, i, describe(w))
+				p.Errorf(w, "%s[%d]: want a word, got %s", what, i, p.Describe(w))
 				continue
 			}
 			words = append(words, w.Value)
 		}
 		if len(words) > 0 && words[0] == "" {
-			p.errorf(n.Content[0], "%s[0]: empty command name", what)
+			p.Errorf(n.Content[0], "%s[0]: empty command name", what)
 			return nil
 		}
 		return words
 	}
-	p.errorf(n, "%s: want a command line or a list of words, got %s", what, describe(n))
+	p.Errorf(n, "%s: want a command line or a list of words, got %s", what, p.Describe(n))
 	return nil
 }
 
 func (p *parser) params(n *yaml.Node, what string) Params {
 	var out Params
-	fields := p.mapping(n, what, "temperature", "seed", "max_tokens")
+	fields := p.Fields(n, what, "temperature", "seed", "max_tokens")
 	if fd, ok := fields["temperature"]; ok {
-		if v, ok := p.number(fd.val, what+".temperature"); ok {
+		if v, ok := p.number(fd.Value, what+".temperature"); ok {
 			if v < 0 || v > 2 {
-				p.errorf(fd.val, "%s.temperature: want a value in [0, 2], got %s", what, fd.val.Value)
+				p.Errorf(fd.Value, "%s.temperature: want a value in [0, 2], got %s", what, fd.Value.Value)
 			} else {
 				out.Temperature = &v
 			}
 		}
 	}
 	if fd, ok := fields["seed"]; ok {
-		if v, ok := p.integer(fd.val, what+".seed", 0); ok {
+		if v, ok := p.integer(fd.Value, what+".seed", 0); ok {
 			out.Seed = &v
 		}
 	}
 	if fd, ok := fields["max_tokens"]; ok {
-		out.MaxTokens, _ = p.integer(fd.val, what+".max_tokens", 1)
+		out.MaxTokens, _ = p.integer(fd.Value, what+".max_tokens", 1)
 	}
 	return out
 }
@@ -768,19 +696,19 @@ var gateKeys = append([]string{"all", "invariant", "structural", "decisions",
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates
-	fields := p.mapping(n, "gates", "min_pass", "baseline")
+	fields := p.Fields(n, "gates", "min_pass", "baseline")
 	if fd, ok := fields["min_pass"]; ok {
 		g.MinPass = map[string]float64{}
-		switch fd.val.Kind {
+		switch fd.Value.Kind {
 		case yaml.MappingNode:
 			seen := map[string]bool{}
-			for i := 0; i+1 < len(fd.val.Content); i += 2 {
-				k, v := fd.val.Content[i], fd.val.Content[i+1]
+			for i := 0; i+1 < len(fd.Value.Content); i += 2 {
+				k, v := fd.Value.Content[i], fd.Value.Content[i+1]
 				switch {
 				case seen[k.Value]:
-					p.errorf(k, "gates.min_pass: duplicate check type %q", k.Value)
+					p.Errorf(k, "gates.min_pass: duplicate check type %q", k.Value)
 				case !slices.Contains(gateKeys, k.Value):
-					p.errorf(k, "gates.min_pass: unknown check type %q (valid: %s)", k.Value, strings.Join(gateKeys, ", "))
+					p.Errorf(k, "gates.min_pass: unknown check type %q (valid: %s)", k.Value, strings.Join(gateKeys, ", "))
 				default:
 					if r, ok := p.rate(v, "gates.min_pass."+k.Value); ok {
 						g.MinPass[k.Value] = r
@@ -788,19 +716,19 @@ func (p *parser) gates(n *yaml.Node) Gates {
 				}
 				seen[k.Value] = true
 			}
-			if len(fd.val.Content) == 0 {
-				p.errorf(fd.val, "gates.min_pass: empty")
+			if len(fd.Value.Content) == 0 {
+				p.Errorf(fd.Value, "gates.min_pass: empty")
 			}
 		case yaml.ScalarNode:
-			if r, ok := p.rate(fd.val, "gates.min_pass"); ok {
+			if r, ok := p.rate(fd.Value, "gates.min_pass"); ok {
 				g.MinPass["all"] = r
 			}
 		default:
-			p.errorf(fd.val, "gates.min_pass: want a rate or a mapping of check type to rate, got %s", describe(fd.val))
+			p.Errorf(fd.Value, "gates.min_pass: want a rate or a mapping of check type to rate, got %s", p.Describe(fd.Value))
 		}
 	}
 	if fd, ok := fields["baseline"]; ok {
-		if path, ok := p.str(fd.val, "gates.baseline"); ok {
+		if path, ok := p.String(fd.Value, "gates.baseline"); ok {
 			g.Baseline = p.resolve(path)
 		}
 	}
@@ -813,7 +741,7 @@ func (p *parser) rate(n *yaml.Node, what string) (float64, bool) {
 		if pct, ok := strings.CutSuffix(strings.TrimSpace(n.Value), "%"); ok {
 			v, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
 			if err != nil || v < 0 || v > 100 {
-				p.errorf(n, "%s: want a rate in [0, 1] or a percentage, got %q", what, n.Value)
+				p.Errorf(n, "%s: want a rate in [0, 1] or a percentage, got %q", what, n.Value)
 				return 0, false
 			}
 			return v / 100, true
@@ -824,7 +752,7 @@ func (p *parser) rate(n *yaml.Node, what string) (float64, bool) {
 		return 0, false
 	}
 	if v < 0 || v > 1 {
-		p.errorf(n, "%s: want a rate in [0, 1] (write 0.9 or \"90%%\"), got %s", what, n.Value)
+		p.Errorf(n, "%s: want a rate in [0, 1] (write 0.9 or \"90%%\"), got %s", what, n.Value)
 		return 0, false
 	}
 	return v, true
