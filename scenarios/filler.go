@@ -121,7 +121,7 @@ func (av *avoider) addPatterns(ps []string) {
 
 func (av *avoider) addPattern(p string) {
 	if re, err := textmatch.Compile(p); err == nil {
-		av.patterns = append(av.patterns, newPrefilter(re))
+		av.patterns = append(av.patterns, prefilter{re: re})
 	}
 }
 

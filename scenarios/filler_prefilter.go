@@ -5,6 +5,7 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,16 +22,19 @@ import (
 // own, only faster.
 //
 // The strings are exact only for ASCII text: the avoider uses the
-// prefilter only when the text is ASCII (then so is its folded form), where lower-casing is
-// byte-wise and case folding cannot reach outside ASCII (the Kelvin sign
-// and the long s never occur in the text).
+// prefilter only when the text is ASCII (then so is its folded form),
+// where lower-casing is byte-wise and case folding cannot reach outside
+// ASCII (the Kelvin sign and the long s never occur in the text).
 
 // prefilter is a pattern with the strings one of which each of its matches
-// contains. has false means no such list is known: always run the regexp.
+// contains. They are derived on the pattern's first use in filler
+// expansion (so a scenario with no filler pays nothing) and remembered per
+// pattern. has false means no such list is known: always run the regexp.
 type prefilter struct {
-	re   *regexp.Regexp
-	has  bool
-	need []string // lower case, ASCII, non-empty
+	re       *regexp.Regexp
+	analyzed bool
+	has      bool
+	need     []string // lower case, ASCII, non-empty
 }
 
 // Bounds that keep the analysis and the check cheap.
@@ -40,11 +44,31 @@ const (
 	pfMaxNeed  = 64 // strings a need list may hold
 )
 
+type pfNeed struct {
+	has  bool
+	need []string
+}
+
+var pfNeeds sync.Map // compiled pattern (re.String()) → pfNeed
+
 func newPrefilter(re *regexp.Regexp) prefilter {
 	pf := prefilter{re: re}
-	tree, err := syntax.Parse(re.String(), syntax.Perl) // as regexp.Compile does
+	pf.analyze()
+	return pf
+}
+
+// analyze sets has and need from the pattern's syntax.
+func (pf *prefilter) analyze() {
+	pf.analyzed = true
+	expr := pf.re.String()
+	if v, ok := pfNeeds.Load(expr); ok {
+		n := v.(pfNeed)
+		pf.has, pf.need = n.has, n.need
+		return
+	}
+	tree, err := syntax.Parse(expr, syntax.Perl) // as regexp.Compile does
 	if err != nil {
-		return pf
+		return
 	}
 	in := pfAnalyze(tree)
 	if in.exact {
@@ -52,7 +76,7 @@ func newPrefilter(re *regexp.Regexp) prefilter {
 	} else {
 		pf.need, pf.has = in.need, in.hasNeed
 	}
-	return pf
+	pfNeeds.Store(expr, pfNeed{has: pf.has, need: pf.need})
 }
 
 // anyMatch reports whether any of pfs matches t once folded
@@ -73,6 +97,9 @@ func anyMatch(pfs []prefilter, t string) bool {
 	folded, done := "", false
 	for i := range pfs {
 		pf := &pfs[i]
+		if !pf.analyzed {
+			pf.analyze()
+		}
 		if pf.has && !pfContainsAny(lower, pf.need) {
 			continue
 		}
