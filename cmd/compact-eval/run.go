@@ -139,6 +139,8 @@ the run after N units exactly as an interrupt would.
 }
 
 func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args []string) error {
+	// Build the token vocabulary while flags, config and scenarios load.
+	tokens.Preload(string(f.tokenizer))
 	if f.resume != "" && f.out != "" && f.out != f.resume {
 		return usagef("--out and --resume name different folders; --resume is enough")
 	}
@@ -342,27 +344,14 @@ func loadConfig(path string) (*config.File, error) {
 }
 
 // loadScenarios checks the scenarios of paths and returns them as a suite
-// loaded again file by file while the run goes (runner.LoadSuite), or the
-// built-in suite when there are no paths.
+// loaded again file by file while the run goes (runner.LoadSuite). With no
+// paths it is the built-in suite, which tests keep valid, loaded per
+// scenario as its first unit starts, so the first request goes out early.
 func loadScenarios(paths []string) (runner.Suite, error) {
 	if len(paths) > 0 {
 		return runner.LoadSuite(paths)
 	}
-	list, err := scenarios.Builtin()
-	var problems scenarios.ErrorList
-	if err != nil {
-		var el scenarios.ErrorList
-		if !errors.As(err, &el) {
-			return nil, err
-		}
-		problems = append(problems, el...)
-	}
-	problems = append(problems, scenarios.Lint(list)...)
-	if len(problems) > 0 {
-		problems.Sort()
-		return nil, problems
-	}
-	return runner.Slice(list), nil
+	return runner.BuiltinSuite()
 }
 
 // freshOut is the default run folder, made unique if a run started in the
