@@ -44,8 +44,9 @@
 // # Exit codes
 //
 // 0 the run finished and every gate asked for holds; 1 a gate failed; 2 bad
-// usage or invalid input files; 3 the run could not finish (infrastructure,
-// or an interrupt: the run folder can then be resumed with --resume).
+// usage or invalid input files; 3 the run could not finish (infrastructure;
+// an interrupt, after which the run folder can be resumed with --resume; or
+// every unit errored, so that nothing was evaluated).
 //
 // # Environment
 //

@@ -119,11 +119,19 @@ It prints a one-line verdict, a table per summarizer (invariants kept,
 structural checks passed, compaction regressions, mean compression ratio and
 summary tokens), the worst failures and the path of result.json.
 
+Summarizers, the agent, trials, endpoints and gates can be declared in
+compact-eval.yaml (or --config FILE); flags given on the command line win.
+Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
+config file; the gate verdict is then the first line printed. With
+GITHUB_ACTIONS=true the step summary and ::error annotations are written.
+
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
 abandons them), writes the result and prints the command that resumes the
-run. Exit codes: 0 the run finished, 2 bad usage or invalid scenarios, 3 the
-run could not finish. For tests, COMPACT_EVAL_FAILPOINT=stop-after:N stops
-the run after N units exactly as an interrupt would.
+run. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
+failed, 2 bad usage or invalid scenarios, 3 the run could not finish (an
+interrupt, or every unit errored so that nothing was evaluated). For tests,
+COMPACT_EVAL_FAILPOINT=stop-after:N stops the run after N units exactly as an
+interrupt would.
 
 	$ compact-eval run
 	$ compact-eval run --summarizer builtin:extractive ./my-scenarios
@@ -318,6 +326,11 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		if werr := reports.WriteGitHub(full, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.Stdout); werr != nil {
 			fmt.Fprintf(env.Stderr, "compact-eval run: writing the GitHub step summary: %v\n", werr)
 		}
+	}
+	if vb.NothingEvaluated() {
+		// A run that evaluated nothing must not pass a CI job that asked
+		// for no gate: the endpoint was down, or every call failed.
+		return errors.New("nothing was evaluated: every unit errored; the reasons are listed above")
 	}
 	if g.Failed {
 		return errGate

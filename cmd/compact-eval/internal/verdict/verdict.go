@@ -132,11 +132,19 @@ func (b *Builder) Failures() (list []Failure, more int) {
 	return list, b.total - len(list)
 }
 
+// NothingEvaluated reports whether the run had units and every one of them
+// ended in error: no summary was checked and no probe decided.
+func (b *Builder) NothingEvaluated() bool { return b.units > 0 && b.errors == b.units }
+
 // Line is the one-line verdict.
 func (b *Builder) Line(h *reports.Result, planned int) string {
 	var s strings.Builder
 	if h.Interrupted {
 		fmt.Fprintf(&s, "verdict: INTERRUPTED after %d of %d units", b.units-b.abandon, planned)
+	} else if b.NothingEvaluated() {
+		fmt.Fprintf(&s, "verdict: NOTHING EVALUATED: every unit errored (%s × %s × %s)", plural(len(b.scenario), "scenario"),
+			plural(len(h.Config.Summarizers), "summarizer"), plural(h.Config.Trials, "trial"))
+		return s.String()
 	} else {
 		fmt.Fprintf(&s, "verdict: finished %s (%s × %s × %s)", plural(b.units, "unit"), plural(len(b.scenario), "scenario"),
 			plural(len(h.Config.Summarizers), "summarizer"), plural(h.Config.Trials, "trial"))
