@@ -2,10 +2,10 @@ package checks
 
 import (
 	"fmt"
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )

@@ -2,9 +2,9 @@ package checks
 
 import (
 	"fmt"
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )

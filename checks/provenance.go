@@ -2,8 +2,8 @@ package checks
 
 import (
 	"fmt"
-	"github.com/compact-eval/compact-eval/internal/clip"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 

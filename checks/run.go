@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -28,11 +29,15 @@ var Structural = []Check{
 	CompressionCheck{}, ProvenanceCheck{}, PathsCheck{}, UnresolvedCheck{},
 }
 
+// StructuralNames lists the always-on structural checks of FORMATS.md §2 in
+// the order Run reports them. It is the one list the other packages use.
+var StructuralNames = []string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
+	CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved}
+
 // CheckNames lists every check type Run can produce: the structural checks
 // in order, then the invariant types in order.
 func CheckNames() []string {
-	return append([]string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
-		CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved}, scenarios.InvariantTypes...)
+	return append(slices.Clone(StructuralNames), scenarios.InvariantTypes...)
 }
 
 // ForInvariant returns the check of one invariant. The invariant may be a

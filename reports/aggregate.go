@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // CheckDecisions is the pseudo check type of probe outcomes in aggregates,
@@ -20,8 +21,8 @@ const KindDecision = "decision"
 // InvariantTypes and StructuralChecks list the check types of FORMATS.md §2
 // in the order reports show them. Unknown check types follow, sorted.
 var (
-	InvariantTypes   = []string{"constraint", "refuted_hypothesis", "artifact", "pending_operation", "correction", "quantity", "secret"}
-	StructuralChecks = []string{"schema", "coverage", "references", "evidence", "tail", "compression", "provenance", "paths", "unresolved"}
+	InvariantTypes   = scenarios.InvariantTypes
+	StructuralChecks = checks.StructuralNames
 )
 
 // checkRank orders check types: invariants, structural checks, others,

@@ -3,10 +3,11 @@ package reports
 import (
 	"bytes"
 	"fmt"
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/compact-eval/compact-eval/internal/clip"
 )
 
 // WriteMarkdown writes r as GitHub-flavoured Markdown for a pull-request

@@ -2,12 +2,12 @@ package reports
 
 import (
 	"fmt"
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/clip"
 )
 
 // Formats are the names Write accepts.

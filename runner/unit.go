@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -16,14 +15,11 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
-
-// StructuralChecks names the always-on structural checks of FORMATS.md §2,
-// in the order they are reported when every one of them is skipped.
-var StructuralChecks = []string{"schema", "coverage", "references", "evidence", "tail", "compression", "provenance", "paths", "unresolved"}
 
 // unit runs one scenario × summarizer × trial.
 type unit struct {
@@ -348,7 +344,7 @@ func safeCheck(check func(*checks.Input) []checks.Result, in *checks.Input) (res
 // skipAll is every check skipped, for a generation without a summary.
 func skipAll(sc *scenarios.Scenario, why string) []checks.Result {
 	var out []checks.Result
-	for _, name := range StructuralChecks {
+	for _, name := range checks.StructuralNames {
 		out = append(out, checks.Result{Check: name, Kind: checks.KindStructural, Status: checks.Skip, Message: why})
 	}
 	for _, inv := range sc.Invariants {

@@ -2,10 +2,10 @@ package summarizers
 
 import (
 	"encoding/json"
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"regexp"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/transcript"

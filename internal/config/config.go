@@ -60,6 +60,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -690,9 +691,8 @@ func (p *parser) params(n *yaml.Node, what string) Params {
 }
 
 // gateKeys are the check types a min_pass gate may name (as reports reads them).
-var gateKeys = append([]string{"all", "invariant", "structural", "decisions",
-	"schema", "coverage", "references", "evidence", "tail", "compression", "provenance", "paths", "unresolved"},
-	scenarios.InvariantTypes...)
+var gateKeys = slices.Concat([]string{"all", "invariant", "structural", "decisions"},
+	checks.StructuralNames, scenarios.InvariantTypes)
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates
