@@ -13,12 +13,25 @@ var (
 	large     *reports.Result
 )
 
-// largeResult is 1,000 scenarios × 4 summarizers × 3 generations.
-func largeResult() *reports.Result {
+// largeResult is 1,000 scenarios × 4 summarizers × 3 generations; it fails
+// tb when the fake built anything smaller, so no size or speed is measured
+// on an empty result.
+func largeResult(tb testing.TB) *reports.Result {
+	tb.Helper()
 	largeOnce.Do(func() {
 		large = fake.Result(fake.Config{Scenarios: 1000, Seed: 11})
 		fake.Redact(large)
 	})
+	gens, checks := 0, 0
+	for _, u := range large.Units {
+		gens += len(u.Generations)
+		for _, g := range u.Generations {
+			checks += len(g.Checks)
+		}
+	}
+	if len(large.Units) != 4000 || gens < 11000 || checks == 0 {
+		tb.Fatalf("large result has %d units, %d generations, %d checks; want 4000 units, about 12000 generations (some units error early) and checks", len(large.Units), gens, checks)
+	}
 	return large
 }
 
@@ -33,20 +46,20 @@ func TestLargeHTMLSize(t *testing.T) {
 		t.Skip("builds a 4,000-unit result")
 	}
 	var w countWriter
-	if err := reports.Write(&w, largeResult(), "html", reports.Options{}); err != nil {
+	if err := reports.Write(&w, largeResult(t), "html", reports.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	const limit = 20 << 20
 	if w.n >= limit {
 		t.Errorf("HTML is %d bytes, want < %d", w.n, limit)
 	}
-	t.Logf("HTML of %d units: %.1f MB", len(largeResult().Units), float64(w.n)/(1<<20))
+	t.Logf("HTML of %d units: %.1f MB", len(largeResult(t).Units), float64(w.n)/(1<<20))
 }
 
 // BenchmarkRender renders every format of 1,000 scenarios × 4 summarizers;
 // the "all" case is the budget of the brief (< 5 s).
 func BenchmarkRender(b *testing.B) {
-	r := largeResult()
+	r := largeResult(b)
 	for _, f := range append(append([]string(nil), reports.Formats...), "all") {
 		b.Run(f, func(b *testing.B) {
 			formats := []string{f}
@@ -70,14 +83,17 @@ func BenchmarkRender(b *testing.B) {
 }
 
 func BenchmarkAggregate(b *testing.B) {
-	r := largeResult()
+	r := largeResult(b)
 	for b.Loop() {
 		r.Aggregate()
 	}
 }
 
 func BenchmarkCompare(b *testing.B) {
-	r := largeResult()
+	r := largeResult(b)
+	if c := reports.Compare(r, r, 0.05); len(c.Rows) == 0 || c.Unpaired != 0 {
+		b.Fatalf("comparing the large result with itself: %d rows, %d unpaired; want rows and every outcome paired", len(c.Rows), c.Unpaired)
+	}
 	for b.Loop() {
 		reports.Compare(r, r, 0.05)
 	}
