@@ -48,6 +48,9 @@ func generated(b *testing.B, n int) []*scenarios.Scenario {
 		if err != nil {
 			b.Fatal(err)
 		}
+		if len(sc.Events) != 500 {
+			b.Fatalf("generated scenario %d has %d events, want 500", i, len(sc.Events))
+		}
 		list = append(list, sc)
 	}
 	return list
@@ -64,8 +67,12 @@ func BenchmarkGenerated100(b *testing.B) {
 	for b.Loop() {
 		i++
 		opts := Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(dir, fmt.Sprint(i))}
-		if _, err := Run(context.Background(), list, opts); err != nil {
+		res, err := Run(context.Background(), list, opts)
+		if err != nil {
 			b.Fatal(err)
+		}
+		if res.Ran != len(list)*len(sums) {
+			b.Fatalf("ran %d units, want %d", res.Ran, len(list)*len(sums))
 		}
 	}
 }
