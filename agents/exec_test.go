@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -32,11 +31,9 @@ func decideRequest(s *scenarios.Scenario) *agents.Request {
 		Events:  append(append([]scenarios.Event(nil), s.Events[4:]...), s.Arrivals...),
 	}
 	// The offline reference agent gets the probe's requires on the request
-	// (a field never serialized); set it when the type has it, so the test
-	// proves it does not travel.
-	if f := reflect.ValueOf(req).Elem().FieldByName("Requires"); f.IsValid() && f.Type() == reflect.TypeOf(p.Requires) {
-		f.Set(reflect.ValueOf(p.Requires))
-	}
+	// (a field never serialized); set it, so the test proves it does not
+	// travel.
+	req.Requires = p.Requires
 	return req
 }
 
