@@ -9,6 +9,7 @@ import (
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
+	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -165,22 +166,37 @@ func TestRedactionEveryFormat(t *testing.T) {
 
 func TestRedactUnit(t *testing.T) {
 	secret := `tok"en\with-quote-0123456789`
+	// Every free-text field a program's output can reach holds the secret:
+	// an exec summarizer or agent that echoes its input to stderr, an error
+	// that quotes the reply, a warning.
 	u := reports.Unit{
-		Error: "failed with " + secret,
+		Error:    "failed with " + secret,
+		Warnings: []string{"warned about " + secret},
 		Generations: []reports.Generation{{
 			Summary: []byte(`{"schema_version":1,"covers_through":3,"text":"see tok\"en\\with-quote-0123456789 and tok\"en\\w"}`),
 			Checks: []checks.Result{{Check: "secret", Status: checks.Fail, Message: "leaked " + secret[:8],
-				Evidence: []checks.Evidence{{Pointer: "/text", Text: secret}}}},
+				Evidence: []checks.Evidence{{Pointer: "/text", Text: secret, Pattern: secret, Note: "near " + secret}}}},
+			Call:         summarizers.Call{Stderr: "stdin was " + secret, Extra: map[string]string{"echo": secret}},
+			Error:        "reply quoted " + secret,
+			InstallError: "refused " + secret,
 		}},
-		Probes: []reports.Probe{{Full: reports.Decision{Reason: "I used " + secret}, Diff: "- " + secret}},
+		Probes: []reports.Probe{{
+			Full:      reports.Decision{Reason: "I used " + secret},
+			Compacted: reports.Decision{Error: "agent said " + secret, Call: summarizers.Call{Stderr: "agent stderr " + secret, Extra: map[string]string{"echo": secret}}},
+			Diff:      "- " + secret,
+		}},
 	}
 	reports.RedactUnit(&u, map[string]string{"k": secret, "empty": ""})
 	want := `{"schema_version":1,"covers_through":3,"text":"see [redacted:k] and [redacted:k]"}`
 	if d := cmp.Diff(want, string(u.Generations[0].Summary)); d != "" {
 		t.Errorf("summary (-want +got):\n%s", d)
 	}
-	got := []string{u.Error, u.Generations[0].Checks[0].Message, u.Generations[0].Checks[0].Evidence[0].Text, u.Probes[0].Full.Reason, u.Probes[0].Diff}
-	wantS := []string{"failed with [redacted:k]", "leaked [redacted:k]", "[redacted:k]", "I used [redacted:k]", "- [redacted:k]"}
+	g, ev, cd := u.Generations[0], u.Generations[0].Checks[0].Evidence[0], u.Probes[0].Compacted
+	got := []string{u.Error, u.Warnings[0], g.Checks[0].Message, ev.Text, ev.Pattern, ev.Note, g.Call.Stderr, g.Call.Extra["echo"], g.Error, g.InstallError,
+		u.Probes[0].Full.Reason, cd.Error, cd.Call.Stderr, cd.Call.Extra["echo"], u.Probes[0].Diff}
+	wantS := []string{"failed with [redacted:k]", "warned about [redacted:k]", "leaked [redacted:k]", "[redacted:k]", "[redacted:k]", "near [redacted:k]",
+		"stdin was [redacted:k]", "[redacted:k]", "reply quoted [redacted:k]", "refused [redacted:k]",
+		"I used [redacted:k]", "agent said [redacted:k]", "agent stderr [redacted:k]", "[redacted:k]", "- [redacted:k]"}
 	if d := cmp.Diff(wantS, got); d != "" {
 		t.Errorf("redacted strings (-want +got):\n%s", d)
 	}
