@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"flag"
+	"math"
 	"strings"
 	"testing"
 
@@ -32,6 +33,9 @@ func TestParseMinPass(t *testing.T) {
 		{"no rate", "constraint", nil, "want key=rate"},
 		{"not a number", "all=high", nil, `"high" is not a number`},
 		{"above one", "all=90", nil, "outside [0, 1]"},
+		{"just above one", "all=1.01", nil, "outside [0, 1]"},
+		{"just above 100%", "all=100.5%", nil, "outside [0, 1]"},
+		{"below zero", "all=-0.01", nil, "outside [0, 1]"},
 		{"empty", "", nil, "empty --min-pass"},
 	}
 	for _, tc := range tests {
@@ -85,7 +89,11 @@ func TestGate(t *testing.T) {
 		{"lenient thresholds hold", "all=0", nil, false, []string{"ok   min-pass all=0"}},
 		{"constraint must always hold", "constraint=1", nil, true, []string{"FAIL min-pass: builtin:truncate constraint"}},
 		{"baseline identical", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 2}) }, false, []string{"ok   baseline: no regression"}},
-		{"baseline regression", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline:"}},
+		// With one trial every pass→fail is listed under the verdict line.
+		{"baseline regression", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline: ", "FAIL baseline:   scn-"}},
+		// builtin:none passes every decision it got an answer for (13) and
+		// errored once: the error is a miss, so 100% does not hold.
+		{"errors count as misses", "decisions=1", nil, true, []string{"FAIL min-pass: builtin:none decisions 92.9% (13/14) < 100% (errors counted as misses: 1)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,5 +122,26 @@ func TestGate(t *testing.T) {
 				t.Errorf("Comparison = %v with baseline %v", g.Comparison != nil, base != nil)
 			}
 		})
+	}
+}
+
+// TestGateAtThreshold: a rate exactly at its threshold holds the gate; the
+// gate fails only below it.
+func TestGateAtThreshold(t *testing.T) {
+	r := fake.Result(fake.Config{Scenarios: 8, Seed: 2})
+	lowest, found := 1.0, false
+	for _, a := range r.Aggregates {
+		if n := a.Pass + a.Fail + a.Error; a.Check == "constraint" && n > 0 {
+			lowest, found = min(lowest, float64(a.Pass)/float64(n)), true
+		}
+	}
+	if !found || lowest == 1 {
+		t.Fatalf("the fixture needs a constraint rate below 100%%; lowest %v (found %v)", lowest, found)
+	}
+	if g := reports.Gate(r, reports.MinPass{Rates: map[string]float64{"constraint": lowest}}, nil, 0.05); g.Failed {
+		t.Errorf("threshold %v, the lowest rate itself: the gate failed:\n%s", lowest, strings.Join(g.Lines, "\n"))
+	}
+	if g := reports.Gate(r, reports.MinPass{Rates: map[string]float64{"constraint": math.Nextafter(lowest, 2)}}, nil, 0.05); !g.Failed {
+		t.Errorf("threshold just above the lowest rate %v: the gate held:\n%s", lowest, strings.Join(g.Lines, "\n"))
 	}
 }
