@@ -129,6 +129,14 @@ func TestCompareNoise(t *testing.T) {
 	if !row.Significant || row.Delta >= 0 || !c.Regressed {
 		t.Errorf("a drop of %d pairs: row %+v, regressed %v; want significant regression", row.B, row, c.Regressed)
 	}
+
+	// The same change the other way is a significant improvement, never a
+	// regression.
+	c = reports.Compare(dropped, baseAllPass, 0.05)
+	row = findRow(t, c, sum, "correction")
+	if !row.Significant || row.Delta <= 0 || c.Regressed {
+		t.Errorf("a rise of %d pairs: row %+v, regressed %v; want a significant rise and no regression", row.C, row, c.Regressed)
+	}
 }
 
 func fakeID(i int) string { return "scn-" + strings.Repeat("0", 3-len(itoa(i))) + itoa(i) }
