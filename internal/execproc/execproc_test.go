@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
@@ -79,7 +80,9 @@ type errSummary struct {
 }
 
 func TestRunFailures(t *testing.T) {
-	long := strings.Repeat("é", 3000) // 6000 bytes of stderr, cut at a rune boundary
+	// 6001 bytes of stderr: byte 4096 falls inside an é, so the head is cut
+	// back to a rune boundary.
+	long := "x" + strings.Repeat("é", 3000)
 	tests := []struct {
 		name       string
 		command    []string
@@ -168,12 +171,12 @@ func TestRunFailures(t *testing.T) {
 			want:    errSummary{execproc.KindStart, "empty command", -1},
 		},
 		{
-			name:       "stderr head is 4 KiB",
+			name:       "stderr head is 4 KiB, cut at a rune boundary",
 			command:    []string{"sh", "-c", "printf '%s' \"$LONG\" >&2; exit 2"},
 			opts:       execproc.Options{Env: []string{"LONG=" + long}},
 			want:       errSummary{execproc.KindExit, "exit status 2", 2},
-			wantStderr: "éé",
-			stderrLen:  execproc.StderrHead,
+			wantStderr: "xéé",
+			stderrLen:  execproc.StderrHead - 1,
 		},
 	}
 	for _, tc := range tests {
@@ -192,6 +195,9 @@ func TestRunFailures(t *testing.T) {
 			}
 			if tc.stderrLen > 0 && len(e.Stderr) != tc.stderrLen {
 				t.Errorf("stderr head is %d bytes, want %d", len(e.Stderr), tc.stderrLen)
+			}
+			if !utf8.ValidString(e.Stderr) {
+				t.Errorf("stderr head ends in a cut rune: %q", e.Stderr[max(0, len(e.Stderr)-4):])
 			}
 			if tc.wantStderr != "" && !strings.Contains(e.Error(), strings.TrimSpace(tc.wantStderr)) {
 				t.Errorf("Error() = %q: want the stderr head in it", e.Error())
@@ -302,6 +308,23 @@ func TestRunDir(t *testing.T) {
 	want, _ := filepath.EvalSymlinks(dir)
 	if got := strings.Trim(string(res.Output), `"`); got != want {
 		t.Errorf("working directory %q, want %q", got, want)
+	}
+}
+
+// Output of exactly MaxOutput bytes is within the cap; one byte more is not.
+func TestRunOutputAtCap(t *testing.T) {
+	doc := []byte(`{"text":"` + strings.Repeat("x", 990) + `"}`)
+	res, err := execproc.Run(context.Background(), []string{"cat"}, doc, execproc.Options{MaxOutput: len(doc)})
+	if err != nil {
+		t.Fatalf("%d bytes with MaxOutput %d: %v", len(doc), len(doc), err)
+	}
+	if !bytes.Equal(res.Output, doc) {
+		t.Errorf("output %d bytes, want the %d sent", len(res.Output), len(doc))
+	}
+	_, err = execproc.Run(context.Background(), []string{"cat"}, doc, execproc.Options{MaxOutput: len(doc) - 1})
+	var e *execproc.Error
+	if !errors.As(err, &e) || e.Kind != execproc.KindTooLarge {
+		t.Errorf("%d bytes with MaxOutput %d: error %v, want %s", len(doc), len(doc)-1, err, execproc.KindTooLarge)
 	}
 }
 
