@@ -1,6 +1,7 @@
 package llm_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,6 +97,34 @@ func TestCacheEntryForAnotherKeyIsAMiss(t *testing.T) {
 	}
 	if _, err := os.Stat(dst); !os.IsNotExist(err) {
 		t.Error("the bad entry was not removed")
+	}
+}
+
+func TestCacheEntryWithAlteredBodyIsAMiss(t *testing.T) {
+	// A body changed on disk (a flipped byte that leaves valid JSON) fails
+	// its checksum: not served, and removed.
+	dir := t.TempDir()
+	c := llm.OpenCache(dir)
+	if err := c.Put(key('c'), []byte(`{"v":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "v1", "cc", key('c')+".json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	altered := bytes.Replace(b, []byte(`{"v":1}`), []byte(`{"v":2}`), 1)
+	if bytes.Equal(altered, b) {
+		t.Fatalf("entry does not hold the body as written: %s", b)
+	}
+	if err := os.WriteFile(p, altered, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if body, ok := c.Get(key('c')); ok {
+		t.Errorf("Get served an altered body %s", body)
+	}
+	if _, err := os.Stat(p); !os.IsNotExist(err) {
+		t.Error("the altered entry was not removed")
 	}
 }
 
