@@ -195,9 +195,23 @@ func TestOutHoldsARun(t *testing.T) {
 		t.Errorf("second run into the same folder: err = %v, want advice to resume", err)
 	}
 	opts.Resume = true
-	opts.Trials = 2
-	if _, err := Run(context.Background(), list, opts); err == nil || !strings.Contains(err.Error(), "trials") {
-		t.Errorf("resume with other trials: err = %v, want a refusal naming trials", err)
+	for _, tc := range []struct {
+		name string
+		set  func(*Options)
+		want string
+	}{
+		{name: "trials", set: func(o *Options) { o.Trials = 2 }, want: "the run used 1 trials, not 2"},
+		{name: "agent", set: func(o *Options) { o.AgentName = "builtin:other" }, want: `the run used agent "builtin:reference", not "builtin:other"`},
+		{name: "shard", set: func(o *Options) { o.Shard = Shard{Index: 1, Count: 2} }, want: `the run used shard "", not "1/2"`},
+		{name: "tokenizer", set: func(o *Options) { o.Tokenizer = "cl100k_base" }, want: `the run used tokenizer "o200k_base", not "cl100k_base"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opts
+			tc.set(&o)
+			if _, err := Run(context.Background(), list, o); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("resume with another %s: err = %v, want a refusal saying %q", tc.name, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -524,5 +538,23 @@ func TestTornJournal(t *testing.T) {
 	b, _ := os.ReadFile(jp)
 	if n := strings.Count(string(b), "\n"); n != 2 || !strings.HasSuffix(string(b), "\n") {
 		t.Errorf("journal has %d lines after resume, want 2 whole lines", n)
+	}
+
+	// A torn line after a finished run: resuming runs nothing and cuts it
+	// off, rather than leaving it for the next append to half-overwrite.
+	f, err = os.OpenFile(jp, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"scenario":{"id":"` + list[1].ID + `","digest":"`)
+	f.Close()
+	if res, err = Run(context.Background(), list, opts); err != nil {
+		t.Fatal(err)
+	}
+	if res.Reused != 2 || res.Ran != 0 {
+		t.Errorf("second resume: reused %d, ran %d; want 2 and 0", res.Reused, res.Ran)
+	}
+	if after, _ := os.ReadFile(jp); string(after) != string(b) {
+		t.Errorf("journal after resuming a finished run with a torn line:\n%s\nwant:\n%s", after, b)
 	}
 }
