@@ -171,8 +171,13 @@ func TestTail(t *testing.T) {
 }
 
 func TestCompression(t *testing.T) {
+	// The gold summary's own token count: replacing exactly that many tokens
+	// puts it at the fixture's max_ratio 1.
+	gold := tokens.Default().Count(string(mustJSON(t, goldSummary())))
 	runCases(t, CheckCompression, "", []checkCase{
 		{name: "gold against precomputed count", gen: func(g *Generation, _ *scenarios.Scenario) { g.ReplacedTokens = 10000 }, want: Pass},
+		{name: "exactly at max_ratio", gen: func(g *Generation, _ *scenarios.Scenario) { g.ReplacedTokens = gold }, want: Pass, msg: "= 1.00 (max 1.00"},
+		{name: "one token over max_ratio", gen: func(g *Generation, _ *scenarios.Scenario) { g.ReplacedTokens = gold - 1 }, want: Fail},
 		{name: "text only", mut: textOnly("read-only"), want: Pass},
 		{name: "gold computed count", want: Pass, msg: "max 1.00"},
 		{name: "default ratio", sc: func(sc *scenarios.Scenario) { sc.Compaction.MaxRatio = 0 }, want: Fail, msg: "max 0.50"},
