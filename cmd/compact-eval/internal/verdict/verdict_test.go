@@ -62,3 +62,39 @@ func TestBuilder(t *testing.T) {
 		t.Errorf("interrupted line = %q", got)
 	}
 }
+
+func TestNothingEvaluated(t *testing.T) {
+	tests := []struct {
+		name  string
+		units []*reports.Unit
+		want  bool
+	}{
+		{name: "no units", want: false},
+		{name: "every unit errored", units: []*reports.Unit{unit("a", "s1", reports.UnitError, nil), unit("b", "s1", reports.UnitError, nil)}, want: true},
+		{name: "one unit ok", units: []*reports.Unit{unit("a", "s1", reports.UnitError, nil), unit("b", "s1", reports.UnitOK, nil)}, want: false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := New()
+			for _, u := range tc.units {
+				b.Add(u)
+			}
+			if got := b.NothingEvaluated(); got != tc.want {
+				t.Errorf("NothingEvaluated() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// With a tie on invariants kept, the first summarizer of the run is named.
+func TestLineBestTie(t *testing.T) {
+	b := New()
+	b.Add(unit("a", "s1", reports.UnitOK, nil))
+	h := &reports.Result{Config: reports.RunConfig{Summarizers: []string{"s1", "s2"}, Trials: 1}, Summaries: []reports.SummarizerSummary{
+		{Summarizer: "s1", InvariantPass: 1, InvariantFail: 1, InvariantsKept: 0.5},
+		{Summarizer: "s2", InvariantPass: 1, InvariantFail: 1, InvariantsKept: 0.5},
+	}}
+	if got := b.Line(h, 1); !strings.Contains(got, "; most invariants kept: s1 (50%);") {
+		t.Errorf("Line = %q, want s1 named", got)
+	}
+}
