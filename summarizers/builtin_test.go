@@ -129,6 +129,44 @@ func TestTruncate(t *testing.T) {
 	}
 }
 
+// TestTruncateBudget: the budget follows MaxRatio (0 means 0.5) and, in
+// iterative mode, adds the previous summary's size: a large previous summary
+// and two short new events leave room for the new events.
+func TestTruncateBudget(t *testing.T) {
+	counter := tokens.Default()
+	for _, tc := range []struct {
+		name      string
+		ratio     float64
+		wantRatio float64
+	}{
+		{"default ratio", 0, 0.5},
+		{"quarter", 0.25, 0.25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := request(60, nil, longHistory(60)...)
+			r.MaxRatio = tc.ratio
+			raw, _ := json.Marshal(summarize(t, NewTruncate(), r))
+			replaced := counter.Count(transcript.EventsText(r.Events))
+			got := float64(counter.Count(string(raw)))
+			if got > tc.wantRatio*float64(replaced) || got < 0.5*tc.wantRatio*float64(replaced) {
+				t.Errorf("summary %v tokens for %d replaced; want at most %v × and more than half of that", got, replaced, tc.wantRatio)
+			}
+		})
+	}
+	t.Run("iterative: previous size counts", func(t *testing.T) {
+		var prev []string
+		for i := 1; i <= 40; i++ {
+			prev = append(prev, fmt.Sprintf("[#%d assistant] Step %d: the pool on db-%d still shows the same checkout timeouts.", i, i, i))
+		}
+		doc, _ := json.Marshal(Summary{SchemaVersion: 1, CoversThrough: 40, Text: strings.Join(prev, "\n")})
+		r := request(42, doc, ev(41, "assistant", "Checked db-41."), ev(42, "user", "Thanks."))
+		s := summarize(t, NewTruncate(), r)
+		if !strings.Contains(s.Text, "[#41 ") || !strings.Contains(s.Text, "[#42 ") {
+			t.Errorf("the new events were dropped:\n%s", s.Text)
+		}
+	})
+}
+
 func TestMask(t *testing.T) {
 	req := request(6, json.RawMessage(`{"schema_version":1,"covers_through":0,"text":"earlier: the user wants read-only"}`),
 		ev(1, "user", "Check config/db.yaml, read-only please."),
