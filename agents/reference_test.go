@@ -74,6 +74,25 @@ func TestReferenceDecide(t *testing.T) {
 			want: "a",
 		},
 		{
+			name: "rules count as context",
+			opts: scenarios.Options{{Key: "a", Description: "a"}, {Key: "b", Description: "b"}},
+			reqs: []scenarios.Requirement{{Option: "a", Patterns: []string{`you are careful`}}, {Option: "b", Patterns: []string{"x"}}},
+			want: "a",
+		},
+		{
+			name: "the goal counts as context",
+			opts: scenarios.Options{{Key: "a", Description: "a"}, {Key: "b", Description: "b"}},
+			reqs: []scenarios.Requirement{{Option: "a", Patterns: []string{`fix it`}}, {Option: "b", Patterns: []string{"x"}}},
+			want: "a",
+		},
+		{
+			name:       "the reason names the first pattern that found nothing",
+			opts:       opts,
+			reqs:       []scenarios.Requirement{{Option: "refuse", Patterns: []string{"zebra", "giraffe"}}},
+			want:       "proceed",
+			wantReason: `refuse: pattern "zebra" found nothing`,
+		},
+		{
 			name:    "every option has requires and none matches",
 			opts:    scenarios.Options{{Key: "a", Description: "a"}, {Key: "b", Description: "b"}},
 			reqs:    []scenarios.Requirement{{Option: "a", Patterns: []string{"zebra"}}, {Option: "b", Patterns: []string{"giraffe"}}},
