@@ -96,6 +96,8 @@ func TestSecretSuggestions(t *testing.T) {
 		{"high entropy", "secret: Zq8Lm2Xv9Rt4Kp7Wn3Jb6Hd1Fs5Gc0Y", []string{"Zq8Lm2Xv9Rt4Kp7Wn3Jb6Hd1Fs5Gc0Y"}},
 		{"hex digest is not a secret", "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", nil},
 		{"uuid is not a secret", "id 123e4567-e89b-12d3-a456-426614174000", nil},
+		{"mixed-case hex is not a secret", "blob DeadBeef0123456789abcdefABCDEF00 stored", nil},
+		{"low entropy is not a secret", "pattern Zz9Zz9Zz9Zz9Zz9Zz9Zz9Zz9 repeats", nil},
 		{"path is not a secret", "/home/dev/Projects2024/SomeLongDirectoryName/file.go", nil},
 		{"short sk- is not a key", "sk-learn is a library", nil},
 	}
