@@ -46,6 +46,8 @@ func TestEventMessages(t *testing.T) {
 		name   string
 		events []scenarios.Event
 		want   []string
+		// contents, when set, are the messages' texts.
+		contents []string
 	}{
 		{
 			name:   "call then result",
@@ -73,17 +75,39 @@ func TestEventMessages(t *testing.T) {
 			want:   []string{"user", "user"},
 		},
 		{
-			name:   "a second result for one call is kept as text",
-			events: []scenarios.Event{call(1, "a"), result(2, "a", "ok", "1"), result(3, "a", "ok", "2")},
-			want:   []string{"assistant call:a", "tool for:a", "user"},
+			name:     "a second result for one call is kept as text",
+			events:   []scenarios.Event{call(1, "a"), result(2, "a", "ok", "1"), result(3, "a", "ok", "2")},
+			want:     []string{"assistant call:a", "tool for:a", "user"},
+			contents: []string{"", "1", "[tool result for a, call not shown] 2"},
+		},
+		{
+			name:     "a call that carries text starts a new assistant message",
+			events:   []scenarios.Event{call(1, "a"), withText(call(2, "b"), "Now b."), result(3, "a", "ok", "A"), result(4, "b", "", "B")},
+			want:     []string{"assistant call:a", "tool for:a", "assistant call:b", "tool for:b"},
+			contents: []string{"", "A", "Now b.", "B"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, shape(EventMessages(tc.events))); diff != "" {
+			msgs := EventMessages(tc.events)
+			if diff := cmp.Diff(tc.want, shape(msgs)); diff != "" {
 				t.Errorf("messages (-want +got):\n%s", diff)
+			}
+			if tc.contents != nil {
+				var got []string
+				for _, m := range msgs {
+					got = append(got, m.Content)
+				}
+				if diff := cmp.Diff(tc.contents, got); diff != "" {
+					t.Errorf("contents (-want +got):\n%s", diff)
+				}
 			}
 		})
 	}
+}
+
+func withText(e scenarios.Event, text string) scenarios.Event {
+	e.Text = text
+	return e
 }
 
 func TestTextShowsStatusAndUnresolved(t *testing.T) {
