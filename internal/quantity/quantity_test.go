@@ -37,6 +37,7 @@ func TestParse(t *testing.T) {
 		{"million suffix", "2M tokens", []vu{{2e6, "tokens"}}},
 		{"date is a number and a word", "12 de diciembre", []vu{{12, "de"}}},
 		{"ip address is not a quantity", "10.0.3.7", []vu{{10.0, ""}}},
+		{"four leading digits take no thousands group", "1234 567 rows", []vu{{1234, ""}, {567, "row"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,6 +71,8 @@ func TestEqual(t *testing.T) {
 		{"unknown plural", 3, "replicas", 3, "replica", true},
 		{"rate converted", 50, "rows/s", 3000, "rows/min", true},
 		{"rate unit swap", 50, "rows/s", 50, "rows/min", false},
+		{"close is not equal", 30, "s", 30.1, "s", false},
+		{"short word keeps its s", 2, "bus", 2, "bu", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
