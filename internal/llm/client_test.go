@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -610,5 +612,38 @@ func TestRepeated429sUnderLoad(t *testing.T) {
 	}
 	if got := c.Counters(); got.Retries != 6 || got.Errors != 0 {
 		t.Errorf("counters = %+v, want 6 retries and no error", got)
+	}
+}
+
+// TestConnectionDropIsRetried: an endpoint that closes the connection
+// without answering (a crashed proxy) is a connection error, retried like a
+// 5xx; the next attempt's reply is returned.
+func TestConnectionDropIsRetried(t *testing.T) {
+	h := llmtest.NewHandler(llmtest.Text("ok"))
+	var dropped atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if dropped.Add(1) == 1 {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			conn.Close()
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	sl := &sleeper{}
+	c, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", APIKey: fakeKey, NoCache: true, Sleep: sl.sleep, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Chat(context.Background(), chatReq("hi"))
+	if err != nil {
+		t.Fatalf("a dropped connection was not retried: %v", err)
+	}
+	if got, want := []any{res.Content, res.Attempts, dropped.Load(), h.Count()}, []any{"ok", 2, int32(2), 1}; !cmp.Equal(want, got) {
+		t.Errorf("content, attempts, connections, answered = %v, want %v", got, want)
 	}
 }
