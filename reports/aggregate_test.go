@@ -54,3 +54,27 @@ func TestAggregate(t *testing.T) {
 }
 
 func wilsonLow(p, n int) float64 { _, lo, _ := reports.Wilson(p, n); return lo }
+
+// TestAggregateMedians: with skewed generations the medians are not the
+// means (two generations, as in TestAggregate, cannot tell them apart).
+func TestAggregateMedians(t *testing.T) {
+	gen := func(sumTok int, lat time.Duration) reports.Generation {
+		return reports.Generation{SummaryTokens: sumTok, ReplacedTokens: 100, Summary: []byte(`{}`), Call: summarizers.Call{Spec: "s", Latency: lat}}
+	}
+	r := &reports.Result{
+		Config: reports.RunConfig{Summarizers: []string{"a"}},
+		Units: []reports.Unit{{Summarizer: "a", Status: reports.UnitOK, Generations: []reports.Generation{
+			gen(10, 10*time.Millisecond), gen(90, 90*time.Millisecond), gen(20, 20*time.Millisecond),
+		}}},
+	}
+	r.Aggregate()
+	if len(r.Summaries) != 1 {
+		t.Fatalf("summaries = %+v, want one", r.Summaries)
+	}
+	s := r.Summaries[0]
+	got := []any{s.MeanCompression, s.MedianCompression, s.MeanLatency, s.MedianLatency}
+	want := []any{0.4, 0.2, 40 * time.Millisecond, 20 * time.Millisecond}
+	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
+		t.Errorf("mean, median compression and latency (-want +got):\n%s", d)
+	}
+}
