@@ -239,6 +239,17 @@ arrivals:
 			},
 		},
 		{
+			name: "arrivals: seq on some but not all",
+			src: head + `events: [{role: user, text: hi}]
+arrivals:
+  - {seq: 2, role: user, text: again}
+  - {role: user, text: and again}
+`,
+			want: []string{
+				`t.yaml:6:5: arrivals[1]: seq is given on some arrivals but not on this one; give it on every arrival or on none`,
+			},
+		},
+		{
 			name: "aliases are refused",
 			src: head + `events:
   - &e {role: user, text: hi}
