@@ -89,6 +89,7 @@ func TestDecodeBadInput(t *testing.T) {
 	huge = append(huge, `{"schema_version": 1, "covers_through": 1, "text": "`...)
 	huge = append(huge, bytes.Repeat([]byte("a"), 100<<20-100)...)
 	huge = append(huge, `"}`...)
+	over := append(append([]byte(nil), huge[:MaxSummaryBytes-1]...), `"}`...)
 	tests := []struct {
 		name    string
 		doc     []byte
@@ -100,6 +101,7 @@ func TestDecodeBadInput(t *testing.T) {
 		{name: "10000 deep", doc: []byte(deep), wantErr: "nests deeper than 64"},
 		{name: "10000 deep in extensions", doc: []byte(deepInExt), wantErr: "nests deeper than 64"},
 		{name: "100 MB", doc: huge, wantErr: "the limit is 8388608"},
+		{name: "one byte over 8 MiB", doc: over[:MaxSummaryBytes+1], wantErr: "it is 8388609 bytes; the limit is 8388608"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,6 +117,10 @@ func TestDecodeBadInput(t *testing.T) {
 				t.Errorf("Validate = %v; want one root violation containing %q", v, tc.wantErr)
 			}
 		})
+	}
+	atLimit := append(append([]byte(nil), huge[:MaxSummaryBytes-2]...), `"}`...)
+	if _, _, err := Decode(atLimit); err != nil {
+		t.Errorf("a document of exactly %d bytes: %v", len(atLimit), err)
 	}
 }
 
@@ -208,6 +214,8 @@ func TestFastPathAgrees(t *testing.T) {
 		`{"schema_version": 1, "covers_through": 80, "extensions": []}`,
 		`{"schema_version": 1, "covers_through": 80, "hypotheses": [{"claim": "h", "resolved_by": 0}]}`,
 		`{"schema_version": 1, "covers_through": -1}`,
+		`{"schema_version": 1, "covers_through": 80, "constraints": [{"text": "c", "source_seq": -1}]}`,
+		`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_seq": -3}]}`,
 		`{"schema_version": 1.0, "covers_through": 1}`,
 	} {
 		checkFastAgrees(t, []byte(doc))
