@@ -3,6 +3,7 @@ package reports_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
@@ -44,6 +45,23 @@ func TestMerge(t *testing.T) {
 	}
 	if got.Config.Shard != "" {
 		t.Errorf("merged shard = %q, want empty", got.Config.Shard)
+	}
+
+	// The merged run spans its shards: earliest start, latest finish; an
+	// interrupted shard makes it interrupted, with a warning.
+	early, late := *parts[1], *parts[2]
+	early.Started = whole.Started.Add(-time.Hour)
+	late.Finished = whole.Finished.Add(time.Hour)
+	early.Interrupted, early.Resume = true, "compact-eval run --resume s2"
+	span, err := reports.Merge(parts[0], &early, &late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !span.Started.Equal(early.Started) || !span.Finished.Equal(late.Finished) || !span.Interrupted {
+		t.Errorf("merged started %v finished %v interrupted %v; want %v, %v, true", span.Started, span.Finished, span.Interrupted, early.Started, late.Finished)
+	}
+	if !strings.Contains(strings.Join(span.Warnings, "\n"), "was interrupted: resume it with compact-eval run --resume s2") {
+		t.Errorf("an interrupted shard is not warned about: %v", span.Warnings)
 	}
 
 	partial, err := reports.Merge(parts[0], parts[2])
