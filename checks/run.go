@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -133,20 +134,12 @@ func Redact(results []Result, sc *scenarios.Scenario) {
 // newRedactor builds the replacer of sc's secrets; nil when it has none.
 func newRedactor(sc *scenarios.Scenario) *strings.Replacer {
 	var pairs []string
-	for _, inv := range sc.Invariants {
-		var s *scenarios.Secret
-		switch v := inv.(type) {
-		case scenarios.Secret:
-			s = &v
-		case *scenarios.Secret:
-			s = v
-		}
-		if s == nil || s.Value == "" {
-			continue
-		}
-		tag := "[redacted:" + s.ID + "]"
-		pairs = append(pairs, s.Value, tag)
-		if p := secretPrefix(s.Value); p != s.Value {
+	secrets := sc.Secrets()
+	for _, id := range slices.Sorted(maps.Keys(secrets)) {
+		value := secrets[id]
+		tag := "[redacted:" + id + "]"
+		pairs = append(pairs, value, tag)
+		if p := secretPrefix(value); p != value {
 			pairs = append(pairs, p, tag)
 		}
 	}

@@ -46,14 +46,7 @@ func prepare(sc *scenarios.Scenario, counter *tokens.Counter) *prepared {
 	for _, t := range eventTokens(sc.Arrivals, counter) {
 		p.arrivalTokens += t
 	}
-	for _, inv := range sc.Invariants {
-		if s, ok := inv.(scenarios.Secret); ok && s.Value != "" {
-			if p.secrets == nil {
-				p.secrets = map[string]string{}
-			}
-			p.secrets[s.ID] = s.Value
-		}
-	}
+	p.secrets = sc.Secrets()
 	return p
 }
 

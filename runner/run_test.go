@@ -279,25 +279,54 @@ func secretScenario() *scenarios.Scenario {
 	}
 }
 
+// secretYAML is secretScenario as a file: the loader builds *Secret, the
+// form every scenario the CLI runs has.
+const secretYAML = `version: 1
+id: secret
+title: A key the summary must not keep
+goal: Check the logs
+rules: You are an on-call assistant.
+compaction: {at: [3]}
+events:
+  - {role: user, text: "Use only the staging key sk-live-4f9a8b7c6d5e for the test calls."}
+  - {role: assistant, text: "Noted."}
+  - {role: user, text: "Now check the logs."}
+  - {role: assistant, text: "Checking."}
+invariants:
+  - {id: key, type: secret, value: sk-live-4f9a8b7c6d5e}
+`
+
 func TestRedaction(t *testing.T) {
-	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
-	res, err := Run(context.Background(), []*scenarios.Scenario{secretScenario()}, opts)
+	loaded, err := scenarios.LoadBytes("secret.yaml", []byte(secretYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{JournalFile, ResultFile} {
-		b, err := os.ReadFile(filepath.Join(opts.Out, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Contains(string(b), "sk-live-") {
-			t.Errorf("%s holds the secret or its prefix", f)
-		}
-		if !strings.Contains(string(b), "[redacted:key]") {
-			t.Errorf("%s: no [redacted:key] marker (the extractive summary copies the user's sentence)", f)
-		}
+	for _, tc := range []struct {
+		name string
+		sc   *scenarios.Scenario
+	}{
+		{name: "built in Go", sc: secretScenario()},
+		{name: "loaded from YAML", sc: loaded},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+			if _, err := Run(context.Background(), []*scenarios.Scenario{tc.sc}, opts); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{JournalFile, ResultFile} {
+				b, err := os.ReadFile(filepath.Join(opts.Out, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(b), "sk-live-") {
+					t.Errorf("%s holds the secret or its prefix", f)
+				}
+				if !strings.Contains(string(b), "[redacted:key]") {
+					t.Errorf("%s: no [redacted:key] marker (the extractive summary copies the user's sentence)", f)
+				}
+			}
+		})
 	}
-	_ = res
 }
 
 func TestSummarizerFailures(t *testing.T) {

@@ -107,3 +107,27 @@ func (PendingOperation) Type() string  { return TypePendingOperation }
 func (Correction) Type() string        { return TypeCorrection }
 func (Quantity) Type() string          { return TypeQuantity }
 func (Secret) Type() string            { return TypeSecret }
+
+// Secrets maps the id of each secret invariant to its value (nil when there
+// is none). The loader builds pointer invariants and Go callers may use
+// values; both count. Everything that redacts secrets starts here.
+func (s *Scenario) Secrets() map[string]string {
+	var out map[string]string
+	for _, inv := range s.Invariants {
+		var sec *Secret
+		switch v := inv.(type) {
+		case Secret:
+			sec = &v
+		case *Secret:
+			sec = v
+		}
+		if sec == nil || sec.Value == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[sec.ID] = sec.Value
+	}
+	return out
+}

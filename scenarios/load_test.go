@@ -494,3 +494,19 @@ func TestBuiltin(t *testing.T) {
 		t.Errorf("the built-in suite has lint errors:\n%v", errs)
 	}
 }
+
+func TestSecretsTakesBothForms(t *testing.T) {
+	s := &Scenario{Invariants: []Invariant{
+		&Secret{InvariantBase: InvariantBase{ID: "loaded"}, Value: "sk-live-aaaaaaaaaaaa"},
+		Secret{InvariantBase: InvariantBase{ID: "built"}, Value: "ghp_bbbbbbbbbbbbbbbb"},
+		&Secret{InvariantBase: InvariantBase{ID: "empty"}},
+		&Constraint{InvariantBase: InvariantBase{ID: "ro"}, Match: []string{"read-only"}},
+	}}
+	want := map[string]string{"loaded": "sk-live-aaaaaaaaaaaa", "built": "ghp_bbbbbbbbbbbbbbbb"}
+	if diff := cmp.Diff(want, s.Secrets()); diff != "" {
+		t.Errorf("Secrets() (-want +got):\n%s", diff)
+	}
+	if got := (&Scenario{}).Secrets(); got != nil {
+		t.Errorf("Secrets() of a scenario with no secret = %v, want nil", got)
+	}
+}
