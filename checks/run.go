@@ -45,33 +45,19 @@ func CheckNames() []string {
 // value or a pointer of the scenarios invariant types; any other type gives
 // a check whose result is an error naming the type.
 func ForInvariant(inv scenarios.Invariant) Check {
-	switch v := inv.(type) {
-	case scenarios.Constraint:
-		return ConstraintCheck{&v}
+	switch v := scenarios.Pointer(inv).(type) {
 	case *scenarios.Constraint:
 		return ConstraintCheck{v}
-	case scenarios.RefutedHypothesis:
-		return RefutedHypothesisCheck{&v}
 	case *scenarios.RefutedHypothesis:
 		return RefutedHypothesisCheck{v}
-	case scenarios.Artifact:
-		return ArtifactCheck{&v}
 	case *scenarios.Artifact:
 		return ArtifactCheck{v}
-	case scenarios.PendingOperation:
-		return PendingOperationCheck{&v}
 	case *scenarios.PendingOperation:
 		return PendingOperationCheck{v}
-	case scenarios.Correction:
-		return CorrectionCheck{&v}
 	case *scenarios.Correction:
 		return CorrectionCheck{v}
-	case scenarios.Quantity:
-		return QuantityCheck{&v}
 	case *scenarios.Quantity:
 		return QuantityCheck{v}
-	case scenarios.Secret:
-		return SecretCheck{&v}
 	case *scenarios.Secret:
 		return SecretCheck{v}
 	}

@@ -60,7 +60,7 @@ type avoider struct {
 func newAvoider(s *Scenario) *avoider {
 	av := &avoider{seen: map[string]bool{}}
 	for _, inv := range s.Invariants {
-		switch v := inv.(type) {
+		switch v := Pointer(inv).(type) {
 		case *Constraint:
 			av.addPatterns(v.Match)
 		case *RefutedHypothesis:

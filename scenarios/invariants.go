@@ -114,14 +114,8 @@ func (Secret) Type() string            { return TypeSecret }
 func (s *Scenario) Secrets() map[string]string {
 	var out map[string]string
 	for _, inv := range s.Invariants {
-		var sec *Secret
-		switch v := inv.(type) {
-		case Secret:
-			sec = &v
-		case *Secret:
-			sec = v
-		}
-		if sec == nil || sec.Value == "" {
+		sec, ok := Pointer(inv).(*Secret)
+		if !ok || sec.Value == "" {
 			continue
 		}
 		if out == nil {
@@ -130,4 +124,27 @@ func (s *Scenario) Secrets() map[string]string {
 		out[sec.ID] = sec.Value
 	}
 	return out
+}
+
+// Pointer returns inv as a pointer to its concrete type (*Constraint, …),
+// the form the loader builds, so that code can switch on pointer types
+// alone whether a scenario was loaded or built in Go with values.
+func Pointer(inv Invariant) Invariant {
+	switch v := inv.(type) {
+	case Constraint:
+		return &v
+	case RefutedHypothesis:
+		return &v
+	case Artifact:
+		return &v
+	case PendingOperation:
+		return &v
+	case Correction:
+		return &v
+	case Quantity:
+		return &v
+	case Secret:
+		return &v
+	}
+	return inv
 }

@@ -226,7 +226,7 @@ func (l *linter) invariants() {
 	for _, inv := range l.s.Invariants {
 		p := inv.Position()
 		what := fmt.Sprintf("invariant %q (%s)", inv.InvariantID(), inv.Type())
-		switch v := inv.(type) {
+		switch v := Pointer(inv).(type) {
 		case *Constraint:
 			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem)
 			l.patterns(p, what+": match", v.Match)

@@ -510,3 +510,17 @@ func TestSecretsTakesBothForms(t *testing.T) {
 		t.Errorf("Secrets() of a scenario with no secret = %v, want nil", got)
 	}
 }
+
+// A scenario built in Go with value invariants is linted like a loaded one.
+func TestLintValueInvariants(t *testing.T) {
+	s := &Scenario{Version: 1, ID: "values", Events: []Event{
+		{Seq: 1, Role: RoleAssistant, Text: "I think it is read-only."},
+		{Seq: 2, Role: RoleUser, Text: "Go on."},
+	}, Invariants: []Invariant{
+		Constraint{InvariantBase: InvariantBase{ID: "ro"}, SourceSeq: 1, Match: []string{"read-only"}},
+	}}
+	errs := LintScenario(s)
+	if len(errs) == 0 || !strings.Contains(errs.Error(), "source_seq") {
+		t.Fatalf("LintScenario did not refuse a constraint citing an assistant event; got %v", errs)
+	}
+}
