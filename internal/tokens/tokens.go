@@ -3,7 +3,6 @@ package tokens
 
 import (
 	"fmt"
-	"hash/maphash"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -79,33 +78,6 @@ func Default() *Counter {
 // Name is the encoding name.
 func (c *Counter) Name() string { return c.name }
 
-// Long texts are counted piece by piece, and each piece is remembered by a
-// hash of its bytes: a summary is counted by the runner and again by the
-// compression check, and an iterative summary repeats most lines of the
-// one before, so most pieces are counted once. The pieces are cut before a
-// '[' that follows an ASCII letter, an ASCII digit or a newline: no
-// pre-token spans such a boundary (a letter or digit
-// run cannot take a '[', and a newline ends its run), so the sum of the
-// pieces' counts is the count of the whole text (a test checks it on
-// awkward texts; it holds for cl100k_base, the older encodings are
-// remembered whole; o200k_base goes by pre-tokens, see Count). Rendered transcripts start
-// every line with '[', raw or JSON-escaped ("…\n[#12 tool c1] …").
-const (
-	memoMin     = 4 << 10 // shorter texts are counted directly
-	memoEntries = 1 << 16 // the memo is dropped when it grows past this
-)
-
-type memoKey struct {
-	hash uint64
-	n    int
-}
-
-var (
-	memoSeed = maphash.MakeSeed()
-	memoMu   sync.Mutex
-	memo     = map[string]map[memoKey]int{} // encoding → key → count
-)
-
 // Count returns the number of tokens in s.
 //
 // For o200k_base, s is cut into pre-tokens by splitO200k (the codec's split
@@ -137,23 +109,8 @@ func (c *Counter) Count(s string) int {
 		}
 		return total
 	}
-	if len(s) < memoMin {
-		return c.count(s)
-	}
-	if c.name != "cl100k_base" {
-		return c.piece(s) // the older encodings' pre-tokens differ: no cutting
-	}
-	total, start := 0, 0
-	for i := 1; i < len(s); i++ {
-		if s[i] != '[' || i-start < 64 {
-			continue
-		}
-		if b := s[i-1]; b == '\n' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' {
-			total += c.piece(s[start:i])
-			start = i
-		}
-	}
-	return total + c.piece(s[start:])
+	// The other encodings split text differently; they are counted whole.
+	return c.count(s)
 }
 
 // maxPretokens bounds the pre-token memo; it is dropped when full.
@@ -181,27 +138,6 @@ func (c *Counter) pretoken(p string) int {
 	}
 	m[strings.Clone(p)] = n
 	pretokMu.Unlock()
-	return n
-}
-
-// piece counts s, remembering the count.
-func (c *Counter) piece(s string) int {
-	k := memoKey{maphash.String(memoSeed, s), len(s)}
-	memoMu.Lock()
-	n, ok := memo[c.name][k]
-	memoMu.Unlock()
-	if ok {
-		return n
-	}
-	n = c.count(s)
-	memoMu.Lock()
-	m := memo[c.name]
-	if m == nil || len(m) >= memoEntries {
-		m = map[memoKey]int{}
-		memo[c.name] = m
-	}
-	m[k] = n
-	memoMu.Unlock()
 	return n
 }
 
