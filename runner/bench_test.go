@@ -18,8 +18,16 @@ import (
 func BenchmarkBuiltinSuite(b *testing.B) {
 	list := builtinSuite(b)
 	sums := builtins(b, nil)
-	dir := b.TempDir()
 	b.ReportAllocs()
+	runEach(b, list, sums)
+	b.ReportMetric(float64(len(list)*len(sums)), "units/op")
+}
+
+// runEach runs list × sums once per benchmark iteration, each run in a
+// fresh folder, and fails unless every unit ran.
+func runEach(b *testing.B, list []*scenarios.Scenario, sums []Summarizer) {
+	b.Helper()
+	dir := b.TempDir()
 	i := 0
 	for b.Loop() {
 		i++
@@ -32,7 +40,6 @@ func BenchmarkBuiltinSuite(b *testing.B) {
 			b.Fatalf("ran %d units, want %d", res.Ran, len(list)*len(sums))
 		}
 	}
-	b.ReportMetric(float64(len(list)*len(sums)), "units/op")
 }
 
 // generated returns n generated scenarios of 500 events.
@@ -61,18 +68,5 @@ func generated(b *testing.B, n int) []*scenarios.Scenario {
 // through the command, with peak memory).
 func BenchmarkGenerated100(b *testing.B) {
 	list := generated(b, 100)
-	sums := builtins(b, nil)
-	dir := b.TempDir()
-	i := 0
-	for b.Loop() {
-		i++
-		opts := Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(dir, fmt.Sprint(i))}
-		res, err := Run(context.Background(), list, opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if res.Ran != len(list)*len(sums) {
-			b.Fatalf("ran %d units, want %d", res.Ran, len(list)*len(sums))
-		}
-	}
+	runEach(b, list, builtins(b, nil))
 }
