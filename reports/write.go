@@ -104,71 +104,15 @@ func (f Finding) Label() string {
 	return f.Check
 }
 
+// NSeverities is the number of severities; Sev* constants are below it.
+const NSeverities = SevError + 1
+
 // Findings lists every failure, regression and error of r, worst first,
 // then by scenario, summarizer, trial and generation.
 func Findings(r *Result) []Finding {
 	var out []Finding
-	for _, u := range r.Units {
-		base := Finding{Scenario: u.Scenario.ID, File: u.Scenario.File, Summarizer: u.Summarizer, Trial: u.Trial}
-		if u.Status == UnitError {
-			f := base
-			f.Severity, f.Check, f.Message = SevError, "unit", u.Error
-			out = append(out, f)
-		}
-		for _, g := range u.Generations {
-			if g.Error != "" && g.Error != u.Error {
-				// A unit error already explains its generations' errors.
-				f := base
-				f.Severity, f.Generation, f.Check, f.Message = SevError, g.N, "generation", g.Error
-				out = append(out, f)
-			}
-			for _, c := range g.Checks {
-				if c.Status != checks.Fail && c.Status != checks.Error {
-					continue
-				}
-				if c.Status == checks.Error && g.Error != "" {
-					continue // a consequence of the generation's error, listed above
-				}
-				f := base
-				f.Generation, f.Check, f.Name, f.Line = g.N, c.Check, c.Invariant, c.Pos.Line
-				f.Message = c.Message
-				for _, e := range c.Evidence {
-					if f.Seq == 0 {
-						f.Seq = e.Seq
-					}
-					if f.Pointer == "" {
-						f.Pointer = e.Pointer
-					}
-					if f.Evidence == "" {
-						f.Evidence = e.Text
-					}
-				}
-				switch {
-				case c.Status == checks.Error:
-					f.Severity = SevError
-				case c.Kind == checks.KindInvariant:
-					f.Severity = SevInvariant
-				default:
-					f.Severity = SevStructural
-				}
-				out = append(out, f)
-			}
-		}
-		for _, p := range u.Probes {
-			if p.Class != CompactionRegression && p.Class != ProbeErrored {
-				continue
-			}
-			f := base
-			f.Check, f.Name = CheckDecisions, p.ID
-			if p.Class == ProbeErrored {
-				f.Severity = SevError
-				f.Message = p.ErrorText()
-			} else {
-				f.Severity = SevRegression
-				f.Message = fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
-			}
-			out = append(out, f)
-		}
+	for i := range r.Units {
+		out = append(out, UnitFindings(&r.Units[i])...)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -180,6 +124,75 @@ func Findings(r *Result) []Finding {
 		}
 		return false // keep unit order: summarizer in config order, trial, generation
 	})
+	return out
+}
+
+// UnitFindings lists what went wrong in one unit, in the unit's order:
+// its error, then each generation's error and failed or errored checks (an
+// error that only follows from its generation's error is not listed
+// again), then its compaction regressions and failed probes.
+func UnitFindings(u *Unit) []Finding {
+	var out []Finding
+	base := Finding{Scenario: u.Scenario.ID, File: u.Scenario.File, Summarizer: u.Summarizer, Trial: u.Trial}
+	if u.Status == UnitError {
+		f := base
+		f.Severity, f.Check, f.Message = SevError, "unit", u.Error
+		out = append(out, f)
+	}
+	for _, g := range u.Generations {
+		if g.Error != "" && g.Error != u.Error {
+			// A unit error already explains its generations' errors.
+			f := base
+			f.Severity, f.Generation, f.Check, f.Message = SevError, g.N, "generation", g.Error
+			out = append(out, f)
+		}
+		for _, c := range g.Checks {
+			if c.Status != checks.Fail && c.Status != checks.Error {
+				continue
+			}
+			if c.Status == checks.Error && g.Error != "" {
+				continue // a consequence of the generation's error, listed above
+			}
+			f := base
+			f.Generation, f.Check, f.Name, f.Line = g.N, c.Check, c.Invariant, c.Pos.Line
+			f.Message = c.Message
+			for _, e := range c.Evidence {
+				if f.Seq == 0 {
+					f.Seq = e.Seq
+				}
+				if f.Pointer == "" {
+					f.Pointer = e.Pointer
+				}
+				if f.Evidence == "" {
+					f.Evidence = e.Text
+				}
+			}
+			switch {
+			case c.Status == checks.Error:
+				f.Severity = SevError
+			case c.Kind == checks.KindInvariant:
+				f.Severity = SevInvariant
+			default:
+				f.Severity = SevStructural
+			}
+			out = append(out, f)
+		}
+	}
+	for _, p := range u.Probes {
+		if p.Class != CompactionRegression && p.Class != ProbeErrored {
+			continue
+		}
+		f := base
+		f.Check, f.Name = CheckDecisions, p.ID
+		if p.Class == ProbeErrored {
+			f.Severity = SevError
+			f.Message = p.ErrorText()
+		} else {
+			f.Severity = SevRegression
+			f.Message = fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
+		}
+		out = append(out, f)
+	}
 	return out
 }
 

@@ -10,34 +10,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/reports"
 )
 
 // DefaultMaxFailures is how many failures Write lists when Builder.Max is 0.
 const DefaultMaxFailures = 20
-
-// Failure is one line of the failure list.
-type Failure struct {
-	Scenario   string
-	Summarizer string
-	// Generation is "g2", or "probe" for a decision.
-	Generation string
-	// Check is the check type with its invariant ("constraint ro"), or
-	// "decision <probe id>".
-	Check   string
-	Seq     int
-	Message string
-}
-
-// Failure classes, worst first.
-const (
-	classRegression = iota // a decision compaction changed
-	classInvariant         // an invariant the summary lost
-	classStructural        // a structural check that failed
-	classError             // the harness or the summarizer could not check
-	nClasses
-)
 
 // Builder collects what the verdict needs from units. The zero value is not
 // usable: use New.
@@ -45,12 +22,14 @@ type Builder struct {
 	// Max is the number of failures listed; 0 means DefaultMaxFailures.
 	Max int
 
-	byClass  [nClasses][]Failure
-	total    int
-	units    int
-	errors   int
-	abandon  int
-	scenario map[string]bool
+	// bySeverity keeps the first Max findings of each severity
+	// (reports.Sev*), so that the worst can be listed in constant memory.
+	bySeverity [reports.NSeverities][]reports.Finding
+	total      int
+	units      int
+	errors     int
+	abandon    int
+	scenario   map[string]bool
 }
 
 // New returns an empty Builder.
@@ -63,66 +42,30 @@ func (b *Builder) max() int {
 	return DefaultMaxFailures
 }
 
-func (b *Builder) add(class int, f Failure) {
-	b.total++
-	if len(b.byClass[class]) < b.max() {
-		b.byClass[class] = append(b.byClass[class], f)
-	}
-}
-
-// Add takes one unit into account. It keeps nothing of u.
+// Add takes one unit into account. It keeps nothing of u but its first
+// findings (reports.UnitFindings), cut to one line each.
 func (b *Builder) Add(u *reports.Unit) {
 	b.units++
 	b.scenario[u.Scenario.ID] = true
 	switch u.Status {
 	case reports.UnitError:
 		b.errors++
-		b.add(classError, Failure{Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Generation: "unit", Check: "error", Message: firstLine(u.Error)})
 	case reports.UnitAbandoned:
 		b.abandon++
 	}
-	for _, g := range u.Generations {
-		gen := fmt.Sprintf("g%d", g.N)
-		for _, c := range g.Checks {
-			class := -1
-			switch {
-			case c.Status == checks.Fail && c.Kind == checks.KindInvariant:
-				class = classInvariant
-			case c.Status == checks.Fail:
-				class = classStructural
-			case c.Status == checks.Error:
-				class = classError
-			}
-			if class < 0 {
-				continue
-			}
-			name := c.Check
-			if c.Invariant != "" {
-				name += " " + c.Invariant
-			}
-			seq := 0
-			for _, e := range c.Evidence {
-				if e.Seq > 0 {
-					seq = e.Seq
-					break
-				}
-			}
-			b.add(class, Failure{Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Generation: gen, Check: name, Seq: seq, Message: firstLine(c.Message)})
+	for _, f := range reports.UnitFindings(u) {
+		b.total++
+		if fs := &b.bySeverity[f.Severity]; len(*fs) < b.max() {
+			f.Message = firstLine(f.Message)
+			*fs = append(*fs, f)
 		}
-	}
-	for _, p := range u.Probes {
-		if p.Class != reports.CompactionRegression {
-			continue
-		}
-		b.add(classRegression, Failure{Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Generation: "probe", Check: "decision " + p.ID,
-			Message: fmt.Sprintf("full context chose %q, compacted chose %q (expect %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)})
 	}
 }
 
-// Failures returns the failures to list, worst first, and how many more
-// there are.
-func (b *Builder) Failures() (list []Failure, more int) {
-	for _, fs := range b.byClass {
+// Failures returns the findings to list, worst first (the order of
+// reports.Findings), and how many more there are.
+func (b *Builder) Failures() (list []reports.Finding, more int) {
+	for _, fs := range b.bySeverity {
 		for _, f := range fs {
 			if len(list) < b.max() {
 				list = append(list, f)
@@ -200,7 +143,7 @@ func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath 
 			if f.Seq > 0 {
 				seq = fmt.Sprint(f.Seq)
 			}
-			fmt.Fprintf(w, "  %s · %s · %s · %s · %s · %s\n", f.Scenario, f.Summarizer, f.Generation, f.Check, seq, f.Message)
+			fmt.Fprintf(w, "  %s · %s · %s · %s · %s · %s\n", f.Scenario, f.Summarizer, where(f), label(f), seq, f.Message)
 		}
 		if more > 0 {
 			fmt.Fprintf(w, "  … and %d more in the result file\n", more)
@@ -208,6 +151,29 @@ func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath 
 	}
 	_, err := fmt.Fprintf(w, "\nresult: %s\n", resultPath)
 	return err
+}
+
+// where is the generation of a finding ("g2"), "probe" or "unit".
+func where(f reports.Finding) string {
+	switch {
+	case f.Generation > 0:
+		return fmt.Sprintf("g%d", f.Generation)
+	case f.Check == reports.CheckDecisions:
+		return "probe"
+	}
+	return "unit"
+}
+
+// label is the check with its invariant or probe ("constraint ro",
+// "decisions restart"), or "error" when the unit or a generation failed.
+func label(f reports.Finding) string {
+	switch {
+	case f.Check == "unit" || f.Check == "generation":
+		return "error"
+	case f.Name != "":
+		return f.Check + " " + f.Name
+	}
+	return f.Check
 }
 
 func plural(n int, word string) string {

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -26,12 +27,18 @@ func TestBuilder(t *testing.T) {
 	b.Add(unit("c", "s1", reports.UnitOK, []reports.Generation{{N: 2, Checks: []checks.Result{
 		{Check: "quantity", Kind: checks.KindInvariant, Invariant: "q", Status: checks.Fail, Message: "no 30 s"},
 	}}}))
-	got, more := b.Failures()
-	want := []Failure{
-		{Scenario: "a", Summarizer: "s1", Generation: "probe", Check: "decision p", Message: `full context chose "refuse", compacted chose "proceed" (expect "refuse")`},
-		{Scenario: "a", Summarizer: "s1", Generation: "g1", Check: "constraint ro", Seq: 1, Message: "lost"},
-		{Scenario: "c", Summarizer: "s1", Generation: "g2", Check: "quantity q", Message: "no 30 s"},
-		{Scenario: "a", Summarizer: "s1", Generation: "g1", Check: "compression", Message: "too long"},
+	list, more := b.Failures()
+	var got []string
+	for _, f := range list {
+		got = append(got, strings.Join([]string{f.Scenario, f.Summarizer, where(f), label(f), fmt.Sprint(f.Seq), f.Message}, " · "))
+	}
+	// Worst first, in the order of reports.Findings: invariants, decision
+	// regressions, structural checks, then errors; one line each.
+	want := []string{
+		"a · s1 · g1 · constraint ro · 1 · lost",
+		"c · s1 · g2 · quantity q · 0 · no 30 s",
+		`a · s1 · probe · decisions p · 0 · full context chose "refuse", compacted chose "proceed" (expected "refuse")`,
+		"a · s1 · g1 · compression · 0 · too long",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
