@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -171,12 +170,4 @@ func (st *state) bound() int {
 		b = c
 	}
 	return b
-}
-
-// event returns the scenario event with seq (arrivals included).
-func (st *state) event(seq int) (scenarios.Event, bool) {
-	if st.in.Scenario == nil {
-		return scenarios.Event{}, false
-	}
-	return st.in.Scenario.EventBySeq(seq)
 }

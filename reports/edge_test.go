@@ -25,7 +25,7 @@ func TestEmptyAndClean(t *testing.T) {
 		verdict string
 	}{
 		{"empty", empty, "✅ every check passed (0 scenarios × 0 summarizers, 0 units)"},
-		{"clean", clean, "✅ every check passed (1 scenarios × 1 summarizers, 1 units)"},
+		{"clean", clean, "✅ every check passed (1 scenario × 1 summarizer, 1 unit)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := reports.Verdict(tc.r, nil); got != tc.verdict {

@@ -2,7 +2,7 @@ package reports_test
 
 import (
 	"fmt"
-	"os"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
@@ -50,13 +50,13 @@ func ExampleGate() {
 
 // The first line of the Markdown report is the verdict.
 func ExampleWrite() {
-	r := fake.Result(fake.Config{Scenarios: 2, Summarizers: []string{"builtin:none"}})
-	for i := range r.Units {
-		r.Units[i].Probes = nil
-	}
-	r.Aggregate()
-	if err := reports.Write(os.Stdout, r, "md", reports.Options{}); err != nil {
+	r := fake.Result(fake.Config{Scenarios: 2, Summarizers: []string{"builtin:truncate"}, Seed: 1})
+	var md strings.Builder
+	if err := reports.Write(&md, r, "md", reports.Options{}); err != nil {
 		fmt.Println(err)
 	}
-	// Output is not checked: the leaderboard follows the verdict.
+	first, _, _ := strings.Cut(md.String(), "\n")
+	fmt.Println(first)
+	// Output:
+	// **❌ 9 invariant failures, 1 compaction regression, 3 structural failures, 1 error (2 scenarios × 1 summarizer, 2 units)**
 }

@@ -236,7 +236,7 @@ func Count(r *Result) Counts {
 // otherwise what failed.
 func Verdict(r *Result, gate *GateReport) string {
 	c := Count(r)
-	scope := fmt.Sprintf("%d scenarios × %d summarizers, %d units", c.Scenarios, len(Summarizers(r)), c.Units)
+	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(len(Summarizers(r)), "summarizer"), plural(c.Units, "unit"))
 	if gate != nil {
 		if gate.Failed {
 			return "❌ FAIL: " + gate.Reason() + " (" + scope + ")"
@@ -245,11 +245,8 @@ func Verdict(r *Result, gate *GateReport) string {
 	}
 	var parts []string
 	add := func(n int, what string) {
-		switch {
-		case n == 1:
-			parts = append(parts, "1 "+what)
-		case n > 1:
-			parts = append(parts, fmt.Sprintf("%d %ss", n, what))
+		if n > 0 {
+			parts = append(parts, plural(n, what))
 		}
 	}
 	add(c.InvariantFail, "invariant failure")
@@ -272,4 +269,12 @@ func (p Probe) ErrorText() string {
 		parts = append(parts, "compacted arm: "+p.Compacted.Error)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// plural is "1 unit" or "N units".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -45,15 +45,6 @@ type Reply struct {
 // Text is a 200 reply whose content is s.
 func Text(s string) Reply { return Reply{Content: s} }
 
-// JSON is a 200 reply whose content is v marshalled.
-func JSON(v any) Reply {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return Reply{Content: string(b)}
-}
-
 // Status is an error reply with the given status and message.
 func Status(code int, msg string) Reply { return Reply{Status: code, Content: msg} }
 
