@@ -3,6 +3,7 @@ package importer_test
 import (
 	"bytes"
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -393,6 +394,32 @@ func TestSanitizeID(t *testing.T) {
 		if got := importer.SanitizeID(in); got != want {
 			t.Errorf("SanitizeID(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestSanitizeIDLongNames: two long names that differ only past the cut get
+// distinct ids of at most MaxIDLen characters; a name at the limit is kept.
+func TestSanitizeIDLongNames(t *testing.T) {
+	prefix := "swe-bench-verified-django__django-" + strings.Repeat("x", 40)
+	a := importer.SanitizeID(prefix + "-11099.traj")
+	b := importer.SanitizeID(prefix + "-11133.traj")
+	if a == b {
+		t.Fatalf("both names gave id %q", a)
+	}
+	for _, id := range []string{a, b} {
+		if len(id) > importer.MaxIDLen {
+			t.Errorf("id %q is %d characters, want at most %d", id, len(id), importer.MaxIDLen)
+		}
+		if !regexp.MustCompile(`^[a-z0-9][a-z0-9-]*-[0-9a-f]{8}$`).MatchString(id) {
+			t.Errorf("id %q does not end with a dash and 8 hex digits", id)
+		}
+	}
+	if again := importer.SanitizeID(prefix + "-11099.traj"); again != a {
+		t.Errorf("the id is not stable: %q then %q", a, again)
+	}
+	exact := strings.Repeat("a", importer.MaxIDLen)
+	if got := importer.SanitizeID(exact); got != exact {
+		t.Errorf("a %d-character id became %q", importer.MaxIDLen, got)
 	}
 }
 

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -167,9 +169,15 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	return rep, nil
 }
 
+// MaxIDLen is the longest id SanitizeID returns.
+const MaxIDLen = 64
+
 // SanitizeID turns a file name into a scenario id: lower case, the extension
-// dropped, runs of characters outside [a-z0-9] replaced by one "-", at most 64
-// characters. It returns "imported-session" when nothing is left.
+// dropped, runs of characters outside [a-z0-9] replaced by one "-". An id
+// longer than MaxIDLen is cut and ends with "-" and 8 hex digits of the
+// SHA-256 of the whole name, so two long names that share a prefix (two
+// sessions of one benchmark) keep distinct ids. It returns
+// "imported-session" when nothing is left.
 func SanitizeID(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
@@ -194,11 +202,19 @@ func SanitizeID(name string) string {
 		dash = true
 	}
 	id := sb.String()
-	if len(id) > 64 {
-		id = strings.TrimRight(id[:64], "-")
-	}
 	if id == "" {
 		return "imported-session"
 	}
-	return id
+	return fitID(id)
+}
+
+// fitID cuts an id of lowercase letters, digits and dashes to MaxIDLen,
+// appending a short hash of the whole id when it cuts.
+func fitID(id string) string {
+	if len(id) <= MaxIDLen {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	suffix := "-" + hex.EncodeToString(sum[:4])
+	return strings.TrimRight(id[:MaxIDLen-len(suffix)], "-") + suffix
 }

@@ -297,7 +297,7 @@ func (b *builder) finish() error {
 		}
 	}
 	if len(b.metas) == 0 {
-		return inputErrorf(0, "no events found in the input (is it a %s session?)", b.format)
+		return inputErrorf(0, "no events found in the input read as %s (name another format with --from)", b.format)
 	}
 	b.callID = map[int]string{}
 	for _, ref := range b.calls {

@@ -14,14 +14,21 @@ type Error struct {
 	File string
 	Pos  Pos
 	Msg  string
+	// Warning marks a problem that does not make the file invalid (see
+	// Warnings); its text reads "file:line:col: warning: msg".
+	Warning bool
 }
 
-// Error returns "file:line:col: msg".
+// Error returns "file:line:col: msg", or "file:line:col: warning: msg".
 func (e *Error) Error() string {
-	if e.Pos.Line == 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	msg := e.Msg
+	if e.Warning {
+		msg = "warning: " + msg
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	if e.Pos.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, msg)
 }
 
 // ErrorList is every problem found, in file and position order. It

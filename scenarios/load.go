@@ -325,10 +325,10 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 				d.Errorf(v, "id %q: want lowercase letters, digits and '-', starting with a letter or digit", s.ID)
 			}
 		}},
-		{Name: "title", Required: false, Set: func(v *yaml.Node) { s.Title = d.Text(v, "title") }},
+		{Name: "title", Required: false, Set: func(v *yaml.Node) { s.Title, s.TitlePos = d.Text(v, "title"), pos(v) }},
 		{Name: "tags", Required: false, Set: func(v *yaml.Node) { s.Tags = d.Texts(v, "tags") }},
-		{Name: "goal", Required: false, Set: func(v *yaml.Node) { s.Goal = d.Text(v, "goal") }},
-		{Name: "rules", Required: false, Set: func(v *yaml.Node) { s.Rules = d.Text(v, "rules") }},
+		{Name: "goal", Required: false, Set: func(v *yaml.Node) { s.Goal, s.GoalPos = d.Text(v, "goal"), pos(v) }},
+		{Name: "rules", Required: false, Set: func(v *yaml.Node) { s.Rules, s.RulesPos = d.Text(v, "rules"), pos(v) }},
 		{Name: "context_window", Required: false, Set: func(v *yaml.Node) {
 			s.ContextWindow = d.Int(v, "context_window")
 			if s.ContextWindow < 0 {

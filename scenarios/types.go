@@ -60,9 +60,13 @@ type Scenario struct {
 	File string `json:"-"`
 	// Digest is "sha256:" and the hex SHA-256 of the file's bytes.
 	Digest string `json:"-"`
-	// Pos is where the document starts; IDPos where its id is.
-	Pos   Pos `json:"-"`
-	IDPos Pos `json:"-"`
+	// Pos is where the document starts; IDPos where its id is; TitlePos,
+	// GoalPos and RulesPos where those values are (zero when absent).
+	Pos      Pos `json:"-"`
+	IDPos    Pos `json:"-"`
+	TitlePos Pos `json:"-"`
+	GoalPos  Pos `json:"-"`
+	RulesPos Pos `json:"-"`
 }
 
 // Compaction holds the compaction settings of a scenario (FORMATS.md §2).

@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "validate",
-		UsageLine: "validate [-q] [paths…]",
+		UsageLine: "validate [-q] [--strict] [paths…]",
 		Short:     "check scenario files",
 		Long: `Validate loads scenario files or folders (searched recursively for *.yaml
 and *.yml; default: the suite built into the binary), lints them, and checks
@@ -22,10 +22,17 @@ that the reference agent picks each probe's expect on the full context.
 Every problem is printed to stderr as file:line:col: message, then a verdict.
 The exit code is 0 when every scenario is valid and 2 otherwise.
 
+Warnings (file:line:col: warning: message) mark a valid scenario that is
+weak: a TODO(author) placeholder left by import, or evidence that the agent
+reads whatever the summary keeps (in the goal, the rules, or after the last
+cut), so a probe can never regress. They do not change the exit code unless
+--strict is given, which counts them as problems.
+
 	$ compact-eval validate
 	$ compact-eval validate ./my-scenarios`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			quiet := fs.Bool("q", false, "print only problems, no verdict when all is well")
+			strict := fs.Bool("strict", false, "count warnings as problems (exit 2)")
 			return func(ctx context.Context, args []string) error {
 				var list []*scenarios.Scenario
 				var err error
@@ -46,9 +53,14 @@ The exit code is 0 when every scenario is valid and 2 otherwise.
 				for _, s := range list {
 					problems = append(problems, agents.CheckProbes(s)...)
 				}
-				problems.Sort()
-				for _, p := range problems {
+				warnings := scenarios.Warnings(list)
+				all := append(append(scenarios.ErrorList(nil), problems...), warnings...)
+				all.Sort()
+				for _, p := range all {
 					fmt.Fprintln(env.Stderr, p)
+				}
+				if *strict {
+					problems = all
 				}
 				if len(problems) > 0 {
 					files := map[string]bool{}
@@ -58,7 +70,11 @@ The exit code is 0 when every scenario is valid and 2 otherwise.
 					return inputError{fmt.Errorf("%s in %s", validateCount(len(problems), "problem"), validateCount(len(files), "file"))}
 				}
 				if !*quiet {
-					fmt.Fprintf(env.Stdout, "%s OK\n", validateCount(len(list), "scenario"))
+					msg := validateCount(len(list), "scenario") + " OK"
+					if len(warnings) > 0 {
+						msg += fmt.Sprintf(", %s (--strict fails on them)", validateCount(len(warnings), "warning"))
+					}
+					fmt.Fprintln(env.Stdout, msg)
 				}
 				return nil
 			}
