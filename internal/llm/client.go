@@ -130,12 +130,20 @@ type Error struct {
 	// Retryable is true when the last failure was of a retryable kind
 	// (the retries ran out).
 	Retryable bool
+	op        string // what was called, for the message; "" means opChat
 	msg       string
 	err       error
 }
 
+// opChat names a chat completion call in errors.
+const opChat = "chat completion"
+
 func (e *Error) Error() string {
-	s := "chat completion: " + e.msg
+	op := e.op
+	if op == "" {
+		op = opChat
+	}
+	s := op + ": " + e.msg
 	if e.Attempts > 1 {
 		s += fmt.Sprintf(" (after %d attempts)", e.Attempts)
 	}
@@ -321,28 +329,47 @@ func (c *Client) send(ctx context.Context, req *Request, res *Result) (openai.Ch
 	if c.lim.tpm != nil {
 		est = EstimateTokens(&req.Chat)
 	}
+	var resp openai.ChatCompletionResponse
+	err := c.retry(ctx, &res.Attempts, est, opChat, func(ctx context.Context, a *attempt) *Error {
+		var err error
+		resp, err = c.oc.CreateChatCompletion(context.WithValue(ctx, attemptKey{}, a), req.Chat)
+		if err == nil {
+			return nil
+		}
+		return c.classify(ctx, err, a)
+	})
+	return resp, err
+}
+
+// retry runs try until it succeeds, fails in a way that is not retryable,
+// or MaxRetries retries have been spent: the loop every API call of the
+// client shares. try sends one attempt (est estimated prompt tokens, for the
+// TPM limit) and classifies its failure; *attempts counts the attempts.
+// Retries wait with exponential backoff and full jitter, or as long as
+// Retry-After asks; 429 replies feed the adaptive concurrency limit.
+func (c *Client) retry(ctx context.Context, attempts *int, est int, op string, try func(context.Context, *attempt) *Error) error {
 	maxRetries := c.cfg.maxRetries()
 	for i := 0; ; i++ {
 		if err := ctx.Err(); err != nil {
-			return openai.ChatCompletionResponse{}, fmt.Errorf("chat completion: %w", err)
+			return fmt.Errorf("%s: %w", op, err)
 		}
 		if i > 0 {
 			c.retries.Add(1)
 		}
-		res.Attempts++
+		*attempts++
 		a := &attempt{tokens: est}
-		resp, err := c.oc.CreateChatCompletion(context.WithValue(ctx, attemptKey{}, a), req.Chat)
-		if err == nil {
+		e := try(ctx, a)
+		if e == nil {
 			c.lim.ObserveSuccess()
-			return resp, nil
+			return nil
 		}
-		e := c.classify(ctx, err, a)
+		e.op = op
 		if e.Status == http.StatusTooManyRequests {
 			c.lim.Observe429()
 		}
-		e.Attempts = res.Attempts
+		e.Attempts = *attempts
 		if !e.Retryable || i >= maxRetries {
-			return resp, e
+			return e
 		}
 		wait := c.backoff(i, a)
 		sleep := c.cfg.Sleep
@@ -352,7 +379,7 @@ func (c *Client) send(ctx context.Context, req *Request, res *Result) (openai.Ch
 		if err := sleep(ctx, wait); err != nil {
 			e.Retryable = false
 			e.msg += "; cancelled while waiting to retry"
-			return resp, e
+			return e
 		}
 	}
 }

@@ -37,9 +37,14 @@ type Config struct {
 	// "" means DefaultBaseURL. (Callers read OPENAI_BASE_URL themselves; see
 	// FromEnv.)
 	BaseURL string
-	// APIKey is sent as a bearer token. "" sends no Authorization header
+	// APIKey is sent as a bearer token (or in KeyHeader). "" sends no key
 	// (local servers such as Ollama need none).
 	APIKey string
+	// KeyHeader is the header that carries APIKey on Post calls: "" (or
+	// "Authorization") sends "Authorization: Bearer KEY", as OpenAI-compatible
+	// endpoints want; Anthropic's API wants "x-api-key". Chat calls always
+	// send a bearer token.
+	KeyHeader string
 	// MaxRetries is how many times a retryable failure (429, 5xx, timeout,
 	// connection error) is retried. 0 means DefaultMaxRetries; a negative
 	// value means no retry at all.
