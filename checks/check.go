@@ -59,6 +59,11 @@ type Result struct {
 	// Metrics carries numbers a check measured (compression: summary_tokens,
 	// replaced_tokens, ratio).
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Judge is the model judge's opinion of the same invariant, when a
+	// judge was asked (run --judge); nil otherwise. It never changes Status,
+	// except that --judge-gate turns a pass the judge calls contradicted
+	// into a fail (Judge.Overrode then says "pass").
+	Judge *Judgement `json:"judge,omitempty"`
 }
 
 // Generation describes the compaction a summary was produced for.

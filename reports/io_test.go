@@ -91,6 +91,7 @@ func TestSchemaCoversModel(t *testing.T) {
 		"summarizerSummary": reflect.TypeFor[reports.SummarizerSummary](),
 		"check":             reflect.TypeOf(reports.Generation{}.Checks).Elem(),
 		"call":              reflect.TypeOf(reports.Generation{}.Call),
+		"judgement":         reflect.TypeOf(reports.Generation{}.Checks).Elem().Field(judgeField()).Type.Elem(),
 	}
 	for def, typ := range types {
 		p := props(def)
@@ -108,6 +109,12 @@ func TestSchemaCoversModel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// judgeField is the index of checks.Result's Judge field.
+func judgeField() int {
+	f, _ := reflect.TypeOf(reports.Generation{}.Checks).Elem().FieldByName("Judge")
+	return f.Index[0]
 }
 
 func TestReadRoundTrip(t *testing.T) {

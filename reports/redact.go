@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/compact-eval/compact-eval/checks"
 )
 
 // RedactUnit replaces, everywhere in u, each secret value and its first 8
@@ -38,6 +40,7 @@ func RedactUnit(u *Unit, secrets map[string]string) {
 				e := &c.Evidence[ei]
 				e.Text, e.Pattern, e.Note, e.Pointer = r(e.Text), r(e.Pattern), r(e.Note), r(e.Pointer)
 			}
+			redactJudgement(c.Judge, r)
 		}
 	}
 	for pi := range u.Probes {
@@ -49,6 +52,16 @@ func RedactUnit(u *Unit, secrets map[string]string) {
 			redactMap(d.Call.Extra, r)
 		}
 	}
+}
+
+// redactJudgement redacts what a judge wrote (nil is fine).
+func redactJudgement(j *checks.Judgement, r func(string) string) {
+	if j == nil {
+		return
+	}
+	j.Quote, j.Reason, j.Error = r(j.Quote), r(j.Reason), r(j.Error)
+	j.Call.Stderr = r(j.Call.Stderr)
+	redactMap(j.Call.Extra, r)
 }
 
 type redactor struct {

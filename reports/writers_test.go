@@ -175,7 +175,9 @@ func TestRedactUnit(t *testing.T) {
 		Generations: []reports.Generation{{
 			Summary: []byte(`{"schema_version":1,"covers_through":3,"text":"see tok\"en\\with-quote-0123456789 and tok\"en\\w"}`),
 			Checks: []checks.Result{{Check: "secret", Status: checks.Fail, Message: "leaked " + secret[:8],
-				Evidence: []checks.Evidence{{Pointer: "/text", Text: secret, Pattern: secret, Note: "near " + secret}}}},
+				Evidence: []checks.Evidence{{Pointer: "/text", Text: secret, Pattern: secret, Note: "near " + secret}},
+				Judge: &checks.Judgement{Verdict: "kept", Quote: "quoted " + secret, Reason: "because " + secret, Error: "judge said " + secret,
+					Call: summarizers.Call{Stderr: "judge stderr " + secret, Extra: map[string]string{"echo": secret}}}}},
 			Call:         summarizers.Call{Stderr: "stdin was " + secret, Extra: map[string]string{"echo": secret}},
 			Error:        "reply quoted " + secret,
 			InstallError: "refused " + secret,
@@ -194,9 +196,12 @@ func TestRedactUnit(t *testing.T) {
 	g, ev, cd := u.Generations[0], u.Generations[0].Checks[0].Evidence[0], u.Probes[0].Compacted
 	got := []string{u.Error, u.Warnings[0], g.Checks[0].Message, ev.Text, ev.Pattern, ev.Note, g.Call.Stderr, g.Call.Extra["echo"], g.Error, g.InstallError,
 		u.Probes[0].Full.Reason, cd.Error, cd.Call.Stderr, cd.Call.Extra["echo"], u.Probes[0].Diff}
+	j := g.Checks[0].Judge
+	got = append(got, j.Quote, j.Reason, j.Error, j.Call.Stderr, j.Call.Extra["echo"])
 	wantS := []string{"failed with [redacted:k]", "warned about [redacted:k]", "leaked [redacted:k]", "[redacted:k]", "[redacted:k]", "near [redacted:k]",
 		"stdin was [redacted:k]", "[redacted:k]", "reply quoted [redacted:k]", "refused [redacted:k]",
-		"I used [redacted:k]", "agent said [redacted:k]", "agent stderr [redacted:k]", "[redacted:k]", "- [redacted:k]"}
+		"I used [redacted:k]", "agent said [redacted:k]", "agent stderr [redacted:k]", "[redacted:k]", "- [redacted:k]",
+		"quoted [redacted:k]", "because [redacted:k]", "judge said [redacted:k]", "judge stderr [redacted:k]", "[redacted:k]"}
 	if d := cmp.Diff(wantS, got); d != "" {
 		t.Errorf("redacted strings (-want +got):\n%s", d)
 	}

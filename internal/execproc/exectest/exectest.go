@@ -1,7 +1,8 @@
 // Package exectest holds small exec-protocol programs (FORMATS.md §4) used by
 // tests: a correct summarizer, one that crashes, one that hangs, one that
 // prints garbage, one that writes 20 MB, a correct agent and an agent that
-// dumps its stdin (to prove what never reaches a process).
+// dumps its stdin (to prove what never reaches a process), and a judge that
+// gives scripted verdicts.
 //
 // Each program is a func() that reads os.Stdin, writes os.Stdout and exits.
 // They speak the wire format from the outside, with their own types, as a
@@ -14,6 +15,7 @@
 //	EXECTEST_STDIN_LOG  file that summarizer-good, agent-good and
 //	                    agent-dumpstdin append every request to
 //	EXECTEST_PID_FILE   file that summarizer-hang writes its child's pid to
+//	EXECTEST_JUDGE_RULES file of judge-scripted's verdicts (see JudgeScripted)
 package exectest
 
 import (
@@ -33,7 +35,7 @@ import (
 // Programs lists the program names, each a folder under testdata/exec.
 var Programs = []string{
 	"summarizer-good", "summarizer-crash", "summarizer-hang", "summarizer-garbage",
-	"summarizer-huge", "agent-good", "agent-dumpstdin",
+	"summarizer-huge", "agent-good", "agent-dumpstdin", "judge-scripted",
 }
 
 // Commands maps "exec-NAME" to each program, for testscript.Main.
@@ -46,6 +48,7 @@ func Commands() map[string]func() {
 		"exec-summarizer-huge":    SummarizerHuge,
 		"exec-agent-good":         AgentGood,
 		"exec-agent-dumpstdin":    AgentDumpStdin,
+		"exec-judge-scripted":     JudgeScripted,
 	}
 }
 
@@ -346,4 +349,94 @@ func sleepForever() {
 	for {
 		time.Sleep(time.Hour)
 	}
+}
+
+// JudgeScripted is an exec judge whose verdicts come from the file named by
+// $EXECTEST_JUDGE_RULES, one rule a line: "KEY VERDICT [QUOTE…]", where KEY
+// is an invariant id, "probe:ID" for a free-text probe's answers, or "*"
+// for anything else; blank lines and lines starting with # are ignored.
+// VERDICT is given back as the verdict, except three words that misbehave
+// on purpose: "crash" (exit 3 with a message on stderr), "garbage" (print
+// text that is not JSON) and "wrong-quote" (verdict kept, quoting words
+// that are in no summary). QUOTE is the quote to give; without one the
+// judge quotes the first 24 characters of the summary's "text" field (of
+// the answer, for an answer), so that kept and contradicted verdicts quote
+// words that are there. With no rule for a request (or no file) the verdict
+// is missing for an invariant and unsure for an answer.
+func JudgeScripted() { os.Exit(judgeScripted(os.Stdin, os.Stdout, os.Stderr)) }
+
+func judgeScripted(stdin io.Reader, stdout, stderr io.Writer) int {
+	in, err := readRequest(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "judge-scripted: %v\n", err)
+		return 2
+	}
+	var req struct {
+		Protocol  int    `json:"protocol"`
+		Kind      string `json:"kind"`
+		Invariant *struct {
+			ID string `json:"id"`
+		} `json:"invariant"`
+		Summary json.RawMessage `json:"summary"`
+		Probe   *struct {
+			ID string `json:"id"`
+		} `json:"probe"`
+		Answer *string `json:"answer"`
+	}
+	if err := json.Unmarshal(in, &req); err != nil {
+		fmt.Fprintf(stderr, "judge-scripted: decoding request: %v\n", err)
+		return 2
+	}
+	var key, verdict, text string
+	switch {
+	case req.Protocol != 1:
+		fmt.Fprintf(stderr, "judge-scripted: want protocol 1, got %d\n", req.Protocol)
+		return 2
+	case req.Kind == "judge_invariant" && req.Invariant != nil:
+		key, verdict = req.Invariant.ID, "missing"
+		var s struct {
+			Text string `json:"text"`
+		}
+		json.Unmarshal(req.Summary, &s)
+		text = s.Text
+	case req.Kind == "judge_answer" && req.Probe != nil && req.Answer != nil:
+		key, verdict, text = "probe:"+req.Probe.ID, "unsure", *req.Answer
+	default:
+		fmt.Fprintf(stderr, "judge-scripted: unexpected request kind %q\n", req.Kind)
+		return 2
+	}
+	quote := ""
+	if name := os.Getenv("EXECTEST_JUDGE_RULES"); name != "" {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "judge-scripted: %v\n", err)
+			return 2
+		}
+		found := false
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 || strings.HasPrefix(f[0], "#") || (f[0] != key && f[0] != "*") || found && f[0] == "*" {
+				continue
+			}
+			verdict, quote, found = f[1], strings.Join(f[2:], " "), f[0] == key
+		}
+	}
+	if quote == "" {
+		quote = clip(text, 24)
+	}
+	switch verdict {
+	case "crash":
+		fmt.Fprintln(stderr, "judge-scripted: simulated crash")
+		return 3
+	case "garbage":
+		fmt.Fprint(stdout, GarbageOutput)
+		return 0
+	case "wrong-quote":
+		verdict, quote = "kept", "words that are in no summary at all"
+	}
+	reply := map[string]string{"verdict": verdict, "quote": quote, "reason": "scripted verdict for " + key}
+	if err := json.NewEncoder(stdout).Encode(reply); err != nil {
+		return 1
+	}
+	return 0
 }

@@ -38,6 +38,8 @@ type Reply struct {
 	// ToolCalls are put on the assistant message (a reply that calls a tool
 	// instead of answering).
 	ToolCalls []openai.ToolCall
+	// Refusal is put on the assistant message (a model refusing to answer).
+	Refusal string
 	// PromptTokens and CompletionTokens are the usage reported.
 	PromptTokens, CompletionTokens int
 }
@@ -265,7 +267,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Created: 1700000000,
 		Model:   req.Chat.Model,
 		Choices: []openai.ChatCompletionChoice{{
-			Message:      openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls},
+			Message:      openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: reply.Content, ToolCalls: reply.ToolCalls, Refusal: reply.Refusal},
 			FinishReason: openai.FinishReasonStop,
 		}},
 		Usage: openai.Usage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens, TotalTokens: reply.PromptTokens + reply.CompletionTokens},
@@ -340,12 +342,20 @@ var (
 
 // Simulated is a default reply for benchmarks and end-to-end tests: a
 // decide prompt of the openai agent (it names the option keys) gets its
-// first option; anything else gets a minimal text-only summary document
-// covering the cut the built-in summarize prompt names (0 if none).
+// first option; a judge's question about an invariant gets "missing" and
+// one about an answer "unsure" (verdicts that need no quote); anything
+// else gets a minimal text-only summary document covering the cut the
+// built-in summarize prompt names (0 if none).
 func Simulated(r Request) Reply {
 	last := ""
 	if n := len(r.Chat.Messages); n > 0 {
 		last = r.Chat.Messages[n-1].Content
+	}
+	switch {
+	case strings.HasPrefix(last, "The fact ("):
+		return Reply{Content: `{"verdict":"missing","quote":"","reason":"simulated"}`, PromptTokens: len(last) / 4, CompletionTokens: 12}
+	case strings.HasPrefix(last, "Question:\n") && strings.Contains(last, "\nThe agent's answer:\n"):
+		return Reply{Content: `{"verdict":"unsure","quote":"","reason":"simulated"}`, PromptTokens: len(last) / 4, CompletionTokens: 12}
 	}
 	if m := keysRE.FindStringSubmatch(last); m != nil {
 		key := strings.TrimSpace(strings.Split(m[1], ",")[0])

@@ -1,0 +1,6 @@
+// Command judge-scripted is an exec-protocol test program; see package exectest.
+package main
+
+import "github.com/compact-eval/compact-eval/internal/execproc/exectest"
+
+func main() { exectest.JudgeScripted() }
