@@ -30,7 +30,7 @@ func TestBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := testScenario()
 			results := Run(&Input{Scenario: sc, Gen: genAt(sc, 12, false), Raw: tc.raw})
-			if len(results) != 9+len(sc.Invariants) {
+			if len(results) != len(StructuralNames)+len(sc.Invariants) {
 				t.Fatalf("%d results; want %d", len(results), 9+len(sc.Invariants))
 			}
 			for _, r := range results {
@@ -63,7 +63,7 @@ func FuzzSummary(f *testing.F) {
 	g.ReplacedTokens = 1000 // keep the fuzz loop on the summary, not the transcript
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		results := Run(&Input{Scenario: sc, Gen: g, Raw: raw})
-		if len(results) != 9+len(sc.Invariants) {
+		if len(results) != len(StructuralNames)+len(sc.Invariants) {
 			t.Fatalf("%d results", len(results))
 		}
 		for _, r := range results {

@@ -6,7 +6,8 @@
 // There is one check per invariant type (constraint, refuted_hypothesis,
 // artifact, pending_operation, correction, quantity, secret) and one per
 // always-on structural check (schema, coverage, references, evidence, tail,
-// compression, provenance, paths, unresolved), each a small value with one
+// compression, provenance, paths, unresolved, stale_pending, grounding),
+// each a small value with one
 // method and its exact rule in its doc comment. Run runs them all in a
 // stable order; Structural and ForInvariant let a library user run a subset
 // or add a check of their own.

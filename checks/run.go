@@ -20,6 +20,9 @@ const (
 	CheckProvenance  = "provenance"
 	CheckPaths       = "paths"
 	CheckUnresolved  = "unresolved"
+	// CheckStalePending and CheckGrounding came with summary contract 1.1.
+	CheckStalePending = "stale_pending"
+	CheckGrounding    = "grounding"
 )
 
 // Structural lists the always-on structural checks of FORMATS.md §2 in the
@@ -28,12 +31,13 @@ const (
 var Structural = []Check{
 	SchemaCheck{}, CoverageCheck{}, ReferencesCheck{}, EvidenceCheck{}, TailCheck{},
 	CompressionCheck{}, ProvenanceCheck{}, PathsCheck{}, UnresolvedCheck{},
+	StalePendingCheck{}, GroundingCheck{},
 }
 
 // StructuralNames lists the always-on structural checks of FORMATS.md §2 in
 // the order Run reports them. It is the one list the other packages use.
 var StructuralNames = []string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
-	CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved}
+	CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved, CheckStalePending, CheckGrounding}
 
 // CheckNames lists every check type Run can produce: the structural checks
 // in order, then the invariant types in order.

@@ -383,8 +383,9 @@ func callSummarizer(ctx context.Context, s summarizers.Summarizer, req *summariz
 }
 
 // Contexts returns the full context (rules, goal, every event, arrivals)
-// and the compacted context (rules, goal, the summary active, every event
-// after its coverage, arrivals) of sc. With no active summary (nil
+// and the compacted context (rules, goal, the summary active as the agent
+// sees it, that is without its extensions (summarizers.ForAgent), every
+// event after its coverage, arrivals) of sc. With no active summary (nil
 // summary) the compacted context is the full context.
 func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int) (full, compacted agents.Context) {
 	full = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Events: withArrivals(sc.Events, sc.Arrivals)}
@@ -392,7 +393,7 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 		return full, full
 	}
 	i := sort.Search(len(sc.Events), func(i int) bool { return sc.Events[i].Seq > coversThrough })
-	compacted = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summary, Events: withArrivals(sc.Events[i:], sc.Arrivals)}
+	compacted = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summarizers.ForAgent(summary), Events: withArrivals(sc.Events[i:], sc.Arrivals)}
 	return full, compacted
 }
 

@@ -202,6 +202,11 @@ func fastValid(raw []byte) (*Summary, bool) {
 		}
 	}
 	for _, x := range s.Artifacts {
+		switch x.Status {
+		case "", ArtifactCurrent, ArtifactStale, ArtifactSuperseded, ArtifactDeleted:
+		default:
+			return nil, false
+		}
 		if x.Path == "" || !seqOK(x.SourceSeq) {
 			return nil, false
 		}

@@ -24,10 +24,15 @@ func TestValidate(t *testing.T) {
 			"verified": [{"claim": "db resolves to 10.0.3.7", "source_seq": 4}],
 			"hypotheses": [{"claim": "wrong port", "source_seq": 61, "status": "refuted", "resolved_by": 70}],
 			"pending": [{"op_id": "c17", "description": "migration", "status": "unknown", "source_seq": 30}],
-			"artifacts": [{"path": "config/db.yaml", "digest": "sha256:ab", "source_seq": 12}],
+			"artifacts": [{"path": "config/db.yaml", "digest": "sha256:ab", "status": "current", "source_seq": 12}, {"path": "config/db.yml", "status": "stale"}],
 			"corrections": [{"subject": "db port", "value": "6432", "supersedes": "5432", "source_seq": 50}],
 			"errors": [{"text": "TLS timeout", "resolution": "unresolved", "source_seq": 77}],
 			"next_steps": ["compare ports"], "text": "t", "extensions": {"anything": {"goes": [1, 2]}}}`},
+		{
+			name: "bad artifact status",
+			doc:  `{"schema_version": 1, "covers_through": 3, "artifacts": [{"path": "a.txt", "status": "live"}]}`,
+			want: []Violation{{"/artifacts/0/status", `status is "live"; want one of current, stale, superseded, deleted`}},
+		},
 		{
 			name: "bad hypothesis status",
 			doc:  `{"schema_version": 1, "covers_through": 3, "hypotheses": [{"claim": "a"}, {"claim": "b"}, {"claim": "c", "status": "closed"}]}`,

@@ -441,8 +441,9 @@ func StrictSummarySchema() []byte {
 
 // strictEnums are the closed value sets of string fields, by Type.Field.
 var strictEnums = map[string][]any{
-	"Hypothesis.Status": {HypothesisOpen, HypothesisRefuted, HypothesisConfirmed},
-	"Pending.Status":    {PendingPending, PendingInFlight, PendingUnknown, PendingFailed, PendingDone},
+	"Hypothesis.Status":  {HypothesisOpen, HypothesisRefuted, HypothesisConfirmed},
+	"Pending.Status":     {PendingPending, PendingInFlight, PendingUnknown, PendingFailed, PendingDone},
+	"ArtifactRef.Status": {ArtifactCurrent, ArtifactStale, ArtifactSuperseded, ArtifactDeleted},
 }
 
 func strictObject(t reflect.Type, name string) map[string]any {

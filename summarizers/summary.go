@@ -1,8 +1,15 @@
 package summarizers
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
-// SchemaVersion is the summary document version (FORMATS.md §3).
+// SchemaVersion is the summary document version (FORMATS.md §3). The
+// contract is at minor version 1.1 (docs/contract.md, "The summary
+// document"): artifacts[].status was added, and the meaning of
+// corrections[].supersedes and of extensions was pinned down. Every
+// version-1 document is a valid 1.1 document, so schema_version stays 1.
 const SchemaVersion = 1
 
 // Summary is the summary document a summarizer returns (FORMATS.md §3). Only
@@ -23,7 +30,11 @@ type Summary struct {
 	NextSteps     []string      `json:"next_steps,omitempty"`
 	Text          string        `json:"text,omitempty"`
 	// Extensions holds anything else a summarizer wants to keep; unknown
-	// top-level properties are refused.
+	// top-level properties are refused. Extensions are the summarizer's
+	// own: they go back to it as part of the previous summary, they count
+	// toward compression and the secret check reads them, but the agent
+	// never sees them (ForAgent removes them) and no content check reads
+	// them, so a value kept only there is a value the agent lost.
 	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
 }
 
@@ -71,14 +82,36 @@ type Pending struct {
 	SourceSeq   int    `json:"source_seq,omitempty"`
 }
 
+// Artifact statuses (contract 1.1). An absent status says nothing; when
+// two confusable names are listed, the live one must say current and the
+// other must not.
+const (
+	// ArtifactCurrent: the artifact in use, the one to act on.
+	ArtifactCurrent = "current"
+	// ArtifactStale: it exists but is out of date or not the one in use
+	// (a lookalike config the service ignores, last week's report).
+	ArtifactStale = "stale"
+	// ArtifactSuperseded: another artifact replaced it.
+	ArtifactSuperseded = "superseded"
+	// ArtifactDeleted: it no longer exists.
+	ArtifactDeleted = "deleted"
+)
+
+// ArtifactStatuses lists the valid artifact statuses.
+var ArtifactStatuses = []string{ArtifactCurrent, ArtifactStale, ArtifactSuperseded, ArtifactDeleted}
+
 // ArtifactRef names a file or other artifact, exactly as the history did.
 type ArtifactRef struct {
-	Path      string `json:"path"`
-	Digest    string `json:"digest,omitempty"`
+	Path   string `json:"path"`
+	Digest string `json:"digest,omitempty"`
+	// Status is one of ArtifactStatuses, or "" (not said).
+	Status    string `json:"status,omitempty"`
 	SourceSeq int    `json:"source_seq,omitempty"`
 }
 
-// Correction records that Value replaced Supersedes for Subject.
+// Correction records that Value replaced Supersedes for Subject. Supersedes
+// holds the old value and counts only as that: the checks never find a
+// current value, quantity or conclusion there.
 type Correction struct {
 	Subject    string `json:"subject,omitempty"`
 	Value      string `json:"value"`
@@ -99,4 +132,53 @@ func (s *Summary) TextOnly() bool {
 	return len(s.Constraints) == 0 && len(s.Decisions) == 0 && len(s.Verified) == 0 &&
 		len(s.Hypotheses) == 0 && len(s.Pending) == 0 && len(s.Artifacts) == 0 &&
 		len(s.Corrections) == 0 && len(s.Errors) == 0 && len(s.NextSteps) == 0
+}
+
+// ForAgent returns the summary document as the agent sees it: raw without
+// its top-level "extensions" member, every other member kept in its order
+// and byte for byte. A document that is not a JSON object, or has no
+// extensions, is returned unchanged. The runner shows the agent only this
+// form, so that nothing kept in extensions (which no content check reads)
+// can steer a decision.
+func ForAgent(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"extensions"`)) {
+		return raw
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return raw
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	dropped := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return raw
+		}
+		key, ok := t.(string)
+		if !ok {
+			return raw
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return raw
+		}
+		if key == "extensions" {
+			dropped = true
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') || !dropped {
+		return raw
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }

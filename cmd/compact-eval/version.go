@@ -19,8 +19,8 @@ func init() {
 				if len(args) > 0 {
 					return usagef("version takes no arguments")
 				}
-				fmt.Fprintf(env.Stdout, "compact-eval %s (scenario v%d, summary v%d, protocol v%d, result v%d)\n",
-					version.Harness(), version.Scenario, version.Summary, version.Protocol, version.Result)
+				fmt.Fprintf(env.Stdout, "compact-eval %s (scenario v%d, summary v%d.%d, protocol v%d, result v%d)\n",
+					version.Harness(), version.Scenario, version.Summary, version.SummaryMinor, version.Protocol, version.Result)
 				return nil
 			}
 		},

@@ -7,9 +7,13 @@ import "runtime/debug"
 // Contract versions.
 const (
 	Scenario = 1 // scenario file (FORMATS.md §2)
-	Summary  = 1 // summary document (§3)
-	Protocol = 1 // exec protocol (§4)
-	Result   = 1 // canonical JSON result
+	Summary  = 1 // summary document (§3): its schema_version
+	// SummaryMinor is the summary contract's minor version: 1.1 added
+	// artifacts[].status and pinned down supersedes and extensions
+	// (docs/contract.md). A minor version never invalidates a document.
+	SummaryMinor = 1
+	Protocol     = 1 // exec protocol (§4)
+	Result       = 1 // canonical JSON result
 )
 
 // Release is set at build time with -ldflags "-X ...version.Release=v1.2.3".

@@ -1,0 +1,85 @@
+package checks
+
+import (
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// StalePendingCheck is the `stale_pending` check: an operation that
+// finished is not sent back to the agent as unfinished work. It is the
+// mirror of unresolved: listing every call as "unknown", the finished ones
+// included, would pass unresolved and pending_operation, and would make
+// the agent repeat a migration, a deploy or an email that already went out.
+//
+// Rule: a call is finished when its first result has status ok and seq ≤
+// covers_through. A pending[] entry naming a finished call (its op_id, or,
+// with no op_id, its description naming the call id as a whole token) with
+// status pending, in_flight, unknown or no status fails, naming the call and
+// the seq of its result. Status done passes; failed passes too (an ok
+// result can still report a failure in its text). Skip when the summary
+// lists nothing under pending (a text-only summary always skips).
+type StalePendingCheck struct{}
+
+// Check implements Check.
+func (StalePendingCheck) Check(in *Input) []Result {
+	st, res := structural(in, CheckStalePending, true)
+	if st == nil {
+		return res
+	}
+	r := Result{Check: CheckStalePending, Kind: KindStructural}
+	if len(st.sum.Pending) == 0 {
+		r.Status, r.Message = Skip, "the summary lists nothing under pending"
+		return []Result{r}
+	}
+	bound := st.bound()
+	finished := func(id string) (scenarios.Event, bool) {
+		res, ok := st.sd.results[id]
+		if !ok || res.Seq > bound || res.ToolResult.Status == scenarios.StatusTimeout || res.ToolResult.Status == scenarios.StatusError {
+			return scenarios.Event{}, false
+		}
+		return res, true
+	}
+	for i, p := range st.sum.Pending {
+		switch p.Status {
+		case summarizers.PendingDone, summarizers.PendingFailed:
+			continue
+		}
+		status := p.Status
+		if status == "" {
+			status = "no status"
+		}
+		if p.OpID != "" {
+			if res, ok := finished(p.OpID); ok {
+				r.Evidence = append(r.Evidence, Evidence{Pointer: ptrf("pending", i, "status"), Seq: res.Seq, Text: p.OpID,
+					Note: fmt.Sprintf("listed as %s; its result came back ok at #%d", status, res.Seq)})
+			}
+			continue
+		}
+		for _, c := range st.sd.calls {
+			if c.Seq > bound {
+				break
+			}
+			if findToken(p.Description, c.ToolCall.ID) < 0 {
+				continue
+			}
+			if res, ok := finished(c.ToolCall.ID); ok {
+				r.Evidence = append(r.Evidence, Evidence{Pointer: ptrf("pending", i, "description"), Seq: res.Seq, Text: c.ToolCall.ID,
+					Note: fmt.Sprintf("listed as %s; its result came back ok at #%d", status, res.Seq)})
+				break
+			}
+		}
+	}
+	if len(r.Evidence) > 0 {
+		e := r.Evidence[0]
+		r.Status = Fail
+		r.Message = fmt.Sprintf("finished operation %s is %s: the agent would redo finished work", e.Text, e.Note)
+		if len(r.Evidence) > 1 {
+			r.Message += fmt.Sprintf(" (%d of %d pending entries)", len(r.Evidence), len(st.sum.Pending))
+		}
+		return []Result{r}
+	}
+	r.Status, r.Message = Pass, fmt.Sprintf("no pending entry names an operation that finished (%d checked)", len(st.sum.Pending))
+	return []Result{r}
+}
