@@ -42,8 +42,27 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 		}
 		return sb.String()
 	}
-	if format == importer.FormatOpenAI {
+	started := false // an element was written to the array being generated
+	sep := func() {
+		if started {
+			cw.Write([]byte(","))
+		}
+		started = true
+	}
+	switch format {
+	case importer.FormatOpenAI, importer.FormatOpenHands, formatRecords:
 		cw.Write([]byte("[\n"))
+	case importer.FormatSWEAgent:
+		// Steps first (with a short query each, as SWE-agent writes them),
+		// then the history: the parser keeps the steps until it sees it.
+		cw.Write([]byte(`{"environment":"swe_main","trajectory":[`))
+		for i := 0; cw.n < size/5; i++ {
+			sep()
+			enc.Encode(map[string]any{"thought": fmt.Sprintf("Step %d.", i), "action": fmt.Sprintf("go test ./pkg%d/...", i%17),
+				"observation": output(i), "query": []any{map[string]any{"role": "user", "content": "Continue."}}})
+		}
+		cw.Write([]byte("],\n\"history\":[\n"))
+		started = false
 	}
 	for i := 0; cw.n < size; i++ {
 		ts := start.Add(time.Duration(i) * time.Second).Format(time.RFC3339Nano)
@@ -84,12 +103,54 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 				out, _ := json.Marshal(map[string]any{"output": output(i), "metadata": map[string]any{"exit_code": i % 13 % 2}})
 				item(map[string]any{"type": "function_call_output", "call_id": id, "output": string(out)})
 			}
+		case importer.FormatSWEAgent:
+			item := func(m map[string]any) {
+				sep()
+				m["agent"] = "main"
+				enc.Encode(m)
+			}
+			if i%10 == 0 {
+				item(map[string]any{"role": "user", "content": fmt.Sprintf("Step %d: never write to prod.", i), "message_type": "observation"})
+			}
+			item(map[string]any{"role": "assistant", "content": "Running.", "thought": fmt.Sprintf("Check %d.", i), "action": "go test",
+				"message_type": "action", "tool_calls": []any{map[string]any{"id": id, "type": "function",
+					"function": map[string]any{"name": "bash", "arguments": fmt.Sprintf(`{"command":"go test ./pkg%d/..."}`, i%17)}}}})
+			if i%97 != 5 {
+				item(map[string]any{"role": "tool", "content": output(i), "tool_call_ids": []any{id}, "message_type": "observation"})
+			}
+		case importer.FormatOpenHands:
+			ev := func(m map[string]any) {
+				sep()
+				m["timestamp"] = ts
+				enc.Encode(m)
+			}
+			if i%10 == 0 {
+				ev(map[string]any{"id": 3 * i, "source": "user", "action": "message", "args": map[string]any{"content": fmt.Sprintf("Step %d: do not touch prod.", i)}})
+			}
+			meta := map[string]any{"function_name": "execute_bash", "tool_call_id": id, "total_calls_in_response": 1}
+			ev(map[string]any{"id": 3*i + 1, "source": "agent", "action": "run", "tool_call_metadata": meta,
+				"args": map[string]any{"command": fmt.Sprintf("go test ./pkg%d/...", i%17), "thought": "Testing.", "blocking": false}})
+			if i%97 != 5 {
+				ev(map[string]any{"id": 3*i + 2, "source": "agent", "cause": 3*i + 1, "observation": "run", "content": output(i),
+					"tool_call_metadata": meta, "extras": map[string]any{"metadata": map[string]any{"exit_code": i % 13 % 2}}})
+			}
+		case formatRecords:
+			// A benchmark's records: {task_id, reward, traj: [messages]},
+			// each a session of a few dozen messages.
+			var traj []any
+			for k := 0; k < 20; k++ {
+				cid := fmt.Sprintf("%s_%d", id, k)
+				traj = append(traj,
+					map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": cid, "type": "function",
+						"function": map[string]any{"name": "shell", "arguments": fmt.Sprintf(`{"cmd":"go test ./pkg%d/..."}`, k)}}}},
+					map[string]any{"role": "tool", "tool_call_id": cid, "content": output(i + k)})
+			}
+			sep()
+			enc.Encode(map[string]any{"task_id": fmt.Sprintf("bench-task-%d", i), "reward": i % 2, "traj": traj})
 		case importer.FormatOpenAI:
 			// One JSON array: the importer must stream it element by element.
 			msg := func(m map[string]any) {
-				if cw.n > 2 {
-					cw.Write([]byte(","))
-				}
+				sep()
 				enc.Encode(m)
 			}
 			if i%10 == 0 {
@@ -104,8 +165,11 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 			t.Fatalf("no generator for %s", format)
 		}
 	}
-	if format == importer.FormatOpenAI {
+	switch format {
+	case importer.FormatOpenAI, importer.FormatOpenHands, formatRecords:
 		cw.Write([]byte("]\n"))
+	case importer.FormatSWEAgent:
+		cw.Write([]byte(`],"info":{"exit_status":"submitted"}}` + "\n"))
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
@@ -114,6 +178,22 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// formatRecords asks genLog for benchmark records read with --messages-path
+// /traj (an OpenAI import of the last record).
+const formatRecords importer.Format = "records"
+
+// benchFormats are the inputs BenchmarkImport100MB measures.
+var benchFormats = []importer.Format{importer.FormatClaudeCode, importer.FormatCodex, importer.FormatOpenAI,
+	importer.FormatSWEAgent, importer.FormatOpenHands, formatRecords}
+
+// benchOptions imports what genLog wrote for format.
+func benchOptions(format importer.Format) importer.Options {
+	if format == formatRecords {
+		return importer.Options{Format: importer.FormatOpenAI, MessagesPath: "/traj"}
+	}
+	return importer.Options{Format: format}
 }
 
 type countWriter struct {
@@ -179,7 +259,7 @@ func cpuTime() time.Duration {
 //
 //	go test ./importer -run '^$' -bench Import100MB -benchtime 2x
 func BenchmarkImport100MB(b *testing.B) {
-	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex, importer.FormatOpenAI} {
+	for _, format := range benchFormats {
 		b.Run(string(format), func(b *testing.B) {
 			path := genLog(b, format, 100<<20)
 			st, err := os.Stat(path)
@@ -196,7 +276,9 @@ func BenchmarkImport100MB(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				_, err = importer.Import(f, io.Discard, importer.Options{Format: format, TempDir: b.TempDir()})
+				opts := benchOptions(format)
+				opts.TempDir = b.TempDir()
+				_, err = importer.Import(f, io.Discard, opts)
 				f.Close()
 				if err != nil {
 					b.Fatal(err)
@@ -218,10 +300,21 @@ func BenchmarkImport100MB(b *testing.B) {
 // size: the generated log imports, with parallel results and unresolved
 // calls, and the output loads.
 func TestGeneratedLogImports(t *testing.T) {
-	for _, format := range []importer.Format{importer.FormatClaudeCode, importer.FormatCodex, importer.FormatOpenAI} {
+	for _, format := range benchFormats {
 		t.Run(string(format), func(t *testing.T) {
 			path := genLog(t, format, 2<<20)
-			out, rep := importFile(t, path, importer.Options{Format: format, TempDir: t.TempDir()})
+			opts := benchOptions(format)
+			opts.TempDir = t.TempDir()
+			if format == formatRecords {
+				opts.Index = 1 // a record, not the file, is the session
+			}
+			out, rep := importFile(t, path, opts)
+			if format == formatRecords {
+				if rep.Records < 10 || rep.Events != 40 {
+					t.Errorf("report %+v: want many records and 40 events in the one imported", rep)
+				}
+				return
+			}
 			if rep.Unresolved == 0 || rep.Events < 1000 {
 				t.Errorf("report %+v: want unresolved calls and over 1000 events", rep)
 			}

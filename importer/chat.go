@@ -175,10 +175,10 @@ func parseChat(br *bufio.Reader, b *builder, d chatDialect) error {
 		conv++
 	}
 	if !found {
-		return inputErrorf(0, "--index %d: the input holds %d conversations", b.opts.Index, conv)
+		return inputErrorf(0, "--record %d: the input holds %d conversations", b.opts.Index, conv)
 	}
 	if conv > 1 {
-		b.warns = append(b.warns, fmt.Sprintf("the input holds %d conversations; imported #%d (pick another with --index)", conv, b.opts.Index))
+		b.warns = append(b.warns, fmt.Sprintf("the input holds %d conversations; imported #%d (pick another with --record N, or all with --all)", conv, b.opts.Index))
 	}
 	return nil
 }
@@ -328,10 +328,10 @@ func parseChatLines(br *bufio.Reader, b *builder, d chatDialect) error {
 	}
 	if mode == 2 {
 		if !found {
-			return inputErrorf(0, "--index %d: the input holds %d conversations", b.opts.Index, conv)
+			return inputErrorf(0, "--record %d: the input holds %d conversations", b.opts.Index, conv)
 		}
 		if conv > 1 {
-			b.warns = append(b.warns, fmt.Sprintf("the input holds %d conversations, one a line; imported #%d (pick another with --index)", conv, b.opts.Index))
+			b.warns = append(b.warns, fmt.Sprintf("the input holds %d conversations, one a line; imported #%d (pick another with --record N, or all with --all)", conv, b.opts.Index))
 		}
 	}
 	return nil

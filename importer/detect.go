@@ -7,32 +7,68 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // peekSize is how much of the input detection may look at.
 const peekSize = 1 << 20
 
+// Detection is what Detect found: the format, and for a file whose chat
+// messages sit below the top level (records of a benchmark, an export
+// wrapper), the JSON pointer to them within each record.
+type Detection struct {
+	Format Format
+	// MessagesPath is the pointer to the messages inside each record
+	// ("" when the messages are where the format expects them).
+	MessagesPath string
+	// Records is true when the input holds several sessions, one a record.
+	Records bool
+}
+
+// String reads like "openai (messages at /traj of each record)".
+func (d Detection) String() string {
+	s := string(d.Format)
+	switch {
+	case d.MessagesPath != "" && d.Records:
+		s += " (messages at " + d.MessagesPath + " of each record)"
+	case d.MessagesPath != "":
+		s += " (messages at " + d.MessagesPath + ")"
+	case d.Records:
+		s += " (one session a record)"
+	}
+	return s
+}
+
 // Detect looks at the start of the input (at most 1 MiB, without consuming
 // it) and names its format. It returns an *InputError when no format fits.
 func Detect(br *bufio.Reader) (Format, error) {
-	head, err := br.Peek(peekSize)
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		return "", fmt.Errorf("reading input: %w", err)
-	}
-	return detectBytes(head)
+	d, err := DetectInput(br)
+	return d.Format, err
 }
 
-func detectBytes(head []byte) (Format, error) {
+// DetectInput is Detect with where the messages are.
+func DetectInput(br *bufio.Reader) (Detection, error) {
+	head, err := br.Peek(peekSize)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return Detection{}, fmt.Errorf("reading input: %w", err)
+	}
+	return detectBytes(head, len(head) < peekSize)
+}
+
+func detectBytes(head []byte, whole bool) (Detection, error) {
 	trimmed := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	if len(trimmed) == 0 {
-		return "", inputErrorf(0, "cannot detect the format: the input is empty")
+		return Detection{}, inputErrorf(0, "cannot detect the format: the input is empty")
 	}
 	switch trimmed[0] {
 	case '[':
-		return chatMarkers(trimmed), nil
+		return detectDocument(trimmed)
 	case '{':
 	default:
-		return "", inputErrorf(0, "cannot detect the format: the input is not JSON or JSONL")
+		return Detection{}, inputErrorf(0, "cannot detect the format: the input is not JSON or JSONL")
+	}
+	if !isJSONL(trimmed, whole) && !mostlyLines(trimmed) && !anyLineFormat(trimmed) {
+		return detectDocument(trimmed)
 	}
 	// Look at the first few lines that parse as JSON objects.
 	rest := trimmed
@@ -49,13 +85,75 @@ func detectBytes(head []byte) (Format, error) {
 		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(line, &obj) != nil {
-			continue // a malformed line, or part of a pretty-printed document
+			continue // a malformed line
 		}
 		if f, ok := lineFormat(obj); ok {
-			return f, nil
+			return Detection{Format: f}, nil
+		}
+		sh := shapeOf(line)
+		if isOHEvent(sh[""]) {
+			return Detection{Format: FormatOpenHands}, nil
+		}
+		if oneLine(trimmed, whole) {
+			return detectDocument(trimmed) // one document that fits on a line
+		}
+		if isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) {
+			return Detection{Format: FormatOpenHands, Records: true}, nil
+		}
+		if _, ok := obj["role"]; ok {
+			return Detection{Format: chatMarkers(trimmed)}, nil
+		}
+		if _, ok := obj["messages"]; ok {
+			return Detection{Format: chatMarkers(trimmed), Records: true}, nil
+		}
+		if ps := sh.messagesPaths(); len(ps) > 0 {
+			return Detection{Format: chatMarkers(trimmed), MessagesPath: ps[0], Records: true}, nil
 		}
 	}
-	return chatMarkers(trimmed), nil
+	return Detection{Format: chatMarkers(trimmed)}, nil
+}
+
+// detectDocument recognises one JSON document by the shape of its start.
+func detectDocument(t []byte) (Detection, error) {
+	sh := shapeOf(t)
+	top := sh[""]
+	switch {
+	case isSWEHistory(sh["/history/*"]) || isSWEHistory(sh["/trajectory/*"]):
+		return Detection{Format: FormatSWEAgent}, nil
+	case isOHEvent(sh["/*"]):
+		return Detection{Format: FormatOpenHands}, nil
+	case isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || isOHEvent(sh["/trajectory/*"]):
+		return Detection{Format: FormatOpenHands}, nil
+	case isOHEvent(sh["/*/history/*"]) || isOHEvent(sh["/*/events/*"]):
+		return Detection{Format: FormatOpenHands, Records: true}, nil
+	}
+	if t[0] == '[' {
+		if chatRoles[sh["/*"]["role"]] {
+			return Detection{Format: chatMarkers(t)}, nil
+		}
+		// An array of records: messages somewhere inside each.
+		for _, p := range sh.messagesPaths() {
+			if strings.HasPrefix(p, "/*/") && !strings.Contains(p[3:], "*") {
+				return Detection{Format: chatMarkers(t), MessagesPath: p[2:], Records: true}, nil
+			}
+		}
+		if sh["/*"] == nil {
+			if _, ok := sh["/*/*"]; ok {
+				return Detection{Format: chatMarkers(t), Records: true}, nil // conversations
+			}
+			return Detection{Format: chatMarkers(t)}, nil
+		}
+		return Detection{}, inputErrorf(0, "cannot detect the format: a JSON array of objects with neither chat messages nor agent events (name the format with --from, and the messages with --messages-path)")
+	}
+	if _, ok := top["messages"]; ok || top == nil {
+		return Detection{Format: chatMarkers(t)}, nil
+	}
+	for _, p := range sh.messagesPaths() {
+		if !strings.Contains(p, "*") {
+			return Detection{Format: chatMarkers(t), MessagesPath: p}, nil
+		}
+	}
+	return Detection{Format: chatMarkers(t)}, nil
 }
 
 // lineFormat recognises one JSONL line of a session log.
@@ -108,4 +206,50 @@ func chatMarkers(b []byte) Format {
 		return FormatAnthropic
 	}
 	return FormatOpenAI
+}
+
+// mostlyLines reports whether at least two of the first 20 lines are whole
+// JSON objects: JSONL whose first line is broken. (A pretty-printed
+// document has at most one such line, its last element.)
+func mostlyLines(t []byte) bool {
+	n := 0
+	for i := 0; i < 20 && len(t) > 0; i++ {
+		line := t
+		if j := bytes.IndexByte(t, '\n'); j >= 0 {
+			line, t = t[:j], t[j+1:]
+		} else {
+			t = nil
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 && line[0] == '{' && json.Valid(line) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// anyLineFormat reports whether one of the first 20 lines is a line of a
+// session log (Claude Code, Codex).
+func anyLineFormat(t []byte) bool {
+	for i := 0; i < 20 && len(t) > 0; i++ {
+		line := t
+		if j := bytes.IndexByte(t, '\n'); j >= 0 {
+			line, t = t[:j], t[j+1:]
+		} else {
+			t = nil
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(bytes.TrimSpace(line), &obj) == nil {
+			if _, ok := lineFormat(obj); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// oneLine reports whether the whole input is a single line.
+func oneLine(t []byte, whole bool) bool {
+	i := bytes.IndexByte(t, '\n')
+	return whole && (i < 0 || len(bytes.TrimSpace(t[i+1:])) == 0)
 }

@@ -2,7 +2,7 @@
 // (FORMATS.md §2) that passes validation, with suggested invariants written as
 // YAML comments for the author to confirm.
 //
-// Four formats are read, each from a stream:
+// Six formats are read, each from a stream:
 //
 //   - FormatOpenAI: Chat Completions messages (assistant tool_calls, role
 //     "tool" replies with tool_call_id) as a JSON array, a {"messages": [...]}
@@ -16,6 +16,23 @@
 //   - FormatCodex: OpenAI Codex CLI rollout files (JSONL of session items;
 //     response_item messages, function and custom tool calls and their
 //     outputs; compacted items become notes).
+//   - FormatSWEAgent: SWE-agent .traj files: the "history" messages
+//     (function-calling tool_calls and tool_call_ids, or an action whose
+//     output is the next observation), else the "trajectory" steps
+//     (thought, action, observation); demonstrations are dropped.
+//   - FormatOpenHands: OpenHands events: the event stream (actions and
+//     observations paired by "cause" or by tool_call_metadata; condensations
+//     become notes) and the SDK's typed events ("kind"), as a JSON array,
+//     an object with "history" or "events", JSONL, or evaluation output
+//     with one instance a line.
+//
+// Files that hold OpenAI or Anthropic messages somewhere else are read with
+// Options.MessagesPath, a JSON pointer into each record of a file of records
+// (a JSON array or JSONL of objects, such as a benchmark's
+// {task_id, reward, traj: [...]}); Options.Index picks a record and
+// ImportEach imports them all. Detection (DetectInput) recognises each
+// format by the shape of the input's first megabyte and finds such a
+// pointer itself when one array of chat messages is there.
 //
 // # Mapping decisions
 //

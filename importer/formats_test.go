@@ -316,7 +316,7 @@ func TestImportErrors(t *testing.T) {
 		{"not json", importer.Options{}, "hello", "not JSON"},
 		{"index out of range", importer.Options{Format: importer.FormatOpenAI, Index: 5}, "[{\"role\":\"user\",\"content\":\"a\"}]\n", "holds 1 conversations"},
 		{"no events", importer.Options{Format: importer.FormatOpenAI}, "[]", "no events"},
-		{"index on a codex log", importer.Options{Index: 1}, `{"type":"session_meta","payload":{}}`, "--index picks a conversation"},
+		{"index on a codex log", importer.Options{Index: 1}, `{"type":"session_meta","payload":{}}`, "--record picks a record"},
 		{"broken array", importer.Options{Format: importer.FormatOpenAI}, "[{\"role\":\"user\",\"content\":\"a\"},\n{\"role\":", "at byte"},
 	}
 	for _, tc := range tests {

@@ -2,8 +2,10 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,10 +22,12 @@ const (
 	FormatAnthropic  Format = "anthropic"
 	FormatClaudeCode Format = "claude-code"
 	FormatCodex      Format = "codex"
+	FormatSWEAgent   Format = "swe-agent"
+	FormatOpenHands  Format = "openhands"
 )
 
-// Formats lists the concrete formats, in the order detection prefers them.
-var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex}
+// Formats lists the concrete formats.
+var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands}
 
 // ParseFormat returns the Format named s ("" means FormatAuto), or an error
 // that lists the valid names.
@@ -36,7 +40,11 @@ func ParseFormat(s string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %q (want auto, openai, anthropic, claude-code or codex)", s)
+	names := []string{string(FormatAuto)}
+	for _, f := range Formats {
+		names = append(names, string(f))
+	}
+	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(names, ", "))
 }
 
 // DefaultMaxLineBytes is the longest JSONL line read when
@@ -49,9 +57,16 @@ const DefaultMaxLineBytes = 256 << 20
 type Options struct {
 	// Format is the input format; "" or FormatAuto detects it.
 	Format Format
-	// Index picks the conversation in a JSONL file that holds one
-	// conversation a line (openai, anthropic); 0 is the first.
+	// Index picks the record in a file of records (one conversation a line,
+	// an array of benchmark records, OpenHands evaluation output); 0 is the
+	// first.
 	Index int
+	// MessagesPath is an RFC 6901 JSON pointer to the array of OpenAI or
+	// Anthropic messages inside each record (or inside the document), for
+	// files that hold messages somewhere else than a format expects
+	// ("/traj" in {task_id, reward, traj: [...]}). "" lets the format, or
+	// auto-detection, find them.
+	MessagesPath string
 	// Strict makes a malformed line an error instead of a warning.
 	Strict bool
 	// MaxEventChars, when positive, trims each event text and tool result to
@@ -70,9 +85,14 @@ type Options struct {
 
 // Report says what Import did.
 type Report struct {
-	// Format is the format read; Detected is true when auto-detection chose it.
-	Format   Format
-	Detected bool
+	// Format is the format read; Detected is true when auto-detection chose
+	// it, and Detection says what it found.
+	Format    Format
+	Detected  bool
+	Detection Detection
+	// Record is the index of the record imported and Records how many the
+	// input holds (0 when it is not a file of records).
+	Record, Records int
 	// ID is the scenario id written.
 	ID string
 	// Events is the number of events written; Cut the compaction cut.
@@ -117,28 +137,17 @@ func inputErrorf(line int, format string, args ...any) error {
 // report is returned even with an error, so a caller can say which format
 // auto-detection chose.
 func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
-	if opts.MaxEventChars < 0 {
-		return nil, errors.New("max event chars must not be negative")
-	}
-	if opts.Index < 0 {
-		return nil, errors.New("index must not be negative")
-	}
-	format := opts.Format
-	if format == "" {
-		format = FormatAuto
+	if err := opts.validate(); err != nil {
+		return nil, err
 	}
 	br := bufio.NewReaderSize(r, peekSize)
-	rep := &Report{}
-	if format == FormatAuto {
-		f, err := Detect(br)
-		if err != nil {
-			return nil, err
-		}
-		format, rep.Detected = f, true
+	rep, err := detect(br, &opts)
+	if err != nil {
+		return rep, err
 	}
-	rep.Format = format
-	if opts.Index > 0 && format != FormatOpenAI && format != FormatAnthropic {
-		return rep, inputErrorf(0, "--index picks a conversation in an openai or anthropic file; a %s log holds one session", format)
+	format := rep.Format
+	if opts.Index > 0 && !recordFormat(format, opts) && !rep.Detection.Records {
+		return rep, inputErrorf(0, "--record picks a record in a file of records; this %s input holds one session", format)
 	}
 	b, err := newBuilder(opts, format)
 	if err != nil {
@@ -146,14 +155,25 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	}
 	defer b.close()
 	switch format {
-	case FormatOpenAI:
-		err = parseChat(br, b, chatOpenAI)
-	case FormatAnthropic:
-		err = parseChat(br, b, chatAnthropic)
+	case FormatOpenAI, FormatAnthropic:
+		d := chatOpenAI
+		if format == FormatAnthropic {
+			d = chatAnthropic
+		}
+		if opts.MessagesPath != "" {
+			tokens, _ := parsePointer(opts.MessagesPath)
+			err = pickRecord(br, b, func(raw json.RawMessage) error { return b.messagesAt(raw, tokens, d) })
+		} else {
+			err = parseChat(br, b, d)
+		}
 	case FormatClaudeCode:
 		err = parseClaudeCode(br, b)
 	case FormatCodex:
 		err = parseCodex(br, b)
+	case FormatSWEAgent:
+		err = parseSWEAgent(br, b)
+	case FormatOpenHands:
+		err = parseOpenHands(br, b)
 	default:
 		return rep, fmt.Errorf("unknown format %q", format)
 	}
@@ -169,6 +189,129 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	return rep, nil
 }
 
+func (opts *Options) validate() error {
+	if opts.MaxEventChars < 0 {
+		return errors.New("max event chars must not be negative")
+	}
+	if opts.Index < 0 {
+		return errors.New("the record index must not be negative")
+	}
+	if err := ValidPointer(opts.MessagesPath); err != nil {
+		return fmt.Errorf("--messages-path: %w", err)
+	}
+	if opts.MessagesPath != "" && opts.Format != "" && opts.Format != FormatAuto && opts.Format != FormatOpenAI && opts.Format != FormatAnthropic {
+		return fmt.Errorf("--messages-path points at OpenAI or Anthropic messages; it does not apply to --from %s", opts.Format)
+	}
+	return nil
+}
+
+// detect fills the report's format, detecting it when asked, and the
+// messages path found by detection.
+func detect(br *bufio.Reader, opts *Options) (*Report, error) {
+	rep := &Report{Format: opts.Format}
+	if (opts.Format == "" || opts.Format == FormatAuto) && opts.MessagesPath != "" {
+		// Only the dialect is left to find.
+		_, head, err := peekStart(br)
+		if err != nil {
+			return nil, err
+		}
+		rep.Format, rep.Detected = chatMarkers(head), true
+		rep.Detection = Detection{Format: rep.Format, MessagesPath: opts.MessagesPath, Records: true}
+		return rep, nil
+	}
+	if opts.Format == "" || opts.Format == FormatAuto {
+		d, err := DetectInput(br)
+		if err != nil {
+			return nil, err
+		}
+		rep.Format, rep.Detected, rep.Detection = d.Format, true, d
+		opts.MessagesPath = d.MessagesPath
+	}
+	return rep, nil
+}
+
+// recordFormat reports whether a format reads files of records.
+func recordFormat(f Format, opts Options) bool {
+	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || opts.MessagesPath != ""
+}
+
+// ImportEach imports every record of a file of records (benchmark
+// trajectories, OpenHands evaluation output, one conversation a line): one
+// scenario a record, each with its own id (the file's name and the record's
+// task_id, instance_id or id, else its index). For each record it calls
+// emit with the record's report and, when the record could be read, a
+// function that writes its scenario; a record that cannot be read reaches
+// emit with its error instead, and the others are still imported. It
+// returns the number of records.
+func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.Writer) error, err error) error) (int, error) {
+	if err := opts.validate(); err != nil {
+		return 0, err
+	}
+	if opts.ID != "" {
+		return 0, errors.New("an id names one scenario; with every record imported, ids come from the records")
+	}
+	br := bufio.NewReaderSize(r, peekSize)
+	base, err := detect(br, &opts)
+	if err != nil {
+		return 0, err
+	}
+	format := base.Format
+	var tokens []string
+	if opts.MessagesPath != "" {
+		tokens, _ = parsePointer(opts.MessagesPath)
+	}
+	parse := func(b *builder, raw json.RawMessage) error {
+		switch {
+		case format == FormatOpenHands:
+			return b.ohRecord(raw)
+		case format == FormatSWEAgent:
+			return parseSWEAgent(bufio.NewReader(bytes.NewReader(raw)), b)
+		case format != FormatOpenAI && format != FormatAnthropic:
+			return inputErrorf(0, "a %s log holds one session; import it without --all", format)
+		}
+		d := chatOpenAI
+		if format == FormatAnthropic {
+			d = chatAnthropic
+		}
+		if tokens != nil {
+			return b.messagesAt(raw, tokens, d)
+		}
+		return parseConversation(raw, b, d)
+	}
+	return eachRecord(br, opts.MaxLineBytes, func(i, line int, raw json.RawMessage, rerr error) error {
+		o := opts
+		o.Index = i
+		rep := *base
+		rep.Record = i
+		if rerr != nil {
+			return emit(&rep, nil, &InputError{Line: line, Err: fmt.Errorf("record %d: %w", i, rerr)})
+		}
+		b, err := newBuilder(o, format)
+		if err != nil {
+			return err
+		}
+		defer b.close()
+		b.each = true
+		b.recordName = recordName(raw)
+		err = parse(b, raw)
+		if err == nil {
+			err = b.finish()
+		}
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				err = &InputError{Line: line, Err: fmt.Errorf("record %d: %w", i, err)}
+			} else if ie.Line == 0 {
+				ie.Line = line
+				ie.Err = fmt.Errorf("record %d: %w", i, ie.Err)
+			}
+			return emit(&rep, nil, err)
+		}
+		rep.ID = b.scenarioID()
+		return emit(&rep, func(w io.Writer) error { return b.write(w, &rep) }, nil)
+	})
+}
+
 // MaxIDLen is the longest id SanitizeID returns.
 const MaxIDLen = 64
 
@@ -179,18 +322,30 @@ const MaxIDLen = 64
 // sessions of one benchmark) keep distinct ids. It returns
 // "imported-session" when nothing is left.
 func SanitizeID(name string) string {
+	if id := sanitize(fileStem(name)); id != "" {
+		return fitID(id)
+	}
+	return "imported-session"
+}
+
+// fileStem is a path's last element without a known session extension.
+func fileStem(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
 	}
-	for _, ext := range []string{".jsonl", ".json", ".ndjson", ".txt", ".log"} {
+	for _, ext := range []string{".jsonl", ".json", ".ndjson", ".traj", ".txt", ".log"} {
 		if strings.HasSuffix(strings.ToLower(name), ext) {
-			name = name[:len(name)-len(ext)]
-			break
+			return name[:len(name)-len(ext)]
 		}
 	}
+	return name
+}
+
+// sanitize lowercases s and joins its runs of [a-z0-9] with single dashes.
+func sanitize(s string) string {
 	var sb strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(name) {
+	for _, r := range strings.ToLower(s) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
 			if dash && sb.Len() > 0 {
 				sb.WriteByte('-')
@@ -201,11 +356,7 @@ func SanitizeID(name string) string {
 		}
 		dash = true
 	}
-	id := sb.String()
-	if id == "" {
-		return "imported-session"
-	}
-	return fitID(id)
+	return sb.String()
 }
 
 // fitID cuts an id of lowercase letters, digits and dashes to MaxIDLen,

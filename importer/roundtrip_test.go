@@ -19,7 +19,7 @@ import (
 func fixtures(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"../testdata/import/*.json", "../testdata/import/*.jsonl"} {
+	for _, pat := range []string{"../testdata/import/*.json", "../testdata/import/*.jsonl", "../testdata/import/*.traj"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -71,6 +71,12 @@ type builder struct {
 	hasNote bool
 	cut     int
 	rules   string // a system prompt given apart from the messages
+	// recordName is the naming field of the record imported (task_id, …);
+	// records how many records the input holds; each is true under
+	// ImportEach.
+	recordName string
+	records    int
+	each       bool
 }
 
 const spillMemory = 4 << 20 // events kept in memory before spilling to a file

@@ -19,11 +19,9 @@ import (
 // write renders the scenario: header, suggested invariants as comments, the
 // probe template, then the events read back from the spill one at a time.
 func (b *builder) write(w io.Writer, rep *Report) error {
-	id := b.opts.ID
-	if id == "" {
-		id = SanitizeID(b.opts.Name)
-	}
+	id := b.scenarioID()
 	rep.ID = id
+	rep.Record, rep.Records = b.opts.Index, b.records
 	rep.Events = len(b.metas)
 	rep.Cut = b.cut
 	rep.Unresolved = len(b.callID)
@@ -95,6 +93,26 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// scenarioID is Options.ID, else the id made from the file's name and, for
+// one record of several, the record's name (task_id, instance_id, id) or
+// index.
+func (b *builder) scenarioID() string {
+	if b.opts.ID != "" {
+		return b.opts.ID
+	}
+	if !b.each && b.records <= 1 {
+		return SanitizeID(b.opts.Name)
+	}
+	rec := sanitize(b.recordName)
+	if rec == "" {
+		rec = strconv.Itoa(b.opts.Index)
+	}
+	if file := sanitize(fileStem(b.opts.Name)); file != "" {
+		rec = file + "-" + rec
+	}
+	return fitID(rec)
 }
 
 func (b *builder) title() string {

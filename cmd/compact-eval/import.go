@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/importer"
 )
@@ -28,7 +30,7 @@ func (f *formatFlag) Set(s string) error {
 func init() {
 	register(&Command{
 		Name:      "import",
-		UsageLine: "import [--from FORMAT] [--index N] [--strict] [--max-event-chars N] [--id ID] [-o FILE] FILE",
+		UsageLine: "import [--from FORMAT] [--messages-path POINTER] [--record N | --all] [--strict] [--max-event-chars N] [--id ID] [-o FILE|DIR] FILE",
 		Short:     "turn a recorded agent session into a scenario skeleton",
 		Long: `Import reads a recorded agent session and writes a scenario (YAML) that
 passes validate: the session's events in order, a compaction cut near two
@@ -39,51 +41,94 @@ secrets, quantities).
 
 Formats (--from): openai (Chat Completions messages: a JSON array, an object
 with "messages", or JSONL), anthropic (Messages content blocks), claude-code
-(Claude Code session logs), codex (Codex CLI rollout files), or auto (the
-default), which names the format it chose on stderr.
+(Claude Code session logs), codex (Codex CLI rollout files), swe-agent
+(SWE-agent .traj files), openhands (OpenHands event streams and evaluation
+output), or auto
+(the default), which says on stderr what it detected.
+
+Any file that holds OpenAI or Anthropic messages elsewhere can be imported
+with --messages-path, an RFC 6901 JSON pointer to the messages inside each
+record (auto finds it when it can). A file of records (a JSON array or
+JSONL of objects, such as {task_id, reward, traj: [...]}) holds several
+sessions: --record N imports one (0 is the first), --all imports every one,
+each to its own file in the folder given with -o. docs/import.md describes
+every format, what detection looks at and how suggestions are made.
 
 A malformed line is skipped with a warning that gives its line number, or is
 an error with --strict. Timestamps and items with no place in a scenario are
 dropped and counted in warnings on stderr. FILE "-" reads standard input.
 
 	$ compact-eval import --from claude-code -o session.yaml ~/.claude/projects/x/abc.jsonl
+	$ compact-eval import --messages-path /traj --all -o scenarios/ trajectories.json
 	$ compact-eval validate session.yaml`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			from := formatFlag{importer.FormatAuto}
-			fs.Var(&from, "from", "input format: auto, openai, anthropic, claude-code or codex")
-			index := fs.Int("index", 0, "conversation to import from a JSONL file with one conversation a line (0 is the first)")
+			fs.Var(&from, "from", "input format: auto, "+formatNames())
+			record := fs.Int("record", 0, "record to import from a file of records (0 is the first)")
+			fs.IntVar(record, "index", 0, "the same as --record (its former name)")
+			all := fs.Bool("all", false, "import every record, one scenario each, into the folder given with -o")
+			path := fs.String("messages-path", "", "JSON `POINTER` to the OpenAI or Anthropic messages inside each record")
 			strict := fs.Bool("strict", false, "fail on a malformed line instead of skipping it")
 			maxChars := fs.Int("max-event-chars", 0, "trim event texts longer than N characters, with a visible marker (0 keeps all)")
 			id := fs.String("id", "", "scenario id (default: from the file name)")
-			out := fs.String("o", "", "write the scenario to `FILE` instead of standard output")
+			out := fs.String("o", "", "write the scenario to `FILE` instead of standard output (with --all, a folder)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("import takes exactly one FILE")
 				}
-				if *index < 0 || *maxChars < 0 {
-					return usagef("--index and --max-event-chars must not be negative")
+				if *record < 0 || *maxChars < 0 {
+					return usagef("--record and --max-event-chars must not be negative")
 				}
-				return runImport(env, args[0], importer.Options{
-					Format: from.f, Index: *index, Strict: *strict, MaxEventChars: *maxChars,
-					ID: *id, Name: args[0],
-				}, *out)
+				if err := importer.ValidPointer(*path); err != nil {
+					return usagef("--messages-path: %v", err)
+				}
+				opts := importer.Options{
+					Format: from.f, Index: *record, Strict: *strict, MaxEventChars: *maxChars,
+					ID: *id, Name: args[0], MessagesPath: *path,
+				}
+				if *all {
+					switch {
+					case *out == "":
+						return usagef("--all writes one scenario a record: name a folder with -o")
+					case *record != 0:
+						return usagef("--all and --record exclude each other")
+					case *id != "":
+						return usagef("--all takes each scenario's id from its record; --id names one scenario")
+					}
+					return runImportAll(env, args[0], opts, *out)
+				}
+				return runImport(env, args[0], opts, *out)
 			}
 		},
 	})
 }
 
-func runImport(env *Env, path string, opts importer.Options, out string) error {
-	in := env.Stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return inputError{err}
-		}
-		defer f.Close()
-		in = f
-	} else {
-		opts.Name = ""
+func formatNames() string {
+	var names []string
+	for _, f := range importer.Formats {
+		names = append(names, string(f))
 	}
+	return strings.Join(names, ", ")
+}
+
+func openInput(env *Env, path string, opts *importer.Options) (io.Reader, func(), error) {
+	if path == "-" {
+		opts.Name = ""
+		return env.Stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, inputError{err}
+	}
+	return f, func() { f.Close() }, nil
+}
+
+func runImport(env *Env, path string, opts importer.Options, out string) error {
+	in, done, err := openInput(env, path, &opts)
+	if err != nil {
+		return err
+	}
+	defer done()
 	if out != "" {
 		opts.TempDir = filepath.Dir(out)
 	}
@@ -103,7 +148,7 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	}
 	rep, err := importer.Import(in, w, opts)
 	if rep != nil && rep.Detected {
-		fmt.Fprintf(env.Stderr, "import: detected format %s\n", rep.Format)
+		fmt.Fprintf(env.Stderr, "import: detected format %s\n", rep.Detection)
 	}
 	var ie *importer.InputError
 	if errors.As(err, &ie) {
@@ -127,6 +172,78 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 		if err := os.Rename(tmp.Name(), out); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// runImportAll writes one scenario a record into dir; a record that cannot
+// be imported is reported and skipped, and the command fails (exit 2) at the
+// end if any was.
+func runImportAll(env *Env, path string, opts importer.Options, dir string) error {
+	in, done, err := openInput(env, path, &opts)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	opts.TempDir = dir
+	written, failed := 0, 0
+	used := map[string]bool{}
+	announced := false
+	n, err := importer.ImportEach(in, opts, func(rep *importer.Report, write func(io.Writer) error, rerr error) error {
+		if rep.Detected && !announced {
+			fmt.Fprintf(env.Stderr, "import: detected format %s\n", rep.Detection)
+			announced = true
+		}
+		if rerr != nil {
+			failed++
+			fmt.Fprintf(env.Stderr, "import: %s: %v (skipped)\n", path, rerr)
+			return nil
+		}
+		name := rep.ID
+		if used[name] {
+			name = fmt.Sprintf("%s-%d", name, rep.Record)
+		}
+		used[name] = true
+		file := filepath.Join(dir, name+".yaml")
+		f, err := os.CreateTemp(dir, ".import-*.yaml")
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", file, err)
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		if err := write(f); err != nil {
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		if err := os.Chmod(f.Name(), 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(f.Name(), file); err != nil {
+			return err
+		}
+		written++
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(env.Stderr, "import: record %d: warning: %s\n", rep.Record, w)
+		}
+		fmt.Fprintf(env.Stderr, "import: record %d -> %s: %d events, cut at %d, %d unresolved calls, %d suggested invariants\n",
+			rep.Record, file, rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)
+		return nil
+	})
+	var ie *importer.InputError
+	if errors.As(err, &ie) {
+		return inputError{fmt.Errorf("%s: %w", path, err)}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "import: %d of %d records written to %s\n", written, n, dir)
+	if failed > 0 {
+		return inputError{fmt.Errorf("%s: %d of %d records could not be imported", path, failed, n)}
 	}
 	return nil
 }

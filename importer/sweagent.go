@@ -1,0 +1,302 @@
+package importer
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// sweHistoryItem is one entry of a SWE-agent trajectory's "history": a chat
+// message with SWE-agent's own fields.
+type sweHistoryItem struct {
+	Role        string          `json:"role"`
+	Content     json.RawMessage `json:"content"`
+	MessageType string          `json:"message_type"`
+	IsDemo      bool            `json:"is_demo"`
+	Thought     string          `json:"thought"`
+	Action      string          `json:"action"`
+	ToolCalls   []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+	ToolCallIDs []string `json:"tool_call_ids"`
+}
+
+// sweStep is one entry of a SWE-agent "trajectory": a (thought, action,
+// observation) turn. Its "query" (every message the model saw) is not read.
+type sweStep struct {
+	sweStepNoQuery
+	Query []struct {
+		Role        string          `json:"role"`
+		Content     json.RawMessage `json:"content"`
+		MessageType string          `json:"message_type"`
+		IsDemo      bool            `json:"is_demo"`
+	} `json:"query"`
+}
+
+// sweStepNoQuery decodes a step without its query.
+type sweStepNoQuery struct {
+	Thought     string `json:"thought"`
+	Action      string `json:"action"`
+	Observation string `json:"observation"`
+	Response    string `json:"response"`
+}
+
+// maxKeptSteps bounds the text of trajectory steps kept while waiting for a
+// "history" (which SWE-agent writes after them).
+const maxKeptSteps = 64 << 20
+
+// sweState is what the SWE-agent parser carries from item to item.
+type sweState struct {
+	step    int
+	pending string // a synthesized call still waiting for its observation
+}
+
+// parseSWEAgent reads a SWE-agent .traj file (one JSON object). The
+// conversation comes from "history" when present; otherwise from the
+// "trajectory" steps, with the task taken from the first step's query.
+// Demonstrations (is_demo, message_type "demonstration") are in-context
+// examples, not the session: they are dropped and counted. The first system
+// prompt becomes the scenario's rules.
+func parseSWEAgent(br *bufio.Reader, b *builder) error {
+	dec := json.NewDecoder(br)
+	tok, err := dec.Token()
+	if err != nil {
+		return inputErrorf(0, "at byte %d: %v", dec.InputOffset(), err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return inputErrorf(0, "a SWE-agent trajectory is a JSON object with \"history\" or \"trajectory\"")
+	}
+	var steps []sweStep // kept only until a history is seen, up to a budget
+	kept, dropped := 0, false
+	sawHistory, sawSteps := false, false
+	err = walkObject(dec, func(key string) error {
+		switch key {
+		case "history":
+			st := &sweState{}
+			err := streamArray(dec, "history", func(i int, raw json.RawMessage) error {
+				var it sweHistoryItem
+				if err := json.Unmarshal(raw, &it); err != nil {
+					return b.skipItem("history item", i, err)
+				}
+				sawHistory = true
+				if err := b.sweHistory(st, &it); err != nil {
+					return b.skipItem("history item", i, err)
+				}
+				return nil
+			})
+			steps = nil
+			return err
+		case "trajectory":
+			if sawHistory {
+				return skipMember(dec)
+			}
+			return streamArray(dec, "trajectory", func(i int, raw json.RawMessage) error {
+				var s sweStep
+				var err error
+				if i == 0 {
+					err = json.Unmarshal(raw, &s)
+				} else {
+					// Later queries repeat the whole conversation: not decoded.
+					err = json.Unmarshal(raw, &s.sweStepNoQuery)
+				}
+				if err != nil {
+					return b.skipItem("trajectory step", i, err)
+				}
+				sawSteps = true
+				kept += len(s.Thought) + len(s.Action) + len(s.Observation) + len(s.Response)
+				if kept > maxKeptSteps {
+					steps, dropped = nil, true
+				}
+				if !dropped {
+					steps = append(steps, s)
+				}
+				return nil
+			})
+		case "info":
+			var info struct {
+				ExitStatus string `json:"exit_status"`
+			}
+			if err := dec.Decode(&info); err != nil {
+				return inputErrorf(0, "info: %v", err)
+			}
+			if info.ExitStatus != "" {
+				b.warns = append(b.warns, "SWE-agent exit status: "+info.ExitStatus)
+			}
+			return nil
+		}
+		return skipMember(dec)
+	})
+	if err != nil {
+		return err
+	}
+	if !sawHistory {
+		if !sawSteps {
+			return inputErrorf(0, "the trajectory has neither \"history\" nor \"trajectory\" entries")
+		}
+		if dropped {
+			return inputErrorf(0, "the trajectory has no \"history\" and its steps hold over %d MiB: too large to rebuild in memory", maxKeptSteps>>20)
+		}
+		b.warns = append(b.warns, "no \"history\": the session was rebuilt from the \"trajectory\" steps")
+		return b.sweSteps(steps)
+	}
+	return nil
+}
+
+func (b *builder) sweHistory(st *sweState, it *sweHistoryItem) error {
+	if it.IsDemo || it.MessageType == "demonstration" {
+		b.drop("SWE-agent demonstrations (in-context examples)")
+		return nil
+	}
+	text, err := b.contentText(it.Content)
+	if err != nil {
+		return fmt.Errorf("content: %w", err)
+	}
+	switch it.Role {
+	case "system":
+		if it.MessageType == "system_prompt" && b.rules == "" {
+			b.rules = text
+			return nil
+		}
+		return b.text(scenarios.RoleSystem, text)
+	case "assistant":
+		st.step++
+		thought := strings.TrimSpace(it.Thought)
+		if thought == "" && it.Action == "" {
+			thought = text
+		}
+		if len(it.ToolCalls) > 0 {
+			for _, tc := range it.ToolCalls {
+				if err := b.call(thought, tc.ID, tc.Function.Name, argsValue(tc.Function.Arguments)); err != nil {
+					return err
+				}
+				thought = ""
+			}
+			return nil
+		}
+		action := strings.TrimSpace(it.Action)
+		if action == "" {
+			return b.text(scenarios.RoleAssistant, thought)
+		}
+		// No function calling: the action is a command, and the next
+		// observation is its output.
+		id := fmt.Sprintf("step-%d", st.step)
+		if err := b.call(thought, id, commandName(action), commandArgs(action)); err != nil {
+			return err
+		}
+		st.pending = id
+		return nil
+	case "tool":
+		for _, id := range it.ToolCallIDs {
+			if err := b.result(id, scenarios.StatusOK, text); err != nil {
+				return err
+			}
+		}
+		if len(it.ToolCallIDs) == 0 && st.pending != "" {
+			id := st.pending
+			st.pending = ""
+			return b.result(id, scenarios.StatusOK, text)
+		}
+		return nil
+	case "user":
+		if st.pending != "" && (it.MessageType == "observation" || it.MessageType == "") {
+			id := st.pending
+			st.pending = ""
+			return b.result(id, scenarios.StatusOK, text)
+		}
+		return b.text(scenarios.RoleUser, text)
+	}
+	b.drop("history items with role " + orDash(it.Role))
+	return nil
+}
+
+// sweSteps rebuilds a session from trajectory steps: the first step's query
+// gives the system prompt and the task; each step is a call and its output.
+func (b *builder) sweSteps(steps []sweStep) error {
+	if len(steps) > 0 {
+		for _, q := range steps[0].Query {
+			if q.IsDemo || q.MessageType == "demonstration" {
+				b.drop("SWE-agent demonstrations (in-context examples)")
+				continue
+			}
+			text, err := b.contentText(q.Content)
+			if err != nil {
+				return err
+			}
+			switch q.Role {
+			case "system":
+				if b.rules == "" {
+					b.rules = text
+					continue
+				}
+				err = b.text(scenarios.RoleSystem, text)
+			case "user":
+				err = b.text(scenarios.RoleUser, text)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	for i, s := range steps {
+		action := strings.TrimSpace(s.Action)
+		thought := strings.TrimSpace(s.Thought)
+		if action == "" {
+			if err := b.text(scenarios.RoleAssistant, firstNonEmpty(thought, s.Response)); err != nil {
+				return err
+			}
+			continue
+		}
+		id := fmt.Sprintf("step-%d", i+1)
+		if err := b.call(thought, id, commandName(action), commandArgs(action)); err != nil {
+			return err
+		}
+		if err := b.result(id, scenarios.StatusOK, s.Observation); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// commandName is the first word of a command line ("bash" when it has none).
+func commandName(action string) string {
+	f := strings.Fields(action)
+	if len(f) == 0 {
+		return "bash"
+	}
+	name := f[0]
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	return name
+}
+
+func commandArgs(action string) []byte {
+	b, _ := json.Marshal(map[string]string{"command": action})
+	return b
+}
+
+// argsValue accepts arguments as a JSON object or as a string holding one
+// (the OpenAI wire form).
+func argsValue(raw json.RawMessage) []byte {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return argsJSON(s)
+	}
+	return argsJSON(string(raw))
+}
