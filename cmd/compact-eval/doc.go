@@ -20,7 +20,8 @@
 //	report     render a saved result in another format
 //	merge      join the results of sharded runs into one
 //	import     turn a recorded agent session into a scenario skeleton
-//	schema     print the JSON Schema of a scenario, a summary or a result
+//	selftest   prove each scenario can tell a faithful summary from a broken one
+//	schema     print the JSON Schema of a scenario, a summary, a result or a selftest
 //	cache      show or clear the model response cache
 //	version    print the version and the contract versions
 //

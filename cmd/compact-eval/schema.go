@@ -7,6 +7,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/selftest"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -19,6 +20,7 @@ var schemas = []struct {
 	{"scenario", scenarios.SchemaJSON, "a scenario file (YAML), for editors that validate as you type"},
 	{"summary", summarizers.SummarySchemaJSON, "the summary document a summarizer returns"},
 	{"report", reports.SchemaJSON, "the canonical JSON result of a run (result.json)"},
+	{"selftest", selftest.SchemaJSON, "the JSON document selftest --json writes"},
 }
 
 func init() {
@@ -35,8 +37,8 @@ scenario schema and point to it from the first line of a scenario file:
 	# yaml-language-server: $schema=./scenario.schema.json`)
 	register(&Command{
 		Name:      "schema",
-		UsageLine: "schema scenario|summary|report",
-		Short:     "print the JSON Schema of a scenario, a summary or a result",
+		UsageLine: "schema scenario|summary|report|selftest",
+		Short:     "print the JSON Schema of a scenario, a summary, a result or a selftest",
 		Long:      long.String(),
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/internal/llm"
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/selftest"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// strengthFlag is --min-strength: a rate in [0, 1].
+type strengthFlag struct {
+	v   float64
+	set bool
+}
+
+func (s *strengthFlag) String() string {
+	if !s.set {
+		return ""
+	}
+	return strconv.FormatFloat(s.v, 'f', -1, 64)
+}
+
+func (s *strengthFlag) Set(v string) error {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || f > 1 {
+		return fmt.Errorf("want a number in [0, 1], e.g. 0.95")
+	}
+	s.v, s.set = f, true
+	return nil
+}
+
+// selftestFlags are the flags of `compact-eval selftest`.
+type selftestFlags struct {
+	agent       string
+	minStrength strengthFlag
+	json        string
+	jobs        int
+	tokenizer   tokenizerFlag
+	config      string
+	execTimeout time.Duration
+	openai      summarizers.OpenAIOptions
+}
+
+func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
+	f := &selftestFlags{tokenizer: tokenizerFlag(tokens.DefaultEncoding)}
+	fs.StringVar(&f.agent, "agent", agents.ReferenceSpec, "agent that answers the probes of the planted variants, a `spec`: builtin:reference, exec:COMMAND or openai:MODEL")
+	fs.Var(&f.minStrength, "min-strength", "gate: the minimum share of planted defects caught, a `rate` in [0, 1] (exit 1 below it)")
+	fs.StringVar(&f.json, "json", "", "also write the JSON document (see 'compact-eval schema selftest') to `FILE`; - writes it to standard output and the text to standard error")
+	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "variants evaluated at once")
+	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
+	fs.StringVar(&f.config, "config", "", "config `file` declaring the agent and its endpoint (default: ./"+config.DefaultFile+" when it exists)")
+	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec agent call")
+	f.openai.RegisterFlags(fs)
+	return f
+}
+
+func init() {
+	register(&Command{
+		Name:      "selftest",
+		UsageLine: "selftest [--agent SPEC] [--min-strength R] [--json FILE] [paths…]",
+		Short:     "prove each scenario can tell a faithful summary from a broken one",
+		Long: `Selftest tests the scenarios themselves (files or folders; default: the
+suite built into the binary). For every generation of every scenario it
+builds an oracle: the summary a perfect summarizer would write, from the
+scenario alone, in a structured and a text-only form.
+
+Satisfiability: every check and every probe must pass on the oracle. A
+failure means no summary can pass the scenario; it is printed as
+file:line:col of the invariant or probe, with why, and selftest exits 1.
+
+Planted defects: from the oracle of the last generation it derives
+single-defect variants for each invariant and probe, one per class (omit,
+invert, move-to-text, move-to-supersedes, move-to-extensions, over-list,
+fabricate-citation, leak-whole, leak-part), and runs the checks and the
+probes on each. A variant is caught when a check fails or a probe regresses
+that held on the oracle (for a probe's own variants, only that probe
+counts); otherwise it survived, and the invariant or probe is weak for that
+class. Strength is caught / planted.
+
+It prints the verdict, the scenario defects, the strength of each scenario,
+every survivor (scenario · target · class · what the variant said · why
+nothing caught it) and a table per class. --json writes the same figures as
+a JSON document. With --agent, the probes of the variants are answered by
+that agent (satisfiability is always judged with the reference agent), so
+you measure how well your agent notices a broken summary.
+
+Exit codes: 0 every scenario is satisfiable and the gate asked for holds;
+1 a scenario defect, or strength below --min-strength; 2 bad usage or
+invalid scenarios; 3 selftest could not finish (an interrupt, or the agent
+failed on every probe).
+
+	$ compact-eval selftest
+	$ compact-eval selftest --min-strength 0.9 ./my-scenarios
+	$ compact-eval selftest --json selftest.json ./my-scenarios
+
+Flags may come before or after the paths.`,
+		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			f := setupSelftestFlags(fs)
+			return func(ctx context.Context, args []string) error {
+				args, err := parseInterspersed(fs, args)
+				if err != nil {
+					return err
+				}
+				return runSelftest(ctx, env, fs, f, args)
+			}
+		},
+	})
+}
+
+func runSelftest(ctx context.Context, env *Env, fs *flag.FlagSet, f *selftestFlags, args []string) error {
+	tokens.Preload(string(f.tokenizer))
+	agent, name, jobs, err := selftestAgent(env, fs, f)
+	if err != nil {
+		return err
+	}
+	list, err := loadSelftestScenarios(env, args)
+	if err != nil {
+		return err
+	}
+	opts := selftest.Options{Agent: agent, AgentName: name, Jobs: jobs, Tokenizer: string(f.tokenizer)}
+	if env.Terminal {
+		opts.Progress = func(done, total int) {
+			fmt.Fprintf(env.Stderr, "\r%d/%d scenarios", done, total)
+			if done == total {
+				fmt.Fprintln(env.Stderr)
+			}
+		}
+	}
+	rep, runErr := selftest.Run(ctx, list, opts)
+	if rep == nil {
+		return runErr
+	}
+	if f.minStrength.set {
+		v := f.minStrength.v
+		rep.MinStrength = &v
+	}
+	text := env.Stdout
+	if f.json == "-" {
+		text = env.Stderr
+	}
+	gateFailed := writeSelftest(text, rep, len(list))
+	if f.json != "" {
+		var b bytes.Buffer
+		if err := selftest.WriteJSON(&b, rep); err != nil {
+			return err
+		}
+		if err := writeOutput(env, f.json, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	switch {
+	case runErr != nil:
+		return fmt.Errorf("interrupted after %d of %d scenarios: %w", len(rep.Scenarios), len(list), runErr)
+	case rep.Planted > 0 && rep.Errored == rep.Planted, rep.AgentFailed():
+		return errors.New("nothing was evaluated: the agent failed on every probe; the reasons are listed above")
+	case !rep.Satisfiable || gateFailed:
+		return errGate
+	}
+	return nil
+}
+
+// selftestAgent builds the agent of --agent (or the config file) and the
+// number of jobs.
+func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, string, int, error) {
+	file, err := loadConfig(f.config)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	settings, err := config.Merge(file, config.Flags{Agent: f.agent, Jobs: f.jobs, ExecTimeout: f.execTimeout}, config.FlagsSet(fs))
+	if err != nil {
+		return nil, "", 0, usageError{err}
+	}
+	if settings.Jobs < 1 {
+		return nil, "", 0, usagef("jobs %d: want at least 1", settings.Jobs)
+	}
+	if err := f.openai.Validate(); err != nil {
+		return nil, "", 0, usageError{err}
+	}
+	if settings.Agent.Spec.Kind == summarizers.KindBuiltin && settings.Agent.Spec.Name == "reference" {
+		return nil, settings.Agent.Name, settings.Jobs, nil
+	}
+	opts := summarizers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
+	opts.OpenAI.Getenv = env.Getenv
+	opts.OpenAI.Concurrency = settings.Jobs
+	opts.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})
+	if file != nil {
+		if opts, err = file.TargetOptions(settings.Agent, opts, env.Getenv); err != nil {
+			return nil, "", 0, inputError{err}
+		}
+	}
+	agent, err := agents.New(settings.Agent.Spec, opts)
+	if err != nil {
+		return nil, "", 0, usagef("agent %s: %v", settings.Agent.Name, err)
+	}
+	return agent, settings.Agent.Name, settings.Jobs, nil
+}
+
+// loadSelftestScenarios loads and lints the scenarios of paths (the
+// built-in suite when there are none), as validate does: a scenario that
+// is not valid cannot be selftested.
+func loadSelftestScenarios(env *Env, paths []string) ([]*scenarios.Scenario, error) {
+	var list []*scenarios.Scenario
+	var err error
+	if len(paths) == 0 {
+		list, err = scenarios.Builtin()
+	} else {
+		list, err = scenarios.LoadPaths(paths)
+	}
+	var problems scenarios.ErrorList
+	if err != nil {
+		var el scenarios.ErrorList
+		if !errors.As(err, &el) {
+			return nil, inputError{err}
+		}
+		problems = append(problems, el...)
+	}
+	problems = append(problems, scenarios.Lint(list)...)
+	for _, s := range list {
+		problems = append(problems, agents.CheckProbes(s)...)
+	}
+	if len(problems) > 0 {
+		problems.Sort()
+		for _, p := range problems {
+			fmt.Fprintln(env.Stderr, p)
+		}
+		return nil, inputError{fmt.Errorf("%s in the scenarios; 'compact-eval validate' lists them too", validateCount(len(problems), "problem"))}
+	}
+	if len(list) == 0 {
+		return nil, inputError{errors.New("no scenario found")}
+	}
+	return list, nil
+}
+
+// writeSelftest prints the verdict, the defects, the strength per scenario,
+// the survivors and the table per class; it reports whether the
+// --min-strength gate failed.
+func writeSelftest(w io.Writer, r *selftest.Report, total int) (gateFailed bool) {
+	if r.MinStrength != nil {
+		min := *r.MinStrength
+		switch {
+		case r.Strength == nil:
+			gateFailed = true
+			fmt.Fprintf(w, "FAIL: nothing was planted, so strength is unknown (--min-strength %s)\n", rate(min))
+		case *r.Strength < min:
+			gateFailed = true
+			fmt.Fprintf(w, "FAIL: strength %s is below --min-strength %s\n", rate(*r.Strength), rate(min))
+		default:
+			fmt.Fprintf(w, "PASS: strength %s ≥ --min-strength %s\n", rate(*r.Strength), rate(min))
+		}
+	}
+	fmt.Fprintln(w, selftestVerdict(r, total))
+
+	if defective := r.Defective(); len(defective) > 0 {
+		fmt.Fprintln(w, "\nscenario defects (file:line:col · form · generation · check · what fails on the oracle · why):")
+		for _, s := range defective {
+			if s.Error != "" {
+				fmt.Fprintf(w, "  %s · %s\n", s.File, s.Error)
+			}
+			for _, d := range s.Defects {
+				where := s.File
+				if d.Pos.Line > 0 {
+					where = fmt.Sprintf("%s:%d:%d", s.File, d.Pos.Line, d.Pos.Col)
+				}
+				check := d.Check
+				if d.Target != nil {
+					check += " " + d.Target.ID
+				}
+				gen := "-"
+				if d.Generation > 0 {
+					gen = fmt.Sprintf("g%d", d.Generation)
+				}
+				line := fmt.Sprintf("  %s · %s · %s · %s · %s", where, d.Form, gen, check, firstLine(d.Message))
+				if d.Why != "" {
+					line += " · " + d.Why
+				}
+				fmt.Fprintln(w, line)
+			}
+		}
+	}
+
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "scenario\tplanted\tcaught\tsurvived\terrors\tstrength\tdefects\t")
+	for _, s := range r.Scenarios {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t\n", s.ID, s.Planted, s.Caught, s.Survived, s.Errored, strength(s.Strength), len(s.Defects))
+	}
+	tw.Flush()
+
+	if surv := r.Survivors(); len(surv) > 0 {
+		fmt.Fprintln(w, "\nsurvivors (scenario · target · class · what the variant said · why nothing caught it):")
+		for _, v := range surv {
+			class := string(v.Class)
+			if v.Detail != "" {
+				class += " (" + v.Detail + ")"
+			}
+			fmt.Fprintf(w, "  %s · %s %s · %s · %s · %s\n", v.Scenario, v.Target.Type, v.Target.ID, class, v.Said, v.Why)
+		}
+	}
+	var errs []string
+	for _, s := range r.Scenarios {
+		for _, v := range s.Variants {
+			if v.Outcome == selftest.Errored {
+				errs = append(errs, fmt.Sprintf("  %s · %s %s · %s · %s", v.Scenario, v.Target.Type, v.Target.ID, v.Class, firstLine(v.Error)))
+			}
+		}
+		for _, u := range s.Unmeasured {
+			errs = append(errs, fmt.Sprintf("  %s · probe %s · not measured: %s", s.ID, u.Probe, u.Reason))
+		}
+	}
+	if len(errs) > 0 {
+		fmt.Fprintln(w, "\nnot evaluated (scenario · target · class · why):")
+		for _, e := range errs {
+			fmt.Fprintln(w, e)
+		}
+	}
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "class\tplanted\tcaught\tsurvived\terrors\tstrength\t")
+	for _, c := range r.Classes {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", c.Class, c.Planted, c.Caught, c.Survived, c.Errored, strength(c.Strength))
+	}
+	tw.Flush()
+	return gateFailed
+}
+
+// selftestVerdict is the one-line verdict.
+func selftestVerdict(r *selftest.Report, total int) string {
+	var b strings.Builder
+	n := len(r.Scenarios)
+	switch {
+	case r.Interrupted:
+		fmt.Fprintf(&b, "verdict: INTERRUPTED after %s of %d", validateCount(n, "scenario"), total)
+	case r.Planted == 0:
+		fmt.Fprintf(&b, "verdict: NOTHING PLANTED in %s", validateCount(n, "scenario"))
+	default:
+		fmt.Fprintf(&b, "verdict: strength %s (%d of %s caught) in %s", rate(*r.Strength), r.Caught, validateCount(r.Planted, "planted defect"), validateCount(n, "scenario"))
+		if r.Survived > 0 {
+			fmt.Fprintf(&b, "; %d survived", r.Survived)
+		}
+		if r.Errored > 0 {
+			fmt.Fprintf(&b, "; %d not evaluated", r.Errored)
+		}
+	}
+	defective := len(r.Defective())
+	if defective > 0 {
+		fmt.Fprintf(&b, "; SCENARIO DEFECTS: %s cannot be passed by a perfect summary", validateCount(defective, "scenario"))
+	} else if n > 0 {
+		b.WriteString("; the oracle passes every check and probe in both forms")
+	}
+	return b.String()
+}
+
+func strength(s *float64) string {
+	if s == nil {
+		return "—"
+	}
+	return rate(*s)
+}
+
+// rate prints a rate with two decimals (1.00, 0.87).
+func rate(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

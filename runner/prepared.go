@@ -1,0 +1,49 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Prepared is one scenario made ready to run units in memory, with no run
+// folder and no journal: its token counts and safe cut boundaries are
+// computed once and shared by every unit run from it. It is for callers
+// that need a unit's generations, checks and probes as values (compact-eval
+// selftest runs hundreds of units of one scenario this way); Run remains the
+// way to evaluate a suite. A Prepared is safe for concurrent use.
+type Prepared struct{ p *prepared }
+
+// Prepare readies sc for in-memory units, counting tokens with the named
+// encoding ("" means tokens.DefaultEncoding). sc must not be modified
+// afterwards.
+func Prepare(sc *scenarios.Scenario, tokenizer string) (*Prepared, error) {
+	if sc == nil {
+		return nil, errors.New("no scenario")
+	}
+	counter, err := tokens.Get(tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	return &Prepared{p: prepare(sc, counter)}, nil
+}
+
+// Unit runs one unit of the prepared scenario exactly as Run does (the
+// timeline, install, the checks of every generation, then every probe on
+// the full and the compacted context) and returns it. check nil means
+// checks.Run. Canceling ctx stops the summarizer and agent calls in flight;
+// the unit then ends in error. Unlike Run, secrets are not redacted from the
+// unit: the caller decides what it shows.
+func (pr *Prepared) Unit(ctx context.Context, s Summarizer, agent agents.Agent, trial int, check func(*checks.Input) []checks.Result) reports.Unit {
+	if check == nil {
+		check = checks.Run
+	}
+	u := &unit{p: pr.p, spec: s.Name, sum: s.Summarizer, agent: agent, trial: trial, check: check, hard: ctx, now: time.Now}
+	return u.run()
+}
