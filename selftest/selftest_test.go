@@ -76,6 +76,7 @@ func TestWeakScenario(t *testing.T) {
 		"invariant:ro/move-to-text",
 		"invariant:ro/omit",
 		// requires.decline `checkout` matches the goal
+		"probe:restart/move-to-extensions",
 		"probe:restart/omit",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
