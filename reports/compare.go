@@ -2,9 +2,12 @@ package reports
 
 import (
 	"fmt"
+	"hash/fnv"
 	"io"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -14,39 +17,68 @@ import (
 // DefaultAlpha is the significance level of Compare when none is given.
 const DefaultAlpha = 0.05
 
-// Comparison is the paired comparison of two runs (see Compare).
+// Comparison is the paired comparison of two runs (see CompareWith).
 type Comparison struct {
 	Alpha float64
 	// Trials is the larger trial count of the two runs (at least 1).
 	Trials int
+	// Pairs are the summarizers compared, base name → new name, in the
+	// new run's order.
+	Pairs []SummarizerPair
+	// UnpairedBase are summarizers of the base with no counterpart in the
+	// new run, UnpairedNew the reverse (neither paired by name nor by
+	// Pairing, nor left out on purpose). Each fails the comparison: the
+	// gate has no evidence for them.
+	UnpairedBase, UnpairedNew []string
+	// LeftOut are the summarizers Pairing left out on purpose, as
+	// "base NAME" or "new NAME".
+	LeftOut []string
 	// Rows hold one pass-rate delta per summarizer × check type present in
-	// both runs, in report order.
+	// both runs, in report order (named as in the new run).
 	Rows []DeltaRow
 	// Regressions are the paired outcomes that went pass→fail; Fixes
 	// fail→pass. Both sorted by scenario, summarizer, trial, generation.
+	// A base pass whose outcome is missing from the new run (its unit
+	// errored, its scenario or trial did not run, it has fewer
+	// generations), or errored, or skipped there, is a regression too: a
+	// gate never holds on missing evidence.
 	Regressions []Change
 	Fixes       []Change
-	// NewErrors counts pairs that passed or failed in the base and errored
-	// in the new run (not counted in the rows).
-	NewErrors int
-	// Unpaired counts outcomes present in only one run.
+	// Paired counts the outcomes present in both runs; Missing the base
+	// passes missing from the new run (counted as regressions).
+	Paired, Missing int
+	// Unpaired counts the other outcomes present in only one run: new
+	// scenarios, checks or generations, and base outcomes that did not pass.
 	Unpaired int
+	// OutOfSelection counts the base scenarios the new run did not select
+	// (--shard, --run, --scenario): not compared.
+	OutOfSelection int
 	// Warnings list what could not be compared and why: scenarios whose
-	// digests differ, summarizers in one run only, different harness,
-	// tokenizer, agent or prompts.
+	// digests differ, different harness, tokenizer, agent or prompts.
 	Warnings []string
-	// Regressed is the verdict: with one trial, any pass→fail; with
-	// several, a row whose drop is significant at Alpha.
+	// Regressed is the verdict: a summarizer without a counterpart, nothing
+	// paired at all, or, with one trial, any pass→fail; with several, a
+	// row whose drop is significant at Alpha.
 	Regressed bool
+	// mapFlag names the flag that pairs summarizers, for the hints.
+	mapFlag string
 }
+
+// SummarizerPair is a base summarizer and the new run's summarizer it is
+// compared with.
+type SummarizerPair struct{ Base, New string }
+
+// NothingPaired reports whether no outcome is present in both runs:
+// nothing was compared at all.
+func (c *Comparison) NothingPaired() bool { return c.Paired == 0 }
 
 // DeltaRow is the paired pass-rate change of one summarizer × check type.
 type DeltaRow struct {
 	Summarizer string
 	Check      string
-	// N is the number of pairs with pass or fail on both sides; BasePass
-	// and NewPass the passes among them; B the pass→fail pairs and C the
-	// fail→pass pairs.
+	// N is the number of pairs whose base outcome is pass, fail or error;
+	// BasePass and NewPass the passes among them; B the pass→not-pass pairs
+	// and C the not-pass→pass pairs.
 	N, BasePass, NewPass, B, C int
 	// Delta is new − base pass rate over the N pairs, Low and High its 95%
 	// interval (PairedDelta); P the exact McNemar p-value.
@@ -59,13 +91,17 @@ type DeltaRow struct {
 type Change struct {
 	Scenario   string
 	Summarizer string
-	Trial      int
+	Trial      int    // 0-based, as in the result; shown from 1
 	Generation int    // 0 for a probe
 	Check      string // check type or CheckDecisions
 	Name       string // invariant or probe id, or ""
 	// Message is the new run's message (for a regression) or the base's
 	// (for a fix).
 	Message string
+	// File and Line locate the invariant or probe in the scenario file of
+	// the new run (Line 0: unknown).
+	File string
+	Line int
 }
 
 // Label is "check/name" or "check".
@@ -82,70 +118,173 @@ type pairKey struct {
 	check, name          string
 }
 
+type unitKey struct {
+	scenario, summarizer string
+	trial                int
+}
+
 type outcome struct {
 	status checks.Status
 	msg    string
+	file   string
+	line   int
 }
 
-// outcomes flattens r to paired keys, skipping excluded scenarios.
-func outcomes(r *Result, exclude map[string]bool) map[pairKey]outcome {
-	m := map[pairKey]outcome{}
+// evidence is a run flattened for a gate: every outcome by key, with the
+// outcomes of a unit that errored (or was abandoned) turned into failures,
+// and the units by key with their error ("" when it finished).
+type evidence struct {
+	outcomes map[pairKey]outcome
+	units    map[unitKey]string
+	scen     map[string]bool
+}
+
+// gateEvidence flattens r for the summarizers of names (renamed to their
+// value; nil keeps every summarizer under its own name), skipping excluded
+// scenarios.
+func gateEvidence(r *Result, names map[string]string, exclude map[string]bool) evidence {
+	ev := evidence{outcomes: map[pairKey]outcome{}, units: map[unitKey]string{}, scen: map[string]bool{}}
 	for _, u := range r.Units {
 		if exclude[u.Scenario.ID] {
 			continue
 		}
+		sum := u.Summarizer
+		if names != nil {
+			n, ok := names[sum]
+			if !ok {
+				continue
+			}
+			sum = n
+		}
+		ev.scen[u.Scenario.ID] = true
+		failed := unitFailed(&u)
+		ev.units[unitKey{u.Scenario.ID, sum, u.Trial}] = failed
+		put := func(k pairKey, o outcome) {
+			if failed != "" {
+				o.status, o.msg = checks.Fail, failed
+			}
+			o.file = u.Scenario.File
+			ev.outcomes[k] = o
+		}
 		for _, g := range u.Generations {
 			for _, c := range g.Checks {
-				k := pairKey{u.Scenario.ID, u.Summarizer, u.Trial, g.N, c.Check, c.Invariant}
-				m[k] = outcome{c.Status, c.Message}
+				put(pairKey{u.Scenario.ID, sum, u.Trial, g.N, c.Check, c.Invariant}, outcome{status: c.Status, msg: c.Message, line: c.Pos.Line})
 			}
 		}
 		for _, p := range u.Probes {
-			k := pairKey{u.Scenario.ID, u.Summarizer, u.Trial, 0, CheckDecisions, p.ID}
-			m[k] = outcome{decisionStatus(p.Class), fmt.Sprintf("%s: full %q, compacted %q", p.Class, p.Full.Choice, p.Compacted.Choice)}
+			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, CheckDecisions, p.ID}, outcome{status: decisionStatus(p.Class), msg: probeMessage(p), line: p.Pos.Line})
 		}
 	}
-	return m
+	return ev
 }
 
-// Compare pairs every outcome of base and new by (scenario, summarizer,
-// trial, generation, check, invariant or probe) and reports, in the manner
-// of benchstat but paired, the pass→fail regressions, the fail→pass fixes,
-// and per summarizer × check type the pass-rate delta with an interval and
-// an exact McNemar test. alpha ≤ 0 means DefaultAlpha. Scenarios whose
-// digests differ are not compared: they are listed in Warnings, as are
-// summarizers present in one run only and differences of harness,
-// tokenizer, agent and prompt digests.
+// unitFailed is why a unit counts as failed for the gates ("" when it
+// finished): it errored or was abandoned.
+func unitFailed(u *Unit) string {
+	switch u.Status {
+	case UnitError:
+		msg, _, _ := strings.Cut(u.Error, "\n")
+		return "the unit errored: " + msg
+	case UnitAbandoned:
+		return "the unit was abandoned (interrupted)"
+	}
+	return ""
+}
+
+// probeMessage says what a probe's two answers were.
+func probeMessage(p Probe) string {
+	if p.Class == ProbeErrored {
+		return p.ErrorText()
+	}
+	return fmt.Sprintf("full: %s · compacted: %s · expected: %s", orDash(p.Full.Choice), orDash(p.Compacted.Choice), orDash(p.Expect))
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+// CompareOptions tune CompareWith. The zero value compares summarizers of
+// the same name at DefaultAlpha.
+type CompareOptions struct {
+	// Alpha is the significance level; outside (0, 1) means DefaultAlpha.
+	Alpha float64
+	// Pairing pairs summarizers whose names differ, and leaves some out on
+	// purpose.
+	Pairing Pairing
+	// MapFlag is the flag that sets Pairing, named in the hints of the
+	// verdict; "" means --baseline-map.
+	MapFlag string
+}
+
+// Compare is CompareWith at alpha, pairing summarizers by name.
 func Compare(base, new *Result, alpha float64) *Comparison {
+	return CompareWith(base, new, CompareOptions{Alpha: alpha})
+}
+
+// CompareWith pairs every outcome of base and new by (scenario,
+// summarizer, trial, generation, check, invariant or probe) and reports, in
+// the manner of benchstat but paired, the pass→fail regressions, the
+// fail→pass fixes, and per summarizer × check type the pass-rate delta with
+// an interval and an exact McNemar test.
+//
+// It fails closed. Summarizers are paired by name, or by opts.Pairing; one
+// with no counterpart is a failure, as is a comparison with nothing paired.
+// An error counts as a miss, and a unit that errored counts as failed as a
+// whole: a base pass that errored, was skipped, or is missing from the new
+// run is a regression. Base scenarios outside the new run's selection
+// (shard, --run, --scenario) are not compared, nor are scenarios whose
+// digests differ (listed in Warnings, with differences of harness,
+// tokenizer, agent and prompt digests).
+func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
+	alpha := opts.Alpha
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
-	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials)}
-	cmp.Warnings = mismatches(base, new)
+	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials), mapFlag: opts.MapFlag}
+	if cmp.mapFlag == "" {
+		cmp.mapFlag = "--baseline-map"
+	}
+	baseNames, newNames := cmp.pair(base, new, opts.Pairing)
+	cmp.Warnings = mismatches(base, new, cmp.Pairs)
 	exclude := map[string]bool{}
 	bd, nd := digests(base), digests(new)
+	sel := selection(new.Config)
 	for _, id := range slices.Sorted(mapKeys(bd)) {
-		if d, ok := nd[id]; ok && d != bd[id] {
+		d, ok := nd[id]
+		switch {
+		case ok && d != bd[id]:
 			exclude[id] = true
 			cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("scenario %s changed (digest %s → %s): not compared", id, short(bd[id]), short(d)))
+		case !ok && !sel(id):
+			exclude[id] = true
+			cmp.OutOfSelection++
 		}
 	}
-	bo, no := outcomes(base, exclude), outcomes(new, exclude)
+	if cmp.OutOfSelection > 0 {
+		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%s of the base are outside the new run's selection (%s): not compared",
+			plural(cmp.OutOfSelection, "scenario"), describeSelection(new.Config)))
+	}
+	bo := gateEvidence(base, baseNames, exclude)
+	no := gateEvidence(new, newNames, exclude)
 	type rowKey struct{ sum, check string }
 	rows := map[rowKey]*DeltaRow{}
-	for k, b := range bo {
-		n, ok := no[k]
+	for k, b := range bo.outcomes {
+		n, ok := no.outcomes[k]
 		if !ok {
-			cmp.Unpaired++
-			continue
+			if b.status != checks.Pass {
+				cmp.Unpaired++
+				continue
+			}
+			cmp.Missing++
+			n = outcome{status: checks.Fail, msg: no.whyMissing(k, new.Config.Trials), file: b.file, line: b.line}
+		} else {
+			cmp.Paired++
 		}
-		bp := b.status == checks.Pass || b.status == checks.Fail
-		np := n.status == checks.Pass || n.status == checks.Fail
-		if bp && n.status == checks.Error {
-			cmp.NewErrors++
-		}
-		if !bp || !np {
-			continue
+		if b.status != checks.Pass && b.status != checks.Fail && b.status != checks.Error {
+			continue // skipped in the base: nothing to compare with
 		}
 		rk := rowKey{k.summarizer, k.check}
 		row := rows[rk]
@@ -153,35 +292,39 @@ func Compare(base, new *Result, alpha float64) *Comparison {
 			row = &DeltaRow{Summarizer: k.summarizer, Check: k.check}
 			rows[rk] = row
 		}
+		bp, np := b.status == checks.Pass, n.status == checks.Pass
 		row.N++
-		if b.status == checks.Pass {
+		if bp {
 			row.BasePass++
 		}
-		if n.status == checks.Pass {
+		if np {
 			row.NewPass++
 		}
-		ch := Change{Scenario: k.scenario, Summarizer: k.summarizer, Trial: k.trial, Generation: k.gen, Check: k.check, Name: k.name}
+		ch := Change{Scenario: k.scenario, Summarizer: k.summarizer, Trial: k.trial, Generation: k.gen, Check: k.check, Name: k.name, File: n.file, Line: n.line}
 		switch {
-		case b.status == checks.Pass && n.status == checks.Fail:
+		case bp && !np:
 			row.B++
 			ch.Message = n.msg
+			if n.status == checks.Skip {
+				ch.Message = "no longer judged (skip): " + n.msg
+			}
 			cmp.Regressions = append(cmp.Regressions, ch)
-		case b.status == checks.Fail && n.status == checks.Pass:
+		case !bp && np:
 			row.C++
 			ch.Message = b.msg
 			cmp.Fixes = append(cmp.Fixes, ch)
 		}
 	}
-	for k := range no {
-		if _, ok := bo[k]; !ok {
+	for k := range no.outcomes {
+		if _, ok := bo.outcomes[k]; !ok {
 			cmp.Unpaired++
 		}
 	}
-	if cmp.Unpaired > 0 {
-		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%d outcomes are in one run only (different scenarios, summarizers, trials or generations): not compared", cmp.Unpaired))
+	if cmp.Missing > 0 {
+		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%d outcomes that passed in the base are missing from the new run: counted as regressions", cmp.Missing))
 	}
-	if cmp.NewErrors > 0 {
-		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%d checks that ran in the base errored in the new run", cmp.NewErrors))
+	if cmp.Unpaired > 0 {
+		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%d outcomes are in one run only (new scenarios, checks or generations, or base outcomes that did not pass): not compared", cmp.Unpaired))
 	}
 	order := map[string]int{}
 	for i, s := range Summarizers(new) {
@@ -208,7 +351,195 @@ func Compare(base, new *Result, alpha float64) *Comparison {
 	if cmp.Trials <= 1 && len(cmp.Regressions) > 0 {
 		cmp.Regressed = true
 	}
+	if len(cmp.UnpairedBase) > 0 || len(cmp.UnpairedNew) > 0 || cmp.NothingPaired() {
+		cmp.Regressed = true
+	}
 	return cmp
+}
+
+// whyMissing says why the new run has no outcome for k.
+func (ev evidence) whyMissing(k pairKey, trials int) string {
+	reason, ran := ev.units[unitKey{k.scenario, k.summarizer, k.trial}]
+	switch {
+	case reason != "":
+		return reason
+	case ran:
+		return "missing from the new run: the unit finished without this outcome (fewer generations, or the check is gone)"
+	case !ev.scen[k.scenario]:
+		return "missing from the new run: the scenario did not run"
+	case k.trial >= max(trials, 1):
+		return fmt.Sprintf("missing from the new run: trial %d did not run (the new run has %s)", k.trial+1, plural(max(trials, 1), "trial"))
+	}
+	return "missing from the new run: the unit did not run"
+}
+
+// pair pairs the summarizers of the two runs by name and by p, and returns
+// for each run the names to keep, renamed to the new run's names.
+func (c *Comparison) pair(base, new *Result, p Pairing) (baseNames, newNames map[string]string) {
+	baseNames, newNames = map[string]string{}, map[string]string{}
+	bs, ns := Summarizers(base), Summarizers(new)
+	mappedNew := map[string]bool{}
+	for _, b := range bs {
+		if n, ok := p.Map[b]; ok && slices.Contains(ns, n) {
+			mappedNew[n] = true
+		}
+	}
+	for _, n := range ns {
+		switch {
+		case slices.Contains(p.LeftOutNew, n):
+			c.LeftOut = append(c.LeftOut, "new "+n)
+		case mappedNew[n]:
+			newNames[n] = n
+		case slices.Contains(bs, n) && !slices.Contains(p.LeftOutBase, n) && !hasKey(p.Map, n):
+			newNames[n] = n
+		default:
+			c.UnpairedNew = append(c.UnpairedNew, n)
+		}
+	}
+	for _, b := range bs {
+		n, mapped := p.Map[b]
+		switch {
+		case slices.Contains(p.LeftOutBase, b):
+			c.LeftOut = append(c.LeftOut, "base "+b)
+		case mapped && newNames[n] != "":
+			baseNames[b] = n
+		case !mapped && newNames[b] != "":
+			baseNames[b] = b
+		default:
+			c.UnpairedBase = append(c.UnpairedBase, b)
+		}
+	}
+	for _, n := range ns {
+		for b, to := range baseNames {
+			if to == n {
+				c.Pairs = append(c.Pairs, SummarizerPair{Base: b, New: n})
+			}
+		}
+	}
+	return baseNames, newNames
+}
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// Pairing pairs summarizers whose names differ between two runs (a base
+// and a new run), and leaves some out on purpose. The zero value pairs by
+// name only.
+type Pairing struct {
+	// Map pairs a summarizer of the base (key) with one of the new run.
+	Map map[string]string
+	// LeftOutBase and LeftOutNew are left out of the comparison on purpose.
+	LeftOutBase, LeftOutNew []string
+}
+
+// ParsePairing reads entries written OLD=NEW (pair OLD of the base with NEW
+// of the new run), OLD= (leave OLD of the base out) and =NEW (leave NEW of
+// the new run out), checking each name against the summarizers of the two
+// runs. A name may itself hold "=": the split that names a summarizer on
+// each side is the one taken.
+func ParsePairing(entries []string, base, new []string) (Pairing, error) {
+	var p Pairing
+	usedNew := map[string]bool{}
+	for _, e := range entries {
+		var splits [][2]string
+		for i := range len(e) {
+			if e[i] != '=' {
+				continue
+			}
+			o, n := e[:i], e[i+1:]
+			if (o == "" && n == "") || (o != "" && !slices.Contains(base, o)) || (n != "" && !slices.Contains(new, n)) {
+				continue
+			}
+			splits = append(splits, [2]string{o, n})
+		}
+		switch {
+		case len(splits) == 0:
+			return Pairing{}, fmt.Errorf("%q: want OLD=NEW, with OLD a summarizer of the baseline (%s) and NEW one of this run (%s); OLD= or =NEW leaves one out",
+				e, quoteList(base), quoteList(new))
+		case len(splits) > 1:
+			return Pairing{}, fmt.Errorf("%q is ambiguous: it splits into a baseline and a new name in %d ways; give the summarizers names without '='", e, len(splits))
+		}
+		o, n := splits[0][0], splits[0][1]
+		switch {
+		case o == "":
+			p.LeftOutNew = append(p.LeftOutNew, n)
+		case n == "":
+			p.LeftOutBase = append(p.LeftOutBase, o)
+		default:
+			if _, dup := p.Map[o]; dup {
+				return Pairing{}, fmt.Errorf("%q: %s is already paired", e, o)
+			}
+			if usedNew[n] {
+				return Pairing{}, fmt.Errorf("%q: %s is already paired", e, n)
+			}
+			if p.Map == nil {
+				p.Map = map[string]string{}
+			}
+			p.Map[o], usedNew[n] = n, true
+		}
+	}
+	return p, nil
+}
+
+func quoteList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// selection returns whether the run of cfg selected the scenario id: its
+// shard, --run pattern and --scenario list.
+func selection(cfg RunConfig) func(string) bool {
+	i, n, sharded := parseShard(cfg.Shard)
+	var re *regexp.Regexp
+	if cfg.Run != "" {
+		re, _ = regexp.Compile(cfg.Run)
+	}
+	return func(id string) bool {
+		if sharded && !InShard(id, i, n) {
+			return false
+		}
+		if re != nil && !re.MatchString(id) {
+			return false
+		}
+		return len(cfg.Scenarios) == 0 || slices.Contains(cfg.Scenarios, id)
+	}
+}
+
+// describeSelection says how cfg selected scenarios.
+func describeSelection(cfg RunConfig) string {
+	var parts []string
+	if cfg.Shard != "" {
+		parts = append(parts, "shard "+cfg.Shard)
+	}
+	if cfg.Run != "" {
+		parts = append(parts, "--run "+cfg.Run)
+	}
+	if len(cfg.Scenarios) > 0 {
+		parts = append(parts, "--scenario "+strings.Join(cfg.Scenarios, ","))
+	}
+	if len(parts) == 0 {
+		return "every scenario of its paths"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// InShard reports whether shard i of n holds the scenario with the given
+// id: its FNV-1a (32 bits) hash is i-1 modulo n. Every id is in shard 1/1.
+func InShard(id string, i, n int) bool {
+	if n <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32()%uint32(n)) == i-1
 }
 
 func sortChanges(cs []Change, order map[string]int) {
@@ -255,8 +586,9 @@ func short(d string) string {
 	return d
 }
 
-// mismatches lists differences of the two runs' setups.
-func mismatches(base, new *Result) []string {
+// mismatches lists differences of the two runs' setups, for the
+// summarizers paired.
+func mismatches(base, new *Result, pairs []SummarizerPair) []string {
 	var w []string
 	if base.Harness != new.Harness {
 		w = append(w, fmt.Sprintf("harness differs: base %s, new %s", base.Harness, new.Harness))
@@ -267,21 +599,19 @@ func mismatches(base, new *Result) []string {
 	if base.Config.Agent != new.Config.Agent {
 		w = append(w, fmt.Sprintf("agent differs: base %s, new %s", base.Config.Agent, new.Config.Agent))
 	}
-	bs, ns := Summarizers(base), Summarizers(new)
-	for _, s := range bs {
-		if !slices.Contains(ns, s) {
-			w = append(w, fmt.Sprintf("summarizer %s is only in the base: not compared", s))
-		}
-	}
-	for _, s := range ns {
-		if !slices.Contains(bs, s) {
-			w = append(w, fmt.Sprintf("summarizer %s is only in the new run: not compared", s))
-		}
+	if bt, nt := max(1, base.Config.Trials), max(1, new.Config.Trials); bt != nt {
+		w = append(w, fmt.Sprintf("trials differ: base %d, new %d", bt, nt))
 	}
 	bp, np := prompts(base), prompts(new)
-	for _, s := range slices.Sorted(mapKeys(bp)) {
-		if p, ok := np[s]; ok && p != bp[s] {
-			w = append(w, fmt.Sprintf("summarizer %s changed spec, model or prompt: base %s, new %s", s, bp[s], p))
+	for _, p := range pairs {
+		b, okb := bp[p.Base]
+		n, okn := np[p.New]
+		if okb && okn && b != n {
+			name := p.New
+			if p.Base != p.New {
+				name = p.Base + " → " + p.New
+			}
+			w = append(w, fmt.Sprintf("summarizer %s changed spec, model or prompt: base %s, new %s", name, b, n))
 		}
 	}
 	return w
@@ -307,35 +637,37 @@ const maxListed = 50
 
 // WriteText writes the comparison as aligned text for a terminal.
 func (c *Comparison) WriteText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "summarizer\tcheck\tbase\tnew\tdelta\t95%% interval\tp\tn\n")
-	for _, r := range c.Rows {
-		sig := fmt.Sprintf("p=%.3f", r.P)
-		delta := fmt.Sprintf("%+.1f%%", 100*r.Delta)
-		if !r.Significant {
-			delta = "~"
+	for _, p := range c.Pairs {
+		if p.Base != p.New {
+			fmt.Fprintf(w, "paired: base %s with new %s\n", p.Base, p.New)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\t%s\tn=%d\n",
-			r.Summarizer, r.Check, pct(r.BasePass, r.N), pct(r.NewPass, r.N), delta, 100*r.Low, 100*r.High, sig, r.N)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	for _, l := range c.LeftOut {
+		fmt.Fprintf(w, "left out on purpose: %s\n", l)
+	}
+	if len(c.Rows) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintf(tw, "summarizer\tcheck\tbase\tnew\tdelta\t95%% interval\tp\tn\n")
+		for _, r := range c.Rows {
+			sig := fmt.Sprintf("p=%.3f", r.P)
+			delta := fmt.Sprintf("%+.1f%%", 100*r.Delta)
+			if !r.Significant {
+				delta = "~"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\t%s\tn=%d\n",
+				r.Summarizer, r.Check, pct(r.BasePass, r.N), pct(r.NewPass, r.N), delta, 100*r.Low, 100*r.High, sig, r.N)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	list := func(title string, cs []Change) {
 		if len(cs) == 0 {
 			return
 		}
 		fmt.Fprintf(w, "\n%s: %d\n", title, len(cs))
-		for i, ch := range cs {
-			if i == maxListed {
-				fmt.Fprintf(w, "  … and %d more\n", len(cs)-maxListed)
-				break
-			}
-			gen := "probe"
-			if ch.Generation > 0 {
-				gen = fmt.Sprintf("g%d", ch.Generation)
-			}
-			fmt.Fprintf(w, "  %s  %s  trial %d  %s  %s: %s\n", ch.Scenario, ch.Summarizer, ch.Trial, gen, ch.Label(), ch.Message)
+		for _, l := range ChangeLines(cs, maxListed) {
+			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
 	list("regressions (pass→fail)", c.Regressions)
@@ -346,28 +678,144 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
 	}
+	if p := c.Problems(); len(p) > 1 || c.Hint() != "" {
+		fmt.Fprintf(w, "\nwhy it fails:\n")
+		for _, s := range p {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+		if h := c.Hint(); h != "" {
+			fmt.Fprintf(w, "  %s\n", h)
+		}
+	}
 	_, err := fmt.Fprintf(w, "\n%s\n", c.Verdict())
 	return err
 }
 
-// Verdict is one line: "REGRESSION: …" or "no regression: …".
-func (c *Comparison) Verdict() string {
+// ChangeLines renders changes one line each, "scenario  summarizer  trial
+// N  g2  check/name: message", at most max lines then "… and N more". The
+// changes of one unit that all share the unit's reason (it errored, or did
+// not run) take one line, which names the outcomes they were.
+func ChangeLines(cs []Change, max int) []string {
+	var out []string
+	for i := 0; i < len(cs); {
+		if len(out) == max {
+			out = append(out, fmt.Sprintf("… and %d more", len(cs)-i))
+			break
+		}
+		ch := cs[i]
+		j := i + 1
+		if unitWide(ch.Message) {
+			for j < len(cs) && cs[j].Scenario == ch.Scenario && cs[j].Summarizer == ch.Summarizer && cs[j].Trial == ch.Trial && cs[j].Message == ch.Message {
+				j++
+			}
+		}
+		if j-i == 1 {
+			out = append(out, fmt.Sprintf("%s  %s  trial %d  %s  %s: %s", ch.Scenario, ch.Summarizer, ch.Trial+1, ch.Where(), ch.Label(), ch.Message))
+		} else {
+			var labels []string
+			for _, c := range cs[i:min(j, i+3)] {
+				labels = append(labels, c.Label())
+			}
+			more := ""
+			if j-i > 3 {
+				more = fmt.Sprintf(" and %d more", j-i-3)
+			}
+			out = append(out, fmt.Sprintf("%s  %s  trial %d: %s (%d outcomes: %s%s)", ch.Scenario, ch.Summarizer, ch.Trial+1, ch.Message, j-i, strings.Join(labels, ", "), more))
+		}
+		i = j
+	}
+	return out
+}
+
+// unitWide reports whether a change's message is its unit's reason rather
+// than its own outcome's.
+func unitWide(msg string) bool {
+	return strings.HasPrefix(msg, "the unit ") || strings.HasPrefix(msg, "missing from the new run: the ")
+}
+
+// Where is the generation of a change ("g2"), or "probe".
+func (c Change) Where() string {
+	if c.Generation > 0 {
+		return fmt.Sprintf("g%d", c.Generation)
+	}
+	return "probe"
+}
+
+// Problems lists why the comparison fails, one sentence each, the most
+// basic first: summarizers without a counterpart (with how to pair them),
+// nothing paired at all, then the pass→fail regressions (one trial) or the
+// significant drops (several). It is empty when the comparison holds.
+func (c *Comparison) Problems() []string {
+	var out []string
+	for _, n := range c.UnpairedNew {
+		out = append(out, fmt.Sprintf("summarizer %q of the new run has no counterpart in the base (base: %s)", n, quoteList(c.baseNames())))
+	}
+	for _, b := range c.UnpairedBase {
+		out = append(out, fmt.Sprintf("summarizer %q of the base has no counterpart in the new run", b))
+	}
+	if c.NothingPaired() {
+		why := "no outcome is in both runs"
+		switch {
+		case len(c.Pairs) == 0:
+			why = "the runs share no summarizer"
+		case c.Missing > 0:
+			why = "the runs share no scenario"
+		}
+		out = append(out, "nothing paired: "+why+", so nothing was compared")
+	}
 	switch {
-	case c.Regressed && c.Trials <= 1:
-		return fmt.Sprintf("REGRESSION: %d outcomes went pass→fail (1 trial: any pass→fail counts)", len(c.Regressions))
-	case c.Regressed:
+	case c.Trials <= 1 && len(c.Regressions) > 0:
+		out = append(out, fmt.Sprintf("%s went pass→fail (1 trial: any pass→fail counts)", plural(len(c.Regressions), "outcome")))
+	case c.Trials > 1:
 		var drops []string
 		for _, r := range c.Rows {
 			if r.Significant && r.Delta < 0 {
 				drops = append(drops, r.Summarizer+" "+r.Check)
 			}
 		}
-		return fmt.Sprintf("REGRESSION: significant drop (α=%g) in %s", c.Alpha, strings.Join(drops, ", "))
-	case c.Trials > 1:
-		return fmt.Sprintf("no regression: no significant drop at α=%g (%d pass→fail, %d fail→pass)", c.Alpha, len(c.Regressions), len(c.Fixes))
-	default:
-		return fmt.Sprintf("no regression: no pass→fail (%d fail→pass)", len(c.Fixes))
+		if len(drops) > 0 {
+			out = append(out, fmt.Sprintf("significant drop (α=%g) in %s", c.Alpha, strings.Join(drops, ", ")))
+		}
 	}
+	return out
+}
+
+// Hint says how to pair summarizers without a counterpart; "" when every
+// summarizer is paired.
+func (c *Comparison) Hint() string {
+	if len(c.UnpairedBase)+len(c.UnpairedNew) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("pair summarizers by a stable name (--summarizer NAME=SPEC, or name: in the config file) or map them with %s OLD=NEW (OLD= or =NEW leaves one out on purpose)", c.mapFlag)
+}
+
+func (c *Comparison) baseNames() []string {
+	var out []string
+	for _, p := range c.Pairs {
+		out = append(out, p.Base)
+	}
+	return append(out, c.UnpairedBase...)
+}
+
+// Verdict is one line: "REGRESSION: …" when outcomes regressed, "FAIL: …"
+// when summarizers could not be paired or nothing was, else "no
+// regression: …".
+func (c *Comparison) Verdict() string {
+	p := c.Problems()
+	if len(p) > 0 {
+		prefix := "FAIL: "
+		if len(c.UnpairedBase)+len(c.UnpairedNew) == 0 && !c.NothingPaired() {
+			prefix = "REGRESSION: "
+		}
+		if len(p) > 1 {
+			return fmt.Sprintf("%s%s (and %d more)", prefix, p[0], len(p)-1)
+		}
+		return prefix + p[0]
+	}
+	if c.Trials > 1 {
+		return fmt.Sprintf("no regression: no significant drop at α=%g over %d pairs (%d pass→fail, %d fail→pass)", c.Alpha, c.Paired, len(c.Regressions), len(c.Fixes))
+	}
+	return fmt.Sprintf("no regression: no pass→fail over %d pairs (%d fail→pass)", c.Paired, len(c.Fixes))
 }
 
 func pct(a, n int) string {

@@ -61,7 +61,8 @@ func TestComparePlantedRegression(t *testing.T) {
 	setStatus(t, base, i, 1, "constraint", "ro", checks.Pass)
 	setStatus(t, next, i, 1, "constraint", "ro", checks.Fail)
 	c := reports.Compare(base, next, 0.05)
-	want := []reports.Change{{Scenario: "scn-003", Summarizer: "openai:gpt-4o-mini", Generation: 2, Check: "constraint", Name: "ro", Message: "constraint ro set to fail"}}
+	want := []reports.Change{{Scenario: "scn-003", Summarizer: "openai:gpt-4o-mini", Generation: 2, Check: "constraint", Name: "ro", Message: "constraint ro set to fail",
+		File: "scenarios/scn-003.yaml", Line: 21}}
 	if d := cmp.Diff(want, c.Regressions); d != "" {
 		t.Errorf("regressions (-want +got):\n%s", d)
 	}
@@ -73,7 +74,7 @@ func TestComparePlantedRegression(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, s := range []string{"regressions (pass→fail): 1", "scn-003  openai:gpt-4o-mini  trial 0  g2  constraint/ro", "REGRESSION: 1 outcomes went pass→fail"} {
+	for _, s := range []string{"regressions (pass→fail): 1", "scn-003  openai:gpt-4o-mini  trial 1  g2  constraint/ro", "REGRESSION: 1 outcome went pass→fail"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text lacks %q:\n%s", s, out)
 		}
@@ -184,10 +185,20 @@ func TestCompareMismatches(t *testing.T) {
 	next.Harness = "v0.2.0"
 	c := reports.Compare(base, next, 0.05)
 	all := strings.Join(c.Warnings, "\n")
-	for _, s := range []string{"harness differs", "summarizer openai:gpt-4o-mini is only in the base", "summarizer exec:./mine is only in the new run", "scenario scn-001 changed (digest", "outcomes are in one run only"} {
+	for _, s := range []string{"harness differs", "scenario scn-001 changed (digest"} {
 		if !strings.Contains(all, s) {
 			t.Errorf("warnings lack %q:\n%s", s, all)
 		}
+	}
+	// A summarizer in one run only has no evidence to compare: it fails.
+	problems := strings.Join(c.Problems(), "\n")
+	for _, s := range []string{`summarizer "openai:gpt-4o-mini" of the base has no counterpart in the new run`, `summarizer "exec:./mine" of the new run has no counterpart in the base`} {
+		if !strings.Contains(problems, s) {
+			t.Errorf("problems lack %q:\n%s", s, problems)
+		}
+	}
+	if !c.Regressed || !strings.HasPrefix(c.Verdict(), "FAIL: ") {
+		t.Errorf("unpaired summarizers: Regressed %v, verdict %q", c.Regressed, c.Verdict())
 	}
 	for _, ch := range c.Regressions {
 		if ch.Scenario == "scn-001" {
@@ -213,5 +224,170 @@ func TestCompareWarnsWhenANameChangesSpec(t *testing.T) {
 	want := "summarizer builtin:truncate changed spec, model or prompt: base builtin:truncate, new exec:./other"
 	if !slices.Contains(c.Warnings, want) {
 		t.Errorf("warnings lack %q:\n%s", want, strings.Join(c.Warnings, "\n"))
+	}
+}
+
+// TestCompareFailsClosed: the baseline comparison needs evidence. A
+// summarizer renamed between runs, a unit that errored, an outcome that
+// disappeared or is no longer judged must not read as "no regression".
+func TestCompareFailsClosed(t *testing.T) {
+	ok := func(sc, sum string) unitSpec {
+		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]checks.Status{"constraint/ro": pass}, probes: map[string]string{"p": reports.Kept}}
+	}
+	lost := func(sc, sum string) unitSpec {
+		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]checks.Status{"constraint/ro": fail}, probes: map[string]string{"p": reports.CompactionRegression}}
+	}
+	v1, v2 := "exec:python3 sum.py", "exec:python3 sum.py --v2"
+	tests := []struct {
+		name      string
+		base, new *reports.Result
+		pairing   []string
+		regressed bool
+		nothing   bool
+		verdict   string
+		problems  []string
+	}{
+		{
+			name: "a renamed summarizer that drops the rule has no counterpart",
+			base: handResult(ok("a", v1)), new: handResult(lost("a", v2)),
+			regressed: true, nothing: true,
+			verdict:  `FAIL: summarizer "exec:python3 sum.py --v2" of the new run has no counterpart in the base (base: "exec:python3 sum.py") (and 2 more)`,
+			problems: []string{`summarizer "exec:python3 sum.py" of the base has no counterpart in the new run`, "nothing paired: the runs share no summarizer, so nothing was compared"},
+		},
+		{
+			name: "mapped explicitly, the regression shows",
+			base: handResult(ok("a", v1)), new: handResult(lost("a", v2)), pairing: []string{v1 + "=" + v2},
+			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 trial: any pass→fail counts)",
+		},
+		{
+			name: "a stable name pairs across a changed spec",
+			base: handResult(ok("a", "ours")), new: handResult(ok("a", "ours")),
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass)",
+		},
+		{
+			name: "a summarizer left out of the new run",
+			base: handResult(ok("a", "x"), ok("a", "y")), new: handResult(ok("a", "x")),
+			regressed: true, problems: []string{`summarizer "y" of the base has no counterpart in the new run`},
+		},
+		{
+			name: "left out on purpose",
+			base: handResult(ok("a", "x"), ok("a", "y")), new: handResult(ok("a", "x")), pairing: []string{"y="},
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass)",
+		},
+		{
+			name: "a unit that errored in the new run: its base passes regress",
+			base: handResult(ok("a", "x"), ok("b", "x")), new: handResult(ok("a", "x"), unitSpec{scenario: "b", summarizer: "x", err: "generation 1: summarizer: exit status 1"}),
+			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 trial: any pass→fail counts)",
+		},
+		{
+			name: "a scenario that no longer runs: its base passes regress",
+			base: handResult(ok("a", "x"), ok("b", "x")), new: handResult(ok("a", "x")),
+			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 trial: any pass→fail counts)",
+		},
+		{
+			name: "a pass that is now skipped regresses",
+			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]checks.Status{"constraint/ro": skip}, probes: map[string]string{"p": reports.Kept}}),
+			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
+		},
+		{
+			name: "a pass that now errors regresses",
+			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]checks.Status{"constraint/ro": checks.Error}, probes: map[string]string{"p": reports.Kept}}),
+			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
+		},
+		{
+			name: "no scenario in common",
+			base: handResult(ok("a", "x")), new: handResult(ok("b", "x")),
+			regressed: true, nothing: true, problems: []string{"nothing paired: the runs share no scenario, so nothing was compared"},
+		},
+		{
+			name: "new scenarios in the new run are not regressions",
+			base: handResult(ok("a", "x")), new: handResult(ok("a", "x"), lost("b", "x")),
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass)",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := reports.ParsePairing(tc.pairing, reports.Summarizers(tc.base), reports.Summarizers(tc.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := reports.CompareWith(tc.base, tc.new, reports.CompareOptions{Pairing: p})
+			if c.Regressed != tc.regressed || c.NothingPaired() != tc.nothing {
+				t.Errorf("Regressed = %v, NothingPaired = %v; want %v, %v; verdict %s", c.Regressed, c.NothingPaired(), tc.regressed, tc.nothing, c.Verdict())
+			}
+			if tc.verdict != "" && c.Verdict() != tc.verdict {
+				t.Errorf("verdict\n got %s\nwant %s", c.Verdict(), tc.verdict)
+			}
+			for _, p := range tc.problems {
+				if !slices.Contains(c.Problems(), p) {
+					t.Errorf("problems lack %q:\n%s", p, strings.Join(c.Problems(), "\n"))
+				}
+			}
+		})
+	}
+}
+
+// The baseline leaves out the scenarios the new run did not select: a
+// shard, --run or --scenario compares only what it ran.
+func TestCompareSelection(t *testing.T) {
+	var units []unitSpec
+	for _, id := range []string{"alpha", "beta", "gamma", "delta", "epsilon"} {
+		units = append(units, unitSpec{scenario: id, summarizer: "x", checks: map[string]checks.Status{"constraint/ro": pass}})
+	}
+	base := handResult(units...)
+	for _, tc := range []struct {
+		name string
+		cfg  func(*reports.RunConfig)
+		keep func(string) bool
+	}{
+		{"shard", func(c *reports.RunConfig) { c.Shard = "2/3" }, func(id string) bool { return reports.InShard(id, 2, 3) }},
+		{"run", func(c *reports.RunConfig) { c.Run = "^(alpha|gamma)$" }, func(id string) bool { return id == "alpha" || id == "gamma" }},
+		{"scenario", func(c *reports.RunConfig) { c.Scenarios = []string{"beta"} }, func(id string) bool { return id == "beta" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var kept []unitSpec
+			for _, u := range units {
+				if tc.keep(u.scenario) {
+					kept = append(kept, u)
+				}
+			}
+			next := handResult(kept...)
+			tc.cfg(&next.Config)
+			c := reports.Compare(base, next, 0)
+			if c.Regressed || c.OutOfSelection != len(units)-len(kept) {
+				t.Errorf("Regressed %v, OutOfSelection %d (want %d): %s", c.Regressed, c.OutOfSelection, len(units)-len(kept), c.Verdict())
+			}
+		})
+	}
+}
+
+func TestParsePairing(t *testing.T) {
+	base, next := []string{"a", "exec:x --m=1", "b"}, []string{"a2", "exec:x --m=2", "c"}
+	for _, tc := range []struct {
+		in   []string
+		want reports.Pairing
+		err  string
+	}{
+		{[]string{"a=a2"}, reports.Pairing{Map: map[string]string{"a": "a2"}}, ""},
+		{[]string{"exec:x --m=1=exec:x --m=2"}, reports.Pairing{Map: map[string]string{"exec:x --m=1": "exec:x --m=2"}}, ""},
+		{[]string{"b=", "=c"}, reports.Pairing{LeftOutBase: []string{"b"}, LeftOutNew: []string{"c"}}, ""},
+		{[]string{"z=a2"}, reports.Pairing{}, `"z=a2": want OLD=NEW, with OLD a summarizer of the baseline ("a", "exec:x --m=1", "b")`},
+		{[]string{"a=a2", "b=a2"}, reports.Pairing{}, "a2 is already paired"},
+		{[]string{"="}, reports.Pairing{}, "want OLD=NEW"},
+	} {
+		got, err := reports.ParsePairing(tc.in, base, next)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParsePairing(%q) err = %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParsePairing(%q): %v", tc.in, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("ParsePairing(%q) (-want +got):\n%s", tc.in, d)
+		}
 	}
 }

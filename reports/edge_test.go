@@ -63,6 +63,6 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 		reports.Compare(r, r, 0)
-		reports.Gate(r, reports.MinPass{Rates: map[string]float64{"all": 0.5}}, r, 0)
+		reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"all": 0.5}}, Baseline: r})
 	})
 }

@@ -37,15 +37,16 @@ func ExampleParseMinPass() {
 // Gate a result on minimum pass rates and print the verdict lines.
 func ExampleGate() {
 	r := fake.Result(fake.Config{Scenarios: 4, Seed: 2})
-	g := reports.Gate(r, reports.MinPass{Rates: map[string]float64{"secret": 1}}, nil, 0)
+	g := reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"secret": 1}}})
 	fmt.Println(g.Failed)
 	for _, l := range g.Lines {
 		fmt.Println(l)
 	}
 	// Output:
 	// true
-	// FAIL min-pass: openai:gpt-4o-mini secret 60.0% (6/10) < 100% (errors counted as misses: 1)
+	// FAIL min-pass: openai:gpt-4o-mini secret 50.0% (6/12) < 100% (counted as misses: 3 outcomes of 1 unit that errored)
 	// ok   min-pass secret=1: 2 summarizer × check type rates hold
+	// note min-pass: builtin:none is the control arm (it never writes a summary): gated on decisions only
 }
 
 // The first line of the Markdown report is the verdict.

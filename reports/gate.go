@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -96,7 +97,8 @@ func (m MinPass) Threshold(check, kind string) (float64, bool) {
 type GateReport struct {
 	// Failed is true when any gate failed; the exit code is then 1.
 	Failed bool
-	// Lines are the verdict lines, "FAIL …" before "ok …".
+	// Lines are the verdict lines, "FAIL …" before "ok …", then "note …"
+	// and "warn …".
 	Lines []string
 	// Comparison is the baseline comparison; nil without a baseline.
 	Comparison *Comparison
@@ -107,7 +109,7 @@ type GateReport struct {
 func (g *GateReport) Reason() string {
 	var fails []string
 	for _, l := range g.Lines {
-		if s, ok := strings.CutPrefix(l, "FAIL "); ok {
+		if s, ok := strings.CutPrefix(l, "FAIL "); ok && !strings.HasPrefix(s, "baseline:   ") {
 			fails = append(fails, s)
 		}
 	}
@@ -121,62 +123,302 @@ func (g *GateReport) Reason() string {
 	}
 }
 
-// Gate applies the gates asked for to r (aggregated): the minimum pass rates
-// of minPass per summarizer × check type, and, when baseline is not nil, no
-// regression against it (Compare at alpha). For the gate, an error counts
-// as a miss: the rate is pass / (pass + fail + error), so a summarizer that
-// crashes or prints garbage cannot hold a gate by producing nothing to
-// fail. (The pass rates of the reports exclude errors, which are counted
-// apart.)
-func Gate(r *Result, minPass MinPass, baseline *Result, alpha float64) GateReport {
+// GateOptions are the gates asked for. The zero value asks for none.
+type GateOptions struct {
+	// MinPass are the minimum pass rates per summarizer × check type.
+	MinPass MinPass
+	// Baseline, when not nil, is a saved result the run must not regress
+	// against; Pairing pairs its summarizers with the run's when names
+	// differ, and Alpha is the significance level with several trials
+	// (outside (0, 1): DefaultAlpha).
+	Baseline *Result
+	Pairing  Pairing
+	Alpha    float64
+	// AllowEmpty lets a gate hold with nothing to judge (no outcome of a
+	// check type for a summarizer); by default that fails.
+	AllowEmpty bool
+}
+
+// Asked reports whether o asks for any gate.
+func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baseline != nil }
+
+// Gate applies the gates of opts to r. Gates fail closed: a gate needs
+// evidence.
+//
+//   - A result where no unit finished, or that is partial (interrupted, or
+//     merged with shards missing), fails.
+//   - min-pass: per summarizer × check type, the rate is pass / (pass +
+//     fail + error + lost), where lost counts the outcomes of the units
+//     that errored (or were abandoned): such a unit counts as failed as a
+//     whole, for every check type the scenario has (as the units of the same
+//     scenario that finished show; one outcome per check type when none
+//     did). A check type the gate covers with no outcome to judge for a
+//     summarizer (never run, or every outcome skipped) fails, unless
+//     AllowEmpty; so does a key that names no check of the run. The control
+//     arm (builtin:none, which never writes a summary) is gated on
+//     decisions only.
+//   - baseline: CompareWith, which pairs summarizers by name or
+//     opts.Pairing, fails on a summarizer without a counterpart or on
+//     nothing paired, and counts base passes that errored, were skipped or
+//     are missing as regressions.
+func Gate(r *Result, opts GateOptions) GateReport {
 	var g GateReport
-	var fails, oks []string
-	held := 0
-	for _, a := range r.Aggregates {
-		t, ok := minPass.Threshold(a.Check, a.Kind)
-		if !ok {
-			continue
-		}
-		n := a.Pass + a.Fail + a.Error
-		switch {
-		case n == 0:
-		case float64(a.Pass)/float64(n) < t:
-			errs := ""
-			if a.Error > 0 {
-				errs = fmt.Sprintf(" (errors counted as misses: %d)", a.Error)
-			}
-			fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s %s < %s%s", a.Summarizer, a.Check, pct(a.Pass, n), pctf(t), errs))
-		default:
-			held++
+	var fails, oks, notes []string
+	if r.Interrupted {
+		fails = append(fails, "FAIL evidence: the run was interrupted: the result is partial (resume it first)")
+	}
+	finished := 0
+	for i := range r.Units {
+		if unitFailed(&r.Units[i]) == "" {
+			finished++
 		}
 	}
-	if len(minPass.Rates) > 0 {
-		oks = append(oks, fmt.Sprintf("ok   min-pass %s: %d summarizer × check type rates hold", minPass.String(), held))
+	switch {
+	case len(r.Units) == 0:
+		fails = append(fails, "FAIL evidence: the result has no unit: nothing was evaluated")
+	case finished == 0:
+		fails = append(fails, fmt.Sprintf("FAIL evidence: every unit errored (%d): nothing was evaluated", len(r.Units)))
 	}
-	if baseline != nil {
-		c := Compare(baseline, r, alpha)
+	if len(r.MissingShards) > 0 {
+		fails = append(fails, fmt.Sprintf("FAIL evidence: the merged result lacks shard %s: the result is partial", strings.Join(r.MissingShards, ", ")))
+	}
+	if len(opts.MinPass.Rates) > 0 {
+		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty)
+		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
+	}
+	if opts.Baseline != nil {
+		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing})
 		g.Comparison = c
-		if c.Regressed {
-			fails = append(fails, "FAIL baseline: "+strings.TrimPrefix(c.Verdict(), "REGRESSION: "))
-			for i, ch := range c.Regressions {
-				if i == 20 {
-					fails = append(fails, fmt.Sprintf("FAIL baseline:   … and %d more", len(c.Regressions)-20))
-					break
-				}
-				if c.Trials <= 1 {
-					fails = append(fails, fmt.Sprintf("FAIL baseline:   %s %s %s: %s", ch.Scenario, ch.Summarizer, ch.Label(), ch.Message))
+		if p := c.Problems(); len(p) > 0 {
+			for _, s := range p {
+				fails = append(fails, "FAIL baseline: "+s)
+			}
+			if h := c.Hint(); h != "" {
+				fails = append(fails, "FAIL baseline:   "+h)
+			}
+			if c.Trials <= 1 {
+				for _, l := range ChangeLines(c.Regressions, 20) {
+					fails = append(fails, "FAIL baseline:   "+l)
 				}
 			}
 		} else {
 			oks = append(oks, "ok   baseline: "+c.Verdict())
 		}
+		for _, l := range c.LeftOut {
+			notes = append(notes, "note baseline: left out on purpose: "+l)
+		}
 		for _, w := range c.Warnings {
-			oks = append(oks, "warn baseline: "+w)
+			notes = append(notes, "warn baseline: "+w)
 		}
 	}
 	g.Failed = len(fails) > 0
-	g.Lines = append(fails, oks...)
+	g.Lines = slices.Concat(fails, oks, notes)
 	return g
+}
+
+// gateTally counts the outcomes of one summarizer × check type for the
+// min-pass gate.
+type gateTally struct {
+	pass, fail, errs, skip int
+	// lost counts the outcomes of failed units, and units how many
+	// units they are.
+	lost, units int
+}
+
+func (t gateTally) n() int { return t.pass + t.fail + t.errs + t.lost }
+
+// minPassGate applies the minimum pass rates of m to r (see Gate).
+func minPassGate(r *Result, m MinPass, allowEmpty bool) (fails, oks, notes []string) {
+	tallies, kinds := tallyOutcomes(r)
+	sums := Summarizers(r)
+	controls := controlArms(r)
+	types := slices.Collect(mapKeys(kinds))
+	sort.Slice(types, func(i, j int) bool { return lessCheck(types[i], types[j]) })
+	// Every key must cover at least one check type of the run.
+	for _, k := range slices.Sorted(mapKeys(m.Rates)) {
+		covered := slices.ContainsFunc(types, func(c string) bool {
+			return k == "all" || k == c || k == kinds[c] || (k == CheckDecisions && c == CheckDecisions)
+		})
+		if !covered {
+			line := fmt.Sprintf("min-pass %s: nothing to judge: the run has no %s outcome", k, k)
+			if allowEmpty {
+				notes = append(notes, "note "+line+" (allowed by --allow-empty)")
+			} else {
+				fails = append(fails, "FAIL "+line)
+			}
+		}
+	}
+	held, control := 0, false
+	for _, s := range sums {
+		for _, c := range types {
+			t, ok := m.Threshold(c, kinds[c])
+			if !ok {
+				continue
+			}
+			if controls[s] && kinds[c] != KindDecision {
+				control = true
+				continue
+			}
+			tl := tallies[s][c]
+			n := tl.n()
+			switch {
+			case n == 0 && allowEmpty:
+				notes = append(notes, fmt.Sprintf("note min-pass: %s %s: nothing to judge (allowed by --allow-empty)", s, c))
+			case n == 0:
+				why := "no outcome"
+				switch {
+				case tl.skip == 1:
+					why = "its 1 outcome was skipped"
+				case tl.skip > 1:
+					why = fmt.Sprintf("all %d outcomes were skipped", tl.skip)
+				}
+				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s: nothing to judge (%s; --allow-empty accepts this)", s, c, why))
+			case float64(tl.pass)/float64(n) < t:
+				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s %s < %s%s", s, c, pct(tl.pass, n), pctf(t), tl.misses(c)))
+			default:
+				held++
+			}
+		}
+	}
+	if held == 0 && len(fails) == 0 && !allowEmpty {
+		fails = append(fails, fmt.Sprintf("FAIL min-pass %s: nothing to judge: no summarizer has an outcome the gate covers", m.String()))
+		return fails, oks, notes
+	}
+	oks = append(oks, fmt.Sprintf("ok   min-pass %s: %d summarizer × check type rates hold", m.String(), held))
+	if control {
+		notes = append(notes, "note min-pass: builtin:none is the control arm (it never writes a summary): gated on decisions only")
+	}
+	return fails, oks, notes
+}
+
+// misses explains what counted as misses besides failures.
+func (t gateTally) misses(check string) string {
+	var parts []string
+	if t.lost > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s that errored", plural(t.lost, "outcome"), plural(t.units, "unit")))
+	}
+	switch {
+	case t.errs == 1 && check == CheckDecisions:
+		parts = append(parts, "1 probe whose agent call failed")
+	case t.errs > 1 && check == CheckDecisions:
+		parts = append(parts, fmt.Sprintf("%d probes whose agent call failed", t.errs))
+	case t.errs > 0:
+		parts = append(parts, plural(t.errs, "check error"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (counted as misses: " + strings.Join(parts, ", ") + ")"
+}
+
+// tallyOutcomes counts the outcomes of r per summarizer and check type for
+// the min-pass gate, and returns the kind of every check type seen. A unit
+// that errored or was abandoned counts as failed: its outcomes, at least as
+// many per check type as the most any finished unit of its scenario has
+// (one per check type of the run when none finished), are lost.
+func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]string) {
+	kinds := map[string]string{}
+	count := func(u *Unit) map[string]map[checks.Status]int {
+		m := map[string]map[checks.Status]int{}
+		add := func(check, kind string, s checks.Status) {
+			if m[check] == nil {
+				m[check] = map[checks.Status]int{}
+			}
+			m[check][s]++
+			if kinds[check] == "" {
+				kinds[check] = kind
+			}
+		}
+		for _, g := range u.Generations {
+			for _, c := range g.Checks {
+				add(c.Check, c.Kind, c.Status)
+			}
+		}
+		for _, p := range u.Probes {
+			add(CheckDecisions, KindDecision, decisionStatus(p.Class))
+		}
+		return m
+	}
+	total := func(m map[checks.Status]int) int {
+		n := 0
+		for _, v := range m {
+			n += v
+		}
+		return n
+	}
+	// expected[scenario][check]: the most outcomes a finished unit has.
+	expected := map[string]map[string]int{}
+	counts := make([]map[string]map[checks.Status]int, len(r.Units))
+	for i := range r.Units {
+		u := &r.Units[i]
+		counts[i] = count(u)
+		if unitFailed(u) != "" {
+			continue
+		}
+		e := expected[u.Scenario.ID]
+		if e == nil {
+			e = map[string]int{}
+			expected[u.Scenario.ID] = e
+		}
+		for c, m := range counts[i] {
+			e[c] = max(e[c], total(m))
+		}
+	}
+	tallies := map[string]map[string]gateTally{}
+	for i := range r.Units {
+		u := &r.Units[i]
+		ts := tallies[u.Summarizer]
+		if ts == nil {
+			ts = map[string]gateTally{}
+			tallies[u.Summarizer] = ts
+		}
+		if unitFailed(u) == "" {
+			for c, m := range counts[i] {
+				t := ts[c]
+				t.pass += m[checks.Pass]
+				t.fail += m[checks.Fail]
+				t.errs += m[checks.Error]
+				t.skip += m[checks.Skip]
+				ts[c] = t
+			}
+			continue
+		}
+		want, known := expected[u.Scenario.ID]
+		for c := range kinds {
+			n := total(counts[i][c])
+			switch {
+			case known:
+				n = max(n, want[c])
+			default:
+				n = max(n, 1)
+			}
+			if n > 0 {
+				t := ts[c]
+				t.lost += n
+				t.units++
+				ts[c] = t
+			}
+		}
+	}
+	return tallies, kinds
+}
+
+// controlArms returns the summarizers that are the control arm: every
+// generation they had was builtin:none's (which declines to compact).
+func controlArms(r *Result) map[string]bool {
+	out := map[string]bool{}
+	seen := map[string]bool{}
+	for _, u := range r.Units {
+		for _, g := range u.Generations {
+			none := g.Call.Spec == "builtin:none"
+			if !seen[u.Summarizer] {
+				seen[u.Summarizer], out[u.Summarizer] = true, none
+			} else if !none {
+				out[u.Summarizer] = false
+			}
+		}
+	}
+	return out
 }
 
 func pctf(f float64) string { return strconv.FormatFloat(100*f, 'g', 4, 64) + "%" }

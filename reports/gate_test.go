@@ -2,12 +2,17 @@ package reports_test
 
 import (
 	"flag"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -86,14 +91,19 @@ func TestGate(t *testing.T) {
 		failed   bool
 		lines    []string // substrings of lines that must appear
 	}{
-		{"lenient thresholds hold", "all=0", nil, false, []string{"ok   min-pass all=0"}},
+		// builtin:truncate writes text only: every field-level check skips,
+		// so all=0 has nothing to judge for it there, and fails.
+		{"lenient thresholds need evidence", "all=0", nil, true, []string{"ok   min-pass all=0", "FAIL min-pass: builtin:truncate refuted_hypothesis: nothing to judge (all 24 outcomes were skipped; --allow-empty accepts this)"}},
 		{"constraint must always hold", "constraint=1", nil, true, []string{"FAIL min-pass: builtin:truncate constraint"}},
 		{"baseline identical", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 2}) }, false, []string{"ok   baseline: no regression"}},
 		// With one trial every pass→fail is listed under the verdict line.
 		{"baseline regression", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline: ", "FAIL baseline:   scn-"}},
 		// builtin:none passes every decision it got an answer for (13) and
 		// errored once: the error is a miss, so 100% does not hold.
-		{"errors count as misses", "decisions=1", nil, true, []string{"FAIL min-pass: builtin:none decisions 92.9% (13/14) < 100% (errors counted as misses: 1)"}},
+		{"errors count as misses", "decisions=1", nil, true, []string{"FAIL min-pass: builtin:none decisions 92.9% (13/14) < 100% (counted as misses: 1 probe whose agent call failed)"}},
+		// openai:gpt-4o-mini errored on one unit after its first
+		// generation: the unit counts as failed for every check type.
+		{"errored units count as failed", "secret=1", nil, true, []string{"FAIL min-pass: openai:gpt-4o-mini secret 75.0% (18/24) < 100% (counted as misses: 3 outcomes of 1 unit that errored)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,7 +115,7 @@ func TestGate(t *testing.T) {
 			if tc.baseline != nil {
 				base = tc.baseline()
 			}
-			g := reports.Gate(r, mp, base, 0.05)
+			g := reports.Gate(r, reports.GateOptions{MinPass: mp, Baseline: base, Alpha: 0.05})
 			if g.Failed != tc.failed {
 				t.Errorf("Failed = %v, want %v; lines:\n%s", g.Failed, tc.failed, strings.Join(g.Lines, "\n"))
 			}
@@ -138,10 +148,192 @@ func TestGateAtThreshold(t *testing.T) {
 	if !found || lowest == 1 {
 		t.Fatalf("the fixture needs a constraint rate below 100%%; lowest %v (found %v)", lowest, found)
 	}
-	if g := reports.Gate(r, reports.MinPass{Rates: map[string]float64{"constraint": lowest}}, nil, 0.05); g.Failed {
+	if g := reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"constraint": lowest}}}); g.Failed {
 		t.Errorf("threshold %v, the lowest rate itself: the gate failed:\n%s", lowest, strings.Join(g.Lines, "\n"))
 	}
-	if g := reports.Gate(r, reports.MinPass{Rates: map[string]float64{"constraint": math.Nextafter(lowest, 2)}}, nil, 0.05); !g.Failed {
+	if g := reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"constraint": math.Nextafter(lowest, 2)}}}); !g.Failed {
 		t.Errorf("threshold just above the lowest rate %v: the gate held:\n%s", lowest, strings.Join(g.Lines, "\n"))
+	}
+}
+
+// unitSpec describes a unit of a hand-built result: its checks as
+// "check/invariant" → status (the kind follows from the check type), its
+// probes as id → class, and an error when it errored.
+type unitSpec struct {
+	scenario, summarizer string
+	trial                int
+	err                  string
+	checks               map[string]checks.Status
+	probes               map[string]string
+	spec                 string // the summarizer's spec in its calls; "" = the name
+}
+
+// handResult builds an aggregated result of one generation per unit.
+func handResult(units ...unitSpec) *reports.Result {
+	r := &reports.Result{ResultVersion: reports.ResultVersion, Harness: "test", RunID: "r", Config: reports.RunConfig{Agent: "builtin:reference", Trials: 1, Tokenizer: "o200k_base"}}
+	for _, us := range units {
+		if !slices.Contains(r.Config.Summarizers, us.summarizer) {
+			r.Config.Summarizers = append(r.Config.Summarizers, us.summarizer)
+		}
+		r.Config.Trials = max(r.Config.Trials, us.trial+1)
+		u := reports.Unit{Scenario: reports.ScenarioRef{ID: us.scenario, File: us.scenario + ".yaml", Digest: "sha256:" + us.scenario},
+			Summarizer: us.summarizer, Trial: us.trial, Status: reports.UnitOK, Generations: []reports.Generation{}, Probes: []reports.Probe{}}
+		if us.err != "" {
+			u.Status, u.Error = reports.UnitError, us.err
+		}
+		spec := us.spec
+		if spec == "" {
+			spec = us.summarizer
+		}
+		if len(us.checks) > 0 {
+			g := reports.Generation{N: 1, Cut: 4, Call: summarizers.Call{Spec: spec}}
+			for _, k := range slices.Sorted(maps.Keys(us.checks)) {
+				check, inv, _ := strings.Cut(k, "/")
+				kind := checks.KindStructural
+				if slices.Contains(reports.InvariantTypes, check) {
+					kind = checks.KindInvariant
+				}
+				g.Checks = append(g.Checks, checks.Result{Check: check, Kind: kind, Invariant: inv, Status: us.checks[k], Message: k + " " + string(us.checks[k]), Pos: scenarios.Pos{Line: 7}})
+			}
+			u.Generations = append(u.Generations, g)
+		}
+		for _, id := range slices.Sorted(maps.Keys(us.probes)) {
+			u.Probes = append(u.Probes, reports.Probe{ID: id, Expect: "refuse", Class: us.probes[id], Pos: scenarios.Pos{Line: 11},
+				Full: reports.Decision{Choice: "refuse"}, Compacted: reports.Decision{Choice: "proceed"}})
+		}
+		r.Units = append(r.Units, u)
+	}
+	r.Aggregate()
+	return r
+}
+
+var (
+	pass = checks.Pass
+	fail = checks.Fail
+	skip = checks.Skip
+)
+
+// TestGateFailsClosed: a gate needs evidence. Each case is a way a broken
+// change could pass a gate on missing evidence, or a faithful run that must
+// still pass.
+func TestGateFailsClosed(t *testing.T) {
+	good := func(sc, sum string) unitSpec {
+		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]checks.Status{"constraint/ro": pass, "schema": pass}, probes: map[string]string{"p": reports.Kept}}
+	}
+	crashed := func(sc, sum string) unitSpec {
+		return unitSpec{scenario: sc, summarizer: sum, err: "generation 1: summarizer: exec false: exit status 1"}
+	}
+	tests := []struct {
+		name   string
+		r      *reports.Result
+		opts   reports.GateOptions
+		failed bool
+		lines  []string
+		absent []string
+	}{
+		{
+			name: "a summarizer that errored everywhere has nothing to judge",
+			r:    handResult(crashed("a", "exec:false"), good("a", "builtin:extractive"), crashed("b", "exec:false"), good("b", "builtin:extractive")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=1")}, failed: true,
+			lines: []string{"FAIL min-pass: exec:false constraint 0.0% (0/2) < 100% (counted as misses: 2 outcomes of 2 units that errored)"},
+		},
+		{
+			name: "crashing on most scenarios cannot hold all=0.95",
+			r: handResult(good("a", "exec:flaky"), crashed("b", "exec:flaky"), crashed("c", "exec:flaky"),
+				good("a", "builtin:extractive"), good("b", "builtin:extractive"), good("c", "builtin:extractive")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "all=0.95")}, failed: true,
+			lines: []string{"FAIL min-pass: exec:flaky constraint 33.3% (1/3) < 95%", "FAIL min-pass: exec:flaky decisions 33.3% (1/3) < 95%"},
+		},
+		{
+			name: "a lone summarizer that crashed where no unit finished: one miss per check type",
+			r:    handResult(good("a", "exec:flaky"), crashed("b", "exec:flaky")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=0.9")}, failed: true,
+			lines: []string{"FAIL min-pass: exec:flaky constraint 50.0% (1/2) < 90% (counted as misses: 1 outcome of 1 unit that errored)"},
+		},
+		{
+			name: "every outcome skipped: nothing to judge",
+			r: handResult(unitSpec{scenario: "a", summarizer: "exec:text", checks: map[string]checks.Status{"refuted_hypothesis/h": skip, "schema": pass}},
+				unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]checks.Status{"refuted_hypothesis/h": pass, "schema": pass}}),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "refuted_hypothesis=1")}, failed: true,
+			lines: []string{"FAIL min-pass: exec:text refuted_hypothesis: nothing to judge (its 1 outcome was skipped; --allow-empty accepts this)"},
+		},
+		{
+			name: "--allow-empty lets nothing to judge hold, and says so",
+			r: handResult(unitSpec{scenario: "a", summarizer: "exec:text", checks: map[string]checks.Status{"refuted_hypothesis/h": skip, "schema": pass}},
+				unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]checks.Status{"refuted_hypothesis/h": pass, "schema": pass}}),
+			opts:  reports.GateOptions{MinPass: mustMinPass(t, "refuted_hypothesis=1"), AllowEmpty: true},
+			lines: []string{"ok   min-pass refuted_hypothesis=1: 1 summarizer × check type rates hold", "note min-pass: exec:text refuted_hypothesis: nothing to judge (allowed by --allow-empty)"},
+		},
+		{
+			name: "a key that names no check of the run",
+			r:    handResult(good("a", "builtin:extractive")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "secret=1")}, failed: true,
+			lines: []string{"FAIL min-pass secret: nothing to judge: the run has no secret outcome"},
+		},
+		{
+			name: "the control arm is gated on decisions only",
+			r: handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: map[string]checks.Status{"constraint/ro": skip}, probes: map[string]string{"p": reports.Kept}},
+				good("a", "builtin:extractive")),
+			opts:  reports.GateOptions{MinPass: mustMinPass(t, "constraint=1,decisions=1")},
+			lines: []string{"ok   min-pass constraint=1,decisions=1: 3 summarizer × check type rates hold", "note min-pass: builtin:none is the control arm"},
+		},
+		{
+			name: "a summarizer that calls itself builtin:none in its name is not the control arm",
+			r: handResult(unitSpec{scenario: "a", summarizer: "builtin:none", spec: "exec:./fake", checks: map[string]checks.Status{"constraint/ro": skip}},
+				good("a", "builtin:extractive")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=1")}, failed: true,
+			lines: []string{"FAIL min-pass: builtin:none constraint: nothing to judge"},
+		},
+		{
+			name: "only the control arm: nothing judged is never a pass",
+			r:    handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: map[string]checks.Status{"constraint/ro": skip}}),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=1")}, failed: true,
+			lines: []string{"FAIL min-pass constraint=1: nothing to judge: no summarizer has an outcome the gate covers"},
+		},
+		{
+			name: "an interrupted result is partial",
+			r: func() *reports.Result {
+				r := handResult(good("a", "builtin:extractive"))
+				r.Interrupted = true
+				return r
+			}(),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "all=0")}, failed: true,
+			lines: []string{"FAIL evidence: the run was interrupted"},
+		},
+		{
+			name: "a merge with a shard missing is partial",
+			r: func() *reports.Result {
+				r := handResult(good("a", "builtin:extractive"))
+				r.MissingShards = []string{"2/3"}
+				return r
+			}(),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "all=0")}, failed: true,
+			lines: []string{"FAIL evidence: the merged result lacks shard 2/3"},
+		},
+		{
+			name:  "faithful: everything judged and kept",
+			r:     handResult(good("a", "builtin:extractive"), good("b", "builtin:extractive")),
+			opts:  reports.GateOptions{MinPass: mustMinPass(t, "all=1")},
+			lines: []string{"ok   min-pass all=1: 3 summarizer × check type rates hold"}, absent: []string{"FAIL", "note"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := reports.Gate(tc.r, tc.opts)
+			all := strings.Join(g.Lines, "\n")
+			if g.Failed != tc.failed {
+				t.Errorf("Failed = %v, want %v; lines:\n%s", g.Failed, tc.failed, all)
+			}
+			for _, l := range tc.lines {
+				if !strings.Contains(all, l) {
+					t.Errorf("lines lack %q:\n%s", l, all)
+				}
+			}
+			for _, l := range tc.absent {
+				if strings.Contains(all, l) {
+					t.Errorf("lines hold %q:\n%s", l, all)
+				}
+			}
+		})
 	}
 }

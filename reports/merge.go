@@ -85,7 +85,9 @@ func Merge(results ...*Result) (*Result, error) {
 	if len(ids) > 1 {
 		out.RunID = strings.Join(ids, "+")
 	}
-	out.Warnings = append(out.Warnings, shardWarnings(shards)...)
+	warn, missing := shardWarnings(shards)
+	out.Warnings = append(out.Warnings, warn...)
+	out.MissingShards = missing
 	order := map[string]int{}
 	for i, s := range Summarizers(out) {
 		order[s] = i
@@ -122,15 +124,18 @@ func incompatible(a, b *Result) string {
 	if a.Config.Agent != b.Config.Agent {
 		d = append(d, fmt.Sprintf("agent %s vs %s", a.Config.Agent, b.Config.Agent))
 	}
+	if a.Config.Run != b.Config.Run || !slices.Equal(a.Config.Scenarios, b.Config.Scenarios) {
+		d = append(d, fmt.Sprintf("scenario filters --run %q --scenario %v vs --run %q --scenario %v", a.Config.Run, a.Config.Scenarios, b.Config.Run, b.Config.Scenarios))
+	}
 	if a.Config.Trials != b.Config.Trials {
 		d = append(d, fmt.Sprintf("trials %d vs %d", a.Config.Trials, b.Config.Trials))
 	}
 	return strings.Join(d, "; ")
 }
 
-// shardWarnings reports missing or repeated shards among "i/n" labels.
-func shardWarnings(shards []string) []string {
-	var w []string
+// shardWarnings reports missing or repeated shards among "i/n" labels, and
+// lists the missing ones.
+func shardWarnings(shards []string) (w, missing []string) {
 	total := 0
 	seen := map[int]int{}
 	for _, s := range shards {
@@ -153,12 +158,13 @@ func shardWarnings(shards []string) []string {
 		switch seen[i] {
 		case 0:
 			w = append(w, fmt.Sprintf("shard %d/%d is missing: the merged result is partial", i, total))
+			missing = append(missing, fmt.Sprintf("%d/%d", i, total))
 		case 1:
 		default:
 			w = append(w, fmt.Sprintf("shard %d/%d appears %d times", i, total, seen[i]))
 		}
 	}
-	return w
+	return w, missing
 }
 
 func parseShard(s string) (i, n int, ok bool) {

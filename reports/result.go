@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -33,6 +34,9 @@ type Result struct {
 	// the command that finishes it.
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Resume      string `json:"resume,omitempty"`
+	// MissingShards lists the shards ("i/n") a merged result lacks: its
+	// evidence is partial, and the gates fail on it.
+	MissingShards []string `json:"missing_shards,omitempty"`
 }
 
 // RunConfig is what the run was asked to do.
@@ -42,7 +46,11 @@ type RunConfig struct {
 	Trials      int      `json:"trials"`
 	Shard       string   `json:"shard,omitempty"` // "i/n"
 	Paths       []string `json:"paths,omitempty"`
-	Tokenizer   string   `json:"tokenizer"`
+	// Run and Scenarios are the scenario filters of the run (--run REGEXP
+	// on the id, --scenario ID…); empty: every scenario of the paths.
+	Run       string   `json:"run,omitempty"`
+	Scenarios []string `json:"scenarios,omitempty"`
+	Tokenizer string   `json:"tokenizer"`
 	// Redact lists secret values' ids → values are never written; see Redact.
 }
 
@@ -139,6 +147,8 @@ type Probe struct {
 	// when they agree.
 	Diff  string `json:"diff,omitempty"`
 	Class string `json:"class"`
+	// Pos is the position of the probe in the scenario file.
+	Pos scenarios.Pos `json:"pos,omitzero"`
 }
 
 // Aggregate summarises one summarizer × check type across units.

@@ -15,7 +15,7 @@ import (
 
 func TestGolden(t *testing.T) {
 	r := small(t)
-	gate := reports.Gate(r, mustMinPass(t, "constraint=1,all=0.5"), nil, 0)
+	gate := reports.Gate(r, reports.GateOptions{MinPass: mustMinPass(t, "constraint=1,all=0.5")})
 	tests := []struct {
 		name, format, file string
 		opts               reports.Options

@@ -107,6 +107,8 @@ func sameRun(prev, cur *reports.RunConfig) error {
 		return fmt.Errorf("the run used shard %q, not %q", prev.Shard, cur.Shard)
 	case prev.Tokenizer != cur.Tokenizer:
 		return fmt.Errorf("the run used tokenizer %q, not %q", prev.Tokenizer, cur.Tokenizer)
+	case prev.Run != cur.Run || !slices.Equal(prev.Scenarios, cur.Scenarios):
+		return fmt.Errorf("the run selected scenarios with --run %q --scenario %q, not --run %q --scenario %q", prev.Run, prev.Scenarios, cur.Run, cur.Scenarios)
 	}
 	return nil
 }

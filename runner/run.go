@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,12 +74,7 @@ func (s Shard) String() string {
 
 // Has reports whether the shard holds the scenario with the given id.
 func (s Shard) Has(id string) bool {
-	if s.Count <= 1 {
-		return true
-	}
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return int(h.Sum32()%uint32(s.Count)) == s.Index-1
+	return reports.InShard(id, s.Index, s.Count)
 }
 
 // Options configure Run. Summarizers, Agent and Out are required; every
@@ -101,6 +97,12 @@ type Options struct {
 	Resume bool
 	// Shard selects a part of the units; the zero value selects all.
 	Shard Shard
+	// Run, when not nil, keeps the scenarios whose id it matches;
+	// Scenarios, when not empty, those whose id it lists. Both are
+	// recorded in the result's config (a baseline comparison leaves the
+	// scenarios they did not select out).
+	Run       *regexp.Regexp
+	Scenarios []string
 	// Tokenizer is the token encoding; "" means tokens.DefaultEncoding.
 	Tokenizer string
 	// Check judges a summary; nil means checks.Run.
@@ -203,7 +205,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 	refs := suite.Refs()
 	var scs []int // indexes into refs, in id order
 	for i, r := range refs {
-		if opts.Shard.Has(r.ID) {
+		if opts.Shard.Has(r.ID) && opts.selects(r.ID) {
 			scs = append(scs, i)
 		}
 	}
@@ -222,7 +224,11 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 	header := &reports.Result{
 		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
 		RunID: RunID(started), Started: started,
-		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name()},
+		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name(),
+			Scenarios: opts.Scenarios},
+	}
+	if opts.Run != nil {
+		header.Config.Run = opts.Run.String()
 	}
 	for _, s := range opts.Summarizers {
 		header.Config.Summarizers = append(header.Config.Summarizers, s.Name)
@@ -411,6 +417,15 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		return out, fmt.Errorf("%w: %d of %d units did not finish", ErrInterrupted, missing, len(plan))
 	}
 	return out, nil
+}
+
+// selects reports whether the Run and Scenarios filters keep the scenario
+// id.
+func (o *Options) selects(id string) bool {
+	if o.Run != nil && !o.Run.MatchString(id) {
+		return false
+	}
+	return len(o.Scenarios) == 0 || slices.Contains(o.Scenarios, id)
 }
 
 func (o *Options) validate() error {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -250,6 +251,33 @@ func TestShards(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s is in %d shards", id, n)
 		}
+	}
+}
+
+// TestSelect: --run and --scenario keep the scenarios whose id they
+// select, and the result records them so that a baseline comparison leaves
+// the others out. A run cannot be resumed with another selection.
+func TestSelect(t *testing.T) {
+	list := builtinSuite(t)
+	out := filepath.Join(t.TempDir(), "run")
+	opts := baseOptions(t, out)
+	opts.Run = regexp.MustCompile("^(readonly|secret)")
+	opts.Scenarios = []string{"readonly-audit-no-push", "secret-in-tool-output"}
+	seen := map[string]bool{}
+	opts.OnUnit = func(u *reports.Unit) { seen[u.Scenario.ID] = true }
+	res, err := Run(context.Background(), list, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(map[string]bool{"readonly-audit-no-push": true, "secret-in-tool-output": true}, seen); d != "" {
+		t.Errorf("scenarios run (-want +got):\n%s", d)
+	}
+	if c := res.Header.Config; c.Run != "^(readonly|secret)" || !slices.Equal(c.Scenarios, opts.Scenarios) {
+		t.Errorf("config records run %q scenarios %q", c.Run, c.Scenarios)
+	}
+	opts.Resume, opts.Run = true, regexp.MustCompile("readonly")
+	if _, err := Run(context.Background(), list, opts); !errors.Is(err, ErrNotResumable) {
+		t.Errorf("resuming with another --run: err = %v, want ErrNotResumable", err)
 	}
 }
 

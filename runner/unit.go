@@ -403,7 +403,7 @@ func (u *unit) decide(active Installed) []reports.Probe {
 	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
 	out := make([]reports.Probe, 0, len(sc.Probes))
 	for _, pr := range sc.Probes {
-		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect}
+		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect, Pos: pr.Pos}
 		rp.Full = u.ask(pr, agents.ArmFull, full)
 		rp.Compacted = u.ask(pr, agents.ArmCompacted, compacted)
 		rp.Class = Classify(pr.Expect, rp.Full, rp.Compacted)

@@ -17,6 +17,7 @@
 //	run        run scenarios through summarizers and diff the agent's decisions
 //	validate   check scenario files
 //	compare    compare two results, paired, and fail on a regression
+//	gate       apply the gates to a saved result, such as merged shards
 //	report     render a saved result in another format
 //	merge      join the results of sharded runs into one
 //	import     turn a recorded agent session into a scenario skeleton
@@ -40,14 +41,18 @@
 //	$ compact-eval report base/result.json --format html -o base.html
 //	$ compact-eval report pr/result.json --format junit -o junit.xml
 //	$ compact-eval compare pr/result.json pr/result.json
+//	$ compact-eval gate --min-pass decisions=0.5 --baseline pr/result.json pr/result.json
 //	$ compact-eval schema summary
 //
 // # Exit codes
 //
 // 0 the run finished and every gate asked for holds; 1 a gate failed; 2 bad
-// usage or invalid input files; 3 the run could not finish (infrastructure;
-// an interrupt, after which the run folder can be resumed with --resume; or
-// every unit errored, so that nothing was evaluated).
+// usage or invalid input files (and compare of two runs with nothing to
+// pair); 3 the run could not finish (infrastructure; an interrupt, after
+// which the run folder can be resumed with --resume; or every unit errored,
+// so that nothing was evaluated). Gates fail closed: an errored unit counts
+// as failed, a gate with nothing to judge fails unless --allow-empty, and a
+// baseline summarizer without a counterpart fails.
 //
 // # Environment
 //

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/reports"
 )
 
 func TestMain(m *testing.M) {
@@ -27,6 +32,7 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus, "aggregates": cmdAggregates},
 		Setup: func(e *testscript.Env) error {
 			// Keep the response cache inside the test's work dir.
 			e.Setenv("XDG_CACHE_HOME", e.WorkDir+"/.cache")
@@ -34,4 +40,55 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// cmdStatus is the script command "status N PROGRAM ARGS…": it runs
+// PROGRAM as exec does (stdout and stderr kept for the next commands) and
+// fails unless it exits with status N. Exit codes are a contract: CI jobs
+// tell a failed gate (1) from bad usage (2) and a run that could not finish
+// (3), so the scripts pin them exactly.
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("status does not take !: give the expected exit status")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: status N PROGRAM [ARGS…]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status %q: not a number", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdAggregates is the script command "aggregates RESULT": it prints the
+// aggregates and per-summarizer figures of a result file, recomputed from
+// its units, without the latencies (which vary from run to run), so that a
+// script can compare two runs' figures with cmp.
+func cmdAggregates(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: aggregates RESULT")
+	}
+	r, err := reports.Read(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for i := range r.Summaries {
+		r.Summaries[i].MeanLatency, r.Summaries[i].MedianLatency = 0, 0
+	}
+	b, err := json.MarshalIndent(struct {
+		A []reports.Aggregate         `json:"aggregates"`
+		S []reports.SummarizerSummary `json:"summaries"`
+	}{r.Aggregates, r.Summaries}, "", "  ")
+	ts.Check(err)
+	ts.Stdout().Write(append(b, '\n'))
 }

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -67,40 +70,59 @@ func (t *tokenizerFlag) Set(v string) error {
 	return fmt.Errorf("unknown encoding %q (valid: %s)", v, strings.Join(tokens.Encodings, ", "))
 }
 
-// runFlags are the flags of `compact-eval run`.
-type runFlags struct {
-	summarizers stringsFlag
-	agent       string
-	trials      int
-	jobs        int
-	out         string
-	resume      string
-	shard       shardFlag
-	tokenizer   tokenizerFlag
-	config      string
-	execTimeout time.Duration
-	openai      summarizers.OpenAIOptions
+// gateFlags are the flags of the gates, shared by run and gate.
+type gateFlags struct {
 	minPass     reports.MinPass
 	baseline    string
+	baselineMap stringsFlag
+	allowEmpty  bool
 	alpha       float64
+}
+
+func (g *gateFlags) register(fs *flag.FlagSet) {
+	fs.Var(&g.minPass, "min-pass", "gate: minimum pass `rates` per check type, e.g. constraint=1,all=0.9 (exit 1 when one fails; errors and errored units count as misses)")
+	fs.StringVar(&g.baseline, "baseline", "", "gate: a saved result.json `file`; exit 1 on a regression against it")
+	fs.Var(&g.baselineMap, "baseline-map", "gate: pair baseline summarizer OLD with this run's NEW, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out on purpose)")
+	fs.BoolVar(&g.allowEmpty, "allow-empty", false, "gate: let a gate hold when it has nothing to judge (by default it fails)")
+	fs.Float64Var(&g.alpha, "alpha", reports.DefaultAlpha, "significance level of the baseline gate when there are several trials")
+}
+
+// runFlags are the flags of `compact-eval run`.
+type runFlags struct {
+	summarizers   stringsFlag
+	agent         string
+	trials        int
+	jobs          int
+	out           string
+	resume        string
+	shard         shardFlag
+	tokenizer     tokenizerFlag
+	config        string
+	execTimeout   time.Duration
+	openai        summarizers.OpenAIOptions
+	gates         gateFlags
+	writeBaseline string
+	run           string
+	scenarios     stringsFlag
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	f := &runFlags{tokenizer: tokenizerFlag(tokens.DefaultEncoding)}
-	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND or openai:MODEL (default: "+strings.Join(defaultSummarizers, ", ")+")")
+	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND or openai:MODEL, or NAME=SPEC to give it a stable name (default: "+strings.Join(defaultSummarizers, ", ")+")")
 	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes, a `spec` as for --summarizer")
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once")
 	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
 	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags)")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
+	fs.StringVar(&f.run, "run", "", "run only the scenarios whose id matches this `regexp` (as go test -run)")
+	fs.Var(&f.scenarios, "scenario", "run only the scenario with this `id` (repeatable, or comma-separated)")
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
-	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials and gates (default: ./"+config.DefaultFile+" when it exists)")
+	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials, scenarios and gates (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
 	f.openai.RegisterFlags(fs)
-	fs.Var(&f.minPass, "min-pass", "gate: minimum pass `rates` per check type, e.g. constraint=1,all=0.9 (exit 1 when one fails)")
-	fs.StringVar(&f.baseline, "baseline", "", "gate: a saved result.json `file`; exit 1 on a regression against it")
-	fs.Float64Var(&f.alpha, "alpha", 0.05, "significance level of the baseline gate when there are several trials")
+	f.gates.register(fs)
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "when the run finishes and every gate holds, copy its result to this `file`, the baseline of later runs (it may be the --baseline file itself)")
 	return f
 }
 
@@ -109,20 +131,30 @@ func init() {
 		Name:      "run",
 		UsageLine: "run [flags] [paths…]",
 		Short:     "run scenarios through summarizers and diff the agent's decisions",
-		Long: `Run loads scenario files or folders (default: the suite built into the
-binary), runs each through every summarizer (the compaction timeline of each
-scenario: cuts, summaries, install), checks every summary, asks every probe
-on the full and on the compacted context, and writes the run folder:
-journal.jsonl (one line per finished unit), run.json and result.json.
+		Long: `Run loads scenario files or folders (default: scenarios: in the config file,
+else the suite built into the binary), runs each through every summarizer
+(the compaction timeline of each scenario: cuts, summaries, install), checks
+every summary, asks every probe on the full and on the compacted context,
+and writes the run folder: journal.jsonl (one line per finished unit),
+run.json and result.json. --run REGEXP and --scenario ID select scenarios by
+id.
 
 It prints a one-line verdict, a table per summarizer (invariants kept,
 structural checks passed, compaction regressions, mean compression ratio and
 summary tokens), the worst failures and the path of result.json.
 
-Summarizers, the agent, trials, endpoints and gates can be declared in
-compact-eval.yaml (or --config FILE); flags given on the command line win.
+Summarizers, the agent, trials, endpoints, scenario paths and gates can be
+declared in compact-eval.yaml (or --config FILE); flags given on the command
+line win. A summarizer's name is its spec unless given one (NAME=SPEC, or
+name: in the config file): a baseline pairs summarizers by name, so give
+stable names to summarizers whose command line or prompt changes.
+
 Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
-config file; the gate verdict is then the first line printed. With
+config file; the gate verdict is then the first line printed. Gates fail
+closed: a unit that errored counts as failed, a gate with nothing to judge
+fails (unless --allow-empty), and a baseline summarizer with no counterpart
+in the run, or the reverse, fails (unless paired with --baseline-map). The
+first baseline is written with --write-baseline FILE. With
 GITHUB_ACTIONS=true the step summary and ::error annotations are written.
 
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
@@ -135,6 +167,8 @@ interrupt would.
 
 	$ compact-eval run
 	$ compact-eval run --summarizer builtin:extractive ./my-scenarios
+	$ compact-eval run --summarizer 'ours=exec:python3 compact.py' --baseline base/result.json
+	$ compact-eval run --run 'readonly|secret' --min-pass constraint=1
 	$ compact-eval run --shard 2/4 --out out/shard-2
 	$ compact-eval run --resume compact-eval-out/20261129T233000Z`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
@@ -146,106 +180,33 @@ interrupt would.
 	})
 }
 
+// runPlan is what a run will do, once flags, config and scenarios are read.
+type runPlan struct {
+	settings config.Settings
+	sums     []runner.Summarizer
+	agent    agents.Agent
+	suite    runner.Suite
+	run      *regexp.Regexp
+	// gates are the gates asked for; notes are lines the gate verdict
+	// adds (a baseline this run creates).
+	gates reports.GateOptions
+	notes []string
+}
+
 func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args []string) error {
 	// Build the token vocabulary while flags, config and scenarios load.
 	tokens.Preload(string(f.tokenizer))
 	if f.resume != "" && f.out != "" && f.out != f.resume {
 		return usagef("--out and --resume name different folders; --resume is enough")
 	}
-	stopAfter := 0
-	if fp := env.Getenv(failpointEnv); fp != "" {
-		n, err := strconv.Atoi(strings.TrimPrefix(fp, "stop-after:"))
-		if !strings.HasPrefix(fp, "stop-after:") || err != nil || n < 1 {
-			return usagef("%s=%q: want stop-after:N with N ≥ 1", failpointEnv, fp)
-		}
-		stopAfter = n
-	}
-	file, err := loadConfig(f.config)
+	stopAfter, err := failpoint(env)
 	if err != nil {
 		return err
 	}
-	settings, err := config.Merge(file, config.Flags{
-		Summarizers: f.summarizers, Agent: f.agent, Trials: f.trials, Jobs: f.jobs,
-		ExecTimeout: f.execTimeout, MinPass: f.minPass.Rates, Baseline: f.baseline,
-	}, config.FlagsSet(fs))
+	p, err := planRun(env, fs, f, args)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	if len(settings.Summarizers) == 0 {
-		for _, raw := range defaultSummarizers {
-			spec, _ := summarizers.ParseSpec(raw)
-			settings.Summarizers = append(settings.Summarizers, config.Target{Name: raw, Spec: spec})
-		}
-	}
-	if settings.Trials < 1 {
-		return usagef("trials %d: want at least 1", settings.Trials)
-	}
-	if settings.Jobs < 1 {
-		return usagef("jobs %d: want at least 1", settings.Jobs)
-	}
-	if err := f.openai.Validate(); err != nil {
-		return usageError{err}
-	}
-	base := summarizers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
-	base.OpenAI.Getenv = env.Getenv
-	base.OpenAI.Concurrency = settings.Jobs
-	// One limiter for the whole run: rate limits and the slow-down on
-	// repeated 429s apply to every model-backed summarizer and agent at once.
-	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})
-	build := func(t config.Target) (summarizers.Options, error) {
-		if file == nil {
-			return base, nil
-		}
-		return file.TargetOptions(t, base, env.Getenv)
-	}
-	var sums []runner.Summarizer
-	var names []string
-	for _, t := range settings.Summarizers {
-		opts, err := build(t)
-		if err != nil {
-			return inputError{err}
-		}
-		s, err := summarizers.New(t.Spec, opts)
-		if err != nil {
-			return usagef("summarizer %s: %v", t.Name, err)
-		}
-		sums = append(sums, runner.Summarizer{Name: t.Name, Summarizer: s})
-		names = append(names, t.Name)
-	}
-	aopts, err := build(settings.Agent)
-	if err != nil {
-		return inputError{err}
-	}
-	agent, err := agents.New(settings.Agent.Spec, aopts)
-	if err != nil {
-		return usagef("agent %s: %v", settings.Agent.Name, err)
-	}
-	var baseline *reports.Result
-	if settings.Baseline != "" {
-		if baseline, err = reports.Read(settings.Baseline); err != nil {
-			return inputError{fmt.Errorf("--baseline: %w", err)}
-		}
-	}
-	gates := reports.MinPass{Rates: settings.MinPass}
-
-	suite, err := loadScenarios(args)
-	if err != nil {
-		var el scenarios.ErrorList
-		if errors.As(err, &el) {
-			for _, p := range el {
-				fmt.Fprintln(env.Stderr, p)
-			}
-			if len(el) == 1 {
-				return inputError{errors.New("1 problem in the scenarios")}
-			}
-			return inputError{fmt.Errorf("%d problems in the scenarios", len(el))}
-		}
-		return inputError{err}
-	}
-	if len(suite.Refs()) == 0 {
-		return inputError{errors.New("no scenario found")}
-	}
-
 	out, resume := f.out, false
 	if f.resume != "" {
 		out, resume = f.resume, true
@@ -259,10 +220,11 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	go secondSignal(ctx, abort, cancelAbort, env)
 
 	opts := runner.Options{
-		Summarizers: sums, Agent: agent, AgentName: settings.Agent.Name,
-		Trials: settings.Trials, Jobs: settings.Jobs, Out: out, Resume: resume, Shard: f.shard.Shard,
+		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
+		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: out, Resume: resume, Shard: f.shard.Shard,
+		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
-		Paths: args, ResumeCommand: resumeCommand(fs, out, args),
+		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
 	}
 	if env.Terminal {
 		opts.Progress = func(done, total int) {
@@ -274,57 +236,215 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	}
 	vb := verdict.New()
 	opts.OnUnit = vb.Add
-	res, err := runner.RunSuite(ctx, suite, opts)
+	res, err := runner.RunSuite(ctx, p.suite, opts)
 	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) {
 		return usageError{err}
 	}
 	if res == nil {
 		return err
 	}
+	return finishRun(env, f, p, vb, res, err)
+}
+
+// failpoint reads COMPACT_EVAL_FAILPOINT: the number of units after which
+// the run stops as if interrupted, 0 when unset.
+func failpoint(env *Env) (int, error) {
+	fp := env.Getenv(failpointEnv)
+	if fp == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(fp, "stop-after:"))
+	if !strings.HasPrefix(fp, "stop-after:") || err != nil || n < 1 {
+		return 0, usagef("%s=%q: want stop-after:N with N ≥ 1", failpointEnv, fp)
+	}
+	return n, nil
+}
+
+// planRun reads the config, merges it with the flags, builds the
+// summarizers and the agent, reads the baseline and loads the scenarios:
+// everything that can be refused before the first unit runs.
+func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, error) {
+	file, err := loadConfig(f.config)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := config.Merge(file, config.Flags{
+		Summarizers: f.summarizers, Agent: f.agent, Trials: f.trials, Jobs: f.jobs,
+		ExecTimeout: f.execTimeout, MinPass: f.gates.minPass.Rates, Baseline: f.gates.baseline, Paths: args,
+	}, config.FlagsSet(fs))
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if len(settings.Summarizers) == 0 {
+		for _, raw := range defaultSummarizers {
+			spec, _ := summarizers.ParseSpec(raw)
+			settings.Summarizers = append(settings.Summarizers, config.Target{Name: raw, Spec: spec})
+		}
+	}
+	if settings.Trials < 1 {
+		return nil, usagef("trials %d: want at least 1", settings.Trials)
+	}
+	if settings.Jobs < 1 {
+		return nil, usagef("jobs %d: want at least 1", settings.Jobs)
+	}
+	if err := f.openai.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	p := &runPlan{settings: settings}
+	if f.run != "" {
+		if p.run, err = regexp.Compile(f.run); err != nil {
+			return nil, usagef("--run %q: %v", f.run, err)
+		}
+	}
+	if err := p.build(env, file, f); err != nil {
+		return nil, err
+	}
+	if p.gates, p.notes, err = runGates(settings, &f.gates, f.writeBaseline, p.names()); err != nil {
+		return nil, err
+	}
+	if p.suite, err = loadScenarios(env, settings.Paths); err != nil {
+		return nil, err
+	}
+	if err := checkSelection(p.suite, f.shard.Shard, p.run, f.scenarios.split()); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// build makes the summarizers and the agent of the plan's settings.
+func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
+	base := summarizers.Options{ExecTimeout: p.settings.ExecTimeout, OpenAI: f.openai}
+	base.OpenAI.Getenv = env.Getenv
+	base.OpenAI.Concurrency = p.settings.Jobs
+	// One limiter for the whole run: rate limits and the slow-down on
+	// repeated 429s apply to every model-backed summarizer and agent at once.
+	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: p.settings.Jobs})
+	build := func(t config.Target) (summarizers.Options, error) {
+		if file == nil {
+			return base, nil
+		}
+		return file.TargetOptions(t, base, env.Getenv)
+	}
+	for _, t := range p.settings.Summarizers {
+		opts, err := build(t)
+		if err != nil {
+			return inputError{err}
+		}
+		s, err := summarizers.New(t.Spec, opts)
+		if err != nil {
+			return usagef("summarizer %s: %v", t.Name, err)
+		}
+		p.sums = append(p.sums, runner.Summarizer{Name: t.Name, Summarizer: s})
+	}
+	aopts, err := build(p.settings.Agent)
+	if err != nil {
+		return inputError{err}
+	}
+	if p.agent, err = agents.New(p.settings.Agent.Spec, aopts); err != nil {
+		return usagef("agent %s: %v", p.settings.Agent.Name, err)
+	}
+	return nil
+}
+
+// names are the summarizers' names, in run order.
+func (p *runPlan) names() []string {
+	out := make([]string, len(p.sums))
+	for i, s := range p.sums {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// runGates reads the gates of a run from its settings and flags: the
+// baseline file (a missing one is an error that says how to create it,
+// unless --write-baseline names it: this run then creates it) and the
+// pairing of its summarizers with the run's names.
+func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
+	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: g.alpha, AllowEmpty: g.allowEmpty}
+	if g.alpha <= 0 || g.alpha >= 1 {
+		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
+	}
+	if s.Baseline == "" {
+		if len(g.baselineMap) > 0 {
+			return opts, nil, usagef("--baseline-map needs a baseline (--baseline FILE or gates.baseline in the config file)")
+		}
+		return opts, nil, nil
+	}
+	if _, err := os.Stat(s.Baseline); errors.Is(err, os.ErrNotExist) {
+		if writeBaseline != "" && sameFile(writeBaseline, s.Baseline) {
+			return opts, []string{fmt.Sprintf("note baseline: %s does not exist yet: this run creates it (--write-baseline), so there is nothing to compare with", s.Baseline)}, nil
+		}
+		return opts, nil, inputError{fmt.Errorf("baseline %s does not exist. Create the first baseline with the same flags plus --write-baseline %s (for example on the main branch), then gate later runs with --baseline %s", s.Baseline, s.Baseline, s.Baseline)}
+	}
+	base, err := reports.Read(s.Baseline)
+	if err != nil {
+		return opts, nil, inputError{fmt.Errorf("baseline: %w", err)}
+	}
+	opts.Baseline = base
+	if opts.Pairing, err = reports.ParsePairing(g.baselineMap, reports.Summarizers(base), names); err != nil {
+		return opts, nil, usagef("--baseline-map %v", err)
+	}
+	return opts, nil, nil
+}
+
+// sameFile reports whether two paths name the same file, existing or not.
+func sameFile(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+// finishRun applies the gates to a run that ended, prints the verdict,
+// writes the GitHub outputs and the baseline, and returns what decides the
+// exit code.
+func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runner.Outcome, runErr error) error {
 	// The gates' verdict comes first: it is what decides the exit code.
-	// The run's header holds aggregates only; the baseline gate and the
-	// GitHub annotations need every unit, so they read the result file.
-	var g reports.GateReport
-	asked := (len(gates.Rates) > 0 || baseline != nil) && err == nil && !res.Interrupted
-	github := env.Getenv("GITHUB_ACTIONS") == "true" && err == nil
+	// The run's header holds aggregates only; the gates and the GitHub
+	// annotations need every unit, so they read the result file.
+	asked := p.gates.Asked() && runErr == nil && !res.Interrupted
+	github := env.Getenv("GITHUB_ACTIONS") == "true" && runErr == nil
 	full := res.Header
-	if (asked && baseline != nil) || github {
+	if asked || github {
 		var rerr error
 		if full, rerr = reports.Read(res.ResultPath); rerr != nil {
 			return fmt.Errorf("reading %s for the gates: %w", res.ResultPath, rerr)
 		}
 	}
+	var g *reports.GateReport
 	if asked {
-		g = reports.Gate(full, gates, baseline, f.alpha)
-		if g.Failed {
-			fmt.Fprintf(env.Stdout, "FAIL: %s\n", g.Reason())
-		} else {
-			fmt.Fprintln(env.Stdout, "PASS: every gate holds")
-		}
+		g = applyGates(full, p.gates, p.notes)
+		printGateVerdict(env, g)
 	}
-	if werr := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); werr != nil {
-		return werr
+	if err := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); err != nil {
+		return err
 	}
-	if asked {
-		fmt.Fprintln(env.Stdout, "\ngates:")
-		for _, l := range g.Lines {
-			fmt.Fprintln(env.Stdout, "  "+l)
-		}
+	switch {
+	case g != nil:
+		printGateLines(env, g)
+	case len(p.notes) > 0 && runErr == nil:
+		printGateLines(env, &reports.GateReport{Lines: p.notes})
 	}
 	if res.Interrupted {
 		fmt.Fprintf(env.Stderr, "resume with: %s\n", res.Resume)
 	}
-	if err != nil {
-		return err
+	if runErr != nil {
+		return runErr
 	}
 	if github {
-		opts := reports.Options{}
-		if asked {
-			opts.Gate = &g
-		}
-		// Annotations go to stdout, where the runner reads workflow commands.
-		if werr := reports.WriteGitHub(full, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.Stdout); werr != nil {
-			fmt.Fprintf(env.Stderr, "compact-eval run: writing the GitHub step summary: %v\n", werr)
+		writeGitHub(env, full, g)
+	}
+	failed := g != nil && g.Failed
+	if f.writeBaseline != "" {
+		switch {
+		case vb.NothingEvaluated():
+			fmt.Fprintf(env.Stderr, "baseline not written: nothing was evaluated\n")
+		case failed:
+			fmt.Fprintf(env.Stderr, "baseline not written: a gate failed\n")
+		default:
+			if err := copyFile(res.ResultPath, f.writeBaseline); err != nil {
+				return fmt.Errorf("writing the baseline: %w", err)
+			}
+			fmt.Fprintf(env.Stdout, "baseline: %s\n", f.writeBaseline)
 		}
 	}
 	if vb.NothingEvaluated() {
@@ -332,8 +452,117 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		// for no gate: the endpoint was down, or every call failed.
 		return errors.New("nothing was evaluated: every unit errored; the reasons are listed above")
 	}
-	if g.Failed {
+	if failed {
 		return errGate
+	}
+	return nil
+}
+
+// applyGates gates r and adds the plan's notes to the verdict lines.
+func applyGates(r *reports.Result, opts reports.GateOptions, notes []string) *reports.GateReport {
+	g := reports.Gate(r, opts)
+	g.Lines = append(g.Lines, notes...)
+	return &g
+}
+
+// printGateVerdict prints the first line of a gated run: PASS or FAIL.
+func printGateVerdict(env *Env, g *reports.GateReport) {
+	if g.Failed {
+		fmt.Fprintf(env.Stdout, "FAIL: %s\n", g.Reason())
+	} else {
+		fmt.Fprintln(env.Stdout, "PASS: every gate holds")
+	}
+}
+
+// printGateLines prints the gate verdict lines under "gates:".
+func printGateLines(env *Env, g *reports.GateReport) {
+	fmt.Fprintln(env.Stdout, "\ngates:")
+	for _, l := range g.Lines {
+		fmt.Fprintln(env.Stdout, "  "+l)
+	}
+}
+
+// writeGitHub writes the step summary and the annotations of r; a failure
+// to write them is reported, never fatal.
+func writeGitHub(env *Env, r *reports.Result, g *reports.GateReport) {
+	opts := reports.Options{Gate: g}
+	// Annotations go to stdout, where the runner reads workflow commands.
+	if err := reports.WriteGitHub(r, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.Stdout); err != nil {
+		fmt.Fprintf(env.Stderr, "compact-eval: writing the GitHub step summary: %v\n", err)
+	}
+}
+
+// copyFile copies src to dst through a temporary file in dst's folder, so
+// that a reader never sees half a baseline.
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(dst); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".baseline-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+// split returns the values of a repeatable flag, each also split at commas.
+func (s stringsFlag) split() []string {
+	var out []string
+	for _, v := range s {
+		for _, part := range strings.Split(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// checkSelection refuses --run and --scenario filters that select no
+// scenario of the suite: a typo must not pass a CI job by running nothing.
+func checkSelection(suite runner.Suite, shard runner.Shard, run *regexp.Regexp, ids []string) error {
+	refs := suite.Refs()
+	have := map[string]bool{}
+	for _, r := range refs {
+		have[r.ID] = true
+	}
+	var unknown []string
+	for _, id := range ids {
+		if !have[id] {
+			unknown = append(unknown, id)
+		}
+	}
+	if len(unknown) > 0 {
+		return usagef("--scenario: no scenario %s among the %d of the suite (list them with compact-eval validate --show)", strings.Join(unknown, ", "), len(refs))
+	}
+	if run == nil && len(ids) == 0 {
+		return nil
+	}
+	n := 0
+	for _, r := range refs {
+		if (run == nil || run.MatchString(r.ID)) && (len(ids) == 0 || slices.Contains(ids, r.ID)) {
+			n++
+		}
+	}
+	if n == 0 {
+		return usagef("--run %q and --scenario select none of the %d scenarios", run, len(refs))
 	}
 	return nil
 }
@@ -357,14 +586,35 @@ func loadConfig(path string) (*config.File, error) {
 }
 
 // loadScenarios checks the scenarios of paths and returns them as a suite
-// loaded again file by file while the run goes (runner.LoadSuite). With no
-// paths it is the built-in suite, which tests keep valid, loaded per
-// scenario as its first unit starts, so the first request goes out early.
-func loadScenarios(paths []string) (runner.Suite, error) {
+// loaded again file by file while the run goes (runner.LoadSuite), printing
+// every problem. With no paths it is the built-in suite, which tests keep
+// valid, loaded per scenario as its first unit starts, so the first request
+// goes out early.
+func loadScenarios(env *Env, paths []string) (runner.Suite, error) {
+	var suite runner.Suite
+	var err error
 	if len(paths) > 0 {
-		return runner.LoadSuite(paths)
+		suite, err = runner.LoadSuite(paths)
+	} else {
+		suite, err = runner.BuiltinSuite()
 	}
-	return runner.BuiltinSuite()
+	if err != nil {
+		var el scenarios.ErrorList
+		if errors.As(err, &el) {
+			for _, p := range el {
+				fmt.Fprintln(env.Stderr, p)
+			}
+			if len(el) == 1 {
+				return nil, inputError{errors.New("1 problem in the scenarios")}
+			}
+			return nil, inputError{fmt.Errorf("%d problems in the scenarios", len(el))}
+		}
+		return nil, inputError{err}
+	}
+	if len(suite.Refs()) == 0 {
+		return nil, inputError{errors.New("no scenario found")}
+	}
+	return suite, nil
 }
 
 // freshOut is the default run folder, made unique if a run started in the
@@ -388,9 +638,10 @@ func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
 		switch fl.Name {
 		case "out", "resume":
 			return
-		case "summarizer":
-			for _, v := range *fl.Value.(*stringsFlag) {
-				words = append(words, "--summarizer", shellQuote(v))
+		}
+		if vs, ok := fl.Value.(*stringsFlag); ok {
+			for _, v := range *vs {
+				words = append(words, "--"+fl.Name, shellQuote(v))
 			}
 			return
 		}
@@ -401,6 +652,9 @@ func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
 		words = append(words, dash+fl.Name, shellQuote(fl.Value.String()))
 	})
 	words = append(words, "--resume", shellQuote(out))
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
+		words = append(words, "--")
+	}
 	for _, a := range args {
 		words = append(words, shellQuote(a))
 	}

@@ -18,6 +18,9 @@
 //	  - name: local
 //	    base_url: http://localhost:8000/v1
 //	    api_key_env: LOCAL_LLM_KEY         # the NAME of a variable, never a key
+//	  - name: ours-v2                       # a stable name: baselines pair by it
+//	    spec: exec:python3 compact.py --v2
+//	scenarios: [scenarios/, extra/one.yaml]  # relative to this file
 //	agent: openai:gpt-4o                   # or a mapping like a summarizer
 //	trials: 3
 //	jobs: 8
@@ -38,7 +41,8 @@
 // A flag given on the command line wins over the file; the file wins over
 // the flag's default. Lists are replaced, not merged: one --summarizer flag
 // replaces the file's whole summarizers list, --agent replaces agent,
-// --min-pass replaces gates.min_pass and --baseline gates.baseline. Scalars
+// --min-pass replaces gates.min_pass, --baseline gates.baseline, and
+// scenario paths on the command line replace scenarios. Scalars
 // (--trials, -j, --exec-timeout) follow Pick, with FlagsSet telling which
 // flags were given.
 package config
@@ -92,12 +96,16 @@ type File struct {
 	ExecTimeout time.Duration
 	// Gates are the CI gates the file asks for.
 	Gates Gates
+	// Scenarios are the scenario paths (files or folders), resolved
+	// against the file's folder; nil: not set.
+	Scenarios []string
 }
 
 // Target is a summarizer or an agent under test.
 type Target struct {
-	// Name is the name reports use; it defaults to Spec.Raw. Unique among
-	// the summarizers of a file.
+	// Name is the name reports use, and by which a baseline pairs the
+	// summarizer across runs; it defaults to Spec.Raw. Unique among the
+	// summarizers of a file.
 	Name string
 	// Spec is what to run, from `spec`, or built from type, model and command
 	// (Raw is then the equivalent spec string).
@@ -379,7 +387,7 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 
 func (p *parser) top(f *File, root *yaml.Node) {
 	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent",
-		"trials", "jobs", "exec_timeout", "gates")
+		"trials", "jobs", "exec_timeout", "gates", "scenarios")
 	if fd, ok := fields["version"]; ok {
 		if v, ok := p.integer(fd.Value, "version", 0); ok && v != 1 {
 			p.Errorf(fd.Value, "version: unsupported version %d (this compact-eval reads version 1)", v)
@@ -408,6 +416,30 @@ func (p *parser) top(f *File, root *yaml.Node) {
 	if fd, ok := fields["gates"]; ok {
 		f.Gates = p.gates(fd.Value)
 	}
+	if fd, ok := fields["scenarios"]; ok {
+		f.Scenarios = p.paths(fd.Value, "scenarios")
+	}
+}
+
+// paths reads a path or a list of paths, each resolved against the file's
+// folder.
+func (p *parser) paths(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode {
+		if s, ok := p.String(n, what); ok {
+			return []string{p.resolve(s)}
+		}
+		return nil
+	}
+	var out []string
+	p.Items(n, what, func(item *yaml.Node, w string) {
+		if s, ok := p.String(item, w); ok {
+			out = append(out, p.resolve(s))
+		}
+	})
+	if n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+		p.Errorf(n, "%s: empty list", what)
+	}
+	return out
 }
 
 func (p *parser) duration(n *yaml.Node, what string) time.Duration {

@@ -182,6 +182,22 @@ summarizers:
 			},
 		},
 		{
+			name: "scenario paths",
+			in: `scenarios: [a, "", 3, [x]]
+`,
+			want: []string{
+				`1:16: scenarios[1]: empty`,
+				`1:20: scenarios[2]: want a string, got a number`,
+				`1:23: scenarios[3]: want a string, got a list`,
+			},
+		},
+		{
+			name: "no scenario paths",
+			in: `scenarios: []
+`,
+			want: []string{`1:12: scenarios: empty list`},
+		},
+		{
 			name: "targets",
 			in: `summarizers:
   - nonsense

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -22,7 +24,8 @@ const (
 // Flags are the values of the run flags that the file can also set, as
 // parsed (defaults included).
 type Flags struct {
-	// Summarizers are the --summarizer specs in order.
+	// Summarizers are the --summarizer values in order: a spec, or
+	// NAME=SPEC to give it a stable name (ParseTarget).
 	Summarizers []string
 	// Agent is --agent.
 	Agent string
@@ -32,6 +35,8 @@ type Flags struct {
 	// MinPass is --min-pass (check type → rate); Baseline is --baseline.
 	MinPass  map[string]float64
 	Baseline string
+	// Paths are the scenario paths given as arguments.
+	Paths []string
 }
 
 // Settings are a run's settings once flags and file are merged.
@@ -48,6 +53,9 @@ type Settings struct {
 	// MinPass and Baseline are the gates: each flag replaces the file's.
 	MinPass  map[string]float64
 	Baseline string
+	// Paths are the scenario paths: the command line's when it names any,
+	// else the file's scenarios, else nil (the built-in suite).
+	Paths []string
 }
 
 // Merge applies the precedence rule (flag given > file > flag default) to
@@ -60,12 +68,17 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 	}
 	var s Settings
 	if set[FlagSummarizer] || len(f.Summarizers) == 0 {
+		seen := map[string]string{}
 		for _, raw := range flags.Summarizers {
-			spec, err := summarizers.ParseSpec(raw)
+			t, err := ParseTarget(raw)
 			if err != nil {
 				return Settings{}, fmt.Errorf("--summarizer: %w", err)
 			}
-			s.Summarizers = append(s.Summarizers, Target{Name: raw, Spec: spec})
+			if prev, dup := seen[t.Name]; dup {
+				return Settings{}, fmt.Errorf("--summarizer %q: the name %q is already used by --summarizer %q; give each summarizer its own name (NAME=SPEC)", raw, t.Name, prev)
+			}
+			seen[t.Name] = raw
+			s.Summarizers = append(s.Summarizers, t)
 		}
 	} else {
 		s.Summarizers = append([]Target(nil), f.Summarizers...)
@@ -87,5 +100,32 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 		s.MinPass = f.Gates.MinPass
 	}
 	s.Baseline = Pick(set[FlagBaseline], flags.Baseline, f.Gates.Baseline)
+	s.Paths = flags.Paths
+	if len(flags.Paths) == 0 {
+		s.Paths = f.Scenarios
+	}
 	return s, nil
+}
+
+// targetName is a stable summarizer name given on the command line, as in
+// NAME=SPEC: no colon, no space, so that a spec is never read as a name.
+var targetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+/-]*$`)
+
+// ParseTarget reads a --summarizer value: a spec (builtin:NAME,
+// exec:COMMAND…, openai:MODEL), named by itself, or NAME=SPEC, named NAME.
+// A stable name lets a baseline pair the summarizer across runs while its
+// spec, arguments or prompt change.
+func ParseTarget(raw string) (Target, error) {
+	if name, spec, ok := strings.Cut(raw, "="); ok && targetName.MatchString(name) {
+		sp, err := summarizers.ParseSpec(spec)
+		if err != nil {
+			return Target{}, fmt.Errorf("%q: the name %s names %w", raw, name, err)
+		}
+		return Target{Name: name, Spec: sp}, nil
+	}
+	sp, err := summarizers.ParseSpec(raw)
+	if err != nil {
+		return Target{}, err
+	}
+	return Target{Name: raw, Spec: sp}, nil
 }

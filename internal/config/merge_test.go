@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -88,5 +89,64 @@ gates: {min_pass: {all: 0.9}, baseline: base.json}
 	}
 	if _, err := Merge(nil, Flags{Summarizers: []string{"nope"}, Agent: "builtin:reference"}, map[string]bool{FlagSummarizer: true}); err == nil {
 		t.Error("a bad --summarizer spec gave no error")
+	}
+}
+
+func TestMergePaths(t *testing.T) {
+	file, err := Parse("ci/cfg.yaml", []byte("scenarios: [suite, ../shared/one.yaml]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]string{"ci/suite", "shared/one.yaml"}, file.Scenarios); d != "" {
+		t.Errorf("scenarios are resolved against the file's folder (-want +got):\n%s", d)
+	}
+	one, _ := Parse("cfg.yaml", []byte("scenarios: only\n"))
+	for _, tc := range []struct {
+		name string
+		file *File
+		args []string
+		want []string
+	}{
+		{"the file's paths", file, nil, []string{"ci/suite", "shared/one.yaml"}},
+		{"one path as a string", one, nil, []string{"only"}},
+		{"arguments replace them", file, []string{"x.yaml"}, []string{"x.yaml"}},
+		{"neither: the built-in suite", nil, nil, nil},
+	} {
+		got, err := Merge(tc.file, Flags{Agent: "builtin:reference", Paths: tc.args}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(tc.want, got.Paths); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, d)
+		}
+	}
+}
+
+func TestParseTarget(t *testing.T) {
+	for _, tc := range []struct {
+		in, name, spec, err string
+	}{
+		{in: "builtin:extractive", name: "builtin:extractive", spec: "builtin:extractive"},
+		{in: "ours=exec:python3 c.py --v2", name: "ours", spec: "exec:python3 c.py --v2"},
+		// An "=" inside a spec's arguments is not a name.
+		{in: "exec:python3 c.py --mode=fast", name: "exec:python3 c.py --mode=fast", spec: "exec:python3 c.py --mode=fast"},
+		{in: "small.v2@lab=openai:gpt-4o-mini", name: "small.v2@lab", spec: "openai:gpt-4o-mini"},
+		{in: "ours=nope", err: `"ours=nope": the name ours names spec "nope"`},
+		{in: "two words=builtin:none", err: `unknown kind "two words=builtin"`},
+		{in: "=builtin:none", err: `spec "=builtin:none"`},
+	} {
+		got, err := ParseTarget(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseTarget(%q) err = %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got.Name != tc.name || got.Spec.Raw != tc.spec {
+			t.Errorf("ParseTarget(%q) = %q %q, %v; want %q %q", tc.in, got.Name, got.Spec.Raw, err, tc.name, tc.spec)
+		}
+	}
+	if _, err := Merge(nil, Flags{Summarizers: []string{"x=builtin:none", "x=builtin:mask"}, Agent: "builtin:reference"}, map[string]bool{FlagSummarizer: true}); err == nil || !strings.Contains(err.Error(), `the name "x" is already used`) {
+		t.Errorf("two summarizers named x: err = %v", err)
 	}
 }

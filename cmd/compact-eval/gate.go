@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/reports"
+)
+
+func init() {
+	register(&Command{
+		Name:      "gate",
+		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--config FILE] RESULT",
+		Short:     "apply the gates to a saved result, such as merged shards",
+		Long: `Gate applies the gates of 'compact-eval run' to a result file that is
+already written: typically the result 'compact-eval merge' joins from the
+shards of a run split over several CI jobs. The gates and their rules are
+run's: --min-pass, --baseline (with --baseline-map and --alpha), and gates:
+in compact-eval.yaml (or --config FILE), flags winning. They fail closed: an
+errored unit counts as failed, a gate with nothing to judge fails unless
+--allow-empty, a summarizer without a counterpart in the baseline fails, and
+so does a partial result (interrupted, or merged with a shard missing).
+
+It prints the gate verdict first (PASS or FAIL), then one line per gate. With
+GITHUB_ACTIONS=true it writes the step summary and ::error annotations, as
+run does.
+
+	$ compact-eval merge -o all.json shard-*/result.json
+	$ compact-eval gate --min-pass constraint=1 --baseline base/result.json all.json
+
+Exit status: 0 every gate holds, 1 a gate failed, 2 bad usage or an
+unreadable file, 3 nothing was evaluated (every unit errored).`,
+		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
+			var g gateFlags
+			g.register(fs)
+			cfg := fs.String("config", "", "config `file` whose gates: apply (default: ./"+config.DefaultFile+" when it exists)")
+			return func(ctx context.Context, args []string) error {
+				if len(args) != 1 {
+					return usagef("gate takes one result file, got %d arguments", len(args))
+				}
+				file, err := loadConfig(*cfg)
+				if err != nil {
+					return err
+				}
+				settings, err := config.Merge(file, config.Flags{Agent: "builtin:reference", MinPass: g.minPass.Rates, Baseline: g.baseline}, config.FlagsSet(fs))
+				if err != nil {
+					return usageError{err}
+				}
+				r, err := reports.Read(args[0])
+				if err != nil {
+					return inputError{err}
+				}
+				opts, notes, err := runGates(settings, &g, "", reports.Summarizers(r))
+				if err != nil {
+					return err
+				}
+				if !opts.Asked() {
+					return usagef("no gate asked for: give --min-pass or --baseline, or gates: in the config file")
+				}
+				gr := applyGates(r, opts, notes)
+				printGateVerdict(env, gr)
+				for _, l := range gr.Lines {
+					fmt.Fprintln(env.Stdout, "  "+l)
+				}
+				if env.Getenv("GITHUB_ACTIONS") == "true" {
+					writeGitHub(env, r, gr)
+				}
+				if nothingEvaluated(r) {
+					return errors.New("nothing was evaluated: every unit of the result errored")
+				}
+				if gr.Failed {
+					return errGate
+				}
+				return nil
+			}
+		},
+	})
+}
+
+// nothingEvaluated reports whether r has units and every one of them
+// failed to finish.
+func nothingEvaluated(r *reports.Result) bool {
+	for _, u := range r.Units {
+		if u.Status == reports.UnitOK {
+			return false
+		}
+	}
+	return len(r.Units) > 0
+}
