@@ -297,3 +297,29 @@ func TestImportEach(t *testing.T) {
 }
 
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+// TestPendingSuggestedBeforeTheCutOnly: a call with no result before the cut
+// is a pending operation a summary must keep; one after it stays in the
+// tail, where no summary can lose it, and is only counted.
+func TestPendingSuggestedBeforeTheCutOnly(t *testing.T) {
+	input := `[{"role":"user","content":"go"},
+{"role":"assistant","tool_calls":[{"id":"early","type":"function","function":{"name":"migrate","arguments":"{}"}}]},
+{"role":"user","content":"and?"},{"role":"assistant","content":"waiting"},{"role":"user","content":"ok"},
+{"role":"assistant","content":"still waiting"},{"role":"user","content":"fine"},
+{"role":"assistant","tool_calls":[{"id":"late","type":"function","function":{"name":"deploy","arguments":"{}"}}]}]`
+	var out bytes.Buffer
+	rep, err := importer.Import(strings.NewReader(input), &out, importer.Options{Format: importer.FormatOpenAI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := out.String()
+	if rep.Unresolved != 2 || rep.Cut >= 8 {
+		t.Fatalf("report %+v: want 2 unresolved calls and the cut before the last", rep)
+	}
+	if !strings.Contains(y, "#   op_id: early\n") || strings.Contains(y, "#   op_id: late\n") {
+		t.Errorf("want a pending operation for the early call only:\n%s", y)
+	}
+	if !strings.Contains(y, "# # 1 unresolved calls after the cut are not suggested: they stay in the tail\n") {
+		t.Errorf("the late call is not counted:\n%s", y)
+	}
+}

@@ -64,16 +64,27 @@
 //
 // Suggestions are written as YAML comments after the header, each with the
 // reason it was suggested; none is active until the author uncomments it.
-// They are drawn from: user and system sentences with "do not", "don't",
-// "never", "only", "read-only", "no …" and the Spanish "no", "nunca",
-// "solo/sólo", "solo lectura" (constraint); calls with no result
-// (pending_operation); paths that are near-twins, at an edit distance of 2
-// or less or differing only in extension (artifact, the path named last
-// marked required); user messages with "actually", "correction", "not X but
-// Y", "no X sino Y", "en realidad" (correction); known key prefixes (sk-,
-// sk-ant-, ghp_, github_pat_, AKIA, xox…, …) and high-entropy tokens of 24
-// characters or more (secret); numbers with units in user and system text
-// (quantity). Each list is capped, so the scan's state stays small.
+// Terminal escape codes are stripped first, and each kind is deduplicated.
+// They are drawn from: imperative rules in user and system text, in either
+// polarity ("do not", "never", "always", "only use", "must", "must not",
+// "are off limits", "read-only", Spanish "no" before a verb, "nunca",
+// "siempre", "solo", "debe", "solo lectura"), never from a description
+// ("only has", "no está"), an answer ("No, …"), a question or pasted tool
+// output (constraint); calls with no result before the cut
+// (pending_operation); near-twin paths that tool calls touched (read,
+// written, edited, run), never from one listing, where one was edited, the
+// user named one or separate calls touched them, required being the one
+// edited (artifact); user turns that redirect the agent ("actually", "wait,
+// … instead", "not X but Y", "Y, not X", "no X sino Y", "en realidad", any
+// turn after an interruption) (correction); an assistant guess ("I think",
+// "probably", "it's a …") that a later user turn denies with the same key
+// words (refuted_hypothesis); known key prefixes and high-entropy tokens,
+// never an API's identifier (msg_…, req_…, call_…) (secret); numbers with
+// units in prose, never in code spans or commands, and not a value the user
+// later corrected (quantity). The skeleton's goal quotes only the opening
+// sentences that hold none of that evidence. docs/import.md lists the rules
+// and the measured precision. Each list is capped, so the scan's state
+// stays small.
 //
 // # Streaming, speed and memory
 //

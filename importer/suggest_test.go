@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,6 +13,35 @@ func userRec(text string) rec {
 	return rec{kind: kindText, role: scenarios.RoleUser, text: text}
 }
 
+func assistantRec(text string) rec {
+	return rec{kind: kindText, role: scenarios.RoleAssistant, text: text}
+}
+
+func callRec(name, args string) rec {
+	return rec{kind: kindCall, role: scenarios.RoleAssistant, callName: name, args: []byte(args)}
+}
+
+func resultRec(text string) rec {
+	return rec{kind: kindResult, role: scenarios.RoleTool, text: text}
+}
+
+// scan feeds events to a new scanner, numbering them from 0.
+func scan(events ...rec) *scanner {
+	s := newScanner()
+	for i, e := range events {
+		s.event(i, e)
+	}
+	return s
+}
+
+func constraintPatterns(s *scanner) []string {
+	var got []string
+	for _, c := range s.constraints {
+		got = append(got, c.pattern)
+	}
+	return got
+}
+
 func TestConstraintSuggestions(t *testing.T) {
 	tests := []struct {
 		name string
@@ -21,21 +51,30 @@ func TestConstraintSuggestions(t *testing.T) {
 		{"read-only", "This investigation is READ-ONLY. Please be careful.", []string{`read[- ]?only`}},
 		{"do not", "Do not restart the database.", []string{`do not restart the database`}},
 		{"never", "Never deploy on Fridays!", []string{`never deploy on fridays`}},
-		{"spanish no", "No cambies nada en producción.", []string{`no cambies nada en`}},
-		{"spanish solo lectura", "Esto es sólo lectura, por favor.", []string{`solo lectura`}},
+		{"must, positive polarity", "Logging MUST remain disabled in production.", []string{`logging must remain disabled`}},
+		{"always, with a code span", "Always include `status: open` in the incident template.", []string{`always include status: open`}},
+		{"only before a verb", "Only use the read API; the write endpoints are off limits.", []string{`only use the read api`, `write endpoints are off limits`}},
+		{"spanish no before a verb", "No cambies nada en producción.", []string{`no cambies nada en produccion`}},
+		{"spanish after a colon", "Es una investigación de solo lectura: no reinicies ningún servicio.", []string{`solo lectura`, `no reinicies ningun servicio`}},
+		{"spanish siempre", "Siempre responde en español.", []string{`siempre responde en espanol`}},
 		{"spanish nunca", "Nunca borres los backups.", []string{`nunca borres los backups`}},
-		{"bare no is ignored", "No.", nil},
-		{"no keyword", "Please look at the logs and report back.", nil},
 		{"two sentences", "Only use staging. Don't touch vendor/.", []string{`only use staging`, `don't touch vendor/`}},
+		{"trailing words dropped", "Never add a migration this week.", []string{`never add a migration`}},
+		// Near misses: descriptions, answers, outputs, questions.
+		{"near miss: only describing", "rate/1 only has an atom clause.", nil},
+		{"near miss: only the", "Only the auth tests fail.", nil},
+		{"near miss: bare no", "No.", nil},
+		{"near miss: no as an answer", "No, that is fine.", nil},
+		{"near miss: spanish description", "El disco no está lleno.", nil},
+		{"near miss: tool output pasted", "cat: config/prod.yml: No such file or directory", nil},
+		{"near miss: a question", "Should we never deploy on Fridays?", nil},
+		{"near miss: read and only apart", "Read the docs only if needed.", nil},
+		{"near miss: a must with a quantity is a quantity", "Requests must time out after 30 s.", nil},
+		{"no keyword", "Please look at the logs and report back.", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScanner()
-			s.event(0, userRec(tc.text))
-			var got []string
-			for _, c := range s.constraints {
-				got = append(got, c.pattern)
-			}
+			got := constraintPatterns(scan(userRec(tc.text)))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("patterns (-want +got):\n%s", diff)
 			}
@@ -43,25 +82,77 @@ func TestConstraintSuggestions(t *testing.T) {
 	}
 }
 
+// TestConstraintsDeduped: a rule repeated later is suggested once, at its
+// first statement; a different rule in the repetition is still found.
+func TestConstraintsDeduped(t *testing.T) {
+	s := scan(
+		userRec("Do not touch priv/static/assets; it's generated."),
+		userRec("Do not touch priv/static/assets; it's generated. Never push to main."),
+		rec{kind: kindText, role: scenarios.RoleSystem, text: "do not   touch priv/static/assets"},
+	)
+	want := []string{`do not touch priv/static/assets`, `never push to main`}
+	if diff := cmp.Diff(want, constraintPatterns(s)); diff != "" {
+		t.Errorf("patterns (-want +got):\n%s", diff)
+	}
+	if s.constraints[0].idx != 0 {
+		t.Errorf("the rule cites event %d, want its first statement 0", s.constraints[0].idx)
+	}
+}
+
+func TestStripANSI(t *testing.T) {
+	tests := map[string]string{
+		"\x1b[32m.\x1b[0m ok":            ". ok",
+		`\e[22m2 tests\e[0m`:             "2 tests",
+		`\u001b[1;31mred\u001b[0m`:       "red",
+		`\033[0mdone`:                    "done",
+		"\x1b]0;title\x07text":           "text",
+		`C:\path\edit and \x1b not ansi`: `C:\path\edit and \x1b not ansi`,
+		"plain":                          "plain",
+	}
+	for in, want := range tests {
+		if got := stripANSI(in); got != want {
+			t.Errorf("stripANSI(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// An escape code never reaches a pattern.
+	got := constraintPatterns(scan(userRec("\x1b[1mNever\x1b[22m deploy on Fridays.")))
+	if diff := cmp.Diff([]string{`never deploy on fridays`}, got); diff != "" {
+		t.Errorf("patterns (-want +got):\n%s", diff)
+	}
+}
+
 func TestCorrectionSuggestions(t *testing.T) {
+	const task = "Fix the export."
 	tests := []struct {
 		name     string
-		text     string
+		events   []rec
 		old, new string
 		none     bool
 	}{
-		{name: "not X but Y", text: "The port is not 5432 but 6432.", old: "5432", new: "6432"},
-		{name: "actually X, not Y", text: "Actually, use 6432, not 5432.", old: "5432", new: "6432"},
-		{name: "actually alone", text: "Actually the bucket is logs-eu.", old: "TODO", new: "the bucket is logs-eu"},
-		{name: "correction", text: "Correction: the owner is Ana", old: "TODO", new: "the owner is Ana"},
-		{name: "spanish sino", text: "El puerto no es 5432 sino 6432.", old: "5432", new: "6432"},
-		{name: "spanish en realidad", text: "En realidad, el fichero es app.yaml, not app.yml", old: "app.yml", new: "app.yaml"},
-		{name: "no correction", text: "Please continue with the plan.", none: true},
+		{name: "not X but Y", events: []rec{userRec(task), userRec("The port is not 5432 but 6432.")}, old: "5432", new: "6432"},
+		{name: "actually X, not Y", events: []rec{userRec(task), userRec("Actually, use 6432, not 5432.")}, old: "5432", new: "6432"},
+		{name: "quantities with units", events: []rec{userRec(task), userRec("Correction: the timeout is 45 s, not 30 s.")}, old: "30 s", new: "45 s"},
+		{name: "a version before a colon", events: []rec{userRec(task), userRec("Actually, the release is 3.2.1, not 3.2.0: 3.2.0 was a mistake.")}, old: "3.2.0", new: "3.2.1"},
+		{name: "wait … instead", events: []rec{userRec(task), userRec("Wait, extract the full conversation instead, every message.")},
+			old: "TODO(author): the value or plan it replaces", new: "extract the full conversation"},
+		{name: "instead alone", events: []rec{userRec(task), userRec("Use the staging bucket instead.")},
+			old: "TODO(author): the value or plan it replaces", new: "Use the staging bucket"},
+		{name: "Y instead of X", events: []rec{userRec(task), userRec("Use gzip instead of zstd.")}, old: "zstd", new: "Use gzip"},
+		{name: "actually alone", events: []rec{userRec(task), userRec("Actually the bucket is logs-eu.")},
+			old: "TODO(author): the value or plan it replaces", new: "the bucket is logs-eu"},
+		{name: "spanish sino", events: []rec{userRec(task), userRec("El puerto no es 5432 sino 6432.")}, old: "5432", new: "6432"},
+		{name: "spanish en realidad keeps a file name whole", events: []rec{userRec(task), userRec("En realidad, el fichero es app.yaml, no app.yml")}, old: "app.yml", new: "app.yaml"},
+		{name: "after an interrupt, any redirection", events: []rec{userRec(task), userRec("[Request interrupted by user for tool use]"), userRec("Use the EU region.")},
+			old: "TODO(author): the value or plan it replaces", new: "Use the EU region"},
+		// Near misses.
+		{name: "near miss: the opening message", events: []rec{userRec("Actually, the bucket is logs-eu.")}, none: true},
+		{name: "near miss: wait for an aside", events: []rec{userRec(task), userRec("wait, the console.log also prints process.env, ignore that.")}, none: true},
+		{name: "near miss: plain follow-up", events: []rec{userRec(task), userRec("Please continue with the plan.")}, none: true},
+		{name: "near miss: an interrupt marker alone", events: []rec{userRec(task), userRec("[Request interrupted by user]")}, none: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScanner()
-			s.event(3, userRec(tc.text))
+			s := scan(tc.events...)
 			if tc.none {
 				if len(s.corrections) != 0 {
 					t.Fatalf("got %+v, want none", s.corrections)
@@ -69,14 +160,90 @@ func TestCorrectionSuggestions(t *testing.T) {
 				return
 			}
 			if len(s.corrections) != 1 {
-				t.Fatalf("got %d corrections, want 1", len(s.corrections))
+				t.Fatalf("got %d corrections (%+v), want 1", len(s.corrections), s.corrections)
 			}
 			c := s.corrections[0]
 			if diff := cmp.Diff([]string{tc.old, tc.new}, []string{c.old, c.new}); diff != "" {
 				t.Errorf("old/new (-want +got):\n%s", diff)
 			}
-			if c.idx != 3 {
-				t.Errorf("idx = %d, want 3", c.idx)
+			if c.idx != len(tc.events)-1 {
+				t.Errorf("idx = %d, want %d", c.idx, len(tc.events)-1)
+			}
+		})
+	}
+}
+
+// TestCorrectionWidensAFragment: "backup.env, not the .bak" names the
+// touched file it means.
+func TestCorrectionWidensAFragment(t *testing.T) {
+	s := scan(
+		userRec("Fix the backup."),
+		callRec("shell", `{"cmd": "grep -n PGPASS /etc/backup/backup.env /etc/backup/backup.env.bak"}`),
+		userRec("En realidad el fichero es /etc/backup/backup.env, no el .bak."),
+	)
+	if len(s.corrections) != 1 || s.corrections[0].old != "/etc/backup/backup.env.bak" || s.corrections[0].new != "/etc/backup/backup.env" {
+		t.Errorf("corrections %+v, want /etc/backup/backup.env.bak -> /etc/backup/backup.env", s.corrections)
+	}
+}
+
+func TestRefutedHypothesisSuggestions(t *testing.T) {
+	tests := []struct {
+		name    string
+		events  []rec
+		pattern string // "" when none
+		claim   int
+	}{
+		{"a diagnosis denied", []rec{
+			userRec("CI fails on Dialyzer."),
+			assistantRec("It's a Dialyzer false positive: the spec is too narrow."),
+			userRec("No, that's not a false positive: rate/1 only has an atom clause."),
+		}, `false.{0,12}positive`, 1},
+		{"a guess on a call, denied in Spanish", []rec{
+			userRec("Revisa el backup."),
+			{kind: kindCall, role: scenarios.RoleAssistant, text: "Creo que el disco está lleno.", callName: "shell", args: []byte(`{"cmd":"df -h"}`)},
+			resultRec("/dev/sda1 60G 20G"),
+			userRec("No, el disco no está lleno, tiene 40 GB libres."),
+		}, `disco.{0,12}lleno`, 1},
+		{"the latest matching claim", []rec{
+			userRec("Why is the page slow?"),
+			assistantRec("Probably the cache is stale."),
+			assistantRec("I think the cache is cold after the deploy."),
+			userRec("The cache isn't cold, it was warmed at 9."),
+		}, `cache.{0,12}cold`, 2},
+		{"near miss: a denial about something else", []rec{
+			userRec("Why is the page slow?"),
+			assistantRec("I think the cache is stale."),
+			userRec("No, the slow part is the image resizer."),
+		}, "", 0},
+		{"near miss: no hedge, no claim", []rec{
+			userRec("Run the tests."),
+			assistantRec("Running the tests in tests/unit now."),
+			userRec("No, not the unit tests."),
+		}, "", 0},
+		{"near miss: one short shared word", []rec{
+			userRec("Check it."),
+			assistantRec("I think the disk is bad."),
+			userRec("It's not the disk, check it again."),
+		}, "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := scan(tc.events...)
+			if tc.pattern == "" {
+				if len(s.refuted) != 0 {
+					t.Fatalf("got %+v, want none", s.refuted)
+				}
+				return
+			}
+			if len(s.refuted) != 1 {
+				t.Fatalf("got %d refuted hypotheses (%+v), want 1", len(s.refuted), s.refuted)
+			}
+			h := s.refuted[0]
+			if h.pattern != tc.pattern || h.claimIdx != tc.claim || h.byIdx != len(tc.events)-1 {
+				t.Errorf("got %q claim %d by %d, want %q claim %d by %d", h.pattern, h.claimIdx, h.byIdx, tc.pattern, tc.claim, len(tc.events)-1)
+			}
+			if len(s.corrections) != 0 {
+				t.Errorf("the refutation was also suggested as a correction: %+v", s.corrections)
 			}
 		})
 	}
@@ -91,9 +258,16 @@ func TestSecretSuggestions(t *testing.T) {
 		{"openai key", "key=sk-proj-FAKEfake0123456789abcdef done", []string{"sk-proj-FAKEfake0123456789abcdef"}},
 		{"anthropic key", "export ANTHROPIC_API_KEY sk-ant-api03-FAKE_fake-0123456789", []string{"sk-ant-api03-FAKE_fake-0123456789"}},
 		{"github token", "token ghp_FAKE0123456789abcdefghijABCD.", []string{"ghp_FAKE0123456789abcdefghijABCD"}},
+		{"stripe live key", "STRIPE=sk_live_51FAKEq8Lm2Xv9Rt4Kp7Wn3", []string{"sk_live_51FAKEq8Lm2Xv9Rt4Kp7Wn3"}},
 		{"aws key id", "AKIAFAKE0123456789AB is the id", []string{"AKIAFAKE0123456789AB"}},
 		{"slack token", "xoxb-0123456789-FAKEfakeFAKE", []string{"xoxb-0123456789-FAKEfakeFAKE"}},
 		{"high entropy", "secret: Zq8Lm2Xv9Rt4Kp7Wn3Jb6Hd1Fs5Gc0Y", []string{"Zq8Lm2Xv9Rt4Kp7Wn3Jb6Hd1Fs5Gc0Y"}},
+		// Near misses: ids, digests, words.
+		{"message id", `{"id": "msg_01HQ7ZK3V9P2W8X5RT4BNM6CJD"}`, nil},
+		{"request id", "request_id req_7Gm2Xk9Lq4Vz8Tp3Wn6Bc5Hd", nil},
+		{"call id", "call_Vx9KpQ2mLr7TnB4sWd8Zy3Hf answered", nil},
+		{"tool use id", "toolu_01ABcdEFgh23IJklMNop45QR", nil},
+		{"chat completion id", "chatcmpl-9x2Kq7LmVb4Rt8Wn3Jc6Hd1Fs5", nil},
 		{"hex digest is not a secret", "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", nil},
 		{"uuid is not a secret", "id 123e4567-e89b-12d3-a456-426614174000", nil},
 		{"mixed-case hex is not a secret", "blob DeadBeef0123456789abcdefABCDEF00 stored", nil},
@@ -103,8 +277,7 @@ func TestSecretSuggestions(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScanner()
-			s.event(0, rec{kind: kindResult, role: scenarios.RoleTool, text: tc.text})
+			s := scan(resultRec(tc.text))
 			if diff := cmp.Diff(tc.want, s.secrets); diff != "" {
 				t.Errorf("secrets (-want +got):\n%s", diff)
 			}
@@ -114,27 +287,82 @@ func TestSecretSuggestions(t *testing.T) {
 
 func TestArtifactGroups(t *testing.T) {
 	tests := []struct {
-		name  string
-		texts []string
-		want  [][]string
+		name     string
+		events   []rec
+		want     [][]string
+		required []string
 	}{
-		{"extension differs", []string{"read config/db.yaml", "and config/db.yml"}, [][]string{{"config/db.yaml", "config/db.yml"}}},
-		{"one letter", []string{"src/handler.go then src/handlers.go"}, [][]string{{"src/handler.go", "src/handlers.go"}}},
-		{"distance two", []string{"/var/log/app.log", "/var/log/app.log.1", "/var/log/app.log.12"}, [][]string{{"/var/log/app.log", "/var/log/app.log.1", "/var/log/app.log.12"}}},
-		{"far apart", []string{"src/main.go", "docs/README.md"}, nil},
-		{"short names are not twins", []string{"a.go b.go"}, nil},
-		{"urls are not paths", []string{"https://example.com/a.json https://example.com/b.json"}, nil},
+		{"touched by calls, the edited one required", []rec{
+			callRec("shell", `{"cmd": "cat config/db.yml config/db.yaml"}`),
+			callRec("apply_patch", `{"input": "*** Begin Patch\n*** Update File: config/db.yaml\n"}`),
+		}, [][]string{{"config/db.yml", "config/db.yaml"}}, []string{"config/db.yaml"}},
+		{"edited first, read last: still the edited one", []rec{
+			callRec("Edit", `{"file_path": "src/handler.go", "old_string": "a", "new_string": "b"}`),
+			callRec("Read", `{"file_path": "src/handlers.go"}`),
+		}, [][]string{{"src/handler.go", "src/handlers.go"}}, []string{"src/handler.go"}},
+		{"a backup copy the user named", []rec{
+			userRec("Check /etc/backup/backup.env."),
+			callRec("shell", `{"cmd": "grep -n X /etc/backup/backup.env /etc/backup/backup.env.bak"}`),
+		}, [][]string{{"/etc/backup/backup.env", "/etc/backup/backup.env.bak"}}, []string{"/etc/backup/backup.env"}},
+		{"sed -i writes", []rec{
+			callRec("bash", `{"command": "cat config/prod.yaml config/prod.yml"}`),
+			callRec("bash", `{"command": "sed -i 's/a/b/' config/prod.yaml"}`),
+		}, [][]string{{"config/prod.yaml", "config/prod.yml"}}, []string{"config/prod.yaml"}},
+		{"whole tokens: root.html.heex is not root.html", []rec{
+			callRec("Read", `{"file_path": "lib/layouts/root.html.heex"}`),
+			callRec("Edit", `{"file_path": "lib/layouts/root.html.eex", "old_string": "a"}`),
+		}, [][]string{{"lib/layouts/root.html.heex", "lib/layouts/root.html.eex"}}, []string{"lib/layouts/root.html.eex"}},
+		// Near misses.
+		{"near miss: one listing in a tool output", []rec{
+			callRec("Bash", `{"command": "ls lib/layouts"}`),
+			resultRec("app.html.heex\napp.html.eex\nroot.html.heex\nroot.html.eex\nadmin.html.heex\nadmin.html.eex"),
+		}, nil, nil},
+		{"near miss: twins read, none edited or named", []rec{
+			callRec("shell", `{"cmd": "grep -c slow /var/log/nginx/access.log /var/log/nginx/access.log.1"}`),
+		}, nil, nil},
+		{"near miss: a diff's a/ and b/ prefixes", []rec{
+			callRec("shell", `{"cmd": "git diff a/src/main.go b/src/main.go > /tmp/x.patch"}`),
+		}, nil, nil},
+		{"near miss: member accesses are not files", []rec{
+			callRec("node", `{"code": "console.log(process.env.NODE_ENV); console.log(x)", "path": "src/console.go"}`),
+			callRec("Edit", `{"file_path": "src/console.go", "old_string": "a"}`),
+		}, nil, nil},
+		{"near miss: far apart", []rec{
+			callRec("Edit", `{"file_path": "src/main.go", "old_string": "a"}`),
+			callRec("Read", `{"file_path": "docs/README.md"}`),
+		}, nil, nil},
+		{"near miss: urls are not paths", []rec{
+			callRec("fetch", `{"a": "https://example.com/a.json", "b": "https://example.com/b.json", "content": "x"}`),
+		}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScanner()
-			for i, text := range tc.texts {
-				s.event(i, rec{kind: kindText, role: scenarios.RoleAssistant, text: text})
-			}
-			if diff := cmp.Diff(tc.want, s.artifactGroups()); diff != "" {
+			s := scan(tc.events...)
+			groups := s.artifactGroups()
+			if diff := cmp.Diff(tc.want, groups); diff != "" {
 				t.Errorf("groups (-want +got):\n%s", diff)
 			}
+			var req []string
+			for _, g := range groups {
+				r, _, _ := s.required(g)
+				req = append(req, r)
+			}
+			if diff := cmp.Diff(tc.required, req); diff != "" {
+				t.Errorf("required (-want +got):\n%s", diff)
+			}
 		})
+	}
+}
+
+func TestIsPath(t *testing.T) {
+	for tok, want := range map[string]bool{
+		"root.html.heex": true, "lib/a/root.html.heex": true, "app.log.1": true, "/var/log/app": true,
+		"config.prod.yaml": true, "go.mod": true, "console.log": false, "process.env": false,
+		"process.env.NODE_ENV": false, "v1.2.3": false, "foo.bar": false, "https://x.io/a.json": false,
+	} {
+		if got := isPath(tok); got != want {
+			t.Errorf("isPath(%q) = %v, want %v", tok, got, want)
+		}
 	}
 }
 
@@ -147,14 +375,60 @@ func TestQuantitySuggestions(t *testing.T) {
 		{"ms", "Keep p99 under 200 ms.", []quantitySug{{value: 200, unit: "ms", raw: "200 ms"}}},
 		{"percent and thousands", "Compact at 80% or 50,000 tokens.", []quantitySug{{value: 80, unit: "%", raw: "80%"}, {value: 50000, unit: "tokens", raw: "50,000 tokens"}}},
 		{"spanish decimal", "El límite es 1,5 GB.", []quantitySug{{value: 1.5, unit: "gb", raw: "1,5 GB"}}},
+		{"rate", "Do not go above 1,200 req/s.", []quantitySug{{value: 1200, unit: "req/s", raw: "1,200 req/s"}}},
+		// Near misses: shell syntax.
+		{"near miss: a sed range", "Run sed -i '1,10s/foo/bar/' on it.", nil},
+		{"near miss: a sed range unquoted", "then 1,10s/x/y/ fixes it", nil},
+		{"near miss: a code span", "Then run `sleep 30s && retry`.", nil},
+		{"near miss: a fenced block", "Run:\n```\ntimeout 5s make test\n```\nthanks", nil},
+		{"near miss: a command line", "$ timeout 600s ./deploy.sh", nil},
 		{"no unit", "There are 3 files.", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScanner()
-			s.event(0, userRec(tc.text))
+			s := scan(userRec(tc.text))
 			if diff := cmp.Diff(tc.want, s.quantities, cmp.AllowUnexported(quantitySug{})); diff != "" {
 				t.Errorf("quantities (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCorrectedQuantityNotSuggested: a value the user later corrected is
+// not one a summary must keep; the new value is.
+func TestCorrectedQuantityNotSuggested(t *testing.T) {
+	s := scan(userRec("Requests time out after 30 s."), userRec("Correction: the timeout is 45 s, not 30 s."))
+	var got []string
+	for _, q := range s.superseded() {
+		got = append(got, q.raw)
+	}
+	if diff := cmp.Diff([]string{"45 s"}, got); diff != "" {
+		t.Errorf("quantities (-want +got):\n%s", diff)
+	}
+}
+
+// TestGoalQuotesNoEvidence: the skeleton's goal quotes only the opening
+// sentences that hold no suggested invariant's evidence.
+func TestGoalQuotesNoEvidence(t *testing.T) {
+	tests := []struct {
+		name, opening string
+		want          string
+	}{
+		{"the rule left out", "The export writes to the wrong bucket. Fix scripts/export.py. Logging MUST remain disabled in production.",
+			"TODO(author): restate the goal without the rules and values the invariants check. The session opened with: The export writes to the wrong bucket. Fix scripts/export.py."},
+		{"nothing left", "This run is read-only. Keep p99 under 200 ms.",
+			"TODO(author): state the session's goal in your own words, without the rules and values the invariants check."},
+		{"no evidence at all", "Why is the report empty?",
+			"TODO(author): restate the goal without the rules and values the invariants check. The session opened with: Why is the report empty?"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &builder{scan: scan(userRec(tc.opening)), goal: tc.opening}
+			if got := b.goalText(); got != tc.want {
+				t.Errorf("goal:\n got %q\nwant %q", got, tc.want)
+			}
+			if strings.Contains(tc.want, "MUST") {
+				t.Fatal("the expected goal quotes the rule")
 			}
 		})
 	}

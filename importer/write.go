@@ -51,10 +51,10 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 
 	probe := mapping("probes", seq(mapping(
 		"id", str("next-step"),
-		"question", str("TODO(author): a decision the agent must make after the last event, one that depends on something said early in the session."),
+		"question", str(scenarios.Placeholder+": a decision the agent must make after the last event, one that depends on something said early in the session."),
 		"options", mapping(
-			"correct", str("TODO(author): what a well-informed agent does"),
-			"wrong", str("TODO(author): what an agent that forgot the early fact would do"),
+			"correct", str(scenarios.Placeholder+": what a well-informed agent does"),
+			"wrong", str(scenarios.Placeholder+": what an agent that forgot the early fact would do"),
 		),
 		"expect", str("correct"),
 	)))
@@ -131,18 +131,31 @@ func (b *builder) title() string {
 	return t + ")"
 }
 
+// goalText asks the author for the goal, quoting the opening message's
+// sentences that hold no suggested invariant's evidence: a goal that holds
+// the evidence is never compacted, so a probe that needs it could never
+// regress (validate warns about it).
 func (b *builder) goalText() string {
 	if b.goal == "" {
-		return "TODO(author): state the session's goal."
+		return scenarios.Placeholder + ": state the session's goal."
 	}
-	return "TODO(author): restate the goal. The session opened with: " + shorten(b.goal, 200)
+	var keep []string
+	for _, sent := range splitSentences(b.goal) {
+		if !b.scan.holdsEvidence(sent) {
+			keep = append(keep, sent)
+		}
+	}
+	if len(keep) == 0 {
+		return scenarios.Placeholder + ": state the session's goal in your own words, without the rules and values the invariants check."
+	}
+	return scenarios.Placeholder + ": restate the goal without the rules and values the invariants check. The session opened with: " + shorten(strings.Join(keep, " "), 200)
 }
 
 func (b *builder) rulesText() string {
 	if strings.TrimSpace(b.rules) != "" {
 		return b.rules
 	}
-	return "TODO(author): the agent's standing instructions and tools (never compacted)."
+	return scenarios.Placeholder + ": the agent's standing instructions and tools (never compacted)."
 }
 
 // suggestion is one suggested invariant: why (a comment) and the node.
@@ -162,9 +175,15 @@ func (b *builder) suggestions() []suggestion {
 				"source_seq", intNode(seqOf(c.idx)), "match", flowSeq(str(c.pattern))),
 		})
 	}
-	// Pending operations: unresolved calls, in order.
+	// Pending operations: unresolved calls up to the cut, in order. A call
+	// after the cut stays in the tail, where no summary can lose it.
 	idxs := make([]int, 0, len(b.callID))
+	tail := 0
 	for idx := range b.callID {
+		if seqOf(idx) > b.cut {
+			tail++
+			continue
+		}
 		idxs = append(idxs, idx)
 	}
 	sort.Ints(idxs)
@@ -180,31 +199,41 @@ func (b *builder) suggestions() []suggestion {
 				"op_id", str(op), "call_seq", intNode(seqOf(idx))),
 		})
 	}
+	if tail > 0 {
+		out = append(out, suggestion{why: fmt.Sprintf("%d unresolved calls after the cut are not suggested: they stay in the tail", tail)})
+	}
 	for i, g := range s.artifactGroups() {
-		last, lastIdx := g[0], -1
-		for _, p := range g {
-			if info := s.paths[p]; info.last > lastIdx {
-				last, lastIdx = p, info.last
-			}
-		}
+		req, reqIdx, edited := s.required(g)
 		paths := make([]*yaml.Node, len(g))
 		for k, p := range g {
 			paths[k] = str(p)
 		}
+		why := fmt.Sprintf("artifact: near-twin paths the session touched; required is the one it edited (seq %d): check it", seqOf(reqIdx))
+		if !edited {
+			why = fmt.Sprintf("artifact: near-twin paths the session touched; none was edited, required is the one named last (seq %d): check it", seqOf(reqIdx))
+		}
 		out = append(out, suggestion{
-			why: fmt.Sprintf("artifact: near-twin paths; required is the one named last (seq %d): check it", seqOf(lastIdx)),
+			why: why,
 			node: mapping("id", str(fmt.Sprintf("artifact-%d", i+1)), "type", str(scenarios.TypeArtifact),
-				"paths", flowSeq(paths...), "required", flowSeq(str(last))),
+				"paths", flowSeq(paths...), "required", flowSeq(str(req))),
 		})
 	}
 	if s.pathsFull {
 		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", maxPaths)})
 	}
+	for i, h := range s.refuted {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.claimIdx), shorten(h.claim, 80), seqOf(h.byIdx), shorten(h.by, 80)),
+			node: mapping("id", str(fmt.Sprintf("refuted-%d", i+1)), "type", str(scenarios.TypeRefutedHypothesis),
+				"hypothesis_seq", intNode(seqOf(h.claimIdx)), "refuted_by_seq", intNode(seqOf(h.byIdx)),
+				"match", flowSeq(str(h.pattern))),
+		})
+	}
 	for i, c := range s.corrections {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.idx), shorten(c.text, 100)),
 			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(scenarios.TypeCorrection),
-				"subject", str("TODO(author): what was corrected"), "old", str(c.old), "new", str(c.new),
+				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.old), "new", str(c.new),
 				"source_seq", intNode(seqOf(c.idx))),
 		})
 	}
@@ -215,7 +244,7 @@ func (b *builder) suggestions() []suggestion {
 				"value", str(v)),
 		})
 	}
-	for i, q := range s.quantities {
+	for i, q := range s.superseded() {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("quantity: %q at seq %d", q.raw, seqOf(q.idx)),
 			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(scenarios.TypeQuantity),

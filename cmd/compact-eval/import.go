@@ -37,7 +37,7 @@ passes validate: the session's events in order, a compaction cut near two
 thirds of the session that splits no tool call from its result, a probe
 template, and suggested invariants written as comments for the author to
 confirm (constraints, pending operations, near-twin paths, corrections,
-secrets, quantities).
+refuted hypotheses, secrets, quantities).
 
 Formats (--from): openai (Chat Completions messages: a JSON array, an object
 with "messages", or JSONL), anthropic (Messages content blocks), claude-code
