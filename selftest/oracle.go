@@ -109,7 +109,7 @@ func (d doc) summary(form Form) *summarizers.Summary {
 		case fPending:
 			s.Pending = append(s.Pending, summarizers.Pending{OpID: f.opID, Description: f.text, Status: f.status, SourceSeq: f.seq})
 		case fArtifact:
-			s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: f.path, Digest: f.digest, SourceSeq: f.seq})
+			s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: f.path, Digest: f.digest, Status: f.status, SourceSeq: f.seq})
 		case fCorrection:
 			s.Corrections = append(s.Corrections, summarizers.Correction{Subject: f.subject, Value: f.value, Supersedes: f.supersedes, SourceSeq: f.seq})
 		}
@@ -140,7 +140,13 @@ func (f fact) sentence() string {
 		return fmt.Sprintf("Operation %s%s: %s; status %s.", f.opID, cite, f.text, f.status)
 	case fArtifact:
 		s := "File " + f.path
+		if f.status != "" {
+			s += " is " + f.status
+		}
 		if f.digest != "" {
+			if f.status != "" {
+				s += ","
+			}
 			s += " has digest " + f.digest
 		}
 		return s + cite + "."
@@ -630,7 +636,7 @@ func (b *builder) artifacts() {
 				continue
 			}
 			named[p] = true
-			b.add(fact{field: fArtifact, path: p, digest: a.Digests[p], seq: seq, about: []string{t.key()}})
+			b.add(fact{field: fArtifact, path: p, digest: a.Digests[p], status: summarizers.ArtifactCurrent, seq: seq, about: []string{t.key()}})
 		}
 	}
 }

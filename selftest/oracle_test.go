@@ -102,7 +102,7 @@ invariants:
 			text: "Open hypothesis (#1): I bet the CDN adds the latency.",
 		},
 		{
-			name: "artifact: the exact required path with its digest, not its twin",
+			name: "artifact: the exact required path with its digest, marked current, not its twin",
 			yaml: `
 compaction: {at: [3]}
 events:
@@ -118,8 +118,8 @@ invariants:
     digests: {dist/relay-arm64.tar.gz: "sha256:aaaa1111"}
 `,
 			cut:  3,
-			want: summarizers.Summary{Artifacts: []summarizers.ArtifactRef{{Path: "dist/relay-arm64.tar.gz", Digest: "sha256:aaaa1111", SourceSeq: 3}}},
-			text: "File dist/relay-arm64.tar.gz has digest sha256:aaaa1111 (#3).",
+			want: summarizers.Summary{Artifacts: []summarizers.ArtifactRef{{Path: "dist/relay-arm64.tar.gz", Digest: "sha256:aaaa1111", Status: "current", SourceSeq: 3}}},
+			text: "File dist/relay-arm64.tar.gz is current, has digest sha256:aaaa1111 (#3).",
 		},
 		{
 			name: "pending operations: the call with no result and the timed-out one, as unknown",

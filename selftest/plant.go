@@ -49,6 +49,12 @@ func (p *planter) skip(c Class, format string, args ...any) {
 }
 
 func (p *planter) plant(c Class, detail string, d doc, said string) {
+	if c == MoveToText && d.summary(Structured).TextOnly() {
+		// With nothing else structured left, the variant is a text-only
+		// summary, which may carry anything in text.
+		p.skip(c, "the oracle has no other structured entry: the variant would be a text-only summary, which may state it in text")
+		return
+	}
 	said = clip.String(strings.Join(strings.Fields(said), " "), 240)
 	p.out = append(p.out, planted{target: p.t, class: c, detail: detail, d: d, said: said})
 }
@@ -352,19 +358,21 @@ func (p *planter) artifact(a *scenarios.Artifact) {
 			lookalikes = append(lookalikes, path)
 		}
 	}
-	swap := append(slices.Clone(twins), lookalikes...)
-	if len(swap) == 0 {
-		p.skip(Invert, "the group has no other path to mark live")
-	} else {
+	if len(twins) > 0 {
+		// The twin the history names is marked live, the live path stale.
+		inv := p.d.clone()
+		f := &inv.facts[idx[0]]
+		f.status = summarizers.ArtifactStale
+		inv.facts = insertFact(inv.facts, fact{field: fArtifact, path: twins[0], status: summarizers.ArtifactCurrent, seq: firstNamingIn(p.ev, twins[0])})
+		p.plant(Invert, "twin marked live", inv, fmt.Sprintf("artifacts: %s current, %s stale", twins[0], f.path))
+	} else if len(lookalikes) > 0 {
 		inv := p.d.clone()
 		f := &inv.facts[idx[0]]
 		old := f.path
-		f.path = swap[0]
-		detail := "twin marked live"
-		if len(twins) == 0 {
-			detail = "lookalike named"
-		}
-		p.plant(Invert, detail, inv, fmt.Sprintf("artifacts: %s in place of %s", swap[0], old))
+		f.path = lookalikes[0]
+		p.plant(Invert, "lookalike named", inv, fmt.Sprintf("artifacts: %s in place of %s", lookalikes[0], old))
+	} else {
+		p.skip(Invert, "the group has no other path to mark live")
 	}
 	var withDigest []int
 	for _, i := range idx {
@@ -401,6 +409,9 @@ func (p *planter) artifact(a *scenarios.Artifact) {
 		p.skip(OverList, "no other path of the group is named by the covered history")
 	} else {
 		ol := p.d.clone()
+		for _, i := range idx {
+			ol.facts[i].status = ""
+		}
 		for _, tw := range twins {
 			ol.facts = insertFact(ol.facts, fact{field: fArtifact, path: tw, seq: firstNamingIn(p.ev, tw)})
 		}

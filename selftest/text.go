@@ -75,10 +75,19 @@ func respell(text string) string {
 	if len(qs) == 0 {
 		return text
 	}
+	quoted := quotedRe.FindAllStringIndex(text, -1)
+	inQuotes := func(i int) bool {
+		for _, q := range quoted {
+			if i >= q[0] && i < q[1] {
+				return true
+			}
+		}
+		return false
+	}
 	var b strings.Builder
 	last := 0
 	for _, q := range qs {
-		if q.Unit == "" || strings.Contains(q.Unit, "/") || !quantity.Known(q.Unit) || !endsWord(text, q.End) {
+		if q.Unit == "" || strings.Contains(q.Unit, "/") || !quantity.Known(q.Unit) || !endsWord(text, q.End) || inQuotes(q.Start) {
 			continue
 		}
 		canon := quantity.Format(q.Value, q.Unit)
@@ -92,6 +101,10 @@ func respell(text string) string {
 	b.WriteString(text[last:])
 	return b.String()
 }
+
+// quotedRe finds quoted strings: what is quoted is quoted verbatim (a
+// citation's quoted strings must occur in the event it cites).
+var quotedRe = regexp.MustCompile("\"[^\"]*\"|`[^`]*`|“[^”]*”|'[^'\\s][^']*'")
 
 // endsWord reports whether a quantity ending at i ends a word (so that
 // "5s-old" or "30sec_limit" are left alone).
