@@ -162,6 +162,11 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	}
 	fmt.Fprintf(env.Stderr, "import: %d events, cut at %d, %d unresolved calls, %d suggested invariants\n",
 		rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)
+	target := out
+	if target == "" {
+		target = "SCENARIO.yaml"
+	}
+	fmt.Fprintf(env.Stderr, "import: next: confirm the suggestions, then %s\n", selftestHint(target))
 	if tmp != nil {
 		if err := tmp.Close(); err != nil {
 			return err
@@ -242,6 +247,9 @@ func runImportAll(env *Env, path string, opts importer.Options, dir string) erro
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "import: %d of %d records written to %s\n", written, n, dir)
+	if written > 0 {
+		fmt.Fprintf(env.Stderr, "import: next: confirm the suggestions, then %s\n", selftestHint(dir))
+	}
 	if failed > 0 {
 		return inputError{fmt.Errorf("%s: %d of %d records could not be imported", path, failed, n)}
 	}

@@ -366,6 +366,15 @@ func selftestVerdict(r *selftest.Report, total int) string {
 	return b.String()
 }
 
+// selftestHint is the sentence import and validate print to send an author
+// to selftest.
+func selftestHint(paths string) string {
+	if strings.HasPrefix(paths, "(") {
+		return "'compact-eval selftest' shows which invariants and probes a broken summary gets past " + paths
+	}
+	return "'compact-eval selftest " + shellQuote(paths) + "' shows which invariants and probes a broken summary gets past"
+}
+
 func strength(s *float64) string {
 	if s == nil {
 		return "—"

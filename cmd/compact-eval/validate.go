@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -58,6 +59,13 @@ cut), so a probe can never regress. They do not change the exit code unless
 				all.Sort()
 				for _, p := range all {
 					fmt.Fprintln(env.Stderr, p)
+				}
+				if len(warnings) > 0 && len(problems) == 0 {
+					where := strings.Join(args, " ")
+					if where == "" {
+						where = "(the built-in suite)"
+					}
+					fmt.Fprintf(env.Stderr, "validate: %s\n", selftestHint(where))
 				}
 				if *strict {
 					problems = all
