@@ -1,0 +1,137 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// JSON returns the JSON document doc with every leak hidden: each string
+// (property names included) is decoded, redacted as text (so escapes
+// inside a decoded string are read too) and re-encoded; a number that leaks
+// a secret becomes the tag as a string. The result is valid JSON when doc
+// is. A doc that is not valid JSON is redacted as text. doc is returned
+// unchanged (the same slice) when it leaks nothing.
+func (r *Redactor) JSON(doc []byte) []byte {
+	if r == nil || len(doc) == 0 {
+		return doc
+	}
+	if !json.Valid(doc) {
+		s := string(doc)
+		if red := r.String(s); red != s {
+			return []byte(red)
+		}
+		return doc
+	}
+	var out []byte // nil until something changes
+	copied := 0    // doc[:copied] is in out
+	replace := func(from, to int, with []byte) {
+		out = append(out, doc[copied:from]...)
+		out = append(out, with...)
+		copied = to
+	}
+	for i := 0; i < len(doc); {
+		switch c := doc[i]; {
+		case c == '"':
+			end := stringEnd(doc, i)
+			lit := doc[i:end]
+			var s string
+			if !containsByte(lit, '\\') {
+				s = string(lit[1 : len(lit)-1])
+			} else if json.Unmarshal(lit, &s) != nil {
+				s = string(lit)
+			}
+			if red := r.String(s); red != s {
+				replace(i, end, appendJSONString(nil, red))
+			}
+			i = end
+		case c == '-' || '0' <= c && c <= '9':
+			end := i + 1
+			for end < len(doc) && strings.IndexByte("0123456789.eE+-", doc[end]) >= 0 {
+				end++
+			}
+			if leaks := r.Find(string(doc[i:end])); len(leaks) > 0 {
+				replace(i, end, appendJSONString(nil, r.tag(leaks[0].ID)))
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	if out == nil {
+		return doc
+	}
+	return append(out, doc[copied:]...)
+}
+
+// ContainsJSON reports whether the JSON document doc (or text, when it is
+// not JSON) leaks a secret.
+func (r *Redactor) ContainsJSON(doc []byte) bool {
+	if r == nil {
+		return false
+	}
+	red := r.JSON(doc)
+	return len(red) != len(doc) || string(red) != string(doc)
+}
+
+// stringEnd returns the index just past the string literal that starts at
+// doc[i] (a quote); doc is valid JSON.
+func stringEnd(doc []byte, i int) int {
+	for j := i + 1; j < len(doc); j++ {
+		switch doc[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(doc)
+}
+
+func containsByte(b []byte, c byte) bool {
+	for _, x := range b {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// appendJSONString appends s as a JSON string literal, escaping only what
+// JSON requires (and U+2028, U+2029), never <, > or &.
+func appendJSONString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && w == 1:
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			dst = append(dst, s[i:i+w]...)
+		}
+		i += w
+	}
+	return append(dst, '"')
+}
