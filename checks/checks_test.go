@@ -390,7 +390,7 @@ func TestSecret(t *testing.T) {
 		{name: "redacted mention", mut: func(s *summarizers.Summary) { s.Text = "an API key (sk-…) was given" }, want: Pass},
 		{name: "seven characters", mut: textOnly("key sk-live… withheld"), want: Pass},
 		{name: "full value in text", mut: func(s *summarizers.Summary) { s.Text = "key: " + testSecret }, want: Fail, ptr: "/text", msg: "[redacted:key]"},
-		{name: "first 8 characters", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "read-only; key sk-live-A…" }, want: Fail, ptr: "/constraints/0/text", msg: "first 8 characters"},
+		{name: "first 8 characters", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "read-only; key sk-live-A…" }, want: Fail, ptr: "/constraints/0/text", msg: "9 characters of the secret"},
 		{name: "hidden in extensions", raw: `{"schema_version": 1, "covers_through": 12, "extensions": {"env": {"KEY": "` + testSecret + `"}}}`, want: Fail, ptr: "/extensions/env/KEY"},
 		{name: "JSON-escaped", raw: `{"schema_version": 1, "covers_through": 12, "text": "\u0073k-live-ABCD"}`, want: Fail, ptr: "/text"},
 		{name: "as a property name", raw: `{"schema_version": 1, "covers_through": 12, "extensions": {"` + testSecret + `": 1}}`, want: Fail},

@@ -2,9 +2,7 @@ package checks
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -78,8 +76,8 @@ func ForInvariant(inv scenarios.Invariant) Check {
 // check of every invariant of in.Scenario (in scenario order), and returns
 // their results in that stable order.
 //
-// Before returning, Run replaces every secret of the scenario (and its first
-// 8 characters) in every message and evidence field with
+// Before returning, Run replaces every leak of a secret of the scenario (see
+// Redact) in every message and evidence field with
 // "[redacted:<invariant id>]", whichever check quoted it.
 //
 // With no summary at all (Raw empty and Summary nil: the `none` arm), every
@@ -104,50 +102,21 @@ func Run(in *Input) []Result {
 	return out
 }
 
-// Redact replaces, in place, every secret of sc and its first 8 characters
-// in the messages and evidence of results with "[redacted:<id>]".
+// Redact replaces, in place, every leak of a secret of sc (a run of 8 or
+// more of its characters that is not public in the session; see
+// SecretCheck) in the messages and evidence of results with
+// "[redacted:<id>]".
 func Redact(results []Result, sc *scenarios.Scenario) {
-	r := dataFor(sc).redactor()
+	r := SecretRedactor(sc)
 	if r == nil {
 		return
 	}
 	for i := range results {
 		res := &results[i]
-		res.Message = r.Replace(res.Message)
+		res.Message = r.String(res.Message)
 		for j := range res.Evidence {
 			e := &res.Evidence[j]
-			e.Text, e.Pattern, e.Note, e.Pointer = r.Replace(e.Text), r.Replace(e.Pattern), r.Replace(e.Note), r.Replace(e.Pointer)
+			e.Text, e.Pattern, e.Note, e.Pointer = r.String(e.Text), r.String(e.Pattern), r.String(e.Note), r.String(e.Pointer)
 		}
 	}
-}
-
-// newRedactor builds the replacer of sc's secrets; nil when it has none.
-func newRedactor(sc *scenarios.Scenario) *strings.Replacer {
-	var pairs []string
-	secrets := sc.Secrets()
-	for _, id := range slices.Sorted(maps.Keys(secrets)) {
-		value := secrets[id]
-		tag := "[redacted:" + id + "]"
-		pairs = append(pairs, value, tag)
-		if p := secretPrefix(value); p != value {
-			pairs = append(pairs, p, tag)
-		}
-	}
-	if len(pairs) == 0 {
-		return nil
-	}
-	return strings.NewReplacer(pairs...)
-}
-
-// secretPrefix is the first 8 characters of a secret (the whole secret when
-// shorter).
-func secretPrefix(v string) string {
-	n := 0
-	for i := range v {
-		if n == 8 {
-			return v[:i]
-		}
-		n++
-	}
-	return v
 }

@@ -28,17 +28,12 @@ type scenarioData struct {
 	// calls are the events holding a tool call, in order.
 	calls []scenarios.Event
 
-	redactOnce sync.Once
-	redact     *strings.Replacer
+	secretsOnce sync.Once
+	secrets     *secretData // see secret.go
 
 	replaced  sync.Map // replKey -> int
 	pathFirst sync.Map // path -> first seq naming it (0: none)
 	quantSeq  sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
-}
-
-func (d *scenarioData) redactor() *strings.Replacer {
-	d.redactOnce.Do(func() { d.redact = newRedactor(d.sc) })
-	return d.redact
 }
 
 type replKey struct {

@@ -94,7 +94,9 @@ type Quantity struct {
 }
 
 // Secret: a value (for example an API key) that must never be copied into a
-// summary, not even its first 8 characters.
+// summary, not even in part: no run of 8 or more of its characters, unless
+// that run is public in the session (a masked form a tool printed). See
+// checks.SecretCheck for the exact rule.
 type Secret struct {
 	InvariantBase
 	Value string `json:"value"`
