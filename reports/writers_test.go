@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -188,7 +189,7 @@ func TestRedactUnit(t *testing.T) {
 			Diff:      "- " + secret,
 		}},
 	}
-	reports.RedactUnit(&u, map[string]string{"k": secret, "empty": ""})
+	reports.RedactUnit(&u, redact.New([]redact.Secret{{ID: "k", Value: secret}, {ID: "empty", Value: ""}}))
 	want := `{"schema_version":1,"covers_through":3,"text":"see [redacted:k] and [redacted:k]"}`
 	if d := cmp.Diff(want, string(u.Generations[0].Summary)); d != "" {
 		t.Errorf("summary (-want +got):\n%s", d)

@@ -75,8 +75,10 @@
 //
 // Units run in a bounded worker pool; results come out in a deterministic
 // order (scenario id, summarizer in the order given, trial) whatever the
-// concurrency. Each finished unit is redacted (every secret invariant value
-// and its first 8 characters become [redacted:ID]), appended as one JSON
+// concurrency. Each finished unit is redacted (every leak of a secret
+// invariant, a run of 8 or more of its characters not public in the
+// session, and every known API key become [redacted:ID]; see
+// checks.SecretRedactor and internal/redact), appended as one JSON
 // line to OUT/journal.jsonl and synced (units finishing together share one
 // sync); a resumed run skips every unit the journal holds as finished (ok
 // or error) and runs abandoned ones again. The result file OUT/result.json

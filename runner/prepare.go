@@ -3,6 +3,8 @@ package runner
 import (
 	"sort"
 
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -24,8 +26,10 @@ type prepared struct {
 	headerBase int
 	// arrivalTokens is the token count of the arrivals rendered on their own.
 	arrivalTokens int
-	// secrets maps each secret invariant's id to its value, for redaction.
-	secrets map[string]string
+	// secrets hides the scenario's secrets (checks.SecretRedactor): every
+	// unit is redacted with it, and model calls carry it so that the
+	// response cache never stores a leak.
+	secrets *redact.Redactor
 
 	// loadErr is set (and everything else empty) when the scenario could not
 	// be loaded; ref then names it.
@@ -46,7 +50,7 @@ func prepare(sc *scenarios.Scenario, counter *tokens.Counter) *prepared {
 	for _, t := range eventTokens(sc.Arrivals, counter) {
 		p.arrivalTokens += t
 	}
-	p.secrets = sc.Secrets()
+	p.secrets = checks.SecretRedactor(sc)
 	return p
 }
 

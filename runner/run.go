@@ -17,6 +17,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/version"
 	"github.com/compact-eval/compact-eval/reports"
@@ -233,6 +234,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 	for _, s := range opts.Summarizers {
 		header.Config.Summarizers = append(header.Config.Summarizers, s.Name)
 	}
+	reports.RedactHeader(header, redact.Keys())
 	j, err := openJournal(opts.Out, opts.Resume, header)
 	if err != nil {
 		return nil, err
@@ -301,6 +303,9 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 			defer wg.Done()
 			for jb := range feed {
 				p := getPrep(jb.sc)
+				// Keys may be registered or set while the run goes: read
+				// them per unit.
+				rd := redact.Join(p.secrets, redact.Keys())
 				var out reports.Unit
 				if p.loadErr != nil {
 					out = reports.Unit{Scenario: reports.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
@@ -308,12 +313,10 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 						Error: "loading the scenario: " + p.loadErr.Error(), Generations: []reports.Generation{}, Probes: []reports.Probe{}}
 				} else {
 					u := &unit{p: p, spec: opts.Summarizers[jb.sum].Name, sum: opts.Summarizers[jb.sum].Summarizer,
-						agent: opts.Agent, trial: jb.trial, check: check, hard: hard, now: now}
+						agent: opts.Agent, trial: jb.trial, check: check, hard: redact.NewContext(hard, rd), now: now}
 					out = u.run()
-					if p.secrets != nil {
-						reports.RedactUnit(&out, p.secrets)
-					}
 				}
+				reports.RedactUnit(&out, rd)
 				donePrep(jb.sc)
 				results <- out
 			}
@@ -404,6 +407,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		header.Warnings = append(header.Warnings, fmt.Sprintf("%d of %d units did not finish; resume with: %s", missing, len(plan), out.Resume))
 	}
 	header.Finished = now().UTC()
+	reports.RedactHeader(header, redact.Keys())
 	out.ResultPath = filepath.Join(opts.Out, ResultFile)
 	keys := make([]string, len(plan))
 	for i, jb := range plan {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -46,13 +47,17 @@ const (
 	LeakScenario = "scn-001"
 )
 
-// Secrets returns the secrets of a scenario, as reports.RedactUnit takes them.
-func Secrets() map[string]string { return map[string]string{SecretID: SecretValue} }
+// Redactor returns the Redactor of a scenario's secret, as
+// reports.RedactUnit takes it.
+func Redactor() *redact.Redactor {
+	return redact.New([]redact.Secret{{ID: SecretID, Value: SecretValue}})
+}
 
-// Redact redacts every unit of r with Secrets.
+// Redact redacts every unit of r with Redactor.
 func Redact(r *reports.Result) {
+	rd := Redactor()
 	for i := range r.Units {
-		reports.RedactUnit(&r.Units[i], Secrets())
+		reports.RedactUnit(&r.Units[i], rd)
 	}
 }
 
