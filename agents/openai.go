@@ -63,7 +63,7 @@ func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, erro
 			if mode == llm.ModeJSONObject {
 				cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 			}
-			return &llm.Request{Chat: cr, Trial: req.Trial, Accept: accept}
+			return &llm.Request{Chat: cr, Trial: req.Trial, RequireContent: true, Accept: accept}
 		}
 	}
 	d := &Decision{}

@@ -302,7 +302,7 @@ func (s *openAISummarizer) Summarize(ctx context.Context, req *Request) (*Respon
 		cr := openai.ChatCompletionRequest{Model: s.model, Messages: msgs}
 		s.opts.Apply(&cr)
 		cr.ResponseFormat = responseFormat(mode)
-		return &llm.Request{Chat: cr, Trial: req.Trial, Accept: func(r *openai.ChatCompletionResponse) error {
+		return &llm.Request{Chat: cr, Trial: req.Trial, RequireContent: true, Accept: func(r *openai.ChatCompletionResponse) error {
 			_, err := summaryFromReply(r, mode)
 			return err
 		}}

@@ -19,6 +19,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 )
 
@@ -41,6 +42,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, base: cfg.baseURL()}
 	c.host = Host(c.base)
+	// The key may come from anywhere (a config's api_key_env, a flag, an
+	// injected environment): every output hides it from now on.
+	redact.RegisterKey("api-key", cfg.APIKey)
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = defaultHTTPClient
@@ -102,6 +106,11 @@ type Request struct {
 	// returned as the call's error and the response is not cached, so a
 	// reply the caller cannot use never comes back from the cache.
 	Accept func(*openai.ChatCompletionResponse) error
+	// RequireContent makes a reply whose first choice has no content (only
+	// white space, and no refusal) a failure retried like a 5xx: the
+	// hiccup of an overloaded server, not an answer. A reply with no
+	// choice at all is always retried.
+	RequireContent bool
 }
 
 // Result is the outcome of a call. Chat returns it also on error, with the
@@ -282,8 +291,9 @@ func content(r *openai.ChatCompletionResponse) string {
 }
 
 // Chat sends a chat completion request: from the cache when it holds the
-// answer, else through the limiter, retrying 429, 5xx, timeouts and
-// connection errors up to MaxRetries times with exponential backoff and full
+// answer, else through the limiter, retrying 429, 5xx, timeouts, connection
+// errors and a 200 with no answer (no choice; an empty message when
+// Request.RequireContent) up to MaxRetries times with exponential backoff and full
 // jitter (or the wait Retry-After asks for). Any other 4xx is not retried.
 func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
 	start := time.Now()
@@ -312,13 +322,21 @@ func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
 	res.Content = content(&resp)
 	if c.cache != nil {
 		if key, kerr := Key(c.base, req.Trial, req.Chat); kerr == nil {
-			if body, merr := json.Marshal(resp); merr == nil {
+			if body, merr := json.Marshal(resp); merr == nil && storable(ctx, body) {
 				// A cache that cannot be written costs only speed.
 				_ = c.cache.Put(key, body)
 			}
 		}
 	}
 	return res, nil
+}
+
+// storable reports whether a reply may go in the cache: not when it leaks a
+// secret of the call's scenario (a summarizer that copied it; the Redactor
+// comes with ctx) or an API key, which the cache would keep on disk for
+// good. Such a reply is asked for again next run.
+func storable(ctx context.Context, body []byte) bool {
+	return !redact.Join(redact.FromContext(ctx), redact.Keys()).ContainsJSON(body)
 }
 
 func (c *Client) send(ctx context.Context, req *Request, res *Result) (openai.ChatCompletionResponse, error) {
@@ -334,7 +352,11 @@ func (c *Client) send(ctx context.Context, req *Request, res *Result) (openai.Ch
 		var err error
 		resp, err = c.oc.CreateChatCompletion(context.WithValue(ctx, attemptKey{}, a), req.Chat)
 		if err == nil {
-			return nil
+			why := emptyReply(&resp, req.RequireContent)
+			if why == "" {
+				return nil
+			}
+			err = errEmptyReply(why)
 		}
 		return c.classify(ctx, err, a)
 	})
@@ -391,9 +413,15 @@ func (c *Client) classify(ctx context.Context, err error, a *attempt) *Error {
 	e := &Error{Status: a.status, err: redactErr(err, key)}
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
+	var empty errEmptyReply
 	switch {
 	case ctx.Err() != nil:
 		e.msg = "cancelled: " + ctx.Err().Error()
+	case errors.As(err, &empty):
+		e.Status = a.status
+		e.msg = fmt.Sprintf("status %d: %s", a.status, string(empty))
+		e.Retryable = true
+		return e
 	case errors.As(err, &apiErr):
 		e.Status = apiErr.HTTPStatusCode
 		e.msg = fmt.Sprintf("status %d: %s", apiErr.HTTPStatusCode, clip.String(Redact(apiErr.Message, key), 500))
@@ -418,6 +446,24 @@ func (c *Client) classify(ctx context.Context, err error, a *attempt) *Error {
 	}
 	e.Retryable = ctx.Err() == nil && (e.Status == http.StatusTooManyRequests || e.Status >= 500)
 	return e
+}
+
+// errEmptyReply is a 200 that carries no answer; it is retried.
+type errEmptyReply string
+
+func (e errEmptyReply) Error() string { return string(e) }
+
+// emptyReply says why a successful reply holds no answer ("" when it holds
+// one): no choice at all, or, when content is required, a first choice with
+// neither content nor a refusal.
+func emptyReply(r *openai.ChatCompletionResponse, requireContent bool) string {
+	switch {
+	case len(r.Choices) == 0:
+		return "the reply has no choices"
+	case requireContent && strings.TrimSpace(r.Choices[0].Message.Content) == "" && r.Choices[0].Message.Refusal == "" && len(r.Choices[0].Message.ToolCalls) == 0:
+		return "the reply's message is empty"
+	}
+	return ""
 }
 
 // transient reports connection-level failures worth retrying.

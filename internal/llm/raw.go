@@ -124,7 +124,7 @@ func (c *Client) Post(ctx context.Context, call *Call) (*Reply, error) {
 		c.errs.Add(1)
 		return rep, err
 	}
-	if c.cache != nil {
+	if c.cache != nil && storable(ctx, rep.Body) {
 		// A cache that cannot be written costs only speed.
 		_ = c.cache.Put(CallKey(c.base, call), rep.Body)
 	}
