@@ -546,12 +546,13 @@ func TestConfigValidate(t *testing.T) {
 }
 
 func TestTimeoutExcludesQueueing(t *testing.T) {
-	// Concurrency 1, two calls of 150 ms each, timeout 250 ms: the second
-	// waits ~150 ms for the slot, then needs 150 ms of its own. Only the
-	// attempt counts against the timeout, so both succeed.
-	srv := llmtest.New(t, llmtest.Reply{Content: "a", Delay: 150 * time.Millisecond}, llmtest.Reply{Content: "b", Delay: 150 * time.Millisecond})
+	// Concurrency 1, two calls of 400 ms each, timeout 700 ms: the second
+	// waits ~400 ms for the slot, then needs 400 ms of its own. Only the
+	// attempt counts against the timeout, so both succeed. (The 300 ms
+	// margins hold under -race on a loaded machine; 100 ms did not.)
+	srv := llmtest.New(t, llmtest.Reply{Content: "a", Delay: 400 * time.Millisecond}, llmtest.Reply{Content: "b", Delay: 400 * time.Millisecond})
 	c, _ := newClient(t, srv, func(c *llm.Config) {
-		c.Timeout = 250 * time.Millisecond
+		c.Timeout = 700 * time.Millisecond
 		c.MaxRetries = -1
 		c.NoCache = true
 		c.Limits = llm.Limits{Concurrency: 1}

@@ -251,7 +251,9 @@ func TestPostCache(t *testing.T) {
 
 func TestPostRefusesAHugeReply(t *testing.T) {
 	huge := `{"x":"` + strings.Repeat("a", llm.MaxReplyBytes) + `"}`
-	c, h, _ := newRawClient(t, []scriptedReply{{status: 200, body: huge}}, nil)
+	// Reading 32 MiB under -race on a loaded machine can take longer than
+	// the 5 s attempt timeout, which would be retried: give it room.
+	c, h, _ := newRawClient(t, []scriptedReply{{status: 200, body: huge}}, func(c *llm.Config) { c.Timeout = 2 * time.Minute })
 	_, err := c.Post(context.Background(), rawCall(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "reply larger than 32 MiB") {
 		t.Errorf("error %v", err)
