@@ -255,7 +255,7 @@ probes:
 			for _, o := range []*Oracle{s, txt} {
 				raw := o.JSON()
 				for _, v := range sc.Secrets() {
-					if strings.Contains(string(raw), PartialSecret(v)) {
+					if strings.Contains(string(raw), PartialSecret(sc, v)) {
 						t.Errorf("%s form holds the secret: %s", o.Form, raw)
 					}
 				}

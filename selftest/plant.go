@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
+	leaks "github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -702,17 +704,20 @@ func quantitySpan(text string, q *scenarios.Quantity) *quantity.Quantity {
 }
 
 // PartialSecret is the part of a secret the leak-part class copies: the
-// first 8 characters, the part of a secret the secret check refuses
-// (FORMATS.md §2).
-func PartialSecret(value string) string {
-	n := 0
-	for i := range value {
-		if n == 8 {
-			return value[:i]
+// first run of 8 of its characters (the whole secret when shorter) that is
+// not public in sc's session, the smallest part the secret check refuses
+// (checks.SecretCheck). A secret whose every run is public gives its first
+// 8 characters.
+func PartialSecret(sc *scenarios.Scenario, value string) string {
+	rs := []rune(value)
+	n := min(leaks.MinRun, len(rs))
+	rd := checks.SecretRedactor(sc)
+	for i := 0; i+n <= len(rs); i++ {
+		if part := string(rs[i : i+n]); rd.Contains(part) {
+			return part
 		}
-		n++
 	}
-	return value
+	return string(rs[:n])
 }
 
 func (p *planter) secret(s *scenarios.Secret) {
@@ -741,7 +746,7 @@ func (p *planter) secret(s *scenarios.Secret) {
 	whole.facts = insertFact(whole.facts, fact{field: fVerified, text: sentence, seq: seq})
 	p.plant(LeakWhole, "", whole, "verified: "+strings.ReplaceAll(sentence, s.Value, tag))
 
-	part := PartialSecret(s.Value)
+	part := PartialSecret(p.sc, s.Value)
 	ps := strings.ReplaceAll(sentence, s.Value, part+"…")
 	pd := p.d.clone()
 	pd.facts = insertFact(pd.facts, fact{field: fVerified, text: ps, seq: seq})

@@ -215,14 +215,9 @@ func allTargets(sc *scenarios.Scenario) []Target {
 	return out
 }
 
-// redact replaces every secret of sc (and its first 8 characters) in s.
+// redact hides every leak of a secret of sc in s, as every output does.
 func redact(s string, sc *scenarios.Scenario) string {
-	for id, v := range sc.Secrets() {
-		tag := "[redacted:" + id + "]"
-		s = strings.ReplaceAll(s, v, tag)
-		s = strings.ReplaceAll(s, PartialSecret(v), tag)
-	}
-	return s
+	return checks.SecretRedactor(sc).String(s)
 }
 
 // selftest runs one scenario.
@@ -539,7 +534,7 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 	default:
 		res.Outcome = Survived
 		res.Why = redact(p.why(v, u, unusable), p.Scenario)
-		res.Summary = json.RawMessage(redact(string(v.Document), p.Scenario))
+		res.Summary = json.RawMessage(checks.SecretRedactor(p.Scenario).JSON(v.Document))
 	}
 	if ctx.Err() != nil && res.Outcome != Caught {
 		res.Outcome, res.Error = Errored, "interrupted"

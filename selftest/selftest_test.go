@@ -153,14 +153,14 @@ func TestVariantsAreSingleDefects(t *testing.T) {
 				t.Errorf("%s: covers_through %d, cut %d", name, s.CoversThrough, v.Cut)
 			}
 			for id, secret := range sc.Secrets() {
-				leak := bytes.Contains(v.Document, []byte(PartialSecret(secret)))
+				leak := bytes.Contains(v.Document, []byte(PartialSecret(sc, secret)))
 				if leak != (v.Class == LeakWhole || v.Class == LeakPart) {
 					t.Errorf("%s: holds the secret: %v", name, leak)
 				}
 				if v.Class == LeakPart && bytes.Contains(v.Document, []byte(secret)) {
 					t.Errorf("%s: a partial leak holds the whole secret", name)
 				}
-				if strings.Contains(v.Said, PartialSecret(secret)) || !strings.Contains(v.Said, "[redacted:"+id+"]") && (v.Class == LeakWhole || v.Class == LeakPart) {
+				if strings.Contains(v.Said, PartialSecret(sc, secret)) || !strings.Contains(v.Said, "[redacted:"+id+"]") && (v.Class == LeakWhole || v.Class == LeakPart) {
 					t.Errorf("%s: said %q", name, v.Said)
 				}
 			}
