@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
@@ -239,6 +240,9 @@ type events struct {
 	list   []scenarios.Event
 	text   []string // text, call name and arguments, result text
 	folded []string
+
+	mu    sync.Mutex
+	first map[string]int // pattern -> firstMatch
 }
 
 func eventsOf(sc *scenarios.Scenario) *events {
@@ -265,6 +269,27 @@ func eventText(ev scenarios.Event) string {
 		parts = append(parts, r.Text)
 	}
 	return strings.Join(parts, "\n")
+}
+
+// firstMatch returns the index of the first event whose text pattern
+// matches, -1 if none. It is computed once per pattern: every generation's
+// oracle asks it of every probe pattern, over histories of thousands of
+// events.
+func (e *events) firstMatch(pattern string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if i, ok := e.first[pattern]; ok {
+		return i
+	}
+	i := slices.IndexFunc(e.folded, func(f string) bool {
+		_, ok := textmatch.Find(pattern, f)
+		return ok
+	})
+	if e.first == nil {
+		e.first = map[string]int{}
+	}
+	e.first[pattern] = i
+	return i
 }
 
 // index returns the index of the event with seq, -1 if none.
@@ -809,14 +834,8 @@ func (b *builder) tryPair(t Target, pred func(string) bool) bool {
 
 // inCovered reports whether pattern matches some covered event.
 func (b *builder) inCovered(pattern string) bool {
-	for i, e := range b.ev.list {
-		if b.covered(e.Seq) {
-			if _, ok := textmatch.Find(pattern, b.ev.folded[i]); ok {
-				return true
-			}
-		}
-	}
-	return false
+	first := b.ev.firstMatch(pattern)
+	return first >= 0 && b.covered(b.ev.list[first].Seq)
 }
 
 // inPair reports whether pattern matches two neighbouring covered events

@@ -803,13 +803,8 @@ func (p *planter) probe(pr scenarios.Probe) {
 	}
 	var covered []string
 	for _, pat := range want {
-		for i, e := range p.ev.list {
-			if p.covered(e.Seq) {
-				if _, ok := textmatch.Find(pat, p.ev.folded[i]); ok {
-					covered = append(covered, pat)
-					break
-				}
-			}
+		if i := p.ev.firstMatch(pat); i >= 0 && p.covered(p.ev.list[i].Seq) {
+			covered = append(covered, pat)
 		}
 	}
 	if len(covered) == 0 {

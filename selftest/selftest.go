@@ -100,6 +100,9 @@ type Plan struct {
 	Skipped []Skipped
 
 	prepared *runner.Prepared
+	// reference answers the probes of satisfiability, and of the variants
+	// when no other agent is given: each full context once.
+	reference *fullOnce
 	// blind lists the probes whose answer no summary can change.
 	blind []Problem
 	ev    *events
@@ -171,9 +174,10 @@ func NewPlan(ctx context.Context, sc *scenarios.Scenario, tokenizer string) (*Pl
 		return nil, err
 	}
 	ev := eventsOf(sc)
-	p := &Plan{Scenario: sc, prepared: pr, ev: ev, docs: &docCache{sc: sc, ev: ev, m: map[int]cached{}}, units: map[Form]reports.Unit{}}
+	p := &Plan{Scenario: sc, prepared: pr, ev: ev, docs: &docCache{sc: sc, ev: ev, m: map[int]cached{}}, units: map[Form]reports.Unit{},
+		reference: &fullOnce{Agent: reference{}}}
 	for _, form := range Forms {
-		p.units[form] = pr.Unit(ctx, p.docs.summarizer(form), reference{}, 0, nil)
+		p.units[form] = pr.Unit(ctx, p.docs.summarizer(form), p.reference, 0, nil)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -234,11 +238,10 @@ func selftest(ctx context.Context, sc *scenarios.Scenario, opts Options, jobs in
 	sr.Defects = plan.defects()
 	sr.Skipped = append(sr.Skipped, plan.Skipped...)
 
-	agent := opts.Agent
-	if agent == nil {
-		agent = reference{}
+	var agent agents.Agent = plan.reference
+	if opts.Agent != nil {
+		agent = &fullOnce{Agent: opts.Agent}
 	}
-	agent = &fullOnce{Agent: agent}
 	base := plan.units[Structured]
 	if opts.Agent != nil {
 		// The agent under test answers on the oracle first: that is what
