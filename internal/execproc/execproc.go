@@ -8,6 +8,28 @@
 // with a short reason ("exit status 3", "timed out after 2s", ...) and the
 // first 4 KiB of the process's stderr, so a runner can turn it into an
 // `error` result for the unit without guessing.
+//
+// # Keys stay with the harness
+//
+// The command inherits the harness's environment without the variables that
+// hold API keys (redact.KeyVars: OPENAI_API_KEY, ANTHROPIC_API_KEY, every
+// registered api_key_env) and without any variable whose value holds a known
+// key, unless Options.PassEnv names it. Its stderr, and every reason an
+// *Error gives, are scrubbed of known key values before they are returned.
+//
+// # No orphans
+//
+// On Linux the command gets SIGKILL when the harness dies (a parent-death
+// signal), every process of a call carries ExecIDEnv in its environment, and
+// the harness is a child subreaper: when a call ends, descendants that left
+// the process group (setsid, a double fork) are found among the orphans the
+// harness adopted, killed and reaped. A watchdog process (the harness's own
+// binary, run again on the first call, in a process group of its own) waits
+// for the harness to die and then kills every process of the run, so even a
+// harness killed with SIGKILL leaves nothing running. Elsewhere on Unix only
+// the process group is killed (a setsid descendant escapes, and nothing
+// happens when the harness is killed with SIGKILL); on other systems only the
+// command itself.
 package execproc
 
 import (
@@ -20,10 +42,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/compact-eval/compact-eval/internal/redact"
 )
 
 // Limits and defaults of one call.
@@ -38,6 +63,13 @@ const (
 	// ProtocolEnv is added to the environment of every process, after the
 	// harness's own environment and Options.Env, so it cannot be overridden.
 	ProtocolEnv = "COMPACT_EVAL_PROTOCOL=1"
+	// ExecIDEnv marks every process of a call and its descendants (Linux):
+	// <run id>.<call number>. It is how the harness finds what a call left
+	// running.
+	ExecIDEnv = "COMPACT_EVAL_EXEC_ID"
+	// watchdogEnv, set in the watchdog's environment, holds the run id whose
+	// processes it kills once the harness is gone.
+	watchdogEnv = "COMPACT_EVAL_EXEC_WATCHDOG"
 )
 
 // pipeGrace bounds how long Run waits for stdout/stderr to close after the
@@ -51,6 +83,11 @@ type Options struct {
 	// Env is extra environment (KEY=VALUE) on top of the harness's own
 	// environment; a key given here replaces the inherited value.
 	Env []string
+	// PassEnv names variables that hold API keys and are passed anyway (a
+	// config's env: allow-list). Every other key variable, and every
+	// variable whose value holds a known key, is left out of the
+	// inherited environment.
+	PassEnv []string
 	// Dir is the working directory; "" means the harness's current one.
 	Dir string
 	// MaxOutput caps stdout in bytes; 0 means DefaultMaxOutput.
@@ -130,8 +167,13 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 
 	cmd := exec.CommandContext(callCtx, command[0], command[1:]...)
 	cmd.Dir = opts.Dir
-	cmd.Env = append(append(os.Environ(), opts.Env...), ProtocolEnv)
+	id := newCallID()
+	cmd.Env = append(append(filterEnv(os.Environ(), opts.PassEnv), opts.Env...), ProtocolEnv)
+	if id != "" {
+		cmd.Env = append(cmd.Env, ExecIDEnv+"="+id)
+	}
 	setGroup(cmd)
+	childAttrs(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = pipeGrace
 	cmd.Stdin = bytes.NewReader(input)
@@ -140,12 +182,13 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 
-	start := time.Now()
+	begin := time.Now()
+	keys := redact.Keys()
 	fail := func(kind, reason string, code int, err error) (*Result, error) {
-		return nil, &Error{Command: command[0], Kind: kind, Reason: reason, ExitCode: code,
-			Stderr: stderr.String(), Latency: time.Since(start), Err: err}
+		return nil, &Error{Command: command[0], Kind: kind, Reason: keys.String(reason), ExitCode: code,
+			Stderr: keys.String(stderr.String()), Latency: time.Since(begin), Err: err}
 	}
-	if err := cmd.Start(); err != nil {
+	if err := start(cmd); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return fail(KindCanceled, "canceled: "+context.Cause(ctx).Error(), -1, ctx.Err())
@@ -154,14 +197,17 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 		}
 		return fail(KindStart, "start: "+err.Error(), -1, err)
 	}
+	swept := whenExited(cmd, id)
 	waitErr := cmd.Wait()
-	latency := time.Since(start)
+	latency := time.Since(begin)
+	swept()
 	// Whatever happened, nothing of the call may outlive it: kill what is
 	// left of the group (a grandchild that the command left running). The
 	// leader is reaped by now, but Linux does not hand its pid to a new
 	// process while a group member still uses it as a group id; with no
-	// member left this finds no group.
+	// member left this finds no group. Then what left the group.
 	killGroup(cmd)
+	cleanup(cmd, id)
 
 	code := -1
 	if cmd.ProcessState != nil {
@@ -194,7 +240,25 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 		}
 		return fail(kind, err.Error(), code, nil)
 	}
-	return &Result{Output: out, Stderr: stderr.String(), Latency: latency}, nil
+	return &Result{Output: out, Stderr: keys.String(stderr.String()), Latency: latency}, nil
+}
+
+// filterEnv returns env without the entries that carry an API key
+// (redact.HoldsKey), except the variables pass names, and without the
+// markers of an outer harness.
+func filterEnv(env []string, pass []string) []string {
+	known := redact.KeyValues()
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == ExecIDEnv || name == watchdogEnv:
+		case redact.HoldsKey(kv, known) && !slices.Contains(pass, name):
+		default:
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // oneDocument checks that b holds exactly one JSON document.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -421,4 +422,66 @@ func selfCPU(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// The issue's second finding: exec children inherited OPENAI_API_KEY and
+// the api_key_env variables, and a child that printed its environment put
+// the key into every output. Now the child gets no key variable (unless
+// PassEnv names it), no variable whose value holds a key, and whatever it
+// prints of a key is scrubbed from stderr and from every error.
+func TestRunKeysStayWithTheHarness(t *testing.T) {
+	const (
+		openaiKey = "sk-test-DONOTLEAK-exec-0123456789"
+		localKey  = "lk-test-DONOTLEAK-local-987654321"
+		antKey    = "sk-ant-DONOTLEAK-passed-55555555"
+	)
+	t.Setenv("OPENAI_API_KEY", openaiKey)
+	t.Setenv("ANTHROPIC_API_KEY", antKey)
+	t.Setenv("LOCAL_LLM_KEY", localKey)
+	redact.RegisterKeyVar("LOCAL_LLM_KEY") // a config's api_key_env
+	t.Setenv("COPY_OF_KEY", "Bearer "+openaiKey)
+	t.Setenv("EXECPROC_HARMLESS", "kept")
+	script := `env >&2
+printf '{"openai":"%s","local":"%s","copy":"%s","passed":"%s","harmless":"%s"}' "$OPENAI_API_KEY" "$LOCAL_LLM_KEY" "$COPY_OF_KEY" "$ANTHROPIC_API_KEY" "$EXECPROC_HARMLESS"`
+	res, err := execproc.Run(context.Background(), []string{"sh", "-c", script}, nil,
+		execproc.Options{PassEnv: []string{"ANTHROPIC_API_KEY"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]string
+	if err := json.Unmarshal(res.Output, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"openai": "", "local": "", "copy": "", "passed": antKey, "harmless": "kept"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("environment seen by the child (-want +got):\n%s", d)
+	}
+	for _, k := range []string{openaiKey, localKey, antKey} {
+		if strings.Contains(res.Stderr, k) {
+			t.Errorf("stderr holds a key: %s", k)
+		}
+	}
+	if !strings.Contains(res.Stderr, "[redacted:ANTHROPIC_API_KEY]") {
+		t.Errorf("the passed key printed on stderr is not shown redacted:\n%s", res.Stderr)
+	}
+
+	// A child that fails after printing its environment, and one whose
+	// stdout quotes a key: the error's stderr and reason are scrubbed.
+	for _, script := range []string{
+		`echo "OPENAI_API_KEY=$LEAK" >&2; exit 3`,
+		`echo "not json $LEAK"`,
+	} {
+		_, err := execproc.Run(context.Background(), []string{"sh", "-c", script}, nil,
+			execproc.Options{Env: []string{"LEAK=" + openaiKey}})
+		var e *execproc.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("%q: error %v", script, err)
+		}
+		if strings.Contains(e.Error(), openaiKey) || strings.Contains(e.Stderr, openaiKey) || strings.Contains(e.Reason, openaiKey) {
+			t.Errorf("%q: the error holds the key: %v", script, e)
+		}
+		if !strings.Contains(e.Error(), "[redacted:OPENAI_API_KEY]") {
+			t.Errorf("%q: error %q does not show the key redacted", script, e)
+		}
+	}
 }

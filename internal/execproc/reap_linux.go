@@ -1,0 +1,256 @@
+//go:build linux
+
+package execproc
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// On Linux nothing a call starts outlives it, not even a descendant that
+// left the process group with setsid, and not when the harness itself is
+// killed with SIGKILL:
+//
+//   - the command gets SIGKILL when the harness dies (parent-death signal);
+//   - every process of a call carries ExecIDEnv=<run>.<n>, inherited by its
+//     descendants;
+//   - the harness is a child subreaper: a descendant whose parent exits is
+//     handed to the harness, not to init, so when a call ends the harness
+//     finds what is left (its adopted children), kills those that carry the
+//     call's id (or none), with their descendants, and reaps them;
+//   - a watchdog (the harness binary run again, in its own process group)
+//     waits on a pipe for the harness to die, then kills every process that
+//     carries the run's id.
+
+func init() {
+	// The watchdog is this binary run again: it never reaches main.
+	if id := os.Getenv(watchdogEnv); id != "" {
+		watchdog(id)
+		os.Exit(0)
+	}
+}
+
+var reaper struct {
+	once    sync.Once
+	run     string // this process's run id
+	calls   atomic.Uint64
+	mu      sync.Mutex   // held while a child starts, and while orphans are sorted out
+	active  map[int]bool // pids of commands started and not yet waited for
+	dogPid  int
+	dogPipe *os.File // the watchdog's stdin; closed only when this process dies
+}
+
+func setupReaper() {
+	reaper.once.Do(func() {
+		var b [8]byte
+		rand.Read(b[:])
+		reaper.run = hex.EncodeToString(b[:])
+		reaper.active = map[int]bool{}
+		// Best effort: without it, orphans go to init and only the
+		// ExecIDEnv scan finds them.
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+		startWatchdog()
+	})
+}
+
+// startWatchdog starts the process that kills this run's processes after
+// this process dies. Best effort: without it, a harness killed with SIGKILL
+// still takes its commands along (parent-death signal), but not their
+// descendants.
+func startWatchdog() {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "/proc/self/exe"
+	}
+	r, w, err := os.Pipe() // close-on-exec: no command inherits w
+	if err != nil {
+		return
+	}
+	dog := exec.Command(exe)
+	dog.Env = append(filterEnv(os.Environ(), nil), watchdogEnv+"="+reaper.run)
+	dog.Stdin = r
+	// Its own process group: a Ctrl-C at the terminal does not reach it.
+	dog.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := dog.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return
+	}
+	r.Close()
+	reaper.dogPid, reaper.dogPipe = dog.Process.Pid, w
+	go dog.Wait() // it only exits early if something killed it
+}
+
+// watchdog waits for the harness to close its pipe (die), then kills every
+// process of the run.
+func watchdog(run string) {
+	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	io.Copy(io.Discard, os.Stdin)
+	for range 5 {
+		if killMarked(func(v string) bool { return strings.HasPrefix(v, run+".") }) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// newCallID returns the ExecIDEnv value of a new call.
+func newCallID() string {
+	setupReaper()
+	return reaper.run + "." + strconv.FormatUint(reaper.calls.Add(1), 10)
+}
+
+// childAttrs adds the parent-death signal to cmd.
+func childAttrs(cmd *exec.Cmd) {
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+}
+
+// start starts cmd and records it as a running command, so that the orphan
+// sweep of another call never takes it for an orphan.
+func start(cmd *exec.Cmd) error {
+	reaper.mu.Lock()
+	defer reaper.mu.Unlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	reaper.active[cmd.Process.Pid] = true
+	return nil
+}
+
+// whenExited kills what cmd left running as soon as cmd exits, while
+// cmd.Wait still waits for its pipes: a descendant holding stdout open
+// would otherwise keep the call waiting for the pipe grace period. The
+// returned function waits for that to be done.
+func whenExited(cmd *exec.Cmd, id string) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var info unix.Siginfo
+		// WNOWAIT leaves the exit status to cmd.Wait.
+		if unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil) != nil {
+			return
+		}
+		killGroup(cmd)
+		sweep(id)
+	}()
+	return func() { <-done }
+}
+
+// cleanup runs after cmd was waited for and its process group killed: it
+// kills and reaps what the call left behind.
+func cleanup(cmd *exec.Cmd, id string) {
+	reaper.mu.Lock()
+	if cmd.Process != nil {
+		delete(reaper.active, cmd.Process.Pid)
+	}
+	reaper.mu.Unlock()
+	for range 5 {
+		if sweep(id) == 0 {
+			return
+		}
+	}
+}
+
+// sweep kills the orphans this process adopted that belong to call id (or
+// to no call: their marker is unreadable, or they are already dead), with
+// their descendants, and reaps them. It returns how many it found.
+func sweep(id string) int {
+	reaper.mu.Lock()
+	var orphans []int
+	for _, pid := range children(os.Getpid()) {
+		if !reaper.active[pid] && pid != reaper.dogPid {
+			orphans = append(orphans, pid)
+		}
+	}
+	reaper.mu.Unlock()
+	n := 0
+	for _, pid := range orphans {
+		if v, ok := marker(pid); ok && v != id {
+			continue // another call's, still running: its own end sweeps it
+		}
+		n++
+		killTree(pid)
+		var ws unix.WaitStatus
+		unix.Wait4(pid, &ws, 0, nil)
+	}
+	return n
+}
+
+// killTree kills pid and every descendant it has.
+func killTree(pid int) {
+	for _, c := range children(pid) {
+		killTree(c)
+	}
+	unix.Kill(pid, unix.SIGKILL)
+}
+
+// children lists the children of pid, from /proc/PID/task/*/children.
+func children(pid int) []int {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// marker returns the ExecIDEnv value of process pid; ok is false when it
+// cannot be read (the process is gone or a zombie) or has none.
+func marker(pid int) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return "", false
+	}
+	prefix := []byte(ExecIDEnv + "=")
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, prefix); ok {
+			return string(v), true
+		}
+	}
+	return "", false
+}
+
+// killMarked kills every process whose ExecIDEnv value satisfies match and
+// returns how many it killed.
+func killMarked(match func(string) bool) int {
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	self := os.Getpid()
+	n := 0
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		if v, ok := marker(pid); ok && match(v) {
+			if unix.Kill(pid, unix.SIGKILL) == nil {
+				n++
+			}
+		}
+	}
+	return n
+}
