@@ -85,14 +85,14 @@ func ExecErrorCall(spec string, err error) Call {
 	return c
 }
 
-// ExecOptions are the options of one exec call: timeout, extra environment
-// and working directory.
+// ExecOptions are the options of one exec call: timeout, extra environment,
+// the key variables passed on purpose, and working directory.
 func (o Options) ExecOptions() execproc.Options {
 	timeout := o.ExecTimeout
 	if timeout <= 0 {
 		timeout = DefaultExecTimeout
 	}
-	return execproc.Options{Timeout: timeout, Env: o.Env, Dir: o.Dir}
+	return execproc.Options{Timeout: timeout, Env: o.Env, PassEnv: o.PassEnv, Dir: o.Dir}
 }
 
 // ExecSpec writes command back as an exec: spec, quoting words so that

@@ -117,6 +117,10 @@ type Options struct {
 	// Env is extra environment for exec processes (KEY=VALUE), on top of the
 	// harness's own environment.
 	Env []string
+	// PassEnv names key variables exec processes may inherit anyway (a
+	// config's env:); every other variable holding an API key is left out
+	// (see internal/execproc).
+	PassEnv []string
 	// Dir is the working directory of exec processes; "" means the current one.
 	Dir string
 	// OpenAI configures openai: specs. See openai.go.

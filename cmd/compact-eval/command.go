@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/compact-eval/compact-eval/internal/redact"
 )
 
 // Env is what a command may touch of the outside world. Tests build their own.
@@ -126,7 +128,9 @@ func run(ctx context.Context, args []string, env *Env) int {
 	err := runFn(ctx, fs.Args())
 	code := exitCode(err)
 	if err != nil && !errors.Is(err, errGate) {
-		fmt.Fprintf(env.Stderr, "compact-eval %s: %v\n", name, err)
+		// An error may quote a child's output or an endpoint's reply:
+		// never print a key.
+		fmt.Fprintf(env.Stderr, "compact-eval %s: %s\n", name, redact.Keys().String(err.Error()))
 		var ue usageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(env.Stderr, "usage: compact-eval %s\n", cmd.UsageLine)

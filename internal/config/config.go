@@ -14,6 +14,7 @@
 //	  - name: ours
 //	    type: exec
 //	    command: python3 compact.py --structured   # or a list of words
+//	    env: [ANTHROPIC_API_KEY]           # key variables it may see (default: none)
 //	endpoints:
 //	  - name: local
 //	    base_url: http://localhost:8000/v1
@@ -34,7 +35,17 @@
 // "file:line:col: message" (a scenarios.ErrorList). API keys never go in the
 // file: an endpoint names the environment variable that holds its key, and a
 // literal key (an api_key field, or a key-like api_key_env) is refused
-// without being echoed.
+// without being echoed. Every api_key_env named is registered as a key
+// variable (redact.RegisterKeyVar): exec processes do not inherit it and its
+// value is hidden in every output.
+//
+// # Keys and exec targets
+//
+// An exec summarizer, agent or judge inherits the harness's environment
+// without the variables that hold API keys (OPENAI_API_KEY,
+// ANTHROPIC_API_KEY, every api_key_env) and without any variable whose value
+// holds one. A program that needs a key of its own gets it by name with env,
+// a list of variable names passed to that target only.
 //
 // # Precedence
 //
@@ -65,6 +76,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -118,6 +130,9 @@ type Target struct {
 	// Endpoint names an entry of File.Endpoints; "": the default endpoint
 	// (OPENAI_BASE_URL and OPENAI_API_KEY).
 	Endpoint string
+	// Env names key variables an exec target may see (by default exec
+	// processes get no API key variable); nil: none.
+	Env []string
 	// Pos is where the entry is written.
 	Pos scenarios.Pos
 }
@@ -163,11 +178,15 @@ func (e Endpoint) APIKey(getenv func(string) string) (string, error) {
 
 // TargetOptions returns base with what the file says about target t: for an
 // openai target, its endpoint (base URL and key, read through getenv), prompt
-// file and parameters; exec and builtin targets take base unchanged. A
+// file and parameters; for an exec target, the key variables env lets it
+// see; builtin targets take base unchanged. A
 // target without an endpoint keeps base's endpoint (flags, then
 // OPENAI_BASE_URL and OPENAI_API_KEY).
 func (f *File) TargetOptions(t Target, base summarizers.Options, getenv func(string) string) (summarizers.Options, error) {
 	opts := base
+	if t.Spec.Kind == summarizers.KindExec {
+		opts.PassEnv = t.Env
+	}
 	if t.Spec.Kind != summarizers.KindOpenAI {
 		return opts, nil
 	}
@@ -500,6 +519,7 @@ func (p *parser) endpoints(n *yaml.Node) []Endpoint {
 				p.Errorf(fd.Value, "%s.api_key_env: want the NAME of an environment variable (upper case, such as OPENAI_API_KEY), not a key: API keys never go in this file", what)
 			} else {
 				e.APIKeyEnv = fd.Value.Value
+				redact.RegisterKeyVar(e.APIKeyEnv)
 			}
 		}
 		out = append(out, e)
@@ -542,7 +562,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		return t, true
 	}
 	n0 := len(p.errs)
-	fields := p.Fields(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint")
+	fields := p.Fields(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env")
 	if fields == nil {
 		return t, false
 	}
@@ -609,7 +629,32 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 			}
 		}
 	}
+	if fd, ok := fields["env"]; ok {
+		if t.Spec.Kind != summarizers.KindExec && t.Spec.Kind != "" {
+			p.Errorf(fd.Key, "%s.env: only exec targets take env (the key variables an exec program may see)", what)
+		} else {
+			t.Env = p.envNames(fd.Value, what+".env")
+		}
+	}
 	return t, len(p.errs) == n0
+}
+
+// envNames reads a list of environment variable names.
+func (p *parser) envNames(n *yaml.Node, what string) []string {
+	if n.Kind != yaml.SequenceNode {
+		p.Errorf(n, "%s: want a list of environment variable names, such as [ANTHROPIC_API_KEY]", what)
+		return nil
+	}
+	var out []string
+	for i, w := range n.Content {
+		if w.Kind != yaml.ScalarNode || w.Tag != "!!str" || !envName.MatchString(w.Value) {
+			// Never echo the value: it may be a key pasted by mistake.
+			p.Errorf(w, "%s[%d]: want the NAME of an environment variable (upper case, such as ANTHROPIC_API_KEY), not a value", what, i)
+			continue
+		}
+		out = append(out, w.Value)
+	}
+	return out
 }
 
 func orNone(names []string) string {

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -453,5 +455,63 @@ summarizers:
 	}
 	if *base.OpenAI.Temperature != 1 {
 		t.Errorf("TargetOptions changed base's temperature to %v", *base.OpenAI.Temperature)
+	}
+}
+
+// An exec target sees no API key variable unless env names it; the names
+// are checked, never echoed, and only exec targets take them. Every
+// api_key_env becomes a key variable that exec processes do not inherit.
+func TestExecEnv(t *testing.T) {
+	const data = `endpoints:
+  - {name: local, base_url: "http://localhost:8000/v1", api_key_env: CONFIG_TEST_LOCAL_KEY}
+summarizers:
+  - {name: ours, type: exec, command: run, env: [ANTHROPIC_API_KEY, CONFIG_TEST_LOCAL_KEY]}
+  - {name: plain, spec: "exec:run"}
+`
+	f, err := Parse("cfg.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !redact.IsKeyVar("CONFIG_TEST_LOCAL_KEY") {
+		t.Error("the api_key_env variable is not registered as a key variable")
+	}
+	for i, want := range [][]string{{"ANTHROPIC_API_KEY", "CONFIG_TEST_LOCAL_KEY"}, nil} {
+		o, err := f.TargetOptions(f.Summarizers[i], summarizers.Options{}, func(string) string { return "" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, o.PassEnv); d != "" {
+			t.Errorf("%s: PassEnv (-want +got):\n%s", f.Summarizers[i].Name, d)
+		}
+		if d := cmp.Diff(want, o.ExecOptions().PassEnv); d != "" {
+			t.Errorf("%s: exec options PassEnv (-want +got):\n%s", f.Summarizers[i].Name, d)
+		}
+	}
+
+	const key = "sk-test-DONOTLEAK-env-0123456789"
+	_, err = Parse("cfg.yaml", []byte(`summarizers:
+  - {name: a, spec: "openai:m", env: [OPENAI_API_KEY]}
+  - {name: b, type: exec, command: run, env: [`+key+`, lower_case]}
+  - {name: c, type: exec, command: run, env: OPENAI_API_KEY}
+`))
+	var el scenarios.ErrorList
+	if !errors.As(err, &el) {
+		t.Fatalf("error %v, want positioned problems", err)
+	}
+	var got []string
+	for _, e := range el {
+		got = append(got, fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg))
+	}
+	want := []string{
+		`2:33: summarizers[0].env: only exec targets take env (the key variables an exec program may see)`,
+		`3:47: summarizers[1].env[0]: want the NAME of an environment variable (upper case, such as ANTHROPIC_API_KEY), not a value`,
+		`3:81: summarizers[1].env[1]: want the NAME of an environment variable (upper case, such as ANTHROPIC_API_KEY), not a value`,
+		`4:46: summarizers[2].env: want a list of environment variable names, such as [ANTHROPIC_API_KEY]`,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("problems (-want +got):\n%s", d)
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Error("the error echoes a key given as a name")
 	}
 }
