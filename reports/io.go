@@ -139,8 +139,21 @@ func syntaxError(data []byte, err error) error {
 // validate checks what the JSON types cannot: statuses and identities.
 func validate(r *Result) error {
 	var errs []error
+	type key struct {
+		scenario, summarizer string
+		trial                int
+	}
+	first := map[key]int{}
 	for i, u := range r.Units {
 		where := fmt.Sprintf("units[%d]", i)
+		k := key{u.Scenario.ID, u.Summarizer, u.Trial}
+		if j, dup := first[k]; dup {
+			// A unit counted twice skews every rate and hides the one it
+			// displaced: two processes wrote the run folder at once.
+			errs = append(errs, fmt.Errorf("%s repeats units[%d] (%s × %s, trial %d): a result holds each unit once; was the run folder written by two processes at once?", where, j, u.Scenario.ID, u.Summarizer, u.Trial))
+		} else {
+			first[k] = i
+		}
 		if u.Scenario.ID == "" {
 			errs = append(errs, fmt.Errorf("%s: no scenario id", where))
 		}

@@ -10,14 +10,16 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/reports"
 )
 
 // Errors of the run folder, for callers that map them to exit codes.
 var (
 	// ErrRunExists: the output folder already holds a run (resume it).
-	ErrRunExists = errors.New("run folder in use")
+	ErrRunExists = errors.New("run folder holds a run")
 	// ErrNotResumable: the folder holds no run, or one with another
 	// configuration.
 	ErrNotResumable = errors.New("cannot resume this run")
@@ -28,6 +30,7 @@ var (
 // unit supersedes an earlier one (an abandoned unit that a resumed run
 // finished).
 type journal struct {
+	lock  *folderLock
 	f     *os.File
 	off   int64
 	index map[string]entry
@@ -50,15 +53,37 @@ type unitHead struct {
 	Status     string `json:"status"`
 }
 
-func openJournal(dir string, resume bool, header *reports.Result) (*journal, error) {
+// openJournal takes the run folder's lock, then opens (resume) or starts
+// the run in it. The lock is held until close: one writer per run folder.
+// With repair, corrupt lines of the journal are dropped (their units run
+// again) and a warning on header says which.
+func openJournal(dir string, resume, repair bool, header *reports.Result) (*journal, error) {
+	if resume {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("resuming %s: no run there (%s is missing): %w", dir, RunFile, ErrNotResumable)
+		}
+	} else if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
+	lock, err := lockFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	j, err := openLocked(dir, resume, repair, header)
+	if err != nil {
+		lock.unlock()
+		return nil, err
+	}
+	j.lock = lock
+	return j, nil
+}
+
+func openLocked(dir string, resume, repair bool, header *reports.Result) (*journal, error) {
 	path := filepath.Join(dir, JournalFile)
 	runPath := filepath.Join(dir, RunFile)
 	if !resume {
 		if _, err := os.Stat(path); err == nil {
 			return nil, fmt.Errorf("%s already holds a run: resume it with --resume %s, or choose another --out: %w", dir, dir, ErrRunExists)
-		}
-		if err := ensureDir(dir); err != nil {
-			return nil, err
 		}
 		b, _ := json.MarshalIndent(header, "", "  ")
 		if err := os.WriteFile(runPath, append(b, '\n'), 0o644); err != nil {
@@ -87,11 +112,39 @@ func openJournal(dir string, resume bool, header *reports.Result) (*journal, err
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
 	j := &journal{f: f, index: map[string]entry{}}
-	if err := j.load(); err != nil {
-		f.Close()
+	bad, err := j.load()
+	if err == nil && len(bad) > 0 {
+		if !repair {
+			err = fmt.Errorf("resuming %s: %s: %w", dir, corruptMessage(bad), ErrNotResumable)
+		} else if err = j.drop(bad); err == nil {
+			for _, b := range bad {
+				header.Warnings = append(header.Warnings, fmt.Sprintf("repair: dropped %s line %d (%s); its unit ran again", JournalFile, b.line, b.why))
+			}
+		}
+	}
+	if err != nil {
+		j.f.Close()
 		return nil, err
 	}
 	return j, nil
+}
+
+// badLine is a complete journal line that is not a unit.
+type badLine struct {
+	line int   // 1-based
+	off  int64 // byte offset
+	n    int   // length with its newline
+	why  string
+}
+
+func corruptMessage(bad []badLine) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s line %d is corrupt (%s)", JournalFile, bad[0].line, bad[0].why)
+	if len(bad) > 1 {
+		fmt.Fprintf(&b, ", and %d more lines", len(bad)-1)
+	}
+	b.WriteString(": a crash or a second writer damaged it. Resume again with --repair to drop it; its unit runs again")
+	return b.String()
 }
 
 // sameRun refuses to resume a run with a different configuration.
@@ -113,32 +166,93 @@ func sameRun(prev, cur *reports.RunConfig) error {
 	return nil
 }
 
-// load indexes the journal. A torn last line (a crash while writing) is cut
-// off so that the next append starts on a clean line.
-func (j *journal) load() error {
+// load indexes the journal and returns its corrupt lines: complete lines
+// that are not a unit (a crash or a second writer tore them). A torn last
+// line (a crash while writing, no newline yet) is cut off so that the next
+// append starts on a clean line.
+func (j *journal) load() ([]badLine, error) {
+	if _, err := j.f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("reading journal: %w", err)
+	}
 	r := bufio.NewReaderSize(j.f, 1<<16)
 	var off int64
-	for {
+	var bad []badLine
+	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if len(line) > 0 && line[len(line)-1] == '\n' {
-			var h unitHead
-			if uerr := json.Unmarshal(line, &h); uerr != nil {
-				return fmt.Errorf("journal line at byte %d: %w", off, uerr)
+			if h, why := parseHead(line); why != "" {
+				bad = append(bad, badLine{line: n, off: off, n: len(line), why: why})
+			} else {
+				j.index[unitKey(h.Scenario.ID, h.Scenario.Digest, h.Summarizer, h.Trial)] = entry{off: off, n: len(line), status: h.Status}
 			}
-			j.index[unitKey(h.Scenario.ID, h.Scenario.Digest, h.Summarizer, h.Trial)] = entry{off: off, n: len(line), status: h.Status}
 			off += int64(len(line))
 		}
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("reading journal: %w", err)
+			return nil, fmt.Errorf("reading journal: %w", err)
 		}
 	}
 	if err := j.f.Truncate(off); err != nil {
-		return fmt.Errorf("repairing journal: %w", err)
+		return nil, fmt.Errorf("repairing journal: %w", err)
 	}
 	j.off = off
+	return bad, nil
+}
+
+// parseHead reads what the index needs of a line; why says what is wrong
+// with a line that is not a unit.
+func parseHead(line []byte) (h unitHead, why string) {
+	if !json.Valid(line) {
+		var v any
+		err := json.Unmarshal(line, &v)
+		return h, "not JSON: " + clip.String(err.Error(), 120)
+	}
+	if err := json.Unmarshal(line, &h); err != nil {
+		return h, "not a unit: " + clip.String(err.Error(), 120)
+	}
+	switch {
+	case h.Scenario.ID == "" || h.Summarizer == "":
+		return h, "not a unit: no scenario id or summarizer"
+	case h.Status != reports.UnitOK && h.Status != reports.UnitError && h.Status != reports.UnitAbandoned:
+		return h, fmt.Sprintf("not a unit: status %q", clip.String(h.Status, 40))
+	}
+	return h, ""
+}
+
+// drop rewrites the journal without the bad lines (durably: a new file,
+// synced, renamed over the old one) and indexes it again.
+func (j *journal) drop(bad []badLine) error {
+	path := j.f.Name()
+	tmp := path + ".repair"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("repairing journal: %w", err)
+	}
+	defer os.Remove(tmp)
+	var at int64
+	for _, b := range append(bad, badLine{off: j.off}) {
+		if _, err := io.Copy(out, io.NewSectionReader(j.f, at, b.off-at)); err != nil {
+			out.Close()
+			return fmt.Errorf("repairing journal: %w", err)
+		}
+		at = b.off + int64(b.n)
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return fmt.Errorf("repairing journal: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		out.Close()
+		return fmt.Errorf("repairing journal: %w", err)
+	}
+	j.f.Close()
+	j.f = out
+	j.index = map[string]entry{}
+	if again, err := j.load(); err != nil || len(again) > 0 {
+		return fmt.Errorf("repairing journal: %d lines still corrupt (%v)", len(again), err)
+	}
 	return nil
 }
 
@@ -212,7 +326,14 @@ func (j *journal) read(key string) (*reports.Unit, bool, error) {
 	return &u, true, nil
 }
 
-func (j *journal) close() error { return j.f.Close() }
+// close closes the journal and releases the run folder.
+func (j *journal) close() error {
+	err := j.f.Close()
+	if uerr := j.lock.unlock(); err == nil {
+		err = uerr
+	}
+	return err
+}
 
 // writeResult writes the result file from the header and the journaled
 // units of keys, in order, without holding the units in memory: a first

@@ -96,6 +96,10 @@ type Options struct {
 	// finished (ok or error) are not run again; abandoned ones are. When
 	// false, Out must not hold a journal yet.
 	Resume bool
+	// Repair, with Resume, drops the journal lines that are not a unit (a
+	// crash or a second writer tore them; without it Run refuses the
+	// journal and names the line): their units run again.
+	Repair bool
 	// Shard selects a part of the units; the zero value selects all.
 	Shard Shard
 	// Run, when not nil, keeps the scenarios whose id it matches;
@@ -235,7 +239,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		header.Config.Summarizers = append(header.Config.Summarizers, s.Name)
 	}
 	reports.RedactHeader(header, redact.Keys())
-	j, err := openJournal(opts.Out, opts.Resume, header)
+	j, err := openJournal(opts.Out, opts.Resume, opts.Repair, header)
 	if err != nil {
 		return nil, err
 	}
@@ -454,6 +458,9 @@ func (o *Options) validate() error {
 	}
 	if o.Out == "" {
 		errs = append(errs, errors.New("no output folder"))
+	}
+	if o.Repair && !o.Resume {
+		errs = append(errs, errors.New("repair without resume: only a resumed run's journal is repaired"))
 	}
 	if o.Trials < 0 {
 		errs = append(errs, fmt.Errorf("trials %d: want ≥ 1", o.Trials))

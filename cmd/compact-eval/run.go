@@ -95,6 +95,7 @@ type runFlags struct {
 	jobs          int
 	out           string
 	resume        string
+	repair        bool
 	shard         shardFlag
 	tokenizer     tokenizerFlag
 	config        string
@@ -114,6 +115,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once")
 	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
 	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags)")
+	fs.BoolVar(&f.repair, "repair", false, "with --resume: drop the journal lines a crash or a second writer tore (the error names them); their units run again")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
 	fs.StringVar(&f.run, "run", "", "run only the scenarios whose id matches this `regexp` (as go test -run)")
 	fs.Var(&f.scenarios, "scenario", "run only the scenario with this `id` (repeatable, or comma-separated)")
@@ -159,7 +161,10 @@ GITHUB_ACTIONS=true the step summary and ::error annotations are written.
 
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
 abandons them), writes the result and prints the command that resumes the
-run. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
+run. One process writes a run folder at a time: a second run or resume on
+it exits 2, naming the pid that holds it. A journal line a crash tore
+stops --resume, naming the line; --resume DIR --repair drops it and runs
+its unit again. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
 failed, 2 bad usage or invalid scenarios, 3 the run could not finish (an
 interrupt, or every unit errored so that nothing was evaluated). For tests,
 COMPACT_EVAL_FAILPOINT=stop-after:N stops the run after N units exactly as an
@@ -199,6 +204,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if f.resume != "" && f.out != "" && f.out != f.resume {
 		return usagef("--out and --resume name different folders; --resume is enough")
 	}
+	if f.repair && f.resume == "" {
+		return usagef("--repair repairs the journal of a run being resumed: give --resume FOLDER")
+	}
 	stopAfter, err := failpoint(env)
 	if err != nil {
 		return err
@@ -221,7 +229,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 
 	opts := runner.Options{
 		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
-		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: out, Resume: resume, Shard: f.shard.Shard,
+		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
@@ -237,7 +245,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	vb := verdict.New()
 	opts.OnUnit = vb.Add
 	res, err := runner.RunSuite(ctx, p.suite, opts)
-	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) {
+	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) || errors.Is(err, runner.ErrFolderLocked) {
 		return usageError{err}
 	}
 	if res == nil {
@@ -636,7 +644,12 @@ func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
 	words := []string{"compact-eval", "run"}
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "out", "resume":
+		case "out", "resume", "repair":
+			return
+		}
+		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			// "--flag true" would make "true" a path: bools take "=".
+			words = append(words, "--"+fl.Name+"="+fl.Value.String())
 			return
 		}
 		if vs, ok := fl.Value.(*stringsFlag); ok {
