@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/inputfile"
 )
 
 //go:embed result.schema.json
@@ -76,7 +76,7 @@ func WriteJSON(w io.Writer, r *Result) error {
 // statuses are errors that name the file and, for syntax errors, the line.
 // The aggregates are recomputed from the units, so they always agree.
 func Read(path string) (*Result, error) {
-	data, err := os.ReadFile(path)
+	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading result: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/reports"
 )
 
@@ -90,7 +91,7 @@ func openLocked(dir string, resume, repair bool, header *reports.Result) (*journ
 			return nil, fmt.Errorf("writing run header: %w", err)
 		}
 	} else {
-		b, err := os.ReadFile(runPath)
+		b, err := inputfile.ReadFile(runPath)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("resuming %s: no run there (%s is missing): %w", dir, RunFile, ErrNotResumable)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
 )
 
@@ -38,7 +38,7 @@ const MaxEvents = 20000
 // numbering) and expands filler; Lint checks the references between parts
 // and across a suite. A scenario is usable only when both pass.
 func LoadFile(path string) (*Scenario, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, ErrorList{{File: path, Msg: openMsg(err)}}
 	}
@@ -60,13 +60,7 @@ func LoadFile(path string) (*Scenario, error) {
 }
 
 // openMsg is err without the path, which the positioned Error already names.
-func openMsg(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
+func openMsg(err error) string { return inputfile.Reason(err) }
 
 func tooBig(file string, size int64) *Error {
 	return &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %.1f MB, limit is %d MiB", float64(size)/1e6, MaxFileSize>>20)}

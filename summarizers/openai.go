@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
@@ -22,6 +21,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -270,7 +270,7 @@ func NewOpenAI(model string, opts OpenAIOptions) (Summarizer, error) {
 	}
 	name, text := "builtin:summarize.tmpl", defaultPrompt
 	if opts.PromptFile != "" {
-		b, err := os.ReadFile(opts.PromptFile)
+		b, err := inputfile.ReadFile(opts.PromptFile)
 		if err != nil {
 			return nil, fmt.Errorf("reading prompt: %w", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/internal/inputfile"
 )
 
 // formatFlag is the --from value; Set lists the valid names.
@@ -116,8 +117,12 @@ func openInput(env *Env, path string, opts *importer.Options) (io.Reader, func()
 		opts.Name = ""
 		return env.Stdin, func() {}, nil
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
+		var nr *inputfile.NotRegularError
+		if errors.As(err, &nr) {
+			err = fmt.Errorf("%w (to import from a pipe, give - and pipe the session to standard input)", err)
+		}
 		return nil, nil, inputError{err}
 	}
 	return f, func() { f.Close() }, nil

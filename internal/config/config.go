@@ -76,6 +76,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -251,7 +252,7 @@ func (f *File) Endpoint(name string) (Endpoint, bool) {
 
 // Load reads and parses the config file at path.
 func Load(path string) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading config: %w", err)
 	}
@@ -605,6 +606,8 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 				p.Errorf(fd.Value, "%s.prompt: %v", what, err)
 			} else if st.IsDir() {
 				p.Errorf(fd.Value, "%s.prompt: %s is a folder, want a template file", what, path)
+			} else if !st.Mode().IsRegular() {
+				p.Errorf(fd.Value, "%s.prompt: %s %s", what, path, (&inputfile.NotRegularError{Mode: st.Mode()}).Reason())
 			}
 		}
 	}
