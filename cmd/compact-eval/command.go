@@ -25,6 +25,17 @@ type Env struct {
 	// Terminal is true when Stderr is a terminal: progress lines are drawn
 	// only then.
 	Terminal bool
+	// Abort is canceled by a second interrupt: work in flight is abandoned
+	// (the command's context is canceled by the first). Nil: never.
+	Abort context.Context
+}
+
+// abort is env.Abort, or a context never canceled.
+func (env *Env) abort() context.Context {
+	if env.Abort == nil {
+		return context.Background()
+	}
+	return env.Abort
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {

@@ -6,14 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -223,9 +221,16 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		out = freshOut(time.Now())
 	}
 
-	abort, cancelAbort := context.WithCancel(context.Background())
-	defer cancelAbort()
-	go secondSignal(ctx, abort, cancelAbort, env)
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(env.Stderr, "\ninterrupted: finishing the units in flight (interrupt again to abandon them)")
+		case <-finished:
+		}
+	}()
+	abort := env.abort()
 
 	opts := runner.Options{
 		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
@@ -681,23 +686,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// secondSignal abandons in-flight units when a second interrupt comes after
-// the first one canceled ctx.
-func secondSignal(ctx, abort context.Context, cancel context.CancelFunc, env *Env) {
-	select {
-	case <-ctx.Done():
-	case <-abort.Done():
-		return
-	}
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(ch)
-	fmt.Fprintln(env.Stderr, "\ninterrupted: finishing the units in flight (interrupt again to abandon them)")
-	select {
-	case <-ch:
-		cancel()
-	case <-abort.Done():
-	}
 }
