@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -40,13 +39,13 @@ func CheckProbes(s *scenarios.Scenario) []*scenarios.Error {
 		return nil
 	}
 	c := FullContext(s)
-	folded := textmatch.Fold(transcript.Text(transcript.Context{Rules: c.Rules, Goal: c.Goal, Events: c.Events}))
+	v := newView(c)
 	var errs []*scenarios.Error
 	for _, p := range s.Probes {
 		if !slices.ContainsFunc(p.Options, func(o scenarios.Option) bool { return o.Key == p.Expect }) {
 			continue
 		}
-		d, err := pick(ProbeRequest(s, p, ArmFull, c), folded)
+		d, err := pick(ProbeRequest(s, p, ArmFull, c), v)
 		if err == nil && d.Choice == p.Expect {
 			continue
 		}
@@ -56,19 +55,22 @@ func CheckProbes(s *scenarios.Scenario) []*scenarios.Error {
 		} else {
 			msg += fmt.Sprintf("picks %q, want %q", d.Choice, p.Expect)
 		}
-		msg += ": " + explain(p, d, folded)
+		msg += ": " + explain(p, d, v)
 		errs = append(errs, &scenarios.Error{File: s.File, Pos: p.Pos, Msg: msg})
 	}
 	return errs
 }
 
 // explain says why the reference agent did not pick p.Expect.
-func explain(p scenarios.Probe, d *Decision, folded string) string {
+func explain(p scenarios.Probe, d *Decision, v *view) string {
 	want := p.RequiresFor(p.Expect)
 	for _, pat := range want {
-		if _, ok := textmatch.Find(pat, folded); !ok {
+		if _, neg, ok := v.find(pat); !ok {
 			if _, err := textmatch.Compile(pat); err != nil {
 				return fmt.Sprintf("requires.%s pattern %q does not compile", p.Expect, pat)
+			}
+			if neg.Kind != "" {
+				return fmt.Sprintf("requires.%s pattern %q matches only where the text negates it (%s cue %q); put the negation in the pattern if it is part of the rule", p.Expect, pat, neg.Kind, neg.Cue)
 			}
 			return fmt.Sprintf("requires.%s pattern %q found nothing", p.Expect, pat)
 		}

@@ -5,18 +5,22 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
-// Reference is the offline reference agent (DESIGN.md). It renders the
-// context as text (internal/transcript.Text), folds it (internal/textmatch)
-// and walks the probe's options in order: it picks the first option that
-// has requirements (Request.Requires) all of whose patterns occur in the
-// text; failing that, the first option with no requirements; failing that,
-// it returns an error. The reason names the patterns that matched, or the
-// first pattern of each option that found nothing.
+// Reference is the offline reference agent (DESIGN.md). It reads the
+// context as units (the rules, the goal, each entry of the summary with its
+// fields in a fixed order, each message of the events), folded
+// (internal/textmatch), and walks the probe's options in order: it picks the
+// first option that has requirements (Request.Requires) all of whose
+// patterns match inside some unit in a clause that affirms them
+// (internal/polarity: "read-only no longer applies" does not satisfy
+// read[- ]?only); failing that, the first option with no requirements;
+// failing that, it returns an error. A pattern never matches across two
+// units, so the choice does not depend on the order of the summary's keys
+// or entries. The reason names the patterns that matched, or the first
+// pattern of each option that found nothing (and the cue, when it matched
+// only where the text negates it).
 //
 // It is deterministic, offline and safe for concurrent use; the zero value
 // is ready to use.
@@ -27,13 +31,7 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	text := textmatch.Fold(transcript.Text(transcript.Context{
-		Rules:   req.Context.Rules,
-		Goal:    req.Context.Goal,
-		Summary: req.Context.Summary,
-		Events:  req.Context.Events,
-	}))
-	d, err := pick(req, text)
+	d, err := pick(req, newView(req.Context))
 	if d != nil {
 		d.Call = summarizers.Call{Spec: ReferenceSpec}
 	}
@@ -43,8 +41,8 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 // ReferenceSpec is the spec that names the reference agent.
 const ReferenceSpec = "builtin:reference"
 
-// pick chooses on folded text; see Reference.
-func pick(req *Request, folded string) (*Decision, error) {
+// pick chooses on a view of the context; see Reference.
+func pick(req *Request, v *view) (*Decision, error) {
 	patterns := map[string][]string{}
 	for _, r := range req.Requires {
 		patterns[r.Option] = r.Patterns
@@ -57,10 +55,14 @@ func pick(req *Request, folded string) (*Decision, error) {
 		}
 		var matched []string
 		miss := ""
+		why := ""
 		for _, p := range ps {
-			m, ok := textmatch.Find(p, folded)
+			m, neg, ok := v.find(p)
 			if !ok {
-				miss = p
+				miss, why = p, "found nothing"
+				if neg.Kind != "" {
+					why = fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue)
+				}
 				break
 			}
 			matched = append(matched, fmt.Sprintf("%q matched %q", p, m))
@@ -68,7 +70,7 @@ func pick(req *Request, folded string) (*Decision, error) {
 		if miss == "" {
 			return &Decision{Choice: opt.Key, Reason: "reference: " + strings.Join(matched, "; ")}, nil
 		}
-		missing = append(missing, fmt.Sprintf("%s: pattern %q found nothing", opt.Key, miss))
+		missing = append(missing, fmt.Sprintf("%s: pattern %q %s", opt.Key, miss, why))
 	}
 	for _, opt := range req.Probe.Options {
 		if len(patterns[opt.Key]) == 0 {

@@ -4,24 +4,40 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // ArtifactCheck checks an `artifact` invariant: a group of confusable names
 // (config/db.yaml, config/db.yml, ./config/db.yaml) where the summary must
-// keep the right one.
+// keep the right one and say which one is live.
 //
-// Rule. A required path is "due" once an event the summary covers names it
-// (as a whole token, case-sensitive). On a structured summary: (1) every
-// due required path equals some artifacts[].path exactly; (2) no path of the
-// group that the covered history never names appears anywhere in the
-// summary (artifacts or any text field, as a whole token); (3) for each
-// digest given for a due or listed path, the artifacts entry with that path
-// carries exactly that digest, and no entry with another path carries it.
-// On a text-only summary: (1) and (2) read text, and (3) only asks that each
-// due path's digest appears in text. Skip while no required path is named
-// by the covered history; error when a required path is named by no event
-// at all (a scenario error).
+// Rule. The required paths are the live ones; every other path of the
+// group is a twin that is not the one to act on. A path is "named" by an
+// event that holds it as a whole token (case-sensitive), or that lists it:
+// a tool result holding its base name whose call names its directory (the
+// entry db.yml.example of `ls -la config/` names config/db.yml.example). A
+// required path is "due" once an event the summary covers names it. On a
+// structured summary: (1) every due required path equals some
+// artifacts[].path exactly, and is not marked stale, superseded or deleted;
+// (2) a twin listed in artifacts is not marked current, and when one is
+// listed, each listed required path says current (listing both with no
+// status leaves the agent to guess); (3) no path of the group that the
+// covered history never names appears anywhere in the summary; (4) for each
+// digest given for a due or listed path, the artifacts entry with that
+// path carries exactly that digest, and no entry with another path carries
+// it, unless a covered event shows that path with that digest (a copy
+// verified by its hash carries its original's digest). On a text-only
+// summary (internal/polarity reads the clauses): (1) every due required
+// path is named, never in a clause that marks it stale, superseded or
+// negated; (2) a twin named in text is in a clause that marks it not live
+// (stale, ignored, replaced, not used, …), or the live path is named in a
+// clause that marks it live (loads, in use, current, vigente, …), and no
+// twin is marked live; (3) as above, on text; (4) each due path's digest
+// appears in text. Skip while no required path is named by the covered
+// history; error when a required path is named by no event at all (a
+// scenario error).
 type ArtifactCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -68,44 +84,161 @@ func (c ArtifactCheck) Check(in *Input) []Result {
 		r.Status, r.Message = Skip, fmt.Sprintf("no required path is named by events 1..%d yet", bound)
 		return []Result{r}
 	}
-	var msgs []string
-	fail := func(e Evidence, msg string) {
-		r.Evidence = append(r.Evidence, e)
-		msgs = append(msgs, msg)
+	var twins []string
+	for _, p := range inv.Paths {
+		if !contains(inv.Required, p) {
+			twins = append(twins, p)
+		}
 	}
-	listed := func(p string) int {
-		for i, a := range st.sum.Artifacts {
-			if a.Path == p {
-				return i
+	a := &artifactRun{st: st, inv: inv, due: due, twins: twins, bound: bound}
+	if textOnly {
+		a.text()
+	} else {
+		a.structured()
+	}
+	a.neverNamed(textOnly)
+	a.digests(textOnly)
+	if len(a.msgs) > 0 {
+		r.Status, r.Message = Fail, a.msgs[0]
+		if len(a.msgs) > 1 {
+			r.Message += fmt.Sprintf(" (%s)", plural(len(a.msgs), "problem"))
+		}
+		r.Evidence = a.evidence
+		return []Result{r}
+	}
+	r.Status = Pass
+	r.Message = fmt.Sprintf("named exactly: %s", strings.Join(due, ", "))
+	r.Evidence = a.found
+	return []Result{r}
+}
+
+// artifactRun is one run of the artifact check.
+type artifactRun struct {
+	st         *state
+	inv        *scenarios.Artifact
+	due, twins []string
+	bound      int
+	msgs       []string
+	evidence   []Evidence
+	found      []Evidence
+}
+
+func (a *artifactRun) fail(e Evidence, msg string) {
+	a.evidence = append(a.evidence, e)
+	a.msgs = append(a.msgs, msg)
+}
+
+func (a *artifactRun) listed(p string) int {
+	for i, x := range a.st.sum.Artifacts {
+		if x.Path == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// structured applies rules (1) and (2) to artifacts[].
+func (a *artifactRun) structured() {
+	st := a.st
+	for _, p := range a.due {
+		seq := st.sd.firstPathSeq(p)
+		i := a.listed(p)
+		if i < 0 {
+			msg := fmt.Sprintf("required path %s is not in artifacts", p)
+			if near := nearPaths(st, p); near != "" {
+				msg += "; artifacts has " + near
+			}
+			a.fail(Evidence{Pointer: "/artifacts", Seq: seq, Text: p, Note: "not listed"}, msg)
+			continue
+		}
+		if s := st.sum.Artifacts[i].Status; s != "" && s != summarizers.ArtifactCurrent {
+			a.fail(Evidence{Pointer: ptrf("artifacts", i, "status"), Seq: seq, Text: p, Note: "the live path marked " + s},
+				fmt.Sprintf("%s marks the live path %s as %s", ptrf("artifacts", i, "status"), p, s))
+			continue
+		}
+		a.found = append(a.found, Evidence{Pointer: ptrf("artifacts", i, "path"), Seq: seq, Text: p})
+	}
+	twinListed := ""
+	for _, p := range a.twins {
+		i := a.listed(p)
+		if s := st.sd.firstPathSeq(p); i < 0 || s == 0 || s > a.bound {
+			continue // a name the history never used is rule (3)'s business
+		}
+		twinListed = p
+		if st.sum.Artifacts[i].Status == summarizers.ArtifactCurrent {
+			a.fail(Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "a twin marked current"},
+				fmt.Sprintf("%s marks %s as current; the live one is %s", ptrf("artifacts", i, "status"), p, strings.Join(a.inv.Required, ", ")))
+		}
+	}
+	if twinListed == "" {
+		return
+	}
+	for _, p := range a.due {
+		if i := a.listed(p); i >= 0 && st.sum.Artifacts[i].Status == "" {
+			a.fail(Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "no status beside its twin " + twinListed},
+				fmt.Sprintf("artifacts lists both %s and its twin %s with nothing saying which is live: mark %s current", p, twinListed, p))
+		}
+	}
+}
+
+// text applies rules (1) and (2) to a text-only summary.
+func (a *artifactRun) text() {
+	st := a.st
+	leaves := st.textLeaves()
+	if len(leaves) == 0 {
+		leaves = []leaf{{ptr: "/text"}}
+	}
+	l := leaves[0]
+	p := st.polRaw(l)
+	liveMarked := false
+	for _, path := range a.due {
+		seq := st.sd.firstPathSeq(path)
+		offs := tokenOffsets(l.text, path)
+		if len(offs) == 0 {
+			a.fail(Evidence{Pointer: "/text", Seq: seq, Text: path, Note: "not named"}, fmt.Sprintf("required path %s is not named in text", path))
+			continue
+		}
+		bad := false
+		for _, i := range offs {
+			v := p.Judge(i, i+len(path), nil, notLive...)
+			if v.Negated() {
+				a.fail(Evidence{Pointer: "/text", Seq: seq, Text: path, Note: cueNote(v)},
+					fmt.Sprintf("text marks the live path %s as not live (%s)", path, cueNote(v)))
+				bad = true
+				break
+			}
+			if c := p.Judge(i, i+len(path), nil, polarity.Current); c.Kind == polarity.Current {
+				liveMarked = true
 			}
 		}
-		return -1
+		if !bad {
+			a.found = append(a.found, Evidence{Pointer: "/text", Seq: seq, Text: path})
+		}
 	}
-	var found []Evidence
-	// (1) every due path named exactly.
-	for _, p := range due {
-		seq := sd.firstPathSeq(p)
-		if textOnly {
-			if findToken(st.text(), p) >= 0 {
-				found = append(found, Evidence{Pointer: "/text", Seq: seq, Text: p})
+	for _, twin := range a.twins {
+		for _, i := range tokenOffsets(l.text, twin) {
+			if c := p.Judge(i, i+len(twin), nil, polarity.Current); c.Kind == polarity.Current {
+				if v := p.Judge(i, i+len(twin), nil, notLive...); !v.Negated() {
+					a.fail(Evidence{Pointer: "/text", Text: twin, Note: cueNote(c)},
+						fmt.Sprintf("text presents %s as the live one (%s); the live one is %s", twin, cueNote(c), strings.Join(a.inv.Required, ", ")))
+					return
+				}
+			}
+			if v := p.Judge(i, i+len(twin), nil, notLive...); v.Negated() || liveMarked {
 				continue
 			}
-			fail(Evidence{Pointer: "/text", Seq: seq, Text: p, Note: "not named"}, fmt.Sprintf("required path %s is not named in text", p))
-			continue
+			a.fail(Evidence{Pointer: "/text", Text: twin, Note: "named with nothing saying it is not the live one"},
+				fmt.Sprintf("text names %s and %s with nothing saying which is live", strings.Join(a.due, ", "), twin))
+			return
 		}
-		if i := listed(p); i >= 0 {
-			found = append(found, Evidence{Pointer: ptrf("artifacts", i, "path"), Seq: seq, Text: p})
-			continue
-		}
-		msg := fmt.Sprintf("required path %s is not in artifacts", p)
-		if near := nearPaths(st, p); near != "" {
-			msg += "; artifacts has " + near
-		}
-		fail(Evidence{Pointer: "/artifacts", Seq: seq, Text: p, Note: "not listed"}, msg)
 	}
-	// (2) no confusable the covered history never used.
-	for _, p := range inv.Paths {
-		if s := sd.firstPathSeq(p); s != 0 && s <= bound {
+}
+
+// neverNamed applies rule (3).
+func (a *artifactRun) neverNamed(textOnly bool) {
+	st := a.st
+	for _, p := range a.inv.Paths {
+		if s := st.sd.firstPathSeq(p); s != 0 && s <= a.bound {
 			continue
 		}
 		for _, l := range st.leaves {
@@ -113,49 +246,58 @@ func (c ArtifactCheck) Check(in *Input) []Result {
 				continue
 			}
 			if findToken(l.text, p) >= 0 {
-				fail(Evidence{Pointer: l.ptr, Text: p, Note: "never named by the covered history"},
+				a.fail(Evidence{Pointer: l.ptr, Text: p, Note: "never named by the covered history"},
 					fmt.Sprintf("%s names %s, which the covered history never names", l.ptr, p))
 				break
 			}
 		}
 	}
-	// (3) digests stay with their paths.
-	for _, p := range sortedKeys(inv.Digests) {
-		d := inv.Digests[p]
-		isDue := contains(due, p)
+}
+
+// digests applies rule (4).
+func (a *artifactRun) digests(textOnly bool) {
+	st := a.st
+	for _, p := range sortedKeys(a.inv.Digests) {
+		d := a.inv.Digests[p]
+		isDue := contains(a.due, p)
 		if textOnly {
 			if isDue && !strings.Contains(st.text(), d) {
-				fail(Evidence{Pointer: "/text", Text: p, Note: "digest missing"}, fmt.Sprintf("the digest of %s is missing from text", p))
+				a.fail(Evidence{Pointer: "/text", Text: p, Note: "digest missing"}, fmt.Sprintf("the digest of %s is missing from text", p))
 			}
 			continue
 		}
-		i := listed(p)
+		i := a.listed(p)
 		if i >= 0 && st.sum.Artifacts[i].Digest != d && (isDue || st.sum.Artifacts[i].Digest != "") {
 			got := st.sum.Artifacts[i].Digest
 			note := fmt.Sprintf("digest %q; want %q", got, d)
 			if got == "" {
 				note = "digest missing"
 			}
-			fail(Evidence{Pointer: ptrf("artifacts", i, "digest"), Text: p, Note: note}, fmt.Sprintf("%s: %s", ptrf("artifacts", i, "digest"), note))
+			a.fail(Evidence{Pointer: ptrf("artifacts", i, "digest"), Text: p, Note: note}, fmt.Sprintf("%s: %s", ptrf("artifacts", i, "digest"), note))
 		}
-		for j, a := range st.sum.Artifacts {
-			if a.Path != p && a.Digest == d {
-				fail(Evidence{Pointer: ptrf("artifacts", j, "digest"), Text: a.Path, Note: "carries the digest of " + p},
-					fmt.Sprintf("%s carries the digest of %s on %s", ptrf("artifacts", j, "digest"), p, a.Path))
+		for j, x := range st.sum.Artifacts {
+			if x.Path == p || x.Digest != d || st.sd.showsDigest(x.Path, d, a.bound) {
+				continue
 			}
+			a.fail(Evidence{Pointer: ptrf("artifacts", j, "digest"), Text: x.Path, Note: "carries the digest of " + p},
+				fmt.Sprintf("%s carries the digest of %s on %s", ptrf("artifacts", j, "digest"), p, x.Path))
 		}
 	}
-	if len(msgs) > 0 {
-		r.Status, r.Message = Fail, msgs[0]
-		if len(msgs) > 1 {
-			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
+}
+
+// tokenOffsets returns the offsets of every whole-token occurrence of
+// needle in hay.
+func tokenOffsets(hay, needle string) []int {
+	var out []int
+	for off := 0; off < len(hay); {
+		i := findToken(hay[off:], needle)
+		if i < 0 {
+			break
 		}
-		return []Result{r}
+		out = append(out, off+i)
+		off += i + len(needle)
 	}
-	r.Status = Pass
-	r.Message = fmt.Sprintf("named exactly: %s", strings.Join(due, ", "))
-	r.Evidence = found
-	return []Result{r}
+	return out
 }
 
 // nearPaths lists the summary's artifact paths that share p's base name, to

@@ -2,19 +2,29 @@ package checks
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // ConstraintCheck checks a `constraint` invariant: a rule a user gave (for
-// example "read-only") survives compaction.
+// example "read-only") survives compaction, and the summary does not say
+// the opposite.
 //
 // Rule: one of the invariant's match patterns (RE2, case-insensitive, on
-// whitespace- and accent-folded text) must match a constraints[].text; on a
-// text-only summary it must match text. Pass gives the pointer, the
-// matched text and the pattern. Fail gives the patterns that found nothing
-// and, when the rule is stated elsewhere in a structured summary (text,
+// whitespace- and accent-folded text) must match a constraints[].text (on a
+// text-only summary, text) in a clause that affirms it (internal/polarity,
+// docs/polarity.md). A match anywhere in the summary (but in
+// corrections[].supersedes) that a negation, cancellation, permission,
+// retraction or mistake cue bears on ("read-only no longer applies", "you
+// may ignore the freeze", "ya no es de solo lectura") is a contradiction:
+// fail, naming the pointer and the cue, even when the rule is also stated.
+// The constraints entry that keeps the rule must cite an event that states
+// it (source_seq, or an event where a match pattern matches); no citation
+// is left to provenance. Fail gives the patterns that found nothing and,
+// when the rule is stated elsewhere in a structured summary (text,
 // decisions, …), where: a rule outside constraints is not kept as a rule.
 // Skip while source_seq is after the cut.
 type ConstraintCheck struct {
@@ -28,35 +38,129 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 	if c.Inv == nil {
 		return nilInvariant(scenarios.TypeConstraint)
 	}
-	st, r, ok := invariant(in, c.Inv, c.Inv.SourceSeq)
+	inv := c.Inv
+	st, r, ok := invariant(in, inv, inv.SourceSeq)
 	if !ok {
 		return []Result{r}
 	}
-	if r, bad := badPattern(r, c.Inv.Match); bad {
+	if r, bad := badPattern(r, inv.Match); bad {
 		return []Result{r}
 	}
-	leaves, where := st.leavesUnder("/constraints/"), "constraints"
+	all := withoutSupersedes(st.leaves)
+	where, prefix := "constraints", "/constraints/"
 	if st.sum.TextOnly() {
-		leaves, where = st.textLeaves(), "text"
+		all, where, prefix = st.textLeaves(), "text", "/text"
 	}
-	if l, p, m, ok := matchLeaves(leaves, c.Inv.Match); ok {
-		r.Status = Pass
-		r.Message = fmt.Sprintf("constraint kept at %s: %q", l.ptr, clip.String(m, clipLen))
-		r.Evidence = []Evidence{{Pointer: l.ptr, Seq: c.Inv.SourceSeq, Text: clip.String(l.text, clipLen), Pattern: p}}
+	occ := st.occurrences(all, inv.Match, contradicts)
+	if o, ok := firstNegated(occ); ok {
+		r.Status = Fail
+		r.Message = fmt.Sprintf("%s contradicts the rule from #%d: %s (%s)", o.l.ptr, inv.SourceSeq, clipQ(o.l.text), cueNote(o.v))
+		r.Evidence = []Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern, Note: cueNote(o.v)}}
 		return []Result{r}
 	}
-	r.Status = Fail
-	r.Message = fmt.Sprintf("no %s entry matches %s (rule from #%d)", where, anyOf(c.Inv.Match), c.Inv.SourceSeq)
-	ev := Evidence{Seq: c.Inv.SourceSeq, Pattern: anyOf(c.Inv.Match)}
-	if where == "constraints" {
-		ev.Pointer = "/constraints"
-		if l, _, m, ok := matchLeaves(st.leaves, c.Inv.Match); ok {
-			ev.Note = fmt.Sprintf("stated only at %s (%q), not as a constraint", l.ptr, clip.String(m, clipLen))
+	var kept []occurrence
+	for _, o := range occ {
+		if o.v.Kind == "" && strings.HasPrefix(o.l.ptr, prefix) {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept) == 0 {
+		r.Status = Fail
+		r.Message = fmt.Sprintf("no %s entry matches %s (rule from #%d)", where, anyOf(inv.Match), inv.SourceSeq)
+		ev := Evidence{Seq: inv.SourceSeq, Pattern: anyOf(inv.Match), Pointer: "/" + where}
+		if o, ok := firstAffirmed(occ); ok && where == "constraints" {
+			ev.Note = fmt.Sprintf("stated only at %s (%q), not as a constraint", o.l.ptr, clip.String(o.match, clipLen))
+			r.Message += "; " + ev.Note
+		} else if o, ok := firstReported(occ); ok {
+			ev.Note = fmt.Sprintf("only reported at %s (%q), not stated", o.l.ptr, clip.String(o.match, clipLen))
 			r.Message += "; " + ev.Note
 		}
-	} else {
-		ev.Pointer = "/text"
+		r.Evidence = []Evidence{ev}
+		return []Result{r}
 	}
-	r.Evidence = []Evidence{ev}
+	// The entry that keeps the rule cites an event that states it.
+	var miscited []Evidence
+	for _, o := range kept {
+		seq := st.entrySeq(o.l.ptr)
+		if seq == 0 || seq == inv.SourceSeq || st.sd.eventMatches(seq, inv.Match) {
+			r.Status = Pass
+			r.Message = fmt.Sprintf("constraint kept at %s: %q", o.l.ptr, clip.String(o.match, clipLen))
+			r.Evidence = []Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern}}
+			return []Result{r}
+		}
+		miscited = append(miscited, Evidence{Pointer: seqPointer(o.l.ptr), Seq: seq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern,
+			Note: fmt.Sprintf("cites #%d, which does not state the rule (from #%d)", seq, inv.SourceSeq)})
+	}
+	e := miscited[0]
+	r.Status = Fail
+	r.Message = fmt.Sprintf("constraint kept at %s, but it %s", strings.TrimSuffix(e.Pointer, "/source_seq"), e.Note)
+	r.Evidence = miscited
 	return []Result{r}
+}
+
+// firstReported returns the first occurrence inside reported speech.
+func firstReported(occ []occurrence) (occurrence, bool) {
+	for _, o := range occ {
+		if o.v.Reported {
+			return o, true
+		}
+	}
+	return occurrence{}, false
+}
+
+// entrySeq returns the source_seq of the entry a leaf pointer belongs to
+// (/constraints/2/text → constraints[2].source_seq), 0 when it has none.
+func (st *state) entrySeq(ptr string) int {
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if len(parts) < 2 {
+		return 0
+	}
+	i, err := strconv.Atoi(parts[1])
+	if err != nil || i < 0 {
+		return 0
+	}
+	s := st.sum
+	switch parts[0] {
+	case "constraints":
+		if i < len(s.Constraints) {
+			return s.Constraints[i].SourceSeq
+		}
+	case "decisions":
+		if i < len(s.Decisions) {
+			return s.Decisions[i].SourceSeq
+		}
+	case "verified":
+		if i < len(s.Verified) {
+			return s.Verified[i].SourceSeq
+		}
+	case "pending":
+		if i < len(s.Pending) {
+			return s.Pending[i].SourceSeq
+		}
+	case "corrections":
+		if i < len(s.Corrections) {
+			return s.Corrections[i].SourceSeq
+		}
+	case "artifacts":
+		if i < len(s.Artifacts) {
+			return s.Artifacts[i].SourceSeq
+		}
+	case "errors":
+		if i < len(s.Errors) {
+			return s.Errors[i].SourceSeq
+		}
+	case "hypotheses":
+		if i < len(s.Hypotheses) {
+			return s.Hypotheses[i].SourceSeq
+		}
+	}
+	return 0
+}
+
+// seqPointer turns a leaf pointer into its entry's source_seq pointer.
+func seqPointer(ptr string) string {
+	if i := strings.LastIndex(ptr, "/"); i > 0 {
+		return ptr[:i] + "/source_seq"
+	}
+	return ptr
 }

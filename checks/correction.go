@@ -2,34 +2,41 @@ package checks
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // CorrectionCheck checks a `correction` invariant: at source_seq the user
 // replaced an old value with a new one, and the summary carries the new
-// value and never the old one as current.
+// value as current and never the old one.
 //
 // Rule. Values compare as whole tokens on folded, lower-cased text (so
-// "5432" is not found in "65432" nor in "5432.1"). (1) The new value appears
-// in some field of the summary. (2) On a structured summary the old value
-// appears only in corrections[].supersedes; anywhere else (verified,
-// decisions, constraints, text, corrections[].value, …) it fails, and the
-// evidence points there. On a text-only summary the old value may appear
-// only in a sentence that also names the new value and says it was
-// replaced (instead of, replaced, no longer, was, previously, antes, en vez
-// de, …). Skip while source_seq is after the cut.
+// "5432" is not found in "65432" nor in "5432.1"); a quantity compares as
+// any spelling of the same quantity ("50 rows/s" = "50 rows per second"),
+// and a date as any spelling of the same day ("15 de diciembre" =
+// "December 15"). Each occurrence is read in its clause
+// (internal/polarity). (1) The new value appears in some field, outside
+// corrections[].supersedes (which holds the old value and counts only as
+// that), in a clause that does not negate, retract or supersede it: "200
+// rows/s, not 50 rows/s" does not carry 50 rows/s. (2) The old value
+// appears only in corrections[].supersedes or in a clause that marks it as
+// replaced: superseded ("instead of", "replaces", "was replaced by", "en
+// vez de"), former ("was", "previously", "antes era"), negated, cancelled,
+// retracted or a mistake ("was a typo"); "the default of 200 rows/s,
+// overridden by the cap" passes, "the rate is 200 rows/s" fails with the
+// pointer. (3) The corrections[] entry whose value is the new value cites
+// source_seq or an event that states the new value. The same rule holds
+// for a text-only summary, clause by clause. Skip while source_seq is after
+// the cut.
 type CorrectionCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
 	Inv *scenarios.Correction
 }
-
-var supersession = regexp.MustCompile(`(?i)\b(instead of|rather than|replac\w*|supersed\w*|no longer|not|was|were|previously|formerly|old|corrected|changed|from|en vez de|en lugar de|antes|ya no|anterior|reemplaz\w*|sustitu\w*|cambi\w*)\b`)
 
 // Check implements Check.
 func (c CorrectionCheck) Check(in *Input) []Result {
@@ -41,7 +48,6 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 	if !ok {
 		return []Result{r}
 	}
-	textOnly := st.sum.TextOnly()
 	var msgs []string
 	fail := func(e Evidence, msg string) {
 		r.Evidence = append(r.Evidence, e)
@@ -51,31 +57,67 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 	if subject == "" {
 		subject = "the value"
 	}
+	leaves := st.leaves
+	if st.sum.TextOnly() {
+		leaves = st.textLeaves()
+	}
 	oldF, newF := newValueFinder(inv.Old), newValueFinder(inv.New)
-	var newAt *Evidence
-	for _, l := range st.leaves {
-		if textOnly && l.ptr != "/text" {
+	var newAt, newElsewhere *Evidence
+	for _, l := range leaves {
+		for _, sp := range newF.spans(st, l) {
+			switch {
+			case isSupersedes(l.ptr):
+				if newElsewhere == nil {
+					newElsewhere = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in supersedes, which holds the old value"}
+				}
+			case sp.v.Kind != "":
+				if newElsewhere == nil {
+					note := "stated only as not current (" + cueNote(sp.v) + ")"
+					if sp.v.Reported {
+						note = "only reported, not stated"
+					}
+					newElsewhere = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: note}
+				}
+			case newAt == nil:
+				newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
+			}
+		}
+		if isSupersedes(l.ptr) {
 			continue
 		}
-		low := strings.ToLower(l.folded)
-		if newAt == nil && newF.in(l.text, low) {
-			newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
+		for _, sp := range oldF.spans(st, l) {
+			if sp.v.Kind != "" {
+				continue // marked as replaced, or someone else's claim
+			}
+			fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current"},
+				fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, subject, inv.Old, inv.New, inv.SourceSeq))
+			break
 		}
-		if !oldF.in(l.text, low) {
-			continue
-		}
-		if !textOnly && strings.HasPrefix(l.ptr, "/corrections/") && strings.HasSuffix(l.ptr, "/supersedes") {
-			continue
-		}
-		if textOnly && supersededInText(l.text, oldF, newF) {
-			continue
-		}
-		fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current"},
-			fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, subject, inv.Old, inv.New, inv.SourceSeq))
 	}
 	if newAt == nil {
-		msgs = append([]string{fmt.Sprintf("the corrected %s %s (from #%d) is missing", subject, inv.New, inv.SourceSeq)}, msgs...)
-		r.Evidence = append([]Evidence{{Seq: inv.SourceSeq, Text: inv.New, Note: "new value missing"}}, r.Evidence...)
+		msg := fmt.Sprintf("the corrected %s %s (from #%d) is missing", subject, inv.New, inv.SourceSeq)
+		ev := Evidence{Seq: inv.SourceSeq, Text: inv.New, Note: "new value missing"}
+		if newElsewhere != nil {
+			msg += fmt.Sprintf(": %s has it %s", newElsewhere.Pointer, newElsewhere.Note)
+			ev = *newElsewhere
+		}
+		msgs = append([]string{msg}, msgs...)
+		r.Evidence = append([]Evidence{ev}, r.Evidence...)
+	}
+	// The corrections entry that carries the new value cites an event that
+	// states it.
+	if !st.sum.TextOnly() && len(msgs) == 0 {
+		for i, cr := range st.sum.Corrections {
+			l := leaf{ptr: ptrf("corrections", i, "value"), text: cr.Value, folded: foldText(cr.Value)}
+			if cr.SourceSeq == 0 || cr.SourceSeq == inv.SourceSeq || len(newF.spans(st, l)) == 0 {
+				continue
+			}
+			if text, ok := st.sd.citedText(cr.SourceSeq); ok && newF.in(text, text) {
+				continue
+			}
+			fail(Evidence{Pointer: ptrf("corrections", i, "source_seq"), Seq: cr.SourceSeq, Text: cr.Value, Note: fmt.Sprintf("cites #%d, which does not state %s", cr.SourceSeq, inv.New)},
+				fmt.Sprintf("the correction at /corrections/%d cites #%d, which does not state %s (corrected at #%d)", i, cr.SourceSeq, inv.New, inv.SourceSeq))
+		}
 	}
 	if len(msgs) > 0 {
 		r.Status, r.Message = Fail, msgs[0]
@@ -90,33 +132,16 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 	return []Result{r}
 }
 
-// supersededInText reports whether every sentence of text naming old also
-// names new and says old was replaced.
-func supersededInText(text string, old, new valueFinder) bool {
-	start := 0
-	ends := append(sentenceEnd.FindAllStringIndex(text, -1), []int{len(text), len(text)})
-	for _, e := range ends {
-		s := text[start:e[1]]
-		start = e[1]
-		low := strings.ToLower(foldText(s))
-		if !old.in(s, low) {
-			continue
-		}
-		if !new.in(s, low) || !supersession.MatchString(low) {
-			return false
-		}
-	}
-	return true
-}
-
 // valueFinder finds a correction value in a field: as a whole token of
 // folded, lower-cased text, or, when the value is a quantity with a known
-// unit ("50 rows/s", "30 s"), as any spelling of the same quantity.
+// unit ("50 rows/s", "30 s") or a date ("15 de diciembre"), as any spelling
+// of the same quantity or day.
 type valueFinder struct {
 	lit   string
 	isQ   bool
 	value float64
 	unit  string
+	date  *quantity.Date
 }
 
 func newValueFinder(v string) valueFinder {
@@ -125,13 +150,16 @@ func newValueFinder(v string) valueFinder {
 	if qs := quantity.Parse(v); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(v) && qs[0].Unit != "" && quantity.Known(qs[0].Unit) {
 		f.isQ, f.value, f.unit = true, qs[0].Value, qs[0].Unit
 	}
+	if ds := quantity.Dates(v); len(ds) == 1 && len(ds[0].Text) >= len(v)-5 {
+		f.date = &ds[0]
+	}
 	return f
 }
 
 // in reports whether text (with lowFolded its folded lower-cased form)
-// states the value.
+// states the value, whatever the clause says.
 func (f valueFinder) in(text, lowFolded string) bool {
-	if findFoldedToken(lowFolded, f.lit) >= 0 {
+	if findFoldedToken(strings.ToLower(lowFolded), f.lit) >= 0 {
 		return true
 	}
 	if f.isQ {
@@ -141,5 +169,57 @@ func (f valueFinder) in(text, lowFolded string) bool {
 			}
 		}
 	}
+	if f.date != nil {
+		for _, d := range quantity.Dates(text) {
+			if d.Month == f.date.Month && d.Day == f.date.Day {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// valueSpan is one occurrence of a value in a field, with what its clause
+// says about it (for a value, "not current" cues count).
+type valueSpan struct {
+	v polarity.Verdict
+}
+
+// spans returns every occurrence of the value in leaf l.
+func (f valueFinder) spans(st *state, l leaf) []valueSpan {
+	var out []valueSpan
+	low := strings.ToLower(l.folded)
+	needle := strings.ToLower(foldText(f.lit))
+	p := st.pol(l)
+	for off := 0; needle != "" && off < len(low); {
+		i := findToken(low[off:], needle)
+		if i < 0 {
+			break
+		}
+		i += off
+		v := polarity.Verdict{}
+		if len(low) == len(l.folded) {
+			v = p.Judge(i, i+len(needle), nil, notCurrentOrFormer...)
+		}
+		out = append(out, valueSpan{v: v})
+		off = i + len(needle)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if f.isQ {
+		for _, q := range quantity.Parse(l.text) {
+			if quantity.Equal(q.Value, q.Unit, f.value, f.unit) {
+				out = append(out, valueSpan{v: st.polRaw(l).Judge(q.Start, q.End, nil, notCurrentOrFormer...)})
+			}
+		}
+	}
+	if f.date != nil {
+		for _, d := range quantity.Dates(l.text) {
+			if d.Month == f.date.Month && d.Day == f.date.Day {
+				out = append(out, valueSpan{v: st.polRaw(l).Judge(d.Start, d.End, nil, notCurrentOrFormer...)})
+			}
+		}
+	}
+	return out
 }

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -15,16 +18,28 @@ import (
 // event of the right role.
 //
 // Rule: for every verified[] claim, constraints[] entry, corrections[]
-// value and pending[] entry with a source_seq, the salient tokens of its
-// text must occur in the cited event: e-mail addresses, paths, quoted
-// strings and, for a pending entry, its op_id. The cited event is read
-// with its protocol partner (a tool result with the call that produced it,
-// a call with its result), because a claim about a command's output
-// names the command's arguments. Tokens compare after folding (case,
-// accents, whitespace). Fail names the entry, the token and the event. An
-// entry with no source_seq, or citing a seq that names no event, is left to
-// evidence, provenance and references. Skip when the summary has no such
-// entry with a source_seq (a text-only summary always skips).
+// value and pending[] entry with a source_seq, the cited event, read with
+// its protocol partner (a tool result with the call that produced it, a
+// call with its result), must hold:
+//   - every salient token of the entry, after folding (case, accents,
+//     whitespace): e-mail addresses, paths, quoted strings, identifiers (a
+//     token joined by _ . : - / with a digit or an underscore:
+//     call_migrate_0193, v1.9.0, 10.42.7.19, wh_restore) and, for a
+//     pending entry, its op_id; a number with a known unit is supported by
+//     the same quantity (within 10%, so "172 GB" rounds "184204920832"),
+//     or the same number as written, unless the entry marks it as
+//     approximate ("about 229 hours");
+//   - for a claim or a constraint, at least half of its content words
+//     (four letters or more, not a stop word, compared by their first five
+//     letters: "production" is supported by "prod").
+//
+// Fail names the entry and the first token or the words the event lacks;
+// when the entry is a constraint or a correction cited to a user or system
+// event and a covered tool output does hold it, the message says so: an
+// instruction found only in a tool output is not the user's. An entry with
+// no source_seq, or citing a seq that names no event, is left to evidence,
+// provenance and references. Skip when the summary has no such entry with
+// a source_seq (a text-only summary always skips).
 type GroundingCheck struct{}
 
 // grounded is one entry the grounding check judges.
@@ -33,6 +48,9 @@ type grounded struct {
 	text string
 	seq  int
 	opID string // pending entries
+	// words: its content words must be supported (claims, constraints);
+	// instruction: a constraint or correction, which only a user gives.
+	words, instruction bool
 }
 
 // Check implements Check.
@@ -44,13 +62,13 @@ func (GroundingCheck) Check(in *Input) []Result {
 	r := Result{Check: CheckGrounding, Kind: KindStructural}
 	var items []grounded
 	for i, c := range st.sum.Verified {
-		items = append(items, grounded{ptr: ptrf("verified", i, "claim"), text: c.Claim, seq: c.SourceSeq})
+		items = append(items, grounded{ptr: ptrf("verified", i, "claim"), text: c.Claim, seq: c.SourceSeq, words: true})
 	}
 	for i, c := range st.sum.Constraints {
-		items = append(items, grounded{ptr: ptrf("constraints", i, "text"), text: c.Text, seq: c.SourceSeq})
+		items = append(items, grounded{ptr: ptrf("constraints", i, "text"), text: c.Text, seq: c.SourceSeq, words: true, instruction: true})
 	}
 	for i, c := range st.sum.Corrections {
-		items = append(items, grounded{ptr: ptrf("corrections", i, "value"), text: c.Value, seq: c.SourceSeq})
+		items = append(items, grounded{ptr: ptrf("corrections", i, "value"), text: c.Value, seq: c.SourceSeq, instruction: true})
 	}
 	for i, p := range st.sum.Pending {
 		items = append(items, grounded{ptr: ptrf("pending", i, "description"), text: p.Description, seq: p.SourceSeq, opID: p.OpID})
@@ -70,9 +88,18 @@ func (GroundingCheck) Check(in *Input) []Result {
 			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Seq: it.seq, Text: it.opID, Note: "op id not in the cited event"})
 			continue
 		}
-		if tok, ok := unsupported(it.text, hay); ok {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: fmt.Sprintf("%q is not in the cited event", tok)})
+		note, ok := st.sd.unsupported(it, hay)
+		if !ok {
+			continue
 		}
+		if it.instruction {
+			if e, ok := st.sd.citedEvent(it.seq); ok && (e.Role == scenarios.RoleUser || e.Role == scenarios.RoleSystem) {
+				if tool := st.sd.toolHolding(it, st.bound()); tool > 0 {
+					note += fmt.Sprintf("; tool output #%d holds it: an instruction only a tool gave is not the user's", tool)
+				}
+			}
+		}
+		r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: note})
 	}
 	if judged == 0 {
 		r.Status, r.Message = Skip, "the summary cites no event for a verified claim, constraint, correction or pending entry"
@@ -92,32 +119,112 @@ func (GroundingCheck) Check(in *Input) []Result {
 }
 
 var (
-	emailRe  = regexp.MustCompile(`[\w.+-]+@[\w-]+(\.[\w-]+)+`)
-	quotedRe = regexp.MustCompile("\"([^\"]{3,})\"|`([^`]{3,})`|“([^”]{3,})”")
-	pathRe   = regexp.MustCompile(`[\w.~-]*(/[\w.-]+)+/?`)
+	lineRe   = regexp.MustCompile(`:\d+$`)
+	numRe    = regexp.MustCompile(`\d+(?:[.,_]\d+)*`)
+	wordRe   = regexp.MustCompile(`\p{L}{4,}`)
+	approxRe = regexp.MustCompile(`(?i)(about|around|roughly|approximately|approx\.?|nearly|almost|some|~|≈|unos|unas|aproximadamente|casi|cerca de|alrededor de)\s*$`)
 )
 
 // salientTokens returns the salient tokens of text, folded and
-// lower-cased, in order of appearance.
+// lower-cased: quoted strings, then e-mail addresses, paths and
+// identifiers in order of appearance.
 func salientTokens(text string) []string {
 	low := strings.ToLower(foldText(text))
 	var out []string
-	for _, m := range emailRe.FindAllString(low, -1) {
-		out = append(out, m)
-	}
-	for _, m := range quotedRe.FindAllStringSubmatch(low, -1) {
-		for _, g := range m[1:] {
-			if g = strings.TrimSpace(g); g != "" {
+	for _, q := range [][2]string{{`"`, `"`}, {"`", "`"}, {"“", "”"}} {
+		for rest := low; ; {
+			i := strings.Index(rest, q[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(q[0]):]
+			j := strings.Index(rest, q[1])
+			if j < 0 {
+				break
+			}
+			if g := strings.TrimSpace(rest[:j]); len(g) >= 3 {
 				out = append(out, g)
 			}
+			rest = rest[j+len(q[1]):]
 		}
 	}
-	for _, m := range pathRe.FindAllString(low, -1) {
-		if isPathToken(m) {
-			out = append(out, strings.TrimRight(m, "."))
+	for _, c := range strings.FieldsFunc(low, chunkSep) {
+		c = strings.TrimRight(c, ".,:;!?-")
+		if !strings.HasPrefix(c, "./") {
+			c = strings.TrimLeft(c, ".:-")
+		}
+		if c == "" {
+			continue
+		}
+		switch {
+		case isEmail(c):
+			out = append(out, c)
+		case strings.Contains(c, "/") && isPathToken(c):
+			out = append(out, lineRe.ReplaceAllString(c, ""))
+		case isIdentifier(c):
+			// a line number is not part of the name (entries.go:31)
+			out = append(out, lineRe.ReplaceAllString(c, ""))
 		}
 	}
 	return out
+}
+
+// chunkSep cuts text into the chunks a salient token is read from.
+func chunkSep(r rune) bool {
+	switch r {
+	case ' ', ',', ';', '(', ')', '[', ']', '{', '}', '<', '>', '"', '\'', '`', '=', '|', '“', '”', '*':
+		return true
+	}
+	return r < ' '
+}
+
+func isEmail(c string) bool {
+	at := strings.IndexByte(c, '@')
+	return at > 0 && strings.Contains(c[at+1:], ".") && !strings.ContainsAny(c, "/:")
+}
+
+// isIdentifier tells an identifier (call_migrate_0193, v1.9.0, 10.42.7.19,
+// wh_restore) from a hyphenated word (read-only) or a decimal (3.5).
+func isIdentifier(t string) bool {
+	for _, r := range t {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.:/-@+", r)) {
+			return false
+		}
+	}
+	if !strings.ContainsAny(t, "_.:/-") {
+		return false // p95, arm64, c17: words, not names
+	}
+	if n := strings.TrimLeft(t, "+-"); n != "" {
+		if qs := quantity.Parse(n); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(n) {
+			return false // +1.12GB is a quantity
+		}
+	}
+	if strings.Contains(t, "_") {
+		return true
+	}
+	digit, letter := false, false
+	for _, r := range t {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r != '.' && r != ':' && r != '-' && r != '/':
+			letter = true
+		}
+	}
+	if !digit {
+		return false
+	}
+	if letter {
+		return true
+	}
+	// 3.5, 12:30, 0.39-0.43, 2026-11-26 are numbers; 10.42.7.19,
+	// 10.42.8.0/24 and 1.9.0 are not.
+	for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '/' || r == ':' }) {
+		if strings.Count(part, ".") >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // isPathToken tells a path (config/db.yml, /srv/app, ./run.sh) from a rate
@@ -134,15 +241,152 @@ func isPathToken(t string) bool {
 	return strings.Contains(last, ".") && !strings.HasSuffix(last, ".")
 }
 
-// unsupported returns the first salient token of text that hay (folded,
-// lower-cased) does not hold.
-func unsupported(text, hay string) (string, bool) {
-	for _, tok := range salientTokens(text) {
+// unsupported returns what the cited event (hay: folded, lower-cased) lacks
+// of entry it: a note naming the first salient token, number or the
+// content words it does not hold; ok is false when the event supports it.
+func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
+	anchors := 0
+	for _, tok := range salientTokens(it.text) {
 		if !containsLoose(hay, tok) {
-			return tok, true
+			return fmt.Sprintf("%q is not in the cited event", tok), true
+		}
+		anchors++
+	}
+	for _, q := range quantity.Parse(it.text) {
+		if q.Unit == "" || !quantity.Known(q.Unit) || approxRe.MatchString(it.text[:q.Start]) {
+			continue
+		}
+		if !numberIn(q, hay) {
+			return fmt.Sprintf("%q is not in the cited event", q.Text), true
+		}
+		anchors++
+	}
+	// Content words judge an entry with nothing else to hold on to ("all
+	// operations completed successfully", "read-only: no changes").
+	if it.words && anchors == 0 {
+		words := contentWords(it.text)
+		if len(words) >= 2 {
+			have := d.wordsOf(hay)
+			var missing []string
+			for _, w := range words {
+				if !have.holds(w) {
+					missing = append(missing, w)
+				}
+			}
+			if 2*len(missing) > len(words) {
+				if len(missing) > 4 {
+					missing = missing[:4]
+				}
+				return fmt.Sprintf("the cited event has none of %s", strings.Join(missing, ", ")), true
+			}
 		}
 	}
 	return "", false
+}
+
+// numberIn reports whether hay supports quantity q: the same quantity within
+// 10% (after unit conversion), or the number as written, or a bare number
+// that is q in the unit's base (bytes for GB) within 10%.
+func numberIn(q quantity.Quantity, hay string) bool {
+	for _, h := range quantity.Parse(hay) {
+		if h.Unit != "" && quantity.SameDimension(h.Unit, q.Unit) && near(quantity.Base(h.Value, h.Unit), quantity.Base(q.Value, q.Unit)) {
+			return true
+		}
+	}
+	want := []float64{q.Value, quantity.Base(q.Value, q.Unit)}
+	if quantity.Canon(q.Unit) == "%" {
+		want = append(want, q.Value/100) // a ratio printed as 0.0042
+	}
+	for _, m := range numRe.FindAllString(hay, -1) {
+		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(m), 64)
+		if err != nil {
+			continue
+		}
+		for _, w := range want {
+			if near(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func near(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	m := a
+	if b > m {
+		m = b
+	}
+	return m > 0 && d <= 0.1*m
+}
+
+// contentWords returns the content words of text: four letters or more,
+// not a stop word, folded and lower-cased.
+func contentWords(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range wordRe.FindAllString(strings.ToLower(foldText(text)), -1) {
+		if stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+// words is the set of word stems of an event's text.
+type words map[string]bool
+
+func stem(w string) string {
+	if len(w) > 5 {
+		return w[:5]
+	}
+	return w
+}
+
+func wordSet(hay string) words {
+	ws := words{}
+	for _, w := range wordRe.FindAllString(hay, -1) {
+		ws[stem(w)] = true
+	}
+	return ws
+}
+
+// holds reports whether a word of the set shares w's stem, or is a prefix
+// of it of four letters or more ("prod" for "production").
+func (ws words) holds(w string) bool {
+	s := stem(w)
+	if ws[s] {
+		return true
+	}
+	for n := 4; n < len(s); n++ {
+		if ws[s[:n]] {
+			return true
+		}
+	}
+	return false
+}
+
+var stopWords = set(`this that these those with from into onto over under about after before than then them they their there
+	here have has had having been being were will would should could must shall what when where which while whom whose
+	also just only very more most much many some such each every other another same both either neither because since
+	until unless does doing done make made makes your yours ours mine itself themselves it's isn't aren't wasn't
+	para pero como esta este estos estas esto sobre entre desde hasta sino tambien cuando donde porque aunque
+	todo toda todos todas otro otra otros otras mismo misma tiene tienen hace hacer sera seria habia hemos`)
+
+func set(ws string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(ws) {
+		m[w] = true
+	}
+	return m
 }
 
 // containsLoose finds tok in hay with a boundary after it as for findToken,
@@ -166,6 +410,20 @@ func containsLoose(hay, tok string) bool {
 // its protocol partner: a tool result with its call, a call with its
 // result. ok is false when no event of the history has that seq.
 func (d *scenarioData) citedText(seq int) (string, bool) {
+	if v, ok := d.cited.Load(seq); ok {
+		s := v.(string)
+		return s, s != "\x00"
+	}
+	s, ok := d.buildCitedText(seq)
+	if !ok {
+		d.cited.Store(seq, "\x00")
+	} else {
+		d.cited.Store(seq, s)
+	}
+	return s, ok
+}
+
+func (d *scenarioData) buildCitedText(seq int) (string, bool) {
 	i := sort.Search(len(d.sc.Events), func(i int) bool { return d.sc.Events[i].Seq >= seq })
 	if i >= len(d.sc.Events) || d.sc.Events[i].Seq != seq {
 		return "", false
@@ -192,4 +450,41 @@ func (d *scenarioData) citedText(seq int) (string, bool) {
 		}
 	}
 	return text, true
+}
+
+// citedEvent returns the event with seq from the history.
+func (d *scenarioData) citedEvent(seq int) (scenarios.Event, bool) {
+	if i := d.eventIndex(seq); i >= 0 {
+		return d.sc.Events[i], true
+	}
+	return scenarios.Event{}, false
+}
+
+// toolHolding returns the seq of the first covered tool output that
+// supports it, 0 when none does.
+func (d *scenarioData) toolHolding(it grounded, bound int) int {
+	for _, e := range d.sc.Events {
+		if e.Seq > bound {
+			break
+		}
+		if e.Role != scenarios.RoleTool {
+			continue
+		}
+		if hay, ok := d.citedText(e.Seq); ok {
+			if _, bad := d.unsupported(it, hay); !bad {
+				return e.Seq
+			}
+		}
+	}
+	return 0
+}
+
+// wordsOf returns the word set of a cited text, remembered per text.
+func (d *scenarioData) wordsOf(hay string) words {
+	if v, ok := d.wordSets.Load(hay); ok {
+		return v.(words)
+	}
+	ws := wordSet(hay)
+	d.wordSets.Store(hay, ws)
+	return ws
 }

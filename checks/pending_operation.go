@@ -2,9 +2,9 @@ package checks
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -14,25 +14,24 @@ import (
 // reported as having succeeded.
 //
 // Rule, on a structured summary: (1) some pending[] entry has op_id equal
-// to the invariant's op_id, verbatim (case-sensitive), and no such entry
-// has status `done`; (2) nothing claims it succeeded: no verified[] claim
+// to the invariant's op_id, verbatim (case-sensitive), no such entry has
+// status `done`, and the entry cites the call (call_seq), its result, or
+// nothing (left to grounding); (2) nothing claims it succeeded: no verified[] claim
 // names the op id, and no sentence of any other field names it (as a whole
 // token) together with a success word (succeeded, completed, done,
 // finished, applied, …, and their Spanish forms) unless the same sentence
 // also hedges (not, unknown, pending, whether, …). On a text-only summary
-// (1) asks that text names the op id and (2) reads text. Skip while
-// call_seq is after the cut.
+// (1) asks that text names the op id and (2) reads text. A success word
+// counts when it is in the op id's clause and no negation, hedge,
+// cancellation, retraction or mistake cue bears on the two
+// (internal/polarity): "c17 completed successfully" claims success, "c17
+// did not complete", "whether c17 completed is unknown" and "c17 may have
+// finished" do not. Skip while call_seq is after the cut.
 type PendingOperationCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
 	Inv *scenarios.PendingOperation
 }
-
-var (
-	successWords = regexp.MustCompile(`(?i)\b(succeeded|success|successful|successfully|completed?|done|finished|applied|went through|exitos[oa]|exitosamente|complet[oa]d[oa]|terminad[oa]|aplicad[oa]|hech[oa])\b`)
-	hedgeWords   = regexp.MustCompile(`(?i)(\b(not|no|never|unknown|unclear|unconfirmed|uncertain|pending|whether|without|may|might|if|sin|desconocid[oa]|pendiente|incierto)\b|n't)`)
-	sentenceEnd  = regexp.MustCompile(`[.;!?](\s|$)|\n`)
-)
 
 // Check implements Check.
 func (c PendingOperationCheck) Check(in *Input) []Result {
@@ -72,6 +71,10 @@ func (c PendingOperationCheck) Check(in *Input) []Result {
 		}
 		if idx >= 0 {
 			found = &Evidence{Pointer: ptrf("pending", idx, "op_id"), Seq: inv.CallSeq, Text: id, Note: "status " + st.sum.Pending[idx].Status}
+			if seq := st.sum.Pending[idx].SourceSeq; seq != 0 && seq != inv.CallSeq && !st.sd.isResultOf(seq, id) {
+				fail(Evidence{Pointer: ptrf("pending", idx, "source_seq"), Seq: seq, Text: id, Note: fmt.Sprintf("cites #%d, which is neither the call (#%d) nor its result", seq, inv.CallSeq)},
+					fmt.Sprintf("operation %s is listed at /pending/%d but cites #%d, which is neither the call (#%d) nor its result", id, idx, seq, inv.CallSeq))
+			}
 		} else if len(msgs) == 0 {
 			fail(Evidence{Pointer: "/pending", Seq: inv.CallSeq, Text: id, Note: "not listed"}, fmt.Sprintf("operation %s (#%d) is not listed under pending", id, inv.CallSeq))
 		}
@@ -89,7 +92,7 @@ func (c PendingOperationCheck) Check(in *Input) []Result {
 				fmt.Sprintf("%s presents operation %s as verified, but it never returned", l.ptr, id))
 			continue
 		}
-		if s, ok := successClaim(l.text, id); ok {
+		if s, ok := st.successClaim(l, id); ok {
 			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(s, clipLen), Note: "claims success"},
 				fmt.Sprintf("%s claims operation %s succeeded: %q", l.ptr, id, clip.String(s, clipLen)))
 		}
@@ -107,20 +110,29 @@ func (c PendingOperationCheck) Check(in *Input) []Result {
 	return []Result{r}
 }
 
-// successClaim returns the sentence of text that names id together with a
-// success word and no hedge.
-func successClaim(text, id string) (string, bool) {
-	start := 0
-	ends := sentenceEnd.FindAllStringIndex(text, -1)
-	ends = append(ends, []int{len(text), len(text)})
-	for _, e := range ends {
-		s := text[start:e[1]]
-		start = e[1]
-		if findToken(s, id) < 0 {
-			continue
+// successClaim returns the clause of leaf l that names id together with a
+// success word that nothing negates or hedges.
+func (st *state) successClaim(l leaf, id string) (string, bool) {
+	p := st.polRaw(l)
+	var successes []polarity.Verdict
+	for off := 0; off < len(l.text); {
+		i := findToken(l.text[off:], id)
+		if i < 0 {
+			break
 		}
-		if successWords.MatchString(s) && !hedgeWords.MatchString(s) {
-			return s, true
+		i += off
+		off = i + len(id)
+		if successes == nil {
+			successes = p.Find(polarity.Success)
+		}
+		for _, s := range successes {
+			if !p.SameClause(i, s.At) {
+				continue
+			}
+			a, b := min(i, s.At), max(i+len(id), s.At+len(s.Cue))
+			if v := p.Judge(a, b, nil, unfinished...); v.Kind == "" {
+				return l.text[a:b], true
+			}
 		}
 	}
 	return "", false

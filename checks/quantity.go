@@ -4,23 +4,30 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
-	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // QuantityCheck checks a `quantity` invariant: a number with its unit
-// survives with the same value and unit, in any usual spelling.
+// survives with the same value and unit, in any usual spelling, and the
+// summary does not take it back.
 //
-// Rule: some field of the summary (text alone on a text-only summary), and
-// when match patterns are given a field that also matches one of them,
-// states a quantity equal to the invariant's value and unit (package
+// Rule: some field of the summary (text alone on a text-only summary; never
+// corrections[].supersedes, which holds an old value), and when match
+// patterns are given a field that also matches one of them, states a
+// quantity equal to the invariant's value and unit (package
 // internal/quantity: "50,000 tokens" = "50 000 tokens" = "50k tokens";
-// "30 s" = "30 sec" = "30 segundos"; "80 %" = "80 percent"; 30 s = 30000 ms).
-// Fail says what was wanted and, when the summary states a near miss (the
-// same number in another unit, or the same unit with another number), names
-// it and where: "want 30 s; found 30 ms at /constraints/0/text". Skip while
-// the quantity is first stated after the cut.
+// "30 s" = "30 sec" = "30 segundos"; "80 %" = "80 percent"; 30 s = 30000 ms)
+// in a clause that affirms it (internal/polarity). An occurrence that a
+// negation, cancellation, permission, retraction, mistake or supersession
+// cue bears on ("the 30 s timeout was a typo for 30 ms", "not 50 rows/s")
+// is a contradiction: fail, naming the pointer and the cue. A limit stays a
+// limit ("must not exceed 800 ms" states 800 ms). Fail says what was
+// wanted and, when the summary states a near miss (the same number in
+// another unit, or the same unit with another number), names it and where:
+// "want 30 s; found 30 ms at /constraints/0/text". Skip while the quantity
+// is first stated after the cut.
 type QuantityCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -50,10 +57,11 @@ func (c QuantityCheck) Check(in *Input) []Result {
 		leaves = st.textLeaves()
 	}
 	var near []Evidence
+	var kept *Evidence
 	for _, l := range leaves {
 		pattern := ""
 		if len(inv.Match) > 0 {
-			p, _, ok := textmatch.FindAny(inv.Match, l.folded)
+			p, ok := findAnyLeaf(inv.Match, l)
 			if !ok {
 				continue
 			}
@@ -61,10 +69,21 @@ func (c QuantityCheck) Check(in *Input) []Result {
 		}
 		for _, q := range quantity.Parse(l.text) {
 			if quantity.Equal(q.Value, q.Unit, inv.Value, inv.Unit) {
-				r.Status = Pass
-				r.Message = fmt.Sprintf("%s kept at %s as %q", want, l.ptr, q.Text)
-				r.Evidence = []Evidence{{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}}
-				return []Result{r}
+				if isSupersedes(l.ptr) {
+					near = append(near, Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})
+					continue
+				}
+				v := st.polRaw(l).Judge(q.Start, q.End, nil, notCurrent...)
+				if v.Negated() {
+					r.Status = Fail
+					r.Message = fmt.Sprintf("%s takes back %s: %s (%s)", l.ptr, want, clipQ(l.text), cueNote(v))
+					r.Evidence = []Evidence{{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern, Note: cueNote(v)}}
+					return []Result{r}
+				}
+				if kept == nil && v.Kind == "" {
+					kept = &Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}
+				}
+				continue
 			}
 			sameValue := q.Value == inv.Value && q.Unit != ""
 			if sameValue || q.Unit != "" && quantity.SameDimension(q.Unit, inv.Unit) {
@@ -77,6 +96,12 @@ func (c QuantityCheck) Check(in *Input) []Result {
 				}
 			}
 		}
+	}
+	if kept != nil {
+		r.Status = Pass
+		r.Message = fmt.Sprintf("%s kept at %s as %q", want, kept.Pointer, kept.Text)
+		r.Evidence = []Evidence{*kept}
+		return []Result{r}
 	}
 	r.Status = Fail
 	where := ""

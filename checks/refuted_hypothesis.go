@@ -2,9 +2,9 @@ package checks
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -12,23 +12,24 @@ import (
 
 // RefutedHypothesisCheck checks a `refuted_hypothesis` invariant: once the
 // event at refuted_by_seq refuted a hypothesis, the summary never presents
-// it as established or still open.
+// it as established or still open, in any field.
 //
-// Rule, on a structured summary: (1) no verified[].claim and no
-// decisions[].text asserts the hypothesis: a match of the invariant's match
-// patterns counts unless it is negated, that is unless the matched text
-// itself holds a negation ("the CDN does not add the latency") or the few
-// words before it rule it out ("ruled out: the CDN adds latency"); a
-// negation elsewhere in the field does not excuse it ("the CDN adds the
-// latency, not the db" fails); (2) every
-// hypotheses[] entry whose claim matches has status `refuted` and
-// resolved_by equal to refuted_by_seq (`open`, `confirmed` or no status
-// fail, as does a wrong or missing resolved_by); (3) when conclusion
-// patterns are given, one of them matches some field of the summary. A
-// summary that does not mention the hypothesis at all passes (1) and (2).
-// On a text-only summary the status cannot be read: the check looks for the
-// conclusion in text when one is given, and says skip otherwise. Skip while
-// refuted_by_seq is after the cut.
+// Rule. A match of the invariant's match patterns asserts the hypothesis
+// unless its clause says otherwise (internal/polarity): a negation,
+// cancellation, retraction ("ruled out", "refuted", "descartado"), mistake
+// or hedge cue bearing on it ("the CDN does not add the latency", "Ruled
+// out: the CDN adds latency", "the CDN adds latency — refuted at #31"), or
+// reported speech. Affirming idioms negate nothing: "No doubt the CDN adds
+// the latency" asserts it, as does "the CDN adds the latency, not the db".
+// On a structured summary: (1) no field but hypotheses[] and
+// corrections[].supersedes asserts the hypothesis (verified, decisions,
+// constraints, next_steps, errors, text, …); (2) every hypotheses[] entry
+// whose claim matches has status `refuted` and resolved_by equal to
+// refuted_by_seq (`open`, `confirmed` or no status fail, as does a wrong or
+// missing resolved_by); (3) when conclusion patterns are given, one of them
+// matches some field in a clause that affirms it. On a text-only summary,
+// (1) and (3) read text. A summary that does not mention the hypothesis at
+// all passes (1) and (2). Skip while refuted_by_seq is after the cut.
 type RefutedHypothesisCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -48,34 +49,28 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	if r, bad := badPattern(r, inv.Match, inv.Conclusion); bad {
 		return []Result{r}
 	}
-	if st.sum.TextOnly() {
-		if len(inv.Conclusion) == 0 {
-			r.Status, r.Message = Skip, "text-only summary: the hypothesis status cannot be read and no conclusion is required"
-			return []Result{r}
-		}
-		if l, p, m, ok := matchLeaves(st.textLeaves(), inv.Conclusion); ok {
-			r.Status, r.Message = Pass, fmt.Sprintf("conclusion kept in text: %q", clip.String(m, clipLen))
-			r.Evidence = []Evidence{{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(m, clipLen), Pattern: p}}
-			return []Result{r}
-		}
-		r.Status, r.Message = Fail, fmt.Sprintf("the conclusion of the refutation at #%d is missing from text (%s)", inv.RefutedBySeq, anyOf(inv.Conclusion))
-		r.Evidence = []Evidence{{Pointer: "/text", Seq: inv.RefutedBySeq, Pattern: anyOf(inv.Conclusion)}}
-		return []Result{r}
-	}
 	var msgs []string
 	fail := func(e Evidence, msg string) {
 		r.Evidence = append(r.Evidence, e)
 		msgs = append(msgs, msg)
 	}
-	for _, l := range st.leaves {
-		f := fieldOf(l.ptr)
-		if f != "verified" && f != "decisions" {
+	fields := st.textLeaves()
+	if !st.sum.TextOnly() {
+		fields = nil
+		for _, l := range withoutSupersedes(st.leaves) {
+			if fieldOf(l.ptr) != "hypotheses" {
+				fields = append(fields, l)
+			}
+		}
+	}
+	for _, o := range st.occurrences(fields, inv.Match, notAsserted) {
+		if o.v.Kind != "" {
 			continue
 		}
-		if p, m, ok := assertedMatch(inv.Match, l.folded); ok {
-			fail(Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: p},
-				fmt.Sprintf("the hypothesis refuted at #%d is listed in %s at %s (%q)", inv.RefutedBySeq, f, l.ptr, clip.String(m, clipLen)))
-		}
+		f := fieldOf(o.l.ptr)
+		fail(Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern},
+			fmt.Sprintf("the hypothesis refuted at #%d is asserted in %s at %s (%q)", inv.RefutedBySeq, f, o.l.ptr, clip.String(o.match, clipLen)))
+		break
 	}
 	listed := 0
 	claims := st.hypothesisClaims()
@@ -101,8 +96,12 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	}
 	var concl *Evidence
 	if len(inv.Conclusion) > 0 {
-		if l, p, m, ok := matchLeaves(st.leaves, inv.Conclusion); ok {
-			concl = &Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(m, clipLen), Pattern: p, Note: "conclusion"}
+		concLeaves := withoutSupersedes(st.leaves)
+		if st.sum.TextOnly() {
+			concLeaves = st.textLeaves()
+		}
+		if o, ok := firstAffirmed(st.occurrences(concLeaves, inv.Conclusion, contradicts)); ok {
+			concl = &Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.match, clipLen), Pattern: o.pattern, Note: "conclusion"}
 		} else {
 			fail(Evidence{Seq: inv.RefutedBySeq, Pattern: anyOf(inv.Conclusion), Note: "conclusion missing"},
 				fmt.Sprintf("the conclusion of the refutation at #%d is missing (%s)", inv.RefutedBySeq, anyOf(inv.Conclusion)))
@@ -130,27 +129,6 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	return []Result{r}
 }
 
-var (
-	negationIn     = regexp.MustCompile(`(?i)\b(not|no|never|isn't|wasn't|doesn't|didn't|aren't|cannot|can't|nor|no es|no fue|nunca|sin)\b`)
-	negationBefore = regexp.MustCompile(`(?i)\b(not|no|never|ruled out|rule out|refuted|disproved|rejected|excluded|dismissed|instead of|rather than|descartad[oa]s?|descartamos|refutad[oa]s?|no es|no fue|en lugar de|en vez de)\b[^.;!?]{0,12}$`)
-)
-
-// assertedMatch returns the first match of patterns in folded text that is
-// not negated (see RefutedHypothesisCheck).
-func assertedMatch(patterns []string, folded string) (pattern, match string, ok bool) {
-	for _, p := range patterns {
-		re, err := textmatch.Compile(p)
-		if err != nil {
-			continue
-		}
-		for _, loc := range re.FindAllStringIndex(folded, -1) {
-			m := folded[loc[0]:loc[1]]
-			before := folded[max(0, loc[0]-40):loc[0]]
-			if negationIn.MatchString(m) || negationBefore.MatchString(before) {
-				continue
-			}
-			return p, m, true
-		}
-	}
-	return "", "", false
-}
+// notAsserted are the cues that keep a mention of a refuted hypothesis
+// from asserting it.
+var notAsserted = append(append([]polarity.Kind(nil), polarity.Contradiction...), polarity.Hedge)

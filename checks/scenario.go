@@ -1,6 +1,7 @@
 package checks
 
 import (
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -27,6 +28,8 @@ type scenarioData struct {
 	results map[string]scenarios.Event
 	// calls are the events holding a tool call, in order.
 	calls []scenarios.Event
+	// callIndex maps a call id to the index of its call event.
+	callIndex map[string]int
 
 	secretsOnce sync.Once
 	secrets     *secretData // see secret.go
@@ -34,6 +37,8 @@ type scenarioData struct {
 	replaced  sync.Map // replKey -> int
 	pathFirst sync.Map // path -> first seq naming it (0: none)
 	quantSeq  sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
+	cited     sync.Map // seq -> the text grounding reads ("\x00": no such event)
+	wordSets  sync.Map // cited text -> its words
 }
 
 type replKey struct {
@@ -47,13 +52,16 @@ func dataFor(sc *scenarios.Scenario) *scenarioData {
 	if d, ok := scenarioCache.Load(sc); ok {
 		return d.(*scenarioData)
 	}
-	d := &scenarioData{sc: sc, results: map[string]scenarios.Event{}}
-	for _, e := range sc.Events {
+	d := &scenarioData{sc: sc, results: map[string]scenarios.Event{}, callIndex: map[string]int{}}
+	for i, e := range sc.Events {
 		var b strings.Builder
 		b.WriteString(e.Text)
 		if c := e.ToolCall; c != nil {
 			b.WriteString("\n" + c.ID + " " + c.Name + " " + transcript.Args(c.Args))
 			d.calls = append(d.calls, e)
+			if _, dup := d.callIndex[c.ID]; !dup {
+				d.callIndex[c.ID] = i
+			}
 		}
 		if r := e.ToolResult; r != nil {
 			b.WriteString("\n" + r.Text)
@@ -86,21 +94,76 @@ func (d *scenarioData) replacedTokens(cut int, c *tokens.Counter) int {
 	return n
 }
 
-// firstPathSeq is the seq of the first event naming path exactly (as a whole
-// token, case-sensitive), 0 when none does.
+// firstPathSeq is the seq of the first event naming path: exactly (as a
+// whole token, case-sensitive), or in a listing (see lists); 0 when none
+// does.
 func (d *scenarioData) firstPathSeq(path string) int {
 	if n, ok := d.pathFirst.Load(path); ok {
 		return n.(int)
 	}
 	seq := 0
 	for i, r := range d.raw {
-		if findToken(r, path) >= 0 {
+		if findToken(r, path) >= 0 || d.lists(i, path) {
 			seq = d.sc.Events[i].Seq
 			break
 		}
 	}
 	d.pathFirst.Store(path, seq)
 	return seq
+}
+
+// lists reports whether event i is a tool result that lists path: its
+// text holds the base name as a whole token and its call names the
+// directory as a whole token (`ls -la config/` printing db.yml.example
+// names config/db.yml.example).
+func (d *scenarioData) lists(i int, path string) bool {
+	e := d.sc.Events[i]
+	if e.ToolResult == nil {
+		return false
+	}
+	slash := strings.LastIndex(path, "/")
+	if slash <= 0 || slash == len(path)-1 {
+		return false
+	}
+	dir, base := path[:slash], path[slash+1:]
+	ci, ok := d.callIndex[e.ToolResult.CallID]
+	if !ok || findToken(e.ToolResult.Text, base) < 0 {
+		return false
+	}
+	call := d.raw[ci]
+	return findToken(call, dir) >= 0 || findToken(call, dir+"/") >= 0
+}
+
+// showsDigest reports whether an event with seq ≤ bound shows path with
+// digest: on one line of its text (sha256sum prints "HEX  PATH"), or as a
+// result holding the digest whose call names the path. The path may be
+// written in full or by its base name.
+func (d *scenarioData) showsDigest(path, digest string, bound int) bool {
+	hex := strings.ToLower(digest[strings.LastIndex(digest, ":")+1:])
+	if len(hex) < 6 {
+		return false
+	}
+	base := path[strings.LastIndex(path, "/")+1:]
+	names := func(s string) bool { return findToken(s, path) >= 0 || (base != "" && findToken(s, base) >= 0) }
+	for i, e := range d.sc.Events {
+		if e.Seq > bound {
+			break
+		}
+		if !strings.Contains(strings.ToLower(d.raw[i]), hex) {
+			continue
+		}
+		for _, line := range strings.Split(d.raw[i], "\n") {
+			if strings.Contains(strings.ToLower(line), hex) && names(line) {
+				return true
+			}
+		}
+		if e.ToolResult != nil {
+			if ci, ok := d.callIndex[e.ToolResult.CallID]; ok && names(d.raw[ci]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstQuantitySeq is the seq of the first event stating q's value and
@@ -210,3 +273,27 @@ func findFoldedToken(foldedLowerHay, needle string) int {
 // A long-lived process that loads many scenarios, or one that must modify a
 // scenario it already checked, calls it when done with sc.
 func Forget(sc *scenarios.Scenario) { scenarioCache.Delete(sc) }
+
+// eventIndex returns the index in sc.Events of the event with seq, -1 when
+// there is none.
+func (d *scenarioData) eventIndex(seq int) int {
+	ev := d.sc.Events
+	i := sort.Search(len(ev), func(i int) bool { return ev[i].Seq >= seq })
+	if i < len(ev) && ev[i].Seq == seq {
+		return i
+	}
+	return -1
+}
+
+// eventMatches reports whether one of patterns matches the event with seq
+// (read with its protocol partner, as grounding reads it).
+func (d *scenarioData) eventMatches(seq int, patterns []string) bool {
+	text, ok := d.citedText(seq)
+	return ok && matchesAny(patterns, text)
+}
+
+// isResultOf reports whether the event with seq is a result of call id.
+func (d *scenarioData) isResultOf(seq int, id string) bool {
+	i := d.eventIndex(seq)
+	return i >= 0 && d.sc.Events[i].ToolResult != nil && d.sc.Events[i].ToolResult.CallID == id
+}

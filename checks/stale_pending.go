@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -18,8 +19,11 @@ import (
 // with no op_id, its description naming the call id as a whole token) with
 // status pending, in_flight, unknown or no status fails, naming the call and
 // the seq of its result. Status done passes; failed passes too (an ok
-// result can still report a failure in its text). Skip when the summary
-// lists nothing under pending (a text-only summary always skips).
+// result can still report a failure in its text). On a text-only summary,
+// a finished call's id in a clause that hedges it ("c1 and c4 are
+// unknown", "no result yet for c1", "pendiente") fails the same way
+// (internal/polarity). Skip when the summary lists nothing under pending,
+// and on a text-only summary that names no finished call.
 type StalePendingCheck struct{}
 
 // Check implements Check.
@@ -29,6 +33,9 @@ func (StalePendingCheck) Check(in *Input) []Result {
 		return res
 	}
 	r := Result{Check: CheckStalePending, Kind: KindStructural}
+	if st.sum.TextOnly() {
+		return []Result{stalePendingText(st, r)}
+	}
 	if len(st.sum.Pending) == 0 {
 		r.Status, r.Message = Skip, "the summary lists nothing under pending"
 		return []Result{r}
@@ -82,4 +89,54 @@ func (StalePendingCheck) Check(in *Input) []Result {
 	}
 	r.Status, r.Message = Pass, fmt.Sprintf("no pending entry names an operation that finished (%d checked)", len(st.sum.Pending))
 	return []Result{r}
+}
+
+// stalePendingText judges a text-only summary: a finished call named under
+// a hedge.
+func stalePendingText(st *state, r Result) Result {
+	bound := st.bound()
+	leaves := st.textLeaves()
+	if len(leaves) == 0 {
+		r.Status, r.Message = Skip, "the summary has no text"
+		return r
+	}
+	l := leaves[0]
+	named := 0
+	for _, c := range st.sd.calls {
+		if c.Seq > bound {
+			break
+		}
+		id := c.ToolCall.ID
+		res, ok := st.sd.results[id]
+		if !ok || res.Seq > bound || res.ToolResult.Status != scenarios.StatusOK && res.ToolResult.Status != "" {
+			continue
+		}
+		offs := tokenOffsets(l.text, id)
+		if len(offs) == 0 {
+			continue
+		}
+		named++
+		for _, i := range offs {
+			v := st.polRaw(l).Judge(i, i+len(id), nil, polarity.Hedge)
+			if v.Kind == polarity.Hedge && !v.Reported {
+				r.Evidence = append(r.Evidence, Evidence{Pointer: "/text", Seq: res.Seq, Text: id,
+					Note: fmt.Sprintf("named as unfinished (%s); its result came back ok at #%d", cueNote(v), res.Seq)})
+				break
+			}
+		}
+	}
+	switch {
+	case len(r.Evidence) > 0:
+		e := r.Evidence[0]
+		r.Status = Fail
+		r.Message = fmt.Sprintf("finished operation %s is %s: the agent would redo finished work", e.Text, e.Note)
+		if len(r.Evidence) > 1 {
+			r.Message += fmt.Sprintf(" (%d operations)", len(r.Evidence))
+		}
+	case named == 0:
+		r.Status, r.Message = Skip, "text names no finished operation"
+	default:
+		r.Status, r.Message = Pass, fmt.Sprintf("text names %s, none as unfinished", plural(named, "finished operation"))
+	}
+	return r
 }

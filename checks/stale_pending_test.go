@@ -14,7 +14,12 @@ func TestStalePending(t *testing.T) {
 	runCases(t, CheckStalePending, "", []checkCase{
 		{name: "gold", want: Pass},
 		{name: "nothing pending", mut: func(s *summarizers.Summary) { s.Pending = nil }, want: Skip},
-		{name: "text only", mut: textOnly("c1 finished; c4 unknown"), want: Skip},
+		{name: "text only", mut: textOnly("c1 finished; c4 unknown"), want: Pass},
+		{name: "text only naming no finished call", mut: textOnly("c3 and c4 unknown"), want: Skip},
+		{name: "text only: finished call hedged", mut: textOnly("c1 and c4 are unknown"), want: Fail, ptr: "/text", msg: "c1 is named as unfinished"},
+		{name: "text only: finished call with no result", mut: textOnly("No result yet for c2; c4 unknown"), want: Fail},
+		{name: "text only: spanish", mut: textOnly("c1 sigue pendiente."), want: Fail},
+		{name: "text only: a list keeps each status", mut: textOnly("c1 done, c4 unknown"), want: Pass},
 		{name: "finished call listed as unknown", mut: addPending(summarizers.Pending{OpID: "c1", Status: "unknown", SourceSeq: 3}), want: Fail, ptr: "/pending/2/status", msg: "c1 is listed as unknown; its result came back ok at #4"},
 		{name: "finished call listed as pending", mut: addPending(summarizers.Pending{OpID: "c2", Status: "pending", SourceSeq: 5}), want: Fail},
 		{name: "finished call listed as in flight", mut: addPending(summarizers.Pending{OpID: "c2", Status: "in_flight", SourceSeq: 5}), want: Fail},

@@ -29,6 +29,8 @@ type state struct {
 	leaves []leaf
 	// sd is the per-scenario precomputed data (nil without a scenario).
 	sd *scenarioData
+	// pols caches what polarity reads in the leaves.
+	pols polarities
 }
 
 // leaf is one string field of the summary.
@@ -36,6 +38,7 @@ type leaf struct {
 	ptr    string // JSON pointer
 	text   string // as written
 	folded string // textmatch.Fold(text)
+	lower  string // folded, lower-cased (for textmatch.MayMatch)
 }
 
 func (in *Input) state() *state {
@@ -78,7 +81,8 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	var out []leaf
 	add := func(ptr, text string) {
 		if text != "" {
-			out = append(out, leaf{ptr: ptr, text: text, folded: textmatch.Fold(text)})
+			f := textmatch.Fold(text)
+			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: strings.ToLower(f)})
 		}
 	}
 	add("/goal", s.Goal)

@@ -7,7 +7,8 @@
 // Units of one dimension convert (30 s = 30000 ms = 0.5 min) because they
 // state the same fact; units of different dimensions never compare equal
 // (30 ms is not 30 s). A unit the package does not know is compared by its
-// lower-cased word, with a plural "s" removed.
+// lower-cased word, with a plural "s" removed, except from an acronym
+// (CVSS, IOPS, TPS, RPS are never de-pluralised).
 package quantity
 
 import (
@@ -93,10 +94,21 @@ func info(unit string) unitInfo {
 	if i, ok := units[l]; ok {
 		return i
 	}
-	if len(l) > 3 && strings.HasSuffix(l, "s") {
+	if plural(u, l) {
 		l = strings.TrimSuffix(l, "s")
 	}
 	return unitInfo{canon: l, dim: "word:" + l, factor: 1}
+}
+
+// plural reports whether the unknown unit u (l lower-cased) ends in a
+// plural s to drop ("replicas" → "replica"). An acronym never does: all
+// capitals (CVSS, IOPS), or a lower-case "…ss" or "…ps" (cvss, iops, tps,
+// rps, kbps), so "CVSS 9.0" is not "9.0 cvs".
+func plural(u, l string) bool {
+	if len(l) <= 3 || !strings.HasSuffix(l, "s") || strings.HasSuffix(l, "ss") || strings.HasSuffix(l, "ps") {
+		return false
+	}
+	return strings.ToUpper(u) != u
 }
 
 // Equal reports whether value a in unit ua states the same quantity as value
@@ -326,4 +338,13 @@ func isSpace(s string, i int) (int, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// Base returns v in unit converted to its dimension's base unit (30 ms →
+// 0.03 s; 2 GB → 2e9 B); an unknown unit leaves v as it is.
+func Base(v float64, unit string) float64 {
+	if f := info(unit).factor; f != 0 {
+		return v * f
+	}
+	return v
 }

@@ -93,3 +93,23 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Acronym units keep their final s: CVSS 9.0 is not "9.0 cvs", and 3000
+// IOPS equals 3000 iops but not 3000 iop.
+func TestAcronymUnitsStayWhole(t *testing.T) {
+	for _, tc := range []struct{ unit, canon string }{
+		{"CVSS", "cvss"}, {"IOPS", "iops"}, {"iops", "iops"}, {"TPS", "tps"}, {"RPS", "rps"}, {"kbps", "kbps"},
+		{"Replicas", "replica"}, {"rows", "row"}, {"ops", "ops"},
+	} {
+		if got := Canon(tc.unit); got != tc.canon {
+			t.Errorf("Canon(%q) = %q; want %q", tc.unit, got, tc.canon)
+		}
+	}
+	qs := Parse("severity 9.0 CVSS, 3000 IOPS")
+	if len(qs) != 2 || qs[0].Unit != "cvss" || qs[1].Unit != "iops" {
+		t.Fatalf("Parse = %+v", qs)
+	}
+	if !Equal(3000, "IOPS", 3000, "iops") || Equal(9, "CVSS", 9, "cvs") {
+		t.Error("acronym units compare by their whole word")
+	}
+}

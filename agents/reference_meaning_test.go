@@ -1,0 +1,79 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+func decideOn(t *testing.T, summary string, reqs ...scenarios.Requirement) string {
+	t.Helper()
+	opts := scenarios.Options{{Key: "proceed", Description: "do it"}, {Key: "refuse", Description: "decline"}, {Key: "rate-50", Description: "50"}}
+	req := refRequest(nil, opts, reqs...)
+	req.Context.Summary = json.RawMessage(summary)
+	d, err := Reference{}.Decide(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Choice + " | " + d.Reason
+}
+
+// The reference agent applies the polarity rule to requires.
+func TestReferencePolarity(t *testing.T) {
+	readOnly := scenarios.Requirement{Option: "refuse", Patterns: []string{"read[- ]?only"}}
+	rate := scenarios.Requirement{Option: "rate-50", Patterns: []string{`\b50 ?rows ?(/|per) ?s`}}
+	tests := []struct {
+		name, summary string
+		req           scenarios.Requirement
+		want          string
+	}{
+		{"affirmed", `{"schema_version":1,"covers_through":3,"constraints":[{"text":"read-only session","source_seq":1}]}`, readOnly, "refuse"},
+		{"cancelled", `{"schema_version":1,"covers_through":3,"constraints":[{"text":"read-only no longer applies: the runbook authorizes writes","source_seq":1}]}`, readOnly, "proceed"},
+		{"spanish", `{"schema_version":1,"covers_through":3,"text":"La sesión ya no es de read-only."}`, readOnly, "proceed"},
+		{"negated value", `{"schema_version":1,"covers_through":3,"text":"The backfill rate is 200 rows/s, not 50 rows/s."}`, rate, "proceed"},
+		{"reversed correction", `{"schema_version":1,"covers_through":3,"corrections":[{"subject":"rate","value":"200 rows/s","supersedes":"50 rows/s","source_seq":2}]}`, rate, "proceed"},
+		{"faithful correction", `{"schema_version":1,"covers_through":3,"corrections":[{"subject":"rate","value":"50 rows/s","supersedes":"200 rows/s","source_seq":2}]}`, rate, "rate-50"},
+		{"faithful: comma", `{"schema_version":1,"covers_through":3,"text":"Do not write anything, the session is read-only."}`, readOnly, "refuse"},
+		{"extensions never count", `{"schema_version":1,"covers_through":3,"extensions":{"note":"read-only"}}`, readOnly, "proceed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := decideOn(t, tc.summary, tc.req)
+			if !strings.HasPrefix(got, tc.want+" |") {
+				t.Errorf("got %s; want %s", got, tc.want)
+			}
+		})
+	}
+	if got := decideOn(t, `{"schema_version":1,"covers_through":3,"text":"read-only no longer applies"}`, readOnly); !strings.Contains(got, `negates it (cancellation cue "no longer applies")`) {
+		t.Errorf("the reason does not name the cue: %s", got)
+	}
+}
+
+// The choice does not depend on the order of the summary's keys or entries:
+// a pattern never matches across two entries.
+func TestReferenceOrderIndependent(t *testing.T) {
+	req := scenarios.Requirement{Option: "refuse", Patterns: []string{`config/db\.yml\b.{0,60}(loaded|current)`}}
+	docs := []string{
+		`{"schema_version":1,"covers_through":3,"artifacts":[{"path":"config/db.yml","status":"current"},{"path":"config/db.yaml","status":"stale"}]}`,
+		`{"artifacts":[{"status":"stale","path":"config/db.yaml"},{"status":"current","path":"config/db.yml"}],"covers_through":3,"schema_version":1}`,
+	}
+	for _, d := range docs {
+		if got := decideOn(t, d, req); !strings.HasPrefix(got, "refuse |") {
+			t.Errorf("%s: got %s; want refuse", d, got)
+		}
+	}
+	// Two entries side by side do not make a match: the path of one and
+	// the word of the other.
+	apart := []string{
+		`{"schema_version":1,"covers_through":3,"artifacts":[{"path":"config/db.yml"}],"decisions":[{"text":"current plan: wait"}]}`,
+		`{"decisions":[{"text":"current plan: wait"}],"artifacts":[{"path":"config/db.yml"}],"covers_through":3,"schema_version":1}`,
+	}
+	for _, d := range apart {
+		if got := decideOn(t, d, req); !strings.HasPrefix(got, "proceed |") {
+			t.Errorf("%s: got %s; want proceed", d, got)
+		}
+	}
+}

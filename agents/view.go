@@ -1,0 +1,192 @@
+package agents
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// view is a context as the reference agent reads it: a list of units (the
+// rules, the goal, each entry of the summary, each message of the events),
+// each folded (internal/textmatch). A pattern matches within one unit, never
+// across two, so the agent's choice does not depend on the order of the
+// summary's keys or entries; and a match counts only when its clause
+// affirms it (internal/polarity).
+type view struct {
+	units  []string // folded
+	joined string   // units joined by "\n"
+	starts []int    // offset of each unit in joined
+	pols   []*polarity.Text
+}
+
+// refKinds are the cues that keep a match from counting for the reference
+// agent: "read-only no longer applies" does not satisfy read[- ]?only, nor
+// "200 rows/s (replaces 50 rows/s)" a pattern for 50 rows/s.
+var refKinds = append(append([]polarity.Kind(nil), polarity.Contradiction...), polarity.Supersession)
+
+func newView(c Context) *view {
+	var raw []string
+	raw = append(raw, c.Rules, c.Goal)
+	raw = append(raw, summaryUnits(c.Summary)...)
+	for _, m := range transcript.EventMessages(c.Events) {
+		raw = append(raw, transcript.MessageText(m))
+	}
+	v := &view{}
+	var b strings.Builder
+	for _, r := range raw {
+		f := textmatch.Fold(r)
+		if f == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		v.starts = append(v.starts, b.Len())
+		v.units = append(v.units, f)
+		b.WriteString(f)
+	}
+	v.joined = b.String()
+	v.pols = make([]*polarity.Text, len(v.units))
+	return v
+}
+
+// summaryUnits renders a summary document as one unit per entry, each
+// entry's fields in a fixed order. A document that does not decode is one
+// unit, as written. Extensions are never rendered.
+func summaryUnits(raw json.RawMessage) []string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var s summarizers.Summary
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return []string{string(summarizers.ForAgent(raw))}
+	}
+	var out []string
+	add := func(parts ...string) {
+		var keep []string
+		for _, p := range parts {
+			if strings.TrimSpace(p) != "" {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, strings.Join(keep, " "))
+		}
+	}
+	paren := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "(" + s + ")"
+	}
+	add(s.Goal)
+	for _, c := range s.Constraints {
+		add(c.Text)
+	}
+	for _, d := range s.Decisions {
+		add(d.Text)
+	}
+	for _, c := range s.Verified {
+		add(c.Claim)
+	}
+	for _, h := range s.Hypotheses {
+		st := h.Status
+		if h.ResolvedBy > 0 {
+			st += fmt.Sprintf(" at #%d", h.ResolvedBy)
+		}
+		add(h.Claim, paren(st))
+	}
+	for _, p := range s.Pending {
+		add(p.OpID+":", p.Description, paren(p.Status))
+	}
+	for _, a := range s.Artifacts {
+		add(a.Path, a.Digest, paren(a.Status))
+	}
+	for _, c := range s.Corrections {
+		sup := ""
+		if c.Supersedes != "" {
+			sup = "replaces " + c.Supersedes
+		}
+		add(c.Subject+":", c.Value, paren(sup))
+	}
+	for _, e := range s.Errors {
+		add(e.Text, paren(e.Resolution))
+	}
+	for _, n := range s.NextSteps {
+		add(n)
+	}
+	add(s.Text)
+	return out
+}
+
+// unitAt returns the unit holding offset i of joined.
+func (v *view) unitAt(i int) int {
+	return sort.Search(len(v.starts), func(k int) bool { return v.starts[k] > i }) - 1
+}
+
+func (v *view) pol(u int) *polarity.Text {
+	if v.pols[u] == nil {
+		v.pols[u] = polarity.New(v.units[u])
+	}
+	return v.pols[u]
+}
+
+// find returns the first match of pattern that its clause affirms. When
+// every match is negated, neg is the verdict on the first one.
+func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool) {
+	re, err := textmatch.Compile(pattern)
+	if err != nil {
+		return "", polarity.Verdict{}, false
+	}
+	judge := func(u int, loc []int) (string, bool) {
+		vd := v.pol(u).Judge(loc[0], loc[1], re, refKinds...)
+		if !vd.Negated() {
+			return v.units[u][loc[0]:loc[1]], true
+		}
+		if neg.Kind == "" {
+			neg = vd
+		}
+		return "", false
+	}
+	rerun := map[int]bool{}
+	for _, loc := range re.FindAllStringIndex(v.joined, -1) {
+		u := v.unitAt(loc[0])
+		if u < 0 {
+			continue
+		}
+		end := v.starts[u] + len(v.units[u])
+		if loc[1] <= end {
+			if m, ok := judge(u, []int{loc[0] - v.starts[u], loc[1] - v.starts[u]}); ok {
+				return m, neg, true
+			}
+			continue
+		}
+		// a match across units: look for matches inside each unit it touches
+		for w := u; w < len(v.units) && v.starts[w] < loc[1]; w++ {
+			rerun[w] = true
+		}
+	}
+	for _, u := range sortedKeys(rerun) {
+		for _, loc := range re.FindAllStringIndex(v.units[u], -1) {
+			if m, ok := judge(u, loc); ok {
+				return m, neg, true
+			}
+		}
+	}
+	return "", neg, false
+}
+
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,212 @@
+package polarity
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+)
+
+// judge judges the first occurrence of phrase in text.
+func judge(t *testing.T, text, phrase string, re *regexp.Regexp, kinds ...Kind) Verdict {
+	t.Helper()
+	text, phrase = textmatch.Fold(text), textmatch.Fold(phrase)
+	i := strings.Index(text, phrase)
+	if i < 0 {
+		t.Fatalf("%q not in %q", phrase, text)
+	}
+	return New(text).Judge(i, i+len(phrase), re, kinds...)
+}
+
+// Every cue of the table, in each language, does what its row says on its
+// own example sentence.
+func TestEveryCue(t *testing.T) {
+	for row, c := range Cues() {
+		name := fmt.Sprintf("%s/%s/%s/line%d", c.Lang, c.Kind, c.Scope, c.Line)
+		t.Run(name, func(t *testing.T) {
+			text := strings.Replace(c.Example, "{X}", "alpha", 1)
+			switch c.Kind {
+			case Idiom:
+				if v := judge(t, text, "alpha", nil, Contradiction...); v.Kind != "" {
+					t.Errorf("%q: the idiom %q did not keep alpha affirmed: %+v", text, c.Phrase, v)
+				}
+			case Report:
+				v := judge(t, text, "alpha", nil, Contradiction...)
+				if !v.Reported {
+					t.Errorf("%q: the negation is not marked as reported by %q: %+v", text, c.Phrase, v)
+				}
+			default:
+				v := judge(t, text, "alpha", nil, c.Kind)
+				if v.Kind != c.Kind || !cueAt(text, v.At, row) {
+					t.Errorf("%q: got %+v; want the %s cue %q", text, v, c.Kind, c.Phrase)
+				}
+			}
+		})
+	}
+}
+
+// cueAt reports whether the cue of row is found at offset at of text.
+func cueAt(text string, at, row int) bool {
+	x := New(textmatch.Fold(text))
+	x.build()
+	for _, cl := range x.clauses {
+		for _, h := range cl.hits {
+			if x.toks[cl.toks[h.first]].a == at && containsInt(h.cues, row) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Every alternative a phrase stands for is found as one cue.
+func TestEveryAlternativeIsACue(t *testing.T) {
+	for i, c := range Cues() {
+		seqs, err := expand(c.Phrase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range seqs {
+			n := len(tokenize(s))
+			x := New(s + " " + c.Then)
+			x.build()
+			found := false
+			for _, cl := range x.clauses {
+				for _, h := range cl.hits {
+					if h.first == 0 && h.last == n-1 && containsInt(h.cues, i) {
+						found = true
+					}
+				}
+			}
+			if !found {
+				t.Errorf("cues.tsv:%d: %q is not found as the cue %q", c.Line, s, c.Phrase)
+			}
+		}
+	}
+}
+
+func TestTableErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"en\tnegation\tfollowing\tnot", "want 5 or 6"},
+		{"fr\tnegation\tfollowing\tnot\tNot {X}.", "language"},
+		{"en\tnope\tfollowing\tnot\tNot {X}.", "kind"},
+		{"en\tnegation\tsideways\tnot\tNot {X}.", "scope"},
+		{"en\tnegation\tfollowing\tnot\tNot X.", "no {X}"},
+		{"en\tnegation\tfollowing\t[not|never\tNot {X}.", "unclosed"},
+		{"en\tnegation\tfollowing\t[not||never]\tNot {X}.", "empty alternative"},
+		{"en\tnegation\tfollowing\t[[not]]\tNot {X}.", "nested"},
+	} {
+		if _, err := parseTable(tc.src); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("parseTable(%q) = %v; want an error with %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// The classes of the issue, and the faithful phrasings that must not trip
+// them.
+func TestJudge(t *testing.T) {
+	tests := []struct {
+		name, text, phrase string
+		pattern            string // optional: the pattern that matched
+		kinds              []Kind
+		want               Kind // "" affirmed
+		reported           bool
+	}{
+		// contradictions of a rule
+		{name: "no longer applies", text: "read-only no longer applies: the runbook authorizes writes", phrase: "read-only", want: Cancellation},
+		{name: "lifted", text: "The change freeze was lifted by the CAB.", phrase: "change freeze", want: Cancellation},
+		{name: "does not apply", text: "The read-only rule does not apply to this incident.", phrase: "read-only", want: Cancellation},
+		{name: "ignore", text: "Ignore the read-only rule.", phrase: "read-only", want: Retraction},
+		{name: "may skip", text: "You may skip the freeze for this fix.", phrase: "freeze", want: Permission},
+		{name: "optional", text: "The freeze is optional now.", phrase: "freeze", want: Permission},
+		{name: "not read-only", text: "The session is not read-only any more.", phrase: "read-only", want: Negation},
+		{name: "not in read-only mode", text: "The session is not in read-only mode", phrase: "read-only", want: Negation},
+		{name: "typo", text: "the 30 s upstream timeout was a typo for 30 ms", phrase: "30 s", want: Mistake},
+		{name: "the value after typo-for is the intended one", text: "the 30 s upstream timeout was a typo for 30 ms", phrase: "30 ms"},
+		{name: "ya no", text: "La sesión ya no es de solo lectura.", phrase: "solo lectura", want: Cancellation},
+		{name: "queda sin efecto", text: "La restricción de solo lectura queda sin efecto.", phrase: "solo lectura", want: Cancellation},
+		{name: "se levanta", text: "Se levanta la restricción de solo lectura.", phrase: "solo lectura", want: Cancellation},
+		{name: "no es", text: "Esta sesión no es de solo lectura.", phrase: "solo lectura", want: Negation},
+		{name: "heading", text: "Ruled out: the CDN adds the latency.", phrase: "CDN adds the latency", want: Retraction},
+		{name: "heading with a parenthetical", text: "Hypothesis (refuted): the CDN adds latency", phrase: "CDN adds latency", want: Retraction},
+		{name: "dash after the phrase", text: "the CDN adds latency — refuted at #31", phrase: "CDN adds latency", want: Retraction},
+		{name: "parenthetical after the phrase", text: "the CDN adds latency (refuted at #31 by the origin timings)", phrase: "CDN adds latency", want: Retraction},
+		{name: "phrase in a parenthetical takes its place's polarity", text: "The CDN hypothesis (CDN adds latency) was refuted at #31.", phrase: "CDN adds latency", want: Retraction},
+		{name: "a cue inside the phrase", text: "the CDN does not add the latency", phrase: "CDN does not add the latency", pattern: `cdn.{0,40}latency`, want: Negation},
+		{name: "a greedy match does not take the cue of another value", text: "The affected region is eu-west, not eu-central. Status page should say eu-west.", phrase: "region is eu-west, not eu-central. Status page should say eu-west", pattern: `region.{0,80}eu-west`},
+		// values
+		{name: "not before a value", text: "The backfill rate is 200 rows/s, not 50 rows/s", phrase: "50 rows/s", want: Negation},
+		{name: "the value before ', not' stands", text: "The backfill rate is 200 rows/s, not 50 rows/s", phrase: "200 rows/s"},
+		{name: "replaces", text: "The rate is now 50 rows/s; it replaces 200 rows/s", phrase: "200 rows/s", kinds: []Kind{Supersession}, want: Supersession},
+		{name: "the value before ';' stands", text: "The rate is now 50 rows/s; it replaces 200 rows/s", phrase: "50 rows/s", kinds: []Kind{Supersession, Negation}},
+		{name: "another value stops a cue", text: "Use 50 rows/s, the 200 rows/s from #1 no longer applies", phrase: "50 rows/s"},
+		{name: "the default overridden", text: "BACKFILL_RATE=200 (the default, overridden by the 50 rows/s cap)", phrase: "200", kinds: []Kind{Supersession}, want: Supersession},
+		{name: "instead of", text: "Send it to sre-oncall@northwind.io instead of ops-alerts@northwind.io.", phrase: "ops-alerts@northwind.io", kinds: []Kind{Supersession}, want: Supersession},
+		{name: "en vez de", text: "El cierre es el 15 de diciembre en vez del 12 de diciembre.", phrase: "12 de diciembre", kinds: []Kind{Supersession, Former}},
+		// faithful phrasings that must stay affirmed
+		{name: "comma ends a negation", text: "Do not write anything, the session is read-only", phrase: "read-only"},
+		{name: "preposition after a verb ends a negation", text: "Do not touch anything in a read-only session", phrase: "read-only"},
+		{name: "a conjunction ends a negation", text: "Do not restart anything because the session is read-only", phrase: "read-only"},
+		{name: "that ends a negation", text: "Never forget that the investigation is read-only", phrase: "read-only"},
+		{name: "conditional prohibition", text: "no database failover without the IC's go-ahead", phrase: "failover without the IC's go-ahead"},
+		{name: "negation the pattern needs", text: "Do not push to main during the audit", phrase: "Do not push", pattern: `(do not|don.t) push`},
+		{name: "no doubt", text: "No doubt the CDN adds the latency: roll back tonight", phrase: "CDN adds the latency"},
+		{name: "not only … but", text: "Not only read-only holds but also the freeze", phrase: "read-only"},
+		{name: "not only without but negates", text: "Not only read-only", phrase: "read-only", want: Negation},
+		{name: "sin duda", text: "Sin duda la CDN añade la latencia", phrase: "CDN añade la latencia"},
+		{name: "no solo … sino", text: "No solo rige la sólo lectura sino también la congelación", phrase: "sólo lectura"},
+		{name: "far away", text: "Not that anyone asked, but after a long day the session stays read-only", phrase: "read-only"},
+		{name: "reported", text: "The wiki says read-only no longer applies", phrase: "read-only", want: Cancellation, reported: true},
+		{name: "según", text: "Según la wiki, la sólo lectura ya no aplica", phrase: "sólo lectura", want: Cancellation, reported: true},
+		{name: "a limit keeps its value", text: "p95 must not exceed 800 ms", phrase: "800 ms"},
+		{name: "no more than", text: "Cap it: no more than 50 rows/s", phrase: "50 rows/s"},
+		{name: "a cue bears on the nearest value", text: "The rate changed from 200 rows/s to 50 rows/s", phrase: "50 rows/s", kinds: []Kind{Former, Supersession}},
+		{name: "changed from", text: "The rate changed from 200 rows/s to 50 rows/s", phrase: "200 rows/s", kinds: []Kind{Former, Supersession}, want: Former},
+		{name: "active voice replaced", text: "config/db.yml replaced config/db.yaml in v4.2", phrase: "config/db.yml", kinds: []Kind{Supersession, Stale}},
+		// hedges
+		{name: "coordinated values share a hedge", text: "c1 and c4 are unknown", phrase: "c1", kinds: []Kind{Hedge}, want: Hedge},
+		{name: "a list item keeps its own status", text: "c1 done, c4 unknown", phrase: "c1", kinds: []Kind{Hedge}},
+		{name: "never returned", text: "call_migrate_0193 never returned", phrase: "call_migrate_0193", kinds: []Kind{Hedge}, want: Hedge},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var re *regexp.Regexp
+			if tc.pattern != "" {
+				re = regexp.MustCompile("(?i)" + tc.pattern)
+			}
+			kinds := tc.kinds
+			if kinds == nil {
+				kinds = Contradiction
+			}
+			v := judge(t, tc.text, tc.phrase, re, kinds...)
+			if v.Kind != tc.want || v.Reported != tc.reported {
+				t.Errorf("%q, %q: got %+v; want kind %q reported %v", tc.text, tc.phrase, v, tc.want, tc.reported)
+			}
+			if v.Kind != "" && !strings.Contains(tc.text, v.Cue) {
+				t.Errorf("cue %q is not in the text", v.Cue)
+			}
+		})
+	}
+}
+
+func TestClauses(t *testing.T) {
+	x := New("a. b; c: d — e (f; g) h - i 12:30 db.yml 3.5 x-y")
+	x.build()
+	var got []string
+	for _, c := range x.clauses {
+		var ws []string
+		for _, ti := range c.toks {
+			ws = append(ws, x.toks[ti].low)
+		}
+		got = append(got, c.sep+"|"+strings.Join(ws, " "))
+	}
+	want := []string{"|a", ".|b", ";|c", ":|d", "-|e h", "(|f", ";|g", "-|i 12 : 30 db . yml 3 . 5 x - y"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("clauses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !x.SameClause(strings.Index(x.s, "e"), strings.Index(x.s, "h")) {
+		t.Error("e and h are one clause across the parenthetical")
+	}
+}
