@@ -361,10 +361,12 @@ func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
 				continue
 			}
 			k, i, ok := t.kindIn(h, want, Following)
-			if !ok || k == Report || found {
+			if !ok || k == Report {
 				continue
 			}
-			v, found = t.verdict(c, h, k, i), true
+			if !found {
+				v, found = t.verdict(c, h, k, i), true
+			}
 			for j := h.first; j <= h.last; j++ {
 				used[j] = true
 			}

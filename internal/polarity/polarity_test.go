@@ -130,6 +130,7 @@ func TestJudge(t *testing.T) {
 		{name: "se levanta", text: "Se levanta la restricción de solo lectura.", phrase: "solo lectura", want: Cancellation},
 		{name: "no es", text: "Esta sesión no es de solo lectura.", phrase: "solo lectura", want: Negation},
 		{name: "heading", text: "Ruled out: the CDN adds the latency.", phrase: "CDN adds the latency", want: Retraction},
+		{name: "heading with two cues", text: "Ruled out by #3, refuted: the CDN adds the latency.", phrase: "CDN adds the latency", want: Retraction},
 		{name: "heading with a parenthetical", text: "Hypothesis (refuted): the CDN adds latency", phrase: "CDN adds latency", want: Retraction},
 		{name: "dash after the phrase", text: "the CDN adds latency — refuted at #31", phrase: "CDN adds latency", want: Retraction},
 		{name: "parenthetical after the phrase", text: "the CDN adds latency (refuted at #31 by the origin timings)", phrase: "CDN adds latency", want: Retraction},
