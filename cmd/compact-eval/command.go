@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/compact-eval/compact-eval/docs"
 	"github.com/compact-eval/compact-eval/internal/redact"
 )
 
@@ -70,7 +71,10 @@ func lookup(name string) *Command {
 	return nil
 }
 
-// Exit codes (FORMATS.md §5).
+// formatsURL is where docs/formats.md is read on the web.
+const formatsURL = "https://github.com/compact-eval/compact-eval/blob/main/docs/formats.md"
+
+// Exit codes (docs/formats.md §6).
 const (
 	exitOK    = 0 // the run finished and every gate asked for holds
 	exitGate  = 1 // a gate failed
@@ -111,6 +115,11 @@ func exitCode(err error) int {
 	}
 }
 
+// run runs the command line args and returns the exit code. Every command
+// takes its flags anywhere among its arguments ("--" ends them): the
+// dispatcher parses them (parseArgs), so a command added later follows the
+// same rules. Help asked for goes to stdout; errors go to stderr, once, and
+// a usage error is one line plus where to find the usage.
 func run(ctx context.Context, args []string, env *Env) int {
 	if len(args) == 0 {
 		printUsage(env.Stderr)
@@ -120,34 +129,80 @@ func run(ctx context.Context, args []string, env *Env) int {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		return help(args[1:], env)
+	case "-version", "--version":
+		name = "version"
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "compact-eval: unknown command %q\nRun 'compact-eval help' for usage.\n", name)
+		fmt.Fprintf(env.Stderr, "compact-eval: unknown command %q\nrun 'compact-eval help' for the list of commands\n", name)
 		return exitUsage
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	fs.Usage = func() { commandUsage(env.Stderr, cmd, fs) }
+	fs := newFlagSet(cmd.Name)
 	runFn := cmd.Flags(fs, env)
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	pos, err := parseArgs(fs, args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		commandUsage(env.Stdout, cmd, fs)
+		return exitOK
+	case err != nil:
+		printError(env, cmd.Name, err)
 		return exitUsage
 	}
-	err := runFn(ctx, fs.Args())
-	code := exitCode(err)
+	err = runFn(ctx, pos)
 	if err != nil && !errors.Is(err, errGate) {
-		// An error may quote a child's output or an endpoint's reply:
-		// never print a key.
-		fmt.Fprintf(env.Stderr, "compact-eval %s: %s\n", name, redact.Keys().String(err.Error()))
-		var ue usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(env.Stderr, "usage: compact-eval %s\n", cmd.UsageLine)
-		}
+		printError(env, cmd.Name, err)
 	}
-	return code
+	return exitCode(err)
+}
+
+// newFlagSet is a command's flag set: it prints nothing itself, so that
+// every error is printed once, by run.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// printError prints a command's error on one line; a usage error gets a
+// second line saying where the usage is.
+func printError(env *Env, name string, err error) {
+	// An error may quote a child's output or an endpoint's reply: never
+	// print a key.
+	fmt.Fprintf(env.Stderr, "compact-eval %s: %s\n", name, redact.Keys().String(err.Error()))
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(env.Stderr, "run 'compact-eval help %s' for usage\n", name)
+	}
+}
+
+// parseArgs parses flags that may come before, between or after the
+// positional arguments (`report RESULT --format md`, as `go test ./...
+// -run X`), which the standard flag package does not, and returns the
+// positional arguments in order. Everything after "--" is positional. A
+// lone "-" is positional (standard input). It returns flag.ErrHelp for -h
+// or --help, and a usageError for anything else wrong.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	return pos, nil
 }
 
 func printUsage(w io.Writer) {
@@ -157,31 +212,43 @@ func printUsage(w io.Writer) {
 	for _, c := range cs {
 		fmt.Fprintf(w, "\t%-10s %s\n", c.Name, c.Short)
 	}
-	fmt.Fprintf(w, "\nRun 'compact-eval help <command>' for details.\nExit codes: 0 ok, 1 a gate failed, 2 bad usage or invalid input, 3 the run could not finish.\n")
+	fmt.Fprintf(w, "\nRun 'compact-eval help <command>' for details, and 'compact-eval help formats' for\nthe formats (scenario, summary, exec protocol, result, exit codes), also at\n%s\n\nFlags may come before or after arguments; -- ends them.\nExit codes: 0 ok, 1 a gate failed, 2 bad usage or invalid input, 3 the run could not finish.\n", formatsURL)
 }
 
+// commandUsage writes a command's usage line, its description and its
+// flags.
 func commandUsage(w io.Writer, c *Command, fs *flag.FlagSet) {
 	fmt.Fprintf(w, "usage: compact-eval %s\n\n%s\n", c.UsageLine, strings.TrimSpace(c.Long))
 	has := false
 	fs.VisitAll(func(*flag.Flag) { has = true })
 	if has {
-		fmt.Fprintf(w, "\nFlags:\n")
+		fmt.Fprintf(w, "\nFlags (before or after the arguments; -- ends them):\n")
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
 	}
 }
 
+// help prints the list of commands, a command's usage, or a topic, to
+// stdout: help was asked for.
 func help(args []string, env *Env) int {
 	if len(args) == 0 {
 		printUsage(env.Stdout)
 		return exitOK
 	}
+	if args[0] == "formats" {
+		_, err := env.Stdout.Write(docs.Formats())
+		if err != nil {
+			return exitInfra
+		}
+		return exitOK
+	}
 	c := lookup(args[0])
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "compact-eval help: unknown command %q\n", args[0])
+		fmt.Fprintf(env.Stderr, "compact-eval help: unknown command %q\nrun 'compact-eval help' for the list of commands\n", args[0])
 		return exitUsage
 	}
-	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
-	fs.SetOutput(env.Stdout)
+	fs := newFlagSet(c.Name)
 	c.Flags(fs, env)
 	commandUsage(env.Stdout, c, fs)
 	return exitOK

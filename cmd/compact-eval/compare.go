@@ -41,10 +41,6 @@ counterpart), 2 bad usage, an unreadable result file, or nothing paired
 			var pairs stringsFlag
 			fs.Var(&pairs, "map", "pair summarizer OLD of BASE with NEW of the new run, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out)")
 			return func(ctx context.Context, args []string) error {
-				args, err := parseInterspersed(fs, args)
-				if err != nil {
-					return err
-				}
 				if len(args) != 2 {
 					return usagef("compare takes two result files, BASE and NEW; got %d arguments", len(args))
 				}

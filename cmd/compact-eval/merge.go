@@ -27,10 +27,6 @@ Use -o - to write to standard output.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			out := fs.String("o", "", "write the merged result to `OUT` (required; - for standard output)")
 			return func(ctx context.Context, args []string) error {
-				args, err := parseInterspersed(fs, args)
-				if err != nil {
-					return err
-				}
 				if *out == "" {
 					return usagef("merge needs -o OUT")
 				}

@@ -46,10 +46,6 @@ Flags may come before or after RESULT.`,
 			out := fs.String("o", "", "write to `FILE` instead of standard output")
 			drill := fs.Int("max-drill-down", reports.DefaultMaxDrillDown, "html: units shown in full, worst first; the rest get one row each (-1: all)")
 			return func(ctx context.Context, args []string) error {
-				args, err := parseInterspersed(fs, args)
-				if err != nil {
-					return err
-				}
 				if len(args) != 1 {
 					return usagef("report takes one result file, got %d arguments", len(args))
 				}
@@ -78,28 +74,4 @@ func writeOutput(env *Env, path string, data []byte) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
-}
-
-// parseInterspersed parses flags that may come before or after positional
-// arguments (`report RESULT --format md`), as the standard flag package does
-// not, and returns the positional arguments. Everything after "--" is
-// positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageError{err}
-		}
-		rest := fs.Args()
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		if len(rest) == 0 {
-			break
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-	return pos, nil
 }

@@ -112,10 +112,6 @@ Flags may come before or after the paths.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			f := setupSelftestFlags(fs)
 			return func(ctx context.Context, args []string) error {
-				args, err := parseInterspersed(fs, args)
-				if err != nil {
-					return err
-				}
 				return runSelftest(ctx, env, fs, f, args)
 			}
 		},
