@@ -14,7 +14,7 @@ const (
 	ArmCompacted = "compacted"
 )
 
-// Context is what an agent sees (FORMATS.md §1): rules, goal, the active
+// Context is what an agent sees (docs/formats.md §1): rules, goal, the active
 // summary (nil on the full arm, or when nothing was compacted) and the events
 // after the summary's coverage, arrivals included.
 type Context struct {
@@ -31,7 +31,7 @@ type Question struct {
 	Options  scenarios.Options `json:"options"`
 }
 
-// Request is a decide request (FORMATS.md §4).
+// Request is a decide request (docs/formats.md §4).
 type Request struct {
 	Protocol   int      `json:"protocol"`
 	Kind       string   `json:"kind"` // always "decide"

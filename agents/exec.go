@@ -12,7 +12,7 @@ import (
 )
 
 // Exec is an agent that runs a command once per call and speaks the exec
-// protocol (FORMATS.md §4): the decide request as JSON on stdin, and
+// protocol (docs/formats.md §4): the decide request as JSON on stdin, and
 // {"choice": KEY, "reason": TEXT} as JSON on stdout. Only the probe's id,
 // question and options are sent: never its expect or requires, never an
 // invariant, never the trial.
@@ -29,7 +29,7 @@ type Exec struct {
 	opts    execproc.Options
 }
 
-// NewExec returns an agent that runs command once per call (FORMATS.md §4).
+// NewExec returns an agent that runs command once per call (docs/formats.md §4).
 // It fails when the command cannot be found.
 func NewExec(command []string, opts summarizers.Options) (Agent, error) {
 	if err := execproc.Check(command, opts.Dir); err != nil {

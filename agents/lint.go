@@ -9,7 +9,7 @@ import (
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
-// FullContext is the full context of a scenario (FORMATS.md §1): rules, goal
+// FullContext is the full context of a scenario (docs/formats.md §1): rules, goal
 // and every event, arrivals included, no summary.
 func FullContext(s *scenarios.Scenario) Context {
 	events := make([]scenarios.Event, 0, len(s.Events)+len(s.Arrivals))

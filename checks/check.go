@@ -9,7 +9,7 @@ import (
 // Status is the outcome of one check.
 type Status string
 
-// The four statuses of FORMATS.md §2.
+// The four statuses of docs/formats.md §2.
 const (
 	// Pass: the summary kept what the check asks for.
 	Pass Status = "pass"

@@ -1,7 +1,7 @@
 // Package checks judges a summary: given a scenario, a generation (its cut,
 // the previous summary, the tail the runtime kept) and a summary document,
 // it decides precisely what survived compaction and what did not, with
-// evidence a person can verify in ten seconds (FORMATS.md §2).
+// evidence a person can verify in ten seconds (docs/formats.md §2).
 //
 // There is one check per invariant type (constraint, refuted_hypothesis,
 // artifact, pending_operation, correction, quantity, secret) and one per

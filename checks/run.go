@@ -23,7 +23,7 @@ const (
 	CheckGrounding    = "grounding"
 )
 
-// Structural lists the always-on structural checks of FORMATS.md §2 in the
+// Structural lists the always-on structural checks of docs/formats.md §2 in the
 // order Run runs them. A library user may run a subset, or append a check
 // of their own to a copy.
 var Structural = []Check{
@@ -32,7 +32,7 @@ var Structural = []Check{
 	StalePendingCheck{}, GroundingCheck{},
 }
 
-// StructuralNames lists the always-on structural checks of FORMATS.md §2 in
+// StructuralNames lists the always-on structural checks of docs/formats.md §2 in
 // the order Run reports them. It is the one list the other packages use.
 var StructuralNames = []string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
 	CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved, CheckStalePending, CheckGrounding}

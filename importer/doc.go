@@ -1,5 +1,5 @@
 // Package importer turns a recorded agent session into a scenario skeleton
-// (FORMATS.md §2) that passes validation, with suggested invariants written as
+// (docs/formats.md §2) that passes validation, with suggested invariants written as
 // YAML comments for the author to confirm.
 //
 // Six formats are read, each from a stream:

@@ -18,7 +18,7 @@ const CheckDecisions = "decisions"
 // KindDecision is the Kind of the decisions aggregate.
 const KindDecision = "decision"
 
-// InvariantTypes and StructuralChecks list the check types of FORMATS.md §2
+// InvariantTypes and StructuralChecks list the check types of docs/formats.md §2
 // in the order reports show them. Unknown check types follow, sorted.
 var (
 	InvariantTypes   = scenarios.InvariantTypes

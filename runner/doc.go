@@ -1,5 +1,5 @@
 // Package runner runs scenarios through summarizers and an agent: it is the
-// compaction runtime of compact-eval (FORMATS.md §1, DESIGN.md).
+// compaction runtime of compact-eval (docs/formats.md §1).
 //
 // One unit is scenario × summarizer × trial. For each unit the runner walks
 // the scenario's history as an agent runtime would, decides where to cut

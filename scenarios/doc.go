@@ -1,4 +1,4 @@
-// Package scenarios reads compact-eval scenario files (FORMATS.md §2): YAML
+// Package scenarios reads compact-eval scenario files (docs/formats.md §2): YAML
 // agent sessions with typed invariants and decision probes.
 //
 // Loading (LoadFile, LoadBytes, LoadPaths, Builtin) is strict: unknown fields

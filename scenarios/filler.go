@@ -28,7 +28,7 @@ type Filler struct {
 // ExpandFiller returns the events a filler entry expands to, numbered from
 // firstSeq, in a scenario that has no other events. The same Filler gives
 // the same events. avoid lists strings (paths, values) the filler must not
-// mention, case-insensitively, and patterns (RE2, as in FORMATS.md §2)
+// mention, case-insensitively, and patterns (RE2, as in docs/formats.md §2)
 // that no filler text may match.
 //
 // The loader calls the same generator with the scenario's own strings: the

@@ -347,7 +347,7 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 	return s
 }
 
-// idRE is the form of scenario ids (FORMATS.md §2).
+// idRE is the form of scenario ids (docs/formats.md §2).
 var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 func (d *decoder) compaction(n *yaml.Node) Compaction {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// Version is the scenario format version this package reads (FORMATS.md §2).
+// Version is the scenario format version this package reads (docs/formats.md §2).
 const Version = 1
 
 // Pos is a position in a scenario file, 1-based. The zero Pos means "unknown"
@@ -20,7 +20,7 @@ type Pos struct {
 // Role is who produced an event.
 type Role string
 
-// The four event roles of FORMATS.md §1.
+// The four event roles of docs/formats.md §1.
 const (
 	RoleSystem    Role = "system"
 	RoleUser      Role = "user"
@@ -69,7 +69,7 @@ type Scenario struct {
 	RulesPos Pos `json:"-"`
 }
 
-// Compaction holds the compaction settings of a scenario (FORMATS.md §2).
+// Compaction holds the compaction settings of a scenario (docs/formats.md §2).
 // The zero value means: token trigger at 80% of ContextWindow (50,000 tokens
 // when ContextWindow is 0), no reserve, keep_recent 0, iterative rebuild,
 // max_ratio DefaultMaxRatio.

@@ -606,7 +606,7 @@ func (b *builder) tryQuote(t Target, seq int, pred func(string) bool) bool {
 }
 
 // pending lists every operation of the covered range with no result, or a
-// timeout result, as FORMATS.md §2's unresolved check asks.
+// timeout result, as docs/formats.md §2's unresolved check asks.
 func (b *builder) pending() {
 	results := map[string]scenarios.Event{}
 	for _, e := range b.ev.list {

@@ -9,7 +9,7 @@ import (
 // Form is the shape of an oracle summary.
 type Form string
 
-// The two forms of the oracle (FORMATS.md §3): every field the contract
+// The two forms of the oracle (docs/formats.md §3): every field the contract
 // has, or text alone.
 const (
 	Structured Form = "structured"

@@ -13,7 +13,7 @@ import (
 )
 
 // Builtins lists the built-in summarizers, the offline baselines that let
-// compact-eval run with no model (DESIGN.md). Each is deterministic, sees
+// compact-eval run with no model. Each is deterministic, sees
 // only the Request (never an invariant, an expect or a requires pattern) and
 // is documented on its constructor:
 //

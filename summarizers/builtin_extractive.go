@@ -34,7 +34,7 @@ const (
 )
 
 // NewExtractive returns the `extractive` baseline: a structured summary
-// (FORMATS.md §3) built by rules from the events alone, merged with the
+// (docs/formats.md §3) built by rules from the events alone, merged with the
 // previous summary in iterative mode:
 //
 //   - goal: the request's goal.

@@ -12,7 +12,7 @@ import (
 )
 
 // Exec is a summarizer that runs a command once per call and speaks the exec
-// protocol (FORMATS.md §4): the summarize request as JSON on stdin, one
+// protocol (docs/formats.md §4): the summarize request as JSON on stdin, one
 // summary document as JSON on stdout. Only the fields of Request that the
 // protocol names are sent: never the trial, never an invariant, an expect or
 // a requires (a Request has no field for them).
@@ -29,7 +29,7 @@ type Exec struct {
 	opts    execproc.Options
 }
 
-// NewExec returns a summarizer that runs command once per call (FORMATS.md
+// NewExec returns a summarizer that runs command once per call (docs/formats.md
 // §4). It fails when the command cannot be found.
 func NewExec(command []string, opts Options) (Summarizer, error) {
 	if err := execproc.Check(command, opts.Dir); err != nil {

@@ -18,7 +18,7 @@ import (
 var summarySchemaJSON []byte
 
 // SummarySchemaJSON returns the JSON Schema (draft 2020-12) of the summary
-// document (FORMATS.md §3), as `compact-eval schema summary` prints it. The
+// document (docs/formats.md §3), as `compact-eval schema summary` prints it. The
 // caller may modify the returned slice.
 func SummarySchemaJSON() []byte { return bytes.Clone(summarySchemaJSON) }
 

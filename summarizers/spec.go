@@ -14,7 +14,7 @@ const (
 )
 
 // Spec names a summarizer or an agent: builtin:NAME, exec:COMMAND ARGS…, or
-// openai:MODEL (FORMATS.md §5).
+// openai:MODEL (docs/formats.md §6).
 type Spec struct {
 	Kind string
 	// Name is the builtin's name or the model.

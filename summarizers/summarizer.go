@@ -8,10 +8,10 @@ import (
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
-// Protocol is the exec protocol version (FORMATS.md §4).
+// Protocol is the exec protocol version (docs/formats.md §4).
 const Protocol = 1
 
-// Request is a summarize request (FORMATS.md §4). It carries no invariant and
+// Request is a summarize request (docs/formats.md §4). It carries no invariant and
 // no probe answer: a summarizer sees only what an agent runtime would.
 type Request struct {
 	Protocol   int    `json:"protocol"`

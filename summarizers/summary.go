@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 )
 
-// SchemaVersion is the summary document version (FORMATS.md §3). The
+// SchemaVersion is the summary document version (docs/formats.md §3). The
 // contract is at minor version 1.1 (docs/contract.md, "The summary
 // document"): artifacts[].status was added, and the meaning of
 // corrections[].supersedes and of extensions was pinned down. Every
 // version-1 document is a valid 1.1 document, so schema_version stays 1.
 const SchemaVersion = 1
 
-// Summary is the summary document a summarizer returns (FORMATS.md §3). Only
+// Summary is the summary document a summarizer returns (docs/formats.md §3). Only
 // SchemaVersion and CoversThrough are required; a text-only summary sets Text
 // and nothing else.
 type Summary struct {

@@ -5,8 +5,9 @@
 // invariants and decision probes) through summarizers under test, checks
 // every summary against a JSON Schema and the invariants, asks an agent the
 // same probes on the full and on the compacted context, and reports what was
-// lost. The contract (scenario file, summary document, exec protocol, exit
-// codes) is FORMATS.md, version 1.
+// lost. The contract (scenario file, summary document, exec protocol, result
+// file, exit codes) is docs/formats.md, version 1, which the binary prints
+// with 'compact-eval help formats'.
 //
 // Usage:
 //

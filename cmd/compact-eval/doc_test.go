@@ -3,11 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/docs"
 )
 
 // TestDocExamples runs the `$ compact-eval …` lines of the package doc, in
@@ -79,5 +85,72 @@ func TestReadmeScenario(t *testing.T) {
 				t.Errorf("the run and the README should both show %q\nrun:\n%s", line, out.String())
 			}
 		}
+	}
+}
+
+// TestFormatsDoc: docs/formats.md is the contract users read, and the
+// binary prints it. Every JSON Schema it names is printable with schema,
+// every command it shows exists, the version line it shows has the form
+// version prints, and no file of the repository points at the contract
+// file of the original design, which users never had.
+func TestFormatsDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(doc, docs.Formats()) {
+		t.Error("docs.Formats() differs from docs/formats.md")
+	}
+	for _, m := range regexp.MustCompile("compact-eval schema ([a-z-]+)").FindAllSubmatch(doc, -1) {
+		var out bytes.Buffer
+		env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }}
+		if code := run(context.Background(), []string{"schema", string(m[1])}, env); code != 0 || !json.Valid(out.Bytes()) {
+			t.Errorf("formats.md names schema %q, which compact-eval schema does not print (exit %d):\n%s", m[1], code, out.String())
+		}
+	}
+	for _, m := range regexp.MustCompile("(?m)(?:^|`)compact-eval ([a-z]+)(?:[ `]|$)").FindAllSubmatch(doc, -1) {
+		if name := string(m[1]); name != "help" && lookup(name) == nil {
+			t.Errorf("formats.md shows compact-eval %s, which is no command", name)
+		}
+	}
+	var out bytes.Buffer
+	run(context.Background(), []string{"version"}, &Env{Stdout: &out, Stderr: &out, Getenv: func(string) string { return "" }})
+	shape := regexp.MustCompile(`\(scenario v\d+, summary v\d+\.\d+, protocol v\d+, result v\d+\)`)
+	if want := shape.FindString(out.String()); want == "" || !strings.Contains(string(doc), want) {
+		t.Errorf("formats.md should show the versions as version prints them, %q", want)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "](docs/formats.md") {
+		t.Error("the README does not link docs/formats.md")
+	}
+	var help bytes.Buffer
+	run(context.Background(), []string{"help"}, &Env{Stdout: &help, Stderr: &help, Getenv: func(string) string { return "" }})
+	if !strings.Contains(help.String(), "compact-eval help formats") || !strings.Contains(help.String(), "docs/formats.md") {
+		t.Errorf("help does not point at the formats:\n%s", help.String())
+	}
+	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "compact-eval-out") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(data, []byte("FORMATS"+".md")) {
+			t.Errorf("%s points at FORMATS"+".md, which is not in the repository: point at docs/formats.md", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

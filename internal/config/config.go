@@ -228,7 +228,7 @@ func (f *File) TargetOptions(t Target, base summarizers.Options, getenv func(str
 	return opts, nil
 }
 
-// Gates are the CI gates of FORMATS.md §5.
+// Gates are the CI gates of docs/formats.md §6.
 type Gates struct {
 	// MinPass maps a check type ("all", "invariant", "structural",
 	// "decisions", an invariant type or a structural check) to the minimum

@@ -1,5 +1,5 @@
 // Package execproc runs one JSON-in/JSON-out process: the exec protocol of
-// FORMATS.md §4 that exec summarizers and exec agents speak.
+// docs/formats.md §4 that exec summarizers and exec agents speak.
 //
 // Run starts the command once, writes the request to its stdin, and reads one
 // JSON document from its stdout. The process runs in a process group of its

@@ -1,5 +1,5 @@
 // Package textmatch holds the one way compact-eval matches patterns against
-// text (FORMATS.md §2): RE2, case-insensitive, on text whose whitespace runs
+// text (docs/formats.md §2): RE2, case-insensitive, on text whose whitespace runs
 // are folded to one space and whose accents are removed, so that "sesión"
 // and "sesion" are the same word. Patterns are folded the same way.
 package textmatch

@@ -1,12 +1,12 @@
 // Package version reports compact-eval's own version and the versions of
-// the contract (FORMATS.md) it implements.
+// the contract (docs/formats.md) it implements.
 package version
 
 import "runtime/debug"
 
 // Contract versions.
 const (
-	Scenario = 1 // scenario file (FORMATS.md §2)
+	Scenario = 1 // scenario file (docs/formats.md §2)
 	Summary  = 1 // summary document (§3): its schema_version
 	// SummaryMinor is the summary contract's minor version: 1.1 added
 	// artifacts[].status and pinned down supersedes and extensions

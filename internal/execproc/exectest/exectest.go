@@ -1,4 +1,4 @@
-// Package exectest holds small exec-protocol programs (FORMATS.md §4) used by
+// Package exectest holds small exec-protocol programs (docs/formats.md §4) used by
 // tests: a correct summarizer, one that crashes, one that hangs, one that
 // prints garbage, one that writes 20 MB, a correct agent and an agent that
 // dumps its stdin (to prove what never reaches a process), and a judge that
