@@ -8,7 +8,7 @@ import (
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
-// Reference is the offline reference agent (DESIGN.md). It reads the
+// Reference is the offline reference agent. It reads the
 // context as units (the rules, the goal, each entry of the summary with its
 // fields in a fixed order, each message of the events), folded
 // (internal/textmatch), and walks the probe's options in order: it picks the
