@@ -47,3 +47,14 @@ func (pr *Prepared) Unit(ctx context.Context, s Summarizer, agent agents.Agent, 
 	u := &unit{p: pr.p, spec: s.Name, sum: s.Summarizer, agent: agent, trial: trial, check: check, hard: ctx, now: time.Now}
 	return u.run()
 }
+
+// EventTokens returns the token count attributed to each event of the
+// scenario, in order (the counts the timeline sums): what `compact-eval
+// validate --show` prints.
+func (pr *Prepared) EventTokens() []int {
+	return append([]int(nil), pr.p.tok...)
+}
+
+// HeaderTokens returns the token count of the context's header (rules and
+// goal) with no summary.
+func (pr *Prepared) HeaderTokens() int { return pr.p.headerBase }

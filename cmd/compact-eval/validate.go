@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "validate",
-		UsageLine: "validate [-q] [--strict] [paths…]",
+		UsageLine: "validate [-q] [--strict] [--show] [paths…]",
 		Short:     "check scenario files",
 		Long: `Validate loads scenario files or folders (searched recursively for *.yaml
 and *.yml; default: the suite built into the binary), lints them, and checks
@@ -29,11 +29,22 @@ reads whatever the summary keeps (in the goal, the rules, or after the last
 cut), so a probe can never regress. They do not change the exit code unless
 --strict is given, which counts them as problems.
 
+--show prints, for each valid scenario, its expanded timeline: every event
+with its seq, role, tool call id (c1 → on the call, → c1 on its result),
+token count and a [filler] mark, the cuts where a run places them, and the
+anchors of every invariant and probe (the seqs that hold their evidence, ◂
+in the timeline and listed after it). Use it to find the seqs an invariant
+cites and to see which evidence lies before the last cut. Explicit cuts and
+the first token-triggered cut do not depend on the summarizer; later
+token-triggered cuts are placed with builtin:extractive.
+
 	$ compact-eval validate
-	$ compact-eval validate ./my-scenarios`,
+	$ compact-eval validate ./my-scenarios
+	$ compact-eval validate --show my-scenarios/readonly.yaml`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			quiet := fs.Bool("q", false, "print only problems, no verdict when all is well")
 			strict := fs.Bool("strict", false, "count warnings as problems (exit 2)")
+			show := fs.Bool("show", false, "print each scenario's expanded timeline with its cuts and anchors")
 			return func(ctx context.Context, args []string) error {
 				var list []*scenarios.Scenario
 				var err error
@@ -53,6 +64,19 @@ cut), so a probe can never regress. They do not change the exit code unless
 				problems = append(problems, scenarios.Lint(list)...)
 				for _, s := range list {
 					problems = append(problems, agents.CheckProbes(s)...)
+				}
+				if *show {
+					for i, s := range list {
+						if i > 0 {
+							fmt.Fprintln(env.Stdout)
+						}
+						if err := showScenario(ctx, env.Stdout, s, ""); err != nil {
+							return err
+						}
+					}
+					if len(list) > 0 {
+						fmt.Fprintln(env.Stdout)
+					}
 				}
 				warnings := scenarios.Warnings(list)
 				all := append(append(scenarios.ErrorList(nil), problems...), warnings...)
