@@ -58,7 +58,7 @@ func TestWriteGitHubCapsAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(ann.String()), "\n")
-	if len(lines) != reports.MaxAnnotations+1 || lines[len(lines)-1] != "::notice::7 more failing invariants are not annotated; see the step summary" {
+	if len(lines) != reports.MaxAnnotations+1 || lines[len(lines)-1] != "::notice::7 more failing invariants and compaction regressions are not annotated; see the step summary" {
 		t.Errorf("got %d lines, last %q", len(lines), lines[len(lines)-1])
 	}
 }

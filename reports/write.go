@@ -183,7 +183,7 @@ func UnitFindings(u *Unit) []Finding {
 			continue
 		}
 		f := base
-		f.Check, f.Name = CheckDecisions, p.ID
+		f.Check, f.Name, f.Line = CheckDecisions, p.ID, p.Pos.Line
 		if p.Class == ProbeErrored {
 			f.Severity = SevError
 			f.Message = p.ErrorText()
