@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "gate",
-		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--config FILE] RESULT",
+		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--write-baseline FILE] [--config FILE] RESULT",
 		Short:     "apply the gates to a saved result, such as merged shards",
 		Long: `Gate applies the gates of 'compact-eval run' to a result file that is
 already written: typically the result 'compact-eval merge' joins from the
@@ -26,7 +26,10 @@ so does a partial result (interrupted, or merged with a shard missing).
 
 It prints the gate verdict first (PASS or FAIL), then one line per gate. With
 GITHUB_ACTIONS=true it writes the step summary and ::error annotations, as
-run does.
+run does. --write-baseline FILE copies RESULT to FILE when every gate holds,
+as run does: when --baseline names the same FILE and it does not exist yet,
+the gate creates it instead of failing (the first baseline of a sharded
+suite).
 
 	$ compact-eval merge -o all.json shard-*/result.json
 	$ compact-eval gate --min-pass constraint=1 --baseline base/result.json all.json
@@ -36,6 +39,7 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			var g gateFlags
 			g.register(fs)
+			writeBaseline := fs.String("write-baseline", "", "when every gate holds, copy RESULT to this `file`, the baseline of later runs (it may be the --baseline file itself)")
 			cfg := fs.String("config", "", "config `file` whose gates: apply (default: ./"+config.DefaultFile+" when it exists)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
@@ -53,11 +57,11 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 				if err != nil {
 					return inputError{err}
 				}
-				opts, notes, err := runGates(settings, &g, "", reports.Summarizers(r))
+				opts, notes, err := runGates(settings, &g, *writeBaseline, reports.Summarizers(r))
 				if err != nil {
 					return err
 				}
-				if !opts.Asked() {
+				if !opts.Asked() && len(notes) == 0 {
 					return usagef("no gate asked for: give --min-pass or --baseline, or gates: in the config file")
 				}
 				gr := applyGates(r, opts, notes)
@@ -72,7 +76,16 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 					return errors.New("nothing was evaluated: every unit of the result errored")
 				}
 				if gr.Failed {
+					if *writeBaseline != "" {
+						fmt.Fprintf(env.Stderr, "baseline not written: a gate failed\n")
+					}
 					return errGate
+				}
+				if *writeBaseline != "" {
+					if err := copyFile(args[0], *writeBaseline); err != nil {
+						return fmt.Errorf("writing the baseline: %w", err)
+					}
+					fmt.Fprintf(env.Stdout, "baseline: %s\n", *writeBaseline)
 				}
 				return nil
 			}
