@@ -110,11 +110,38 @@ func TestHTMLChromium(t *testing.T) {
 		{"drift lines", `<polyline class="line"`},
 		{"an open drill-down", `<details class="unit" id="u\d+" open="">`},
 		{"a summary with highlighted evidence", `<span class="l fail" title="[^"]+">`},
-		{"a decision diff", `<pre class="diff"><span class="l ">`},
+		{"a decision in words", `<div class="decision">full: <b>[^<]+</b> · compacted: <b>[^<]*</b> · expected: <b>[^<]+</b></div>`},
+		{"the agent's reasons", `<div class="reason">compacted context: `},
+		{"legends as HTML, names whole", `<ul class="legend"><li><span class="sw" style="[^"]+"></span><code>[^<]+</code></li><li><span class="sw" style="[^"]+"></span><code>builtin:truncate</code></li>`},
+		{"the glossary of check names", `<dl class="glossary" id="glossary"><dt>constraint</dt><dd>`},
+		{"a check name explained on hover", `<abbr title="summary tokens are at most max_ratio`},
+		{"the head-to-head section", `<details class="h2h" open=""><summary>A: <code>builtin:truncate</code> vs B: <code>builtin:extractive</code></summary>`},
+		{"its paired table", `<table class="h2h-rows"><tbody><tr><th>check</th>`},
+		{"failures grouped by scenario", `<details class="fgroup" open=""><summary><b>scn-000</b> · 22 failures · `},
+		{"the filter script ran", `<span class="muted" id="fcount">47 failures</span>`},
 	} {
 		if !regexp.MustCompile(want.re).MatchString(dom) {
 			t.Errorf("DOM lacks %s (%s)", want.name, want.re)
 		}
+	}
+
+	for _, bad := range []string{"runner.answer", "reports.Decision{", "· trial 0 ·"} {
+		if strings.Contains(dom, bad) {
+			t.Errorf("the page shows %q", bad)
+		}
+	}
+
+	// The filter box, given by the link (#filter=…), hides the failures
+	// that do not match every word, and the groups left empty.
+	filtered, stderr := runChromium(t, bin, page+"#filter=scn-001%20secret", "--dump-dom")
+	if errs := consoleErrors(stderr); len(errs) > 0 {
+		t.Errorf("console errors with a filter:\n%s", strings.Join(errs, "\n"))
+	}
+	if !strings.Contains(filtered, `<span class="muted" id="fcount">3 of 47 shown</span>`) {
+		t.Errorf("the filter did not narrow the failures to scn-001's 3 secret failures: %s", regexp.MustCompile(`<span class="muted" id="fcount">[^<]*</span>`).FindString(filtered))
+	}
+	if n := len(regexp.MustCompile(`<details class="fgroup"[^>]* hidden=""`).FindAllString(filtered, -1)); n != 2 {
+		t.Errorf("%d scenario groups hidden by the filter, want 2 (scn-000, scn-002)", n)
 	}
 
 	shot := filepath.Join(artifactDir(t), "report-small.png")

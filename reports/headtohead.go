@@ -208,8 +208,8 @@ func (h *HeadToHead) Verdict() string {
 	return head + strings.Join(parts, "; ")
 }
 
-// notes lists what was left out of the pairing.
-func (h *HeadToHead) notes() []string {
+// Notes list what was left out of the pairing.
+func (h *HeadToHead) Notes() []string {
 	var out []string
 	if h.OneSided > 0 {
 		out = append(out, fmt.Sprintf("%d outcomes judged for one and skipped for the other (a text-only summary skips the field-level checks): not compared", h.OneSided))
@@ -264,7 +264,7 @@ func (h *HeadToHead) WriteText(w io.Writer) error {
 	}
 	list(fmt.Sprintf("kept by %s only (%s's outcome)", h.A, h.B), h.AOnly)
 	list(fmt.Sprintf("kept by %s only (%s's outcome)", h.B, h.A), h.BOnly)
-	if n := h.notes(); len(n) > 0 {
+	if n := h.Notes(); len(n) > 0 {
 		fmt.Fprintf(w, "\nnotes:\n")
 		for _, s := range n {
 			fmt.Fprintf(w, "  %s\n", s)
@@ -319,7 +319,7 @@ func (h *HeadToHead) WriteMarkdown(w io.Writer) error {
 	}
 	list(fmt.Sprintf("kept by %s only (%s's outcome)", h.A, h.B), h.AOnly)
 	list(fmt.Sprintf("kept by %s only (%s's outcome)", h.B, h.A), h.BOnly)
-	for _, n := range h.notes() {
+	for _, n := range h.Notes() {
 		fmt.Fprintf(&b, "\n> %s\n", mdInline(n))
 	}
 	_, err := w.Write(b.Bytes())

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,26 +20,17 @@ import (
 var htmlTemplateText string
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":     func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
-	"ms":      func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"add":     func(a, b int) int { return a + b },
-	"frac":    func(pass, fail int) string { return pct(pass, pass+fail) },
-	"safeCSS": func(s string) template.CSS { return template.CSS(s) },
-	"indent":  func(n int) string { return strings.Repeat("  ", n) },
-	"difflines": func(d string) []htmlLine {
-		var out []htmlLine
-		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-			c := ""
-			switch {
-			case strings.HasPrefix(l, "-"):
-				c = "del"
-			case strings.HasPrefix(l, "+"):
-				c = "add"
-			}
-			out = append(out, htmlLine{Class: c, HTML: template.HTML(template.HTMLEscapeString(l))})
-		}
-		return out
-	},
+	"pct":      func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"ms":       func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"add":      func(a, b int) int { return a + b },
+	"checkdoc": CheckDoc,
+	"pctof":    pct,
+	"interval": func(r HeadToHeadRow) string { return fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Low, 100*r.High) },
+	"pvalue":   func(p float64) string { return "p" + pValue(p) },
+	"deltapct": func(r HeadToHeadRow) string { return r.deltaText() },
+	"frac":     func(pass, fail int) string { return pct(pass, pass+fail) },
+	"safeCSS":  func(s string) template.CSS { return template.CSS(s) },
+	"indent":   func(n int) string { return strings.Repeat("  ", n) },
 }).Parse(htmlTemplateText))
 
 // WriteHTML writes r as one self-contained HTML page: no external asset,
@@ -75,6 +67,29 @@ type htmlView struct {
 	Units          []htmlUnit
 	Rows           []htmlUnitRow
 	Trials         int
+	// Groups are the failures by scenario, then check.
+	Groups []htmlFindingGroup
+	// Glossary explains every check type of the run.
+	Glossary [][2]string
+	// HeadToHead compares pairs of summarizers of the run.
+	HeadToHead []htmlHeadToHead
+}
+
+type htmlFindingGroup struct {
+	Scenario string
+	N        int
+	Checks   []htmlCheckGroup
+}
+
+type htmlCheckGroup struct {
+	Label, Doc string
+	Findings   []Finding
+}
+
+type htmlHeadToHead struct {
+	*HeadToHead
+	Side [][3]string
+	Open bool
 }
 
 type htmlRateRow struct {
@@ -143,6 +158,16 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 		{"agent", r.Config.Agent}, {"tokenizer", r.Config.Tokenizer}, {"trials", strconv.Itoa(max(1, r.Config.Trials))},
 		{"summarizers", strings.Join(Summarizers(r), ", ")}, {"paths", strings.Join(r.Config.Paths, ", ")},
 	}
+	if len(r.Config.Paths) == 0 {
+		v.Provenance[len(v.Provenance)-1][1] = "the built-in suite"
+	}
+	for _, kv := range [][2]string{{"--run", r.Config.Run}, {"--scenario", strings.Join(r.Config.Scenarios, ", ")}} {
+		if kv[1] != "" {
+			v.Provenance = append(v.Provenance, kv)
+		}
+	}
+	// No empty header line: a value the run does not have is left out.
+	v.Provenance = slices.DeleteFunc(v.Provenance, func(kv [2]string) bool { return strings.TrimSpace(kv[1]) == "" })
 	if r.Config.Shard != "" {
 		v.Provenance = append(v.Provenance, [2]string{"shard", r.Config.Shard})
 	}
@@ -175,6 +200,15 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 		f = f[:maxHTMLFindings]
 	}
 	v.Findings = f
+	v.Groups = groupFindings(f)
+	for _, ck := range CheckTypes(r) {
+		if d := CheckDoc(ck); d != "" {
+			v.Glossary = append(v.Glossary, [2]string{ck, d})
+		} else {
+			v.Glossary = append(v.Glossary, [2]string{ck, "a check this report does not know (a custom check): see its messages"})
+		}
+	}
+	v.HeadToHead = htmlHeadToHeads(r)
 
 	// Units, worst first.
 	type scored struct {
@@ -359,6 +393,66 @@ func highlightSummary(raw json.RawMessage, cs []checks.Result) []htmlLine {
 		hl.Title = strings.Join(titles, "; ")
 		hl.HTML = template.HTML(body)
 		out[i] = hl
+	}
+	return out
+}
+
+// groupFindings groups the failures by scenario (in their order, worst
+// first) and, within one, by check label.
+func groupFindings(fs []Finding) []htmlFindingGroup {
+	var out []htmlFindingGroup
+	at := map[string]int{}
+	for _, f := range fs {
+		i, ok := at[f.Scenario]
+		if !ok {
+			i = len(out)
+			at[f.Scenario] = i
+			out = append(out, htmlFindingGroup{Scenario: f.Scenario})
+		}
+		g := &out[i]
+		g.N++
+		label := f.Label()
+		j := slices.IndexFunc(g.Checks, func(c htmlCheckGroup) bool { return c.Label == label })
+		if j < 0 {
+			g.Checks = append(g.Checks, htmlCheckGroup{Label: label, Doc: CheckDoc(f.Check)})
+			j = len(g.Checks) - 1
+		}
+		g.Checks[j].Findings = append(g.Checks[j].Findings, f)
+	}
+	return out
+}
+
+// maxHTMLHeadToHeads bounds the head-to-head sections: every pair of
+// summarizers up to this many, else each summarizer against the first.
+const maxHTMLHeadToHeads = 6
+
+// htmlHeadToHeads compares the summarizers of r pairwise (the control arm
+// builtin:none left out: it has no summary to compare), the first pair
+// open.
+func htmlHeadToHeads(r *Result) []htmlHeadToHead {
+	control := controlArms(r)
+	var sums []string
+	for _, s := range Summarizers(r) {
+		if !control[s] {
+			sums = append(sums, s)
+		}
+	}
+	var pairs [][2]string
+	for i := range sums {
+		for j := i + 1; j < len(sums); j++ {
+			pairs = append(pairs, [2]string{sums[i], sums[j]})
+		}
+	}
+	if len(pairs) > maxHTMLHeadToHeads {
+		pairs = pairs[:len(sums)-1] // the first against each other
+	}
+	var out []htmlHeadToHead
+	for _, p := range pairs {
+		h := CompareSummarizers(r, p[0], p[1], DefaultAlpha)
+		if h.NothingPaired() {
+			continue
+		}
+		out = append(out, htmlHeadToHead{HeadToHead: h, Side: h.sideBySide(), Open: len(out) == 0})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/checks"
 )
@@ -35,7 +36,16 @@ func rateColor(p float64) string {
 // heatmapSVG draws summarizers (rows) × check types (columns).
 func heatmapSVG(r *Result) template.HTML {
 	sums, cks := Summarizers(r), CheckTypes(r)
-	const left, top, cw, ch = 220, 120, 64, 34
+	const top, cw, ch = 120, 64, 34
+	// Row labels get the width of the longest name (about 7 px a
+	// character), up to maxLabel characters; a longer name is shortened in
+	// the middle and shown whole in its tooltip and in the legend.
+	const maxLabel = 48
+	longest := 10
+	for _, s := range sums {
+		longest = max(longest, min(maxLabel, utf8.RuneCountInString(s)))
+	}
+	left := 16 + 7*longest
 	w, h := left+cw*len(cks)+10, top+ch*len(sums)+10
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="heatmap" role="img" aria-label="pass rate heatmap" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, w, h, w, h)
@@ -45,7 +55,7 @@ func heatmapSVG(r *Result) template.HTML {
 	}
 	for i, s := range sums {
 		y := top + ch*i
-		fmt.Fprintf(&b, `<text class="row" x="%d" y="%d" text-anchor="end">%s</text>`, left-8, y+ch/2+4, esc(s))
+		fmt.Fprintf(&b, `<text class="row" x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, left-8, y+ch/2+4, esc(s), esc(middleClip(s, maxLabel)))
 		for j, c := range cks {
 			x := left + cw*j
 			a := FindAggregate(r, s, c)
@@ -96,10 +106,17 @@ func (p plot) axes(b *strings.Builder, xlabel, ylabel string, xticks []float64, 
 	fmt.Fprintf(b, `<text class="axis" transform="translate(14,%d) rotate(-90)" text-anchor="middle">%s</text>`, (p.top+p.h-p.bottom)/2, esc(ylabel))
 }
 
-func legend(b *strings.Builder, sums []string, x, y int) {
+// legendHTML is a chart's legend as HTML under it, so that a summarizer's
+// name is shown whole (it wraps) whatever its length: an exec
+// summarizer's name is its command line.
+func legendHTML(sums []string) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<ul class="legend">`)
 	for i, s := range sums {
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text class="legend" x="%d" y="%d">%s</text>`, x, y+18*i, color(i), x+18, y+18*i+10, esc(s))
+		fmt.Fprintf(&b, `<li><span class="sw" style="background:%s"></span><code>%s</code></li>`, color(i), esc(s))
 	}
+	b.WriteString(`</ul>`)
+	return template.HTML(b.String())
 }
 
 // unitPoint is one unit's retention and compression.
@@ -155,7 +172,7 @@ func scatterSVG(r *Result) template.HTML {
 	if math.IsInf(xmax, 0) || math.IsNaN(xmax) {
 		xmax = 1
 	}
-	p := plot{w: 650, h: 420, left: 60, right: 180, top: 20, bottom: 50, xmax: xmax, ymax: 1}
+	p := plot{w: 560, h: 420, left: 60, right: 20, top: 20, bottom: 50, xmax: xmax, ymax: 1}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="scatter" role="img" aria-label="retention against compression ratio" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, p.w, p.h, p.w, p.h)
 	var ticks []float64
@@ -182,9 +199,8 @@ func scatterSVG(r *Result) template.HTML {
 		fmt.Fprintf(&b, `<circle class="mean" cx="%.1f" cy="%.1f" r="7" fill="%s" stroke="#222" stroke-width="2"><title>%s: mean ratio %.2f, mean retention %.1f%% over %d units</title></circle>`,
 			p.x(mx), p.y(my), color(k), esc(s), mx, 100*my, sn[k])
 	}
-	legend(&b, sums, p.w-p.right+16, p.top+4)
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return template.HTML(b.String()) + legendHTML(sums)
 }
 
 // driftSVG draws invariant retention by generation, one line per summarizer.
@@ -228,7 +244,7 @@ func driftSVG(r *Result) template.HTML {
 		}
 	}
 	slices.Sort(gens)
-	p := plot{w: 650, h: 420, left: 60, right: 180, top: 20, bottom: 50, xmax: float64(maxGen) + 0.5, ymax: 1}
+	p := plot{w: 560, h: 420, left: 60, right: 20, top: 20, bottom: 50, xmax: float64(maxGen) + 0.5, ymax: 1}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="drift" role="img" aria-label="retention by generation" viewBox="0 0 %d %d" width="%d" height="%d" xmlns="http://www.w3.org/2000/svg">`, p.w, p.h, p.w, p.h)
 	var ticks []float64
@@ -255,7 +271,18 @@ func driftSVG(r *Result) template.HTML {
 			fmt.Fprintf(&b, `<polyline class="line" fill="none" stroke="%s" stroke-width="2" points="%s"/>`, color(k), strings.Join(pts, " "))
 		}
 	}
-	legend(&b, sums, p.w-p.right+16, p.top+4)
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String())
+	return template.HTML(b.String()) + legendHTML(sums)
+}
+
+// middleClip shortens s to n characters by replacing its middle with "…",
+// keeping the start (the kind, exec: or openai:) and the end (the
+// arguments that tell two versions apart).
+func middleClip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
 }
