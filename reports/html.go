@@ -24,6 +24,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"ms":       func(d time.Duration) string { return d.Round(time.Millisecond).String() },
 	"add":      func(a, b int) int { return a + b },
 	"checkdoc": CheckDoc,
+	"words":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
 	"pctof":    pct,
 	"interval": func(r HeadToHeadRow) string { return fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Low, 100*r.High) },
 	"pvalue":   func(p float64) string { return "p" + pValue(p) },

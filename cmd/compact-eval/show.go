@@ -234,7 +234,8 @@ func eventPreview(e scenarios.Event) string {
 	var s string
 	switch {
 	case e.ToolCall != nil:
-		s = e.ToolCall.Name + " " + transcript.Args(e.ToolCall.Args)
+		// Args is JSON, which escapes & < > for HTML: an author reads them.
+		s = e.ToolCall.Name + " " + strings.NewReplacer(`\u0026`, "&", `\u003c`, "<", `\u003e`, ">").Replace(transcript.Args(e.ToolCall.Args))
 		if e.Text != "" {
 			s = e.Text + " · " + s
 		}
