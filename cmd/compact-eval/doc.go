@@ -17,7 +17,7 @@
 //
 //	run        run scenarios through summarizers and diff the agent's decisions
 //	validate   check scenario files
-//	compare    compare two results, paired, and fail on a regression
+//	compare    compare two results, paired, and fail on a regression; or two summarizers of one run
 //	gate       apply the gates to a saved result, such as merged shards
 //	report     render a saved result in another format
 //	merge      join the results of sharded runs into one
@@ -32,8 +32,10 @@
 // # A session
 //
 // Check the built-in suite, run it offline through the four built-in
-// summarizers, render the result for a pull request and as a page, and
-// compare two runs (the examples are run by a test, in this order):
+// summarizers, render the result for a pull request and as a page, compare
+// two runs, and two summarizers of one run head to head (the examples are
+// run by a test, in this order; 'compact-eval validate --show FILE' prints a
+// scenario's timeline, cuts and anchors):
 //
 //	$ compact-eval validate
 //	$ compact-eval run --out base
@@ -42,6 +44,7 @@
 //	$ compact-eval report base/result.json --format html -o base.html
 //	$ compact-eval report pr/result.json --format junit -o junit.xml
 //	$ compact-eval compare pr/result.json pr/result.json
+//	$ compact-eval compare --a builtin:truncate --b builtin:extractive base/result.json
 //	$ compact-eval gate --min-pass decisions=0.5 --baseline pr/result.json pr/result.json
 //	$ compact-eval schema summary
 //
