@@ -220,7 +220,7 @@ summarizers:
 agent: [a, b]
 `,
 			want: []string{
-				`2:5: summarizers[0]: spec "nonsense": want builtin:NAME, exec:COMMAND or openai:MODEL`,
+				`2:5: summarizers[0]: spec "nonsense": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL`,
 				`3:24: summarizers[1]: give spec or type, not both`,
 				`4:5: summarizers[2]: want spec (such as openai:gpt-4o-mini) or type (exec or openai)`,
 				`5:12: summarizers[3]: type openai needs a model`,
@@ -229,8 +229,8 @@ agent: [a, b]
 				`8:12: summarizers[6].type: write a builtin as spec: builtin:NAME`,
 				`9:12: summarizers[7].type: unknown type "magic" (valid: exec, openai)`,
 				`10:28: summarizers[8].prompt: only openai targets take a prompt`,
-				`10:44: summarizers[8].endpoint: only openai targets use an endpoint`,
-				`10:57: summarizers[8].params: only openai targets take model parameters`,
+				`10:44: summarizers[8].endpoint: only model targets (openai, anthropic, openai-responses) use an endpoint`,
+				`10:57: summarizers[8].params: only model targets (openai, anthropic, openai-responses) take model parameters`,
 				`11:32: summarizers[9].prompt: stat DIR/missing.tmpl: no such file or directory`,
 				`11:56: summarizers[9].endpoint: no endpoint named "nowhere" (declared: none)`,
 				`12:24: summarizers[10].model: not allowed with spec (the spec already says it)`,
