@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -51,4 +52,20 @@ func opaqueCompression(in *checks.Input, pc *summarizers.ProviderCompaction, r c
 		r.Status = checks.Fail
 	}
 	return r
+}
+
+// opaqueOf is the opaque provider compaction of a generation's summary, or
+// nil. Only a summary the provider summarizer itself made counts: a
+// document from any other summarizer that claims to be an opaque provider
+// item (to have its text checks skipped) is checked like any other, and
+// fails them.
+func opaqueOf(call summarizers.Call, raw []byte) *summarizers.ProviderCompaction {
+	pc := summarizers.ProviderCompactionOf(raw)
+	if pc == nil || !pc.Opaque || pc.Provider != summarizers.KindResponses {
+		return nil
+	}
+	if kind, _, _ := strings.Cut(call.Spec, ":"); kind != pc.Provider {
+		return nil
+	}
+	return pc
 }

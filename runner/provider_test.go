@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -128,5 +130,52 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 				t.Errorf("rerun has %d units, want %d", len(r2.Units), len(r.Units))
 			}
 		})
+	}
+}
+
+// TestForgedOpaqueSummary: a summarizer that is not OpenAI's compaction
+// cannot dodge the text checks by calling its document an opaque provider
+// item: the invariants run on it (and fail, it has no text), while the
+// same document from the openai-responses summarizer skips them.
+func TestForgedOpaqueSummary(t *testing.T) {
+	list := builtinSuite(t)
+	forge := func(spec string) summarizers.Summarizer {
+		return summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
+			doc := fmt.Sprintf(`{"schema_version":1,"covers_through":%d,"extensions":{"provider_compaction":{"provider":"openai-responses","model":"m","opaque":true,"output":[],"tokens":5}}}`, req.Cut)
+			return &summarizers.Response{Summary: json.RawMessage(doc), Call: summarizers.Call{Spec: spec}}, nil
+		})
+	}
+	for _, tc := range []struct {
+		spec       string
+		wantOpaque bool
+	}{{"exec:./forger", false}, {"openai-responses:m", true}} {
+		opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+		opts.Summarizers = []Summarizer{{Name: "s", Summarizer: forge(tc.spec)}}
+		res, err := Run(context.Background(), list[:3], opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reports.Read(res.ResultPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv := 0
+		for _, u := range r.Units {
+			for _, g := range u.Generations {
+				for _, c := range g.Checks {
+					if c.Kind != checks.KindInvariant {
+						continue
+					}
+					inv++
+					opaque := c.Status == checks.Skip && c.Message == summarizers.OpaqueReason
+					if opaque != tc.wantOpaque {
+						t.Errorf("%s: %s/%s %s %q", tc.spec, u.Scenario.ID, c.Invariant, c.Status, c.Message)
+					}
+				}
+			}
+		}
+		if inv == 0 {
+			t.Fatalf("%s: no invariant checked", tc.spec)
+		}
 	}
 }

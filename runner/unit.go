@@ -283,7 +283,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		g.SummaryTokens = p.counter.Count(string(resp.Summary))
 	}
 	rec.summary = decode(resp.Summary)
-	if pc := summarizers.ProviderCompactionOf(resp.Summary); pc != nil && pc.Opaque && pc.Tokens > 0 {
+	if pc := opaqueOf(g.Call, resp.Summary); pc != nil && pc.Tokens > 0 {
 		// ciphertext is no measure of context: the provider's figure is
 		g.SummaryTokens = pc.Tokens
 	}
@@ -326,7 +326,7 @@ func (u *unit) runChecks(r *genRecord, last bool) []checks.Result {
 		Raw:     r.raw,
 		Summary: r.summary,
 	}
-	if pc := summarizers.ProviderCompactionOf(r.raw); pc != nil && pc.Opaque {
+	if pc := opaqueOf(r.g.Call, r.raw); pc != nil {
 		return opaqueResults(in, pc, safeCheck(u.check, in))
 	}
 	return safeCheck(u.check, in)

@@ -13,7 +13,7 @@ import (
 )
 
 // OpenAI Responses compaction, as documented at
-// https://developers.openai.com/api/reference/resources/responses/methods/compact:
+// https://developers.openai.com/api/reference/typescript/resources/beta/subresources/responses/methods/compact:
 // POST /responses/compact with {model, input, instructions} answers
 // {"object": "response.compaction", "output": [...], "usage": {...}}, whose
 // output is the compacted conversation: the items kept, and one

@@ -5,7 +5,7 @@
 //     ("compaction": {"type": "summarize"}, beta header compact-2026-09-04):
 //     https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand
 //   - OpenAI's Responses API, POST /v1/responses/compact and POST
-//     /v1/responses: https://developers.openai.com/api/reference/resources/responses
+//     /v1/responses: https://developers.openai.com/api/reference/resources/beta/subresources/responses
 //
 // One server answers both (their paths do not overlap). It checks what the
 // documentation requires of a request (headers, the key, required fields,
