@@ -515,3 +515,44 @@ summarizers:
 		t.Error("the error echoes a key given as a name")
 	}
 }
+
+// TestProviderTargetOptions: an anthropic or openai-responses target takes an
+// endpoint like an openai one; its key is the endpoint's, never an ambient
+// provider variable.
+func TestProviderTargetOptions(t *testing.T) {
+	const data = `endpoints:
+  - {name: claude, base_url: "https://gateway.example/anthropic/v1", api_key_env: GW_KEY}
+summarizers:
+  - {name: a, type: anthropic, model: claude-x, endpoint: claude, params: {max_tokens: 900}}
+  - {name: r, spec: "openai-responses:gpt-x"}
+`
+	f, err := Parse("cfg.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "ambient-ant", "ANTHROPIC_BASE_URL": "http://ambient", "OPENAI_API_KEY": "ambient-oai", "GW_KEY": "gw-key"}
+	getenv := func(k string) string { return env[k] }
+	base := summarizers.Options{OpenAI: summarizers.OpenAIOptions{Getenv: getenv}}
+	targets := f.Summarizers
+	if len(targets) != 2 || targets[0].Spec.Raw != "anthropic:claude-x" || targets[1].Spec.Kind != summarizers.KindResponses {
+		t.Fatalf("targets %+v", targets)
+	}
+	o, err := f.TargetOptions(targets[0], base, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.OpenAI.ProviderClientConfig(summarizers.KindAnthropic)
+	if c.BaseURL != "https://gateway.example/anthropic/v1" || c.APIKey != "gw-key" || c.KeyHeader != "x-api-key" || o.OpenAI.MaxTokens != 900 {
+		t.Errorf("anthropic target: %+v", c)
+	}
+	o, err = f.TargetOptions(targets[1], base, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := o.OpenAI.ProviderClientConfig(summarizers.KindResponses); c.APIKey != "ambient-oai" || c.KeyHeader != "" {
+		t.Errorf("responses target without endpoint: %+v", c)
+	}
+	if c := base.OpenAI.ProviderClientConfig(summarizers.KindAnthropic); c.APIKey != "ambient-ant" || c.BaseURL != "http://ambient" {
+		t.Errorf("anthropic defaults: %+v", c)
+	}
+}
