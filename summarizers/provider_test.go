@@ -231,6 +231,16 @@ func TestProviderNoCompaction(t *testing.T) {
 	if _, err := s.Summarize(context.Background(), providerRequest()); err == nil || !strings.Contains(err.Error(), "no summary") {
 		t.Errorf("empty block: %v", err)
 	}
+	r, fake := newProvider(t, summarizers.KindResponses)
+	fake.NoCompactionItem = true
+	if _, err := r.Summarize(context.Background(), providerRequest()); err == nil || !strings.Contains(err.Error(), "no compaction item") {
+		t.Errorf("no compaction item: %v", err)
+	}
+	// an unusable reply is not cached: the next call asks again
+	fake.NoCompactionItem = false
+	if _, err := r.Summarize(context.Background(), providerRequest()); err != nil || fake.Count("") != 2 {
+		t.Errorf("after an unusable reply: %v, %d requests", err, fake.Count(""))
+	}
 }
 
 func TestCheckAgentReads(t *testing.T) {

@@ -590,7 +590,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 	case hasType:
 		t.Spec = p.typed(what, typeF, fields)
 	default:
-		p.Errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec or openai)", what)
+		p.Errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec, openai, anthropic or openai-responses)", what)
 	}
 	if fd, ok := fields["name"]; ok {
 		t.Name, _ = p.String(fd.Value, what+".name")
@@ -708,7 +708,7 @@ func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yaml
 	case summarizers.KindBuiltin:
 		p.Errorf(typeF.Value, "%s.type: write a builtin as spec: builtin:NAME", what)
 	default:
-		p.Errorf(typeF.Value, "%s.type: unknown type %q (valid: exec, openai)", what, kind)
+		p.Errorf(typeF.Value, "%s.type: unknown type %q (valid: exec, openai, anthropic, openai-responses)", what, kind)
 	}
 	return summarizers.Spec{}
 }

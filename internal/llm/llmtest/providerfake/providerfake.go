@@ -72,6 +72,9 @@ type Server struct {
 	Summarize func(texts []string) string
 	// Answer chooses an option key; nil chooses the first.
 	Answer func(q Question) string
+	// NoCompactionItem makes /responses/compact answer without its
+	// compaction item (a provider that compacted nothing).
+	NoCompactionItem bool
 
 	srv *httptest.Server
 

@@ -152,7 +152,9 @@ func (s *Server) compact(h http.Header, body []byte) (int, any, error) {
 		output = append(output, map[string]any{"id": "msg_fake_" + string(rune('a'+i%26)), "type": "message", "status": "completed", "role": "user",
 			"content": []any{map[string]any{"type": "input_text", "text": u}}})
 	}
-	output = append(output, map[string]any{"id": "cmp_fake", "type": "compaction", "encrypted_content": enc})
+	if !s.NoCompactionItem {
+		output = append(output, map[string]any{"id": "cmp_fake", "type": "compaction", "encrypted_content": enc})
+	}
 	return http.StatusOK, map[string]any{
 		"id": "resp_fake_compaction", "object": "response.compaction", "created_at": 1764547200,
 		"output": output, "usage": usage(tokens(strings.Join(texts, "\n")), tokens(summary)),
