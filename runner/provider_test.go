@@ -111,6 +111,7 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 			if gens == 0 {
 				t.Fatal("no generation in the whole suite")
 			}
+			t.Logf("%s: %d units, %d generations, %d requests (%d compacted-arm and %d full-arm decisions asked)", kind, len(r.Units), gens, first, replayed.Load(), full.Load())
 			if kind == summarizers.KindAnthropic && textRan == 0 {
 				t.Error("no invariant check ran on the readable summaries")
 			}
