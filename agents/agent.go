@@ -22,6 +22,14 @@ type Context struct {
 	Goal    string            `json:"goal"`
 	Summary json.RawMessage   `json:"summary"`
 	Events  []scenarios.Event `json:"events"`
+	// Compaction is the provider compaction behind Summary
+	// (summarizers.ExtProviderCompaction of the summary as installed), for
+	// the provider agents that replay it (anthropic:, openai-responses:);
+	// nil otherwise. It is never serialized: exec agents never see it.
+	Compaction *summarizers.ProviderCompaction `json:"-"`
+	// FullSummary is the summary document as installed, extensions
+	// included, for provider agents; never serialized.
+	FullSummary json.RawMessage `json:"-"`
 }
 
 // Question is the part of a probe an agent may see: never expect or requires.

@@ -7,7 +7,7 @@ import (
 )
 
 // New builds the agent a spec names: builtin:reference, exec:COMMAND… or
-// openai:MODEL. Specs parse with summarizers.ParseSpec; options are shared
+// openai:MODEL, anthropic:MODEL or openai-responses:MODEL. Specs parse with summarizers.ParseSpec; options are shared
 // with summarizers.
 func New(spec summarizers.Spec, opts summarizers.Options) (Agent, error) {
 	switch spec.Kind {
@@ -20,6 +20,10 @@ func New(spec summarizers.Spec, opts summarizers.Options) (Agent, error) {
 		return NewExec(spec.Command, opts)
 	case summarizers.KindOpenAI:
 		return NewOpenAI(spec.Name, opts.OpenAI)
+	case summarizers.KindAnthropic:
+		return NewAnthropic(spec.Name, opts.OpenAI)
+	case summarizers.KindResponses:
+		return NewResponses(spec.Name, opts.OpenAI)
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q", spec.Raw, spec.Kind)
 }

@@ -283,6 +283,10 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		g.SummaryTokens = p.counter.Count(string(resp.Summary))
 	}
 	rec.summary = decode(resp.Summary)
+	if pc := opaqueOf(g.Call, resp.Summary); pc != nil && pc.Tokens > 0 {
+		// ciphertext is no measure of context: the provider's figure is
+		g.SummaryTokens = pc.Tokens
+	}
 	ierr := error(nil)
 	switch {
 	case rec.summary == nil:
@@ -321,6 +325,9 @@ func (u *unit) runChecks(r *genRecord, last bool) []checks.Result {
 		},
 		Raw:     r.raw,
 		Summary: r.summary,
+	}
+	if pc := opaqueOf(r.g.Call, r.raw); pc != nil {
+		return opaqueResults(in, pc, safeCheck(u.check, in))
 	}
 	return safeCheck(u.check, in)
 }
@@ -394,6 +401,8 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 	}
 	i := sort.Search(len(sc.Events), func(i int) bool { return sc.Events[i].Seq > coversThrough })
 	compacted = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summarizers.ForAgent(summary), Events: withArrivals(sc.Events[i:], sc.Arrivals)}
+	// provider agents replay the provider's own item (docs/providers.md)
+	compacted.Compaction, compacted.FullSummary = summarizers.ProviderCompactionOf(summary), summary
 	return full, compacted
 }
 

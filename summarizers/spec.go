@@ -14,7 +14,8 @@ const (
 )
 
 // Spec names a summarizer or an agent: builtin:NAME, exec:COMMAND ARGS…, or
-// openai:MODEL (docs/formats.md §6).
+// openai:MODEL (docs/formats.md §6), or a provider's own compaction:
+// anthropic:MODEL, openai-responses:MODEL (docs/providers.md).
 type Spec struct {
 	Kind string
 	// Name is the builtin's name or the model.
@@ -33,11 +34,11 @@ func (s Spec) String() string { return s.Raw }
 func ParseSpec(raw string) (Spec, error) {
 	kind, rest, ok := strings.Cut(raw, ":")
 	if !ok || rest == "" {
-		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND or openai:MODEL", raw)
+		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL", raw)
 	}
 	s := Spec{Kind: kind, Raw: raw}
 	switch kind {
-	case KindBuiltin, KindOpenAI:
+	case KindBuiltin, KindOpenAI, KindAnthropic, KindResponses:
 		s.Name = strings.TrimSpace(rest)
 	case KindExec:
 		words, err := SplitCommand(rest)
@@ -49,7 +50,7 @@ func ParseSpec(raw string) (Spec, error) {
 		}
 		s.Command = words
 	default:
-		return Spec{}, fmt.Errorf("spec %q: unknown kind %q (valid: builtin, exec, openai)", raw, kind)
+		return Spec{}, fmt.Errorf("spec %q: unknown kind %q (valid: builtin, exec, openai, anthropic, openai-responses)", raw, kind)
 	}
 	return s, nil
 }
@@ -123,7 +124,8 @@ type Options struct {
 	PassEnv []string
 	// Dir is the working directory of exec processes; "" means the current one.
 	Dir string
-	// OpenAI configures openai: specs. See openai.go.
+	// OpenAI configures openai: specs, and the anthropic: and
+	// openai-responses: ones (see provider.go for their endpoints and keys).
 	OpenAI OpenAIOptions
 }
 
@@ -136,6 +138,10 @@ func New(spec Spec, opts Options) (Summarizer, error) {
 		return NewExec(spec.Command, opts)
 	case KindOpenAI:
 		return NewOpenAI(spec.Name, opts.OpenAI)
+	case KindAnthropic:
+		return NewAnthropic(spec.Name, opts.OpenAI)
+	case KindResponses:
+		return NewResponses(spec.Name, opts.OpenAI)
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q", spec.Raw, spec.Kind)
 }

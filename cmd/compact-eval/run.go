@@ -107,7 +107,7 @@ type runFlags struct {
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	f := &runFlags{tokenizer: tokenizerFlag(tokens.DefaultEncoding)}
-	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND or openai:MODEL, or NAME=SPEC to give it a stable name (default: "+strings.Join(defaultSummarizers, ", ")+")")
+	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL, or NAME=SPEC to give it a stable name (default: "+strings.Join(defaultSummarizers, ", ")+")")
 	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes, a `spec` as for --summarizer")
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once")
@@ -339,6 +339,9 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 		return file.TargetOptions(t, base, env.Getenv)
 	}
 	for _, t := range p.settings.Summarizers {
+		if err := summarizers.CheckAgentReads(t.Spec, p.settings.Agent.Spec); err != nil {
+			return usageError{err}
+		}
 		opts, err := build(t)
 		if err != nil {
 			return inputError{err}

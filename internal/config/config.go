@@ -188,7 +188,7 @@ func (f *File) TargetOptions(t Target, base summarizers.Options, getenv func(str
 	if t.Spec.Kind == summarizers.KindExec {
 		opts.PassEnv = t.Env
 	}
-	if t.Spec.Kind != summarizers.KindOpenAI {
+	if !summarizers.ModelKind(t.Spec.Kind) {
 		return opts, nil
 	}
 	o := &opts.OpenAI
@@ -218,9 +218,11 @@ func (f *File) TargetOptions(t Target, base summarizers.Options, getenv func(str
 		return opts, fmt.Errorf("%s: %w", t.Name, err)
 	}
 	o.BaseURL, o.APIKey, o.Endpoint = e.BaseURL, key, e.Name
-	// The named endpoint's key or none: never the ambient OPENAI_* values.
+	// The named endpoint's key or none: never the ambient OPENAI_* or
+	// ANTHROPIC_* values.
 	o.Getenv = func(k string) string {
-		if k == "OPENAI_API_KEY" || k == "OPENAI_BASE_URL" {
+		switch k {
+		case "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL":
 			return ""
 		}
 		return getenv(k)
@@ -588,7 +590,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 	case hasType:
 		t.Spec = p.typed(what, typeF, fields)
 	default:
-		p.Errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec or openai)", what)
+		p.Errorf(n, "%s: want spec (such as openai:gpt-4o-mini) or type (exec, openai, anthropic or openai-responses)", what)
 	}
 	if fd, ok := fields["name"]; ok {
 		t.Name, _ = p.String(fd.Value, what+".name")
@@ -597,6 +599,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		t.Name = t.Spec.Raw
 	}
 	openai := t.Spec.Kind == summarizers.KindOpenAI
+	model := summarizers.ModelKind(t.Spec.Kind)
 	if fd, ok := fields["prompt"]; ok {
 		if !openai && t.Spec.Kind != "" {
 			p.Errorf(fd.Key, "%s.prompt: only openai targets take a prompt", what)
@@ -612,15 +615,15 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		}
 	}
 	if fd, ok := fields["params"]; ok {
-		if !openai && t.Spec.Kind != "" {
-			p.Errorf(fd.Key, "%s.params: only openai targets take model parameters", what)
+		if !model && t.Spec.Kind != "" {
+			p.Errorf(fd.Key, "%s.params: only model targets (openai, anthropic, openai-responses) take model parameters", what)
 		} else {
 			t.Params = p.params(fd.Value, what+".params")
 		}
 	}
 	if fd, ok := fields["endpoint"]; ok {
-		if !openai && t.Spec.Kind != "" {
-			p.Errorf(fd.Key, "%s.endpoint: only openai targets use an endpoint", what)
+		if !model && t.Spec.Kind != "" {
+			p.Errorf(fd.Key, "%s.endpoint: only model targets (openai, anthropic, openai-responses) use an endpoint", what)
 		} else if name, ok := p.String(fd.Value, what+".endpoint"); ok {
 			t.Endpoint = name
 			if !slices.ContainsFunc(endpoints, func(e Endpoint) bool { return e.Name == name }) {
@@ -676,12 +679,12 @@ func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yaml
 	model, hasModel := fields["model"]
 	command, hasCommand := fields["command"]
 	switch kind {
-	case summarizers.KindOpenAI:
+	case summarizers.KindOpenAI, summarizers.KindAnthropic, summarizers.KindResponses:
 		if hasCommand {
-			p.Errorf(command.Key, "%s.command: an openai target has no command", what)
+			p.Errorf(command.Key, "%s.command: an %s target has no command", what, kind)
 		}
 		if !hasModel {
-			p.Errorf(typeF.Value, "%s: type openai needs a model", what)
+			p.Errorf(typeF.Value, "%s: type %s needs a model", what, kind)
 			return summarizers.Spec{Kind: kind}
 		}
 		name, ok := p.String(model.Value, what+".model")
@@ -705,7 +708,7 @@ func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yaml
 	case summarizers.KindBuiltin:
 		p.Errorf(typeF.Value, "%s.type: write a builtin as spec: builtin:NAME", what)
 	default:
-		p.Errorf(typeF.Value, "%s.type: unknown type %q (valid: exec, openai)", what, kind)
+		p.Errorf(typeF.Value, "%s.type: unknown type %q (valid: exec, openai, anthropic, openai-responses)", what, kind)
 	}
 	return summarizers.Spec{}
 }

@@ -220,17 +220,17 @@ summarizers:
 agent: [a, b]
 `,
 			want: []string{
-				`2:5: summarizers[0]: spec "nonsense": want builtin:NAME, exec:COMMAND or openai:MODEL`,
+				`2:5: summarizers[0]: spec "nonsense": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL`,
 				`3:24: summarizers[1]: give spec or type, not both`,
-				`4:5: summarizers[2]: want spec (such as openai:gpt-4o-mini) or type (exec or openai)`,
+				`4:5: summarizers[2]: want spec (such as openai:gpt-4o-mini) or type (exec, openai, anthropic or openai-responses)`,
 				`5:12: summarizers[3]: type openai needs a model`,
 				`6:27: summarizers[4].command: unterminated ' quote`,
 				`7:18: summarizers[5].model: an exec target has no model`,
 				`8:12: summarizers[6].type: write a builtin as spec: builtin:NAME`,
-				`9:12: summarizers[7].type: unknown type "magic" (valid: exec, openai)`,
+				`9:12: summarizers[7].type: unknown type "magic" (valid: exec, openai, anthropic, openai-responses)`,
 				`10:28: summarizers[8].prompt: only openai targets take a prompt`,
-				`10:44: summarizers[8].endpoint: only openai targets use an endpoint`,
-				`10:57: summarizers[8].params: only openai targets take model parameters`,
+				`10:44: summarizers[8].endpoint: only model targets (openai, anthropic, openai-responses) use an endpoint`,
+				`10:57: summarizers[8].params: only model targets (openai, anthropic, openai-responses) take model parameters`,
 				`11:32: summarizers[9].prompt: stat DIR/missing.tmpl: no such file or directory`,
 				`11:56: summarizers[9].endpoint: no endpoint named "nowhere" (declared: none)`,
 				`12:24: summarizers[10].model: not allowed with spec (the spec already says it)`,
@@ -513,5 +513,46 @@ summarizers:
 	}
 	if strings.Contains(err.Error(), key) {
 		t.Error("the error echoes a key given as a name")
+	}
+}
+
+// TestProviderTargetOptions: an anthropic or openai-responses target takes an
+// endpoint like an openai one; its key is the endpoint's, never an ambient
+// provider variable.
+func TestProviderTargetOptions(t *testing.T) {
+	const data = `endpoints:
+  - {name: claude, base_url: "https://gateway.example/anthropic/v1", api_key_env: GW_KEY}
+summarizers:
+  - {name: a, type: anthropic, model: claude-x, endpoint: claude, params: {max_tokens: 900}}
+  - {name: r, spec: "openai-responses:gpt-x"}
+`
+	f, err := Parse("cfg.yaml", []byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "ambient-ant", "ANTHROPIC_BASE_URL": "http://ambient", "OPENAI_API_KEY": "ambient-oai", "GW_KEY": "gw-key"}
+	getenv := func(k string) string { return env[k] }
+	base := summarizers.Options{OpenAI: summarizers.OpenAIOptions{Getenv: getenv}}
+	targets := f.Summarizers
+	if len(targets) != 2 || targets[0].Spec.Raw != "anthropic:claude-x" || targets[1].Spec.Kind != summarizers.KindResponses {
+		t.Fatalf("targets %+v", targets)
+	}
+	o, err := f.TargetOptions(targets[0], base, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := o.OpenAI.ProviderClientConfig(summarizers.KindAnthropic)
+	if c.BaseURL != "https://gateway.example/anthropic/v1" || c.APIKey != "gw-key" || c.KeyHeader != "x-api-key" || o.OpenAI.MaxTokens != 900 {
+		t.Errorf("anthropic target: %+v", c)
+	}
+	o, err = f.TargetOptions(targets[1], base, getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := o.OpenAI.ProviderClientConfig(summarizers.KindResponses); c.APIKey != "ambient-oai" || c.KeyHeader != "" {
+		t.Errorf("responses target without endpoint: %+v", c)
+	}
+	if c := base.OpenAI.ProviderClientConfig(summarizers.KindAnthropic); c.APIKey != "ambient-ant" || c.BaseURL != "http://ambient" {
+		t.Errorf("anthropic defaults: %+v", c)
 	}
 }

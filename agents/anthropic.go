@@ -1,0 +1,177 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/llm"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// anthropicAgent is an anthropic: agent.
+type anthropicAgent struct {
+	model  string
+	opts   summarizers.OpenAIOptions
+	client *llm.Client
+}
+
+// NewAnthropic returns an agent that answers through Anthropic's Messages
+// API. Both arms go through the same API, model and headers (the
+// compaction beta included), so the only difference between them is
+// compaction: the full arm sends the whole history; the compacted arm sends
+// the compaction block an anthropic: summarizer returned, verbatim and
+// first, then the events after it, then the question. A summary from any
+// other summarizer is shown as text in the system prompt, as the openai:
+// agent does. Tool calls are real tool_use and tool_result blocks, with
+// tool_choice none: the agent answers, it does not act. A reply whose
+// choice is not an option key gets one correction turn.
+func NewAnthropic(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	if strings.TrimSpace(model) == "" {
+		return nil, fmt.Errorf("anthropic: missing model name (want anthropic:MODEL)")
+	}
+	c, err := summarizers.NewProviderClient(summarizers.KindAnthropic, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &anthropicAgent{model: model, opts: opts, client: c}, nil
+}
+
+// AnthropicParams is the Messages API request of a decide request.
+func AnthropicParams(model string, maxTokens int64, req *Request) (anthropic.BetaMessageNewParams, error) {
+	c := req.Context
+	var msgs []anthropic.BetaMessageParam
+	pc := providerCompaction(c, summarizers.KindAnthropic)
+	if pc != nil {
+		m, err := summarizers.AnthropicCompactionMessage(c.FullSummary, pc)
+		if err != nil {
+			return anthropic.BetaMessageNewParams{}, fmt.Errorf("compaction block: %w", err)
+		}
+		msgs = append(msgs, m)
+	}
+	events, tools := summarizers.AnthropicMessages(c.Events)
+	msgs = append(msgs, events...)
+	q := anthropic.NewBetaTextBlock(questionText(req.Probe))
+	if n := len(msgs); n > 0 && msgs[n-1].OfUser != nil {
+		msgs[n-1].OfUser.Content = append(msgs[n-1].OfUser.Content, q)
+	} else {
+		msgs = append(msgs, anthropic.NewBetaUserMessage(q))
+	}
+	p := anthropic.BetaMessageNewParams{Model: anthropic.Model(model), MaxTokens: maxTokens, Messages: msgs, Tools: tools}
+	if s := systemText(c, pc != nil); s != "" {
+		p.System = []anthropic.BetaTextBlockParam{{Text: s}}
+	}
+	if len(tools) > 0 {
+		p.ToolChoice = anthropic.BetaToolChoiceUnionParam{OfNone: &anthropic.BetaToolChoiceNoneParam{}}
+	}
+	return p, nil
+}
+
+func (a *anthropicAgent) maxTokens() int64 {
+	if a.opts.MaxTokens > 0 {
+		return int64(a.opts.MaxTokens)
+	}
+	return 1024
+}
+
+// Decide implements Agent.
+func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
+	if len(req.Probe.Options) == 0 {
+		return d, fmt.Errorf("anthropic agent: probe %q: %w", req.Probe.ID, errNoOptions)
+	}
+	p, err := AnthropicParams(a.model, a.maxTokens(), req)
+	if err != nil {
+		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
+	text, hit, err := a.send(ctx, d, p, req.Trial, nil)
+	if err != nil {
+		return d, err
+	}
+	choice, reason, perr := decisionFromText(text, req.Probe.Options)
+	if perr != nil {
+		fix := p
+		fix.Messages = append(append([]anthropic.BetaMessageParam(nil), p.Messages...),
+			anthropic.BetaMessageParam{OfAssistant: &anthropic.BetaAssistantMessageParam{Content: []anthropic.BetaContentBlockParamUnion{anthropic.NewBetaTextBlock(nonEmpty(text))}}},
+			anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock(correction(perr, req.Probe.Options))))
+		setExtra(&d.Call, "corrections", "1")
+		setExtra(&d.Call, "first_reply_problem", clip.String(perr.Error(), 200))
+		accept := func(t string) error { _, _, err := decisionFromText(t, req.Probe.Options); return err }
+		var hit2 bool
+		text, hit2, err = a.send(ctx, d, fix, req.Trial, accept)
+		if err != nil {
+			return d, fmt.Errorf("anthropic agent %s: after one correction (first reply: %v): %w", a.model, perr, err)
+		}
+		hit = hit && hit2
+		if choice, reason, perr = decisionFromText(text, req.Probe.Options); perr != nil {
+			return d, fmt.Errorf("anthropic agent %s: after one correction: %w", a.model, perr)
+		}
+	}
+	d.Call.CacheHit = hit
+	d.Choice, d.Reason = choice, reason
+	return d, nil
+}
+
+// send posts one Messages API request and returns the reply's text.
+func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.BetaMessageNewParams, trial int, accept func(string) error) (string, bool, error) {
+	body, err := json.Marshal(p)
+	if err != nil {
+		return "", false, err
+	}
+	var text string
+	var usage anthropic.BetaUsage
+	rep, err := a.client.Post(ctx, &llm.Call{
+		Op: "anthropic messages", Path: "/messages", Header: summarizers.AnthropicHeader(), Body: body, Trial: trial,
+		Tokens: summarizers.EstimateAnthropic(p),
+		Accept: func(b []byte) error {
+			var m anthropic.BetaMessage
+			if err := json.Unmarshal(b, &m); err != nil {
+				return err
+			}
+			var parts []string
+			for _, c := range m.Content {
+				if c.Type == "text" {
+					parts = append(parts, c.Text)
+				}
+			}
+			t := strings.Join(parts, "")
+			if strings.TrimSpace(t) == "" {
+				return fmt.Errorf("the reply has no text (stop_reason %q)", m.StopReason)
+			}
+			if accept != nil {
+				if err := accept(t); err != nil {
+					return err
+				}
+			}
+			text, usage = t, m.Usage
+			return nil
+		},
+	})
+	a.opts.ProviderProvenance(&d.Call, summarizers.KindAnthropic, a.model, a.client.Host(), rep)
+	setExtra(&d.Call, "beta", summarizers.AnthropicBeta)
+	if err != nil {
+		return "", false, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
+	d.Call.Usage.PromptTokens += int(usage.InputTokens)
+	d.Call.Usage.CompletionTokens += int(usage.OutputTokens)
+	return text, rep.CacheHit, nil
+}
+
+func setExtra(c *summarizers.Call, k, v string) {
+	if c.Extra == nil {
+		c.Extra = map[string]string{}
+	}
+	c.Extra[k] = v
+}
+
+func nonEmpty(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(empty reply)"
+	}
+	return s
+}

@@ -1,0 +1,192 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/llm"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// ResponsesPath is the Responses API's create endpoint.
+const ResponsesPath = "/responses"
+
+// ResponsesRequest is the body an openai-responses: agent sends.
+type ResponsesRequest struct {
+	Model           string                      `json:"model"`
+	Instructions    string                      `json:"instructions,omitempty"`
+	Input           []json.RawMessage           `json:"input"`
+	Tools           []summarizers.ResponsesTool `json:"tools,omitempty"`
+	ToolChoice      string                      `json:"tool_choice,omitempty"`
+	Store           bool                        `json:"store"`
+	Temperature     *float32                    `json:"temperature,omitempty"`
+	MaxOutputTokens int                         `json:"max_output_tokens,omitempty"`
+}
+
+// responsesReply is the part of a Responses API reply the agent reads.
+type responsesReply struct {
+	Status string `json:"status"`
+	Output []struct {
+		Type    string `json:"type"`
+		Role    string `json:"role"`
+		Content []struct {
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Refusal string `json:"refusal"`
+		} `json:"content"`
+	} `json:"output"`
+	Usage summarizers.ResponsesUsage `json:"usage"`
+}
+
+func (r *responsesReply) text() string {
+	var parts []string
+	for _, o := range r.Output {
+		if o.Type != "message" {
+			continue
+		}
+		for _, c := range o.Content {
+			if c.Type == "output_text" {
+				parts = append(parts, c.Text)
+			}
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+// responsesAgent is an openai-responses: agent.
+type responsesAgent struct {
+	model  string
+	opts   summarizers.OpenAIOptions
+	client *llm.Client
+}
+
+// NewResponses returns an agent that answers through OpenAI's Responses API
+// (POST /responses, store false). Both arms go through the same API and
+// model: the full arm sends the whole history as input items; the
+// compacted arm sends the output of /responses/compact an
+// openai-responses: summarizer returned (the opaque compaction item, and
+// whatever the provider kept), verbatim and first, then the events after
+// it, then the question. A summary from any other summarizer is shown as
+// text in the instructions. Tool calls are function_call and
+// function_call_output items, with tool_choice none. A reply whose choice
+// is not an option key gets one correction turn.
+func NewResponses(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	if strings.TrimSpace(model) == "" {
+		return nil, fmt.Errorf("openai-responses: missing model name (want openai-responses:MODEL)")
+	}
+	c, err := summarizers.NewProviderClient(summarizers.KindResponses, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &responsesAgent{model: model, opts: opts, client: c}, nil
+}
+
+// ResponsesBody is the request of a decide request.
+func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (ResponsesRequest, error) {
+	c := req.Context
+	pc := providerCompaction(c, summarizers.KindResponses)
+	items, tools := summarizers.ResponsesItems(c.Events)
+	items = append(items, summarizers.ResponsesItem{Type: "message", Role: "user", Content: questionText(req.Probe)})
+	input, err := summarizers.ResponsesInput(pc, items)
+	if err != nil {
+		return ResponsesRequest{}, err
+	}
+	r := ResponsesRequest{Model: model, Instructions: systemText(c, pc != nil), Input: input, Tools: tools,
+		Temperature: opts.Temperature, MaxOutputTokens: opts.MaxTokens}
+	if len(tools) > 0 {
+		r.ToolChoice = "none"
+	}
+	return r, nil
+}
+
+// Decide implements Agent.
+func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = summarizers.KindResponses + ":" + a.model
+	if len(req.Probe.Options) == 0 {
+		return d, fmt.Errorf("openai-responses agent: probe %q: %w", req.Probe.ID, errNoOptions)
+	}
+	body, err := ResponsesBody(a.model, a.opts, req)
+	if err != nil {
+		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+	}
+	text, hit, err := a.send(ctx, d, body, req.Trial, nil)
+	if err != nil {
+		return d, err
+	}
+	choice, reason, perr := decisionFromText(text, req.Probe.Options)
+	if perr != nil {
+		fix := body
+		fix.Input = append([]json.RawMessage(nil), body.Input...)
+		for _, it := range []summarizers.ResponsesItem{
+			{Type: "message", Role: "assistant", Content: nonEmpty(text)},
+			{Type: "message", Role: "user", Content: correction(perr, req.Probe.Options)},
+		} {
+			b, _ := json.Marshal(it)
+			fix.Input = append(fix.Input, b)
+		}
+		setExtra(&d.Call, "corrections", "1")
+		setExtra(&d.Call, "first_reply_problem", clip.String(perr.Error(), 200))
+		accept := func(t string) error { _, _, err := decisionFromText(t, req.Probe.Options); return err }
+		var hit2 bool
+		text, hit2, err = a.send(ctx, d, fix, req.Trial, accept)
+		if err != nil {
+			return d, fmt.Errorf("openai-responses agent %s: after one correction (first reply: %v): %w", a.model, perr, err)
+		}
+		hit = hit && hit2
+		if choice, reason, perr = decisionFromText(text, req.Probe.Options); perr != nil {
+			return d, fmt.Errorf("openai-responses agent %s: after one correction: %w", a.model, perr)
+		}
+	}
+	d.Call.CacheHit = hit
+	d.Choice, d.Reason = choice, reason
+	return d, nil
+}
+
+func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesRequest, trial int, accept func(string) error) (string, bool, error) {
+	body, err := json.Marshal(r)
+	if err != nil {
+		return "", false, err
+	}
+	var text string
+	var usage summarizers.ResponsesUsage
+	rep, err := a.client.Post(ctx, &llm.Call{
+		Op: "openai responses", Path: ResponsesPath, Body: body, Trial: trial, Tokens: llmTokens(body),
+		Accept: func(b []byte) error {
+			var rr responsesReply
+			if err := json.Unmarshal(b, &rr); err != nil {
+				return err
+			}
+			t := rr.text()
+			if strings.TrimSpace(t) == "" {
+				return fmt.Errorf("the reply has no output text (status %q)", rr.Status)
+			}
+			if accept != nil {
+				if err := accept(t); err != nil {
+					return err
+				}
+			}
+			text, usage = t, rr.Usage
+			return nil
+		},
+	})
+	a.opts.ProviderProvenance(&d.Call, summarizers.KindResponses, a.model, a.client.Host(), rep)
+	if err != nil {
+		return "", false, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+	}
+	d.Call.Usage.PromptTokens += usage.InputTokens
+	d.Call.Usage.CompletionTokens += usage.OutputTokens
+	return text, rep.CacheHit, nil
+}
+
+// llmTokens estimates a body's prompt tokens for the TPM limit: the whole
+// JSON counted, which overestimates a little.
+func llmTokens(body []byte) int {
+	if len(body) == 0 {
+		return 0
+	}
+	return len(body) / 4
+}

@@ -1,0 +1,71 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// opaqueKeeps are the checks that still apply to an opaque provider
+// compaction (docs/providers.md): they read the document's shape and the
+// runtime's tail, not its text. Compression is judged on the provider's
+// reported size; every other check skips.
+var opaqueKeeps = map[string]bool{checks.CheckSchema: true, checks.CheckCoverage: true, checks.CheckTail: true}
+
+// opaqueResults turns the results of an opaque summary's checks into what
+// they can honestly say: the shape checks as they ran, compression by the
+// provider's reported tokens, and a skip with summarizers.OpaqueReason for
+// every check that needs text (every invariant, the secret check included:
+// an encrypted item cannot be searched).
+func opaqueResults(in *checks.Input, pc *summarizers.ProviderCompaction, res []checks.Result) []checks.Result {
+	out := make([]checks.Result, 0, len(res))
+	for _, r := range res {
+		switch {
+		case r.Kind == checks.KindStructural && opaqueKeeps[r.Check]:
+		case r.Kind == checks.KindStructural && r.Check == checks.CheckCompression:
+			r = opaqueCompression(in, pc, r)
+		default:
+			r.Status, r.Message, r.Metrics, r.Evidence = checks.Skip, summarizers.OpaqueReason, nil, nil
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// opaqueCompression is the compression check on the provider's reported
+// size of the compacted context (ProviderCompaction.Tokens) instead of the
+// document's JSON, which for an opaque item is mostly ciphertext.
+func opaqueCompression(in *checks.Input, pc *summarizers.ProviderCompaction, r checks.Result) checks.Result {
+	replaced := in.Gen.ReplacedTokens
+	if replaced <= 0 || pc.Tokens <= 0 {
+		r.Status, r.Message, r.Metrics = checks.Skip, summarizers.OpaqueReason+": the provider reported no size to compare", nil
+		return r
+	}
+	maxRatio := in.Scenario.Compaction.EffectiveMaxRatio()
+	ratio := float64(pc.Tokens) / float64(replaced)
+	r.Metrics = map[string]float64{"summary_tokens": float64(pc.Tokens), "replaced_tokens": float64(replaced), "ratio": ratio, "max_ratio": maxRatio}
+	r.Message = fmt.Sprintf("provider-reported %d tokens / replaced %d tokens = %.2f (max %.2f)", pc.Tokens, replaced, ratio, maxRatio)
+	r.Status = checks.Pass
+	if float64(pc.Tokens) > maxRatio*float64(replaced) {
+		r.Status = checks.Fail
+	}
+	return r
+}
+
+// opaqueOf is the opaque provider compaction of a generation's summary, or
+// nil. Only a summary the provider summarizer itself made counts: a
+// document from any other summarizer that claims to be an opaque provider
+// item (to have its text checks skipped) is checked like any other, and
+// fails them.
+func opaqueOf(call summarizers.Call, raw []byte) *summarizers.ProviderCompaction {
+	pc := summarizers.ProviderCompactionOf(raw)
+	if pc == nil || !pc.Opaque || pc.Provider != summarizers.KindResponses {
+		return nil
+	}
+	if kind, _, _ := strings.Cut(call.Spec, ":"); kind != pc.Provider {
+		return nil
+	}
+	return pc
+}
