@@ -16,6 +16,8 @@
 //	                    agent-dumpstdin append every request to
 //	EXECTEST_PID_FILE   file that summarizer-hang writes its child's pid to
 //	EXECTEST_JUDGE_RULES file of judge-scripted's verdicts (see JudgeScripted)
+//	EXECTEST_HOLD_FILE  summarizer-good waits while this file exists (at
+//	                    most a minute), so a test decides when calls end
 package exectest
 
 import (
@@ -66,10 +68,20 @@ const GarbageOutput = "this is not JSON, sorry\n"
 // results verified claims, tool calls without a result pending operations;
 // covers_through is the cut.
 // With $EXECTEST_DELAY set (a Go duration), it waits that long first, so
-// that a test can interrupt a run while calls are in flight.
+// that a test can interrupt a run while calls are in flight. With
+// $EXECTEST_HOLD_FILE set, it waits while that file exists (at most a
+// minute): a test that must act while a run is busy holds it for as long as
+// it needs, however slow the machine.
 func SummarizerGood() {
 	if d, err := time.ParseDuration(os.Getenv("EXECTEST_DELAY")); err == nil {
 		time.Sleep(d)
+	}
+	if hold := os.Getenv("EXECTEST_HOLD_FILE"); hold != "" {
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(hold); err != nil {
+				break
+			}
+		}
 	}
 	os.Exit(summarizerGood(os.Stdin, os.Stdout, os.Stderr))
 }
