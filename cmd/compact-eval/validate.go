@@ -58,7 +58,7 @@ cut), so a probe can never regress. They do not change the exit code unless
 				all := append(append(scenarios.ErrorList(nil), problems...), warnings...)
 				all.Sort()
 				for _, p := range all {
-					fmt.Fprintln(env.Stderr, p)
+					fmt.Fprintln(env.Stderr, problem(p))
 				}
 				if len(warnings) > 0 && len(problems) == 0 {
 					where := strings.Join(args, " ")
