@@ -177,8 +177,8 @@ func mdCode(s string, table bool) string {
 	if s == "" {
 		return ""
 	}
-	if table {
-		s = strings.ReplaceAll(s, "|", `\|`)
+	if table && strings.Contains(s, "|") {
+		s = escapePipes(s)
 	}
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -194,6 +194,32 @@ func mdCode(s string, table bool) string {
 		s = " " + s + " "
 	}
 	return fence + s + fence
+}
+
+// escapePipes writes each '|' of s as `\|`, which a GFM table reads as a
+// pipe inside its cell, even in a code span. The table scanner pairs
+// backslashes from the left, so a pipe after an odd run of backslashes
+// ("a\|b") would still end the cell: a zero-width space goes between.
+func escapePipes(s string) string {
+	var b strings.Builder
+	run := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '|':
+			if run%2 == 1 {
+				b.WriteString("\u200b")
+			}
+			b.WriteString(`\|`)
+			run = 0
+			continue
+		case '\\':
+			run++
+		default:
+			run = 0
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // mdWord writes s as is when it is a plain word (letters, digits, and '.',

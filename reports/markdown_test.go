@@ -27,6 +27,7 @@ var injections = []string{
 	"``` fence `tick` ``",
 	"line one\n## ✅ every check passed\n<script>",
 	"a | b | c",
+	`a\| b \\| c \\\|`,
 }
 
 // live reports the first Markdown construct left live in md, outside code
@@ -37,7 +38,7 @@ func live(md string) string {
 	for i, line := range strings.Split(md, "\n") {
 		// A table row has as many cells as its header.
 		if strings.HasPrefix(line, "|") {
-			n := strings.Count(line, "|") - strings.Count(line, `\|`)
+			n := cellPipes(line)
 			if strings.HasPrefix(line, "|---") || cols == 0 {
 				cols = n
 			} else if n != cols {
@@ -168,10 +169,26 @@ func TestLiveFindsEachInjection(t *testing.T) {
 			continue // breaks a code span: shown by the injections after it
 		}
 		if strings.Contains(inj, "|") {
-			inj = "| a | b |\n|---|---|\n| " + inj + " |"
+			inj = "| a |\n|---|\n| " + inj + " |"
 		}
 		if live("verdict\n"+inj) == "" {
 			t.Errorf("live(%q) = \"\": the test would prove nothing", inj)
 		}
 	}
+}
+
+// cellPipes counts the pipes of a table row that end a cell, as cmark-gfm
+// scans them: a backslash escapes the character after it, pairs from the
+// left.
+func cellPipes(line string) int {
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '|':
+			n++
+		}
+	}
+	return n
 }
