@@ -23,17 +23,17 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 		limit = DefaultMaxMarkdown
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "**%s**\n\n", mdInline(Verdict(r, opts.Gate)))
+	fmt.Fprintf(&b, "**%s**\n\n", mdText(Verdict(r, opts.Gate)))
 	if opts.Gate != nil {
 		for _, l := range opts.Gate.Lines {
-			fmt.Fprintf(&b, "- `%s`\n", strings.ReplaceAll(l, "`", "'"))
+			fmt.Fprintf(&b, "- %s\n", mdCode(l, false))
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "compact-eval %s · run `%s` · agent `%s` · %d trial(s) · tokenizer %s\n\n",
-		mdInline(r.Harness), mdInline(r.RunID), mdInline(r.Config.Agent), max(1, r.Config.Trials), mdInline(r.Config.Tokenizer))
+	fmt.Fprintf(&b, "compact-eval %s · run %s · agent %s · %d trial(s) · tokenizer %s\n\n",
+		mdWord(r.Harness), mdCode(r.RunID, false), mdCode(r.Config.Agent, false), max(1, r.Config.Trials), mdWord(r.Config.Tokenizer))
 	if r.Interrupted {
-		fmt.Fprintf(&b, "> [!WARNING]\n> The run was interrupted; resume with `%s`.\n\n", mdInline(r.Resume))
+		fmt.Fprintf(&b, "> [!WARNING]\n> The run was interrupted; resume with %s.\n\n", mdCode(r.Resume, false))
 	}
 	b.WriteString("### Leaderboard\n\n")
 	b.WriteString("| summarizer | invariants kept | structural passed | decisions kept | compression (median) | summary tokens (mean) | latency (median) | errors | retries |\n")
@@ -43,14 +43,14 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 		if a := FindAggregate(r, s.Summarizer, CheckDecisions); a != nil {
 			dec = rateCell(a)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %.2f | %.0f | %s | %d | %d |\n", mdInline(s.Summarizer),
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.0f | %s | %d | %d |\n", mdCode(s.Summarizer, true),
 			pct(s.InvariantPass, s.InvariantPass+s.InvariantFail), pct(s.StructuralPass, s.StructuralPass+s.StructuralFail),
 			dec, s.MedianCompression, s.MeanSummaryTokens, s.MedianLatency.Round(time.Millisecond), s.Errors, s.Retries)
 	}
 	sums := Summarizers(r)
 	b.WriteString("\n### Pass rate by check type\n\n| check |")
 	for _, s := range sums {
-		fmt.Fprintf(&b, " `%s` |", mdInline(s))
+		fmt.Fprintf(&b, " %s |", mdCode(s, true))
 	}
 	b.WriteString("\n|---|")
 	for range sums {
@@ -58,7 +58,7 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 	}
 	b.WriteString("\n")
 	for _, c := range CheckTypes(r) {
-		fmt.Fprintf(&b, "| %s |", c)
+		fmt.Fprintf(&b, "| %s |", mdWord(c))
 		for _, s := range sums {
 			cell := "–"
 			if a := FindAggregate(r, s, c); a != nil {
@@ -87,7 +87,7 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 				fmt.Fprintf(&tail, "- … and %d more\n", len(warn)-20)
 				break
 			}
-			fmt.Fprintf(&tail, "- %s\n", mdInline(x))
+			fmt.Fprintf(&tail, "- %s\n", mdCode(x, false))
 		}
 	}
 	if len(findings) > 0 {
@@ -106,7 +106,7 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 			if r.Config.Trials > 1 {
 				gen = fmt.Sprintf("t%d %s", f.Trial, gen)
 			}
-			line := fmt.Sprintf("| %s | `%s` | %s | %s | %s | %s |\n", mdInline(f.Scenario), mdInline(f.Summarizer), gen, mdInline(f.Label()), seq, mdInline(msg))
+			line := fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", mdCode(f.Scenario, true), mdCode(f.Summarizer, true), gen, mdCode(f.Label(), true), seq, mdCode(msg, true))
 			if b.Len()+len(line) > budget {
 				fmt.Fprintf(&b, "\n… and %d more\n", len(findings)-i)
 				break
@@ -134,12 +134,142 @@ func rateCell(a *Aggregate) string {
 	return s
 }
 
-// mdInline makes s safe in a Markdown table cell or inline text: one line,
-// no pipes breaking the table, no HTML.
-var mdReplacer = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'")
+// Every string a Markdown writer takes from a result (a summary, a
+// scenario, a model, a program's output, a name a config gave) is fenced in
+// a code span, where nothing is Markdown: no link, image, emphasis, HTML,
+// autolink, mention or math, whatever it holds. Harness-made text that
+// embeds such strings (the verdict) is escaped instead.
 
-func mdInline(s string) string {
-	const maxCell = 300
-	s = mdReplacer.Replace(s)
-	return clip.String(s, maxCell)
+// maxCell bounds one cell or inline string, in bytes.
+const maxCell = 300
+
+// mdLine makes s one line of at most maxCell bytes: line breaks become
+// spaces, other control characters their \x escapes.
+func mdLine(s string) string {
+	s = clip.String(s, maxCell)
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case isControl(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029
+}
+
+// mdCode fences s in a code span (in a table cell when table is set, where
+// a pipe must be escaped even inside the span). The fence is one backtick
+// longer than the longest run of backticks in s, padded with a space when s
+// starts or ends with a backtick, as CommonMark defines. Empty s is "".
+func mdCode(s string, table bool) string {
+	s = mdLine(s)
+	if s == "" {
+		return ""
+	}
+	if table && strings.Contains(s, "|") {
+		s = escapePipes(s)
+	}
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// escapePipes writes each '|' of s as `\|`, which a GFM table reads as a
+// pipe inside its cell, even in a code span. The table scanner pairs
+// backslashes from the left, so a pipe after an odd run of backslashes
+// ("a\|b") would still end the cell: a zero-width space goes between.
+func escapePipes(s string) string {
+	var b strings.Builder
+	run := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '|':
+			if run%2 == 1 {
+				b.WriteString("\u200b")
+			}
+			b.WriteString(`\|`)
+			run = 0
+			continue
+		case '\\':
+			run++
+		default:
+			run = 0
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// mdWord writes s as is when it is a plain word (letters, digits, and '.',
+// '-', '_' or '+' between them, such as "o200k_base" or "v0.1.0-test"),
+// which Markdown cannot read as anything but text, and fences it otherwise.
+func mdWord(s string) string {
+	ok := s != ""
+	for i := 0; i < len(s) && ok; i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		inner := (c == '.' || c == '-' || c == '_' || c == '+') && i > 0 && i < len(s)-1 && isAlnum(s[i-1]) && isAlnum(s[i+1])
+		ok = alnum || inner
+	}
+	if ok && !strings.Contains(strings.ToLower(s), "www.") {
+		return s
+	}
+	return mdCode(s, true)
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// mdText escapes s for Markdown text outside a code span: every ASCII
+// punctuation character Markdown or GitHub gives a meaning to is
+// backslash-escaped (no emphasis, link, image, HTML, entity, strikethrough,
+// table cell or math), "://" and "www." are broken so that no autolink
+// forms, and the result is one line.
+func mdText(s string) string {
+	s = mdLine(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '#', '|', '~', '@', '&', '$':
+			b.WriteByte('\\')
+		case ':':
+			if strings.HasPrefix(s[i:], "://") {
+				b.WriteByte('\\')
+			}
+		case '.':
+			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteByte('\\')
+			}
+		case '-':
+			if i == 0 {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -31,7 +31,10 @@
 // refused (no "billion laughs"); binary (NUL bytes) and non-UTF-8 files are
 // refused at the offending byte; a file holds one YAML document; a filler
 // entry makes at most MaxFillerCount events and a scenario has at most
-// MaxEvents events.
+// MaxEvents events, explicit, filler and arrivals together; a file holds at
+// most MaxNodes YAML nodes, bounded from its bytes before it is parsed (the
+// parser's tree is what costs memory); tags other than the core ones
+// (!!binary, local tags) are refused with a position.
 //
 // SchemaJSON is the JSON Schema (draft 2020-12) of the file format, for
 // editors.

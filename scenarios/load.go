@@ -27,8 +27,9 @@ import (
 // mistake (a log pasted whole) or an attack.
 const MaxFileSize = 8 << 20
 
-// MaxEvents bounds the events of one scenario, filler included: a few
-// filler lines must not be able to ask for a billion events.
+// MaxEvents bounds the events of one scenario: explicit events, filler and
+// arrivals together. A few filler lines must not be able to ask for a
+// billion events, nor a file hold 280,000 tiny ones.
 const MaxEvents = 20000
 
 // LoadFile reads and loads one scenario file. Every problem is reported: the
@@ -84,6 +85,11 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 	if e := checkEncoding(name, data); e != nil {
 		return nil, ErrorList{e}
 	}
+	if _, over := nodeBound(data, MaxNodes); over >= 0 {
+		return nil, ErrorList{{File: name, Pos: offsetPos(data, over), Msg: fmt.Sprintf(
+			"more than %d YAML nodes by here: a scenario holds at most %d events and %d nodes (keys, values, lists, mappings); keep the part of the session that matters",
+			MaxNodes, MaxEvents, MaxNodes)}}
+	}
 	defer func() {
 		// yaml.v3 has panicked on hostile input in the past; a loader must
 		// not crash its caller.
@@ -108,6 +114,9 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 	}
 	d := newDecoder(name)
 	if d.refuseAliases(&doc); len(d.errs) > 0 {
+		return nil, d.errs.Err()
+	}
+	if d.refuseTags(&doc); len(d.errs) > 0 {
 		return nil, d.errs.Err()
 	}
 	s = d.scenario(&doc)
@@ -259,6 +268,29 @@ func (d *decoder) refuseAliases(root *yaml.Node) {
 			more = fmt.Sprintf(" (%d aliases in this file)", len(aliases))
 		}
 		d.Errorf(aliases[0], "YAML alias *%s: aliases are not allowed in scenario files, write the value out%s", aliases[0].Value, more)
+	}
+}
+
+// refuseTags reports every explicit tag but the core ones: a scenario is
+// text, numbers, booleans, lists and mappings. "!!binary" was accepted as
+// its base64 text; a local tag ("!secret") was silently dropped.
+func (d *decoder) refuseTags(root *yaml.Node) {
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n.Style&yaml.TaggedStyle != 0 {
+			switch n.Tag {
+			case "!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq":
+			case "!!binary":
+				d.Errorf(n, "tag !!binary: a scenario holds text, not binary data; write the value as text")
+			default:
+				d.Errorf(n, "tag %s is not supported: a scenario holds plain YAML values (text, numbers, booleans, lists, mappings); remove the tag", n.Tag)
+			}
+		}
+		for i := len(n.Content) - 1; i >= 0; i-- {
+			stack = append(stack, n.Content[i])
+		}
 	}
 }
 
@@ -609,6 +641,9 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 		d.Errorf(n, "events: empty; a scenario needs at least one event")
 		return nil
 	}
+	if !d.underEventLimit(n.Content, 0, "events") {
+		return nil
+	}
 	entries := make([]entry, 0, len(n.Content))
 	withSeq, withoutSeq := 0, 0
 	var firstWith, firstWithout *yaml.Node
@@ -703,7 +738,53 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 	return out
 }
 
+// underEventLimit reports whether items, after already events, stay within
+// MaxEvents, filler counted at its count; if not, it reports the entry that
+// crosses the limit. It runs before any entry is decoded, so that the limit
+// holds for explicit events as it does for filler.
+func (d *decoder) underEventLimit(items []*yaml.Node, already int, what string) bool {
+	explicit, filler := 0, 0
+	for i, item := range items {
+		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
+			filler += fillerCount(item.Content[1])
+		} else {
+			explicit++
+		}
+		if already+explicit+filler > MaxEvents {
+			prior := ""
+			if already > 0 {
+				prior = fmt.Sprintf("%d before the arrivals, ", already)
+			}
+			d.Errorf(item, "%s[%d]: this entry takes the scenario past %d events (%s%d explicit and %d of filler by here, of %d entries in the list): a scenario holds at most %d events, filler and arrivals included",
+				what, i, MaxEvents, prior, explicit, filler, len(items), MaxEvents)
+			return false
+		}
+	}
+	return true
+}
+
+// fillerCount is the count a filler mapping asks for, or 0 when it is not a
+// valid count (decoding the filler reports that).
+func fillerCount(n *yaml.Node) int {
+	if n.Kind != yaml.MappingNode {
+		return 0
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "count" {
+			c, err := strconv.Atoi(n.Content[i+1].Value)
+			if err != nil || c < 1 || c > MaxFillerCount {
+				return 0
+			}
+			return c
+		}
+	}
+	return 0
+}
+
 func (d *decoder) arrivals(n *yaml.Node, s *Scenario) []Event {
+	if n.Kind == yaml.SequenceNode && !d.underEventLimit(n.Content, len(s.Events), "arrivals") {
+		return nil
+	}
 	var out []Event
 	last := s.LastSeq()
 	withSeq := 0

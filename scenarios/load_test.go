@@ -168,7 +168,7 @@ events: {role: user}
   - filler: {count: 5000, seed: 4, topic: data}
   - filler: {count: 5000, seed: 5, topic: data}
 `,
-			want: []string{`t.yaml:8:13: filler of 5000 events makes the scenario longer than 20000 events`},
+			want: []string{`t.yaml:8:5: events[4]: this entry takes the scenario past 20000 events (0 explicit and 25000 of filler by here, of 5 entries in the list): a scenario holds at most 20000 events, filler and arrivals included`},
 		},
 		{
 			name: "invariants: unknown type, missing fields, wrong field for type",

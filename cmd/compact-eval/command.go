@@ -12,15 +12,23 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/console"
+
 	"github.com/compact-eval/compact-eval/docs"
 	"github.com/compact-eval/compact-eval/internal/redact"
 )
 
 // Env is what a command may touch of the outside world. Tests build their own.
 type Env struct {
-	Stdin  io.Reader
+	Stdin io.Reader
+	// Stdout and Stderr are for console lines: newEnv guards them so that
+	// no line starts a workflow command (console.go).
 	Stdout io.Writer
 	Stderr io.Writer
+	// Data is standard output unguarded, for the documents a command writes
+	// there (a report, an imported scenario, a schema) and the workflow
+	// commands it means to emit. Nil: Stdout.
+	Data io.Writer
 	// Getenv reads an environment variable.
 	Getenv func(string) string
 	// Terminal is true when Stderr is a terminal: progress lines are drawn
@@ -40,11 +48,19 @@ func (env *Env) abort() context.Context {
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) *Env {
-	e := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	e := &Env{Stdin: stdin, Stdout: console.NewGuard(stdout), Stderr: console.NewGuard(stderr), Data: stdout, Getenv: os.Getenv}
 	if f, ok := stderr.(*os.File); ok {
 		e.Terminal = term.IsTerminal(int(f.Fd()))
 	}
 	return e
+}
+
+// data is env.Data, or env.Stdout when it is not set.
+func (env *Env) data() io.Writer {
+	if env.Data == nil {
+		return env.Stdout
+	}
+	return env.Data
 }
 
 // Command is one subcommand.
@@ -169,7 +185,7 @@ func newFlagSet(name string) *flag.FlagSet {
 func printError(env *Env, name string, err error) {
 	// An error may quote a child's output or an endpoint's reply: never
 	// print a key.
-	fmt.Fprintf(env.Stderr, "compact-eval %s: %s\n", name, redact.Keys().String(err.Error()))
+	fmt.Fprintf(env.Stderr, "compact-eval %s: %s\n", name, shownLines(redact.Keys().String(err.Error())))
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(env.Stderr, "run 'compact-eval help %s' for usage\n", name)
@@ -237,7 +253,7 @@ func help(args []string, env *Env) int {
 		return exitOK
 	}
 	if args[0] == "formats" {
-		_, err := env.Stdout.Write(docs.Formats())
+		_, err := env.data().Write(docs.Formats())
 		if err != nil {
 			return exitInfra
 		}

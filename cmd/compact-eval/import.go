@@ -137,7 +137,7 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	if out != "" {
 		opts.TempDir = filepath.Dir(out)
 	}
-	w := env.Stdout
+	w := env.data()
 	var tmp *os.File
 	if out != "" {
 		// Write next to the target and rename, so a failed import leaves no

@@ -67,7 +67,7 @@ Flags may come before or after RESULT.`,
 // or "-".
 func writeOutput(env *Env, path string, data []byte) error {
 	if path == "" || path == "-" {
-		_, err := env.Stdout.Write(data)
+		_, err := env.data().Write(data)
 		return err
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {

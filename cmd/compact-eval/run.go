@@ -503,7 +503,7 @@ func printGateLines(env *Env, g *reports.GateReport) {
 func writeGitHub(env *Env, r *reports.Result, g *reports.GateReport) {
 	opts := reports.Options{Gate: g}
 	// Annotations go to stdout, where the runner reads workflow commands.
-	if err := reports.WriteGitHub(r, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.Stdout); err != nil {
+	if err := reports.WriteGitHub(r, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.data()); err != nil {
 		fmt.Fprintf(env.Stderr, "compact-eval: writing the GitHub step summary: %v\n", err)
 	}
 }
@@ -618,7 +618,7 @@ func loadScenarios(env *Env, paths []string) (runner.Suite, error) {
 		var el scenarios.ErrorList
 		if errors.As(err, &el) {
 			for _, p := range el {
-				fmt.Fprintln(env.Stderr, p)
+				fmt.Fprintln(env.Stderr, problem(p))
 			}
 			if len(el) == 1 {
 				return nil, inputError{errors.New("1 problem in the scenarios")}

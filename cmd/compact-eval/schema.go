@@ -48,11 +48,11 @@ scenario schema and point to it from the first line of a scenario file:
 				for _, s := range schemas {
 					if s.name == args[0] {
 						doc := s.doc()
-						if _, err := env.Stdout.Write(doc); err != nil {
+						if _, err := env.data().Write(doc); err != nil {
 							return err
 						}
 						if len(doc) > 0 && doc[len(doc)-1] != '\n' {
-							_, err := env.Stdout.Write([]byte("\n"))
+							_, err := env.data().Write([]byte("\n"))
 							return err
 						}
 						return nil

@@ -232,7 +232,7 @@ func loadSelftestScenarios(env *Env, paths []string) ([]*scenarios.Scenario, err
 	if len(problems) > 0 {
 		problems.Sort()
 		for _, p := range problems {
-			fmt.Fprintln(env.Stderr, p)
+			fmt.Fprintln(env.Stderr, problem(p))
 		}
 		return nil, inputError{fmt.Errorf("%s in the scenarios; 'compact-eval validate' lists them too", validateCount(len(problems), "problem"))}
 	}
@@ -265,7 +265,7 @@ func writeSelftest(w io.Writer, r *selftest.Report, total int) (gateFailed bool)
 		fmt.Fprintln(w, "\nscenario defects (file:line:col · form · generation · check · what fails on the oracle · why):")
 		for _, s := range defective {
 			if s.Error != "" {
-				fmt.Fprintf(w, "  %s · %s\n", s.File, s.Error)
+				fmt.Fprintf(w, "  %s · %s\n", shown(s.File), shown(s.Error))
 			}
 			for _, d := range s.Defects {
 				where := s.File
@@ -304,7 +304,7 @@ func writeSelftest(w io.Writer, r *selftest.Report, total int) (gateFailed bool)
 			if v.Detail != "" {
 				class += " (" + v.Detail + ")"
 			}
-			fmt.Fprintf(w, "  %s · %s %s · %s · %s · %s\n", v.Scenario, v.Target.Type, v.Target.ID, class, v.Said, v.Why)
+			fmt.Fprintf(w, "  %s · %s %s · %s · %s · %s\n", shown(v.Scenario), v.Target.Type, shown(v.Target.ID), class, shown(v.Said), shown(v.Why))
 		}
 	}
 	var errs []string

@@ -82,7 +82,7 @@ token-triggered cuts are placed with builtin:extractive.
 				all := append(append(scenarios.ErrorList(nil), problems...), warnings...)
 				all.Sort()
 				for _, p := range all {
-					fmt.Fprintln(env.Stderr, p)
+					fmt.Fprintln(env.Stderr, problem(p))
 				}
 				if len(warnings) > 0 && len(problems) == 0 {
 					where := strings.Join(args, " ")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/console"
 	"github.com/compact-eval/compact-eval/reports"
 )
 
@@ -104,7 +105,7 @@ func (b *Builder) Line(h *reports.Result, planned int) string {
 		}
 	}
 	if best != "" {
-		fmt.Fprintf(&s, "; most invariants kept: %s (%s)", best, percent(bestRate))
+		fmt.Fprintf(&s, "; most invariants kept: %s (%s)", console.Text(best), percent(bestRate))
 	}
 	fmt.Fprintf(&s, "; %s", plural(regressions, "compaction regression"))
 	return s.String()
@@ -130,7 +131,7 @@ func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath 
 			comp = fmt.Sprintf("%.2f", s.MeanCompression)
 			tok = fmt.Sprintf("%.0f", s.MeanSummaryTokens)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t\n", s.Summarizer, s.Units, inv, str, s.Regressions, comp, tok)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t\n", console.Text(s.Summarizer), s.Units, inv, str, s.Regressions, comp, tok)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -143,13 +144,13 @@ func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath 
 			if f.Seq > 0 {
 				seq = fmt.Sprint(f.Seq)
 			}
-			fmt.Fprintf(w, "  %s · %s · %s · %s · %s · %s\n", f.Scenario, f.Summarizer, where(f), label(f), seq, f.Message)
+			fmt.Fprintf(w, "  %s · %s · %s · %s · %s · %s\n", console.Text(f.Scenario), console.Text(f.Summarizer), where(f), console.Text(label(f)), seq, console.Text(f.Message))
 		}
 		if more > 0 {
 			fmt.Fprintf(w, "  … and %d more in the result file\n", more)
 		}
 	}
-	_, err := fmt.Fprintf(w, "\nresult: %s\n", resultPath)
+	_, err := fmt.Fprintf(w, "\nresult: %s\n", console.Text(resultPath))
 	return err
 }
 
