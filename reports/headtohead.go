@@ -291,8 +291,8 @@ func (h *HeadToHead) sideBySide() [][3]string {
 // cut at maxListed lines each.
 func (h *HeadToHead) WriteMarkdown(w io.Writer) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "**%s**\n\n", mdInline(h.Verdict()))
-	fmt.Fprintf(&b, "| | A: `%s` | B: `%s` |\n|---|---:|---:|\n", mdInline(h.A), mdInline(h.B))
+	fmt.Fprintf(&b, "**%s**\n\n", mdText(h.Verdict()))
+	fmt.Fprintf(&b, "| | A: %s | B: %s |\n|---|---:|---:|\n", mdCode(h.A, true), mdCode(h.B, true))
 	for _, l := range h.sideBySide() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", l[0], l[1], l[2])
 	}
@@ -304,23 +304,23 @@ func (h *HeadToHead) WriteMarkdown(w io.Writer) error {
 				d = "**" + d + "**"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | [%+.1f%%, %+.1f%%] | %d | %d | %s | %d |\n",
-				mdInline(r.Check), pct(r.APass, r.N), pct(r.BPass, r.N), d, 100*r.Low, 100*r.High, r.AOnly, r.BOnly, strings.TrimPrefix(pValue(r.P), "="), r.N)
+				mdWord(r.Check), pct(r.APass, r.N), pct(r.BPass, r.N), d, 100*r.Low, 100*r.High, r.AOnly, r.BOnly, strings.TrimPrefix(pValue(r.P), "="), r.N)
 		}
 	}
 	list := func(title string, cs []Change) {
 		if len(cs) == 0 {
 			return
 		}
-		fmt.Fprintf(&b, "\n<details><summary>%s: %d</summary>\n\n", mdInline(title), len(cs))
+		fmt.Fprintf(&b, "\n<details><summary>%s: %d</summary>\n\n", mdText(title), len(cs))
 		for _, l := range ChangeLines(cs, maxListed) {
-			fmt.Fprintf(&b, "- %s\n", mdInline(l))
+			fmt.Fprintf(&b, "- %s\n", mdText(l))
 		}
 		b.WriteString("\n</details>\n")
 	}
 	list(fmt.Sprintf("kept by %s only (%s's outcome)", h.A, h.B), h.AOnly)
 	list(fmt.Sprintf("kept by %s only (%s's outcome)", h.B, h.A), h.BOnly)
 	for _, n := range h.Notes() {
-		fmt.Fprintf(&b, "\n> %s\n", mdInline(n))
+		fmt.Fprintf(&b, "\n> %s\n", mdText(n))
 	}
 	_, err := w.Write(b.Bytes())
 	return err
