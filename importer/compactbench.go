@@ -158,6 +158,30 @@ type cbConverter struct {
 	// forbidden behaviours kept as constraints: folded phrase -> pattern
 	constrained map[string]string
 	values      []string // every item value, for confusables and coverage
+	// res caches this case's compiled patterns. (textmatch's cache is
+	// process-wide and unbounded: a suite of thousands of cases, each with
+	// its own values, would keep every pattern of every case.)
+	res map[string]*regexp.Regexp
+}
+
+// match is textmatch.Find on folded text, with the case's own cache.
+func (cv *cbConverter) match(pattern, folded string) (string, bool) {
+	re, ok := cv.res[pattern]
+	if !ok {
+		var err error
+		if re, err = regexp.Compile("(?i)" + pattern); err != nil {
+			re = nil
+		}
+		cv.res[pattern] = re
+	}
+	if re == nil {
+		return "", false
+	}
+	loc := re.FindStringIndex(folded)
+	if loc == nil {
+		return "", false
+	}
+	return folded[loc[0]:loc[1]], true
 }
 
 func newCase(raw json.RawMessage) (*cbConverter, error) {
@@ -165,7 +189,7 @@ func newCase(raw json.RawMessage) (*cbConverter, error) {
 	if err != nil {
 		return nil, err
 	}
-	cv := &cbConverter{c: c, ids: map[string]bool{}, keep: map[int]bool{}, corrected: map[string]string{}, constrained: map[string]string{}}
+	cv := &cbConverter{c: c, ids: map[string]bool{}, res: map[string]*regexp.Regexp{}, keep: map[int]bool{}, corrected: map[string]string{}, constrained: map[string]string{}}
 	if err := cv.convert(); err != nil {
 		return nil, err
 	}
@@ -278,7 +302,7 @@ func (cv *cbConverter) find(pattern string, from, to int, roles ...scenarios.Rol
 		if len(roles) > 0 && !hasRole(roles, cv.events[i].Role) {
 			continue
 		}
-		if m, ok := textmatch.Find(pattern, cv.folded[i]); ok {
+		if m, ok := cv.match(pattern, cv.folded[i]); ok {
 			return i, m
 		}
 	}
@@ -382,11 +406,11 @@ func (cv *cbConverter) correction(f string, first int, oldText string) bool {
 			if cv.events[j].Role != scenarios.RoleUser || !cv.overrides(j) {
 				continue
 			}
-			m, ok := textmatch.Find(p, cv.folded[j])
+			m, ok := cv.match(p, cv.folded[j])
 			if !ok {
 				continue
 			}
-			if _, again := textmatch.Find(p, cv.folded[first]); again {
+			if _, again := cv.match(p, cv.folded[first]); again {
 				continue // the decision was stated with the old value: no override
 			}
 			if subject == "" {
@@ -473,7 +497,7 @@ func (cv *cbConverter) evidenceIn(v string, loose, clean bool) (pat string, at i
 	// "Absolutely never X": the match must carry the prohibition, which
 	// the reference agent would otherwise read as negating X.
 	if neg := prohibition(p); neg != "" {
-		if _, ok := textmatch.Find(neg, cv.folded[i]); ok {
+		if _, ok := cv.match(neg, cv.folded[i]); ok {
 			return neg, i, false
 		}
 	}
@@ -717,7 +741,7 @@ func (cv *cbConverter) avoidProbe(it cbItem, why, f string) {
 			if e := cv.owner(f, i, it.Prompt); e != "" {
 				ep := strictPattern(e)
 				near := ep + `\W+(?:\w+\W+){0,3}` + p + "|" + p + `\W+(?:\w+\W+){0,3}` + ep
-				if _, ok := textmatch.Find(near, cv.folded[i]); ok {
+				if _, ok := cv.match(near, cv.folded[i]); ok {
 					req = near
 					why += fmt.Sprintf(": %q goes with %q", f, e)
 				}

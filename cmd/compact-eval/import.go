@@ -44,8 +44,9 @@ Formats (--from): openai (Chat Completions messages: a JSON array, an object
 with "messages", or JSONL), anthropic (Messages content blocks), claude-code
 (Claude Code session logs), codex (Codex CLI rollout files), swe-agent
 (SWE-agent .traj files), openhands (OpenHands event streams and evaluation
-output), or auto
-(the default), which says on stderr what it detected.
+output), compactbench (CompactBench cases, imported as finished scenarios
+with their invariants and probes active), or auto (the default), which says
+on stderr what it detected.
 
 Any file that holds OpenAI or Anthropic messages elsewhere can be imported
 with --messages-path, an RFC 6901 JSON pointer to the messages inside each
