@@ -137,6 +137,10 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	defer done()
 	if out != "" {
 		opts.TempDir = filepath.Dir(out)
+		// As --all creates its folder, -o creates the scenario's.
+		if err := os.MkdirAll(opts.TempDir, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", opts.TempDir, err)
+		}
 	}
 	w := env.Stdout
 	var tmp *os.File
