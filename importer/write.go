@@ -313,7 +313,7 @@ func appendEvent(buf []byte, r *rec, seq int) []byte {
 // represents it exactly (see literalSafe), anything else through yaml.v3.
 func appendField(buf []byte, indent int, key, value string) []byte {
 	switch {
-	case plainSafe(value):
+	case plainSafe(value) || plainSentence(value):
 		buf = appendSpaces(buf, indent)
 		buf = append(buf, key...)
 		buf = append(buf, ": "...)
@@ -376,6 +376,45 @@ func plainSafe(s string) bool {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/') {
 			return false
 		}
+	}
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf":
+		return false
+	}
+	return true
+}
+
+// plainSentence reports a one-line text that YAML reads back unchanged when
+// written plain, and that yaml.v3 writes plain too (so the fast path and
+// the encoder agree): it starts with a letter and ends with a letter, a
+// digit, "." or ")", and holds only letters, digits, single spaces and
+// "_-./,()'"; it is not a word YAML reads as a boolean or null.
+func plainSentence(s string) bool {
+	if len(s) == 0 || len(s) >= 200 {
+		return false
+	}
+	c := s[0]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	last := s[len(s)-1]
+	if !(last >= 'a' && last <= 'z' || last >= 'A' && last <= 'Z' || last >= '0' && last <= '9' || last == '.' || last == ')') {
+		return false
+	}
+	space := false
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		case c == ' ':
+			if space {
+				return false
+			}
+		case c == '_' || c == '-' || c == '.' || c == '/' || c == ',' || c == '(' || c == ')' || c == '\'':
+		default:
+			return false
+		}
+		space = c == ' '
 	}
 	switch strings.ToLower(s) {
 	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf":

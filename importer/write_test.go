@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -99,4 +100,40 @@ func FuzzAppendField(f *testing.F) {
 			t.Fatalf("read back %q, want %q\n%s", got, s, buf)
 		}
 	})
+}
+
+// TestPlainSentence: the plain fast path writes exactly what yaml.v3 would
+// (plain, unquoted) and reads back unchanged; near-misses go to yaml.v3.
+func TestPlainSentence(t *testing.T) {
+	for _, s := range []string{
+		"Running check 5.", "I'll look at both the caller and the test in one go.", "No, that's not it.",
+		"Yes, go ahead.", "Editing polytools.py only.", "see (seq 3) and src/a_b-c.go", "True story, told twice.",
+	} {
+		if !plainSentence(s) {
+			t.Errorf("plainSentence(%q) = false, want true", s)
+			continue
+		}
+		var b struct{ bytes.Buffer }
+		if err := encode(&b.Buffer, mapping("text", str(s))); err != nil {
+			t.Fatal(err)
+		}
+		if want := "text: " + s + "\n"; b.String() != want {
+			t.Errorf("yaml.v3 writes %q as %q, the fast path as %q", s, b.String(), want)
+		}
+		if got, _ := roundTrip(t, s); got != s {
+			t.Errorf("round trip of %q gave %q", s, got)
+		}
+	}
+	for _, s := range []string{
+		"yes", "No", "null", "key: value", "a # comment", "two  spaces", "trailing space ", "- item", "[x]", "{x}",
+		"ends with a colon:", "quote \"x\"", "50 ms", "'quoted'", "tab\there", "ümlaut", "&anchor", "*alias", "!tag", "%x", "@x", "`x`",
+		"ends with a comma,", "a?", "a!",
+	} {
+		if plainSentence(s) {
+			t.Errorf("plainSentence(%q) = true, want false", s)
+		}
+		if got, _ := roundTrip(t, s); got != s {
+			t.Errorf("round trip of %q gave %q", s, got)
+		}
+	}
 }
