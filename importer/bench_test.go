@@ -271,9 +271,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkImport100MB imports a generated 100 MB log (Claude Code, Codex,
-// and an OpenAI message array read as one JSON document)
-// and reports throughput (MB/s) and the peak heap in use while importing.
+// BenchmarkImport100MB imports a generated 100 MB log of every format
+// (Claude Code, Codex, an OpenAI message array read as one JSON document,
+// a SWE-agent trajectory, an OpenHands event array, benchmark records read
+// with --messages-path, a CompactBench suite imported with --all) and
+// reports throughput (MB/s, MB per CPU-second) and the peak heap in use
+// while importing.
 //
 //	go test ./importer -run '^$' -bench Import100MB -benchtime 2x
 func BenchmarkImport100MB(b *testing.B) {
