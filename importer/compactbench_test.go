@@ -249,3 +249,49 @@ func TestCompactBenchDetect(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactBenchPartialOverride: the shape of a partial override ("Same
+// goal, but … Use Y instead. The X plan is off the table.") with a labelled
+// decision ("approach: Y") is one correction, subject "approach", and no
+// constraint: a faithful summary says X was replaced, not that X is banned.
+func TestCompactBenchPartialOverride(t *testing.T) {
+	input := `{"case_id": "decision_override_v1_3:s8:dmedium", "template_key": "decision_override_v1_3", "transcript": {"turns": [
+{"id": 0, "role": "user", "content": "Goal: ship the loyalty app this quarter with Rosa Diaz leading. Approach: outsource the mobile build."},
+{"id": 1, "role": "assistant", "content": "Understood."},
+{"id": 2, "role": "user", "content": "Same goal, but let's swap the approach. Use an in-house squad instead. The outsource the mobile build plan is off the table."},
+{"id": 3, "role": "assistant", "content": "Goal unchanged, approach is now an in-house squad."},
+{"id": 4, "role": "user", "content": "By the way, the elevator is slow today."},
+{"id": 5, "role": "assistant", "content": "Noted. Back to the plan?"},
+{"id": 6, "role": "user", "content": "Given the agreed plan, what's the first concrete step?"}]},
+"ground_truth": {"immutable_facts": ["goal: ship loyalty app this quarter", "lead: Rosa Diaz"], "locked_decisions": ["approach: an in-house squad"],
+ "forbidden_behaviors": ["outsource the mobile build"], "entity_map": {"Rosa Diaz": "primary_subject"}},
+"evaluation_items": [
+ {"key": "recall_approach", "item_type": "locked_decision_retention", "prompt": "What approach did we end up choosing?", "expected": {"check": "contains_normalized", "value": "an in-house squad"}},
+ {"key": "reject_initial", "item_type": "forbidden_behavior_retention", "prompt": "Are we using the initial approach?", "expected": {"check": "forbidden_absent", "value": "outsource the mobile build"}},
+ {"key": "goal_preserved", "item_type": "immutable_fact_recall", "prompt": "Who is leading this project?", "expected": {"check": "contains_normalized", "value": "Rosa Diaz"}}]}`
+	var out bytes.Buffer
+	if _, err := importer.Import(strings.NewReader(input), &out, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenarios.LoadBytes("case.yaml", out.Bytes())
+	if err != nil {
+		t.Fatalf("load: %v\n%s", err, out.String())
+	}
+	if errs := agents.CheckProbes(s); len(errs) > 0 {
+		t.Fatalf("probes: %v\n%s", errs, out.String())
+	}
+	if len(s.Invariants) != 1 {
+		t.Fatalf("want one invariant (the correction), got %d:\n%s", len(s.Invariants), out.String())
+	}
+	c, ok := scenarios.Pointer(s.Invariants[0]).(*scenarios.Correction)
+	if !ok || c.Subject != "approach" || c.Old != "outsource the mobile build" || c.New != "an in-house squad" || c.SourceSeq != 3 {
+		t.Fatalf("want the approach corrected at seq 3, got %+v", s.Invariants[0])
+	}
+	failed, choice := judge(t, s, map[string]any{
+		"goal":        "ship the loyalty app this quarter, led by Rosa Diaz",
+		"corrections": []any{map[string]any{"subject": "approach", "value": "an in-house squad", "supersedes": "outsource the mobile build", "source_seq": 3}},
+	})
+	if len(failed) > 0 || choice["recall-approach"] != "answer" || choice["reject-initial"] != "avoid" || choice["goal-preserved"] != "answer" {
+		t.Errorf("faithful summary: failed %v, choices %v", failed, choice)
+	}
+}
