@@ -268,10 +268,24 @@ func joinWords(s, sep string) string {
 	if len(ws) == 0 {
 		return ""
 	}
+	first, last := ws[0], ws[len(ws)-1]
 	for i, w := range ws {
 		ws[i] = regexp.QuoteMeta(strings.ReplaceAll(w, "’", "'"))
 	}
-	return `\b` + strings.Join(ws, sep) + `\b`
+	// RE2's \b and \w know ASCII only: a boundary next to a letter such as
+	// "д" would never match, so it is asserted only beside ASCII.
+	p := strings.Join(ws, sep)
+	if asciiWord(first[0]) {
+		p = `\b` + p
+	}
+	if asciiWord(last[len(last)-1]) {
+		p += `\b`
+	}
+	return p
+}
+
+func asciiWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // Prohibition cues around a forbidden behaviour: before it ("never X",

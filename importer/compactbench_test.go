@@ -295,3 +295,35 @@ func TestCompactBenchPartialOverride(t *testing.T) {
 		t.Errorf("faithful summary: failed %v, choices %v", failed, choice)
 	}
 }
+
+// TestCompactBenchNonLatin: values in a script RE2's \b does not know are
+// still found, and the probe still needs them.
+func TestCompactBenchNonLatin(t *testing.T) {
+	input := `{"case_id": "ru:s1:dmedium", "transcript": {"turns": [
+{"id": 0, "role": "user", "content": "Проект ведёт Анна Петрова. Никогда не удаляйте резервные копии."},
+{"id": 1, "role": "assistant", "content": "Понятно."},
+{"id": 2, "role": "user", "content": "Кстати, сегодня идёт дождь."},
+{"id": 3, "role": "assistant", "content": "Ясно."},
+{"id": 4, "role": "user", "content": "Кто ведёт проект?"}]},
+"ground_truth": {"entity_map": {"Анна Петрова": "lead"}},
+"evaluation_items": [{"key": "lead", "item_type": "entity_integrity", "prompt": "Кто ведёт проект?", "expected": {"check": "contains_normalized", "value": "Анна Петрова"}}]}`
+	var out bytes.Buffer
+	rep, err := importer.Import(strings.NewReader(input), &out, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Probes != 1 {
+		t.Fatalf("want the item as a probe, got %d probes; warnings %q\n%s", rep.Probes, rep.Warnings, out.String())
+	}
+	s, err := scenarios.LoadBytes("case.yaml", out.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := agents.CheckProbes(s); len(errs) > 0 {
+		t.Fatalf("probes: %v", errs)
+	}
+	_, choice := judge(t, s, map[string]any{"text": "Дождь."})
+	if choice["lead"] != "unknown" {
+		t.Errorf("a summary without the name: %v", choice)
+	}
+}
