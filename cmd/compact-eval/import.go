@@ -280,7 +280,7 @@ func importSummary(rep *importer.Report) string {
 // finished scenario, any other import a skeleton with suggestions.
 func nextHint(f importer.Format, target string) string {
 	if f == importer.FormatCompactBench {
-		return "run it, or " + selftestHint(target)
+		return "'compact-eval run --summarizer SPEC " + shellQuote(target) + "' judges a summarizer on it; " + selftestHint(target)
 	}
 	return "confirm the suggestions, then " + selftestHint(target)
 }
