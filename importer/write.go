@@ -295,7 +295,11 @@ func appendEvent(buf []byte, r *rec, seq int) []byte {
 		buf = appendField(buf, 4, "id", r.callID)
 		buf = appendField(buf, 4, "name", r.callName)
 		if len(r.args) > 0 {
-			buf = appendNode(buf, 4, mapping("args", argsNode(r.args)))
+			if fast, ok := appendFlatArgs(buf, 4, r.args); ok {
+				buf = fast
+			} else {
+				buf = appendNode(buf, 4, mapping("args", argsNode(r.args)))
+			}
 		}
 	case kindResult:
 		buf = append(buf, "  tool_result:\n"...)
@@ -487,6 +491,72 @@ func appendLiteral(buf []byte, indent int, key, s string) []byte {
 		buf = append(buf, '\n')
 	}
 	return buf
+}
+
+// appendFlatArgs writes "args:" and a call's arguments when they are a flat
+// JSON object of plain keys and of values yaml.v3 writes plain (plain
+// strings, integers, booleans, null), exactly as the encoder would, without
+// it; anything else reports false and goes through argsNode.
+func appendFlatArgs(buf []byte, indent int, raw []byte) ([]byte, bool) {
+	start := len(buf)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return buf, false
+	}
+	buf = appendSpaces(buf, indent)
+	buf = append(buf, "args:\n"...)
+	n := 0
+	for dec.More() {
+		kt, err := dec.Token()
+		key, _ := kt.(string)
+		if err != nil || !plainSafe(key) {
+			return buf[:start], false
+		}
+		vt, err := dec.Token()
+		if err != nil {
+			return buf[:start], false
+		}
+		var val string
+		switch v := vt.(type) {
+		case string:
+			if !plainSafe(v) && !plainSentence(v) || looksNonString(v) {
+				return buf[:start], false
+			}
+			val = v
+		case json.Number:
+			if _, err := strconv.ParseInt(string(v), 10, 64); err != nil {
+				return buf[:start], false
+			}
+			val = string(v)
+		case bool:
+			val = strconv.FormatBool(v)
+		case nil:
+			val = "null"
+		default: // an object or an array
+			return buf[:start], false
+		}
+		buf = appendSpaces(buf, indent+2)
+		buf = append(buf, key...)
+		buf = append(buf, ": "...)
+		buf = append(buf, val...)
+		buf = append(buf, '\n')
+		n++
+	}
+	if _, err := dec.Token(); err != nil || n == 0 {
+		return buf[:start], false
+	}
+	return buf, true
+}
+
+// looksNonString reports a plain-safe string that YAML would read as
+// something else, which yaml.v3 therefore quotes.
+func looksNonString(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", "~":
+		return true
+	}
+	return false
 }
 
 // argsNode converts a call's JSON arguments into a YAML mapping, keeping key

@@ -137,3 +137,25 @@ func TestPlainSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendFlatArgsMatchesEncoder: the fast path for flat arguments writes
+// byte for byte what yaml.v3 writes, or steps aside.
+func TestAppendFlatArgsMatchesEncoder(t *testing.T) {
+	vals := []string{`"ls"`, `"go test ./pkg1/..."`, `"grep -n 'x' -A12 /a/b.py"`, `"yes"`, `"No"`, `"null"`, `"~"`, `"key: v"`,
+		`"a # b"`, `"50 ms"`, `""`, `" lead"`, `"tail "`, `"line\nbreak"`, `"ümlaut"`, `12`, `-3`, `1.5`, `1e3`, `true`, `false`, `null`,
+		`[1, 2]`, `{"a": 1}`, `"True story."`, `"x\ty"`, `"e3"`, `"Inf"`, `"a'b"`, `"(x)"`}
+	keys := []string{`"command"`, `"path"`, `"y"`, `"no"`, `"1a"`, `"a b"`, `"view_range"`, `"old_str"`}
+	for _, k := range keys {
+		for _, v := range vals {
+			raw := []byte("{" + k + ": " + v + ", \"b\": \"ok\"}")
+			want := appendNode(nil, 4, mapping("args", argsNode(raw)))
+			got, ok := appendFlatArgs(nil, 4, raw)
+			if ok && string(got) != string(want) {
+				t.Errorf("%s: fast path wrote\n%s\nyaml.v3 writes\n%s", raw, got, want)
+			}
+		}
+	}
+	if _, ok := appendFlatArgs(nil, 4, []byte(`{"command": "ls", "timeout": 30}`)); !ok {
+		t.Errorf("a flat object of plain values should take the fast path")
+	}
+}
