@@ -134,6 +134,24 @@ func genLog(t testing.TB, format importer.Format, size int64) string {
 				ev(map[string]any{"id": 3*i + 2, "source": "agent", "cause": 3*i + 1, "observation": "run", "content": output(i),
 					"tool_call_metadata": meta, "extras": map[string]any{"metadata": map[string]any{"exit_code": i % 13 % 2}}})
 			}
+		case importer.FormatCompactBench:
+			// One case a line, as a suite of generated cases is stored.
+			turns := []any{
+				map[string]any{"id": 0, "role": "user", "content": fmt.Sprintf("Let's plan project %d with Person %d.", i, i%97)},
+				map[string]any{"id": 1, "role": "assistant", "content": "Any constraints?"},
+				map[string]any{"id": 2, "role": "user", "content": fmt.Sprintf("Never ship release %d on a Friday. That is absolute.", i), "tags": []any{"critical_constraint"}},
+			}
+			for k := 0; k < 32; k++ {
+				turns = append(turns, map[string]any{"id": 3 + k, "role": []string{"user", "assistant"}[k%2], "content": fmt.Sprintf("Distractor %d about lunch, weather and trains.", k), "tags": []any{"distractor"}})
+			}
+			turns = append(turns, map[string]any{"id": 35, "role": "user", "content": "Given all that, what next?"})
+			enc.Encode(map[string]any{"case_id": fmt.Sprintf("buried_constraint_v1_1:s%d:delite", i), "template_key": "buried_constraint_v1_1",
+				"template_version": "1.0.0", "seed": i, "difficulty": "elite", "transcript": map[string]any{"turns": turns},
+				"ground_truth": map[string]any{"forbidden_behaviors": []any{fmt.Sprintf("ship release %d on a Friday", i)}, "entity_map": map[string]any{fmt.Sprintf("Person %d", i%97): "primary_subject"}},
+				"evaluation_items": []any{
+					map[string]any{"key": "recall", "item_type": "forbidden_behavior_retention", "prompt": "What must never happen?", "expected": map[string]any{"check": "contains_normalized", "value": fmt.Sprintf("ship release %d on a Friday", i)}},
+					map[string]any{"key": "apply", "item_type": "planning_soundness", "prompt": "Next step?", "expected": map[string]any{"check": "forbidden_absent", "value": fmt.Sprintf("ship release %d on a Friday", i)}},
+				}})
 		case formatRecords:
 			// A benchmark's records: {task_id, reward, traj: [messages]},
 			// each a session of a few dozen messages.
@@ -186,7 +204,7 @@ const formatRecords importer.Format = "records"
 
 // benchFormats are the inputs BenchmarkImport100MB measures.
 var benchFormats = []importer.Format{importer.FormatClaudeCode, importer.FormatCodex, importer.FormatOpenAI,
-	importer.FormatSWEAgent, importer.FormatOpenHands, formatRecords}
+	importer.FormatSWEAgent, importer.FormatOpenHands, formatRecords, importer.FormatCompactBench}
 
 // benchOptions imports what genLog wrote for format.
 func benchOptions(format importer.Format) importer.Options {
@@ -253,9 +271,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkImport100MB imports a generated 100 MB log (Claude Code, Codex,
-// and an OpenAI message array read as one JSON document)
-// and reports throughput (MB/s) and the peak heap in use while importing.
+// BenchmarkImport100MB imports a generated 100 MB log of every format
+// (Claude Code, Codex, an OpenAI message array read as one JSON document,
+// a SWE-agent trajectory, an OpenHands event array, benchmark records read
+// with --messages-path, a CompactBench suite imported with --all) and
+// reports throughput (MB/s, MB per CPU-second) and the peak heap in use
+// while importing.
 //
 //	go test ./importer -run '^$' -bench Import100MB -benchtime 2x
 func BenchmarkImport100MB(b *testing.B) {
@@ -278,7 +299,17 @@ func BenchmarkImport100MB(b *testing.B) {
 				}
 				opts := benchOptions(format)
 				opts.TempDir = b.TempDir()
-				_, err = importer.Import(f, io.Discard, opts)
+				if format == importer.FormatCompactBench {
+					// A suite is imported whole: every case converted.
+					_, err = importer.ImportEach(f, opts, func(_ *importer.Report, write func(io.Writer) error, err error) error {
+						if err != nil {
+							return err
+						}
+						return write(io.Discard)
+					})
+				} else {
+					_, err = importer.Import(f, io.Discard, opts)
+				}
 				f.Close()
 				if err != nil {
 					b.Fatal(err)
@@ -305,10 +336,16 @@ func TestGeneratedLogImports(t *testing.T) {
 			path := genLog(t, format, 2<<20)
 			opts := benchOptions(format)
 			opts.TempDir = t.TempDir()
-			if format == formatRecords {
+			if format == formatRecords || format == importer.FormatCompactBench {
 				opts.Index = 1 // a record, not the file, is the session
 			}
 			out, rep := importFile(t, path, opts)
+			if format == importer.FormatCompactBench {
+				if rep.Records < 10 || rep.Events != 36 || rep.Invariants != 1 || rep.Probes < 2 {
+					t.Errorf("report %+v: want many cases, 36 events, a constraint and the probes", rep)
+				}
+				return
+			}
 			if format == formatRecords {
 				if rep.Records < 10 || rep.Events != 40 {
 					t.Errorf("report %+v: want many records and 40 events in the one imported", rep)

@@ -33,6 +33,8 @@ func (d Detection) String() string {
 		s += " (messages at " + d.MessagesPath + " of each record)"
 	case d.MessagesPath != "":
 		s += " (messages at " + d.MessagesPath + ")"
+	case d.Records && d.Format == FormatCompactBench:
+		s += " (one case a record)"
 	case d.Records:
 		s += " (one session a record)"
 	}
@@ -91,6 +93,9 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 			return Detection{Format: f}, nil
 		}
 		sh := shapeOf(line)
+		if isCompactBenchCase(sh, "") {
+			return Detection{Format: FormatCompactBench, Records: !oneLine(trimmed, whole)}, nil
+		}
 		if isOHEvent(sh[""]) {
 			return Detection{Format: FormatOpenHands}, nil
 		}
@@ -118,6 +123,10 @@ func detectDocument(t []byte) (Detection, error) {
 	sh := shapeOf(t)
 	top := sh[""]
 	switch {
+	case isCompactBenchCase(sh, ""):
+		return Detection{Format: FormatCompactBench}, nil
+	case isCompactBenchCase(sh, "/*"):
+		return Detection{Format: FormatCompactBench, Records: true}, nil
 	case isSWEHistory(sh["/history/*"]) || isSWEHistory(sh["/trajectory/*"]):
 		return Detection{Format: FormatSWEAgent}, nil
 	case isOHEvent(sh["/*"]):

@@ -24,10 +24,14 @@ const (
 	FormatCodex      Format = "codex"
 	FormatSWEAgent   Format = "swe-agent"
 	FormatOpenHands  Format = "openhands"
+	// FormatCompactBench reads CompactBench cases: a transcript with its
+	// ground truth and evaluation items, turned into a finished scenario
+	// (invariants and probes active) rather than a skeleton.
+	FormatCompactBench Format = "compactbench"
 )
 
 // Formats lists the concrete formats.
-var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands}
+var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench}
 
 // ParseFormat returns the Format named s ("" means FormatAuto), or an error
 // that lists the valid names.
@@ -102,6 +106,9 @@ type Report struct {
 	Unresolved int
 	// Suggestions counts the suggested invariants written as comments.
 	Suggestions int
+	// Invariants and Probes count the active invariants and probes written
+	// (CompactBench cases, whose ground truth says what matters).
+	Invariants, Probes int
 	// Warnings are the non-fatal problems met, one line each; they never
 	// contain a secret found in the input.
 	Warnings []string
@@ -146,6 +153,9 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 		return rep, err
 	}
 	format := rep.Format
+	if format == FormatCompactBench {
+		return rep, importCase(br, w, opts, rep)
+	}
 	if opts.Index > 0 && !recordFormat(format, opts) && !rep.Detection.Records {
 		return rep, inputErrorf(0, "--record picks a record in a file of records; this %s input holds one session", format)
 	}
@@ -256,6 +266,10 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 		return 0, err
 	}
 	format := base.Format
+	if format == FormatCompactBench {
+		return eachCase(br, opts, base, emit)
+	}
+	used := map[string]bool{}
 	var tokens []string
 	if opts.MessagesPath != "" {
 		tokens, _ = parsePointer(opts.MessagesPath)
@@ -307,7 +321,15 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 			}
 			return emit(&rep, nil, err)
 		}
-		rep.ID = b.scenarioID()
+		// Two records with the same name (a task run twice) keep
+		// distinct ids: the later one adds its index.
+		id := b.scenarioID()
+		if used[id] {
+			id = fitID(fmt.Sprintf("%s-%d", id, i))
+			b.opts.ID = id
+		}
+		used[id] = true
+		rep.ID = id
 		return emit(&rep, func(w io.Writer) error { return b.write(w, &rep) }, nil)
 	})
 }

@@ -91,8 +91,8 @@ func parseOpenHands(br *bufio.Reader, b *builder) error {
 	}
 	if c == '[' && !ohRecordArray(t) {
 		dec := json.NewDecoder(br)
-		return streamArray(dec, "the event array", func(i int, raw json.RawMessage) error {
-			return b.ohRaw(st, i, raw)
+		return streamInto(dec, "the event array", func(i int, e *ohEvent, err error) error {
+			return b.ohDecoded(st, i, e, err)
 		})
 	}
 	if c == '{' && !isJSONL(t, len(head) < peekSize) {
@@ -107,7 +107,7 @@ func parseOpenHands(br *bufio.Reader, b *builder) error {
 					return skipMember(dec)
 				}
 				found = true
-				return streamArray(dec, key, func(i int, raw json.RawMessage) error { return b.ohRaw(st, i, raw) })
+				return streamInto(dec, key, func(i int, e *ohEvent, err error) error { return b.ohDecoded(st, i, e, err) })
 			}
 			return skipMember(dec)
 		})
@@ -194,12 +194,28 @@ func (b *builder) ohRaw(st *ohState, i int, raw json.RawMessage) error {
 	return nil
 }
 
+// ohDecoded is ohRaw for an event already decoded (err is its decoding
+// error).
+func (b *builder) ohDecoded(st *ohState, i int, e *ohEvent, err error) error {
+	if err != nil {
+		return b.skipItem("event", i, err)
+	}
+	if err := b.ohEvent(st, e); err != nil {
+		return b.skipItem("event", i, err)
+	}
+	return nil
+}
+
 // jsonString returns a raw JSON string's value, or "".
 func jsonString(raw json.RawMessage) string {
-	var s string
-	if len(raw) > 0 && raw[0] == '"' {
-		json.Unmarshal(raw, &s)
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
 	}
+	if s, ok := unquoteJSON(raw); ok {
+		return s
+	}
+	var s string
+	json.Unmarshal(raw, &s)
 	return s
 }
 

@@ -94,3 +94,36 @@ func peekStart(br *bufio.Reader) (byte, []byte, error) {
 	}
 	return t[0], head, nil
 }
+
+// streamInto is streamArray decoding each element straight into a new T: one
+// pass over its bytes, with no copy and no second validation. An element
+// of the wrong type (a string where an object belongs) reaches each with
+// its *json.UnmarshalTypeError, and the stream goes on (the decoder has
+// read the whole element before decoding it); a syntax error ends it.
+func streamInto[T any](dec *json.Decoder, what string, each func(i int, v *T, err error) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return inputErrorf(0, "at byte %d: %v", dec.InputOffset(), err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		if d == '{' {
+			skipValue(dec)
+		}
+		return inputErrorf(0, "at byte %d: %s is not an array", dec.InputOffset(), what)
+	}
+	for i := 0; dec.More(); i++ {
+		v := new(T)
+		err := dec.Decode(v)
+		var ute *json.UnmarshalTypeError
+		if err != nil && !errors.As(err, &ute) {
+			return inputErrorf(0, "%s[%d] at byte %d: %v", what, i, dec.InputOffset(), err)
+		}
+		if err := each(i, v, err); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return inputErrorf(0, "at byte %d: %v", dec.InputOffset(), err)
+	}
+	return nil
+}

@@ -838,6 +838,19 @@ var editToolRE = regexp.MustCompile(`(?i)edit|write|patch|replace|create|insert|
 // writeCommandRE marks a shell command that writes the files it names.
 var writeCommandRE = regexp.MustCompile(`(?:\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\btee\b|>>?\s*\S|\bmv\b|\bcp\b|\brm\b|\btouch\b|\bgit\s+mv\b|\bpatch\b|\bperl\s+-[a-z]*i)`)
 
+// writeWords are what writeCommandRE needs one of; mayWrite checks them
+// first, since most commands hold none and the pattern is slow to rule out.
+var writeWords = []string{">", "sed", "tee", "mv", "cp", "rm", "touch", "patch", "perl"}
+
+func mayWrite(args string) bool {
+	for _, w := range writeWords {
+		if strings.Contains(args, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // patchFileRE names the files an apply_patch input changes.
 var patchFileRE = regexp.MustCompile(`\*\*\* (?:Update|Add|Delete) File: (\S+)`)
 
@@ -848,11 +861,14 @@ func (s *scanner) touch(idx int, name, args string) {
 	if args == "" {
 		return
 	}
-	writes := editToolRE.MatchString(name) || writeCommandRE.MatchString(args) || strings.Contains(args, `"old_string"`) ||
+	writes := editToolRE.MatchString(name) || mayWrite(args) && writeCommandRE.MatchString(args) || strings.Contains(args, `"old_string"`) ||
 		strings.Contains(args, `"new_str`) || strings.Contains(args, `"content"`)
-	edited := map[string]bool{}
-	for _, m := range patchFileRE.FindAllStringSubmatch(args, -1) {
-		edited[m[1]] = true
+	var edited map[string]bool
+	if strings.Contains(args, "*** ") {
+		edited = map[string]bool{}
+		for _, m := range patchFileRE.FindAllStringSubmatch(args, -1) {
+			edited[m[1]] = true
+		}
 	}
 	for _, tok := range pathTokens(args) {
 		info, ok := s.paths[tok]

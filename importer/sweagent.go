@@ -80,13 +80,12 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 		switch key {
 		case "history":
 			st := &sweState{}
-			err := streamArray(dec, "history", func(i int, raw json.RawMessage) error {
-				var it sweHistoryItem
-				if err := json.Unmarshal(raw, &it); err != nil {
+			err := streamInto(dec, "history", func(i int, it *sweHistoryItem, err error) error {
+				if err != nil {
 					return b.skipItem("history item", i, err)
 				}
 				sawHistory = true
-				if err := b.sweHistory(st, &it); err != nil {
+				if err := b.sweHistory(st, it); err != nil {
 					return b.skipItem("history item", i, err)
 				}
 				return nil

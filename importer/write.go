@@ -295,7 +295,11 @@ func appendEvent(buf []byte, r *rec, seq int) []byte {
 		buf = appendField(buf, 4, "id", r.callID)
 		buf = appendField(buf, 4, "name", r.callName)
 		if len(r.args) > 0 {
-			buf = appendNode(buf, 4, mapping("args", argsNode(r.args)))
+			if fast, ok := appendFlatArgs(buf, 4, r.args); ok {
+				buf = fast
+			} else {
+				buf = appendNode(buf, 4, mapping("args", argsNode(r.args)))
+			}
 		}
 	case kindResult:
 		buf = append(buf, "  tool_result:\n"...)
@@ -313,7 +317,7 @@ func appendEvent(buf []byte, r *rec, seq int) []byte {
 // represents it exactly (see literalSafe), anything else through yaml.v3.
 func appendField(buf []byte, indent int, key, value string) []byte {
 	switch {
-	case plainSafe(value):
+	case plainSafe(value) || plainSentence(value):
 		buf = appendSpaces(buf, indent)
 		buf = append(buf, key...)
 		buf = append(buf, ": "...)
@@ -376,6 +380,45 @@ func plainSafe(s string) bool {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/') {
 			return false
 		}
+	}
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf":
+		return false
+	}
+	return true
+}
+
+// plainSentence reports a one-line text that YAML reads back unchanged when
+// written plain, and that yaml.v3 writes plain too (so the fast path and
+// the encoder agree): it starts with a letter and ends with a letter, a
+// digit, "." or ")", and holds only letters, digits, single spaces and
+// "_-./,()'"; it is not a word YAML reads as a boolean or null.
+func plainSentence(s string) bool {
+	if len(s) == 0 || len(s) >= 200 {
+		return false
+	}
+	c := s[0]
+	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	last := s[len(s)-1]
+	if !(last >= 'a' && last <= 'z' || last >= 'A' && last <= 'Z' || last >= '0' && last <= '9' || last == '.' || last == ')') {
+		return false
+	}
+	space := false
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		case c == ' ':
+			if space {
+				return false
+			}
+		case c == '_' || c == '-' || c == '.' || c == '/' || c == ',' || c == '(' || c == ')' || c == '\'':
+		default:
+			return false
+		}
+		space = c == ' '
 	}
 	switch strings.ToLower(s) {
 	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf":
@@ -448,6 +491,72 @@ func appendLiteral(buf []byte, indent int, key, s string) []byte {
 		buf = append(buf, '\n')
 	}
 	return buf
+}
+
+// appendFlatArgs writes "args:" and a call's arguments when they are a flat
+// JSON object of plain keys and of values yaml.v3 writes plain (plain
+// strings, integers, booleans, null), exactly as the encoder would, without
+// it; anything else reports false and goes through argsNode.
+func appendFlatArgs(buf []byte, indent int, raw []byte) ([]byte, bool) {
+	start := len(buf)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return buf, false
+	}
+	buf = appendSpaces(buf, indent)
+	buf = append(buf, "args:\n"...)
+	n := 0
+	for dec.More() {
+		kt, err := dec.Token()
+		key, _ := kt.(string)
+		if err != nil || !plainSafe(key) {
+			return buf[:start], false
+		}
+		vt, err := dec.Token()
+		if err != nil {
+			return buf[:start], false
+		}
+		var val string
+		switch v := vt.(type) {
+		case string:
+			if !plainSafe(v) && !plainSentence(v) || looksNonString(v) {
+				return buf[:start], false
+			}
+			val = v
+		case json.Number:
+			if _, err := strconv.ParseInt(string(v), 10, 64); err != nil {
+				return buf[:start], false
+			}
+			val = string(v)
+		case bool:
+			val = strconv.FormatBool(v)
+		case nil:
+			val = "null"
+		default: // an object or an array
+			return buf[:start], false
+		}
+		buf = appendSpaces(buf, indent+2)
+		buf = append(buf, key...)
+		buf = append(buf, ": "...)
+		buf = append(buf, val...)
+		buf = append(buf, '\n')
+		n++
+	}
+	if _, err := dec.Token(); err != nil || n == 0 {
+		return buf[:start], false
+	}
+	return buf, true
+}
+
+// looksNonString reports a plain-safe string that YAML would read as
+// something else, which yaml.v3 therefore quotes.
+func looksNonString(s string) bool {
+	switch strings.ToLower(s) {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf", "~":
+		return true
+	}
+	return false
 }
 
 // argsNode converts a call's JSON arguments into a YAML mapping, keeping key

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bytes"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -99,4 +100,62 @@ func FuzzAppendField(f *testing.F) {
 			t.Fatalf("read back %q, want %q\n%s", got, s, buf)
 		}
 	})
+}
+
+// TestPlainSentence: the plain fast path writes exactly what yaml.v3 would
+// (plain, unquoted) and reads back unchanged; near-misses go to yaml.v3.
+func TestPlainSentence(t *testing.T) {
+	for _, s := range []string{
+		"Running check 5.", "I'll look at both the caller and the test in one go.", "No, that's not it.",
+		"Yes, go ahead.", "Editing polytools.py only.", "see (seq 3) and src/a_b-c.go", "True story, told twice.",
+	} {
+		if !plainSentence(s) {
+			t.Errorf("plainSentence(%q) = false, want true", s)
+			continue
+		}
+		var b struct{ bytes.Buffer }
+		if err := encode(&b.Buffer, mapping("text", str(s))); err != nil {
+			t.Fatal(err)
+		}
+		if want := "text: " + s + "\n"; b.String() != want {
+			t.Errorf("yaml.v3 writes %q as %q, the fast path as %q", s, b.String(), want)
+		}
+		if got, _ := roundTrip(t, s); got != s {
+			t.Errorf("round trip of %q gave %q", s, got)
+		}
+	}
+	for _, s := range []string{
+		"yes", "No", "null", "key: value", "a # comment", "two  spaces", "trailing space ", "- item", "[x]", "{x}",
+		"ends with a colon:", "quote \"x\"", "50 ms", "'quoted'", "tab\there", "ümlaut", "&anchor", "*alias", "!tag", "%x", "@x", "`x`",
+		"ends with a comma,", "a?", "a!",
+	} {
+		if plainSentence(s) {
+			t.Errorf("plainSentence(%q) = true, want false", s)
+		}
+		if got, _ := roundTrip(t, s); got != s {
+			t.Errorf("round trip of %q gave %q", s, got)
+		}
+	}
+}
+
+// TestAppendFlatArgsMatchesEncoder: the fast path for flat arguments writes
+// byte for byte what yaml.v3 writes, or steps aside.
+func TestAppendFlatArgsMatchesEncoder(t *testing.T) {
+	vals := []string{`"ls"`, `"go test ./pkg1/..."`, `"grep -n 'x' -A12 /a/b.py"`, `"yes"`, `"No"`, `"null"`, `"~"`, `"key: v"`,
+		`"a # b"`, `"50 ms"`, `""`, `" lead"`, `"tail "`, `"line\nbreak"`, `"ümlaut"`, `12`, `-3`, `1.5`, `1e3`, `true`, `false`, `null`,
+		`[1, 2]`, `{"a": 1}`, `"True story."`, `"x\ty"`, `"e3"`, `"Inf"`, `"a'b"`, `"(x)"`}
+	keys := []string{`"command"`, `"path"`, `"y"`, `"no"`, `"1a"`, `"a b"`, `"view_range"`, `"old_str"`}
+	for _, k := range keys {
+		for _, v := range vals {
+			raw := []byte("{" + k + ": " + v + ", \"b\": \"ok\"}")
+			want := appendNode(nil, 4, mapping("args", argsNode(raw)))
+			got, ok := appendFlatArgs(nil, 4, raw)
+			if ok && string(got) != string(want) {
+				t.Errorf("%s: fast path wrote\n%s\nyaml.v3 writes\n%s", raw, got, want)
+			}
+		}
+	}
+	if _, ok := appendFlatArgs(nil, 4, []byte(`{"command": "ls", "timeout": 30}`)); !ok {
+		t.Errorf("a flat object of plain values should take the fast path")
+	}
 }

@@ -44,8 +44,9 @@ Formats (--from): openai (Chat Completions messages: a JSON array, an object
 with "messages", or JSONL), anthropic (Messages content blocks), claude-code
 (Claude Code session logs), codex (Codex CLI rollout files), swe-agent
 (SWE-agent .traj files), openhands (OpenHands event streams and evaluation
-output), or auto
-(the default), which says on stderr what it detected.
+output), compactbench (CompactBench cases, imported as finished scenarios
+with their invariants and probes active), or auto (the default), which says
+on stderr what it detected.
 
 Any file that holds OpenAI or Anthropic messages elsewhere can be imported
 with --messages-path, an RFC 6901 JSON pointer to the messages inside each
@@ -136,6 +137,10 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	defer done()
 	if out != "" {
 		opts.TempDir = filepath.Dir(out)
+		// As --all creates its folder, -o creates the scenario's.
+		if err := os.MkdirAll(opts.TempDir, 0o755); err != nil {
+			return fmt.Errorf("creating %s: %w", opts.TempDir, err)
+		}
 	}
 	w := env.data()
 	var tmp *os.File
@@ -165,13 +170,12 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(env.Stderr, "import: warning: %s\n", w)
 	}
-	fmt.Fprintf(env.Stderr, "import: %d events, cut at %d, %d unresolved calls, %d suggested invariants\n",
-		rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)
+	fmt.Fprintf(env.Stderr, "import: %s\n", importSummary(rep))
 	target := out
 	if target == "" {
 		target = "SCENARIO.yaml"
 	}
-	fmt.Fprintf(env.Stderr, "import: next: confirm the suggestions, then %s\n", selftestHint(target))
+	fmt.Fprintf(env.Stderr, "import: next: %s\n", nextHint(rep.Format, target))
 	if tmp != nil {
 		if err := tmp.Close(); err != nil {
 			return err
@@ -200,6 +204,7 @@ func runImportAll(env *Env, path string, opts importer.Options, dir string) erro
 	}
 	opts.TempDir = dir
 	written, failed := 0, 0
+	format := opts.Format
 	used := map[string]bool{}
 	announced := false
 	n, err := importer.ImportEach(in, opts, func(rep *importer.Report, write func(io.Writer) error, rerr error) error {
@@ -240,8 +245,8 @@ func runImportAll(env *Env, path string, opts importer.Options, dir string) erro
 		for _, w := range rep.Warnings {
 			fmt.Fprintf(env.Stderr, "import: record %d: warning: %s\n", rep.Record, w)
 		}
-		fmt.Fprintf(env.Stderr, "import: record %d -> %s: %d events, cut at %d, %d unresolved calls, %d suggested invariants\n",
-			rep.Record, file, rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)
+		format = rep.Format
+		fmt.Fprintf(env.Stderr, "import: record %d -> %s: %s\n", rep.Record, file, importSummary(rep))
 		return nil
 	})
 	var ie *importer.InputError
@@ -253,10 +258,29 @@ func runImportAll(env *Env, path string, opts importer.Options, dir string) erro
 	}
 	fmt.Fprintf(env.Stderr, "import: %d of %d records written to %s\n", written, n, dir)
 	if written > 0 {
-		fmt.Fprintf(env.Stderr, "import: next: confirm the suggestions, then %s\n", selftestHint(dir))
+		fmt.Fprintf(env.Stderr, "import: next: %s\n", nextHint(format, dir))
 	}
 	if failed > 0 {
 		return inputError{fmt.Errorf("%s: %d of %d records could not be imported", path, failed, n)}
 	}
 	return nil
+}
+
+// importSummary is the one-line account of an import.
+func importSummary(rep *importer.Report) string {
+	if rep.Format == importer.FormatCompactBench {
+		return fmt.Sprintf("%d events, cut at %d, %d invariants and %d probes from the case's ground truth and evaluation items",
+			rep.Events, rep.Cut, rep.Invariants, rep.Probes)
+	}
+	return fmt.Sprintf("%d events, cut at %d, %d unresolved calls, %d suggested invariants",
+		rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)
+}
+
+// nextHint says what to do with what was written: a CompactBench case is a
+// finished scenario, any other import a skeleton with suggestions.
+func nextHint(f importer.Format, target string) string {
+	if f == importer.FormatCompactBench {
+		return "'compact-eval run --summarizer SPEC " + shellQuote(target) + "' judges a summarizer on it; " + selftestHint(target)
+	}
+	return "confirm the suggestions, then " + selftestHint(target)
 }
