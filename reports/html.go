@@ -75,6 +75,7 @@ type htmlView struct {
 	Units          []htmlUnit
 	Rows           []htmlUnitRow
 	Trials         int
+	Judge          template.HTML
 }
 
 type htmlRateRow struct {
@@ -129,6 +130,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 		Title:   "compact-eval report " + r.RunID,
 		Verdict: strings.TrimLeft(Verdict(r, opts.Gate), "❌✅ "),
 		Trials:  max(1, r.Config.Trials),
+		Judge:   judgeHTML(r),
 	}
 	if opts.Gate != nil {
 		v.GateLines = opts.Gate.Lines

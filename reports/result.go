@@ -29,7 +29,12 @@ type Result struct {
 	// Summaries are the per-summarizer headline figures, computed by
 	// Result.Aggregate.
 	Summaries []SummarizerSummary `json:"summaries,omitempty"`
-	Warnings  []string            `json:"warnings,omitempty"`
+	// Judge counts the model judge's verdicts per summarizer, and
+	// Disagreements lists the invariants on which check and judge disagree
+	// (run --judge); both computed by Result.Aggregate, nil without a judge.
+	Judge         []JudgeSummary `json:"judge,omitempty"`
+	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
 	// Interrupted is set when the run stopped early (Ctrl-C); Resume holds
 	// the command that finishes it.
 	Interrupted bool   `json:"interrupted,omitempty"`
@@ -51,6 +56,11 @@ type RunConfig struct {
 	Run       string   `json:"run,omitempty"`
 	Scenarios []string `json:"scenarios,omitempty"`
 	Tokenizer string   `json:"tokenizer"`
+	// Judge is the model judge's name (run --judge), "" when none was
+	// asked; JudgeGate is set when its contradicted verdicts fail
+	// invariants (--judge-gate).
+	Judge     string `json:"judge,omitempty"`
+	JudgeGate bool   `json:"judge_gate,omitempty"`
 	// Redact lists secret values' ids → values are never written; see Redact.
 }
 
@@ -131,10 +141,15 @@ const (
 
 // Decision is one arm's answer.
 type Decision struct {
-	Choice string           `json:"choice"`
+	Choice string `json:"choice"`
+	// Answer is the agent's free-text answer to a free-text probe.
+	Answer string           `json:"answer,omitempty"`
 	Reason string           `json:"reason,omitempty"`
 	Error  string           `json:"error,omitempty"`
 	Call   summarizers.Call `json:"call"`
+	// Judge is the model judge's grade of a free-text answer (correct,
+	// incorrect or unsure), nil for a choice probe or without a judge.
+	Judge *checks.Judgement `json:"judge,omitempty"`
 }
 
 // Probe is one probe's two decisions and how they compare.

@@ -16,6 +16,7 @@ import (
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -23,15 +24,19 @@ import (
 
 // unit runs one scenario × summarizer × trial.
 type unit struct {
-	p      *prepared
-	spec   string
-	sum    summarizers.Summarizer
-	agent  agents.Agent
-	trial  int
-	check  func(*checks.Input) []checks.Result
-	hard   context.Context // canceled only when in-flight work must stop
-	now    func() time.Time
-	tokens string
+	p     *prepared
+	spec  string
+	sum   summarizers.Summarizer
+	agent agents.Agent
+	trial int
+	check func(*checks.Input) []checks.Result
+	hard  context.Context // canceled only when in-flight work must stop
+	// judge, when set, gives a second opinion on every invariant;
+	// judgeGate lets a contradicted verdict fail it.
+	judge     judges.Judge
+	judgeGate bool
+	now       func() time.Time
+	tokens    string
 }
 
 // genRecord is a generation with what its checks need.
@@ -87,6 +92,7 @@ func (u *unit) run() reports.Unit {
 			// the summarizer failed: nothing to check
 		default:
 			r.g.Checks = u.runChecks(r, last)
+			u.judgeChecks(r, r.g.Checks)
 		}
 		out.Generations = append(out.Generations, r.g)
 	}
