@@ -137,6 +137,9 @@ const (
 	AgentError           = "agent_error"
 	CompactedOnly        = "compacted_only"
 	ProbeErrored         = "error" // an agent call failed
+	// ProbeSkipped: a free-text probe with no grade to compare (no judge,
+	// or the judge was unsure or failed on an arm); Probe.Skipped says why.
+	ProbeSkipped = "skip"
 )
 
 // Decision is one arm's answer.
@@ -154,8 +157,13 @@ type Decision struct {
 
 // Probe is one probe's two decisions and how they compare.
 type Probe struct {
-	ID        string   `json:"id"`
-	Expect    string   `json:"expect"`
+	ID     string `json:"id"`
+	Expect string `json:"expect"`
+	// Answer is a free-text probe's expected answer (Expect is then
+	// empty): each arm's answer is graded against it by the judge.
+	Answer string `json:"answer,omitempty"`
+	// Skipped says why a probe's class is skip.
+	Skipped   string   `json:"skipped,omitempty"`
 	Full      Decision `json:"full"`
 	Compacted Decision `json:"compacted"`
 	// Diff is the go-cmp diff of the two decisions (-full +compacted), empty

@@ -7,8 +7,10 @@ import (
 	"sync"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/judges"
+	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -91,4 +93,76 @@ func askJudge(ctx context.Context, j judges.Judge, req *judges.Request) (out *ch
 		out.Verdict, out.Quote, out.Reason = v.Verdict, v.Quote, v.Reason
 	}
 	return out
+}
+
+// judgeAnswers grades both arms' answers to a free-text probe with the
+// judge (never telling it which arm an answer comes from) and classifies
+// the probe as a choice probe would be: correct stands for the expected
+// choice. An agent that failed on an arm makes the probe an error, as for
+// choice probes; two identical answers are graded once. An arm the judge
+// is unsure about or could not grade makes it skip (nothing to compare),
+// with the grades recorded.
+func (u *unit) judgeAnswers(pr scenarios.Probe, rp *reports.Probe) {
+	if rp.Full.Error != "" || rp.Compacted.Error != "" {
+		rp.Class = reports.ProbeErrored
+		return
+	}
+	rd := redact.FromContext(u.hard)
+	probe := judges.Probe{ID: pr.ID, Question: pr.Question, Expected: pr.Answer, Rubric: pr.Rubric}
+	ask := func(answer string) *checks.Judgement {
+		p := probe
+		p.Rubric = append([]string(nil), probe.Rubric...)
+		req := judges.NewAnswerRequest(u.p.sc.ID, &p, answer)
+		judges.Redact(rd, req)
+		return askJudge(u.hard, u.judge, req)
+	}
+	if rp.Full.Answer == rp.Compacted.Answer {
+		// The same words get the same grade: one question.
+		rp.Full.Judge = ask(rp.Full.Answer)
+		j := *rp.Full.Judge
+		rp.Compacted.Judge = &j
+	} else {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { defer wg.Done(); rp.Full.Judge = ask(rp.Full.Answer) }()
+		rp.Compacted.Judge = ask(rp.Compacted.Answer)
+		wg.Wait()
+	}
+	rp.Class = ClassifyAnswers(rp.Full.Judge, rp.Compacted.Judge)
+	if rp.Class == reports.ProbeSkipped {
+		rp.Skipped = fmt.Sprintf("the judge graded the answers %s (full) and %s (compacted): nothing to compare", grade(rp.Full.Judge), grade(rp.Compacted.Judge))
+	}
+}
+
+func grade(j *checks.Judgement) string {
+	switch {
+	case j == nil:
+		return "not at all"
+	case j.Error != "":
+		return "error (" + clip.String(j.Error, 120) + ")"
+	}
+	return j.Verdict
+}
+
+// ClassifyAnswers is Classify for a free-text probe's graded answers:
+// kept (both correct), compaction_regression (full correct, compacted
+// incorrect), agent_error (both incorrect), compacted_only (only the
+// compacted answer correct), skip when either grade is unsure or missing.
+func ClassifyAnswers(full, compacted *checks.Judgement) string {
+	ok := func(j *checks.Judgement) bool {
+		return j != nil && (j.Verdict == judges.Correct || j.Verdict == judges.Incorrect)
+	}
+	if !ok(full) || !ok(compacted) {
+		return reports.ProbeSkipped
+	}
+	f, c := full.Verdict == judges.Correct, compacted.Verdict == judges.Correct
+	switch {
+	case f && c:
+		return reports.Kept
+	case f:
+		return reports.CompactionRegression
+	case c:
+		return reports.CompactedOnly
+	}
+	return reports.AgentError
 }

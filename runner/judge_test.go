@@ -320,3 +320,110 @@ func TestJudgeFailKept(t *testing.T) {
 		t.Errorf("judge summary %+v: a missing verdict on a failed check agrees", s)
 	}
 }
+
+// freeTextProbes reach every class with the reference agent: it answers
+// the expected answer where its requires occur, else agents.DontKnow.
+const freeTextProbes = `probes:
+  - {id: both-right, question: "What is the run's rule?", answer: "Read-only: never write to prod."}
+  - {id: lost, question: "Which bucket?", answer: "logs-eu-2", requires: ['Correction: the bucket']}
+  - {id: nowhere, question: "Which region?", answer: "eu-west-3", requires: ['eu-west-3']}
+  - {id: summary-only, question: "Is op1 finished?", answer: "No, it is still pending.", requires: ['still pending']}
+  - {id: unsure, question: "Anything else?", answer: "No."}
+`
+
+// gradingJudge grades an answer correct when it is the expected one,
+// incorrect otherwise, and is unsure about the probe "Anything else?".
+func gradingJudge(r llmtest.Request) llmtest.Reply {
+	user := strings.Join(r.Messages("user"), "\n")
+	q, _, _ := strings.Cut(strings.TrimPrefix(user, "Question:\n"), "\n")
+	_, rest, _ := strings.Cut(user, "\nExpected answer:\n")
+	expected, _, _ := strings.Cut(rest, "\n")
+	_, answer, _ := strings.Cut(user, "\nThe agent's answer:\n")
+	answer = strings.TrimSpace(answer)
+	quote, _ := json.Marshal(answer)
+	switch {
+	case q == "Anything else?":
+		return llmtest.Text(`{"verdict":"unsure","quote":"","reason":"cannot tell"}`)
+	case answer == expected:
+		return llmtest.Text(`{"verdict":"correct","quote":` + string(quote) + `,"reason":"same"}`)
+	case strings.HasPrefix(user, "Question:\n"):
+		return llmtest.Text(`{"verdict":"incorrect","quote":` + string(quote) + `,"reason":"different"}`)
+	}
+	return scriptedJudge(r)
+}
+
+// TestFreeTextProbes: without a judge free-text probes are skip and no
+// agent is asked; with one, each arm's answer is graded and every class
+// is reachable; an unsure grade is skip with both grades recorded.
+func TestFreeTextProbes(t *testing.T) {
+	sc, err := scenarios.LoadBytes("judged.yaml", []byte(judgedYAML+freeTextProbes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	agent := agents.Func(func(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
+		asked++
+		return agents.Reference{}.Decide(ctx, req)
+	})
+	out := filepath.Join(t.TempDir(), "run")
+	res, err := Run(context.Background(), []*scenarios.Scenario{sc}, Options{Summarizers: []Summarizer{fixedSummarizer()}, Agent: agent,
+		AgentName: "ref", Out: out, Now: fixedNow, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reports.Read(res.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Units[0].Probes {
+		if p.Class != reports.ProbeSkipped || !strings.Contains(p.Skipped, "--judge") || p.Answer == "" {
+			t.Errorf("no judge: %s %s %q", p.ID, p.Class, p.Skipped)
+		}
+	}
+	if asked != 0 || r.Units[0].Status != reports.UnitOK {
+		t.Errorf("no judge: the agent was asked %d times, unit %s", asked, r.Units[0].Status)
+	}
+
+	srv := llmtest.New(t)
+	srv.SetDefault(gradingJudge)
+	r = judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), false)
+	want := map[string]string{
+		"both-right":   reports.Kept,
+		"lost":         reports.CompactionRegression,
+		"nowhere":      reports.AgentError,
+		"summary-only": reports.CompactedOnly,
+		"unsure":       reports.ProbeSkipped,
+	}
+	for _, p := range r.Units[0].Probes {
+		if p.Class != want[p.ID] {
+			t.Errorf("%s: class %s, want %s (full %q %+v, compacted %q %+v)", p.ID, p.Class, want[p.ID], p.Full.Answer, p.Full.Judge, p.Compacted.Answer, p.Compacted.Judge)
+		}
+		if p.Full.Judge == nil || p.Compacted.Judge == nil || p.Full.Judge.Call.Model != "judge-model" {
+			t.Errorf("%s: grades not recorded: %+v %+v", p.ID, p.Full.Judge, p.Compacted.Judge)
+		}
+		if p.ID == "lost" && (p.Diff == "" || !strings.Contains(p.Diff, agents.DontKnow)) {
+			t.Errorf("lost: diff %q", p.Diff)
+		}
+		if p.ID == "unsure" && !strings.Contains(p.Skipped, "unsure (full) and unsure (compacted)") {
+			t.Errorf("unsure: %q", p.Skipped)
+		}
+	}
+	// 4 invariants + 5 probes × 2 arms, less the 3 probes whose arms gave
+	// the same words (graded once).
+	if n := srv.Count(); n != 11 {
+		t.Errorf("%d judge requests, want 11", n)
+	}
+	for _, req := range srv.Requests() {
+		if user := strings.Join(req.Messages("user"), ""); strings.HasPrefix(user, "Question:") && (strings.Contains(user, "compacted") || strings.Contains(user, "full context") || req.Contains(`"arm"`)) {
+			t.Error("a judge request says which arm an answer comes from")
+		}
+	}
+	if s := r.Judge[0].Answers; s.Correct != 4 || s.Incorrect != 4 || s.Unsure != 2 {
+		t.Errorf("answer grades %+v", s)
+	}
+	var md strings.Builder
+	reports.WriteMarkdown(&md, r, reports.Options{})
+	if !strings.Contains(md.String(), `full context answered "logs-eu-2" (correct), compacted answered "I cannot tell from my context." (incorrect)`) {
+		t.Errorf("markdown does not explain the free-text regression:\n%s", md.String())
+	}
+}
