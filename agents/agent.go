@@ -75,6 +75,9 @@ type Decision struct {
 	Choice string `json:"choice"`
 	Answer string `json:"answer,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Sampling records how an openai: agent asked a choice probe (seed,
+	// option orders, votes); nil for other agents.
+	Sampling *SampleRecord `json:"-"`
 	// Call is the provenance of the call that produced the decision.
 	Call summarizers.Call `json:"-"`
 }

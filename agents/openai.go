@@ -21,9 +21,10 @@ var DecideModes = []string{llm.ModeJSONObject, llm.ModeText}
 
 // openAIAgent is an openai: agent.
 type openAIAgent struct {
-	model  string
-	opts   summarizers.OpenAIOptions
-	client *llm.Client
+	model    string
+	opts     summarizers.OpenAIOptions
+	client   *llm.Client
+	sampling Sampling
 }
 
 // NewOpenAI returns an agent backed by an OpenAI-compatible endpoint.
@@ -36,15 +37,27 @@ type openAIAgent struct {
 // mode, falling back to plain text when the endpoint refuses it). A reply
 // whose choice is not an option key gets one correction message; a second
 // bad reply is an error. Invariants, expect and requires are never sent.
+//
+// A choice probe is asked as Sampling says (NewOpenAISampled; NewOpenAI
+// uses DefaultSeed and one sample): options in a drawn order, labelled A,
+// B, C…, the label mapped back to its key.
 func NewOpenAI(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	return NewOpenAISampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewOpenAISampled is NewOpenAI with the given sampling.
+func NewOpenAISampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("openai: missing model name (want openai:MODEL)")
+	}
+	if s.Samples < 1 || s.Samples > MaxSamples {
+		return nil, fmt.Errorf("openai agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
 	c, err := summarizers.NewOpenAIClient(opts)
 	if err != nil {
 		return nil, err
 	}
-	return &openAIAgent{model: model, opts: opts, client: c}, nil
+	return &openAIAgent{model: model, opts: opts, client: c, sampling: s}, nil
 }
 
 // Decide implements Agent.
@@ -52,6 +65,14 @@ func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, erro
 	if req.FreeText() {
 		return a.answer(ctx, req)
 	}
+	if len(req.Probe.Options) == 0 {
+		return nil, fmt.Errorf("openai agent: probe %q has no options", req.Probe.ID)
+	}
+	return a.sampling.sampled(ctx, req, a.decideOnce)
+}
+
+// decideOnce asks a choice probe once, with the options as req shows them.
+func (a *openAIAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
 	if len(req.Probe.Options) == 0 {
 		return nil, fmt.Errorf("openai agent: probe %q has no options", req.Probe.ID)
 	}

@@ -61,6 +61,10 @@ type RunConfig struct {
 	// invariants (--judge-gate).
 	Judge     string `json:"judge,omitempty"`
 	JudgeGate bool   `json:"judge_gate,omitempty"`
+	// AgentSeed and AgentSamples are how an openai: agent's choice probes
+	// are asked (--agent-seed, --agent-samples); zero for other agents.
+	AgentSeed    uint64 `json:"agent_seed,omitempty"`
+	AgentSamples int    `json:"agent_samples,omitempty"`
 	// Redact lists secret values' ids → values are never written; see Redact.
 }
 
@@ -153,6 +157,18 @@ type Decision struct {
 	// Judge is the model judge's grade of a free-text answer (correct,
 	// incorrect or unsure), nil for a choice probe or without a judge.
 	Judge *checks.Judgement `json:"judge,omitempty"`
+	// Sampling is how an openai: agent was asked a choice probe: the seed,
+	// the option keys in the order each sample showed them (labelled A, B,
+	// C…; the choice is the key, mapped back), and the votes of several
+	// samples (--agent-samples; a tie is the choice "unsure").
+	Sampling *Sampling `json:"sampling,omitempty"`
+}
+
+// Sampling is a decision's option orders and votes.
+type Sampling struct {
+	Seed   uint64         `json:"seed"`
+	Orders [][]string     `json:"orders,omitempty"`
+	Votes  map[string]int `json:"votes,omitempty"`
 }
 
 // Probe is one probe's two decisions and how they compare.

@@ -159,6 +159,8 @@ func sameRun(prev, cur *reports.RunConfig) error {
 		return fmt.Errorf("the run used %d trials, not %d", prev.Trials, cur.Trials)
 	case prev.Shard != cur.Shard:
 		return fmt.Errorf("the run used shard %q, not %q", prev.Shard, cur.Shard)
+	case prev.AgentSeed != cur.AgentSeed || prev.AgentSamples != cur.AgentSamples:
+		return fmt.Errorf("the run used agent seed %d and %d samples, not %d and %d", prev.AgentSeed, prev.AgentSamples, cur.AgentSeed, cur.AgentSamples)
 	case prev.Judge != cur.Judge || prev.JudgeGate != cur.JudgeGate:
 		return fmt.Errorf("the run used judge %q (gate %t), not %q (gate %t)", prev.Judge, prev.JudgeGate, cur.Judge, cur.JudgeGate)
 	case prev.Tokenizer != cur.Tokenizer:

@@ -95,6 +95,10 @@ type Options struct {
 	Judge     judges.Judge
 	JudgeName string
 	JudgeGate bool
+	// AgentSeed and AgentSamples are recorded in the result's config: how
+	// the agent (an openai: agent, built with them) asks choice probes.
+	AgentSeed    uint64
+	AgentSamples int
 	// Trials per scenario × summarizer; 0 means 1.
 	Trials int
 	// Jobs bounds the units running at once; 0 means runtime.NumCPU().
@@ -239,7 +243,8 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
 		RunID: RunID(started), Started: started,
 		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name(),
-			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate},
+			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate,
+			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},
 	}
 	if opts.Run != nil {
 		header.Config.Run = opts.Run.String()

@@ -467,7 +467,11 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.
 	case pr.FreeText() && strings.TrimSpace(dec.Answer) == "":
 		return reports.Decision{Error: "agent gave no answer to a free-text probe", Call: dec.Call}
 	}
-	return reports.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call}
+	d = reports.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call}
+	if s := dec.Sampling; s != nil {
+		d.Sampling = &reports.Sampling{Seed: s.Seed, Orders: s.Orders, Votes: s.Votes}
+	}
+	return d
 }
 
 // Classify compares both arms' choices with expect: kept (both right),

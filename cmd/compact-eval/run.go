@@ -106,6 +106,8 @@ type runFlags struct {
 	scenarios     stringsFlag
 	judge         string
 	judgeGate     bool
+	agentSamples  int
+	agentSeed     uint64
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -123,6 +125,8 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials, scenarios and gates (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
+	fs.IntVar(&f.agentSamples, "agent-samples", 1, "an openai: agent asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
+	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which an openai: agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about every invariant of every generation beside its check, a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
 	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed")
 	f.openai.RegisterFlags(fs)
@@ -153,6 +157,12 @@ declared in compact-eval.yaml (or --config FILE); flags given on the command
 line win. A summarizer's name is its spec unless given one (NAME=SPEC, or
 name: in the config file): a baseline pairs summarizers by name, so give
 stable names to summarizers whose command line or prompt changes.
+
+An openai: agent sees a choice probe's options in an order drawn from
+--agent-seed (per trial and sample, the same on both arms), labelled A, B,
+C…; its answer is mapped back to the option's key. --agent-samples N asks N
+times and takes the majority (a tie is "unsure"); orders and votes are
+recorded with each decision.
 
 --judge openai:MODEL (or exec:COMMAND, or judge: in the config file) asks a
 model judge about every invariant of every generation (secrets never); its
@@ -252,6 +262,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
+	}
+	if p.settings.Agent.Spec.Kind == summarizers.KindOpenAI {
+		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
 	if env.Terminal {
 		opts.Progress = func(done, total int) {
@@ -367,7 +380,11 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 	if err != nil {
 		return inputError{err}
 	}
-	if p.agent, err = agents.New(p.settings.Agent.Spec, aopts); err != nil {
+	if f.agentSamples < 1 || f.agentSamples > agents.MaxSamples {
+		return usagef("--agent-samples %d: want 1 to %d", f.agentSamples, agents.MaxSamples)
+	}
+	sampling := agents.Sampling{Seed: f.agentSeed, Samples: f.agentSamples}
+	if p.agent, err = agents.NewSampled(p.settings.Agent.Spec, aopts, sampling); err != nil {
 		return usagef("agent %s: %v", p.settings.Agent.Name, err)
 	}
 	if t := p.settings.Judge; t != nil {
