@@ -22,7 +22,7 @@ const judgeConcurrency = 8
 const GateReason = "judge: contradicted"
 
 // judgeChecks asks the judge about every invariant result of a generation
-// (secrets excepted: Describe refuses them) and records each verdict beside
+// that is not skip (secrets excepted: Describe refuses them) and records each verdict beside
 // its check (Result.Judge). The judge sees the invariant in plain words and
 // the summary, secrets redacted, never the check's status. With gate, a
 // contradicted verdict turns a pass into a fail (Judgement.Overrode says
@@ -47,7 +47,10 @@ func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 	for i := range res {
 		c := &res[i]
 		inv, ok := byID[c.Invariant]
-		if c.Kind != checks.KindInvariant || !ok {
+		if c.Kind != checks.KindInvariant || !ok || c.Status == checks.Skip {
+			// A skipped check has nothing to judge in this generation (the
+			// fact is not in the history yet, or the summary lacks what the
+			// check reads): neither has the judge.
 			continue
 		}
 		f, ok := judges.Describe(sc, inv)
