@@ -286,6 +286,24 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	return finishRun(env, f, p, vb, res, err)
 }
 
+// printJudge prints one line on the judge's verdicts: how many, and the
+// disagreements with the checks, which the reports list.
+func printJudge(env *Env, h *reports.Result) {
+	if h == nil || h.Config.Judge == "" {
+		return
+	}
+	var judged, errs, pc, fk, gated int
+	for _, s := range h.Judge {
+		judged, errs, pc, fk, gated = judged+s.Judged, errs+s.Errors, pc+s.PassContradicted, fk+s.FailKept, gated+s.Gated
+	}
+	line := fmt.Sprintf("judge %s: %s judged, %d without a verdict; disagreements: %d check pass / judge contradicted, %d check fail / judge kept",
+		h.Config.Judge, validateCount(judged, "invariant"), errs, pc, fk)
+	if h.Config.JudgeGate {
+		line += fmt.Sprintf("; --judge-gate failed %d", gated)
+	}
+	fmt.Fprintln(env.Stdout, line+" (compact-eval report lists them)")
+}
+
 // failpoint reads COMPACT_EVAL_FAILPOINT: the number of units after which
 // the run stops as if interrupted, 0 when unset.
 func failpoint(env *Env) (int, error) {
@@ -479,6 +497,7 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 	if err := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); err != nil {
 		return err
 	}
+	printJudge(env, res.Header)
 	switch {
 	case g != nil:
 		printGateLines(env, g)
