@@ -32,17 +32,26 @@ type Context struct {
 	FullSummary json.RawMessage `json:"-"`
 }
 
-// Question is the part of a probe an agent may see: never expect or requires.
+// Request kinds: a choice probe asks the agent to decide among options, a
+// free-text probe to answer in words.
+const (
+	KindDecide = "decide"
+	KindAnswer = "answer"
+)
+
+// Question is the part of a probe an agent may see: never expect, answer,
+// rubric or requires. A free-text probe (Request.Kind KindAnswer) has no
+// options.
 type Question struct {
 	ID       string            `json:"id"`
 	Question string            `json:"question"`
-	Options  scenarios.Options `json:"options"`
+	Options  scenarios.Options `json:"options,omitempty"`
 }
 
 // Request is a decide request (docs/formats.md §4).
 type Request struct {
 	Protocol   int      `json:"protocol"`
-	Kind       string   `json:"kind"` // always "decide"
+	Kind       string   `json:"kind"` // KindDecide or KindAnswer
 	ScenarioID string   `json:"scenario_id"`
 	Arm        string   `json:"arm"`
 	Probe      Question `json:"probe"`
@@ -56,15 +65,27 @@ type Request struct {
 	// only; never serialized, never sent to exec or model agents. Nil means
 	// no option has requirements.
 	Requires []scenarios.Requirement `json:"-"`
+	// Expected is a free-text probe's expected answer, for the offline
+	// reference agent only (it answers it when the requires patterns all
+	// occur); never serialized, never sent to exec or model agents.
+	Expected string `json:"-"`
 }
 
-// NewRequest fills the protocol fields.
-func NewRequest() *Request { return &Request{Protocol: summarizers.Protocol, Kind: "decide"} }
+// FreeText reports whether req asks for a free-text answer.
+func (r *Request) FreeText() bool { return r.Kind == KindAnswer }
 
-// Decision is an agent's answer to a probe.
+// NewRequest fills the protocol fields.
+func NewRequest() *Request { return &Request{Protocol: summarizers.Protocol, Kind: KindDecide} }
+
+// Decision is an agent's answer to a probe: an option key (Choice), or
+// words (Answer) for a free-text probe.
 type Decision struct {
 	Choice string `json:"choice"`
+	Answer string `json:"answer,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Sampling records how an openai: agent asked a choice probe (seed,
+	// option orders, votes); nil for other agents.
+	Sampling *SampleRecord `json:"-"`
 	// Call is the provenance of the call that produced the decision.
 	Call summarizers.Call `json:"-"`
 }

@@ -41,21 +41,25 @@ func NewExec(command []string, opts summarizers.Options) (Agent, error) {
 // execReply is the reply of an exec agent. Other fields are ignored.
 type execReply struct {
 	Choice *string `json:"choice"`
+	Answer *string `json:"answer"`
 	Reason *string `json:"reason"`
 }
 
 // Decide runs the command on req.
 func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	r := *req
-	r.Protocol, r.Kind = summarizers.Protocol, "decide"
+	r.Protocol = summarizers.Protocol
+	if r.Kind != KindAnswer {
+		r.Kind = KindDecide
+	}
 	if r.Context.Events == nil {
 		r.Context.Events = []scenarios.Event{}
 	}
 	if len(r.Context.Summary) == 0 {
 		r.Context.Summary = json.RawMessage("null")
 	}
-	if r.Probe.Options == nil {
-		r.Probe.Options = scenarios.Options{}
+	if r.Kind == KindAnswer {
+		r.Probe.Options = nil
 	}
 	in, err := json.Marshal(&r)
 	if err != nil {
@@ -70,12 +74,26 @@ func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 			Reason: fmt.Sprintf(format, args...), Stderr: res.Stderr, Latency: res.Latency}
 		return &Decision{Call: summarizers.ExecErrorCall(a.spec, err)}, err
 	}
+	want := `{"choice": KEY, "reason": TEXT}`
+	if r.Kind == KindAnswer {
+		want = `{"answer": TEXT, "reason": TEXT}`
+	}
 	if kind := execproc.DocumentType(res.Output); kind != "object" {
-		return bad(`output is a JSON %s, want {"choice": KEY, "reason": TEXT}`, kind)
+		return bad(`output is a JSON %s, want %s`, kind, want)
 	}
 	var reply execReply
 	if err := json.Unmarshal(res.Output, &reply); err != nil {
 		return bad("reply: %v", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if r.Kind == KindAnswer {
+		if reply.Answer == nil || strings.TrimSpace(*reply.Answer) == "" {
+			return bad(`reply has no "answer" (a free-text probe wants %s)`, want)
+		}
+		d := &Decision{Answer: *reply.Answer, Call: summarizers.Call{Spec: a.spec, Latency: res.Latency, Stderr: res.Stderr}}
+		if reply.Reason != nil {
+			d.Reason = *reply.Reason
+		}
+		return d, nil
 	}
 	if reply.Choice == nil || *reply.Choice == "" {
 		return bad(`reply has no "choice"`)

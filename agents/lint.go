@@ -17,13 +17,18 @@ func FullContext(s *scenarios.Scenario) Context {
 	return Context{Rules: s.Rules, Goal: s.Goal, Events: events}
 }
 
-// ProbeRequest builds the decide request for probe p of s on context c,
-// with p's requires attached for the reference agent.
+// ProbeRequest builds the decide request (an answer request for a
+// free-text probe) for probe p of s on context c, with p's requires (and
+// expected answer) attached for the reference agent.
 func ProbeRequest(s *scenarios.Scenario, p scenarios.Probe, arm string, c Context) *Request {
 	req := NewRequest()
 	req.ScenarioID = s.ID
 	req.Arm = arm
 	req.Probe = Question{ID: p.ID, Question: p.Question, Options: p.Options}
+	if p.FreeText() {
+		req.Kind, req.Probe.Options = KindAnswer, nil
+		req.Expected = p.Answer
+	}
 	req.Context = c
 	req.Requires = p.Requires
 	return req
@@ -42,6 +47,24 @@ func CheckProbes(s *scenarios.Scenario) []*scenarios.Error {
 	v := newView(c)
 	var errs []*scenarios.Error
 	for _, p := range s.Probes {
+		if p.FreeText() {
+			// The answer must be derivable from the full context: every
+			// requires pattern occurs there, affirmed.
+			for _, pat := range p.RequiresFor(scenarios.AnswerKey) {
+				if _, neg, ok := v.find(pat); !ok {
+					why := "found nothing"
+					if _, err := textmatch.Compile(pat); err != nil {
+						why = "does not compile"
+					} else if neg.Kind != "" {
+						why = fmt.Sprintf("matches only where the text negates it (%s cue %q)", neg.Kind, neg.Cue)
+					}
+					errs = append(errs, &scenarios.Error{File: s.File, Pos: p.Pos,
+						Msg: fmt.Sprintf("probe %q: the answer is not derivable from the full context: requires pattern %q %s", p.ID, pat, why)})
+					break
+				}
+			}
+			continue
+		}
 		if !slices.ContainsFunc(p.Options, func(o scenarios.Option) bool { return o.Key == p.Expect }) {
 			continue
 		}

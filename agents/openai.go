@@ -21,9 +21,10 @@ var DecideModes = []string{llm.ModeJSONObject, llm.ModeText}
 
 // openAIAgent is an openai: agent.
 type openAIAgent struct {
-	model  string
-	opts   summarizers.OpenAIOptions
-	client *llm.Client
+	model    string
+	opts     summarizers.OpenAIOptions
+	client   *llm.Client
+	sampling Sampling
 }
 
 // NewOpenAI returns an agent backed by an OpenAI-compatible endpoint.
@@ -36,19 +37,42 @@ type openAIAgent struct {
 // mode, falling back to plain text when the endpoint refuses it). A reply
 // whose choice is not an option key gets one correction message; a second
 // bad reply is an error. Invariants, expect and requires are never sent.
+//
+// A choice probe is asked as Sampling says (NewOpenAISampled; NewOpenAI
+// uses DefaultSeed and one sample): options in a drawn order, labelled A,
+// B, C…, the label mapped back to its key.
 func NewOpenAI(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	return NewOpenAISampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewOpenAISampled is NewOpenAI with the given sampling.
+func NewOpenAISampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("openai: missing model name (want openai:MODEL)")
+	}
+	if s.Samples < 1 || s.Samples > MaxSamples {
+		return nil, fmt.Errorf("openai agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
 	c, err := summarizers.NewOpenAIClient(opts)
 	if err != nil {
 		return nil, err
 	}
-	return &openAIAgent{model: model, opts: opts, client: c}, nil
+	return &openAIAgent{model: model, opts: opts, client: c, sampling: s}, nil
 }
 
 // Decide implements Agent.
 func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
+	if req.FreeText() {
+		return a.answer(ctx, req)
+	}
+	if len(req.Probe.Options) == 0 {
+		return nil, fmt.Errorf("openai agent: probe %q has no options", req.Probe.ID)
+	}
+	return a.sampling.sampled(ctx, req, a.decideOnce)
+}
+
+// decideOnce asks a choice probe once, with the options as req shows them.
+func (a *openAIAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
 	if len(req.Probe.Options) == 0 {
 		return nil, fmt.Errorf("openai agent: probe %q has no options", req.Probe.ID)
 	}
@@ -107,6 +131,77 @@ func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, erro
 	d.Call.CacheHit = hit
 	d.Choice, d.Reason = choice, reason
 	return d, nil
+}
+
+// answer asks a free-text probe: the same chat, ending with the question
+// and a request for {"answer": TEXT, "reason": …}; a reply that is not
+// JSON is read as the answer itself (plain-text endpoints). An empty
+// answer is an error and is not cached.
+func (a *openAIAgent) answer(ctx context.Context, req *Request) (*Decision, error) {
+	msgs, tools := ChatMessages(req)
+	build := func(mode string) *llm.Request {
+		cr := openai.ChatCompletionRequest{Model: a.model, Messages: msgs}
+		if len(tools) > 0 {
+			cr.Tools, cr.ToolChoice = tools, "none"
+		}
+		a.opts.Apply(&cr)
+		if mode == llm.ModeJSONObject {
+			cr.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
+		}
+		return &llm.Request{Chat: cr, Trial: req.Trial, RequireContent: true, Accept: func(r *openai.ChatCompletionResponse) error {
+			_, _, err := parseAnswer(r)
+			return err
+		}}
+	}
+	d := &Decision{}
+	out, err := a.client.ChatStructured(ctx, a.model, DecideModes, build)
+	a.opts.Provenance(&d.Call, a.model, a.client.Host(), out)
+	if err != nil {
+		return d, fmt.Errorf("openai agent %s: %w", a.model, err)
+	}
+	d.Call.CacheHit = out.CacheHit
+	d.Answer, d.Reason, err = parseAnswer(&out.Response)
+	if err != nil {
+		return d, fmt.Errorf("openai agent %s: %w", a.model, err)
+	}
+	return d, nil
+}
+
+// parseAnswer reads {"answer", "reason"} from a reply, or the reply's text
+// as the answer when it holds no JSON object with an answer.
+func parseAnswer(r *openai.ChatCompletionResponse) (answer, reason string, err error) {
+	if len(r.Choices) == 0 {
+		return "", "", errors.New("the reply has no choices")
+	}
+	m := r.Choices[0].Message
+	if m.Content == "" && len(m.ToolCalls) > 0 {
+		return "", "", errors.New("the reply called a tool instead of answering")
+	}
+	if m.Content == "" && m.Refusal != "" {
+		return "", "", fmt.Errorf("the agent refused: %s", clip.String(m.Refusal, 200))
+	}
+	answer = strings.TrimSpace(m.Content)
+	if obj, err := summarizers.FirstJSONObject(m.Content); err == nil {
+		var v struct {
+			Answer any `json:"answer"`
+			Reason any `json:"reason"`
+		}
+		if json.Unmarshal(obj, &v) == nil && v.Answer != nil {
+			if s, ok := v.Answer.(string); ok {
+				answer = strings.TrimSpace(s)
+			} else {
+				b, _ := json.Marshal(v.Answer)
+				answer = string(b)
+			}
+			if rs, ok := v.Reason.(string); ok {
+				reason = rs
+			}
+		}
+	}
+	if answer == "" {
+		return "", "", errors.New("the reply holds no answer")
+	}
+	return answer, reason, nil
 }
 
 // hasChoice accepts any reply with a choice to read.
@@ -217,6 +312,12 @@ func ChatMessages(req *Request) ([]openai.ChatCompletionMessage, []openai.Tool) 
 		msgs = append(msgs, cm)
 	}
 	var b strings.Builder
+	if req.FreeText() {
+		fmt.Fprintf(&b, "Question needing an answer. %s\n\nAnswer in a few sentences from what you know of this session, "+
+			"and say so when you cannot tell. Reply with only a JSON object {\"answer\": \"your answer\", \"reason\": \"one sentence\"}.", req.Probe.Question)
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: b.String()})
+		return msgs, tools
+	}
 	fmt.Fprintf(&b, "Decision needed. %s\n\nOptions:\n", req.Probe.Question)
 	for _, o := range req.Probe.Options {
 		fmt.Fprintf(&b, "- %s: %s\n", o.Key, o.Description)

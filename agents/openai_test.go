@@ -47,7 +47,9 @@ func newAgent(t *testing.T, srv *llmtest.Server, mod func(*summarizers.OpenAIOpt
 	if mod != nil {
 		mod(&opts)
 	}
-	a, err := agents.NewOpenAI("agent-model", opts)
+	// These tests read the wire format with the scenario's own keys; the
+	// shuffled, relabelled default is TestOptionShuffle's.
+	a, err := agents.NewOpenAISampled("agent-model", opts, agents.Sampling{Keep: true, Samples: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

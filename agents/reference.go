@@ -22,6 +22,10 @@ import (
 // pattern of each option that found nothing (and the cue, when it matched
 // only where the text negates it).
 //
+// A free-text probe gets the expected answer when all its requires
+// patterns occur (affirmed) in the context, else DontKnow; a judge grades
+// it.
+//
 // It is deterministic, offline and safe for concurrent use; the zero value
 // is ready to use.
 type Reference struct{}
@@ -31,7 +35,13 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d, err := pick(req, newView(req.Context))
+	var d *Decision
+	var err error
+	if req.FreeText() {
+		d = answer(req, newView(req.Context))
+	} else {
+		d, err = pick(req, newView(req.Context))
+	}
 	if d != nil {
 		d.Call = summarizers.Call{Spec: ReferenceSpec}
 	}
@@ -40,6 +50,35 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 
 // ReferenceSpec is the spec that names the reference agent.
 const ReferenceSpec = "builtin:reference"
+
+// DontKnow is the reference agent's free-text answer when its context
+// does not hold what the expected answer is derived from.
+const DontKnow = "I cannot tell from my context."
+
+// answer answers a free-text probe: the expected answer (Request.Expected)
+// when every requires pattern occurs, affirmed, in the context (or there
+// are none), else DontKnow. A judge then grades it like any other answer.
+func answer(req *Request, v *view) *Decision {
+	var matched []string
+	for _, r := range req.Requires {
+		for _, p := range r.Patterns {
+			m, neg, ok := v.find(p)
+			if !ok {
+				why := "found nothing"
+				if neg.Kind != "" {
+					why = fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue)
+				}
+				return &Decision{Answer: DontKnow, Reason: fmt.Sprintf("reference: pattern %q %s", p, why)}
+			}
+			matched = append(matched, fmt.Sprintf("%q matched %q", p, m))
+		}
+	}
+	reason := "reference: the probe has no requires; the expected answer"
+	if len(matched) > 0 {
+		reason = "reference: " + strings.Join(matched, "; ")
+	}
+	return &Decision{Answer: req.Expected, Reason: reason}
+}
 
 // pick chooses on a view of the context; see Reference.
 func pick(req *Request, v *view) (*Decision, error) {

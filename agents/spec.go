@@ -10,6 +10,20 @@ import (
 // openai:MODEL, anthropic:MODEL or openai-responses:MODEL. Specs parse with summarizers.ParseSpec; options are shared
 // with summarizers.
 func New(spec summarizers.Spec, opts summarizers.Options) (Agent, error) {
+	return NewSampled(spec, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewSampled is New with the sampling of an openai: agent (option orders
+// drawn from a seed, majority of several samples). Other agents refuse
+// more than one sample: the reference agent is deterministic, and an exec
+// agent keeps the option keys and order the scenario gives.
+func NewSampled(spec summarizers.Spec, opts summarizers.Options, s Sampling) (Agent, error) {
+	if spec.Kind == summarizers.KindOpenAI {
+		return NewOpenAISampled(spec.Name, opts.OpenAI, s)
+	}
+	if s.Samples > 1 {
+		return nil, fmt.Errorf("%d samples: only an openai: agent is sampled", s.Samples)
+	}
 	switch spec.Kind {
 	case summarizers.KindBuiltin:
 		if spec.Name != "reference" {

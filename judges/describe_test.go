@@ -2,6 +2,7 @@ package judges_test
 
 import (
 	"encoding/json"
+	"github.com/compact-eval/compact-eval/checks"
 	"strings"
 	"testing"
 
@@ -127,9 +128,8 @@ func TestDescribeEveryBuiltin(t *testing.T) {
 				t.Errorf("%s/%s: no statement or no event: %+v", s.ID, inv.InvariantID(), f)
 				continue
 			}
-			r := judges.NewRedactor(secrets)
 			req := judges.NewInvariantRequest(s.ID, 1, f, nil)
-			r.Request(req)
+			judges.Redact(checks.SecretRedactor(s), req)
 			b, _ := json.Marshal(req)
 			for id, v := range secrets {
 				if strings.Contains(string(b), v[:8]) {

@@ -201,6 +201,7 @@ func (r *Result) Aggregate() {
 		s.MedianLatency = time.Duration(median(ac.latencies))
 		r.Summaries = append(r.Summaries, s)
 	}
+	r.judgeFigures()
 }
 
 // FindAggregate returns the aggregate of summarizer × check in r, or nil.

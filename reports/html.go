@@ -68,6 +68,7 @@ type htmlView struct {
 	Units          []htmlUnit
 	Rows           []htmlUnitRow
 	Trials         int
+	Judge          template.HTML
 	// Groups are the failures by scenario, then check.
 	Groups []htmlFindingGroup
 	// Glossary explains every check type of the run.
@@ -145,6 +146,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 		Title:   "compact-eval report " + r.RunID,
 		Verdict: strings.TrimLeft(Verdict(r, opts.Gate), "❌✅ "),
 		Trials:  max(1, r.Config.Trials),
+		Judge:   judgeHTML(r),
 	}
 	if opts.Gate != nil {
 		v.GateLines = opts.Gate.Lines

@@ -176,7 +176,7 @@ func validate(r *Result) error {
 		}
 		for pi, p := range u.Probes {
 			switch p.Class {
-			case Kept, CompactionRegression, AgentError, CompactedOnly, ProbeErrored:
+			case Kept, CompactionRegression, AgentError, CompactedOnly, ProbeErrored, ProbeSkipped:
 			default:
 				errs = append(errs, fmt.Errorf("%s.probes[%d]: unknown class %q", where, pi, p.Class))
 			}

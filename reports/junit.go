@@ -232,7 +232,7 @@ func BuildJUnit(r *Result) *JUnitSuites {
 				a.passes++
 			case CompactionRegression:
 				a.fails++
-				a.msgs = append(a.msgs, fmt.Sprintf("%s: full context chose %q, compacted chose %q (expected %q)\n%s", where, pr.Full.Choice, pr.Compacted.Choice, pr.Expect, pr.Diff))
+				a.msgs = append(a.msgs, fmt.Sprintf("%s: %s\n%s", where, RegressionText(pr), pr.Diff))
 			case ProbeErrored:
 				a.errs++
 				a.msgs = append(a.msgs, where+": "+pr.ErrorText())

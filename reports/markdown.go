@@ -69,6 +69,7 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 		b.WriteString("\n")
 	}
 	b.WriteString("\nPass rate = pass / (pass + fail), with its Wilson 95% interval; – means nothing to judge (skipped).\n")
+	writeJudgeMarkdown(&b, r)
 	var warn []string
 	warn = append(warn, r.Warnings...)
 	for _, u := range r.Units {

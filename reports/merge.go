@@ -130,6 +130,12 @@ func incompatible(a, b *Result) string {
 	if a.Config.Trials != b.Config.Trials {
 		d = append(d, fmt.Sprintf("trials %d vs %d", a.Config.Trials, b.Config.Trials))
 	}
+	if a.Config.Judge != b.Config.Judge || a.Config.JudgeGate != b.Config.JudgeGate {
+		d = append(d, fmt.Sprintf("judge %q (gate %t) vs %q (gate %t)", a.Config.Judge, a.Config.JudgeGate, b.Config.Judge, b.Config.JudgeGate))
+	}
+	if a.Config.AgentSeed != b.Config.AgentSeed || a.Config.AgentSamples != b.Config.AgentSamples {
+		d = append(d, fmt.Sprintf("agent seed %d, %d samples vs seed %d, %d samples", a.Config.AgentSeed, a.Config.AgentSamples, b.Config.AgentSeed, b.Config.AgentSamples))
+	}
 	return strings.Join(d, "; ")
 }
 

@@ -86,6 +86,8 @@ func TestMergeRefuses(t *testing.T) {
 		{"summarizers", func(r *reports.Result) { r.Config.Summarizers = []string{"builtin:none"} }, "summarizers"},
 		{"agent", func(r *reports.Result) { r.Config.Agent = "openai:gpt-4o" }, "agent builtin:reference vs openai:gpt-4o"},
 		{"trials", func(r *reports.Result) { r.Config.Trials = 5 }, "trials 1 vs 5"},
+		{"judge", func(r *reports.Result) { r.Config.Judge, r.Config.JudgeGate = "openai:j", true }, `judge "" (gate false) vs "openai:j" (gate true)`},
+		{"agent sampling", func(r *reports.Result) { r.Config.AgentSeed = 7 }, "agent seed 0, 0 samples vs seed 7, 0 samples"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

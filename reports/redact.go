@@ -45,8 +45,9 @@ func RedactUnit(u *Unit, r *redact.Redactor) {
 		p := &u.Probes[pi]
 		p.Diff = s(p.Diff)
 		for _, d := range []*Decision{&p.Full, &p.Compacted} {
-			d.Choice, d.Reason, d.Error = s(d.Choice), s(d.Reason), s(d.Error)
+			d.Choice, d.Answer, d.Reason, d.Error = s(d.Choice), s(d.Answer), s(d.Reason), s(d.Error)
 			redactCall(&d.Call.Stderr, d.Call.Extra, r)
+			redactJudgement(d.Judge, r)
 		}
 	}
 }

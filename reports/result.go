@@ -29,7 +29,12 @@ type Result struct {
 	// Summaries are the per-summarizer headline figures, computed by
 	// Result.Aggregate.
 	Summaries []SummarizerSummary `json:"summaries,omitempty"`
-	Warnings  []string            `json:"warnings,omitempty"`
+	// Judge counts the model judge's verdicts per summarizer, and
+	// Disagreements lists the invariants on which check and judge disagree
+	// (run --judge); both computed by Result.Aggregate, nil without a judge.
+	Judge         []JudgeSummary `json:"judge,omitempty"`
+	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
 	// Interrupted is set when the run stopped early (Ctrl-C); Resume holds
 	// the command that finishes it.
 	Interrupted bool   `json:"interrupted,omitempty"`
@@ -51,6 +56,15 @@ type RunConfig struct {
 	Run       string   `json:"run,omitempty"`
 	Scenarios []string `json:"scenarios,omitempty"`
 	Tokenizer string   `json:"tokenizer"`
+	// Judge is the model judge's name (run --judge), "" when none was
+	// asked; JudgeGate is set when its contradicted verdicts fail
+	// invariants (--judge-gate).
+	Judge     string `json:"judge,omitempty"`
+	JudgeGate bool   `json:"judge_gate,omitempty"`
+	// AgentSeed and AgentSamples are how an openai: agent's choice probes
+	// are asked (--agent-seed, --agent-samples); zero for other agents.
+	AgentSeed    uint64 `json:"agent_seed,omitempty"`
+	AgentSamples int    `json:"agent_samples,omitempty"`
 	// Redact lists secret values' ids → values are never written; see Redact.
 }
 
@@ -127,20 +141,45 @@ const (
 	AgentError           = "agent_error"
 	CompactedOnly        = "compacted_only"
 	ProbeErrored         = "error" // an agent call failed
+	// ProbeSkipped: a free-text probe with no grade to compare (no judge,
+	// or the judge was unsure or failed on an arm); Probe.Skipped says why.
+	ProbeSkipped = "skip"
 )
 
 // Decision is one arm's answer.
 type Decision struct {
-	Choice string           `json:"choice"`
+	Choice string `json:"choice"`
+	// Answer is the agent's free-text answer to a free-text probe.
+	Answer string           `json:"answer,omitempty"`
 	Reason string           `json:"reason,omitempty"`
 	Error  string           `json:"error,omitempty"`
 	Call   summarizers.Call `json:"call"`
+	// Judge is the model judge's grade of a free-text answer (correct,
+	// incorrect or unsure), nil for a choice probe or without a judge.
+	Judge *checks.Judgement `json:"judge,omitempty"`
+	// Sampling is how an openai: agent was asked a choice probe: the seed,
+	// the option keys in the order each sample showed them (labelled A, B,
+	// C…; the choice is the key, mapped back), and the votes of several
+	// samples (--agent-samples; a tie is the choice "unsure").
+	Sampling *Sampling `json:"sampling,omitempty"`
+}
+
+// Sampling is a decision's option orders and votes.
+type Sampling struct {
+	Seed   uint64         `json:"seed"`
+	Orders [][]string     `json:"orders,omitempty"`
+	Votes  map[string]int `json:"votes,omitempty"`
 }
 
 // Probe is one probe's two decisions and how they compare.
 type Probe struct {
-	ID        string   `json:"id"`
-	Expect    string   `json:"expect"`
+	ID     string `json:"id"`
+	Expect string `json:"expect"`
+	// Answer is a free-text probe's expected answer (Expect is then
+	// empty): each arm's answer is graded against it by the judge.
+	Answer string `json:"answer,omitempty"`
+	// Skipped says why a probe's class is skip.
+	Skipped   string   `json:"skipped,omitempty"`
 	Full      Decision `json:"full"`
 	Compacted Decision `json:"compacted"`
 	// Diff is the go-cmp diff of the two decisions (-full +compacted), empty

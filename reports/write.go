@@ -51,6 +51,22 @@ func Write(w io.Writer, r *Result, format string, opts Options) error {
 	}
 }
 
+// RegressionText says how a probe's two arms differ: the choices, or for a
+// free-text probe the answers and the judge's grades.
+func RegressionText(p Probe) string {
+	if p.Answer == "" {
+		return fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
+	}
+	grade := func(d Decision) string {
+		if d.Judge == nil {
+			return "ungraded"
+		}
+		return d.Judge.Verdict
+	}
+	return fmt.Sprintf("full context answered %q (%s), compacted answered %q (%s); expected: %s",
+		clip.String(p.Full.Answer, 160), grade(p.Full), clip.String(p.Compacted.Answer, 160), grade(p.Compacted), clip.String(p.Answer, 160))
+}
+
 // Severity ranks findings, worst first.
 const (
 	SevInvariant  = iota // an invariant check failed
@@ -189,7 +205,7 @@ func UnitFindings(u *Unit) []Finding {
 			f.Message = p.ErrorText()
 		} else {
 			f.Severity = SevRegression
-			f.Message = fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
+			f.Message = RegressionText(p)
 		}
 		out = append(out, f)
 	}

@@ -159,6 +159,10 @@ func sameRun(prev, cur *reports.RunConfig) error {
 		return fmt.Errorf("the run used %d trials, not %d", prev.Trials, cur.Trials)
 	case prev.Shard != cur.Shard:
 		return fmt.Errorf("the run used shard %q, not %q", prev.Shard, cur.Shard)
+	case prev.AgentSeed != cur.AgentSeed || prev.AgentSamples != cur.AgentSamples:
+		return fmt.Errorf("the run used agent seed %d and %d samples, not %d and %d", prev.AgentSeed, prev.AgentSamples, cur.AgentSeed, cur.AgentSamples)
+	case prev.Judge != cur.Judge || prev.JudgeGate != cur.JudgeGate:
+		return fmt.Errorf("the run used judge %q (gate %t), not %q (gate %t)", prev.Judge, prev.JudgeGate, cur.Judge, cur.JudgeGate)
 	case prev.Tokenizer != cur.Tokenizer:
 		return fmt.Errorf("the run used tokenizer %q, not %q", prev.Tokenizer, cur.Tokenizer)
 	case prev.Run != cur.Run || !slices.Equal(prev.Scenarios, cur.Scenarios):
@@ -359,6 +363,7 @@ func writeResult(path string, header *reports.Result, j *journal, keys []string,
 	}
 	agg.Aggregate()
 	header.Aggregates, header.Summaries = agg.Aggregates, agg.Summaries
+	header.Judge, header.Disagreements = agg.Judge, agg.Disagreements
 	agg = nil
 
 	tmp := path + ".tmp"
@@ -427,7 +432,7 @@ func writeResult(path string, header *reports.Result, j *journal, keys []string,
 func light(u *reports.Unit) reports.Unit {
 	l := reports.Unit{Scenario: reports.ScenarioRef{ID: u.Scenario.ID}, Summarizer: u.Summarizer, Trial: u.Trial, Status: u.Status}
 	for _, g := range u.Generations {
-		lg := reports.Generation{SummaryTokens: g.SummaryTokens, ReplacedTokens: g.ReplacedTokens, Error: g.Error,
+		lg := reports.Generation{N: g.N, SummaryTokens: g.SummaryTokens, ReplacedTokens: g.ReplacedTokens, Error: g.Error,
 			Call: reports.Generation{}.Call}
 		lg.Call.Spec, lg.Call.Latency, lg.Call.Retries = g.Call.Spec, g.Call.Latency, g.Call.Retries
 		if len(g.Summary) > 0 {
@@ -442,6 +447,7 @@ func light(u *reports.Unit) reports.Unit {
 	for _, p := range u.Probes {
 		lp := reports.Probe{Class: p.Class}
 		lp.Full.Call.Retries, lp.Compacted.Call.Retries = p.Full.Call.Retries, p.Compacted.Call.Retries
+		lp.Full.Judge, lp.Compacted.Judge = p.Full.Judge, p.Compacted.Judge
 		l.Probes = append(l.Probes, lp)
 	}
 	return l

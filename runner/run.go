@@ -20,6 +20,7 @@ import (
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/version"
+	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -86,6 +87,18 @@ type Options struct {
 	// Agent answers the probes; AgentName is its name in reports.
 	Agent     agents.Agent
 	AgentName string
+	// Judge, when set, is asked about every invariant of every generation
+	// (secrets excepted); its verdict is recorded beside the check
+	// (checks.Result.Judge), never instead of it. JudgeName is its name in
+	// reports. JudgeGate makes a contradicted verdict fail an invariant the
+	// check passed.
+	Judge     judges.Judge
+	JudgeName string
+	JudgeGate bool
+	// AgentSeed and AgentSamples are recorded in the result's config: how
+	// the agent (an openai: agent, built with them) asks choice probes.
+	AgentSeed    uint64
+	AgentSamples int
 	// Trials per scenario × summarizer; 0 means 1.
 	Trials int
 	// Jobs bounds the units running at once; 0 means runtime.NumCPU().
@@ -230,7 +243,8 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
 		RunID: RunID(started), Started: started,
 		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name(),
-			Scenarios: opts.Scenarios},
+			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate,
+			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},
 	}
 	if opts.Run != nil {
 		header.Config.Run = opts.Run.String()
@@ -317,7 +331,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 						Error: "loading the scenario: " + p.loadErr.Error(), Generations: []reports.Generation{}, Probes: []reports.Probe{}}
 				} else {
 					u := &unit{p: p, spec: opts.Summarizers[jb.sum].Name, sum: opts.Summarizers[jb.sum].Summarizer,
-						agent: opts.Agent, trial: jb.trial, check: check, hard: redact.NewContext(hard, rd), now: now}
+						agent: opts.Agent, trial: jb.trial, check: check, judge: opts.Judge, judgeGate: opts.JudgeGate, hard: redact.NewContext(hard, rd), now: now}
 					out = u.run()
 				}
 				reports.RedactUnit(&out, rd)
@@ -461,6 +475,12 @@ func (o *Options) validate() error {
 	}
 	if o.Repair && !o.Resume {
 		errs = append(errs, errors.New("repair without resume: only a resumed run's journal is repaired"))
+	}
+	if o.JudgeGate && o.Judge == nil {
+		errs = append(errs, errors.New("judge gate without a judge"))
+	}
+	if o.Judge != nil && o.JudgeName == "" {
+		errs = append(errs, errors.New("a judge without a name"))
 	}
 	if o.Trials < 0 {
 		errs = append(errs, fmt.Errorf("trials %d: want ≥ 1", o.Trials))

@@ -16,6 +16,7 @@ import (
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -23,15 +24,19 @@ import (
 
 // unit runs one scenario × summarizer × trial.
 type unit struct {
-	p      *prepared
-	spec   string
-	sum    summarizers.Summarizer
-	agent  agents.Agent
-	trial  int
-	check  func(*checks.Input) []checks.Result
-	hard   context.Context // canceled only when in-flight work must stop
-	now    func() time.Time
-	tokens string
+	p     *prepared
+	spec  string
+	sum   summarizers.Summarizer
+	agent agents.Agent
+	trial int
+	check func(*checks.Input) []checks.Result
+	hard  context.Context // canceled only when in-flight work must stop
+	// judge, when set, gives a second opinion on every invariant;
+	// judgeGate lets a contradicted verdict fail it.
+	judge     judges.Judge
+	judgeGate bool
+	now       func() time.Time
+	tokens    string
 }
 
 // genRecord is a generation with what its checks need.
@@ -87,6 +92,7 @@ func (u *unit) run() reports.Unit {
 			// the summarizer failed: nothing to check
 		default:
 			r.g.Checks = u.runChecks(r, last)
+			u.judgeChecks(r, r.g.Checks)
 		}
 		out.Generations = append(out.Generations, r.g)
 	}
@@ -406,15 +412,32 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 	return full, compacted
 }
 
-// decide asks every probe on the full and the compacted context.
+// decide asks every probe on the full and the compacted context. A
+// free-text probe's answers are graded by the judge (judgeAnswers).
 func (u *unit) decide(active Installed) []reports.Probe {
 	sc := u.p.sc
 	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
 	out := make([]reports.Probe, 0, len(sc.Probes))
 	for _, pr := range sc.Probes {
 		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect, Pos: pr.Pos}
+		if pr.FreeText() {
+			rp.Answer = pr.Answer
+			if u.judge == nil {
+				rp.Class, rp.Skipped = reports.ProbeSkipped, "a free-text probe is graded by a model judge: give --judge"
+				out = append(out, rp)
+				continue
+			}
+		}
 		rp.Full = u.ask(pr, agents.ArmFull, full)
 		rp.Compacted = u.ask(pr, agents.ArmCompacted, compacted)
+		if pr.FreeText() {
+			u.judgeAnswers(pr, &rp)
+			if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Answer != rp.Compacted.Answer {
+				rp.Diff = AnswerDiff(rp.Full, rp.Compacted)
+			}
+			out = append(out, rp)
+			continue
+		}
 		rp.Class = Classify(pr.Expect, rp.Full, rp.Compacted)
 		if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Choice != rp.Compacted.Choice {
 			rp.Diff = Diff(rp.Full, rp.Compacted)
@@ -432,11 +455,8 @@ func withArrivals(events, arrivals []scenarios.Event) []scenarios.Event {
 }
 
 func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.Decision) {
-	req := agents.NewRequest()
-	req.ScenarioID, req.Arm, req.Trial = u.p.sc.ID, arm, u.trial
-	req.Probe = agents.Question{ID: pr.ID, Question: pr.Question, Options: pr.Options}
-	req.Context = c
-	req.Requires = pr.Requires
+	req := agents.ProbeRequest(u.p.sc, pr, arm, c)
+	req.Trial = u.trial
 	defer func() {
 		if p := recover(); p != nil {
 			d = reports.Decision{Error: fmt.Sprintf("agent panic: %v", p)}
@@ -453,8 +473,14 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.
 		return d
 	case dec == nil:
 		return reports.Decision{Error: "agent returned no decision"}
+	case pr.FreeText() && strings.TrimSpace(dec.Answer) == "":
+		return reports.Decision{Error: "agent gave no answer to a free-text probe", Call: dec.Call}
 	}
-	return reports.Decision{Choice: dec.Choice, Reason: dec.Reason, Call: dec.Call}
+	d = reports.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call}
+	if s := dec.Sampling; s != nil {
+		d.Sampling = &reports.Sampling{Seed: s.Seed, Orders: s.Orders, Votes: s.Votes}
+	}
+	return d
 }
 
 // Classify compares both arms' choices with expect: kept (both right),
@@ -482,6 +508,13 @@ func Classify(expect string, full, compacted reports.Decision) string {
 func Diff(full, compacted reports.Decision) string {
 	type answer struct{ Choice, Reason string }
 	d := cmp.Diff(answer{full.Choice, full.Reason}, answer{compacted.Choice, compacted.Reason})
+	return strings.ReplaceAll(d, "\u00a0", " ")
+}
+
+// AnswerDiff is Diff for a free-text probe: the two answers and reasons.
+func AnswerDiff(full, compacted reports.Decision) string {
+	type answer struct{ Answer, Reason string }
+	d := cmp.Diff(answer{full.Answer, full.Reason}, answer{compacted.Answer, compacted.Reason})
 	return strings.ReplaceAll(d, "\u00a0", " ")
 }
 

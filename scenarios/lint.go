@@ -297,6 +297,16 @@ func sortedKeys(m map[string]string) []string {
 
 func (l *linter) probes() {
 	for _, p := range l.s.Probes {
+		if p.FreeText() {
+			for _, r := range p.Requires {
+				pos := r.Pos
+				if pos.Line == 0 {
+					pos = p.Pos
+				}
+				l.patterns(pos, fmt.Sprintf("probe %q: requires", p.ID), r.Patterns)
+			}
+			continue
+		}
 		keys := make([]string, len(p.Options))
 		for i, o := range p.Options {
 			keys[i] = o.Key

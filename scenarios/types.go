@@ -157,10 +157,26 @@ type Probe struct {
 	Expect string `json:"-"`
 	// Requires maps an option key to RE2 patterns that must all occur in the
 	// context for the reference agent to pick it. Never sent to an agent.
+	// A free-text probe has at most one, for AnswerKey: the patterns its
+	// answer is derived from.
 	Requires []Requirement `json:"-"`
+
+	// Answer is a free-text probe's expected answer in words, given
+	// instead of Options and Expect: the agent answers in free text and a
+	// model judge grades the answer against it. Rubric lists what a correct
+	// answer must (or must not) say. Neither is sent to an agent.
+	Answer string   `json:"-"`
+	Rubric []string `json:"-"`
 
 	Pos Pos `json:"-"`
 }
+
+// AnswerKey is the Requirement.Option of a free-text probe's requires.
+const AnswerKey = "answer"
+
+// FreeText reports whether p is a free-text probe (answer: instead of
+// options:).
+func (p Probe) FreeText() bool { return p.Answer != "" && len(p.Options) == 0 }
 
 // Option is one answer a probe offers.
 type Option struct {

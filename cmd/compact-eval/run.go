@@ -19,6 +19,7 @@ import (
 	"github.com/compact-eval/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/runner"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -103,6 +104,10 @@ type runFlags struct {
 	writeBaseline string
 	run           string
 	scenarios     stringsFlag
+	judge         string
+	judgeGate     bool
+	agentSamples  int
+	agentSeed     uint64
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -120,6 +125,10 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials, scenarios and gates (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
+	fs.IntVar(&f.agentSamples, "agent-samples", 1, "an openai: agent asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
+	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which an openai: agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
+	fs.StringVar(&f.judge, "judge", "", "model judge asked about every invariant of every generation beside its check, a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
+	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed")
 	f.openai.RegisterFlags(fs)
 	f.gates.register(fs)
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "when the run finishes and every gate holds, copy its result to this `file`, the baseline of later runs (it may be the --baseline file itself)")
@@ -148,6 +157,19 @@ declared in compact-eval.yaml (or --config FILE); flags given on the command
 line win. A summarizer's name is its spec unless given one (NAME=SPEC, or
 name: in the config file): a baseline pairs summarizers by name, so give
 stable names to summarizers whose command line or prompt changes.
+
+An openai: agent sees a choice probe's options in an order drawn from
+--agent-seed (per trial and sample, the same on both arms), labelled A, B,
+C…; its answer is mapped back to the option's key. --agent-samples N asks N
+times and takes the majority (a tie is "unsure"); orders and votes are
+recorded with each decision.
+
+--judge openai:MODEL (or exec:COMMAND, or judge: in the config file) asks a
+model judge about every invariant of every generation (secrets never); its
+verdict is recorded beside the check, never instead, and reports list where
+check and judge disagree. --judge-gate makes a contradicted verdict fail the
+invariant ("judge: contradicted"). docs/formats.md §4 has the exec judge
+protocol.
 
 Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
 config file; the gate verdict is then the first line printed. Gates fail
@@ -188,6 +210,7 @@ type runPlan struct {
 	settings config.Settings
 	sums     []runner.Summarizer
 	agent    agents.Agent
+	judge    judges.Judge
 	suite    runner.Suite
 	run      *regexp.Regexp
 	// gates are the gates asked for; notes are lines the gate verdict
@@ -234,10 +257,14 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 
 	opts := runner.Options{
 		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
+		Judge: p.judge, JudgeGate: p.settings.JudgeGate, JudgeName: p.judgeName(),
 		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
+	}
+	if p.settings.Agent.Spec.Kind == summarizers.KindOpenAI {
+		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
 	if env.Terminal {
 		opts.Progress = func(done, total int) {
@@ -257,6 +284,24 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		return err
 	}
 	return finishRun(env, f, p, vb, res, err)
+}
+
+// printJudge prints one line on the judge's verdicts: how many, and the
+// disagreements with the checks, which the reports list.
+func printJudge(env *Env, h *reports.Result) {
+	if h == nil || h.Config.Judge == "" {
+		return
+	}
+	var judged, errs, pc, fk, gated int
+	for _, s := range h.Judge {
+		judged, errs, pc, fk, gated = judged+s.Judged, errs+s.Errors, pc+s.PassContradicted, fk+s.FailKept, gated+s.Gated
+	}
+	line := fmt.Sprintf("judge %s: %s judged, %d without a verdict; disagreements: %d check pass / judge contradicted, %d check fail / judge kept",
+		h.Config.Judge, validateCount(judged, "invariant"), errs, pc, fk)
+	if h.Config.JudgeGate {
+		line += fmt.Sprintf("; --judge-gate failed %d", gated)
+	}
+	fmt.Fprintln(env.Stdout, line+" (compact-eval report lists them)")
 }
 
 // failpoint reads COMPACT_EVAL_FAILPOINT: the number of units after which
@@ -282,7 +327,7 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 		return nil, err
 	}
 	settings, err := config.Merge(file, config.Flags{
-		Summarizers: f.summarizers, Agent: f.agent, Trials: f.trials, Jobs: f.jobs,
+		Summarizers: f.summarizers, Agent: f.agent, Judge: f.judge, JudgeGate: f.judgeGate, Trials: f.trials, Jobs: f.jobs,
 		ExecTimeout: f.execTimeout, MinPass: f.gates.minPass.Rates, Baseline: f.gates.baseline, Paths: args,
 	}, config.FlagsSet(fs))
 	if err != nil {
@@ -356,10 +401,31 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 	if err != nil {
 		return inputError{err}
 	}
-	if p.agent, err = agents.New(p.settings.Agent.Spec, aopts); err != nil {
+	if f.agentSamples < 1 || f.agentSamples > agents.MaxSamples {
+		return usagef("--agent-samples %d: want 1 to %d", f.agentSamples, agents.MaxSamples)
+	}
+	sampling := agents.Sampling{Seed: f.agentSeed, Samples: f.agentSamples}
+	if p.agent, err = agents.NewSampled(p.settings.Agent.Spec, aopts, sampling); err != nil {
 		return usagef("agent %s: %v", p.settings.Agent.Name, err)
 	}
+	if t := p.settings.Judge; t != nil {
+		jopts, err := build(*t)
+		if err != nil {
+			return inputError{err}
+		}
+		if p.judge, err = judges.New(t.Spec, jopts); err != nil {
+			return usagef("judge %s: %v", t.Name, err)
+		}
+	}
 	return nil
+}
+
+// judgeName is the judge's name in reports, "" without a judge.
+func (p *runPlan) judgeName() string {
+	if p.settings.Judge == nil {
+		return ""
+	}
+	return p.settings.Judge.Name
 }
 
 // names are the summarizers' names, in run order.
@@ -434,6 +500,7 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 	if err := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); err != nil {
 		return err
 	}
+	printJudge(env, res.Header)
 	switch {
 	case g != nil:
 		printGateLines(env, g)

@@ -17,6 +17,7 @@ import (
 	"github.com/compact-eval/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/selftest"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -54,6 +55,8 @@ type selftestFlags struct {
 	config      string
 	execTimeout time.Duration
 	openai      summarizers.OpenAIOptions
+	judge       string
+	judgeJSON   string
 }
 
 func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
@@ -65,6 +68,8 @@ func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring the agent and its endpoint (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec agent call")
+	fs.StringVar(&f.judge, "judge", "", "also measure a model judge, a `spec` (openai:MODEL or exec:COMMAND; default: judge: in the config file, else none): its verdicts on the oracle and on every planted variant, as a confusion table per class")
+	fs.StringVar(&f.judgeJSON, "judge-json", "", "with --judge, write the judge's table and every judgement as JSON to `FILE` (- for standard output)")
 	f.openai.RegisterFlags(fs)
 	return f
 }
@@ -99,6 +104,13 @@ a JSON document. With --agent, the probes of the variants are answered by
 that agent (satisfiability is always judged with the reference agent), so
 you measure how well your agent notices a broken summary.
 
+With --judge SPEC the model judge of run --judge is measured on the same
+labelled set: every invariant of the oracle (label faithful: a right judge
+says kept) and of each planted variant (label: its class; an inversion
+should be contradicted, an omission missing). It prints a confusion table
+per class, the inversions caught and the false alarms on the oracle;
+--judge-json FILE writes it with every judgement.
+
 Exit codes: 0 every scenario is satisfiable and the gate asked for holds;
 1 a scenario defect, or strength below --min-strength; 2 bad usage or
 invalid scenarios; 3 selftest could not finish (an interrupt, or the agent
@@ -120,9 +132,12 @@ Flags may come before or after the paths.`,
 
 func runSelftest(ctx context.Context, env *Env, fs *flag.FlagSet, f *selftestFlags, args []string) error {
 	tokens.Preload(string(f.tokenizer))
-	agent, name, jobs, err := selftestAgent(env, fs, f)
+	agent, name, jobs, judge, err := selftestAgent(env, fs, f)
 	if err != nil {
 		return err
+	}
+	if f.judgeJSON != "" && judge == nil {
+		return usagef("--judge-json needs --judge SPEC")
 	}
 	list, err := loadSelftestScenarios(env, args)
 	if err != nil {
@@ -150,6 +165,11 @@ func runSelftest(ctx context.Context, env *Env, fs *flag.FlagSet, f *selftestFla
 		text = env.Stderr
 	}
 	gateFailed := writeSelftest(text, rep, len(list))
+	if judge != nil && runErr == nil {
+		if err := measureJudge(ctx, env, text, f, judge, list, jobs); err != nil {
+			return err
+		}
+	}
 	if f.json != "" {
 		var b bytes.Buffer
 		if err := selftest.WriteJSON(&b, rep); err != nil {
@@ -172,38 +192,106 @@ func runSelftest(ctx context.Context, env *Env, fs *flag.FlagSet, f *selftestFla
 
 // selftestAgent builds the agent of --agent (or the config file) and the
 // number of jobs.
-func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, string, int, error) {
+func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, string, int, *namedJudge, error) {
 	file, err := loadConfig(f.config)
 	if err != nil {
-		return nil, "", 0, err
+		return nil, "", 0, nil, err
 	}
-	settings, err := config.Merge(file, config.Flags{Agent: f.agent, Jobs: f.jobs, ExecTimeout: f.execTimeout}, config.FlagsSet(fs))
+	set := config.FlagsSet(fs)
+	set[config.FlagJudgeGate] = true // selftest has no judge gate: off, whatever the file says
+	settings, err := config.Merge(file, config.Flags{Agent: f.agent, Judge: f.judge, Jobs: f.jobs, ExecTimeout: f.execTimeout}, set)
 	if err != nil {
-		return nil, "", 0, usageError{err}
+		return nil, "", 0, nil, usageError{err}
 	}
 	if settings.Jobs < 1 {
-		return nil, "", 0, usagef("jobs %d: want at least 1", settings.Jobs)
+		return nil, "", 0, nil, usagef("jobs %d: want at least 1", settings.Jobs)
 	}
 	if err := f.openai.Validate(); err != nil {
-		return nil, "", 0, usageError{err}
+		return nil, "", 0, nil, usageError{err}
+	}
+	base := summarizers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
+	base.OpenAI.Getenv = env.Getenv
+	base.OpenAI.Concurrency = settings.Jobs
+	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})
+	build := func(t config.Target) (summarizers.Options, error) {
+		if file == nil {
+			return base, nil
+		}
+		return file.TargetOptions(t, base, env.Getenv)
+	}
+	var judge *namedJudge
+	if t := settings.Judge; t != nil {
+		opts, err := build(*t)
+		if err != nil {
+			return nil, "", 0, nil, inputError{err}
+		}
+		j, err := judges.New(t.Spec, opts)
+		if err != nil {
+			return nil, "", 0, nil, usagef("judge %s: %v", t.Name, err)
+		}
+		judge = &namedJudge{Judge: j, name: t.Name}
 	}
 	if settings.Agent.Spec.Kind == summarizers.KindBuiltin && settings.Agent.Spec.Name == "reference" {
-		return nil, settings.Agent.Name, settings.Jobs, nil
+		return nil, settings.Agent.Name, settings.Jobs, judge, nil
 	}
-	opts := summarizers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
-	opts.OpenAI.Getenv = env.Getenv
-	opts.OpenAI.Concurrency = settings.Jobs
-	opts.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})
-	if file != nil {
-		if opts, err = file.TargetOptions(settings.Agent, opts, env.Getenv); err != nil {
-			return nil, "", 0, inputError{err}
-		}
+	opts, err := build(settings.Agent)
+	if err != nil {
+		return nil, "", 0, nil, inputError{err}
 	}
 	agent, err := agents.New(settings.Agent.Spec, opts)
 	if err != nil {
-		return nil, "", 0, usagef("agent %s: %v", settings.Agent.Name, err)
+		return nil, "", 0, nil, usagef("agent %s: %v", settings.Agent.Name, err)
 	}
-	return agent, settings.Agent.Name, settings.Jobs, nil
+	return agent, settings.Agent.Name, settings.Jobs, judge, nil
+}
+
+// namedJudge is the judge of selftest --judge and its name.
+type namedJudge struct {
+	judges.Judge
+	name string
+}
+
+// measureJudge scores the judge against the planted labels
+// (selftest.MeasureJudge) and prints its confusion table per class.
+func measureJudge(ctx context.Context, env *Env, w io.Writer, f *selftestFlags, j *namedJudge, list []*scenarios.Scenario, jobs int) error {
+	rep, err := selftest.MeasureJudge(ctx, list, j.Judge, selftest.JudgeOptions{Name: j.name, Jobs: jobs, Tokenizer: string(f.tokenizer)})
+	if rep == nil {
+		return err
+	}
+	share := func(v *float64) string {
+		if v == nil {
+			return "—"
+		}
+		return rate(*v)
+	}
+	fmt.Fprintf(w, "\njudge %s: inversions caught %s, false alarms on the oracle %s, in %d judgements\n",
+		j.name, share(rep.InversionsCaught), share(rep.FalseAlarms), len(rep.Judgements))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "label\tjudged\tkept\tcontradicted\tmissing\terrors\tcaught\texpected\tagree\t")
+	for _, c := range rep.Classes {
+		exp, caught := c.Expected, fmt.Sprint(c.Caught)
+		if exp == "" {
+			exp = "—"
+		}
+		if c.Class == selftest.FaithfulClass {
+			caught = "—"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t\n", c.Class, c.Judged, c.Kept, c.Contradicted, c.Missing, c.Errors, caught, exp, c.Agree)
+	}
+	tw.Flush()
+	if f.judgeJSON != "" {
+		var b bytes.Buffer
+		if err := selftest.WriteJudgeJSON(&b, rep); err != nil {
+			return err
+		}
+		if err := writeOutput(env, f.judgeJSON, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("measuring the judge: %w", err)
+	}
+	return nil
 }
 
 // loadSelftestScenarios loads and lints the scenarios of paths (the

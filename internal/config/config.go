@@ -23,12 +23,14 @@
 //	    spec: exec:python3 compact.py --v2
 //	scenarios: [scenarios/, extra/one.yaml]  # relative to this file
 //	agent: openai:gpt-4o                   # or a mapping like a summarizer
+//	judge: openai:gpt-4o                   # optional model judge (run --judge), a spec or a mapping
 //	trials: 3
 //	jobs: 8
 //	exec_timeout: 30s
 //	gates:
 //	  min_pass: {constraint: 1, all: 0.9}  # or a single rate for all
 //	  baseline: baseline/result.json       # relative to this file
+//	  judge: true                          # a contradicted judge verdict fails its invariant (--judge-gate)
 //
 // The file is read strictly, like a scenario: unknown and duplicate fields,
 // wrong types and bad values are refused, and every problem is reported as
@@ -101,6 +103,9 @@ type File struct {
 	Endpoints []Endpoint
 	// Agent is the agent that answers probes; nil when the file declares none.
 	Agent *Target
+	// Judge is the model judge asked beside the checks; nil when the file
+	// declares none (no judge).
+	Judge *Target
 	// Trials is how many times each scenario runs per summarizer; 0: not set.
 	Trials int
 	// Jobs is the number of units run at once (-j); 0: not set.
@@ -240,6 +245,9 @@ type Gates struct {
 	// Baseline is a saved result to gate against, resolved against the
 	// config file's folder; "": no baseline gate.
 	Baseline string
+	// Judge, when set, makes a contradicted judge verdict fail the
+	// invariant (--judge-gate); it needs a judge.
+	Judge bool
 }
 
 // Endpoint returns the endpoint named name.
@@ -408,7 +416,7 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 }
 
 func (p *parser) top(f *File, root *yaml.Node) {
-	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent",
+	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent", "judge",
 		"trials", "jobs", "exec_timeout", "gates", "scenarios")
 	if fd, ok := fields["version"]; ok {
 		if v, ok := p.integer(fd.Value, "version", 0); ok && v != 1 {
@@ -424,6 +432,18 @@ func (p *parser) top(f *File, root *yaml.Node) {
 	if fd, ok := fields["agent"]; ok {
 		if t, ok := p.target(fd.Value, "agent", f.Endpoints); ok {
 			f.Agent = &t
+		}
+	}
+	if fd, ok := fields["judge"]; ok {
+		if t, ok := p.target(fd.Value, "judge", f.Endpoints); ok {
+			switch {
+			case t.Spec.Kind == summarizers.KindBuiltin:
+				p.Errorf(fd.Value, "judge: there is no builtin judge (valid: openai:MODEL, exec:COMMAND)")
+			case t.Prompt != "":
+				p.Errorf(fd.Value, "judge.prompt: a judge asks with its own prompts (recorded as prompt_digest); remove prompt")
+			default:
+				f.Judge = &t
+			}
 		}
 	}
 	if fd, ok := fields["trials"]; ok {
@@ -779,7 +799,7 @@ var gateKeys = slices.Concat([]string{"all", "invariant", "structural", "decisio
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates
-	fields := p.Fields(n, "gates", "min_pass", "baseline")
+	fields := p.Fields(n, "gates", "min_pass", "baseline", "judge")
 	if fd, ok := fields["min_pass"]; ok {
 		g.MinPass = map[string]float64{}
 		switch fd.Value.Kind {
@@ -813,6 +833,11 @@ func (p *parser) gates(n *yaml.Node) Gates {
 	if fd, ok := fields["baseline"]; ok {
 		if path, ok := p.String(fd.Value, "gates.baseline"); ok {
 			g.Baseline = p.resolve(path)
+		}
+	}
+	if fd, ok := fields["judge"]; ok {
+		if p.Scalar(fd.Value, "gates.judge", "true or false", "!!bool") {
+			g.Judge = fd.Value.Value == "true"
 		}
 	}
 	return g

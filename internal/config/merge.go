@@ -19,6 +19,8 @@ const (
 	FlagExecTimeout = "exec-timeout"
 	FlagMinPass     = "min-pass"
 	FlagBaseline    = "baseline"
+	FlagJudge       = "judge"
+	FlagJudgeGate   = "judge-gate"
 )
 
 // Flags are the values of the run flags that the file can also set, as
@@ -29,6 +31,10 @@ type Flags struct {
 	Summarizers []string
 	// Agent is --agent.
 	Agent string
+	// Judge is --judge ("" when not given: no judge unless the file names
+	// one); JudgeGate is --judge-gate.
+	Judge     string
+	JudgeGate bool
 	// Trials, Jobs and ExecTimeout are --trials, -j and --exec-timeout.
 	Trials, Jobs int
 	ExecTimeout  time.Duration
@@ -47,6 +53,10 @@ type Settings struct {
 	// Agent is --agent when given, else the file's agent, else --agent's
 	// default.
 	Agent Target
+	// Judge is --judge when given, else the file's judge, else nil (no
+	// judge); JudgeGate is --judge-gate when given, else gates.judge.
+	Judge     *Target
+	JudgeGate bool
 	// Trials, Jobs and ExecTimeout follow Pick.
 	Trials, Jobs int
 	ExecTimeout  time.Duration
@@ -91,6 +101,26 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 		s.Agent = Target{Name: flags.Agent, Spec: spec}
 	} else {
 		s.Agent = *f.Agent
+	}
+	switch {
+	case set[FlagJudge] && flags.Judge != "":
+		t, err := ParseTarget(flags.Judge)
+		if err != nil {
+			return Settings{}, fmt.Errorf("--judge: %w", err)
+		}
+		if t.Spec.Kind == summarizers.KindBuiltin {
+			return Settings{}, fmt.Errorf("--judge %q: there is no builtin judge (valid: openai:MODEL, exec:COMMAND)", flags.Judge)
+		}
+		s.Judge = &t
+	case set[FlagJudge]:
+		// --judge "" turns off the file's judge.
+	case f.Judge != nil:
+		t := *f.Judge
+		s.Judge = &t
+	}
+	s.JudgeGate = Pick(set[FlagJudgeGate], flags.JudgeGate, f.Gates.Judge)
+	if s.JudgeGate && s.Judge == nil {
+		return Settings{}, fmt.Errorf("--judge-gate (or gates.judge) needs a judge: give --judge openai:MODEL or --judge exec:COMMAND, or judge: in the config file")
 	}
 	s.Trials = Pick(set[FlagTrials], flags.Trials, f.Trials)
 	s.Jobs = Pick(set[FlagJobs], flags.Jobs, f.Jobs)

@@ -138,7 +138,8 @@ func SummarizerHuge() {
 	w.Flush()
 }
 
-// AgentGood answers a decide request with the first option.
+// AgentGood answers a decide request with the first option, and an answer
+// request (a free-text probe) with "my answer on the ARM arm".
 func AgentGood() { os.Exit(agent(os.Stdin, os.Stdout, os.Stderr, false)) }
 
 // AgentDumpStdin appends its request to $EXECTEST_STDIN_LOG (required) and
@@ -297,6 +298,17 @@ func agent(stdin io.Reader, stdout, stderr io.Writer, mustDump bool) int {
 	if err := json.Unmarshal(in, &req); err != nil {
 		fmt.Fprintf(stderr, "agent: decoding request: %v\n", err)
 		return 2
+	}
+	if req.Protocol == 1 && req.Kind == "answer" {
+		if len(req.Probe.Options) > 0 {
+			fmt.Fprintf(stderr, "agent: a free-text probe came with options\n")
+			return 2
+		}
+		reply := map[string]string{"answer": "my answer on the " + req.Arm + " arm", "reason": "free text"}
+		if err := json.NewEncoder(stdout).Encode(reply); err != nil {
+			return 1
+		}
+		return 0
 	}
 	if req.Protocol != 1 || req.Kind != "decide" {
 		fmt.Fprintf(stderr, "agent: want protocol 1 kind decide, got %d %q\n", req.Protocol, req.Kind)

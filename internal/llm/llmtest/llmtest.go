@@ -342,7 +342,7 @@ var (
 
 // Simulated is a default reply for benchmarks and end-to-end tests: a
 // decide prompt of the openai agent (it names the option keys) gets its
-// first option; a judge's question about an invariant gets "missing" and
+// first option, a free-text question "simulated answer"; a judge's question about an invariant gets "missing" and
 // one about an answer "unsure" (verdicts that need no quote); anything
 // else gets a minimal text-only summary document covering the cut the
 // built-in summarize prompt names (0 if none).
@@ -356,6 +356,8 @@ func Simulated(r Request) Reply {
 		return Reply{Content: `{"verdict":"missing","quote":"","reason":"simulated"}`, PromptTokens: len(last) / 4, CompletionTokens: 12}
 	case strings.HasPrefix(last, "Question:\n") && strings.Contains(last, "\nThe agent's answer:\n"):
 		return Reply{Content: `{"verdict":"unsure","quote":"","reason":"simulated"}`, PromptTokens: len(last) / 4, CompletionTokens: 12}
+	case strings.HasPrefix(last, "Question needing an answer."):
+		return Reply{Content: `{"answer":"simulated answer","reason":"simulated"}`, PromptTokens: len(last) / 4, CompletionTokens: 12}
 	}
 	if m := keysRE.FindStringSubmatch(last); m != nil {
 		key := strings.TrimSpace(strings.Split(m[1], ",")[0])

@@ -1,0 +1,171 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/redact"
+	"github.com/compact-eval/compact-eval/judges"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// judgeConcurrency bounds the judge calls of one generation in flight at
+// once (the run's limiter bounds them across units).
+const judgeConcurrency = 8
+
+// GateReason starts the message of an invariant --judge-gate failed.
+const GateReason = "judge: contradicted"
+
+// judgeChecks asks the judge about every invariant result of a generation
+// that is not skip (secrets excepted: Describe refuses them) and records each verdict beside
+// its check (Result.Judge). The judge sees the invariant in plain words and
+// the summary, secrets redacted, never the check's status. With gate, a
+// contradicted verdict turns a pass into a fail (Judgement.Overrode says
+// it was a pass).
+func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
+	if u.judge == nil || r.raw == nil || r.declined {
+		return
+	}
+	sc := u.p.sc
+	summary := r.g.Summary
+	if summary == nil {
+		// Not JSON: the judge reads it as text.
+		summary, _ = json.Marshal(string(r.raw))
+	}
+	byID := make(map[string]scenarios.Invariant, len(sc.Invariants))
+	for _, inv := range sc.Invariants {
+		byID[inv.InvariantID()] = inv
+	}
+	rd := redact.FromContext(u.hard)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, judgeConcurrency)
+	for i := range res {
+		c := &res[i]
+		inv, ok := byID[c.Invariant]
+		if c.Kind != checks.KindInvariant || !ok || c.Status == checks.Skip {
+			// A skipped check has nothing to judge in this generation (the
+			// fact is not in the history yet, or the summary lacks what the
+			// check reads): neither has the judge.
+			continue
+		}
+		f, ok := judges.Describe(sc, inv)
+		if !ok {
+			continue
+		}
+		req := judges.NewInvariantRequest(sc.ID, r.g.N, f, summary)
+		judges.Redact(rd, req)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			c.Judge = askJudge(u.hard, u.judge, req)
+			if u.judgeGate && c.Judge.Verdict == judges.Contradicted && c.Status == checks.Pass {
+				c.Judge.Overrode = c.Status
+				c.Status = checks.Fail
+				c.Message = fmt.Sprintf("%s (%s); the check alone passed: %s", GateReason, c.Judge.Reason, c.Message)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// askJudge asks j and returns the judgement: the verdict, or the error
+// for this judgement alone, with the call's provenance either way.
+func askJudge(ctx context.Context, j judges.Judge, req *judges.Request) (out *checks.Judgement) {
+	out = &checks.Judgement{}
+	defer func() {
+		if p := recover(); p != nil {
+			out = &checks.Judgement{Error: fmt.Sprintf("judge panic: %v", p)}
+		}
+	}()
+	v, err := j.Judge(ctx, req)
+	if v != nil {
+		out.Call = v.Call
+	}
+	switch {
+	case err != nil:
+		out.Error = err.Error()
+	case v == nil:
+		out.Error = "the judge returned no verdict"
+	default:
+		out.Verdict, out.Quote, out.Reason = v.Verdict, v.Quote, v.Reason
+	}
+	return out
+}
+
+// judgeAnswers grades both arms' answers to a free-text probe with the
+// judge (never telling it which arm an answer comes from) and classifies
+// the probe as a choice probe would be: correct stands for the expected
+// choice. An agent that failed on an arm makes the probe an error, as for
+// choice probes; two identical answers are graded once. An arm the judge
+// is unsure about or could not grade makes it skip (nothing to compare),
+// with the grades recorded.
+func (u *unit) judgeAnswers(pr scenarios.Probe, rp *reports.Probe) {
+	if rp.Full.Error != "" || rp.Compacted.Error != "" {
+		rp.Class = reports.ProbeErrored
+		return
+	}
+	rd := redact.FromContext(u.hard)
+	probe := judges.Probe{ID: pr.ID, Question: pr.Question, Expected: pr.Answer, Rubric: pr.Rubric}
+	ask := func(answer string) *checks.Judgement {
+		p := probe
+		p.Rubric = append([]string(nil), probe.Rubric...)
+		req := judges.NewAnswerRequest(u.p.sc.ID, &p, answer)
+		judges.Redact(rd, req)
+		return askJudge(u.hard, u.judge, req)
+	}
+	if rp.Full.Answer == rp.Compacted.Answer {
+		// The same words get the same grade: one question.
+		rp.Full.Judge = ask(rp.Full.Answer)
+		j := *rp.Full.Judge
+		rp.Compacted.Judge = &j
+	} else {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { defer wg.Done(); rp.Full.Judge = ask(rp.Full.Answer) }()
+		rp.Compacted.Judge = ask(rp.Compacted.Answer)
+		wg.Wait()
+	}
+	rp.Class = ClassifyAnswers(rp.Full.Judge, rp.Compacted.Judge)
+	if rp.Class == reports.ProbeSkipped {
+		rp.Skipped = fmt.Sprintf("the judge graded the answers %s (full) and %s (compacted): nothing to compare", grade(rp.Full.Judge), grade(rp.Compacted.Judge))
+	}
+}
+
+func grade(j *checks.Judgement) string {
+	switch {
+	case j == nil:
+		return "not at all"
+	case j.Error != "":
+		return "error (" + clip.String(j.Error, 120) + ")"
+	}
+	return j.Verdict
+}
+
+// ClassifyAnswers is Classify for a free-text probe's graded answers:
+// kept (both correct), compaction_regression (full correct, compacted
+// incorrect), agent_error (both incorrect), compacted_only (only the
+// compacted answer correct), skip when either grade is unsure or missing.
+func ClassifyAnswers(full, compacted *checks.Judgement) string {
+	ok := func(j *checks.Judgement) bool {
+		return j != nil && (j.Verdict == judges.Correct || j.Verdict == judges.Incorrect)
+	}
+	if !ok(full) || !ok(compacted) {
+		return reports.ProbeSkipped
+	}
+	f, c := full.Verdict == judges.Correct, compacted.Verdict == judges.Correct
+	switch {
+	case f && c:
+		return reports.Kept
+	case f:
+		return reports.CompactionRegression
+	case c:
+		return reports.CompactedOnly
+	}
+	return reports.AgentError
+}
