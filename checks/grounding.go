@@ -26,9 +26,10 @@ import (
 //     token joined by _ . : - / with a digit or an underscore:
 //     call_migrate_0193, v1.9.0, 10.42.7.19, wh_restore) and, for a
 //     pending entry, its op_id; a number with a known unit is supported by
-//     the same quantity (within 10%, so "172 GB" rounds "184204920832"),
-//     or the same number as written, unless the entry marks it as
-//     approximate ("about 229 hours");
+//     the same quantity (within 10%, so "172 GB" rounds "184204920832"
+//     bytes), or exactly the same number as written (a bare 768 does not
+//     support 702 MB), unless the entry marks it as approximate ("about
+//     229 hours");
 //   - for a claim or a constraint, at least half of its content words
 //     (four letters or more, not a stop word, compared by their first five
 //     letters: "production" is supported by "prod").
@@ -293,16 +294,26 @@ func numberIn(q quantity.Quantity, hay string) bool {
 			return true
 		}
 	}
-	want := []float64{q.Value, quantity.Base(q.Value, q.Unit)}
+	// The number as written must be the same number: 702 MB is not
+	// supported by a bare 768 (a different figure 9% away). Only a
+	// rendering in another scale may round: the base unit (172 GB as
+	// 184204920832 bytes) or a ratio for a percentage (0.42% as 0.0042).
+	var scaled []float64
+	if b := quantity.Base(q.Value, q.Unit); b != q.Value {
+		scaled = append(scaled, b)
+	}
 	if quantity.Canon(q.Unit) == "%" {
-		want = append(want, q.Value/100) // a ratio printed as 0.0042
+		scaled = append(scaled, q.Value/100)
 	}
 	for _, m := range numRe.FindAllString(hay, -1) {
 		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(m), 64)
 		if err != nil {
 			continue
 		}
-		for _, w := range want {
+		if n == q.Value {
+			return true
+		}
+		for _, w := range scaled {
 			if near(n, w) {
 				return true
 			}
