@@ -262,6 +262,18 @@ func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
 	}
 	hidx := carriers(p.d, p.t.key(), fHypothesis)
 	cidx := carriers(p.d, p.t.key(), fVerified, fDecision)
+	// Every entry that states the conclusion, whichever target it was
+	// quoted for: the check finds the conclusion anywhere, so leaving one
+	// of them in place loses nothing.
+	if len(h.Conclusion) > 0 {
+		concl := matchesAny(h.Conclusion)
+		for i, f := range p.d.facts {
+			if (f.field == fVerified || f.field == fDecision) && !slices.Contains(cidx, i) && concl(textmatch.Fold(f.leafText())) {
+				cidx = append(cidx, i)
+			}
+		}
+		slices.Sort(cidx)
+	}
 	all := append(slices.Clone(hidx), cidx...)
 	if len(all) == 0 {
 		p.skip("", "the oracle could not state the hypothesis or its conclusion")
@@ -538,10 +550,14 @@ func (p *planter) correction(c *scenarios.Correction) {
 		setExt(&me, "corrections", []map[string]string{{"subject": f.subject, "value": f.value, "supersedes": f.supersedes}})
 		p.plant(MoveToExtensions, "", me, fmt.Sprintf("extensions.corrections: %s %s", f.subject, c.New))
 
-		line := fmt.Sprintf("The %s is now %s instead of %s.", f.subject, c.New, c.Old)
+		// A correction stated in text as "now NEW instead of OLD" is
+		// faithful (text carries facts, and the correction check reads
+		// it): the defect is the correction moved to text in a form that
+		// no longer says which value is current, both values named alike.
+		line := fmt.Sprintf("The %s came up at #%d: %s, %s.", f.subject, c.SourceSeq, c.Old, c.New)
 		mt := without(p.d, idx)
 		mt.text = append(mt.text, line)
-		p.plant(MoveToText, "", mt, "text: "+line)
+		p.plant(MoveToText, "direction lost", mt, "text: "+line)
 	}
 
 	ol := p.d.clone()

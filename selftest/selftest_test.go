@@ -75,7 +75,9 @@ func TestWeakScenario(t *testing.T) {
 		"invariant:ro/move-to-supersedes",
 		"invariant:ro/move-to-text",
 		"invariant:ro/omit",
-		// requires.decline `checkout` matches the goal
+		// requires.decline `checkout` matches the goal: no defect of the
+		// rule's sentences can change the answer
+		"probe:restart/invert",
 		"probe:restart/move-to-extensions",
 		"probe:restart/omit",
 	}
@@ -195,6 +197,10 @@ func TestAgreesWithMutations(t *testing.T) {
 		{"quantity-timeout-unit-swap", "quantities-llm-gateway-limits", "upstream-timeout", Invert, "unit swapped", "quantity"},
 		{"refuted-hypothesis-open-after-refutation", "refuted-cdn-latency", "cdn-refuted", Invert, "status open", "refuted_hypothesis"},
 		{"refuted-hypothesis-wrong-resolved-by", "refuted-leak-not-resize", "resize-refuted", FabricateCitation, "resolved_by", "refuted_hypothesis"},
+		{"refuted-hypothesis-listed-as-verified", "spanish-readonly-informe", "estadisticas-refutadas", Invert, "asserted in verified", "refuted_hypothesis"},
+		{"refuted-hypothesis-still-open-gen2", "repeated-incident-three-generations", "redis-refuted", Invert, "status open", "refuted_hypothesis"},
+		{"correction-old-region-gen3", "repeated-incident-three-generations", "region", OverList, "both values current", "correction"},
+		{"unresolved-rsync-marked-done-gen3", "repeated-from-source-restore", "first-copy", Invert, "marked done", "unresolved"},
 		{"secret-full-value-in-extensions", "secret-in-tool-output", "stripe-key", LeakWhole, "", "secret"},
 		{"secret-prefix-in-error-note", "secret-in-tool-output", "stripe-key", LeakPart, "", "secret"},
 	} {

@@ -1,0 +1,140 @@
+package selftest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// checkOn runs the check of sc's invariant id on the structured form of d.
+func checkOn(t *testing.T, sc *scenarios.Scenario, id string, d doc) checks.Result {
+	t.Helper()
+	for _, inv := range sc.Invariants {
+		if inv.InvariantID() != id {
+			continue
+		}
+		in := &checks.Input{Scenario: sc, Gen: checks.Generation{Cut: d.cut}, Summary: d.summary(Structured)}
+		res := checks.ForInvariant(inv).Check(in)
+		if len(res) != 1 {
+			t.Fatalf("%s: %d results", id, len(res))
+		}
+		return res[0]
+	}
+	t.Fatalf("no invariant %s", id)
+	return checks.Result{}
+}
+
+// plantedFor returns the variants of sc's last generation for a target and
+// class.
+func plantedFor(t *testing.T, sc *scenarios.Scenario, cut int, id string, c Class) []planted {
+	t.Helper()
+	ev := eventsOf(sc)
+	d, problems := buildDoc(sc, ev, cut)
+	if len(problems) > 0 {
+		t.Fatalf("oracle problems: %+v", problems)
+	}
+	all, _, _ := plantAll(sc, ev, d)
+	var out []planted
+	for _, p := range all {
+		if p.target.ID == id && p.class == c {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestPlantedDefectsAreReal: a planted variant is a loss or a lie, never a
+// faithful paraphrase. Where a class could be planted in a faithful form,
+// the test shows that form passes the check (so planting it would count a
+// correct summary as a survivor) and that the planted one says something
+// false or loses something.
+func TestPlantedDefectsAreReal(t *testing.T) {
+	sc := load(t, `
+compaction: {at: [6]}
+events:
+  - {role: user, text: "This run is read-only. Backfill at 200 rows/s."}
+  - {role: user, text: "Correction: the backfill rate is 50 rows/s, not 200 rows/s."}
+  - {role: user, text: "I think the replica lag comes from the network."}
+  - {role: assistant, tool_call: {id: x, name: probe, args: {host: db}}}
+  - {role: tool, tool_result: {call_id: x, text: "network rtt 0.4 ms; replica lag is caused by the vacuum on orders"}}
+  - {role: assistant, text: "Next step: tune the vacuum on orders."}
+  - {role: user, text: "Go."}
+invariants:
+  - {id: ro, type: constraint, source_seq: 1, match: ['read-only']}
+  - {id: rate, type: correction, old: 200 rows/s, new: 50 rows/s, subject: backfill rate, source_seq: 2}
+  - id: net
+    type: refuted_hypothesis
+    hypothesis_seq: 3
+    refuted_by_seq: 5
+    match: ['lag comes from the network']
+    conclusion: ['vacuum on orders']
+probes:
+  - id: lag
+    question: What do you tune?
+    options: {vacuum: The vacuum, net: The network}
+    expect: vacuum
+    requires: {vacuum: ['tune the vacuum']}
+`)
+	t.Run("correction in text: the variant loses which value is current", func(t *testing.T) {
+		vs := plantedFor(t, sc, 6, "rate", MoveToText)
+		if len(vs) != 1 {
+			t.Fatalf("%d move-to-text variants of the correction, want 1", len(vs))
+		}
+		v := vs[0]
+		text := strings.Join(v.d.text, " ")
+		if strings.Contains(text, "now") || strings.Contains(text, "instead of") || strings.Contains(text, "replaces") {
+			t.Errorf("the variant still says which value is current: %q", text)
+		}
+		if r := checkOn(t, sc, "rate", v.d); r.Status != checks.Fail {
+			t.Errorf("correction check on %q = %s (%s); want fail", text, r.Status, r.Message)
+		}
+		// The faithful way to state it in text is not a defect: the check
+		// passes it, so selftest must not plant it.
+		faithful := without(v.d, nil)
+		faithful.text = []string{"The backfill rate is now 50 rows/s instead of 200 rows/s (#2)."}
+		if r := checkOn(t, sc, "rate", faithful); r.Status != checks.Pass {
+			t.Errorf("correction check on the faithful text = %s (%s); want pass", r.Status, r.Message)
+		}
+		if strings.Contains(text, faithful.text[0]) {
+			t.Errorf("the faithful statement was planted as a defect")
+		}
+	})
+	t.Run("refuted hypothesis left out: every statement of its conclusion goes", func(t *testing.T) {
+		d, _ := buildDoc(sc, eventsOf(sc), 6)
+		stating := 0
+		for _, f := range d.facts {
+			if (f.field == fVerified || f.field == fDecision) && matchesAny([]string{"vacuum on orders"})(textmatch.Fold(f.leafText())) {
+				stating++
+			}
+		}
+		if stating < 2 {
+			t.Fatalf("the oracle states the conclusion %d times; the test needs a second statement quoted for the probe", stating)
+		}
+		vs := plantedFor(t, sc, 6, "net", Omit)
+		if len(vs) != 1 {
+			t.Fatalf("%d omit variants, want 1", len(vs))
+		}
+		for _, f := range vs[0].d.facts {
+			if matchesAny([]string{"vacuum on orders"})(textmatch.Fold(f.leafText())) {
+				t.Errorf("the omit variant still states the conclusion: %s", describe(f))
+			}
+		}
+		if r := checkOn(t, sc, "net", vs[0].d); r.Status != checks.Fail {
+			t.Errorf("refuted_hypothesis check = %s (%s); want fail", r.Status, r.Message)
+		}
+	})
+	t.Run("every variant of the rule says something false or loses it", func(t *testing.T) {
+		for _, c := range []Class{Omit, Invert, MoveToText, MoveToSupersedes, MoveToExtensions} {
+			for _, v := range plantedFor(t, sc, 6, "ro", c) {
+				for _, f := range v.d.facts {
+					if f.field == fConstraint && f.text == "This run is read-only" {
+						t.Errorf("%s: the rule is still a constraint, as the session said it", c)
+					}
+				}
+			}
+		}
+	})
+}
