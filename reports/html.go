@@ -19,12 +19,13 @@ import (
 var htmlTemplateText string
 
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":     func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
-	"ms":      func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"add":     func(a, b int) int { return a + b },
-	"frac":    func(pass, fail int) string { return pct(pass, pass+fail) },
-	"safeCSS": func(s string) template.CSS { return template.CSS(s) },
-	"indent":  func(n int) string { return strings.Repeat("  ", n) },
+	"pct":      func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+	"ms":       func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+	"add":      func(a, b int) int { return a + b },
+	"frac":     func(pass, fail int) string { return pct(pass, pass+fail) },
+	"headline": Headline,
+	"safeCSS":  func(s string) template.CSS { return template.CSS(s) },
+	"indent":   func(n int) string { return strings.Repeat("  ", n) },
 	"difflines": func(d string) []htmlLine {
 		var out []htmlLine
 		for _, l := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
@@ -151,7 +152,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	}
 	v.Warnings = append(v.Warnings, r.Warnings...)
 	v.Heatmap, v.Scatter, v.Drift = heatmapSVG(r), scatterSVG(r), driftSVG(r)
-	v.Summaries = r.Summaries
+	v.Summaries = Ranked(r)
 	sums := Summarizers(r)
 	v.CheckTypes = sums
 	for _, ck := range CheckTypes(r) {
