@@ -62,7 +62,12 @@ func TestWeakScenario(t *testing.T) {
 		t.Fatalf("strong.yaml has defects: %+v", strong.Defects)
 	}
 
+	// strong.yaml is the same session with tight patterns: nothing of it
+	// survives, so every survivor of weak.yaml is its weaknesses' doing.
 	shared := survivorIDs(strong)
+	if len(shared) > 0 {
+		t.Errorf("strong.yaml has survivors: %v", shared)
+	}
 	var got []string
 	for _, id := range survivorIDs(weak) {
 		if !slices.Contains(shared, id) {
