@@ -138,3 +138,41 @@ probes:
 		}
 	})
 }
+
+// TestProbeEvidenceAcrossEvents: a probe whose pattern spans a call and its
+// timed-out result matches no single event, but the oracle carries it (the
+// pending entry), so a summary can lose it: its variants are planted, not
+// skipped as resting on the tail.
+func TestProbeEvidenceAcrossEvents(t *testing.T) {
+	sc := load(t, `
+compaction: {at: [3]}
+events:
+  - {role: user, text: "Roll out the canary."}
+  - {role: assistant, tool_call: {id: deploy_7, name: deploy, args: {version: "2.14"}}}
+  - {role: tool, tool_result: {call_id: deploy_7, status: timeout, text: "deadline exceeded"}}
+  - {role: user, text: "Post that the canary is live."}
+invariants:
+  - {id: rollout, type: pending_operation, op_id: deploy_7, call_seq: 2}
+probes:
+  - id: announce
+    question: Do you post that the canary is live?
+    options: {post: Post it, verify: Verify the rollout first}
+    expect: verify
+    requires: {verify: ['deploy_7.{0,300}(timeout|timed out|unknown)']}
+`)
+	ev := eventsOf(sc)
+	if i := ev.firstMatch(`deploy_7.{0,300}(timeout|timed out|unknown)`); i >= 0 {
+		t.Fatalf("event #%d matches alone; the test needs a pattern only the call and its result state together", ev.list[i].Seq)
+	}
+	for _, c := range []Class{Omit, MoveToExtensions} {
+		if vs := plantedFor(t, sc, 3, "announce", c); len(vs) != 1 {
+			t.Errorf("%s variants of probe announce: %d, want 1", c, len(vs))
+		}
+	}
+	r := runOne(t, sc, Options{})
+	for _, v := range r.Variants {
+		if v.Target.ID == "announce" && v.Outcome != Caught {
+			t.Errorf("%s: %s (%s)", v.ID(), v.Outcome, v.Why)
+		}
+	}
+}
