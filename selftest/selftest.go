@@ -255,7 +255,16 @@ func selftest(ctx context.Context, sc *scenarios.Scenario, opts Options, jobs in
 			continue
 		}
 		unusable[p.ID] = true
-		reason := fmt.Sprintf("on the oracle the agent's answers are %s (full %q, compacted %q, expected %q)", p.Class, p.Full.Choice, p.Compacted.Choice, p.Expect)
+		var what string
+		switch p.Class {
+		case reports.AgentError:
+			what = "the agent is wrong on both contexts already"
+		case reports.CompactionRegression:
+			what = "the agent is right on the full context but not on the oracle"
+		default:
+			what = "the agent is wrong on the full context"
+		}
+		reason := fmt.Sprintf("on the oracle %s (%s: full %q, compacted %q, expected %q)", what, p.Class, p.Full.Choice, p.Compacted.Choice, p.Expect)
 		if p.Class == reports.ProbeErrored {
 			reason = "the agent failed on the oracle: " + clip.String(p.ErrorText(), 200)
 		}
