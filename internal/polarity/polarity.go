@@ -175,6 +175,18 @@ func (t *Text) SameClause(a, b int) bool {
 }
 
 func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want map[Kind]bool, depth int) Verdict {
+	// A match that runs across a sentence or clause boundary ("… the CDN
+	// cut-over. Ruled out: the CDN adds the latency") is judged where the
+	// pattern matches within the clause it ends in, when it does.
+	if re != nil && depth < 16 && end > start {
+		if cj := t.clauseAt(end - 1); cj >= 0 && cj != ci && len(t.clauses[cj].toks) > 0 {
+			if o := t.toks[t.clauses[cj].toks[0]].a; o > start {
+				if loc := re.FindStringIndex(t.s[o:end]); loc != nil && loc[1] > loc[0] {
+					return t.judgeIn(cj, o+loc[0], o+loc[1], re, want, depth+1)
+				}
+			}
+		}
+	}
 	c := &t.clauses[ci]
 	// A cue inside the phrase.
 	for _, h := range c.hits {
@@ -262,6 +274,24 @@ func (s Scope) bears(side Scope) bool {
 	return s == side
 }
 
+// prepositional reports whether hit h is a word that is an adverb at the
+// end of a clause ("the rate was 200 before") but a preposition when a word
+// follows it ("csv.go goes first, before the SQL injection"): then it
+// bears on nothing before it.
+func (t *Text) prepositional(c *clause, h hit) bool {
+	if h.first != h.last || !prepositionalCues[t.toks[c.toks[h.first]].low] {
+		return false
+	}
+	for j := h.last + 1; j < len(c.toks); j++ {
+		if tk := t.toks[c.toks[j]]; tk.word {
+			return true
+		} else if tk.low == "," {
+			return false
+		}
+	}
+	return false
+}
+
 // sentential returns the verdict of a cue that bears on the whole rest of
 // its clause ("It is not true that …", "No es cierto que …") when one
 // stands before start in clause ci.
@@ -311,7 +341,7 @@ func (t *Text) framed(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 		}
 		if h, ok := hitStarting(c, j); ok {
 			if !h.idiom {
-				if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report {
+				if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report && !t.prepositional(c, h) {
 					return t.verdict(c, h, k, i), true
 				}
 			}
@@ -416,10 +446,14 @@ func (t *Text) left(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 			return Verdict{}, false
 		}
 	}
-	// A heading clause ("Ruled out: …") bears on this one.
-	if c.prev >= 0 && c.sep == ":" && words <= maxFollowing {
-		if v, ok := t.heading(c.prev, want); ok && !(v.Kind == Negation && t.conditional(c, start, end)) {
-			return v, true
+	// A heading clause ("Ruled out: …") bears on this one, and on the
+	// clauses a colon chains after it ("Ruled out: stale statistics: nobody
+	// ran ANALYZE").
+	if words <= maxFollowing {
+		for k, cur := 0, c; k < 8 && cur.prev >= 0 && cur.sep == ":"; k, cur = k+1, &t.clauses[cur.prev] {
+			if v, ok := t.heading(cur.prev, want); ok && !(v.Kind == Negation && t.conditional(c, start, end)) {
+				return v, true
+			}
 		}
 	}
 	return Verdict{}, false
@@ -516,7 +550,7 @@ func (t *Text) scanRight(c *clause, p int, want map[Kind]bool, words int) (Verdi
 				j = h.last
 				continue
 			}
-			if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report {
+			if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report && !t.prepositional(c, h) {
 				return t.verdict(c, h, k, i), false, true
 			}
 			if onlyScope(h, Following) {
@@ -626,6 +660,8 @@ var (
 	// bothBarriers start a new predicate, on either side of a phrase.
 	bothBarriers = set(`and but or because since so while whereas although though however therefore
 		y e pero o u porque aunque sino mientras pues`)
+	// prepositionalCues are cues only at the end of a clause.
+	prepositionalCues = set(`before after antes despues`)
 	// contrasts end a frame: what follows is a new predicate.
 	contrasts = set(`but however although though whereas yet pero aunque sino embargo`)
 	// coordinators join values that share a predicate ("c1 and c4 are unknown").

@@ -171,6 +171,10 @@ func TestJudge(t *testing.T) {
 		{name: "a phrase starting inside a value", text: "pin 3.25.x is not the case", phrase: "25.x", want: Negation},
 		{name: "a value after the phrase's own value still stops", text: "pinned at 3.25.x, 3.26 no longer applies", phrase: "3.25"},
 		{name: "an abbreviation ends no clause", text: "rows/s, e.g. 50 no longer applies", phrase: "50", want: Cancellation},
+		{name: "before as a preposition", text: "the card-number finding (internal/export/csv.go) goes first, before the SQL injection", phrase: "internal/export/csv.go", kinds: []Kind{Former, Stale}},
+		{name: "before as an adverb", text: "The cap was 200 rows/s before", phrase: "200 rows/s", kinds: []Kind{Former}, want: Former},
+		{name: "a match across a sentence is judged in its last clause", text: "same morning as the CDN cut-over. Ruled out at #31: the CDN adds the latency", phrase: "CDN cut-over. Ruled out at #31: the CDN adds the latency", pattern: `cdn.{0,40}adds (the )?latency`, kinds: []Kind{Retraction}, want: Retraction},
+		{name: "a heading bears on a colon chain", text: "Ruled out at #10: estadísticas desactualizadas: nadie lanzó ANALYZE", phrase: "nadie lanzó ANALYZE", want: Retraction},
 		// sentential negation and frames reach across commas and values
 		{name: "it is not true that", text: "It is not true that 14 replicas at 61 % CPU against a 70 % target, room to grow to 24", phrase: "grow to 24", pattern: `grow to.{0,40}\b24\b`, want: Negation},
 		{name: "no es cierto que", text: "No es cierto que el informe, revisado el 12, vaya a finanzas", phrase: "finanzas", want: Negation},
