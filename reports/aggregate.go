@@ -283,7 +283,9 @@ func Headline(pass, fail, skip int) string {
 // leaderboard rank them: most invariants kept (a count, so that a summary
 // whose invariants were skipped or whose units errored cannot rise on a
 // rate over fewer results), then fewest compaction regressions, then
-// fewest invariant failures, then the order of the run.
+// fewest invariant failures, then fewest structural failures (a fabricated
+// citation keeps every invariant and fails grounding), then the order of
+// the run.
 func Ranked(r *Result) []SummarizerSummary {
 	out := append([]SummarizerSummary(nil), r.Summaries...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -294,7 +296,10 @@ func Ranked(r *Result) []SummarizerSummary {
 		if a.Regressions != b.Regressions {
 			return a.Regressions < b.Regressions
 		}
-		return a.InvariantFail < b.InvariantFail
+		if a.InvariantFail != b.InvariantFail {
+			return a.InvariantFail < b.InvariantFail
+		}
+		return a.StructuralFail < b.StructuralFail
 	})
 	return out
 }

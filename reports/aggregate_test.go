@@ -102,13 +102,14 @@ func TestRanked(t *testing.T) {
 	r := &reports.Result{Summaries: []reports.SummarizerSummary{
 		{Summarizer: "skips", InvariantPass: 2, InvariantSkip: 30},
 		{Summarizer: "regresses", InvariantPass: 20, InvariantFail: 2, Regressions: 4},
-		{Summarizer: "steady", InvariantPass: 20, InvariantFail: 2, Regressions: 1},
+		{Summarizer: "steady", InvariantPass: 20, InvariantFail: 2, Regressions: 1, StructuralFail: 3},
+		{Summarizer: "grounded", InvariantPass: 20, InvariantFail: 2, Regressions: 1},
 	}}
 	var got []string
 	for _, s := range reports.Ranked(r) {
 		got = append(got, s.Summarizer)
 	}
-	if strings.Join(got, ",") != "steady,regresses,skips" {
+	if strings.Join(got, ",") != "grounded,steady,regresses,skips" {
 		t.Errorf("Ranked = %v", got)
 	}
 	if r.Summaries[0].Summarizer != "skips" {
