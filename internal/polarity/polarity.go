@@ -390,78 +390,88 @@ func (t *Text) left(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 			break
 		}
 	}
-	words, wordsBeyondPrep, prep, limit := 0, 0, false, false
-	for j := p - 1; j >= 0; j-- {
-		if h, ok := hitEnding(c, j); ok {
-			j = h.first
-			if h.idiom {
+	scan := func() (Verdict, bool) {
+		words, wordsBeyondPrep, prep, limit := 0, 0, false, false
+		for j := p - 1; j >= 0; j-- {
+			if h, ok := hitEnding(c, j); ok {
+				j = h.first
+				if h.idiom {
+					continue
+				}
+				if prep && wordsBeyondPrep > 0 {
+					return Verdict{}, false
+				}
+				if k, i, ok := t.kindIn(h, want, Following); ok {
+					if k == Report {
+						return Verdict{}, false
+					}
+					if k == Negation && (limit || t.conditional(c, start, end)) {
+						// "must not exceed 800 ms", "no failover without approval"
+						return Verdict{}, false
+					}
+					return t.verdict(c, h, k, i), true
+				}
+				if onlyScope(h, Preceding) {
+					return Verdict{}, false
+				}
 				continue
 			}
-			if prep && wordsBeyondPrep > 0 {
-				return Verdict{}, false
-			}
-			if k, i, ok := t.kindIn(h, want, Following); ok {
-				if k == Report {
+			tk := t.toks[c.toks[j]]
+			if !tk.word {
+				if tk.low == "," {
 					return Verdict{}, false
 				}
-				if k == Negation && (limit || t.conditional(c, start, end)) {
-					// "must not exceed 800 ms", "no failover without approval"
-					return Verdict{}, false
-				}
-				return t.verdict(c, h, k, i), true
+				continue
 			}
-			if onlyScope(h, Preceding) {
+			if bothBarriers[tk.low] || leftBarriers[tk.low] {
 				return Verdict{}, false
 			}
-			continue
-		}
-		tk := t.toks[c.toks[j]]
-		if !tk.word {
-			if tk.low == "," {
+			if tk.value && t.toks[c.toks[j]].b <= start && (p >= len(c.toks) || tk.chunk != t.toks[c.toks[p]].chunk) {
+				// a cue bears on the nearest value: "from 200 to 50" does
+				// not make 50 the old one (a value the phrase starts inside,
+				// "25.x" of "3.25.x", is the phrase's own)
 				return Verdict{}, false
 			}
-			continue
+			if limitWords[tk.low] {
+				limit = true
+			}
+			if prepositions[tk.low] && !prep {
+				prep = true
+				continue
+			}
+			words++
+			if prep {
+				wordsBeyondPrep++
+			}
+			if words > maxFollowing {
+				return Verdict{}, false
+			}
 		}
-		if bothBarriers[tk.low] || leftBarriers[tk.low] {
-			return Verdict{}, false
-		}
-		if tk.value && t.toks[c.toks[j]].b <= start && (p >= len(c.toks) || tk.chunk != t.toks[c.toks[p]].chunk) {
-			// a cue bears on the nearest value: "from 200 to 50" does
-			// not make 50 the old one (a value the phrase starts inside,
-			// "25.x" of "3.25.x", is the phrase's own)
-			return Verdict{}, false
-		}
-		if limitWords[tk.low] {
-			limit = true
-		}
-		if prepositions[tk.low] && !prep {
-			prep = true
-			continue
-		}
-		words++
-		if prep {
-			wordsBeyondPrep++
-		}
-		if words > maxFollowing {
+		return Verdict{}, false
+	}
+	if v, ok := scan(); ok {
+		return v, true
+	}
+	// A heading clause ("Ruled out: …", "Lifted: …") bears on the whole
+	// clause after it, however long, up to a contrasting conjunction ("…,
+	// but the db is the cause"), and on the clauses a colon chains after it
+	// ("Ruled out: stale statistics: nobody ran ANALYZE").
+	for j := 0; j < p; j++ {
+		if tk := t.toks[c.toks[j]]; tk.word && contrasts[tk.low] {
 			return Verdict{}, false
 		}
 	}
-	// A heading clause ("Ruled out: …") bears on this one, and on the
-	// clauses a colon chains after it ("Ruled out: stale statistics: nobody
-	// ran ANALYZE").
-	if words <= maxFollowing {
-		for k, cur := 0, c; k < 8 && cur.prev >= 0 && cur.sep == ":"; k, cur = k+1, &t.clauses[cur.prev] {
-			if v, ok := t.heading(cur.prev, want); ok && !(v.Kind == Negation && t.conditional(c, start, end)) {
-				return v, true
-			}
+	for k, cur := 0, c; k < 8 && cur.prev >= 0 && cur.sep == ":"; k, cur = k+1, &t.clauses[cur.prev] {
+		if v, ok := t.heading(cur.prev, want); ok && !(v.Kind == Negation && t.conditional(c, start, end)) {
+			return v, true
 		}
 	}
 	return Verdict{}, false
 }
 
 // heading returns the cue of a heading clause: a clause (with its
-// parentheticals) made of one cue that bears on what follows and filler
-// words, such as "Ruled out" or "Hypothesis (refuted)".
+// parentheticals) made of cues and filler words, such as "Ruled out",
+// "Lifted", "No longer applies" or "Hypothesis (refuted)".
 func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
 	var v Verdict
 	found := false
@@ -475,7 +485,7 @@ func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
 			if h.idiom {
 				continue
 			}
-			k, i, ok := t.kindIn(h, want, Following)
+			k, i, ok := t.kindIn(h, want, "")
 			if !ok || k == Report {
 				continue
 			}

@@ -175,6 +175,11 @@ func TestJudge(t *testing.T) {
 		{name: "before as an adverb", text: "The cap was 200 rows/s before", phrase: "200 rows/s", kinds: []Kind{Former}, want: Former},
 		{name: "a match across a sentence is judged in its last clause", text: "same morning as the CDN cut-over. Ruled out at #31: the CDN adds the latency", phrase: "CDN cut-over. Ruled out at #31: the CDN adds the latency", pattern: `cdn.{0,40}adds (the )?latency`, kinds: []Kind{Retraction}, want: Retraction},
 		{name: "a heading bears on a colon chain", text: "Ruled out at #10: estadísticas desactualizadas: nadie lanzó ANALYZE", phrase: "nadie lanzó ANALYZE", want: Retraction},
+		{name: "a heading bears on its whole clause", text: "Ruled out by #25, refuted: My working hypothesis is that the resize workers leak decoded image buffers.", phrase: "resize workers leak", want: Retraction},
+		{name: "a heading stops at a sentence end", text: "Refuted: the CDN idea. The resize workers leak decoded image buffers.", phrase: "resize workers leak"},
+		{name: "a heading stops at a contrast", text: "Ruled out: the CDN adds latency, but the database takes 1650 ms", phrase: "database takes 1650 ms"},
+		{name: "lifted as a heading", text: "Lifted: the change freeze on prod-eu-1 until Friday 18:00 UTC, so treat this as read-only", phrase: "read-only", want: Cancellation},
+		{name: "no longer in force as a heading", text: "No longer in force: protobuf stays pinned at 3.25.x", phrase: "protobuf stays pinned at 3.25", pattern: `protobuf.{0,60}3\.25`, want: Cancellation},
 		// sentential negation and frames reach across commas and values
 		{name: "it is not true that", text: "It is not true that 14 replicas at 61 % CPU against a 70 % target, room to grow to 24", phrase: "grow to 24", pattern: `grow to.{0,40}\b24\b`, want: Negation},
 		{name: "no es cierto que", text: "No es cierto que el informe, revisado el 12, vaya a finanzas", phrase: "finanzas", want: Negation},
