@@ -47,6 +47,7 @@ type GroundingCheck struct{}
 type grounded struct {
 	ptr  string // the entry's text field
 	text string
+	low  string // text folded and lower-cased (the leaf's, when known)
 	seq  int
 	opID string // pending entries
 	// words: its content words must be supported (claims, constraints);
@@ -74,10 +75,17 @@ func (GroundingCheck) Check(in *Input) []Result {
 	for i, p := range st.sum.Pending {
 		items = append(items, grounded{ptr: ptrf("pending", i, "description"), text: p.Description, seq: p.SourceSeq, opID: p.OpID})
 	}
+	lows := make(map[string]string, len(st.leaves))
+	for _, l := range st.leaves {
+		lows[l.ptr] = l.lower
+	}
 	judged := 0
 	for _, it := range items {
 		if it.seq == 0 {
 			continue
+		}
+		if low, ok := lows[it.ptr]; ok {
+			it.low = low
 		}
 		hay, ok := st.sd.citedText(it.seq)
 		if !ok {
@@ -130,7 +138,11 @@ var (
 // lower-cased: quoted strings, then e-mail addresses, paths and
 // identifiers in order of appearance.
 func salientTokens(text string) []string {
-	low := strings.ToLower(foldText(text))
+	return salientTokensLow(strings.ToLower(foldText(text)))
+}
+
+// salientTokensLow is salientTokens on text already folded and lower-cased.
+func salientTokensLow(low string) []string {
 	var out []string
 	for _, q := range [][2]string{{`"`, `"`}, {"`", "`"}, {"“", "”"}} {
 		for rest := low; ; {
@@ -247,7 +259,11 @@ func isPathToken(t string) bool {
 // content words it does not hold; ok is false when the event supports it.
 func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 	anchors := 0
-	for _, tok := range salientTokens(it.text) {
+	low := it.low
+	if low == "" {
+		low = strings.ToLower(foldText(it.text))
+	}
+	for _, tok := range salientTokensLow(low) {
 		if !containsLoose(hay, tok) {
 			return fmt.Sprintf("%q is not in the cited event", tok), true
 		}
@@ -265,7 +281,7 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 	// Content words judge an entry with nothing else to hold on to ("all
 	// operations completed successfully", "read-only: no changes").
 	if it.words && anchors == 0 {
-		words := contentWords(it.text)
+		words := contentWordsLow(low)
 		if len(words) >= 2 {
 			have := d.wordsOf(hay)
 			var missing []string
@@ -337,12 +353,12 @@ func near(a, b float64) bool {
 	return m > 0 && d <= 0.1*m
 }
 
-// contentWords returns the content words of text: four letters or more,
+// contentWordsLow returns the content words of low (folded, lower-cased): four letters or more,
 // not a stop word, folded and lower-cased.
-func contentWords(text string) []string {
+func contentWordsLow(low string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range wordRe.FindAllString(strings.ToLower(foldText(text)), -1) {
+	for _, w := range wordRe.FindAllString(low, -1) {
 		if stopWords[w] || seen[w] {
 			continue
 		}
