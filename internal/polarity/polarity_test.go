@@ -176,6 +176,7 @@ func TestJudge(t *testing.T) {
 		{name: "a match across a sentence is judged in its last clause", text: "same morning as the CDN cut-over. Ruled out at #31: the CDN adds the latency", phrase: "CDN cut-over. Ruled out at #31: the CDN adds the latency", pattern: `cdn.{0,40}adds (the )?latency`, kinds: []Kind{Retraction}, want: Retraction},
 		{name: "a heading bears on a colon chain", text: "Ruled out at #10: estadísticas desactualizadas: nadie lanzó ANALYZE", phrase: "nadie lanzó ANALYZE", want: Retraction},
 		{name: "a heading bears on its whole clause", text: "Ruled out by #25, refuted: My working hypothesis is that the resize workers leak decoded image buffers.", phrase: "resize workers leak", want: Retraction},
+		{name: "a heading bears on a long Spanish clause", text: "Ruled out by #10, refuted: Mi sospecha es que el problema son las estadísticas, tras la migración nadie lanzó ANALYZE y el planificador está a ciegas.", phrase: "nadie lanzó ANALYZE", want: Retraction},
 		{name: "a heading stops at a sentence end", text: "Refuted: the CDN idea. The resize workers leak decoded image buffers.", phrase: "resize workers leak"},
 		{name: "a heading stops at a contrast", text: "Ruled out: the CDN adds latency, but the database takes 1650 ms", phrase: "database takes 1650 ms"},
 		{name: "lifted as a heading", text: "Lifted: the change freeze on prod-eu-1 until Friday 18:00 UTC, so treat this as read-only", phrase: "read-only", want: Cancellation},
