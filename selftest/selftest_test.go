@@ -407,3 +407,34 @@ func builtin(t *testing.T, id string) *scenarios.Scenario {
 	t.Fatalf("no built-in scenario %q", id)
 	return nil
 }
+
+// TestBuiltinSuite: every built-in scenario can be passed by a perfect
+// summary in both forms, and every defect planted in it is caught
+// (strength 1.0). A failure lists what to fix: the defect at its
+// file:line:col, or the survivor and why nothing caught it.
+func TestBuiltinSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole built-in suite")
+	}
+	list, err := scenarios.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), list, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Scenarios {
+		for _, d := range s.Defects {
+			t.Errorf("scenario defect: %s:%d:%d · %s · %s · %s · %s", s.File, d.Pos.Line, d.Pos.Col, d.Form, d.Target.ID, d.Message, d.Why)
+		}
+		for _, v := range s.Variants {
+			if v.Outcome != Caught {
+				t.Errorf("%s · %s · %s: %s (%s) · %s", s.ID, v.ID(), v.Class, v.Outcome, v.Said, v.Why)
+			}
+		}
+	}
+	if r.Planted == 0 || r.Strength == nil || *r.Strength != 1 {
+		t.Errorf("strength %v of %d planted, want 1.0", r.Strength, r.Planted)
+	}
+}
