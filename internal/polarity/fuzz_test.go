@@ -59,9 +59,9 @@ var neutral = []string{
 
 // FuzzInversion is a metamorphic test of the class behind the inverted
 // rules selftest found: whatever a quoted rule holds (values with dots,
-// brackets, commas, coordinators), "The rule that R no longer applies" and
-// "It is not true that R" contradict every word of R, and R stated alone
-// affirms it.
+// brackets, commas, coordinators), "The rule that R no longer applies",
+// "It is not true that R" and a heading ("Lifted: R") contradict every
+// word of R, and R stated alone affirms it.
 func FuzzInversion(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 37}, uint8(4))
 	f.Add([]byte{15, 10, 11, 12, 13, 6, 22}, uint8(1))
@@ -95,6 +95,8 @@ func FuzzInversion(f *testing.F) {
 			{"It is not true that ", "", Negation},
 			{"La regla de que ", " queda sin efecto", Cancellation},
 			{"No es cierto que ", "", Negation},
+			{"Ruled out by #25, refuted: ", ".", Retraction},
+			{"Lifted: ", "", Cancellation},
 			{"", "", ""},
 		} {
 			text := tc.prefix + rule + tc.suffix
