@@ -1,9 +1,11 @@
 package selftest
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -174,5 +176,49 @@ probes:
 		if v.Target.ID == "announce" && v.Outcome != Caught {
 			t.Errorf("%s: %s (%s)", v.ID(), v.Outcome, v.Why)
 		}
+	}
+}
+
+// TestDigestProbeReadsTheBinding: the built-in probe eu-west-digest chooses
+// the arm64 digest on summaries that bind it to the arm64 archive, in the
+// oracle's words and in others, and not on a listing that names both
+// archives and both digests without saying which is which.
+func TestDigestProbeReadsTheBinding(t *testing.T) {
+	sc := builtin(t, "similar-names-release-digest")
+	var probe scenarios.Probe
+	for _, p := range sc.Probes {
+		if p.ID == "eu-west-digest" {
+			probe = p
+		}
+	}
+	const (
+		arm = "dist/relay-v1.9.0-linux-arm64.tar.gz"
+		amd = "dist/relay-v1.9.0-linux-amd64.tar.gz"
+		a   = "sha256:e167667ba9d67ee343a685be6c46e4a6ac002a436badb4c3608f853384dd7861"
+		d   = "sha256:dce8528d4b13342401d33222cfce991b3f82e88c0d11906e96c1273202a09d77"
+	)
+	fleets := "eu-west is all Graviton, so it takes the arm64 archive. "
+	for _, tc := range []struct {
+		name, text string
+		want       string
+	}{
+		{"the text-form oracle", fleets + "File " + arm + " is current, has digest " + a + " (#5). File " + amd + " is current, has digest " + d + " (#5).", "arm64-digest"},
+		{"sha256sum output", fleets + "e167667ba9d67ee343a685be6c46e4a6ac002a436badb4c3608f853384dd7861  relay-v1.9.0-linux-arm64.tar.gz", "arm64-digest"},
+		{"path: digest", fleets + arm + ": " + a + "; " + amd + ": " + d + ".", "arm64-digest"},
+		{"both listed, no binding", fleets + "Built " + arm + " and the amd64 one: " + a + ", " + d + ".", ""},
+		{"digests swapped", fleets + arm + ": " + d + "; " + amd + ": " + a + ".", "amd64-digest"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			summary := marshal(map[string]any{"schema_version": 1, "covers_through": 53, "text": tc.text})
+			c := agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summary}
+			dec, err := agents.Reference{}.Decide(context.Background(), agents.ProbeRequest(sc, probe, "compacted", c))
+			got := ""
+			if err == nil {
+				got = dec.Choice
+			}
+			if got != tc.want && !(tc.want == "" && got == "rehash") {
+				t.Errorf("chose %q (%v), want %q", got, err, tc.want)
+			}
+		})
 	}
 }
