@@ -128,7 +128,6 @@ func (GroundingCheck) Check(in *Input) []Result {
 }
 
 var (
-	lineRe   = regexp.MustCompile(`:\d+$`)
 	numRe    = regexp.MustCompile(`\d+(?:[.,_]\d+)*`)
 	wordRe   = regexp.MustCompile(`\p{L}{4,}`)
 	approxRe = regexp.MustCompile(`(?i)(about|around|roughly|approximately|approx\.?|nearly|almost|some|~|≈|unos|unas|aproximadamente|casi|cerca de|alrededor de)\s*$`)
@@ -173,13 +172,27 @@ func salientTokensLow(low string) []string {
 		case isEmail(c):
 			out = append(out, c)
 		case strings.Contains(c, "/") && isPathToken(c):
-			out = append(out, lineRe.ReplaceAllString(c, ""))
+			out = append(out, cutLineNumber(c))
 		case isIdentifier(c):
 			// a line number is not part of the name (entries.go:31)
-			out = append(out, lineRe.ReplaceAllString(c, ""))
+			out = append(out, cutLineNumber(c))
 		}
 	}
 	return out
+}
+
+// cutLineNumber drops a trailing ":<digits>" (a line number) from c.
+func cutLineNumber(c string) string {
+	i := strings.LastIndexByte(c, ':')
+	if i < 0 || i == len(c)-1 {
+		return c
+	}
+	for j := i + 1; j < len(c); j++ {
+		if c[j] < '0' || c[j] > '9' {
+			return c
+		}
+	}
+	return c[:i]
 }
 
 // chunkSep cuts text into the chunks a salient token is read from.
