@@ -26,9 +26,10 @@ import (
 //     token joined by _ . : - / with a digit or an underscore:
 //     call_migrate_0193, v1.9.0, 10.42.7.19, wh_restore) and, for a
 //     pending entry, its op_id; a number with a known unit is supported by
-//     the same quantity (within 10%, so "172 GB" rounds "184204920832"),
-//     or the same number as written, unless the entry marks it as
-//     approximate ("about 229 hours");
+//     the same quantity (within 10%, so "172 GB" rounds "184204920832"
+//     bytes), or exactly the same number as written (a bare 768 does not
+//     support 702 MB), unless the entry marks it as approximate ("about
+//     229 hours");
 //   - for a claim or a constraint, at least half of its content words
 //     (four letters or more, not a stop word, compared by their first five
 //     letters: "production" is supported by "prod").
@@ -46,6 +47,7 @@ type GroundingCheck struct{}
 type grounded struct {
 	ptr  string // the entry's text field
 	text string
+	low  string // text folded and lower-cased (the leaf's, when known)
 	seq  int
 	opID string // pending entries
 	// words: its content words must be supported (claims, constraints);
@@ -73,10 +75,17 @@ func (GroundingCheck) Check(in *Input) []Result {
 	for i, p := range st.sum.Pending {
 		items = append(items, grounded{ptr: ptrf("pending", i, "description"), text: p.Description, seq: p.SourceSeq, opID: p.OpID})
 	}
+	lows := make(map[string]string, len(st.leaves))
+	for _, l := range st.leaves {
+		lows[l.ptr] = l.lower
+	}
 	judged := 0
 	for _, it := range items {
 		if it.seq == 0 {
 			continue
+		}
+		if low, ok := lows[it.ptr]; ok {
+			it.low = low
 		}
 		hay, ok := st.sd.citedText(it.seq)
 		if !ok {
@@ -119,7 +128,6 @@ func (GroundingCheck) Check(in *Input) []Result {
 }
 
 var (
-	lineRe   = regexp.MustCompile(`:\d+$`)
 	numRe    = regexp.MustCompile(`\d+(?:[.,_]\d+)*`)
 	wordRe   = regexp.MustCompile(`\p{L}{4,}`)
 	approxRe = regexp.MustCompile(`(?i)(about|around|roughly|approximately|approx\.?|nearly|almost|some|~|≈|unos|unas|aproximadamente|casi|cerca de|alrededor de)\s*$`)
@@ -129,7 +137,11 @@ var (
 // lower-cased: quoted strings, then e-mail addresses, paths and
 // identifiers in order of appearance.
 func salientTokens(text string) []string {
-	low := strings.ToLower(foldText(text))
+	return salientTokensLow(strings.ToLower(foldText(text)))
+}
+
+// salientTokensLow is salientTokens on text already folded and lower-cased.
+func salientTokensLow(low string) []string {
 	var out []string
 	for _, q := range [][2]string{{`"`, `"`}, {"`", "`"}, {"“", "”"}} {
 		for rest := low; ; {
@@ -160,13 +172,27 @@ func salientTokens(text string) []string {
 		case isEmail(c):
 			out = append(out, c)
 		case strings.Contains(c, "/") && isPathToken(c):
-			out = append(out, lineRe.ReplaceAllString(c, ""))
+			out = append(out, cutLineNumber(c))
 		case isIdentifier(c):
 			// a line number is not part of the name (entries.go:31)
-			out = append(out, lineRe.ReplaceAllString(c, ""))
+			out = append(out, cutLineNumber(c))
 		}
 	}
 	return out
+}
+
+// cutLineNumber drops a trailing ":<digits>" (a line number) from c.
+func cutLineNumber(c string) string {
+	i := strings.LastIndexByte(c, ':')
+	if i < 0 || i == len(c)-1 {
+		return c
+	}
+	for j := i + 1; j < len(c); j++ {
+		if c[j] < '0' || c[j] > '9' {
+			return c
+		}
+	}
+	return c[:i]
 }
 
 // chunkSep cuts text into the chunks a salient token is read from.
@@ -246,7 +272,11 @@ func isPathToken(t string) bool {
 // content words it does not hold; ok is false when the event supports it.
 func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 	anchors := 0
-	for _, tok := range salientTokens(it.text) {
+	low := it.low
+	if low == "" {
+		low = strings.ToLower(foldText(it.text))
+	}
+	for _, tok := range salientTokensLow(low) {
 		if !containsLoose(hay, tok) {
 			return fmt.Sprintf("%q is not in the cited event", tok), true
 		}
@@ -264,7 +294,7 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 	// Content words judge an entry with nothing else to hold on to ("all
 	// operations completed successfully", "read-only: no changes").
 	if it.words && anchors == 0 {
-		words := contentWords(it.text)
+		words := contentWordsLow(low)
 		if len(words) >= 2 {
 			have := d.wordsOf(hay)
 			var missing []string
@@ -293,16 +323,26 @@ func numberIn(q quantity.Quantity, hay string) bool {
 			return true
 		}
 	}
-	want := []float64{q.Value, quantity.Base(q.Value, q.Unit)}
+	// The number as written must be the same number: 702 MB is not
+	// supported by a bare 768 (a different figure 9% away). Only a
+	// rendering in another scale may round: the base unit (172 GB as
+	// 184204920832 bytes) or a ratio for a percentage (0.42% as 0.0042).
+	var scaled []float64
+	if b := quantity.Base(q.Value, q.Unit); b != q.Value {
+		scaled = append(scaled, b)
+	}
 	if quantity.Canon(q.Unit) == "%" {
-		want = append(want, q.Value/100) // a ratio printed as 0.0042
+		scaled = append(scaled, q.Value/100)
 	}
 	for _, m := range numRe.FindAllString(hay, -1) {
 		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(m), 64)
 		if err != nil {
 			continue
 		}
-		for _, w := range want {
+		if n == q.Value {
+			return true
+		}
+		for _, w := range scaled {
 			if near(n, w) {
 				return true
 			}
@@ -326,12 +366,12 @@ func near(a, b float64) bool {
 	return m > 0 && d <= 0.1*m
 }
 
-// contentWords returns the content words of text: four letters or more,
+// contentWordsLow returns the content words of low (folded, lower-cased): four letters or more,
 // not a stop word, folded and lower-cased.
-func contentWords(text string) []string {
+func contentWordsLow(low string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range wordRe.FindAllString(strings.ToLower(foldText(text)), -1) {
+	for _, w := range wordRe.FindAllString(low, -1) {
 		if stopWords[w] || seen[w] {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -54,6 +55,35 @@ func TestSalientTokens(t *testing.T) {
 	for _, tc := range tests {
 		if got := salientTokens(tc.text); strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("salientTokens(%q) = %q; want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+// A number is supported by the same quantity (rounding allowed), the same
+// number as written, or a rendering in another scale; never by a nearby
+// different figure (the fabricated citation selftest found: "702 MB" cited
+// to an event whose only near number was a 768 Mi limit).
+func TestNumberIn(t *testing.T) {
+	tests := []struct {
+		q, hay string
+		want   bool
+	}{
+		{"702 MB", "limits: {cpu: \"2\", memory: 768mi}\nreplicas: 6", false},
+		{"702 MB", "max resident memory per pod: 702 mb", true},
+		{"702 MB", "rss_mb=702", true},
+		{"700 MB", "max resident memory per pod: 702 mb", true},
+		{"172 GB", "size_bytes: 184204920832", true},
+		{"0.42%", "error_ratio 0.0042", true},
+		{"30 s", "timeout: 31", false},
+		{"50 rows/s", "rate 55", false},
+	}
+	for _, tc := range tests {
+		qs := quantity.Parse(tc.q)
+		if len(qs) != 1 {
+			t.Fatalf("quantity.Parse(%q) = %v", tc.q, qs)
+		}
+		if got := numberIn(qs[0], tc.hay); got != tc.want {
+			t.Errorf("numberIn(%q, %q) = %v; want %v", tc.q, tc.hay, got, tc.want)
 		}
 	}
 }

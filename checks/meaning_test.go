@@ -58,6 +58,11 @@ func TestCorrectionPolarity(t *testing.T) {
 		{name: "faithful: was", mut: textOnly("The port was 5432 and is now 6432."), want: Pass},
 		{name: "faithful: parenthetical", mut: textOnly("Port 6432 (5432 was a typo)."), want: Pass},
 		{name: "faithful: spanish", mut: textOnly("Puerto 6432 en vez de 5432."), want: Pass},
+		{name: "faithful: supersedes", mut: textOnly("Port 6432 supersedes 5432 (#6)."), want: Pass},
+		{name: "faithful: replaces inside a dash", mut: textOnly("The db port is 6432 — it replaces 5432 — per the user."), want: Pass},
+		{name: "faithful: spanish reemplaza a", mut: textOnly("El puerto 6432 reemplaza a 5432."), want: Pass},
+		{name: "faithful: spanish sustituye a, after a semicolon", mut: textOnly("El puerto ahora es 6432; sustituye a 5432."), want: Pass},
+		{name: "reversed with replaces", mut: textOnly("Port 5432 replaces 6432."), want: Fail},
 		{name: "faithful: old value stated as overridden elsewhere", mut: func(s *summarizers.Summary) {
 			s.Verified = append(s.Verified, summarizers.Claim{Claim: "config/db.yaml still sets port 5432 (the old value, overridden by 6432)", SourceSeq: 6})
 		}, want: Pass},

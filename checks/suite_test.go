@@ -79,7 +79,7 @@ func readGold(t *testing.T, id string) (*goldFile, bool) {
 	if err := dec.Decode(&g); err != nil {
 		t.Fatalf("%s: %v", id, err)
 	}
-	if g.Scenario != id {
+	if g.Scenario != filepath.Base(id) {
 		t.Fatalf("gold %s.json names scenario %q", id, g.Scenario)
 	}
 	return &g, true

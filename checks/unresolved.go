@@ -14,7 +14,10 @@ import (
 // Rule: every tool call with seq ≤ covers_through that has no result with
 // seq ≤ covers_through, or whose result has status `timeout`, must be
 // listed under pending[] by its call id (op_id, verbatim) with a status
-// other than `done`. Fail names each call missing or marked done. Skip when
+// other than `done`, and no other field may claim it succeeded (a success
+// cue that nothing negates or hedges in the clause naming the id, as for
+// pending_operation: "q5 completed successfully"). Fail names each call
+// missing, marked done or claimed done. Skip when
 // the covered history has no unresolved call, and on a text-only summary
 // (it has no pending field; the pending_operation invariant reads text).
 type UnresolvedCheck struct{}
@@ -63,6 +66,18 @@ func (UnresolvedCheck) Check(in *Input) []Result {
 			r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: "/pending", Note: "not listed under pending"})
 		case st.sum.Pending[idx].Status == summarizers.PendingDone:
 			r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: ptrf("pending", idx, "status"), Note: "listed as done"})
+		default:
+			// Listed as unresolved, and claimed done elsewhere ("q5
+			// completed successfully" in text or a decision).
+			for _, l := range st.leaves {
+				if fieldOf(l.ptr) == "pending" || findToken(l.text, id) < 0 {
+					continue
+				}
+				if claim, ok := st.successClaim(l, id); ok {
+					r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: l.ptr, Note: fmt.Sprintf("claimed done at %s: %q", l.ptr, claim)})
+					break
+				}
+			}
 		}
 	}
 	if len(r.Evidence) > 0 {

@@ -1,8 +1,11 @@
 package reports
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/compact-eval/compact-eval/checks"
@@ -149,6 +152,10 @@ func (r *Result) Aggregate() {
 					s.StructuralPass++
 				case c.Kind == checks.KindStructural && c.Status == checks.Fail:
 					s.StructuralFail++
+				case c.Kind == checks.KindInvariant && c.Status == checks.Skip:
+					s.InvariantSkip++
+				case c.Kind == checks.KindStructural && c.Status == checks.Skip:
+					s.StructuralSkip++
 				}
 			}
 		}
@@ -245,3 +252,55 @@ func mean(xs []float64) float64 {
 }
 
 func sortFloats(s []float64) { slices.Sort(s) }
+
+// Headline renders a headline figure that cannot flatter: the rate over
+// the applicable results, with passed/applicable and the number skipped
+// ("93% (14/15, 3 skipped)"); "—" with the skips when nothing applied.
+// A summary whose checks were mostly skipped never shows a bare 100%.
+func Headline(pass, fail, skip int) string {
+	n := pass + fail
+	var b strings.Builder
+	if n == 0 {
+		b.WriteString("—")
+	} else {
+		pc := math.Round(100 * float64(pass) / float64(n))
+		if pc == 100 && pass < n {
+			pc = 99 // 100% only when every applicable result passed
+		}
+		fmt.Fprintf(&b, "%.0f%% (%d/%d", pc, pass, n)
+	}
+	switch {
+	case n > 0 && skip > 0:
+		fmt.Fprintf(&b, ", %d skipped)", skip)
+	case n > 0:
+		b.WriteString(")")
+	case skip > 0:
+		fmt.Fprintf(&b, " (%d skipped)", skip)
+	}
+	return b.String()
+}
+
+// Ranked returns the summaries of r best first, as the verdict line and the
+// leaderboard rank them: most invariants kept (a count, so that a summary
+// whose invariants were skipped or whose units errored cannot rise on a
+// rate over fewer results), then fewest compaction regressions, then
+// fewest invariant failures, then fewest structural failures (a fabricated
+// citation keeps every invariant and fails grounding), then the order of
+// the run.
+func Ranked(r *Result) []SummarizerSummary {
+	out := append([]SummarizerSummary(nil), r.Summaries...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.InvariantPass != b.InvariantPass {
+			return a.InvariantPass > b.InvariantPass
+		}
+		if a.Regressions != b.Regressions {
+			return a.Regressions < b.Regressions
+		}
+		if a.InvariantFail != b.InvariantFail {
+			return a.InvariantFail < b.InvariantFail
+		}
+		return a.StructuralFail < b.StructuralFail
+	})
+	return out
+}

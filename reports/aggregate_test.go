@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -76,5 +77,42 @@ func TestAggregateMedians(t *testing.T) {
 	want := []any{0.4, 0.2, 40 * time.Millisecond, 20 * time.Millisecond}
 	if d := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("mean, median compression and latency (-want +got):\n%s", d)
+	}
+}
+
+// Headline figures cannot flatter (issue 10).
+func TestHeadline(t *testing.T) {
+	for _, tc := range []struct {
+		pass, fail, skip int
+		want             string
+	}{
+		{1, 0, 9, "100% (1/1, 9 skipped)"},
+		{199, 1, 0, "99% (199/200)"},
+		{14, 1, 3, "93% (14/15, 3 skipped)"},
+		{0, 0, 5, "— (5 skipped)"},
+		{0, 0, 0, "—"},
+	} {
+		if got := reports.Headline(tc.pass, tc.fail, tc.skip); got != tc.want {
+			t.Errorf("reports.Headline(%d, %d, %d) = %q; want %q", tc.pass, tc.fail, tc.skip, got, tc.want)
+		}
+	}
+}
+
+func TestRanked(t *testing.T) {
+	r := &reports.Result{Summaries: []reports.SummarizerSummary{
+		{Summarizer: "skips", InvariantPass: 2, InvariantSkip: 30},
+		{Summarizer: "regresses", InvariantPass: 20, InvariantFail: 2, Regressions: 4},
+		{Summarizer: "steady", InvariantPass: 20, InvariantFail: 2, Regressions: 1, StructuralFail: 3},
+		{Summarizer: "grounded", InvariantPass: 20, InvariantFail: 2, Regressions: 1},
+	}}
+	var got []string
+	for _, s := range reports.Ranked(r) {
+		got = append(got, s.Summarizer)
+	}
+	if strings.Join(got, ",") != "grounded,steady,regresses,skips" {
+		t.Errorf("Ranked = %v", got)
+	}
+	if r.Summaries[0].Summarizer != "skips" {
+		t.Error("Ranked reordered the result's own summaries")
 	}
 }

@@ -29,6 +29,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"interval": func(r HeadToHeadRow) string { return fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Low, 100*r.High) },
 	"pvalue":   func(p float64) string { return "p" + pValue(p) },
 	"deltapct": func(r HeadToHeadRow) string { return r.deltaText() },
+	"headline": Headline,
 	"frac":     func(pass, fail int) string { return pct(pass, pass+fail) },
 	"safeCSS":  func(s string) template.CSS { return template.CSS(s) },
 	"indent":   func(n int) string { return strings.Repeat("  ", n) },
@@ -179,7 +180,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	}
 	v.Warnings = append(v.Warnings, r.Warnings...)
 	v.Heatmap, v.Scatter, v.Drift = heatmapSVG(r), scatterSVG(r), driftSVG(r)
-	v.Summaries = r.Summaries
+	v.Summaries = Ranked(r)
 	sums := Summarizers(r)
 	v.CheckTypes = sums
 	for _, ck := range CheckTypes(r) {

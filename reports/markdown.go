@@ -35,16 +35,16 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 	if r.Interrupted {
 		fmt.Fprintf(&b, "> [!WARNING]\n> The run was interrupted; resume with %s.\n\n", mdCode(r.Resume, false))
 	}
-	b.WriteString("### Leaderboard\n\n")
+	b.WriteString("### Leaderboard\n\nRanked by invariants kept, then fewest compaction regressions; a rate is over the applicable results (passed/applicable), with the skipped ones counted beside it.\n\n")
 	b.WriteString("| summarizer | invariants kept | structural passed | decisions kept | compression (median) | summary tokens (mean) | latency (median) | errors | retries |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, s := range r.Summaries {
+	for _, s := range Ranked(r) {
 		dec := "–"
 		if a := FindAggregate(r, s.Summarizer, CheckDecisions); a != nil {
 			dec = rateCell(a)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.0f | %s | %d | %d |\n", mdCode(s.Summarizer, true),
-			pct(s.InvariantPass, s.InvariantPass+s.InvariantFail), pct(s.StructuralPass, s.StructuralPass+s.StructuralFail),
+			Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip), Headline(s.StructuralPass, s.StructuralFail, s.StructuralSkip),
 			dec, s.MedianCompression, s.MeanSummaryTokens, s.MedianLatency.Round(time.Millisecond), s.Errors, s.Retries)
 	}
 	sums := Summarizers(r)

@@ -211,14 +211,19 @@ type Aggregate struct {
 type SummarizerSummary struct {
 	Summarizer string `json:"summarizer"`
 	Units      int    `json:"units"`
-	// InvariantsKept is InvariantPass / (InvariantPass+InvariantFail).
+	// InvariantsKept is InvariantPass / (InvariantPass+InvariantFail);
+	// InvariantSkip counts the invariant results that were skipped, which
+	// the rate leaves out and every headline shows next to it.
 	InvariantsKept float64 `json:"invariants_kept"`
 	InvariantPass  int     `json:"invariant_pass"`
 	InvariantFail  int     `json:"invariant_fail"`
-	// StructuralPassed is StructuralPass / (StructuralPass+StructuralFail).
+	InvariantSkip  int     `json:"invariant_skip"`
+	// StructuralPassed is StructuralPass / (StructuralPass+StructuralFail);
+	// StructuralSkip counts the skipped structural results.
 	StructuralPassed float64 `json:"structural_passed"`
 	StructuralPass   int     `json:"structural_pass"`
 	StructuralFail   int     `json:"structural_fail"`
+	StructuralSkip   int     `json:"structural_skip"`
 	// Regressions counts probes whose class is CompactionRegression;
 	// RegressionRate divides it by the probes the agent answered as expected
 	// on the full context (kept + compaction_regression).

@@ -262,6 +262,18 @@ func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
 	}
 	hidx := carriers(p.d, p.t.key(), fHypothesis)
 	cidx := carriers(p.d, p.t.key(), fVerified, fDecision)
+	// Every entry that states the conclusion, whichever target it was
+	// quoted for: the check finds the conclusion anywhere, so leaving one
+	// of them in place loses nothing.
+	if len(h.Conclusion) > 0 {
+		concl := matchesAny(h.Conclusion)
+		for i, f := range p.d.facts {
+			if (f.field == fVerified || f.field == fDecision) && !slices.Contains(cidx, i) && concl(textmatch.Fold(f.leafText())) {
+				cidx = append(cidx, i)
+			}
+		}
+		slices.Sort(cidx)
+	}
 	all := append(slices.Clone(hidx), cidx...)
 	if len(all) == 0 {
 		p.skip("", "the oracle could not state the hypothesis or its conclusion")
@@ -538,10 +550,14 @@ func (p *planter) correction(c *scenarios.Correction) {
 		setExt(&me, "corrections", []map[string]string{{"subject": f.subject, "value": f.value, "supersedes": f.supersedes}})
 		p.plant(MoveToExtensions, "", me, fmt.Sprintf("extensions.corrections: %s %s", f.subject, c.New))
 
-		line := fmt.Sprintf("The %s is now %s instead of %s.", f.subject, c.New, c.Old)
+		// A correction stated in text as "now NEW instead of OLD" is
+		// faithful (text carries facts, and the correction check reads
+		// it): the defect is the correction moved to text in a form that
+		// no longer says which value is current, both values named alike.
+		line := fmt.Sprintf("The %s came up at #%d: %s, %s.", f.subject, c.SourceSeq, c.Old, c.New)
 		mt := without(p.d, idx)
 		mt.text = append(mt.text, line)
-		p.plant(MoveToText, "", mt, "text: "+line)
+		p.plant(MoveToText, "direction lost", mt, "text: "+line)
 	}
 
 	ol := p.d.clone()
@@ -796,14 +812,24 @@ func fieldsOf(d doc, idx []int) string {
 }
 
 func (p *planter) probe(pr scenarios.Probe) {
+	if pr.FreeText() {
+		// Only a model judge grades an answer in words; the reference
+		// agent answers nothing a variant could change.
+		p.skip("", "a free-text probe is graded only by a judge, and selftest plants its defects against the reference agent")
+		return
+	}
 	want := pr.RequiresFor(pr.Expect)
 	if len(want) == 0 {
 		p.skip("", "its expected option %q has no requires: no summary defect can take its evidence away", pr.Expect)
 		return
 	}
+	// A pattern is in play when a covered event states it, or when the
+	// oracle does: a pattern spanning a call and its timed-out result
+	// ("deploy_cgw_214 … timed out") matches no single event, yet the
+	// summary carries it and can lose it.
 	var covered []string
 	for _, pat := range want {
-		if i := p.ev.firstMatch(pat); i >= 0 && p.covered(p.ev.list[i].Seq) {
+		if i := p.ev.firstMatch(pat); i >= 0 && p.covered(p.ev.list[i].Seq) || len(evidenceOf(p.d, []string{pat})) > 0 {
 			covered = append(covered, pat)
 		}
 	}

@@ -250,12 +250,28 @@ func selftest(ctx context.Context, sc *scenarios.Scenario, opts Options, jobs in
 		base.Generations = plan.units[Structured].Generations
 	}
 	unusable := map[string]bool{}
+	// ungraded holds the probes no one can grade here (a free-text probe
+	// with no judge): not measured, never a defect of the scenario.
+	ungraded := map[string]string{}
 	for _, p := range base.Probes {
 		if p.Class == reports.Kept {
 			continue
 		}
 		unusable[p.ID] = true
-		reason := fmt.Sprintf("on the oracle the agent's answers are %s (full %q, compacted %q, expected %q)", p.Class, p.Full.Choice, p.Compacted.Choice, p.Expect)
+		if p.Class == reports.ProbeSkipped {
+			ungraded[p.ID] = "a free-text probe is graded only by a judge, and none grades it here: " + clip.String(p.Skipped, 160)
+			continue
+		}
+		var what string
+		switch p.Class {
+		case reports.AgentError:
+			what = "the agent is wrong on both contexts already"
+		case reports.CompactionRegression:
+			what = "the agent is right on the full context but not on the oracle"
+		default:
+			what = "the agent is wrong on the full context"
+		}
+		reason := fmt.Sprintf("on the oracle %s (%s: full %q, compacted %q, expected %q)", what, p.Class, p.Full.Choice, p.Compacted.Choice, p.Expect)
 		if p.Class == reports.ProbeErrored {
 			reason = "the agent failed on the oracle: " + clip.String(p.ErrorText(), 200)
 		}
@@ -271,6 +287,11 @@ func selftest(ctx context.Context, sc *scenarios.Scenario, opts Options, jobs in
 	for _, d := range sr.Defects {
 		if d.Target != nil {
 			broken[d.Target.key()] = "it fails on the oracle (see the scenario defects): fix that first"
+		}
+	}
+	for id, why := range ungraded {
+		if _, ok := broken[KindProbe+":"+id]; !ok {
+			broken[KindProbe+":"+id] = why
 		}
 	}
 	if opts.Agent != nil {
@@ -369,7 +390,7 @@ func (p *Plan) defects() []Defect {
 			}
 		}
 		for _, pr := range u.Probes {
-			if pr.Class == reports.Kept {
+			if pr.Class == reports.Kept || pr.Class == reports.ProbeSkipped {
 				continue
 			}
 			t := targets[KindProbe+":"+pr.ID]

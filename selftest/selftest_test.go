@@ -62,7 +62,12 @@ func TestWeakScenario(t *testing.T) {
 		t.Fatalf("strong.yaml has defects: %+v", strong.Defects)
 	}
 
+	// strong.yaml is the same session with tight patterns: nothing of it
+	// survives, so every survivor of weak.yaml is its weaknesses' doing.
 	shared := survivorIDs(strong)
+	if len(shared) > 0 {
+		t.Errorf("strong.yaml has survivors: %v", shared)
+	}
 	var got []string
 	for _, id := range survivorIDs(weak) {
 		if !slices.Contains(shared, id) {
@@ -75,7 +80,9 @@ func TestWeakScenario(t *testing.T) {
 		"invariant:ro/move-to-supersedes",
 		"invariant:ro/move-to-text",
 		"invariant:ro/omit",
-		// requires.decline `checkout` matches the goal
+		// requires.decline `checkout` matches the goal: no defect of the
+		// rule's sentences can change the answer
+		"probe:restart/invert",
 		"probe:restart/move-to-extensions",
 		"probe:restart/omit",
 	}
@@ -195,6 +202,20 @@ func TestAgreesWithMutations(t *testing.T) {
 		{"quantity-timeout-unit-swap", "quantities-llm-gateway-limits", "upstream-timeout", Invert, "unit swapped", "quantity"},
 		{"refuted-hypothesis-open-after-refutation", "refuted-cdn-latency", "cdn-refuted", Invert, "status open", "refuted_hypothesis"},
 		{"refuted-hypothesis-wrong-resolved-by", "refuted-leak-not-resize", "resize-refuted", FabricateCitation, "resolved_by", "refuted_hypothesis"},
+		{"refuted-hypothesis-listed-as-verified", "spanish-readonly-informe", "estadisticas-refutadas", Invert, "asserted in verified", "refuted_hypothesis"},
+		{"refuted-hypothesis-still-open-gen2", "repeated-incident-three-generations", "redis-refuted", Invert, "status open", "refuted_hypothesis"},
+		{"correction-old-region-gen3", "repeated-incident-three-generations", "region", OverList, "both values current", "correction"},
+		{"unresolved-rsync-marked-done-gen3", "repeated-from-source-restore", "first-copy", Invert, "marked done", "unresolved"},
+		{"constraint-inverted-no-longer-applies", "readonly-audit-no-push", "no-push", Invert, "", "constraint"},
+		{"constraint-inverted-spanish", "spanish-readonly-informe", "solo-lectura", Invert, "", "constraint"},
+		{"correction-reversed", "correction-backfill-rate", "rate-cap", Invert, "reversed", "correction"},
+		{"correction-new-value-only-in-supersedes", "correction-report-recipient", "recipient", MoveToSupersedes, "", "correction"},
+		{"correction-value-only-in-extensions", "correction-report-recipient", "recipient", MoveToExtensions, "", "correction"},
+		{"artifact-twins-listed-without-status", "similar-names-db-config", "db-config-files", OverList, "", "artifact"},
+		{"refuted-hypothesis-reasserted-in-decisions", "refuted-cdn-latency", "cdn-refuted", Invert, "asserted in decisions", "refuted_hypothesis"},
+		{"refuted-hypothesis-reasserted-in-text", "refuted-cdn-latency", "cdn-refuted", Invert, "asserted in text", "refuted_hypothesis"},
+		{"grounding-pending-entry-fabricated", "unresolved-migration-no-result", "prod-migration", FabricateCitation, "", "grounding"},
+		{"stale-pending-finished-op-unknown", "unresolved-migration-no-result", "prod-migration", OverList, "every call unknown", "stale_pending"},
 		{"secret-full-value-in-extensions", "secret-in-tool-output", "stripe-key", LeakWhole, "", "secret"},
 		{"secret-prefix-in-error-note", "secret-in-tool-output", "stripe-key", LeakPart, "", "secret"},
 	} {
@@ -385,4 +406,35 @@ func builtin(t *testing.T, id string) *scenarios.Scenario {
 	}
 	t.Fatalf("no built-in scenario %q", id)
 	return nil
+}
+
+// TestBuiltinSuite: every built-in scenario can be passed by a perfect
+// summary in both forms, and every defect planted in it is caught
+// (strength 1.0). A failure lists what to fix: the defect at its
+// file:line:col, or the survivor and why nothing caught it.
+func TestBuiltinSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole built-in suite")
+	}
+	list, err := scenarios.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), list, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Scenarios {
+		for _, d := range s.Defects {
+			t.Errorf("scenario defect: %s:%d:%d · %s · %s · %s · %s", s.File, d.Pos.Line, d.Pos.Col, d.Form, d.Target.ID, d.Message, d.Why)
+		}
+		for _, v := range s.Variants {
+			if v.Outcome != Caught {
+				t.Errorf("%s · %s · %s: %s (%s) · %s", s.ID, v.ID(), v.Class, v.Outcome, v.Said, v.Why)
+			}
+		}
+	}
+	if r.Planted == 0 || r.Strength == nil || *r.Strength != 1 {
+		t.Errorf("strength %v of %d planted, want 1.0", r.Strength, r.Planted)
+	}
 }

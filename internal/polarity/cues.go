@@ -41,6 +41,11 @@ const (
 	// Report: reported speech (says, according to; según): a negation
 	// inside it is someone else's claim.
 	Report Kind = "report"
+	// Frame: opens the subject of a rule or a claim ("the rule that",
+	// "la regla de que"); it says nothing itself, and the first cue after
+	// the phrase that bears on what precedes it bears on the whole frame
+	// ("The rule that … no longer applies").
+	Frame Kind = "frame"
 	// Idiom: an affirming idiom whose negation word negates nothing (no
 	// doubt, not only … but; sin duda).
 	Idiom Kind = "idiom"
@@ -61,6 +66,9 @@ const (
 	Preceding Scope = "preceding"
 	// Both: either side ("X, refuted" and "refuted: X").
 	Both Scope = "both"
+	// Clause: everything after the cue to the end of its clause, across
+	// commas and values ("It is not true that …, …").
+	Clause Scope = "clause"
 )
 
 // Cue is one row of the cue table.
@@ -114,7 +122,7 @@ func tableOf() *table {
 func Cues() []Cue { return append([]Cue(nil), tableOf().cues...) }
 
 var validKinds = map[Kind]bool{Negation: true, Cancellation: true, Permission: true, Retraction: true, Mistake: true,
-	Supersession: true, Former: true, Hedge: true, Stale: true, Current: true, Success: true, Report: true, Idiom: true}
+	Supersession: true, Former: true, Hedge: true, Stale: true, Current: true, Success: true, Report: true, Idiom: true, Frame: true}
 
 func parseTable(src string) (*table, error) {
 	t := &table{trie: &node{}}
@@ -136,7 +144,7 @@ func parseTable(src string) (*table, error) {
 		if !validKinds[c.Kind] {
 			return nil, fmt.Errorf("cues.tsv:%d: kind %q", i+1, c.Kind)
 		}
-		if c.Scope != Following && c.Scope != Preceding && c.Scope != Both {
+		if c.Scope != Following && c.Scope != Preceding && c.Scope != Both && c.Scope != Clause {
 			return nil, fmt.Errorf("cues.tsv:%d: scope %q", i+1, c.Scope)
 		}
 		if !strings.Contains(c.Example, "{X}") {

@@ -90,6 +90,7 @@ type token struct {
 	low   string
 	word  bool
 	value bool // holds a digit, or is part of a path, an address or a file name
+	chunk int  // index of the whitespace-separated chunk holding the token
 }
 
 type clause struct {
@@ -174,6 +175,18 @@ func (t *Text) SameClause(a, b int) bool {
 }
 
 func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want map[Kind]bool, depth int) Verdict {
+	// A match that runs across a sentence or clause boundary ("… the CDN
+	// cut-over. Ruled out: the CDN adds the latency") is judged where the
+	// pattern matches within the clause it ends in, when it does.
+	if re != nil && depth < 16 && end > start {
+		if cj := t.clauseAt(end - 1); cj >= 0 && cj != ci && len(t.clauses[cj].toks) > 0 {
+			if o := t.toks[t.clauses[cj].toks[0]].a; o > start {
+				if loc := re.FindStringIndex(t.s[o:end]); loc != nil && loc[1] > loc[0] {
+					return t.judgeIn(cj, o+loc[0], o+loc[1], re, want, depth+1)
+				}
+			}
+		}
+	}
 	c := &t.clauses[ci]
 	// A cue inside the phrase.
 	for _, h := range c.hits {
@@ -209,6 +222,12 @@ func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want map[Kind]bool
 	if v, ok := t.right(ci, start, end, want); ok {
 		return v
 	}
+	if v, ok := t.sentential(ci, start, want); ok {
+		return v
+	}
+	if v, ok := t.framed(ci, start, end, want); ok {
+		return v
+	}
 	if c.parent >= 0 && depth < 16 {
 		return t.judgeIn(c.parent, c.at, c.at, nil, want, depth+1)
 	}
@@ -224,7 +243,7 @@ func (t *Text) kindIn(h hit, want map[Kind]bool, side Scope) (Kind, int, bool) {
 		if !want[c.Kind] {
 			continue
 		}
-		if side != "" && c.Scope != Both && c.Scope != side {
+		if side != "" && !c.Scope.bears(side) {
 			continue
 		}
 		return c.Kind, i, true
@@ -232,15 +251,108 @@ func (t *Text) kindIn(h hit, want map[Kind]bool, side Scope) (Kind, int, bool) {
 	return "", 0, false
 }
 
-// onlyScope reports whether every cue of h has scope s.
+// onlyScope reports whether every cue of h bears on side s only.
 func onlyScope(h hit, s Scope) bool {
 	tab := tableOf()
 	for _, i := range h.cues {
-		if tab.cues[i].Scope != s {
+		if c := tab.cues[i]; c.Kind == Frame || c.Scope.bears(Both) || !c.Scope.bears(s) {
 			return false
 		}
 	}
 	return true
+}
+
+// bears reports whether a cue of scope s bears on side (Following or
+// Preceding; Both asks whether it bears on both sides).
+func (s Scope) bears(side Scope) bool {
+	switch s {
+	case Both:
+		return true
+	case Clause:
+		return side == Following
+	}
+	return s == side
+}
+
+// prepositional reports whether hit h is a word that is an adverb at the
+// end of a clause ("the rate was 200 before") but a preposition when a word
+// follows it ("csv.go goes first, before the SQL injection"): then it
+// bears on nothing before it.
+func (t *Text) prepositional(c *clause, h hit) bool {
+	if h.first != h.last || !prepositionalCues[t.toks[c.toks[h.first]].low] {
+		return false
+	}
+	for j := h.last + 1; j < len(c.toks); j++ {
+		if tk := t.toks[c.toks[j]]; tk.word {
+			return true
+		} else if tk.low == "," {
+			return false
+		}
+	}
+	return false
+}
+
+// sentential returns the verdict of a cue that bears on the whole rest of
+// its clause ("It is not true that …", "No es cierto que …") when one
+// stands before start in clause ci.
+func (t *Text) sentential(ci, start int, want map[Kind]bool) (Verdict, bool) {
+	c := &t.clauses[ci]
+	tab := tableOf()
+	for _, h := range c.hits {
+		if h.idiom || t.toks[c.toks[h.last]].b > start {
+			continue
+		}
+		for _, i := range h.cues {
+			if cue := tab.cues[i]; cue.Scope == Clause && want[cue.Kind] && cue.Kind != Report {
+				return t.verdict(c, h, cue.Kind, i), true
+			}
+		}
+	}
+	return Verdict{}, false
+}
+
+// framed handles a phrase inside the subject of a frame ("The rule that …
+// no longer applies", "La regla de que … queda sin efecto"): the first cue
+// after the phrase that bears on what precedes it is the frame's predicate,
+// and bears on everything the frame holds, however long, across commas
+// and values. A contrasting conjunction (but, however, although, pero,
+// aunque, …) starts a new predicate and ends the frame; "and", "or", "so",
+// "because", "while" do not, since a quoted rule often holds them ("never
+// drop anything, so …", "do not push while the review runs").
+func (t *Text) framed(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
+	c := &t.clauses[ci]
+	tab := tableOf()
+	framed := false
+	for _, h := range c.hits {
+		if t.toks[c.toks[h.last]].b > start {
+			break
+		}
+		for _, i := range h.cues {
+			framed = framed || tab.cues[i].Kind == Frame
+		}
+	}
+	if !framed {
+		return Verdict{}, false
+	}
+	for j := 0; j < len(c.toks); j++ {
+		tk := t.toks[c.toks[j]]
+		if tk.a < end {
+			continue
+		}
+		if h, ok := hitStarting(c, j); ok {
+			if !h.idiom {
+				if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report && !t.prepositional(c, h) {
+					return t.verdict(c, h, k, i), true
+				}
+			}
+			j = h.last
+			continue
+		}
+		if tk.word && contrasts[tk.low] {
+			return Verdict{}, false
+		}
+	}
+	return Verdict{}, false
 }
 
 func (t *Text) verdict(c *clause, h hit, k Kind, i int) Verdict {
@@ -278,66 +390,79 @@ func (t *Text) left(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 			break
 		}
 	}
-	words, wordsBeyondPrep, prep, limit := 0, 0, false, false
-	for j := p - 1; j >= 0; j-- {
-		if h, ok := hitEnding(c, j); ok {
-			j = h.first
-			if h.idiom {
+	scan := func() (Verdict, bool) {
+		words, wordsBeyondPrep, prep, limit := 0, 0, false, false
+		for j := p - 1; j >= 0; j-- {
+			if h, ok := hitEnding(c, j); ok {
+				j = h.first
+				if h.idiom {
+					continue
+				}
+				if prep && wordsBeyondPrep > 0 {
+					return Verdict{}, false
+				}
+				if k, i, ok := t.kindIn(h, want, Following); ok {
+					if k == Report {
+						return Verdict{}, false
+					}
+					if k == Negation && (limit || t.conditional(c, start, end)) {
+						// "must not exceed 800 ms", "no failover without approval"
+						return Verdict{}, false
+					}
+					return t.verdict(c, h, k, i), true
+				}
+				if onlyScope(h, Preceding) {
+					return Verdict{}, false
+				}
 				continue
 			}
-			if prep && wordsBeyondPrep > 0 {
-				return Verdict{}, false
-			}
-			if k, i, ok := t.kindIn(h, want, Following); ok {
-				if k == Report {
+			tk := t.toks[c.toks[j]]
+			if !tk.word {
+				if tk.low == "," {
 					return Verdict{}, false
 				}
-				if k == Negation && (limit || t.conditional(c, start, end)) {
-					// "must not exceed 800 ms", "no failover without approval"
-					return Verdict{}, false
-				}
-				return t.verdict(c, h, k, i), true
+				continue
 			}
-			if onlyScope(h, Preceding) {
+			if bothBarriers[tk.low] || leftBarriers[tk.low] {
 				return Verdict{}, false
 			}
-			continue
-		}
-		tk := t.toks[c.toks[j]]
-		if !tk.word {
-			if tk.low == "," {
+			if tk.value && t.toks[c.toks[j]].b <= start && (p >= len(c.toks) || tk.chunk != t.toks[c.toks[p]].chunk) {
+				// a cue bears on the nearest value: "from 200 to 50" does
+				// not make 50 the old one (a value the phrase starts inside,
+				// "25.x" of "3.25.x", is the phrase's own)
 				return Verdict{}, false
 			}
-			continue
-		}
-		if bothBarriers[tk.low] || leftBarriers[tk.low] {
-			return Verdict{}, false
-		}
-		if tk.value && t.toks[c.toks[j]].b <= start {
-			// a cue bears on the nearest value: "from 200 to 50" does
-			// not make 50 the old one
-			if !(j+1 < len(c.toks) && t.toks[c.toks[j+1]].value && t.toks[c.toks[j+1]].a == tk.b) {
+			if limitWords[tk.low] {
+				limit = true
+			}
+			if prepositions[tk.low] && !prep {
+				prep = true
+				continue
+			}
+			words++
+			if prep {
+				wordsBeyondPrep++
+			}
+			if words > maxFollowing {
 				return Verdict{}, false
 			}
 		}
-		if limitWords[tk.low] {
-			limit = true
-		}
-		if prepositions[tk.low] && !prep {
-			prep = true
-			continue
-		}
-		words++
-		if prep {
-			wordsBeyondPrep++
-		}
-		if words > maxFollowing {
+		return Verdict{}, false
+	}
+	if v, ok := scan(); ok {
+		return v, true
+	}
+	// A heading clause ("Ruled out: …", "Lifted: …") bears on the whole
+	// clause after it, however long, up to a contrasting conjunction ("…,
+	// but the db is the cause"), and on the clauses a colon chains after it
+	// ("Ruled out: stale statistics: nobody ran ANALYZE").
+	for j := 0; j < p; j++ {
+		if tk := t.toks[c.toks[j]]; tk.word && contrasts[tk.low] {
 			return Verdict{}, false
 		}
 	}
-	// A heading clause ("Ruled out: …") bears on this one.
-	if c.prev >= 0 && c.sep == ":" && words <= maxFollowing {
-		if v, ok := t.heading(c.prev, want); ok && !(v.Kind == Negation && t.conditional(c, start, end)) {
+	for k, cur := 0, c; k < 8 && cur.prev >= 0 && cur.sep == ":"; k, cur = k+1, &t.clauses[cur.prev] {
+		if v, ok := t.heading(cur.prev, want); ok && !(v.Kind == Negation && t.conditional(c, start, end)) {
 			return v, true
 		}
 	}
@@ -345,8 +470,8 @@ func (t *Text) left(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 }
 
 // heading returns the cue of a heading clause: a clause (with its
-// parentheticals) made of one cue that bears on what follows and filler
-// words, such as "Ruled out" or "Hypothesis (refuted)".
+// parentheticals) made of cues and filler words, such as "Ruled out",
+// "Lifted", "No longer applies" or "Hypothesis (refuted)".
 func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
 	var v Verdict
 	found := false
@@ -360,7 +485,7 @@ func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
 			if h.idiom {
 				continue
 			}
-			k, i, ok := t.kindIn(h, want, Following)
+			k, i, ok := t.kindIn(h, want, "")
 			if !ok || k == Report {
 				continue
 			}
@@ -424,13 +549,18 @@ func (t *Text) right(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 // scanRight walks c from position p; stop is set when a barrier ended the
 // walk before the end of the clause.
 func (t *Text) scanRight(c *clause, p int, want map[Kind]bool, words int) (Verdict, bool, bool) {
+	// The value the phrase ends inside ("3.25" of "3.25.x") runs on.
+	chunk := -1
+	if p > 0 && p <= len(c.toks) {
+		chunk = t.toks[c.toks[p-1]].chunk
+	}
 	for j := p; j < len(c.toks); j++ {
 		if h, ok := hitStarting(c, j); ok {
 			if h.idiom {
 				j = h.last
 				continue
 			}
-			if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report {
+			if k, i, ok := t.kindIn(h, want, Preceding); ok && k != Report && !t.prepositional(c, h) {
 				return t.verdict(c, h, k, i), false, true
 			}
 			if onlyScope(h, Following) {
@@ -452,11 +582,12 @@ func (t *Text) scanRight(c *clause, p int, want map[Kind]bool, words int) (Verdi
 			return Verdict{}, true, false
 		}
 		if tk.value {
-			if j > p && t.toks[c.toks[j-1]].value && t.toks[c.toks[j-1]].b == tk.a {
+			if tk.chunk == chunk {
 				continue // one value written as several tokens
 			}
 			return Verdict{}, true, false
 		}
+		chunk = -1
 		words++
 		if words > maxPreceding {
 			return Verdict{}, true, false
@@ -539,6 +670,10 @@ var (
 	// bothBarriers start a new predicate, on either side of a phrase.
 	bothBarriers = set(`and but or because since so while whereas although though however therefore
 		y e pero o u porque aunque sino mientras pues`)
+	// prepositionalCues are cues only at the end of a clause.
+	prepositionalCues = set(`before after antes despues`)
+	// contrasts end a frame: what follows is a new predicate.
+	contrasts = set(`but however although though whereas yet pero aunque sino embargo`)
 	// coordinators join values that share a predicate ("c1 and c4 are unknown").
 	coordinators = set(`and or y e o u`)
 	// leftBarriers end the reach of a cue that bears on what follows.
@@ -616,14 +751,21 @@ func (t *Text) separator(i int) string {
 		return "("
 	case ")", "]":
 		return ")"
-	case ".", "!", "?", "…":
+	case ".":
+		if abbreviation(s[:tk.a]) {
+			return ""
+		}
+		fallthrough
+	case "!", "?", "…":
 		if spaceAfter || (tk.b < len(s) && strings.ContainsRune(`"')]`, rune(s[tk.b]))) {
 			return "."
 		}
 	case "¿", "¡", "\n":
 		return "."
 	case ";":
-		return ";"
+		if spaceAfter || !isASCIIWord(s[tk.b]) {
+			return ";"
+		}
 	case ":":
 		if spaceAfter {
 			return ":"
@@ -640,6 +782,23 @@ func (t *Text) separator(i int) string {
 		}
 	}
 	return ""
+}
+
+// abbreviations end with a dot that ends no sentence ("e.g. the db").
+var abbreviations = []string{"e.g", "i.e", "vs", "cf", "approx", "aprox", "incl", "aka", "a.k.a", "mr", "mrs", "dr", "sr", "sra"}
+
+// abbreviation reports whether before ends with an abbreviation (as a
+// whole word, any case).
+func abbreviation(before string) bool {
+	for _, a := range abbreviations {
+		if len(before) < len(a) || !strings.EqualFold(before[len(before)-len(a):], a) {
+			continue
+		}
+		if i := len(before) - len(a); i == 0 || !isASCIIWord(before[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
@@ -770,6 +929,9 @@ func markValues(s string, toks []token) {
 			j++
 		}
 		chunk := s[toks[i].a:toks[j-1].b]
+		for k := i; k < j; k++ {
+			toks[k].chunk = i
+		}
 		v := false
 		for k := 0; k < len(chunk); k++ {
 			switch ch := chunk[k]; {

@@ -32,6 +32,21 @@ func TestEveryCue(t *testing.T) {
 				if v := judge(t, text, "alpha", nil, Contradiction...); v.Kind != "" {
 					t.Errorf("%q: the idiom %q did not keep alpha affirmed: %+v", text, c.Phrase, v)
 				}
+			case Frame:
+				// The frame says nothing itself: the predicate after
+				// the phrase bears on it, and would not without the
+				// frame.
+				v := judge(t, text, "alpha", nil, Contradiction...)
+				fa, fb, ok := hitOf(text, row)
+				if v.Kind == "" || !ok {
+					t.Errorf("%q: the frame %q did not carry its predicate to alpha: %+v", text, c.Phrase, v)
+					return
+				}
+				folded := textmatch.Fold(text)
+				bare := folded[:fa] + folded[fb:]
+				if v := judge(t, bare, "alpha", nil, Contradiction...); v.Kind != "" {
+					t.Errorf("%q: the example is not a test of the frame: without it alpha is already %+v", bare, v)
+				}
 			case Report:
 				v := judge(t, text, "alpha", nil, Contradiction...)
 				if !v.Reported {
@@ -45,6 +60,20 @@ func TestEveryCue(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hitOf returns the span of the first hit of the cue of row in text.
+func hitOf(text string, row int) (int, int, bool) {
+	x := New(textmatch.Fold(text))
+	x.build()
+	for _, cl := range x.clauses {
+		for _, h := range cl.hits {
+			if containsInt(h.cues, row) {
+				return x.toks[cl.toks[h.first]].a, x.toks[cl.toks[h.last]].b, true
+			}
+		}
+	}
+	return 0, 0, false
 }
 
 // cueAt reports whether the cue of row is found at offset at of text.
@@ -137,6 +166,34 @@ func TestJudge(t *testing.T) {
 		{name: "phrase in a parenthetical takes its place's polarity", text: "The CDN hypothesis (CDN adds latency) was refuted at #31.", phrase: "CDN adds latency", want: Retraction},
 		{name: "a cue inside the phrase", text: "the CDN does not add the latency", phrase: "CDN does not add the latency", pattern: `cdn.{0,40}latency`, want: Negation},
 		{name: "a greedy match does not take the cue of another value", text: "The affected region is eu-west, not eu-central. Status page should say eu-west.", phrase: "region is eu-west, not eu-central. Status page should say eu-west", pattern: `region.{0,80}eu-west`},
+		// a cue after a phrase that ends inside a value (3.25 of 3.25.x)
+		{name: "a phrase ending inside a value", text: "protobuf stays pinned at 3.25.x no longer applies", phrase: "protobuf stays pinned at 3.25", pattern: `protobuf.{0,60}3\.25`, want: Cancellation},
+		{name: "a phrase starting inside a value", text: "pin 3.25.x is not the case", phrase: "25.x", want: Negation},
+		{name: "a value after the phrase's own value still stops", text: "pinned at 3.25.x, 3.26 no longer applies", phrase: "3.25"},
+		{name: "an abbreviation ends no clause", text: "rows/s, e.g. 50 no longer applies", phrase: "50", want: Cancellation},
+		{name: "before as a preposition", text: "the card-number finding (internal/export/csv.go) goes first, before the SQL injection", phrase: "internal/export/csv.go", kinds: []Kind{Former, Stale}},
+		{name: "before as an adverb", text: "The cap was 200 rows/s before", phrase: "200 rows/s", kinds: []Kind{Former}, want: Former},
+		{name: "a match across a sentence is judged in its last clause", text: "same morning as the CDN cut-over. Ruled out at #31: the CDN adds the latency", phrase: "CDN cut-over. Ruled out at #31: the CDN adds the latency", pattern: `cdn.{0,40}adds (the )?latency`, kinds: []Kind{Retraction}, want: Retraction},
+		{name: "a heading bears on a colon chain", text: "Ruled out at #10: estadísticas desactualizadas: nadie lanzó ANALYZE", phrase: "nadie lanzó ANALYZE", want: Retraction},
+		{name: "a heading bears on its whole clause", text: "Ruled out by #25, refuted: My working hypothesis is that the resize workers leak decoded image buffers.", phrase: "resize workers leak", want: Retraction},
+		{name: "a heading bears on a long Spanish clause", text: "Ruled out by #10, refuted: Mi sospecha es que el problema son las estadísticas, tras la migración nadie lanzó ANALYZE y el planificador está a ciegas.", phrase: "nadie lanzó ANALYZE", want: Retraction},
+		{name: "a heading stops at a sentence end", text: "Refuted: the CDN idea. The resize workers leak decoded image buffers.", phrase: "resize workers leak"},
+		{name: "a heading stops at a contrast", text: "Ruled out: the CDN adds latency, but the database takes 1650 ms", phrase: "database takes 1650 ms"},
+		{name: "lifted as a heading", text: "Lifted: the change freeze on prod-eu-1 until Friday 18:00 UTC, so treat this as read-only", phrase: "read-only", want: Cancellation},
+		{name: "no longer in force as a heading", text: "No longer in force: protobuf stays pinned at 3.25.x", phrase: "protobuf stays pinned at 3.25", pattern: `protobuf.{0,60}3\.25`, want: Cancellation},
+		// sentential negation and frames reach across commas and values
+		{name: "it is not true that", text: "It is not true that 14 replicas at 61 % CPU against a 70 % target, room to grow to 24", phrase: "grow to 24", pattern: `grow to.{0,40}\b24\b`, want: Negation},
+		{name: "no es cierto que", text: "No es cierto que el informe, revisado el 12, vaya a finanzas", phrase: "finanzas", want: Negation},
+		{name: "that after not true is not a barrier", text: "Not true that the session, as of #4, is read-only", phrase: "read-only", want: Negation},
+		{name: "the rule that … no longer applies", text: "The rule that One thing you need to know, protobuf stays pinned at 3.25.x no longer applies, it was lifted", phrase: "protobuf stays pinned at 3.25", pattern: `protobuf.{0,60}3\.25`, want: Cancellation},
+		{name: "a frame across a bracket, values and a comma", text: "The rule that [platform-notice] Change freeze in effect for cluster prod-us-2 from 18:00 UTC until 2026-12-02 00:00 UTC CAB-8812, payment provider migration no longer applies, it was lifted", phrase: "freeze", want: Cancellation},
+		{name: "a frame holds or and never", text: "The rule that Security was clear about one thing, only connect as the wh_restore role for this, never as postgres or any other superuser no longer applies, it was lifted", phrase: "wh_restore", want: Cancellation},
+		{name: "la regla de que … queda sin efecto", text: "La regla de que el informe de cierre, firmado el 12, va a finanzas@acme.es queda sin efecto", phrase: "finanzas@acme.es", want: Cancellation},
+		{name: "a frame with an affirming predicate", text: "The rule that protobuf stays pinned at 3.25.x, as agreed at #4, still holds", phrase: "protobuf stays pinned at 3.25", pattern: `protobuf.{0,60}3\.25`},
+		{name: "a frame that is not optional", text: "The rule that releases stay signed, as agreed at #4, is not optional", phrase: "releases stay signed"},
+		{name: "a frame holds so and while", text: "The rule that Before you go further, the auditors sampled the repo at that tag, so you must not commit, push or open PRs against ledger while this review runs no longer applies, it was lifted", phrase: "must not commit", pattern: `(must not|do not) (commit|push)`, want: Cancellation},
+		{name: "a semicolon inside a value ends no clause", text: "It is not true that server-timing, app;dur=1688, db;dur=1650, render;dur=29", phrase: "db;dur=1650", want: Negation},
+		{name: "but ends a frame", text: "The rule that the session is read-only stands, but the old freeze was lifted", phrase: "read-only"},
 		// values
 		{name: "not before a value", text: "The backfill rate is 200 rows/s, not 50 rows/s", phrase: "50 rows/s", want: Negation},
 		{name: "the value before ', not' stands", text: "The backfill rate is 200 rows/s, not 50 rows/s", phrase: "200 rows/s"},

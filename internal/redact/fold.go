@@ -88,12 +88,26 @@ func foldString(s string) folded {
 // foldString folds s into f, reusing f's memory.
 func (f *folded) foldString(s string) {
 	f.r, f.src = f.r[:0], f.src[:0]
-	for i, r := range s {
-		w := utf8.RuneLen(r)
-		if r == utf8.RuneError {
-			_, w = utf8.DecodeRuneInString(s[i:])
+	if cap(f.r) < len(s) {
+		f.r = make([]rune, 0, len(s))
+		f.src = make([]span, 0, len(s))
+	}
+	for i := 0; i < len(s); {
+		// ASCII letters, digits and punctuation (nearly every byte of a
+		// summary) fold to themselves or their lower case: append them
+		// without going through add.
+		if c := s[i]; c < utf8.RuneSelf && c > ' ' && c != 0x7f {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			f.r = append(f.r, rune(c))
+			f.src = append(f.src, span{int32(i), int32(i + 1)})
+			i++
+			continue
 		}
+		r, w := utf8.DecodeRuneInString(s[i:])
 		f.add(r, span{int32(i), int32(i + w)})
+		i += w
 	}
 }
 

@@ -66,12 +66,45 @@ func (r *Redactor) JSON(doc []byte) []byte {
 
 // ContainsJSON reports whether the JSON document doc (or text, when it is
 // not JSON) leaks a secret.
+//
+// It reads what JSON would redact, string by string and number by number,
+// and stops at the first leak, building nothing.
 func (r *Redactor) ContainsJSON(doc []byte) bool {
-	if r == nil {
+	if r == nil || len(doc) == 0 {
 		return false
 	}
-	red := r.JSON(doc)
-	return len(red) != len(doc) || string(red) != string(doc)
+	if !json.Valid(doc) {
+		return len(r.Find(string(doc))) > 0
+	}
+	for i := 0; i < len(doc); {
+		switch c := doc[i]; {
+		case c == '"':
+			end := stringEnd(doc, i)
+			lit := doc[i:end]
+			var s string
+			if !containsByte(lit, '\\') {
+				s = string(lit[1 : len(lit)-1])
+			} else if json.Unmarshal(lit, &s) != nil {
+				s = string(lit)
+			}
+			if len(r.Find(s)) > 0 {
+				return true
+			}
+			i = end
+		case c == '-' || '0' <= c && c <= '9':
+			end := i + 1
+			for end < len(doc) && strings.IndexByte("0123456789.eE+-", doc[end]) >= 0 {
+				end++
+			}
+			if len(r.Find(string(doc[i:end]))) > 0 {
+				return true
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return false
 }
 
 // stringEnd returns the index just past the string literal that starts at

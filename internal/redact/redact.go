@@ -373,9 +373,26 @@ func indexAll(s, n string, fold bool) []int {
 // indexFoldASCII is strings.Index ignoring ASCII case; n is lower case.
 func indexFoldASCII(s, n string) int {
 	first := n[0]
+	upper := first
+	if 'a' <= first && first <= 'z' {
+		upper = first - 'a' + 'A'
+	}
 	for i := 0; i+len(n) <= len(s); i++ {
-		if lowerASCII(s[i]) != first {
-			continue
+		if c := s[i]; c != first && c != upper {
+			// Jump to the next byte that may start n.
+			j := strings.IndexByte(s[i:], first)
+			if upper != first {
+				if k := strings.IndexByte(s[i:], upper); k >= 0 && (j < 0 || k < j) {
+					j = k
+				}
+			}
+			if j < 0 {
+				return -1
+			}
+			i += j
+			if i+len(n) > len(s) {
+				return -1
+			}
 		}
 		j := 1
 		for j < len(n) && lowerASCII(s[i+j]) == n[j] {

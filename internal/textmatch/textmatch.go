@@ -28,6 +28,8 @@ func Fold(s string) string {
 	}
 	if !ascii {
 		s = stripMarks(s)
+	} else if foldedASCII(s) {
+		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -44,6 +46,22 @@ func Fold(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// foldedASCII reports whether ASCII s is its own Fold: no whitespace other
+// than single spaces between other characters.
+func foldedASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ':
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+		case '\t', '\n', '\v', '\f', '\r':
+			return false
+		}
+	}
+	return true
 }
 
 func stripMarks(s string) string {

@@ -96,16 +96,15 @@ func (b *Builder) Line(h *reports.Result, planned int) string {
 	if b.errors > 0 {
 		fmt.Fprintf(&s, ", %d with errors", b.errors)
 	}
-	best, bestRate := "", -1.0
 	regressions := 0
 	for _, sum := range h.Summaries {
 		regressions += sum.Regressions
-		if sum.InvariantPass+sum.InvariantFail > 0 && sum.InvariantsKept > bestRate {
-			best, bestRate = sum.Summarizer, sum.InvariantsKept
-		}
 	}
-	if best != "" {
-		fmt.Fprintf(&s, "; most invariants kept: %s (%s)", console.Text(best), percent(bestRate))
+	// The best is ranked by invariants kept, then regressions
+	// (reports.Ranked), never by a rate over skipped checks.
+	if ranked := reports.Ranked(h); len(ranked) > 0 && ranked[0].InvariantPass+ranked[0].InvariantFail > 0 {
+		best := ranked[0]
+		fmt.Fprintf(&s, "; most invariants kept: %s, %s", console.Text(best.Summarizer), reports.Headline(best.InvariantPass, best.InvariantFail, best.InvariantSkip))
 	}
 	fmt.Fprintf(&s, "; %s", plural(regressions, "compaction regression"))
 	return s.String()
@@ -118,14 +117,9 @@ func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath 
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "summarizer\tunits\tinvariants kept\tstructural passed\tregressions\tcompression\tsummary tokens\t")
-	for _, s := range h.Summaries {
-		inv, str := "—", "—"
-		if s.InvariantPass+s.InvariantFail > 0 {
-			inv = percent(s.InvariantsKept)
-		}
-		if s.StructuralPass+s.StructuralFail > 0 {
-			str = percent(s.StructuralPassed)
-		}
+	for _, s := range reports.Ranked(h) {
+		inv := reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip)
+		str := reports.Headline(s.StructuralPass, s.StructuralFail, s.StructuralSkip)
 		comp, tok := "—", "—"
 		if s.Generations > 0 {
 			comp = fmt.Sprintf("%.2f", s.MeanCompression)

@@ -55,10 +55,10 @@ func TestBuilder(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(w.String(), "\n")
-	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1 (33%); 1 compaction regression"; lines[0] != want {
+	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1, 33% (1/3); 1 compaction regression"; lines[0] != want {
 		t.Errorf("verdict line:\n got %s\nwant %s", lines[0], want)
 	}
-	for _, s := range []string{"s1      3              33%                50%            1         0.25             120", "  … and 1 more in the result file", "result: out/result.json"} {
+	for _, s := range []string{"s1      3        33% (1/3)          50% (1/2)            1         0.25             120", "  … and 1 more in the result file", "result: out/result.json"} {
 		if !strings.Contains(w.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, w.String())
 		}
@@ -101,7 +101,41 @@ func TestLineBestTie(t *testing.T) {
 		{Summarizer: "s1", InvariantPass: 1, InvariantFail: 1, InvariantsKept: 0.5},
 		{Summarizer: "s2", InvariantPass: 1, InvariantFail: 1, InvariantsKept: 0.5},
 	}}
-	if got := b.Line(h, 1); !strings.Contains(got, "; most invariants kept: s1 (50%);") {
+	if got := b.Line(h, 1); !strings.Contains(got, "; most invariants kept: s1, 50% (1/2);") {
 		t.Errorf("Line = %q, want s1 named", got)
+	}
+}
+
+// Headline figures cannot flatter (issue 10): a summarizer whose invariants
+// were mostly skipped neither outranks one that kept more of them nor shows
+// a bare 100%; on a tie in invariants kept, fewer regressions rank first.
+func TestLineRanksByInvariantsKeptThenRegressions(t *testing.T) {
+	b := New()
+	b.Add(unit("a", "s1", reports.UnitOK, nil))
+	h := &reports.Result{Config: reports.RunConfig{Summarizers: []string{"skipper", "faithful"}, Trials: 1}, Summaries: []reports.SummarizerSummary{
+		{Summarizer: "skipper", InvariantPass: 1, InvariantSkip: 9, InvariantsKept: 1, StructuralPass: 1, StructuralSkip: 8, StructuralPassed: 1},
+		{Summarizer: "faithful", InvariantPass: 9, InvariantFail: 1, InvariantsKept: 0.9, StructuralPass: 9, StructuralPassed: 1},
+	}}
+	if got := b.Line(h, 1); !strings.Contains(got, "; most invariants kept: faithful, 90% (9/10);") {
+		t.Errorf("Line = %q, want faithful named", got)
+	}
+	var w strings.Builder
+	if err := b.Write(&w, h, 1, "r.json"); err != nil {
+		t.Fatal(err)
+	}
+	out := w.String()
+	if !strings.Contains(out, "100% (1/1, 9 skipped)") || !strings.Contains(out, "100% (1/1, 8 skipped)") {
+		t.Errorf("the skipped counts are not shown:\n%s", out)
+	}
+	if strings.Index(out, "faithful") > strings.Index(out, "skipper") {
+		t.Errorf("the table does not rank faithful first:\n%s", out)
+	}
+
+	h.Summaries = []reports.SummarizerSummary{
+		{Summarizer: "regresses", InvariantPass: 5, InvariantFail: 1, Regressions: 3},
+		{Summarizer: "steady", InvariantPass: 5, InvariantFail: 1, Regressions: 0},
+	}
+	if got := b.Line(h, 1); !strings.Contains(got, "most invariants kept: steady,") {
+		t.Errorf("Line = %q, want the tie broken by regressions", got)
 	}
 }

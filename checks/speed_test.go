@@ -1,0 +1,84 @@
+package checks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The fast paths taken for BenchmarkChecks must give exactly what the
+// general code they replace gives.
+
+func TestCutLineNumberIsTheRegexp(t *testing.T) {
+	lineRe := regexp.MustCompile(`:\d+$`)
+	for _, c := range []string{"", ":", ":1", "a:", "a:1", "entries.go:31", "a:1:2", "a::12", "a:1x", "10.0.3.7:6432",
+		"x:٣", "host:port", "v1.9.0", "a:b:3", "12:30", "a:00"} {
+		if got, want := cutLineNumber(c), lineRe.ReplaceAllString(c, ""); got != want {
+			t.Errorf("cutLineNumber(%q) = %q; the regexp gives %q", c, got, want)
+		}
+	}
+}
+
+func TestDropSpaceIsCompact(t *testing.T) {
+	var docs [][]byte
+	for _, glob := range []string{"../testdata/gold/*/*.json", "../testdata/mutations/*.json", "testdata/*.json"} {
+		files, _ := filepath.Glob(glob)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, b)
+		}
+	}
+	docs = append(docs, []byte(" { \"a\" : [ 1 , \"x \\\" y\\\\\" ,\t\"\\\\\" ] ,\r\n \"b\":\"  \" } \n"), []byte(`"s"`), []byte(" 3 "))
+	if len(docs) < 10 {
+		t.Fatalf("only %d documents", len(docs))
+	}
+	for _, d := range docs {
+		if !json.Valid(d) {
+			continue
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, d); err != nil {
+			t.Fatal(err)
+		}
+		if got := dropSpace(d); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("dropSpace differs from json.Compact on %.60q…:\n got %.200s\nwant %.200s", d, got, want.Bytes())
+		}
+	}
+}
+
+func TestSecretCheckSameWithSummaryOrRaw(t *testing.T) {
+	// The secret check skips the per-field scan when the raw document is
+	// clean; a leak in any field must still be found, with its pointer.
+	sc := testScenario()
+	for _, where := range []string{"goal", "text", "next"} {
+		s := goldSummary()
+		leak := "uses sk-live-ABCDEFGH1234 here"
+		switch where {
+		case "goal":
+			s.Goal = leak
+		case "text":
+			s.Text = leak
+		case "next":
+			s.NextSteps = append(s.NextSteps, leak)
+		}
+		raw := mustJSON(t, s)
+		for _, in := range []*Input{{Scenario: sc, Gen: genAt(sc, 16, false), Raw: raw}, {Scenario: sc, Gen: genAt(sc, 16, false), Summary: s}} {
+			var got *Result
+			for _, r := range Run(in) {
+				if r.Check == "secret" {
+					got = &r
+				}
+			}
+			if got == nil || got.Status != Fail || len(got.Evidence) == 0 || !strings.Contains(got.Evidence[0].Pointer, map[string]string{"goal": "/goal", "text": "/text", "next": "/next_steps"}[where]) {
+				t.Errorf("leak in %s (raw %v): %+v", where, in.Raw != nil, got)
+			}
+		}
+	}
+}
