@@ -147,7 +147,12 @@ Summarizers, the agent, trials, endpoints, scenario paths and gates can be
 declared in compact-eval.yaml (or --config FILE); flags given on the command
 line win. A summarizer's name is its spec unless given one (NAME=SPEC, or
 name: in the config file): a baseline pairs summarizers by name, so give
-stable names to summarizers whose command line or prompt changes.
+stable names to summarizers whose command line or prompt changes. A NAME
+(the part before the first =) starts with an ASCII letter or digit and
+holds only ASCII letters, digits and . _ @ + / -: no colon, no space, no =.
+A value whose part before the first = is not such a name is a spec as a
+whole: 'exec:python3 sum.py --v2=builtin:mask' is one exec summarizer, not
+a NAME=SPEC. In the config file, name: may be any string.
 
 Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
 config file; the gate verdict is then the first line printed. Gates fail
