@@ -80,8 +80,9 @@ type DeltaRow struct {
 	// BasePass and NewPass the passes among them; B the pass→not-pass pairs
 	// and C the not-pass→pass pairs.
 	N, BasePass, NewPass, B, C int
-	// Delta is new − base pass rate over the N pairs, Low and High its 95%
-	// interval (PairedDelta); P the exact McNemar p-value.
+	// Delta is new − base pass rate over the N pairs, Low and High its
+	// 1−Alpha interval (PairedDelta: it excludes 0 exactly when P < Alpha);
+	// P the exact McNemar p-value.
 	Delta, Low, High, P float64
 	// Significant is P < Alpha.
 	Significant bool
@@ -331,7 +332,7 @@ func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
 		order[s] = i
 	}
 	for _, row := range rows {
-		row.Delta, row.Low, row.High = PairedDelta(row.B, row.C, row.N)
+		row.Delta, row.Low, row.High = PairedDelta(row.B, row.C, row.N, alpha)
 		row.P = McNemar(row.B, row.C)
 		row.Significant = row.P < alpha
 		cmp.Rows = append(cmp.Rows, *row)
@@ -647,7 +648,7 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	}
 	if len(c.Rows) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "summarizer\tcheck\tbase\tnew\tdelta\t95%% interval\tp\tn\n")
+		fmt.Fprintf(tw, "summarizer\tcheck\tbase\tnew\tdelta\t%s\tp\tn\n", intervalLabel(c.Alpha))
 		for _, r := range c.Rows {
 			sig := fmt.Sprintf("p=%.3f", r.P)
 			delta := fmt.Sprintf("%+.1f%%", 100*r.Delta)

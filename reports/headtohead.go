@@ -44,7 +44,8 @@ type HeadToHeadRow struct {
 	// N pairs judged for both; APass and BPass the passes; AOnly the pairs
 	// A passed and B did not, BOnly the reverse.
 	N, APass, BPass, AOnly, BOnly int
-	// Delta is B − A pass rate, Low and High its 95% interval; P the exact
+	// Delta is B − A pass rate, Low and High its 1−Alpha interval
+	// (PairedDelta: it excludes 0 exactly when P < Alpha); P the exact
 	// McNemar p-value; Significant is P < Alpha.
 	Delta, Low, High, P float64
 	Significant         bool
@@ -162,7 +163,7 @@ func CompareSummarizers(r *Result, a, b string, alpha float64) *HeadToHead {
 		}
 	}
 	for _, row := range rows {
-		row.Delta, row.Low, row.High = PairedDelta(row.AOnly, row.BOnly, row.N)
+		row.Delta, row.Low, row.High = PairedDelta(row.AOnly, row.BOnly, row.N, alpha)
 		row.P = McNemar(row.AOnly, row.BOnly)
 		row.Significant = row.P < alpha
 		h.Rows = append(h.Rows, *row)
@@ -244,7 +245,7 @@ func (h *HeadToHead) WriteText(w io.Writer) error {
 	if len(h.Rows) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "check\tA\tB\tΔ (B−A)\t95%% interval\tA only\tB only\tp\tn\n")
+		fmt.Fprintf(tw, "check\tA\tB\tΔ (B−A)\t%s\tA only\tB only\tp\tn\n", intervalLabel(h.Alpha))
 		for _, r := range h.Rows {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\t%d\t%d\tp%s\tn=%d\n",
 				r.Check, pct(r.APass, r.N), pct(r.BPass, r.N), r.deltaText(), 100*r.Low, 100*r.High, r.AOnly, r.BOnly, pValue(r.P), r.N)
@@ -297,7 +298,7 @@ func (h *HeadToHead) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", l[0], l[1], l[2])
 	}
 	if len(h.Rows) > 0 {
-		b.WriteString("\n| check | A | B | Δ (B−A) | 95% interval | A only | B only | p | n |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		fmt.Fprintf(&b, "\n| check | A | B | Δ (B−A) | %s | A only | B only | p | n |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", intervalLabel(h.Alpha))
 		for _, r := range h.Rows {
 			d := r.deltaText()
 			if r.Significant {

@@ -59,29 +59,81 @@ func TestWilson(t *testing.T) {
 }
 
 func TestPairedDelta(t *testing.T) {
+	// Reference values: the bounds computed from Clopper–Pearson intervals
+	// found by bisection in exact rational arithmetic (Python fractions), an
+	// implementation independent of this one. The classic ones check: 5 of
+	// 10 is [0.187086, 0.812914], 9 of 10 [0.554984, 0.997471], 10 of 20
+	// [0.271958, 0.728042], as R's binom.test prints them.
 	tests := []struct {
-		name    string
-		b, c, n int
-		delta   float64
-		covers0 bool
+		name          string
+		b, c, n       int
+		delta, lo, hi float64
 	}{
-		{"no change", 0, 0, 20, 0, true},
-		{"balanced noise", 3, 3, 40, 0, true},
-		{"large drop", 15, 0, 30, -0.5, false},
-		{"large gain", 0, 15, 30, 0.5, false},
+		// The case of issue 15: Wald (Agresti–Min) said [+2.1%, +64.6%]
+		// while the exact test said p = 0.125.
+		{"4 of 4 changes up, p=0.125", 0, 4, 10, 0.4, -0.151013, 0.737622},
+		{"4 of 4 changes down", 4, 0, 10, -0.4, -0.737622, 0.151013},
+		{"9 of 10 up, p=0.021", 1, 9, 20, 0.4, 0.029907, 0.724360},
+		{"balanced", 5, 5, 10, 0, -0.625828, 0.625828},
+		// Nothing disagreed: the difference is small but not known to be 0.
+		{"no discordant pair", 0, 0, 10, 0, -0.308497, 0.308497},
+		{"every pair flipped up", 0, 10, 10, 1, 0.264850, 1},
+		{"2 down 10 up in 40, p=0.039", 2, 10, 40, 0.2, 0.005254, 0.445901},
+		{"8 down 1 up in 30, p=0.039", 8, 1, 30, -7.0 / 30, -0.491184, -0.005158},
+		{"6 up in 16, p=0.031", 0, 6, 16, 0.375, 0.012384, 0.645654},
+		{"no pairs", 0, 0, 0, 0, -1, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, lo, hi := reports.PairedDelta(tc.b, tc.c, tc.n)
-			if math.Abs(d-tc.delta) > 1e-9 {
-				t.Errorf("delta = %v, want %v", d, tc.delta)
-			}
-			if lo > d+1e-9 && tc.delta != 0 || hi < d-1e-9 && tc.delta != 0 {
-				t.Errorf("interval [%v, %v] excludes delta %v", lo, hi, d)
-			}
-			if got := lo <= 0 && hi >= 0; got != tc.covers0 {
-				t.Errorf("interval [%v, %v] covers 0 = %v, want %v", lo, hi, got, tc.covers0)
+			d, lo, hi := reports.PairedDelta(tc.b, tc.c, tc.n, 0.05)
+			if math.Abs(d-tc.delta) > 1e-9 || math.Abs(lo-tc.lo) > 2e-6 || math.Abs(hi-tc.hi) > 2e-6 {
+				t.Errorf("PairedDelta(%d, %d, %d) = %.6f [%.6f, %.6f], want %.6f [%.6f, %.6f]",
+					tc.b, tc.c, tc.n, d, lo, hi, tc.delta, tc.lo, tc.hi)
 			}
 		})
+	}
+}
+
+// TestPairedDeltaAgreesWithMcNemar: over every (b, c) with b + c ≤ 40, in
+// pair counts n from b + c to twice that, and at two levels, the
+// interval excludes 0 exactly when the exact McNemar test is significant,
+// and holds the observed difference.
+func TestPairedDeltaAgreesWithMcNemar(t *testing.T) {
+	checked := 0
+	for _, alpha := range []float64{0.05, 0.01} {
+		for m := 0; m <= 40; m++ {
+			for b := 0; b <= m; b++ {
+				c := m - b
+				p := reports.McNemar(b, c)
+				for _, n := range []int{m, 2*m + 3} {
+					if n == 0 {
+						continue
+					}
+					d, lo, hi := reports.PairedDelta(b, c, n, alpha)
+					checked++
+					if excludes := lo > 0 || hi < 0; excludes != (p < alpha) {
+						t.Fatalf("alpha=%g b=%d c=%d n=%d: p=%.6f but the interval [%.6f, %.6f] excludes 0 = %v", alpha, b, c, n, p, lo, hi, excludes)
+					}
+					if d < lo-1e-12 || d > hi+1e-12 || lo < -1 || hi > 1 {
+						t.Fatalf("alpha=%g b=%d c=%d n=%d: interval [%.6f, %.6f] does not hold delta %.6f inside [-1, 1]", alpha, b, c, n, lo, hi, d)
+					}
+				}
+			}
+		}
+	}
+	if checked < 3400 {
+		t.Fatalf("checked only %d cases", checked)
+	}
+}
+
+// TestPairedDeltaLevel: a smaller alpha gives a wider interval.
+func TestPairedDeltaLevel(t *testing.T) {
+	_, lo95, hi95 := reports.PairedDelta(2, 10, 40, 0.05)
+	_, lo99, hi99 := reports.PairedDelta(2, 10, 40, 0.01)
+	if !(lo99 < lo95 && hi99 > hi95) {
+		t.Errorf("99%% interval [%v, %v] is not wider than the 95%% one [%v, %v]", lo99, hi99, lo95, hi95)
+	}
+	if lo99 > 0 {
+		t.Errorf("99%% interval [%v, %v] excludes 0 though p=%.3f > 0.01", lo99, hi99, reports.McNemar(2, 10))
 	}
 }

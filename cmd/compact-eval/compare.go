@@ -17,8 +17,12 @@ func init() {
 		Long: `Compare pairs every outcome of two result files by scenario, summarizer,
 trial, generation and check (or probe), in the manner of benchstat but paired.
 It lists the pass→fail regressions and fail→pass fixes, and for each
-summarizer × check type the pass-rate change with a 95% interval and an exact
-McNemar test; "~" marks a change that is not significant at alpha.
+summarizer × check type the pass-rate change with its interval and an exact
+McNemar test; "~" marks a change that is not significant at alpha. The
+interval is at level 1 − alpha (95% by default) and agrees with the test: it
+excludes 0 exactly when p < alpha (exact Clopper–Pearson intervals of the
+share of disagreeing pairs that went up, and of the share that disagree;
+conservative, as the exact test is; docs/formats.md, "Paired statistics").
 
 A regression is any pass→fail when the runs have one trial, and a significant
 drop when they have several. It fails closed: a pass in BASE that errored, is
@@ -41,8 +45,8 @@ Head-to-head. With --a and --b, compare pairs two summarizers of ONE run
 (each named by its name in the result, or by the spec it ran) on the same
 scenarios, trials, generations and checks: their headline figures side by
 side (invariants kept, structural checks passed, compaction regressions,
-compression), then per check type both pass rates, Δ = B − A with a 95%
-interval, the pairs only A kept and only B kept, and the exact McNemar
+compression), then per check type both pass rates, Δ = B − A with its
+interval (as above), the pairs only A kept and only B kept, and the exact McNemar
 p-value ("~": not significant at --alpha), and the outcomes only one of them
 kept. Only outcomes judged for both are compared (an errored unit counts as
 failed; a skip on either side, as a text-only summary gets for field-level

@@ -156,7 +156,12 @@ Summarizers, the agent, trials, endpoints, scenario paths and gates can be
 declared in compact-eval.yaml (or --config FILE); flags given on the command
 line win. A summarizer's name is its spec unless given one (NAME=SPEC, or
 name: in the config file): a baseline pairs summarizers by name, so give
-stable names to summarizers whose command line or prompt changes.
+stable names to summarizers whose command line or prompt changes. A NAME
+(the part before the first =) starts with an ASCII letter or digit and
+holds only ASCII letters, digits and . _ @ + / -: no colon, no space, no =.
+A value whose part before the first = is not such a name is a spec as a
+whole: 'exec:python3 sum.py --v2=builtin:mask' is one exec summarizer, not
+a NAME=SPEC. In the config file, name: may be any string.
 
 An openai: agent sees a choice probe's options in an order drawn from
 --agent-seed (per trial and sample, the same on both arms), labelled A, B,
