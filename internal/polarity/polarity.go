@@ -879,7 +879,7 @@ func (t *Text) clauseAt(pos int) int {
 // tokenize cuts s into words (letters, digits and underscores, with an
 // apostrophe inside a word: isn't) and single punctuation marks, lower-cased.
 func tokenize(s string) []token {
-	var out []token
+	out := make([]token, 0, len(s)/4+1) // about one token per 4-5 bytes of prose
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) && r != '\n' {

@@ -322,6 +322,33 @@ func (r *Redactor) Find(s string) []Leak {
 	return merge(leaks)
 }
 
+// plainLeak reports whether b, read as plain text (no escapes decoded),
+// holds a run of a secret that is not public or a whole encoded secret:
+// whether Find's first and last passes would find anything.
+func (r *Redactor) plainLeak(b []byte) bool {
+	s := string(b)
+	f := getFolded()
+	defer putFolded(f)
+	f.foldString(s)
+	for _, x := range r.secrets {
+		found := false
+		x.scan(f.r, func(p, k, l int) {
+			if int32(l) > x.public[k] {
+				found = true
+			}
+		})
+		if found {
+			return true
+		}
+		for _, n := range x.needles {
+			if len(indexAll(s, n.text, n.fold)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // merge sorts leaks and joins those that overlap or touch.
 func merge(leaks []Leak) []Leak {
 	if len(leaks) < 2 {
