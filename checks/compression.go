@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unsafe"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -41,7 +42,12 @@ func (CompressionCheck) Check(in *Input) []Result {
 		r.Status, r.Message = Error, "no replaced events to compare with (no cut and no replaced token count)"
 		return []Result{r}
 	}
-	summaryTokens := counter.Count(string(compactJSON(st)))
+	summaryTokens := 0
+	if c := compactJSON(st); len(c) > 0 {
+		// c is new and never written again: read it as a string in place
+		// rather than copying it (Count keeps no reference to its input).
+		summaryTokens = counter.Count(unsafe.String(&c[0], len(c)))
+	}
 	maxRatio := scenarios.DefaultMaxRatio
 	if in.Scenario != nil {
 		maxRatio = in.Scenario.Compaction.EffectiveMaxRatio()

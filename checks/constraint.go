@@ -46,7 +46,7 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 	if r, bad := badPattern(r, inv.Match); bad {
 		return []Result{r}
 	}
-	all := withoutSupersedes(st.leaves)
+	all := st.current()
 	where, prefix := "constraints", "/constraints/"
 	if st.sum.TextOnly() {
 		all, where, prefix = st.textLeaves(), "text", "/text"

@@ -53,6 +53,8 @@ type grounded struct {
 	// words: its content words must be supported (claims, constraints);
 	// instruction: a constraint or correction, which only a user gives.
 	words, instruction bool
+	// qs is quantity.Parse(text), when known.
+	qs []quantity.Quantity
 }
 
 // Check implements Check.
@@ -75,17 +77,17 @@ func (GroundingCheck) Check(in *Input) []Result {
 	for i, p := range st.sum.Pending {
 		items = append(items, grounded{ptr: ptrf("pending", i, "description"), text: p.Description, seq: p.SourceSeq, opID: p.OpID})
 	}
-	lows := make(map[string]string, len(st.leaves))
+	leafAt := make(map[string]leaf, len(st.leaves))
 	for _, l := range st.leaves {
-		lows[l.ptr] = l.lower
+		leafAt[l.ptr] = l
 	}
 	judged := 0
 	for _, it := range items {
 		if it.seq == 0 {
 			continue
 		}
-		if low, ok := lows[it.ptr]; ok {
-			it.low = low
+		if l, ok := leafAt[it.ptr]; ok && l.text == it.text {
+			it.low, it.qs = l.lower, st.quantities(l)
 		}
 		hay, ok := st.sd.citedText(it.seq)
 		if !ok {
@@ -282,7 +284,11 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 		}
 		anchors++
 	}
-	for _, q := range quantity.Parse(it.text) {
+	qs := it.qs
+	if qs == nil {
+		qs = quantity.Parse(it.text)
+	}
+	for _, q := range qs {
 		if q.Unit == "" || !quantity.Known(q.Unit) || approxRe.MatchString(it.text[:q.Start]) {
 			continue
 		}

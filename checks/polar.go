@@ -51,6 +51,11 @@ func (st *state) pol(l leaf) *polarity.Text {
 // polRaw returns the polarity reading of a leaf's text as written (offsets
 // of quantity.Parse and findToken).
 func (st *state) polRaw(l leaf) *polarity.Text {
+	if l.text == l.folded {
+		// A polarity reading depends on the text alone: the same text
+		// read twice is the same reading.
+		return st.pol(l)
+	}
 	st.pols.mu.Lock()
 	defer st.pols.mu.Unlock()
 	if st.pols.raw == nil {
@@ -130,6 +135,13 @@ func withoutSupersedes(leaves []leaf) []leaf {
 		out = append(out, l)
 	}
 	return out
+}
+
+// current is withoutSupersedes(st.leaves), computed once per summary;
+// callers must not modify it.
+func (st *state) current() []leaf {
+	st.currentOnce.Do(func() { st.currentLeaves = withoutSupersedes(st.leaves) })
+	return st.currentLeaves
 }
 
 func isSupersedes(ptr string) bool {

@@ -67,7 +67,7 @@ func (c QuantityCheck) Check(in *Input) []Result {
 			}
 			pattern = p
 		}
-		for _, q := range quantity.Parse(l.text) {
+		for _, q := range st.quantities(l) {
 			if quantity.Equal(q.Value, q.Unit, inv.Value, inv.Unit) {
 				if isSupersedes(l.ptr) {
 					near = append(near, Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})

@@ -57,7 +57,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	fields := st.textLeaves()
 	if !st.sum.TextOnly() {
 		fields = nil
-		for _, l := range withoutSupersedes(st.leaves) {
+		for _, l := range st.current() {
 			if fieldOf(l.ptr) != "hypotheses" {
 				fields = append(fields, l)
 			}
@@ -96,7 +96,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	}
 	var concl *Evidence
 	if len(inv.Conclusion) > 0 {
-		concLeaves := withoutSupersedes(st.leaves)
+		concLeaves := st.current()
 		if st.sum.TextOnly() {
 			concLeaves = st.textLeaves()
 		}

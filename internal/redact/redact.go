@@ -33,6 +33,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // MinRun is the length, in folded characters, of the shortest run of a
@@ -326,7 +327,11 @@ func (r *Redactor) Find(s string) []Leak {
 // holds a run of a secret that is not public or a whole encoded secret:
 // whether Find's first and last passes would find anything.
 func (r *Redactor) plainLeak(b []byte) bool {
-	s := string(b)
+	if len(b) == 0 {
+		return false
+	}
+	// b is only read, and nothing read from s outlives the call: no copy.
+	s := unsafe.String(&b[0], len(b))
 	f := getFolded()
 	defer putFolded(f)
 	f.foldString(s)
