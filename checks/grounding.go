@@ -64,7 +64,7 @@ func (GroundingCheck) Check(in *Input) []Result {
 		return res
 	}
 	r := Result{Check: CheckGrounding, Kind: KindStructural}
-	var items []grounded
+	items := make([]grounded, 0, len(st.sum.Verified)+len(st.sum.Constraints)+len(st.sum.Corrections)+len(st.sum.Pending))
 	for i, c := range st.sum.Verified {
 		items = append(items, grounded{ptr: ptrf("verified", i, "claim"), text: c.Claim, seq: c.SourceSeq, words: true})
 	}
@@ -77,17 +77,17 @@ func (GroundingCheck) Check(in *Input) []Result {
 	for i, p := range st.sum.Pending {
 		items = append(items, grounded{ptr: ptrf("pending", i, "description"), text: p.Description, seq: p.SourceSeq, opID: p.OpID})
 	}
-	leafAt := make(map[string]leaf, len(st.leaves))
-	for _, l := range st.leaves {
-		leafAt[l.ptr] = l
+	leafAt := make(map[string]int32, len(st.leaves)) // index in st.leaves
+	for i, l := range st.leaves {
+		leafAt[l.ptr] = int32(i)
 	}
 	judged := 0
 	for _, it := range items {
 		if it.seq == 0 {
 			continue
 		}
-		if l, ok := leafAt[it.ptr]; ok && l.text == it.text {
-			it.low, it.qs = l.lower, st.quantities(l)
+		if i, ok := leafAt[it.ptr]; ok && st.leaves[i].text == it.text {
+			it.low, it.qs = st.leaves[i].lower, st.quantities(st.leaves[i])
 		}
 		hay, ok := st.sd.citedText(it.seq)
 		if !ok {
@@ -162,13 +162,13 @@ func salientTokensLow(low string) []string {
 			rest = rest[j+len(q[1]):]
 		}
 	}
-	for _, c := range strings.FieldsFunc(low, chunkSep) {
+	take := func(c string) {
 		c = strings.TrimRight(c, ".,:;!?-")
 		if !strings.HasPrefix(c, "./") {
 			c = strings.TrimLeft(c, ".:-")
 		}
 		if c == "" {
-			continue
+			return
 		}
 		switch {
 		case isEmail(c):
@@ -179,6 +179,22 @@ func salientTokensLow(low string) []string {
 			// a line number is not part of the name (entries.go:31)
 			out = append(out, cutLineNumber(c))
 		}
+	}
+	// The chunks of strings.FieldsFunc(low, chunkSep), without the slice.
+	start := -1
+	for i, r := range low {
+		switch {
+		case !chunkSep(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			take(low[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		take(low[start:])
 	}
 	return out
 }
@@ -214,13 +230,13 @@ func isEmail(c string) bool {
 // isIdentifier tells an identifier (call_migrate_0193, v1.9.0, 10.42.7.19,
 // wh_restore) from a hyphenated word (read-only) or a decimal (3.5).
 func isIdentifier(t string) bool {
+	if !strings.ContainsAny(t, "_.:/-") {
+		return false // p95, arm64, c17: words, not names
+	}
 	for _, r := range t {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.:/-@+", r)) {
 			return false
 		}
-	}
-	if !strings.ContainsAny(t, "_.:/-") {
-		return false // p95, arm64, c17: words, not names
 	}
 	if n := strings.TrimLeft(t, "+-"); n != "" {
 		if qs := quantity.Parse(n); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(n) {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -127,6 +128,9 @@ func cueNote(v polarity.Verdict) string {
 // withoutSupersedes drops corrections[].supersedes: it holds an old value
 // and counts only as that.
 func withoutSupersedes(leaves []leaf) []leaf {
+	if !slices.ContainsFunc(leaves, func(l leaf) bool { return isSupersedes(l.ptr) }) {
+		return leaves
+	}
 	out := make([]leaf, 0, len(leaves))
 	for _, l := range leaves {
 		if isSupersedes(l.ptr) {
@@ -142,6 +146,20 @@ func withoutSupersedes(leaves []leaf) []leaf {
 func (st *state) current() []leaf {
 	st.currentOnce.Do(func() { st.currentLeaves = withoutSupersedes(st.leaves) })
 	return st.currentLeaves
+}
+
+// currentOutsideHypotheses is current() without the hypotheses fields,
+// computed once per summary; callers must not modify it.
+func (st *state) currentOutsideHypotheses() []leaf {
+	st.outsideOnce.Do(func() {
+		st.outsideHyp = make([]leaf, 0, len(st.current()))
+		for _, l := range st.current() {
+			if fieldOf(l.ptr) != "hypotheses" {
+				st.outsideHyp = append(st.outsideHyp, l)
+			}
+		}
+	})
+	return st.outsideHyp
 }
 
 func isSupersedes(ptr string) bool {

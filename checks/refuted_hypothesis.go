@@ -56,12 +56,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	}
 	fields := st.textLeaves()
 	if !st.sum.TextOnly() {
-		fields = nil
-		for _, l := range st.current() {
-			if fieldOf(l.ptr) != "hypotheses" {
-				fields = append(fields, l)
-			}
-		}
+		fields = st.currentOutsideHypotheses()
 	}
 	for _, o := range st.occurrences(fields, inv.Match, notAsserted) {
 		if o.v.Kind != "" {

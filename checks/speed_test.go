@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,7 +48,7 @@ func TestDropSpaceIsCompact(t *testing.T) {
 		if err := json.Compact(&want, d); err != nil {
 			t.Fatal(err)
 		}
-		if got := dropSpace(d); !bytes.Equal(got, want.Bytes()) {
+		if got := dropSpace(nil, d); !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("dropSpace differs from json.Compact on %.60q…:\n got %.200s\nwant %.200s", d, got, want.Bytes())
 		}
 	}
@@ -79,6 +80,67 @@ func TestSecretCheckSameWithSummaryOrRaw(t *testing.T) {
 			if got == nil || got.Status != Fail || len(got.Evidence) == 0 || !strings.Contains(got.Evidence[0].Pointer, map[string]string{"goal": "/goal", "text": "/text", "next": "/next_steps"}[where]) {
 				t.Errorf("leak in %s (raw %v): %+v", where, in.Raw != nil, got)
 			}
+		}
+	}
+}
+
+// salientRef is salientTokensLow as it was written with strings.FieldsFunc.
+func salientRef(low string) []string {
+	var out []string
+	for _, q := range [][2]string{{`"`, `"`}, {"`", "`"}, {"“", "”"}} {
+		for rest := low; ; {
+			i := strings.Index(rest, q[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(q[0]):]
+			j := strings.Index(rest, q[1])
+			if j < 0 {
+				break
+			}
+			if g := strings.TrimSpace(rest[:j]); len(g) >= 3 {
+				out = append(out, g)
+			}
+			rest = rest[j+len(q[1]):]
+		}
+	}
+	for _, c := range strings.FieldsFunc(low, chunkSep) {
+		c = strings.TrimRight(c, ".,:;!?-")
+		if !strings.HasPrefix(c, "./") {
+			c = strings.TrimLeft(c, ".:-")
+		}
+		if c == "" {
+			continue
+		}
+		switch {
+		case isEmail(c):
+			out = append(out, c)
+		case strings.Contains(c, "/") && isPathToken(c):
+			out = append(out, cutLineNumber(c))
+		case isIdentifier(c):
+			out = append(out, cutLineNumber(c))
+		}
+	}
+	return out
+}
+
+func TestSalientTokensChunks(t *testing.T) {
+	texts := []string{"", " ", "a", "“quoted”  x", "call_migrate_0193 ran; see entries.go:31 (and /srv/app/run.sh)", "\x01a\x02b_c\x03", "ends with id_1", "id_2 starts", "ops@example.com, 10.42.7.19:6432"}
+	sc := benchScenario()
+	for _, e := range sc.Events {
+		texts = append(texts, e.Text)
+		if e.ToolResult != nil {
+			texts = append(texts, e.ToolResult.Text)
+		}
+	}
+	s := benchSummary(480)
+	for _, l := range leavesOf(s) {
+		texts = append(texts, l.lower)
+	}
+	for _, x := range texts {
+		low := strings.ToLower(foldText(x))
+		if got, want := salientTokensLow(low), salientRef(low); !slices.Equal(got, want) {
+			t.Errorf("salientTokensLow(%q) = %q; want %q", low, got, want)
 		}
 	}
 }

@@ -37,6 +37,9 @@ type state struct {
 	// currentLeaves are the leaves without corrections[].supersedes.
 	currentOnce   sync.Once
 	currentLeaves []leaf
+	// outsideHyp are currentLeaves without the hypotheses fields.
+	outsideOnce sync.Once
+	outsideHyp  []leaf
 }
 
 // parsed caches quantity.Parse and quantity.Dates of each leaf, by its
