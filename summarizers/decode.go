@@ -133,24 +133,33 @@ func fastValid(raw []byte) (*Summary, bool) {
 	if bytes.Contains(raw, []byte("null")) || bytes.Contains(raw, []byte(`""`)) || !keysKnown(raw) {
 		return nil, false
 	}
-	var shadow struct {
-		Summary
-		SchemaVersion *int `json:"schema_version"`
-		CoversThrough *int `json:"covers_through"`
+	s, sv, ct, ok := strictDecode(raw)
+	if !ok {
+		var shadow struct {
+			Summary
+			SchemaVersion *int `json:"schema_version"`
+			CoversThrough *int `json:"covers_through"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&shadow) != nil {
+			return nil, false
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, false
+		}
+		s = shadow.Summary
+		sv, ct = shadow.SchemaVersion != nil, shadow.CoversThrough != nil
+		if sv {
+			s.SchemaVersion = *shadow.SchemaVersion
+		}
+		if ct {
+			s.CoversThrough = *shadow.CoversThrough
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&shadow) != nil {
+	if !sv || s.SchemaVersion != SchemaVersion || !ct || s.CoversThrough < 0 {
 		return nil, false
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	if shadow.SchemaVersion == nil || *shadow.SchemaVersion != SchemaVersion || shadow.CoversThrough == nil || *shadow.CoversThrough < 0 {
-		return nil, false
-	}
-	s := shadow.Summary
-	s.SchemaVersion, s.CoversThrough = *shadow.SchemaVersion, *shadow.CoversThrough
 	// A seq written as 0 decodes like an absent one but breaks "minimum 1".
 	for _, key := range []string{`"source_seq"`, `"resolved_by"`} {
 		for rest := raw; ; {
