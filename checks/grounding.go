@@ -163,9 +163,15 @@ func salientTokensLow(low string) []string {
 		}
 	}
 	take := func(c string) {
-		c = strings.TrimRight(c, ".,:;!?-")
+		// strings.TrimRight(c, ".,:;!?-") and TrimLeft(c, ".:-"), without
+		// building their cutsets for every chunk
+		for len(c) > 0 && strings.IndexByte(".,:;!?-", c[len(c)-1]) >= 0 {
+			c = c[:len(c)-1]
+		}
 		if !strings.HasPrefix(c, "./") {
-			c = strings.TrimLeft(c, ".:-")
+			for len(c) > 0 && (c[0] == '.' || c[0] == ':' || c[0] == '-') {
+				c = c[1:]
+			}
 		}
 		if c == "" {
 			return

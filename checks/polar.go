@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -83,10 +84,11 @@ type occurrence struct {
 // for kinds. Invalid patterns are skipped (badPattern reports them).
 func (st *state) occurrences(leaves []leaf, patterns []string, kinds []polarity.Kind) []occurrence {
 	var out []occurrence
+	fs := st.filters(patterns)
 	for _, l := range leaves {
-		for _, p := range patterns {
-			re, err := textmatch.Compile(p)
-			if err != nil || !textmatch.MayMatch(re, l.lower) {
+		for i, p := range patterns {
+			re := fs[i].re
+			if re == nil || !fs[i].mayMatch(st, l) {
 				continue
 			}
 			for _, loc := range re.FindAllStringIndex(l.folded, -1) {
@@ -166,6 +168,70 @@ func isSupersedes(ptr string) bool {
 	return strings.HasPrefix(ptr, "/corrections/") && strings.HasSuffix(ptr, "/supersedes")
 }
 
+// filter is a pattern compiled, with what textmatch.MayMatch would read
+// for it, worked out once per summary rather than once per field.
+type filter struct {
+	re   *regexp.Regexp // nil: the pattern does not compile
+	need []string       // one of them is in every match in ASCII text
+	has  bool           // need is known
+	// none: no ASCII field of the summary holds any of need, so none of
+	// them can match.
+	none bool
+}
+
+// filters returns the filter of each pattern, cached per summary.
+func (st *state) filters(patterns []string) []filter {
+	st.filterMu.Lock()
+	defer st.filterMu.Unlock()
+	if st.filterOf == nil {
+		st.filterOf = map[string]filter{}
+		var b strings.Builder
+		for _, l := range st.leaves {
+			if l.ascii {
+				b.WriteString(l.lower)
+				b.WriteByte('\n')
+			}
+		}
+		st.asciiLower = b.String()
+	}
+	out := make([]filter, len(patterns))
+	for i, p := range patterns {
+		f, ok := st.filterOf[p]
+		if !ok {
+			if re, err := textmatch.Compile(p); err == nil {
+				f.re = re
+				f.need, f.has = textmatch.Need(re)
+				// A need found only across two fields joined here leaves
+				// none false: the fields are then read one by one.
+				f.none = f.has && !containsAnyOf(st.asciiLower, f.need)
+			}
+			st.filterOf[p] = f
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// mayMatch is textmatch.MayMatch(f.re, l.lower).
+func (f filter) mayMatch(st *state, l leaf) bool {
+	if !f.has || !l.ascii {
+		return true
+	}
+	if f.none && st.own(l) {
+		return false
+	}
+	return containsAnyOf(l.lower, f.need)
+}
+
+func containsAnyOf(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
 // matchesAny reports whether any pattern matches folded text.
 func matchesAny(patterns []string, folded string) bool {
 	_, _, ok := textmatch.FindAny(patterns, folded)
@@ -177,10 +243,11 @@ func clipQ(s string) string { return fmt.Sprintf("%q", clip.String(s, clipLen)) 
 
 // findAnyLeaf returns the first of patterns that matches leaf l (folded),
 // skipping the regexps that cannot match (textmatch.MayMatch).
-func findAnyLeaf(patterns []string, l leaf) (string, bool) {
-	for _, p := range patterns {
-		re, err := textmatch.Compile(p)
-		if err != nil || !textmatch.MayMatch(re, l.lower) {
+func (st *state) findAnyLeaf(patterns []string, l leaf) (string, bool) {
+	fs := st.filters(patterns)
+	for i, p := range patterns {
+		re := fs[i].re
+		if re == nil || !fs[i].mayMatch(st, l) {
 			continue
 		}
 		if re.MatchString(l.folded) {

@@ -61,7 +61,7 @@ func (c QuantityCheck) Check(in *Input) []Result {
 	for _, l := range leaves {
 		pattern := ""
 		if len(inv.Match) > 0 {
-			p, ok := findAnyLeaf(inv.Match, l)
+			p, ok := st.findAnyLeaf(inv.Match, l)
 			if !ok {
 				continue
 			}

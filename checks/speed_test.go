@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // The fast paths taken for BenchmarkChecks must give exactly what the
@@ -105,7 +108,7 @@ func salientRef(low string) []string {
 		}
 	}
 	for _, c := range strings.FieldsFunc(low, chunkSep) {
-		c = strings.TrimRight(c, ".,:;!?-")
+		c = strings.TrimRight(c, ".,:;!?-") // as salientTokensLow was written
 		if !strings.HasPrefix(c, "./") {
 			c = strings.TrimLeft(c, ".:-")
 		}
@@ -141,6 +144,32 @@ func TestSalientTokensChunks(t *testing.T) {
 		low := strings.ToLower(foldText(x))
 		if got, want := salientTokensLow(low), salientRef(low); !slices.Equal(got, want) {
 			t.Errorf("salientTokensLow(%q) = %q; want %q", low, got, want)
+		}
+	}
+}
+
+// The per-summary pattern filter says exactly what textmatch.MayMatch says
+// for every field.
+func TestFilterIsMayMatch(t *testing.T) {
+	patterns := []string{`read[- ]only`, `\bprod\b`, `6432`, `dns|resolv`, `(?:never|not) returned`, `zzz_absent`, `caf[eé]`, `x.y`, `[`, `migration c4`}
+	for _, s := range []*summarizers.Summary{goldSummary(), benchSummary(480)} {
+		s.Text += " Café au lait; naïve"
+		in := &Input{Scenario: testScenario(), Raw: mustJSON(t, s)}
+		st := newState(in)
+		fs := st.filters(patterns)
+		for _, l := range st.leaves {
+			for i, p := range patterns {
+				re, err := textmatch.Compile(p)
+				if (err != nil) != (fs[i].re == nil) {
+					t.Fatalf("%s: compile error %v, filter re %v", p, err, fs[i].re)
+				}
+				if err != nil {
+					continue
+				}
+				if got, want := fs[i].mayMatch(st, l), textmatch.MayMatch(re, l.lower); got != want {
+					t.Errorf("pattern %q on %s %q: filter %v, MayMatch %v", p, l.ptr, l.lower, got, want)
+				}
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -37,6 +38,11 @@ type state struct {
 	// currentLeaves are the leaves without corrections[].supersedes.
 	currentOnce   sync.Once
 	currentLeaves []leaf
+	// filterOf caches filters by pattern; asciiLower joins the lower
+	// text of the ASCII leaves.
+	filterMu   sync.Mutex
+	filterOf   map[string]filter
+	asciiLower string
 	// outsideHyp are currentLeaves without the hypotheses fields.
 	outsideOnce sync.Once
 	outsideHyp  []leaf
@@ -100,6 +106,7 @@ type leaf struct {
 	folded string // textmatch.Fold(text)
 	lower  string // folded, lower-cased (for textmatch.MayMatch)
 	i      int    // 1 + its index in state.leaves (0: a leaf made elsewhere)
+	ascii  bool   // lower is ASCII
 }
 
 func (in *Input) state() *state {
@@ -144,7 +151,8 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	add := func(ptr, text string) {
 		if text != "" {
 			f := textmatch.Fold(text)
-			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: strings.ToLower(f), i: len(out) + 1})
+			low := strings.ToLower(f)
+			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: low, i: len(out) + 1, ascii: isASCII(low)})
 		}
 	}
 	add("/goal", s.Goal)
@@ -182,6 +190,15 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	}
 	add("/text", s.Text)
 	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func ptrf(field string, i int, sub string) string {
