@@ -236,7 +236,7 @@ func isEmail(c string) bool {
 // isIdentifier tells an identifier (call_migrate_0193, v1.9.0, 10.42.7.19,
 // wh_restore) from a hyphenated word (read-only) or a decimal (3.5).
 func isIdentifier(t string) bool {
-	if !strings.ContainsAny(t, "_.:/-") {
+	if !hasJoiner(t) {
 		return false // p95, arm64, c17: words, not names
 	}
 	for _, r := range t {
@@ -271,6 +271,17 @@ func isIdentifier(t string) bool {
 	// 10.42.8.0/24 and 1.9.0 are not.
 	for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '/' || r == ':' }) {
 		if strings.Count(part, ".") >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasJoiner is strings.ContainsAny(t, "_.:/-") without building the set.
+func hasJoiner(t string) bool {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '_', '.', ':', '/', '-':
 			return true
 		}
 	}

@@ -200,8 +200,16 @@ func parseAt(s string, start int) (Quantity, int) {
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
+	// num is the number's digits, a '.' for its decimal mark: s[start:i]
+	// itself (no copy) until a group separator or a decimal comma is read.
 	var num strings.Builder
-	num.WriteString(s[start:i])
+	plain := true
+	text := func() {
+		if plain {
+			num.WriteString(s[start:i])
+			plain = false
+		}
+	}
 	// thousands groups: a separator followed by exactly three digits.
 	if i-start <= 3 {
 		for {
@@ -217,6 +225,7 @@ func parseAt(s string, start int) (Quantity, int) {
 			if k-j != 3 {
 				break
 			}
+			text()
 			num.WriteString(s[j:k])
 			i = k
 		}
@@ -227,11 +236,20 @@ func parseAt(s string, start int) (Quantity, int) {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		num.WriteByte('.')
-		num.WriteString(s[i+1 : j])
-		i = j
+		if plain && s[i] == '.' {
+			i = j // s[start:j] is the number as ParseFloat reads it
+		} else {
+			text()
+			num.WriteByte('.')
+			num.WriteString(s[i+1 : j])
+			i = j
+		}
 	}
-	v, err := strconv.ParseFloat(num.String(), 64)
+	digits := num.String()
+	if plain {
+		digits = s[start:i]
+	}
+	v, err := strconv.ParseFloat(digits, 64)
 	if err != nil {
 		v = math.NaN()
 	}

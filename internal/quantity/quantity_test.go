@@ -26,6 +26,7 @@ func TestParse(t *testing.T) {
 		{"millis", "timeout 30 ms", []vu{{30, "ms"}}},
 		{"decimal comma", "1,5 s", []vu{{1.5, "s"}}},
 		{"decimal dot", "0.75 h", []vu{{0.75, "h"}}},
+		{"groups then decimals", "1,234,567.25 s and 12.5 ms and 3,5 s", []vu{{1234567.25, "s"}, {12.5, "ms"}, {3.5, "s"}}},
 		{"ids are not numbers", "op c17 and v1.2 at config/v2", nil},
 		{"bare number", "port 6432", []vu{{6432, ""}}},
 		{"unknown unit word", "3 replicas", []vu{{3, "replica"}}},
