@@ -186,6 +186,13 @@ func (st *state) filters(patterns []string) []filter {
 	if st.filterOf == nil {
 		st.filterOf = map[string]filter{}
 		var b strings.Builder
+		n := 0
+		for _, l := range st.leaves {
+			if l.ascii {
+				n += len(l.lower) + 1
+			}
+		}
+		b.Grow(n)
 		for _, l := range st.leaves {
 			if l.ascii {
 				b.WriteString(l.lower)
