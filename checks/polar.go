@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -174,17 +175,19 @@ type filter struct {
 	re   *regexp.Regexp // nil: the pattern does not compile
 	need []string       // one of them is in every match in ASCII text
 	has  bool           // need is known
-	// none: no ASCII field of the summary holds any of need, so none of
-	// them can match.
-	none bool
+	// may[k] is set when ASCII leaf k (st.leaves[k]) may hold one of
+	// need: it does, or one starts in it and runs on into the next (which
+	// only a need with a newline could), so a clear bit means the leaf
+	// cannot match. nil when has is false.
+	may []bool
 }
 
 // filters returns the filter of each pattern, cached per summary.
-func (st *state) filters(patterns []string) []filter {
+func (st *state) filters(patterns []string) []*filter {
 	st.filterMu.Lock()
 	defer st.filterMu.Unlock()
 	if st.filterOf == nil {
-		st.filterOf = map[string]filter{}
+		st.filterOf = map[string]*filter{}
 		var b strings.Builder
 		n := 0
 		for _, l := range st.leaves {
@@ -193,24 +196,26 @@ func (st *state) filters(patterns []string) []filter {
 			}
 		}
 		b.Grow(n)
-		for _, l := range st.leaves {
+		for k, l := range st.leaves {
 			if l.ascii {
+				st.asciiAt = append(st.asciiAt, asciiSpan{off: b.Len(), leaf: k})
 				b.WriteString(l.lower)
 				b.WriteByte('\n')
 			}
 		}
 		st.asciiLower = b.String()
 	}
-	out := make([]filter, len(patterns))
+	out := make([]*filter, len(patterns))
 	for i, p := range patterns {
 		f, ok := st.filterOf[p]
 		if !ok {
+			f = &filter{}
 			if re, err := textmatch.Compile(p); err == nil {
 				f.re = re
 				f.need, f.has = textmatch.Need(re)
-				// A need found only across two fields joined here leaves
-				// none false: the fields are then read one by one.
-				f.none = f.has && !containsAnyOf(st.asciiLower, f.need)
+				if f.has {
+					f.may = st.mayHold(f.need)
+				}
 			}
 			st.filterOf[p] = f
 		}
@@ -220,14 +225,42 @@ func (st *state) filters(patterns []string) []filter {
 }
 
 // mayMatch is textmatch.MayMatch(f.re, l.lower).
-func (f filter) mayMatch(st *state, l leaf) bool {
+func (f *filter) mayMatch(st *state, l leaf) bool {
 	if !f.has || !l.ascii {
 		return true
 	}
-	if f.none && st.own(l) {
-		return false
+	if st.own(l) {
+		return f.may[l.i-1]
 	}
 	return containsAnyOf(l.lower, f.need)
+}
+
+// asciiSpan is where an ASCII leaf's lower text starts in st.asciiLower.
+type asciiSpan struct{ off, leaf int }
+
+// mayHold marks the ASCII leaves in which one of need occurs, reading
+// st.asciiLower once per need and skipping to the next leaf at each find,
+// rather than searching each leaf on its own.
+func (st *state) mayHold(need []string) []bool {
+	may := make([]bool, len(st.leaves))
+	text := st.asciiLower
+	for _, x := range need {
+		for off := 0; off < len(text); {
+			j := strings.Index(text[off:], x)
+			if j < 0 {
+				break
+			}
+			pos := off + j
+			// the leaf whose text holds pos (or the newline after it)
+			a := sort.Search(len(st.asciiAt), func(k int) bool { return st.asciiAt[k].off > pos }) - 1
+			may[st.asciiAt[a].leaf] = true
+			if a+1 >= len(st.asciiAt) {
+				break
+			}
+			off = st.asciiAt[a+1].off
+		}
+	}
+	return may
 }
 
 func containsAnyOf(s string, subs []string) bool {
@@ -250,8 +283,8 @@ func clipQ(s string) string { return fmt.Sprintf("%q", clip.String(s, clipLen)) 
 
 // findAnyLeaf returns the first of patterns that matches leaf l (folded),
 // skipping the regexps that cannot match (textmatch.MayMatch).
-func (st *state) findAnyLeaf(patterns []string, l leaf) (string, bool) {
-	fs := st.filters(patterns)
+// fs is st.filters(patterns).
+func (st *state) findAnyLeaf(patterns []string, fs []*filter, l leaf) (string, bool) {
 	for i, p := range patterns {
 		re := fs[i].re
 		if re == nil || !fs[i].mayMatch(st, l) {

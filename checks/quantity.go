@@ -58,10 +58,11 @@ func (c QuantityCheck) Check(in *Input) []Result {
 	}
 	var near []Evidence
 	var kept *Evidence
+	fs := st.filters(inv.Match)
 	for _, l := range leaves {
 		pattern := ""
 		if len(inv.Match) > 0 {
-			p, ok := st.findAnyLeaf(inv.Match, l)
+			p, ok := st.findAnyLeaf(inv.Match, fs, l)
 			if !ok {
 				continue
 			}

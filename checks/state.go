@@ -41,8 +41,9 @@ type state struct {
 	// filterOf caches filters by pattern; asciiLower joins the lower
 	// text of the ASCII leaves.
 	filterMu   sync.Mutex
-	filterOf   map[string]filter
+	filterOf   map[string]*filter
 	asciiLower string
+	asciiAt    []asciiSpan
 	// outsideHyp are currentLeaves without the hypotheses fields.
 	outsideOnce sync.Once
 	outsideHyp  []leaf
