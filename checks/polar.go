@@ -3,7 +3,6 @@ package checks
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -84,8 +83,12 @@ type occurrence struct {
 // occurrences returns every match of patterns in leaves, in order, judged
 // for kinds. Invalid patterns are skipped (badPattern reports them).
 func (st *state) occurrences(leaves []leaf, patterns []string, kinds []polarity.Kind) []occurrence {
-	var out []occurrence
-	fs := st.filters(patterns)
+	return st.appendOccurrences(nil, leaves, patterns, st.filters(patterns), kinds)
+}
+
+// appendOccurrences appends the occurrences in leaves to out; fs is
+// st.filters(patterns).
+func (st *state) appendOccurrences(out []occurrence, leaves []leaf, patterns []string, fs []*filter, kinds []polarity.Kind) []occurrence {
 	for _, l := range leaves {
 		for i, p := range patterns {
 			re := fs[i].re
@@ -128,41 +131,53 @@ func cueNote(v polarity.Verdict) string {
 	return fmt.Sprintf("%s cue %q", v.Kind, v.Cue)
 }
 
-// withoutSupersedes drops corrections[].supersedes: it holds an old value
-// and counts only as that.
-func withoutSupersedes(leaves []leaf) []leaf {
-	if !slices.ContainsFunc(leaves, func(l leaf) bool { return isSupersedes(l.ptr) }) {
-		return leaves
-	}
-	out := make([]leaf, 0, len(leaves))
-	for _, l := range leaves {
-		if isSupersedes(l.ptr) {
-			continue
+// segments returns leaves without those drop selects, as the runs of
+// leaves between them (in order, sharing leaves' memory): what a copy
+// would hold, without copying it.
+func segments(leaves []leaf, drop func(leaf) bool) [][]leaf {
+	var out [][]leaf
+	start := 0
+	for i, l := range leaves {
+		if drop(l) {
+			if i > start {
+				out = append(out, leaves[start:i])
+			}
+			start = i + 1
 		}
-		out = append(out, l)
+	}
+	if start < len(leaves) {
+		out = append(out, leaves[start:])
 	}
 	return out
 }
 
-// current is withoutSupersedes(st.leaves), computed once per summary;
+func supersedesLeaf(l leaf) bool { return isSupersedes(l.ptr) }
+
+// current is st.leaves without corrections[].supersedes (it holds an old
+// value and counts only as that), as segments, computed once per summary;
 // callers must not modify it.
-func (st *state) current() []leaf {
-	st.currentOnce.Do(func() { st.currentLeaves = withoutSupersedes(st.leaves) })
+func (st *state) current() [][]leaf {
+	st.currentOnce.Do(func() { st.currentLeaves = segments(st.leaves, supersedesLeaf) })
 	return st.currentLeaves
 }
 
 // currentOutsideHypotheses is current() without the hypotheses fields,
 // computed once per summary; callers must not modify it.
-func (st *state) currentOutsideHypotheses() []leaf {
+func (st *state) currentOutsideHypotheses() [][]leaf {
 	st.outsideOnce.Do(func() {
-		st.outsideHyp = make([]leaf, 0, len(st.current()))
-		for _, l := range st.current() {
-			if fieldOf(l.ptr) != "hypotheses" {
-				st.outsideHyp = append(st.outsideHyp, l)
-			}
-		}
+		st.outsideHyp = segments(st.leaves, func(l leaf) bool { return isSupersedes(l.ptr) || fieldOf(l.ptr) == "hypotheses" })
 	})
 	return st.outsideHyp
+}
+
+// occurrencesIn is occurrences over segments of leaves, in order.
+func (st *state) occurrencesIn(segs [][]leaf, patterns []string, kinds []polarity.Kind) []occurrence {
+	var out []occurrence
+	fs := st.filters(patterns)
+	for _, s := range segs {
+		out = st.appendOccurrences(out, s, patterns, fs, kinds)
+	}
+	return out
 }
 
 func isSupersedes(ptr string) bool {

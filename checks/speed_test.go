@@ -173,3 +173,35 @@ func TestFilterIsMayMatch(t *testing.T) {
 		}
 	}
 }
+
+// current and currentOutsideHypotheses, as segments, hold exactly the
+// leaves a filtered copy would, in order.
+func TestSegmentsAreTheFilteredLeaves(t *testing.T) {
+	for _, s := range []*summarizers.Summary{goldSummary(), benchSummary(480)} {
+		st := newState(&Input{Scenario: testScenario(), Raw: mustJSON(t, s)})
+		for name, c := range map[string]struct {
+			segs [][]leaf
+			keep func(leaf) bool
+		}{
+			"current":  {st.current(), func(l leaf) bool { return !isSupersedes(l.ptr) }},
+			"outside":  {st.currentOutsideHypotheses(), func(l leaf) bool { return !isSupersedes(l.ptr) && fieldOf(l.ptr) != "hypotheses" }},
+			"dropNone": {segments(st.leaves, func(leaf) bool { return false }), func(leaf) bool { return true }},
+			"dropAll":  {segments(st.leaves, func(leaf) bool { return true }), func(leaf) bool { return false }},
+		} {
+			var got, want []string
+			for _, seg := range c.segs {
+				for _, l := range seg {
+					got = append(got, l.ptr)
+				}
+			}
+			for _, l := range st.leaves {
+				if c.keep(l) {
+					want = append(want, l.ptr)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %v; want %v", name, got, want)
+			}
+		}
+	}
+}

@@ -37,7 +37,7 @@ type state struct {
 	parsed parsed
 	// currentLeaves are the leaves without corrections[].supersedes.
 	currentOnce   sync.Once
-	currentLeaves []leaf
+	currentLeaves [][]leaf
 	// filterOf caches filters by pattern; asciiLower joins the lower
 	// text of the ASCII leaves.
 	filterMu   sync.Mutex
@@ -46,7 +46,7 @@ type state struct {
 	asciiAt    []asciiSpan
 	// outsideHyp are currentLeaves without the hypotheses fields.
 	outsideOnce sync.Once
-	outsideHyp  []leaf
+	outsideHyp  [][]leaf
 }
 
 // parsed caches quantity.Parse and quantity.Dates of each leaf, by its
