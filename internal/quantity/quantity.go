@@ -15,6 +15,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -78,13 +80,36 @@ func Canon(unit string) string {
 	return info(unit).canon
 }
 
+// infos remembers info by unit spelling (the spelling itself is the key):
+// the checks compare the same few units again and again. It is bounded by
+// maxInfos, then dropped and refilled.
+var (
+	infos     sync.Map // string → unitInfo
+	infoCount atomic.Int64
+)
+
+const maxInfos = 4096
+
 func info(unit string) unitInfo {
+	if v, ok := infos.Load(unit); ok {
+		return v.(unitInfo)
+	}
+	i := infoOf(unit)
+	if infoCount.Add(1) > maxInfos {
+		infos.Clear()
+		infoCount.Store(1)
+	}
+	infos.Store(strings.Clone(unit), i)
+	return i
+}
+
+func infoOf(unit string) unitInfo {
 	u := strings.TrimSpace(unit)
 	if u == "" {
 		return unitInfo{}
 	}
 	if i := strings.Index(u, "/"); i > 0 && i < len(u)-1 {
-		a, b := info(u[:i]), info(u[i+1:])
+		a, b := infoOf(u[:i]), infoOf(u[i+1:])
 		return unitInfo{canon: a.canon + "/" + b.canon, dim: a.dim + "/" + b.dim, factor: a.factor / b.factor}
 	}
 	if i, ok := units[u]; ok {

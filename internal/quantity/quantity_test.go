@@ -114,3 +114,14 @@ func TestAcronymUnitsStayWhole(t *testing.T) {
 		t.Error("acronym units compare by their whole word")
 	}
 }
+
+// info remembers infoOf; what it remembers is what infoOf says.
+func TestInfoCache(t *testing.T) {
+	for _, u := range []string{"", " s ", "ms", "MB", "rows/s", "Replicas", "CVSS", "IOPS", "filas/min", "por ciento", "GiB", "x/", "/y", "tokens"} {
+		for range 2 {
+			if got, want := info(u), infoOf(u); got != want {
+				t.Errorf("info(%q) = %+v; infoOf says %+v", u, got, want)
+			}
+		}
+	}
+}
