@@ -204,13 +204,14 @@ func (st *state) filters(patterns []string) []*filter {
 	if st.filterOf == nil {
 		st.filterOf = map[string]*filter{}
 		var b strings.Builder
-		n := 0
+		n, count := 0, 0
 		for _, l := range st.leaves {
 			if l.ascii {
-				n += len(l.lower) + 1
+				n, count = n+len(l.lower)+1, count+1
 			}
 		}
 		b.Grow(n)
+		st.asciiAt = make([]asciiSpan, 0, count)
 		for k, l := range st.leaves {
 			if l.ascii {
 				st.asciiAt = append(st.asciiAt, asciiSpan{off: b.Len(), leaf: k})
