@@ -85,8 +85,11 @@ func matchLeaves(leaves []leaf, patterns []string) (l leaf, pattern, match strin
 func anyOf(patterns []string) string { return strings.Join(patterns, " | ") }
 
 func fieldOf(ptr string) string {
-	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	return parts[0]
+	f := strings.TrimPrefix(ptr, "/")
+	if i := strings.IndexByte(f, '/'); i >= 0 {
+		f = f[:i]
+	}
+	return f
 }
 
 // plural returns "1 claim" / "2 claims".

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sync"
+	"unsafe"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -41,7 +43,17 @@ func (CompressionCheck) Check(in *Input) []Result {
 		r.Status, r.Message = Error, "no replaced events to compare with (no cut and no replaced token count)"
 		return []Result{r}
 	}
-	summaryTokens := counter.Count(string(compactJSON(st)))
+	summaryTokens := 0
+	buf := compactBufs.Get().(*[]byte)
+	if c := compactJSON(st, (*buf)[:0]); len(c) > 0 {
+		// Count keeps no reference to its input: read c as a string in
+		// place, and reuse its memory for the next summary.
+		summaryTokens = counter.Count(unsafe.String(&c[0], len(c)))
+		*buf = c
+	}
+	if cap(*buf) <= 1<<20 {
+		compactBufs.Put(buf)
+	}
 	maxRatio := scenarios.DefaultMaxRatio
 	if in.Scenario != nil {
 		maxRatio = in.Scenario.Compaction.EffectiveMaxRatio()
@@ -61,14 +73,18 @@ func (CompressionCheck) Check(in *Input) []Result {
 	return []Result{r}
 }
 
+// compactBufs are buffers for compactJSON, reused across summaries.
+var compactBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // compactJSON is the summary as compact JSON: Raw compacted, or the decoded
-// summary marshalled when Raw is empty or cannot be compacted.
-func compactJSON(st *state) []byte {
+// summary marshalled when Raw is empty or cannot be compacted. It may
+// append to buf.
+func compactJSON(st *state, buf []byte) []byte {
 	raw := st.in.Raw
 	if st.readErr == nil && len(bytes.TrimSpace(raw)) > 0 {
 		// raw decoded without error, so it is valid JSON: what json.Compact
 		// would do is drop the whitespace outside strings, and nothing else.
-		return dropSpace(raw)
+		return dropSpace(buf, raw)
 	}
 	if len(raw) > 0 {
 		var b bytes.Buffer
@@ -83,8 +99,7 @@ func compactJSON(st *state) []byte {
 
 // dropSpace returns valid JSON raw without its insignificant whitespace:
 // json.Compact's output, without its scanner's cost.
-func dropSpace(raw []byte) []byte {
-	out := make([]byte, 0, len(raw))
+func dropSpace(out, raw []byte) []byte {
 	inString := false
 	start := 0 // raw[start:i] is still to be copied
 	for i := 0; i < len(raw); i++ {

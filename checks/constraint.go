@@ -46,12 +46,12 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 	if r, bad := badPattern(r, inv.Match); bad {
 		return []Result{r}
 	}
-	all := withoutSupersedes(st.leaves)
+	all := st.current()
 	where, prefix := "constraints", "/constraints/"
 	if st.sum.TextOnly() {
-		all, where, prefix = st.textLeaves(), "text", "/text"
+		all, where, prefix = [][]leaf{st.textLeaves()}, "text", "/text"
 	}
-	occ := st.occurrences(all, inv.Match, contradicts)
+	occ := st.occurrencesIn(all, inv.Match, contradicts)
 	if o, ok := firstNegated(occ); ok {
 		r.Status = Fail
 		r.Message = fmt.Sprintf("%s contradicts the rule from #%d: %s (%s)", o.l.ptr, inv.SourceSeq, clipQ(o.l.text), cueNote(o.v))

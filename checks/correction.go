@@ -138,6 +138,7 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 // of the same quantity or day.
 type valueFinder struct {
 	lit   string
+	low   string // lit folded and lower-cased
 	isQ   bool
 	value float64
 	unit  string
@@ -145,7 +146,7 @@ type valueFinder struct {
 }
 
 func newValueFinder(v string) valueFinder {
-	f := valueFinder{lit: v}
+	f := valueFinder{lit: v, low: strings.ToLower(foldText(v))}
 	v = strings.TrimSpace(v)
 	if qs := quantity.Parse(v); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(v) && qs[0].Unit != "" && quantity.Known(qs[0].Unit) {
 		f.isQ, f.value, f.unit = true, qs[0].Value, qs[0].Unit
@@ -188,8 +189,11 @@ type valueSpan struct {
 // spans returns every occurrence of the value in leaf l.
 func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 	var out []valueSpan
-	low := strings.ToLower(l.folded)
-	needle := strings.ToLower(foldText(f.lit))
+	low := l.lower
+	if low == "" {
+		low = strings.ToLower(l.folded)
+	}
+	needle := f.low
 	p := st.pol(l)
 	for off := 0; needle != "" && off < len(low); {
 		i := findToken(low[off:], needle)
@@ -208,14 +212,14 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 		return out
 	}
 	if f.isQ {
-		for _, q := range quantity.Parse(l.text) {
+		for _, q := range st.quantities(l) {
 			if quantity.Equal(q.Value, q.Unit, f.value, f.unit) {
 				out = append(out, valueSpan{v: st.polRaw(l).Judge(q.Start, q.End, nil, notCurrentOrFormer...)})
 			}
 		}
 	}
 	if f.date != nil {
-		for _, d := range quantity.Dates(l.text) {
+		for _, d := range st.dates(l) {
 			if d.Month == f.date.Month && d.Day == f.date.Day {
 				out = append(out, valueSpan{v: st.polRaw(l).Judge(d.Start, d.End, nil, notCurrentOrFormer...)})
 			}

@@ -53,6 +53,8 @@ type grounded struct {
 	// words: its content words must be supported (claims, constraints);
 	// instruction: a constraint or correction, which only a user gives.
 	words, instruction bool
+	// qs is quantity.Parse(text), when known.
+	qs []quantity.Quantity
 }
 
 // Check implements Check.
@@ -62,7 +64,7 @@ func (GroundingCheck) Check(in *Input) []Result {
 		return res
 	}
 	r := Result{Check: CheckGrounding, Kind: KindStructural}
-	var items []grounded
+	items := make([]grounded, 0, len(st.sum.Verified)+len(st.sum.Constraints)+len(st.sum.Corrections)+len(st.sum.Pending))
 	for i, c := range st.sum.Verified {
 		items = append(items, grounded{ptr: ptrf("verified", i, "claim"), text: c.Claim, seq: c.SourceSeq, words: true})
 	}
@@ -75,17 +77,17 @@ func (GroundingCheck) Check(in *Input) []Result {
 	for i, p := range st.sum.Pending {
 		items = append(items, grounded{ptr: ptrf("pending", i, "description"), text: p.Description, seq: p.SourceSeq, opID: p.OpID})
 	}
-	lows := make(map[string]string, len(st.leaves))
-	for _, l := range st.leaves {
-		lows[l.ptr] = l.lower
+	leafAt := make(map[string]int32, len(st.leaves)) // index in st.leaves
+	for i, l := range st.leaves {
+		leafAt[l.ptr] = int32(i)
 	}
 	judged := 0
 	for _, it := range items {
 		if it.seq == 0 {
 			continue
 		}
-		if low, ok := lows[it.ptr]; ok {
-			it.low = low
+		if i, ok := leafAt[it.ptr]; ok && st.leaves[i].text == it.text {
+			it.low, it.qs = st.leaves[i].lower, st.quantities(st.leaves[i])
 		}
 		hay, ok := st.sd.citedText(it.seq)
 		if !ok {
@@ -160,13 +162,19 @@ func salientTokensLow(low string) []string {
 			rest = rest[j+len(q[1]):]
 		}
 	}
-	for _, c := range strings.FieldsFunc(low, chunkSep) {
-		c = strings.TrimRight(c, ".,:;!?-")
+	take := func(c string) {
+		// strings.TrimRight(c, ".,:;!?-") and TrimLeft(c, ".:-"), without
+		// building their cutsets for every chunk
+		for len(c) > 0 && strings.IndexByte(".,:;!?-", c[len(c)-1]) >= 0 {
+			c = c[:len(c)-1]
+		}
 		if !strings.HasPrefix(c, "./") {
-			c = strings.TrimLeft(c, ".:-")
+			for len(c) > 0 && (c[0] == '.' || c[0] == ':' || c[0] == '-') {
+				c = c[1:]
+			}
 		}
 		if c == "" {
-			continue
+			return
 		}
 		switch {
 		case isEmail(c):
@@ -177,6 +185,22 @@ func salientTokensLow(low string) []string {
 			// a line number is not part of the name (entries.go:31)
 			out = append(out, cutLineNumber(c))
 		}
+	}
+	// The chunks of strings.FieldsFunc(low, chunkSep), without the slice.
+	start := -1
+	for i, r := range low {
+		switch {
+		case !chunkSep(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			take(low[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		take(low[start:])
 	}
 	return out
 }
@@ -212,13 +236,13 @@ func isEmail(c string) bool {
 // isIdentifier tells an identifier (call_migrate_0193, v1.9.0, 10.42.7.19,
 // wh_restore) from a hyphenated word (read-only) or a decimal (3.5).
 func isIdentifier(t string) bool {
+	if !hasJoiner(t) {
+		return false // p95, arm64, c17: words, not names
+	}
 	for _, r := range t {
 		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.:/-@+", r)) {
 			return false
 		}
-	}
-	if !strings.ContainsAny(t, "_.:/-") {
-		return false // p95, arm64, c17: words, not names
 	}
 	if n := strings.TrimLeft(t, "+-"); n != "" {
 		if qs := quantity.Parse(n); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(n) {
@@ -247,6 +271,17 @@ func isIdentifier(t string) bool {
 	// 10.42.8.0/24 and 1.9.0 are not.
 	for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '/' || r == ':' }) {
 		if strings.Count(part, ".") >= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasJoiner is strings.ContainsAny(t, "_.:/-") without building the set.
+func hasJoiner(t string) bool {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '_', '.', ':', '/', '-':
 			return true
 		}
 	}
@@ -282,7 +317,11 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 		}
 		anchors++
 	}
-	for _, q := range quantity.Parse(it.text) {
+	qs := it.qs
+	if qs == nil {
+		qs = quantity.Parse(it.text)
+	}
+	for _, q := range qs {
 		if q.Unit == "" || !quantity.Known(q.Unit) || approxRe.MatchString(it.text[:q.Start]) {
 			continue
 		}

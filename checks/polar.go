@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -51,6 +53,11 @@ func (st *state) pol(l leaf) *polarity.Text {
 // polRaw returns the polarity reading of a leaf's text as written (offsets
 // of quantity.Parse and findToken).
 func (st *state) polRaw(l leaf) *polarity.Text {
+	if l.text == l.folded {
+		// A polarity reading depends on the text alone: the same text
+		// read twice is the same reading.
+		return st.pol(l)
+	}
 	st.pols.mu.Lock()
 	defer st.pols.mu.Unlock()
 	if st.pols.raw == nil {
@@ -76,11 +83,16 @@ type occurrence struct {
 // occurrences returns every match of patterns in leaves, in order, judged
 // for kinds. Invalid patterns are skipped (badPattern reports them).
 func (st *state) occurrences(leaves []leaf, patterns []string, kinds []polarity.Kind) []occurrence {
-	var out []occurrence
+	return st.appendOccurrences(nil, leaves, patterns, st.filters(patterns), kinds)
+}
+
+// appendOccurrences appends the occurrences in leaves to out; fs is
+// st.filters(patterns).
+func (st *state) appendOccurrences(out []occurrence, leaves []leaf, patterns []string, fs []*filter, kinds []polarity.Kind) []occurrence {
 	for _, l := range leaves {
-		for _, p := range patterns {
-			re, err := textmatch.Compile(p)
-			if err != nil || !textmatch.MayMatch(re, l.lower) {
+		for i, p := range patterns {
+			re := fs[i].re
+			if re == nil || !fs[i].mayMatch(st, l) {
 				continue
 			}
 			for _, loc := range re.FindAllStringIndex(l.folded, -1) {
@@ -119,21 +131,161 @@ func cueNote(v polarity.Verdict) string {
 	return fmt.Sprintf("%s cue %q", v.Kind, v.Cue)
 }
 
-// withoutSupersedes drops corrections[].supersedes: it holds an old value
-// and counts only as that.
-func withoutSupersedes(leaves []leaf) []leaf {
-	out := make([]leaf, 0, len(leaves))
-	for _, l := range leaves {
-		if isSupersedes(l.ptr) {
-			continue
+// segments returns leaves without those drop selects, as the runs of
+// leaves between them (in order, sharing leaves' memory): what a copy
+// would hold, without copying it.
+func segments(leaves []leaf, drop func(leaf) bool) [][]leaf {
+	var out [][]leaf
+	start := 0
+	for i, l := range leaves {
+		if drop(l) {
+			if i > start {
+				out = append(out, leaves[start:i])
+			}
+			start = i + 1
 		}
-		out = append(out, l)
+	}
+	if start < len(leaves) {
+		out = append(out, leaves[start:])
+	}
+	return out
+}
+
+func supersedesLeaf(l leaf) bool { return isSupersedes(l.ptr) }
+
+// current is st.leaves without corrections[].supersedes (it holds an old
+// value and counts only as that), as segments, computed once per summary;
+// callers must not modify it.
+func (st *state) current() [][]leaf {
+	st.currentOnce.Do(func() { st.currentLeaves = segments(st.leaves, supersedesLeaf) })
+	return st.currentLeaves
+}
+
+// currentOutsideHypotheses is current() without the hypotheses fields,
+// computed once per summary; callers must not modify it.
+func (st *state) currentOutsideHypotheses() [][]leaf {
+	st.outsideOnce.Do(func() {
+		st.outsideHyp = segments(st.leaves, func(l leaf) bool { return isSupersedes(l.ptr) || fieldOf(l.ptr) == "hypotheses" })
+	})
+	return st.outsideHyp
+}
+
+// occurrencesIn is occurrences over segments of leaves, in order.
+func (st *state) occurrencesIn(segs [][]leaf, patterns []string, kinds []polarity.Kind) []occurrence {
+	var out []occurrence
+	fs := st.filters(patterns)
+	for _, s := range segs {
+		out = st.appendOccurrences(out, s, patterns, fs, kinds)
 	}
 	return out
 }
 
 func isSupersedes(ptr string) bool {
 	return strings.HasPrefix(ptr, "/corrections/") && strings.HasSuffix(ptr, "/supersedes")
+}
+
+// filter is a pattern compiled, with what textmatch.MayMatch would read
+// for it, worked out once per summary rather than once per field.
+type filter struct {
+	re   *regexp.Regexp // nil: the pattern does not compile
+	need []string       // one of them is in every match in ASCII text
+	has  bool           // need is known
+	// may[k] is set when ASCII leaf k (st.leaves[k]) may hold one of
+	// need: it does, or one starts in it and runs on into the next (which
+	// only a need with a newline could), so a clear bit means the leaf
+	// cannot match. nil when has is false.
+	may []bool
+}
+
+// filters returns the filter of each pattern, cached per summary.
+func (st *state) filters(patterns []string) []*filter {
+	st.filterMu.Lock()
+	defer st.filterMu.Unlock()
+	if st.filterOf == nil {
+		st.filterOf = map[string]*filter{}
+		var b strings.Builder
+		n, count := 0, 0
+		for _, l := range st.leaves {
+			if l.ascii {
+				n, count = n+len(l.lower)+1, count+1
+			}
+		}
+		b.Grow(n)
+		st.asciiAt = make([]asciiSpan, 0, count)
+		for k, l := range st.leaves {
+			if l.ascii {
+				st.asciiAt = append(st.asciiAt, asciiSpan{off: b.Len(), leaf: k})
+				b.WriteString(l.lower)
+				b.WriteByte('\n')
+			}
+		}
+		st.asciiLower = b.String()
+	}
+	out := make([]*filter, len(patterns))
+	for i, p := range patterns {
+		f, ok := st.filterOf[p]
+		if !ok {
+			f = &filter{}
+			if re, err := textmatch.Compile(p); err == nil {
+				f.re = re
+				f.need, f.has = textmatch.Need(re)
+				if f.has {
+					f.may = st.mayHold(f.need)
+				}
+			}
+			st.filterOf[p] = f
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// mayMatch is textmatch.MayMatch(f.re, l.lower).
+func (f *filter) mayMatch(st *state, l leaf) bool {
+	if !f.has || !l.ascii {
+		return true
+	}
+	if st.own(l) {
+		return f.may[l.i-1]
+	}
+	return containsAnyOf(l.lower, f.need)
+}
+
+// asciiSpan is where an ASCII leaf's lower text starts in st.asciiLower.
+type asciiSpan struct{ off, leaf int }
+
+// mayHold marks the ASCII leaves in which one of need occurs, reading
+// st.asciiLower once per need and skipping to the next leaf at each find,
+// rather than searching each leaf on its own.
+func (st *state) mayHold(need []string) []bool {
+	may := make([]bool, len(st.leaves))
+	text := st.asciiLower
+	for _, x := range need {
+		for off := 0; off < len(text); {
+			j := strings.Index(text[off:], x)
+			if j < 0 {
+				break
+			}
+			pos := off + j
+			// the leaf whose text holds pos (or the newline after it)
+			a := sort.Search(len(st.asciiAt), func(k int) bool { return st.asciiAt[k].off > pos }) - 1
+			may[st.asciiAt[a].leaf] = true
+			if a+1 >= len(st.asciiAt) {
+				break
+			}
+			off = st.asciiAt[a+1].off
+		}
+	}
+	return may
+}
+
+func containsAnyOf(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchesAny reports whether any pattern matches folded text.
@@ -147,10 +299,11 @@ func clipQ(s string) string { return fmt.Sprintf("%q", clip.String(s, clipLen)) 
 
 // findAnyLeaf returns the first of patterns that matches leaf l (folded),
 // skipping the regexps that cannot match (textmatch.MayMatch).
-func findAnyLeaf(patterns []string, l leaf) (string, bool) {
-	for _, p := range patterns {
-		re, err := textmatch.Compile(p)
-		if err != nil || !textmatch.MayMatch(re, l.lower) {
+// fs is st.filters(patterns).
+func (st *state) findAnyLeaf(patterns []string, fs []*filter, l leaf) (string, bool) {
+	for i, p := range patterns {
+		re := fs[i].re
+		if re == nil || !fs[i].mayMatch(st, l) {
 			continue
 		}
 		if re.MatchString(l.folded) {

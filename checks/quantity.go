@@ -58,16 +58,17 @@ func (c QuantityCheck) Check(in *Input) []Result {
 	}
 	var near []Evidence
 	var kept *Evidence
+	fs := st.filters(inv.Match)
 	for _, l := range leaves {
 		pattern := ""
 		if len(inv.Match) > 0 {
-			p, ok := findAnyLeaf(inv.Match, l)
+			p, ok := st.findAnyLeaf(inv.Match, fs, l)
 			if !ok {
 				continue
 			}
 			pattern = p
 		}
-		for _, q := range quantity.Parse(l.text) {
+		for _, q := range st.quantities(l) {
 			if quantity.Equal(q.Value, q.Unit, inv.Value, inv.Unit) {
 				if isSupersedes(l.ptr) {
 					near = append(near, Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})

@@ -54,16 +54,11 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 		r.Evidence = append(r.Evidence, e)
 		msgs = append(msgs, msg)
 	}
-	fields := st.textLeaves()
+	fields := [][]leaf{st.textLeaves()}
 	if !st.sum.TextOnly() {
-		fields = nil
-		for _, l := range withoutSupersedes(st.leaves) {
-			if fieldOf(l.ptr) != "hypotheses" {
-				fields = append(fields, l)
-			}
-		}
+		fields = st.currentOutsideHypotheses()
 	}
-	for _, o := range st.occurrences(fields, inv.Match, notAsserted) {
+	for _, o := range st.occurrencesIn(fields, inv.Match, notAsserted) {
 		if o.v.Kind != "" {
 			continue
 		}
@@ -96,11 +91,11 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 	}
 	var concl *Evidence
 	if len(inv.Conclusion) > 0 {
-		concLeaves := withoutSupersedes(st.leaves)
+		concLeaves := st.current()
 		if st.sum.TextOnly() {
-			concLeaves = st.textLeaves()
+			concLeaves = [][]leaf{st.textLeaves()}
 		}
-		if o, ok := firstAffirmed(st.occurrences(concLeaves, inv.Conclusion, contradicts)); ok {
+		if o, ok := firstAffirmed(st.occurrencesIn(concLeaves, inv.Conclusion, contradicts)); ok {
 			concl = &Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.match, clipLen), Pattern: o.pattern, Note: "conclusion"}
 		} else {
 			fail(Evidence{Seq: inv.RefutedBySeq, Pattern: anyOf(inv.Conclusion), Note: "conclusion missing"},

@@ -89,7 +89,11 @@ func Run(in *Input) []Result {
 	}
 	cp := *in
 	cp.memo = &memo{}
-	var out []Result
+	n := len(Structural)
+	if in.Scenario != nil {
+		n += len(in.Scenario.Invariants)
+	}
+	out := make([]Result, 0, n)
 	for _, c := range Structural {
 		out = append(out, c.Check(&cp)...)
 	}

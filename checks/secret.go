@@ -70,7 +70,12 @@ func (c SecretCheck) Check(in *Input) []Result {
 		raw, _ = json.Marshal(st.sum) // a library caller gave only the decoded summary
 		fromRaw = true
 	}
-	inRaw := rd.ContainsJSON(raw)
+	var inRaw bool
+	if fromRaw && st.sum != nil && st.readErr == nil {
+		inRaw = rd.ContainsValidJSON(raw) // it decoded: it is valid JSON
+	} else {
+		inRaw = rd.ContainsJSON(raw)
+	}
 	if !inRaw && fromRaw && st.sum != nil {
 		// Every leaf and every extension string is a string of raw, which
 		// ContainsJSON read with the same Find: none of them leaks.

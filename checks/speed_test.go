@@ -6,8 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // The fast paths taken for BenchmarkChecks must give exactly what the
@@ -47,7 +51,7 @@ func TestDropSpaceIsCompact(t *testing.T) {
 		if err := json.Compact(&want, d); err != nil {
 			t.Fatal(err)
 		}
-		if got := dropSpace(d); !bytes.Equal(got, want.Bytes()) {
+		if got := dropSpace(nil, d); !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("dropSpace differs from json.Compact on %.60q…:\n got %.200s\nwant %.200s", d, got, want.Bytes())
 		}
 	}
@@ -78,6 +82,125 @@ func TestSecretCheckSameWithSummaryOrRaw(t *testing.T) {
 			}
 			if got == nil || got.Status != Fail || len(got.Evidence) == 0 || !strings.Contains(got.Evidence[0].Pointer, map[string]string{"goal": "/goal", "text": "/text", "next": "/next_steps"}[where]) {
 				t.Errorf("leak in %s (raw %v): %+v", where, in.Raw != nil, got)
+			}
+		}
+	}
+}
+
+// salientRef is salientTokensLow as it was written with strings.FieldsFunc.
+func salientRef(low string) []string {
+	var out []string
+	for _, q := range [][2]string{{`"`, `"`}, {"`", "`"}, {"“", "”"}} {
+		for rest := low; ; {
+			i := strings.Index(rest, q[0])
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(q[0]):]
+			j := strings.Index(rest, q[1])
+			if j < 0 {
+				break
+			}
+			if g := strings.TrimSpace(rest[:j]); len(g) >= 3 {
+				out = append(out, g)
+			}
+			rest = rest[j+len(q[1]):]
+		}
+	}
+	for _, c := range strings.FieldsFunc(low, chunkSep) {
+		c = strings.TrimRight(c, ".,:;!?-") // as salientTokensLow was written
+		if !strings.HasPrefix(c, "./") {
+			c = strings.TrimLeft(c, ".:-")
+		}
+		if c == "" {
+			continue
+		}
+		switch {
+		case isEmail(c):
+			out = append(out, c)
+		case strings.Contains(c, "/") && isPathToken(c):
+			out = append(out, cutLineNumber(c))
+		case isIdentifier(c):
+			out = append(out, cutLineNumber(c))
+		}
+	}
+	return out
+}
+
+func TestSalientTokensChunks(t *testing.T) {
+	texts := []string{"", " ", "a", "“quoted”  x", "call_migrate_0193 ran; see entries.go:31 (and /srv/app/run.sh)", "\x01a\x02b_c\x03", "ends with id_1", "id_2 starts", "ops@example.com, 10.42.7.19:6432"}
+	sc := benchScenario()
+	for _, e := range sc.Events {
+		texts = append(texts, e.Text)
+		if e.ToolResult != nil {
+			texts = append(texts, e.ToolResult.Text)
+		}
+	}
+	s := benchSummary(480)
+	for _, l := range leavesOf(s) {
+		texts = append(texts, l.lower)
+	}
+	for _, x := range texts {
+		low := strings.ToLower(foldText(x))
+		if got, want := salientTokensLow(low), salientRef(low); !slices.Equal(got, want) {
+			t.Errorf("salientTokensLow(%q) = %q; want %q", low, got, want)
+		}
+	}
+}
+
+// The per-summary pattern filter says exactly what textmatch.MayMatch says
+// for every field.
+func TestFilterIsMayMatch(t *testing.T) {
+	patterns := []string{`read[- ]only`, `\bprod\b`, `6432`, `dns|resolv`, `(?:never|not) returned`, `zzz_absent`, `caf[eé]`, `x.y`, `[`, `migration c4`}
+	for _, s := range []*summarizers.Summary{goldSummary(), benchSummary(480)} {
+		s.Text += " Café au lait; naïve"
+		in := &Input{Scenario: testScenario(), Raw: mustJSON(t, s)}
+		st := newState(in)
+		fs := st.filters(patterns)
+		for _, l := range st.leaves {
+			for i, p := range patterns {
+				re, err := textmatch.Compile(p)
+				if (err != nil) != (fs[i].re == nil) {
+					t.Fatalf("%s: compile error %v, filter re %v", p, err, fs[i].re)
+				}
+				if err != nil {
+					continue
+				}
+				if got, want := fs[i].mayMatch(st, l), textmatch.MayMatch(re, l.lower); got != want {
+					t.Errorf("pattern %q on %s %q: filter %v, MayMatch %v", p, l.ptr, l.lower, got, want)
+				}
+			}
+		}
+	}
+}
+
+// current and currentOutsideHypotheses, as segments, hold exactly the
+// leaves a filtered copy would, in order.
+func TestSegmentsAreTheFilteredLeaves(t *testing.T) {
+	for _, s := range []*summarizers.Summary{goldSummary(), benchSummary(480)} {
+		st := newState(&Input{Scenario: testScenario(), Raw: mustJSON(t, s)})
+		for name, c := range map[string]struct {
+			segs [][]leaf
+			keep func(leaf) bool
+		}{
+			"current":  {st.current(), func(l leaf) bool { return !isSupersedes(l.ptr) }},
+			"outside":  {st.currentOutsideHypotheses(), func(l leaf) bool { return !isSupersedes(l.ptr) && fieldOf(l.ptr) != "hypotheses" }},
+			"dropNone": {segments(st.leaves, func(leaf) bool { return false }), func(leaf) bool { return true }},
+			"dropAll":  {segments(st.leaves, func(leaf) bool { return true }), func(leaf) bool { return false }},
+		} {
+			var got, want []string
+			for _, seg := range c.segs {
+				for _, l := range seg {
+					got = append(got, l.ptr)
+				}
+			}
+			for _, l := range st.leaves {
+				if c.keep(l) {
+					want = append(want, l.ptr)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: %v; want %v", name, got, want)
 			}
 		}
 	}

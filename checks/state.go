@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -31,6 +33,71 @@ type state struct {
 	sd *scenarioData
 	// pols caches what polarity reads in the leaves.
 	pols polarities
+	// parsed caches the quantities and dates of the summary's texts.
+	parsed parsed
+	// currentLeaves are the leaves without corrections[].supersedes.
+	currentOnce   sync.Once
+	currentLeaves [][]leaf
+	// filterOf caches filters by pattern; asciiLower joins the lower
+	// text of the ASCII leaves.
+	filterMu   sync.Mutex
+	filterOf   map[string]*filter
+	asciiLower string
+	asciiAt    []asciiSpan
+	// outsideHyp are currentLeaves without the hypotheses fields.
+	outsideOnce sync.Once
+	outsideHyp  [][]leaf
+}
+
+// parsed caches quantity.Parse and quantity.Dates of each leaf, by its
+// index: several checks read the same fields.
+type parsed struct {
+	mu    sync.Mutex
+	q     [][]quantity.Quantity
+	qDone []bool
+	d     [][]quantity.Date
+	dDone []bool
+}
+
+// own reports whether l is st.leaves[l.i-1] (a leaf made elsewhere is not).
+func (st *state) own(l leaf) bool {
+	return l.i > 0 && l.i <= len(st.leaves) && st.leaves[l.i-1].text == l.text
+}
+
+// quantities is quantity.Parse(l.text), parsed once per summary. The
+// result is shared: callers must not modify it.
+func (st *state) quantities(l leaf) []quantity.Quantity {
+	if !st.own(l) {
+		return quantity.Parse(l.text)
+	}
+	p := &st.parsed
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.q == nil {
+		p.q, p.qDone = make([][]quantity.Quantity, len(st.leaves)), make([]bool, len(st.leaves))
+	}
+	if !p.qDone[l.i-1] {
+		p.q[l.i-1], p.qDone[l.i-1] = quantity.Parse(l.text), true
+	}
+	return p.q[l.i-1]
+}
+
+// dates is quantity.Dates(l.text), parsed once per summary; shared like
+// quantities.
+func (st *state) dates(l leaf) []quantity.Date {
+	if !st.own(l) {
+		return quantity.Dates(l.text)
+	}
+	p := &st.parsed
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.d == nil {
+		p.d, p.dDone = make([][]quantity.Date, len(st.leaves)), make([]bool, len(st.leaves))
+	}
+	if !p.dDone[l.i-1] {
+		p.d[l.i-1], p.dDone[l.i-1] = quantity.Dates(l.text), true
+	}
+	return p.d[l.i-1]
 }
 
 // leaf is one string field of the summary.
@@ -39,6 +106,8 @@ type leaf struct {
 	text   string // as written
 	folded string // textmatch.Fold(text)
 	lower  string // folded, lower-cased (for textmatch.MayMatch)
+	i      int    // 1 + its index in state.leaves (0: a leaf made elsewhere)
+	ascii  bool   // lower is ASCII
 }
 
 func (in *Input) state() *state {
@@ -78,11 +147,13 @@ func (in *Input) empty() bool {
 }
 
 func leavesOf(s *summarizers.Summary) []leaf {
-	var out []leaf
+	out := make([]leaf, 0, 2+len(s.Constraints)+len(s.Decisions)+len(s.Verified)+len(s.Hypotheses)+
+		2*len(s.Pending)+2*len(s.Artifacts)+3*len(s.Corrections)+2*len(s.Errors)+len(s.NextSteps))
 	add := func(ptr, text string) {
 		if text != "" {
 			f := textmatch.Fold(text)
-			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: strings.ToLower(f)})
+			low := strings.ToLower(f)
+			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: low, i: len(out) + 1, ascii: isASCII(low)})
 		}
 	}
 	add("/goal", s.Goal)
@@ -120,6 +191,15 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	}
 	add("/text", s.Text)
 	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func ptrf(field string, i int, sub string) string {

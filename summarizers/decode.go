@@ -45,13 +45,29 @@ func Decode(raw []byte) (*Summary, []Violation, error) {
 	if len(raw) > MaxSummaryBytes {
 		return nil, nil, fmt.Errorf("%w: it is %d bytes; the limit is %d (8 MiB)", ErrUnreadable, len(raw), MaxSummaryBytes)
 	}
-	if d, at := depth(raw); d > MaxSummaryDepth {
-		return nil, nil, fmt.Errorf("%w: it nests deeper than %d levels (at byte %d)", ErrUnreadable, MaxSummaryDepth, at)
+	st := strictOf(raw)
+	// A document strictDecode read nests 3 levels deep at most.
+	if !st.ok {
+		if d, at := depth(raw); d > MaxSummaryDepth {
+			return nil, nil, fmt.Errorf("%w: it nests deeper than %d levels (at byte %d)", ErrUnreadable, MaxSummaryDepth, at)
+		}
 	}
-	if s, ok := fastValid(raw); ok {
+	if s, ok := fastValidFrom(raw, st); ok {
 		return s, nil, nil
 	}
 	return decodeSlow(raw)
+}
+
+// strict is strictDecode's answer on a document.
+type strict struct {
+	s          Summary
+	sv, ct, ok bool
+}
+
+func strictOf(raw []byte) strict {
+	var st strict
+	st.s, st.sv, st.ct, st.ok = strictDecode(raw)
+	return st
 }
 
 // decodeSlow validates with the schema library and decodes.
@@ -129,28 +145,41 @@ func depth(raw []byte) (max, at int) {
 // is not sure of (a null, an empty string, a zero seq, an unknown property,
 // a wrong type) returns false, and Decode then validates with the schema,
 // which is the authority. A fuzz test holds the two to agreement.
-func fastValid(raw []byte) (*Summary, bool) {
-	if bytes.Contains(raw, []byte("null")) || bytes.Contains(raw, []byte(`""`)) || !keysKnown(raw) {
+func fastValid(raw []byte) (*Summary, bool) { return fastValidFrom(raw, strictOf(raw)) }
+
+// fastValidFrom is fastValid with strictDecode's answer on raw already read.
+func fastValidFrom(raw []byte, st strict) (*Summary, bool) {
+	// Every key of a document strictDecode read is a known one, in its place.
+	if bytes.Contains(raw, []byte("null")) || bytes.Contains(raw, []byte(`""`)) || !st.ok && !keysKnown(raw) {
 		return nil, false
 	}
-	var shadow struct {
-		Summary
-		SchemaVersion *int `json:"schema_version"`
-		CoversThrough *int `json:"covers_through"`
+	s, sv, ct, ok := st.s, st.sv, st.ct, st.ok
+	if !ok {
+		var shadow struct {
+			Summary
+			SchemaVersion *int `json:"schema_version"`
+			CoversThrough *int `json:"covers_through"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&shadow) != nil {
+			return nil, false
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, false
+		}
+		s = shadow.Summary
+		sv, ct = shadow.SchemaVersion != nil, shadow.CoversThrough != nil
+		if sv {
+			s.SchemaVersion = *shadow.SchemaVersion
+		}
+		if ct {
+			s.CoversThrough = *shadow.CoversThrough
+		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&shadow) != nil {
+	if !sv || s.SchemaVersion != SchemaVersion || !ct || s.CoversThrough < 0 {
 		return nil, false
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	if shadow.SchemaVersion == nil || *shadow.SchemaVersion != SchemaVersion || shadow.CoversThrough == nil || *shadow.CoversThrough < 0 {
-		return nil, false
-	}
-	s := shadow.Summary
-	s.SchemaVersion, s.CoversThrough = *shadow.SchemaVersion, *shadow.CoversThrough
 	// A seq written as 0 decodes like an absent one but breaks "minimum 1".
 	for _, key := range []string{`"source_seq"`, `"resolved_by"`} {
 		for rest := raw; ; {

@@ -237,6 +237,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`[[[[{}]]]]`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkFastAgrees(t, raw)
+		checkStrictAgrees(t, raw)
 		s, vs, err := Decode(raw)
 		if err != nil && (s != nil || vs != nil) {
 			t.Fatalf("error with results: %v %v %v", s, vs, err)

@@ -117,12 +117,17 @@ func New(text string) *Text { return &Text{s: text} }
 // String returns the text.
 func (t *Text) String() string { return t.s }
 
-func kindSet(kinds []Kind) map[Kind]bool {
-	m := make(map[Kind]bool, len(kinds))
-	for _, k := range kinds {
-		m[k] = true
+// kindSet is the kinds a reading counts: a few at most, so a slice (no map
+// per Judge call).
+type kindSet []Kind
+
+func (w kindSet) has(k Kind) bool {
+	for _, x := range w {
+		if x == k {
+			return true
+		}
 	}
-	return m
+	return false
 }
 
 // Judge says how the text bears on the phrase at [start, end), counting only
@@ -174,7 +179,7 @@ func (t *Text) SameClause(a, b int) bool {
 	return ca >= 0 && ca == cb
 }
 
-func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want map[Kind]bool, depth int) Verdict {
+func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want kindSet, depth int) Verdict {
 	// A match that runs across a sentence or clause boundary ("… the CDN
 	// cut-over. Ruled out: the CDN adds the latency") is judged where the
 	// pattern matches within the clause it ends in, when it does.
@@ -236,11 +241,11 @@ func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want map[Kind]bool
 
 // kindIn returns the first kind of h's cues that is wanted with a scope
 // compatible with side ("following", "preceding", "" for any).
-func (t *Text) kindIn(h hit, want map[Kind]bool, side Scope) (Kind, int, bool) {
+func (t *Text) kindIn(h hit, want kindSet, side Scope) (Kind, int, bool) {
 	tab := tableOf()
 	for _, i := range h.cues {
 		c := tab.cues[i]
-		if !want[c.Kind] {
+		if !want.has(c.Kind) {
 			continue
 		}
 		if side != "" && !c.Scope.bears(side) {
@@ -295,7 +300,7 @@ func (t *Text) prepositional(c *clause, h hit) bool {
 // sentential returns the verdict of a cue that bears on the whole rest of
 // its clause ("It is not true that …", "No es cierto que …") when one
 // stands before start in clause ci.
-func (t *Text) sentential(ci, start int, want map[Kind]bool) (Verdict, bool) {
+func (t *Text) sentential(ci, start int, want kindSet) (Verdict, bool) {
 	c := &t.clauses[ci]
 	tab := tableOf()
 	for _, h := range c.hits {
@@ -303,7 +308,7 @@ func (t *Text) sentential(ci, start int, want map[Kind]bool) (Verdict, bool) {
 			continue
 		}
 		for _, i := range h.cues {
-			if cue := tab.cues[i]; cue.Scope == Clause && want[cue.Kind] && cue.Kind != Report {
+			if cue := tab.cues[i]; cue.Scope == Clause && want.has(cue.Kind) && cue.Kind != Report {
 				return t.verdict(c, h, cue.Kind, i), true
 			}
 		}
@@ -319,7 +324,7 @@ func (t *Text) sentential(ci, start int, want map[Kind]bool) (Verdict, bool) {
 // aunque, …) starts a new predicate and ends the frame; "and", "or", "so",
 // "because", "while" do not, since a quoted rule often holds them ("never
 // drop anything, so …", "do not push while the review runs").
-func (t *Text) framed(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
+func (t *Text) framed(ci, start, end int, want kindSet) (Verdict, bool) {
 	c := &t.clauses[ci]
 	tab := tableOf()
 	framed := false
@@ -381,7 +386,7 @@ func hitStarting(c *clause, p int) (hit, bool) {
 }
 
 // left looks for a cue before the phrase that bears on what follows it.
-func (t *Text) left(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
+func (t *Text) left(ci, start, end int, want kindSet) (Verdict, bool) {
 	c := &t.clauses[ci]
 	p := len(c.toks)
 	for i, ti := range c.toks {
@@ -472,7 +477,7 @@ func (t *Text) left(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 // heading returns the cue of a heading clause: a clause (with its
 // parentheticals) made of cues and filler words, such as "Ruled out",
 // "Lifted", "No longer applies" or "Hypothesis (refuted)".
-func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
+func (t *Text) heading(hi int, want kindSet) (Verdict, bool) {
 	var v Verdict
 	found := false
 	for ci := range t.clauses {
@@ -507,7 +512,7 @@ func (t *Text) heading(hi int, want map[Kind]bool) (Verdict, bool) {
 }
 
 // right looks for a cue after the phrase that bears on what precedes it.
-func (t *Text) right(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
+func (t *Text) right(ci, start, end int, want kindSet) (Verdict, bool) {
 	c := &t.clauses[ci]
 	p := len(c.toks)
 	for i, ti := range c.toks {
@@ -548,7 +553,7 @@ func (t *Text) right(ci, start, end int, want map[Kind]bool) (Verdict, bool) {
 
 // scanRight walks c from position p; stop is set when a barrier ended the
 // walk before the end of the clause.
-func (t *Text) scanRight(c *clause, p int, want map[Kind]bool, words int) (Verdict, bool, bool) {
+func (t *Text) scanRight(c *clause, p int, want kindSet, words int) (Verdict, bool, bool) {
 	// The value the phrase ends inside ("3.25" of "3.25.x") runs on.
 	chunk := -1
 	if p > 0 && p <= len(c.toks) {
@@ -599,7 +604,7 @@ func (t *Text) scanRight(c *clause, p int, want map[Kind]bool, words int) (Verdi
 // reported reports whether a report cue ("says", "according to") governs
 // the phrase at start, or the cue at cueAt, from the left.
 func (t *Text) reported(ci, start, cueAt int) bool {
-	want := map[Kind]bool{Report: true}
+	want := kindSet{Report}
 	for _, pos := range []int{start, cueAt} {
 		c := &t.clauses[ci]
 		p := len(c.toks)
@@ -879,7 +884,7 @@ func (t *Text) clauseAt(pos int) int {
 // tokenize cuts s into words (letters, digits and underscores, with an
 // apostrophe inside a word: isn't) and single punctuation marks, lower-cased.
 func tokenize(s string) []token {
-	var out []token
+	out := make([]token, 0, len(s)/4+1) // about one token per 4-5 bytes of prose
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) && r != '\n' {

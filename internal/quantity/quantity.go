@@ -15,6 +15,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -78,13 +80,36 @@ func Canon(unit string) string {
 	return info(unit).canon
 }
 
+// infos remembers info by unit spelling (the spelling itself is the key):
+// the checks compare the same few units again and again. It is bounded by
+// maxInfos, then dropped and refilled.
+var (
+	infos     sync.Map // string → unitInfo
+	infoCount atomic.Int64
+)
+
+const maxInfos = 4096
+
 func info(unit string) unitInfo {
+	if v, ok := infos.Load(unit); ok {
+		return v.(unitInfo)
+	}
+	i := infoOf(unit)
+	if infoCount.Add(1) > maxInfos {
+		infos.Clear()
+		infoCount.Store(1)
+	}
+	infos.Store(strings.Clone(unit), i)
+	return i
+}
+
+func infoOf(unit string) unitInfo {
 	u := strings.TrimSpace(unit)
 	if u == "" {
 		return unitInfo{}
 	}
 	if i := strings.Index(u, "/"); i > 0 && i < len(u)-1 {
-		a, b := info(u[:i]), info(u[i+1:])
+		a, b := infoOf(u[:i]), infoOf(u[i+1:])
 		return unitInfo{canon: a.canon + "/" + b.canon, dim: a.dim + "/" + b.dim, factor: a.factor / b.factor}
 	}
 	if i, ok := units[u]; ok {
@@ -200,8 +225,16 @@ func parseAt(s string, start int) (Quantity, int) {
 	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
+	// num is the number's digits, a '.' for its decimal mark: s[start:i]
+	// itself (no copy) until a group separator or a decimal comma is read.
 	var num strings.Builder
-	num.WriteString(s[start:i])
+	plain := true
+	text := func() {
+		if plain {
+			num.WriteString(s[start:i])
+			plain = false
+		}
+	}
 	// thousands groups: a separator followed by exactly three digits.
 	if i-start <= 3 {
 		for {
@@ -217,6 +250,7 @@ func parseAt(s string, start int) (Quantity, int) {
 			if k-j != 3 {
 				break
 			}
+			text()
 			num.WriteString(s[j:k])
 			i = k
 		}
@@ -227,11 +261,20 @@ func parseAt(s string, start int) (Quantity, int) {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		num.WriteByte('.')
-		num.WriteString(s[i+1 : j])
-		i = j
+		if plain && s[i] == '.' {
+			i = j // s[start:j] is the number as ParseFloat reads it
+		} else {
+			text()
+			num.WriteByte('.')
+			num.WriteString(s[i+1 : j])
+			i = j
+		}
 	}
-	v, err := strconv.ParseFloat(num.String(), 64)
+	digits := num.String()
+	if plain {
+		digits = s[start:i]
+	}
+	v, err := strconv.ParseFloat(digits, 64)
 	if err != nil {
 		v = math.NaN()
 	}

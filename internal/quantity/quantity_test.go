@@ -26,6 +26,7 @@ func TestParse(t *testing.T) {
 		{"millis", "timeout 30 ms", []vu{{30, "ms"}}},
 		{"decimal comma", "1,5 s", []vu{{1.5, "s"}}},
 		{"decimal dot", "0.75 h", []vu{{0.75, "h"}}},
+		{"groups then decimals", "1,234,567.25 s and 12.5 ms and 3,5 s", []vu{{1234567.25, "s"}, {12.5, "ms"}, {3.5, "s"}}},
 		{"ids are not numbers", "op c17 and v1.2 at config/v2", nil},
 		{"bare number", "port 6432", []vu{{6432, ""}}},
 		{"unknown unit word", "3 replicas", []vu{{3, "replica"}}},
@@ -111,5 +112,16 @@ func TestAcronymUnitsStayWhole(t *testing.T) {
 	}
 	if !Equal(3000, "IOPS", 3000, "iops") || Equal(9, "CVSS", 9, "cvs") {
 		t.Error("acronym units compare by their whole word")
+	}
+}
+
+// info remembers infoOf; what it remembers is what infoOf says.
+func TestInfoCache(t *testing.T) {
+	for _, u := range []string{"", " s ", "ms", "MB", "rows/s", "Replicas", "CVSS", "IOPS", "filas/min", "por ciento", "GiB", "x/", "/y", "tokens"} {
+		for range 2 {
+			if got, want := info(u), infoOf(u); got != want {
+				t.Errorf("info(%q) = %+v; infoOf says %+v", u, got, want)
+			}
+		}
 	}
 }

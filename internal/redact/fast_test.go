@@ -1,7 +1,10 @@
 package redact
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -50,11 +53,62 @@ func TestContainsJSONIsJSON(t *testing.T) {
 	for _, doc := range []string{
 		`{"a":"clean"}`, `{"a":"sk-live-ABCDEFGH"}`, `{"sk-live-ABCDEFGH":1}`, `{"a":"sk\u002dlive\u002dABCDEFGH"}`, `{"n":90210777}`, `{"n":9021}`,
 		`not json sk-live-ABCDEFGH`, `not json`, `{"a":"12345678"}`, `["x", "c2stbGl2ZS1BQkNERUZHSDEyMzQ1Njc4"]`,
+		`{"a":"sk-live-%41BCDEFGH"}`, `{"a":"sk-live-&#65;BCDEFGH"}`, `{"a":"sk-live-","b":"ABCDEFGH"}`, `{"sk-live-":"ABCDEFGH12"}`,
+		`{"a":"SK-LIVE-abcdefgh"}`, `{"a":"736b2d6c6976652d414243444546474831323334353637380a"}`, `{"n":-90210777e1}`,
+		`{"a":"ends in 12345678"}`, `{"a":"x\u0073k-live-ABCDEFGH"}`,
 	} {
 		red := r.JSON([]byte(doc))
 		want := string(red) != doc
 		if got := r.ContainsJSON([]byte(doc)); got != want {
 			t.Errorf("ContainsJSON(%s) = %v; JSON redacts it to %s", doc, got, red)
+		}
+		if json.Valid([]byte(doc)) {
+			if got := r.ContainsValidJSON([]byte(doc)); got != want {
+				t.Errorf("ContainsValidJSON(%s) = %v; JSON redacts it to %s", doc, got, red)
+			}
+		}
+	}
+}
+
+// TestContainsJSONRandom compares ContainsJSON with what JSON redacts on
+// documents built from pieces of the secret, its public part, escapes and
+// noise, split across strings, keys and numbers.
+func TestContainsJSONRandom(t *testing.T) {
+	r := New([]Secret{{ID: "k", Value: "sk-live-ABCDEFGH12345678"}, {ID: "pin", Value: "90210777"}}, "the key ends in 12345678, sk-live-**** form")
+	pieces := []string{"sk-live-", "ABCD", "EFGH", "1234", "5678", "abcdefgh", "SK-LIVE", " ", "  ", "\\n", "\\u0041", "%41", "&#65;", "&amp;", "\\\"", "ñ", "ｓ", "\u200b", "9021", "0777", "x", "-", "c2stbGl2ZS1B", "QkNERUZHSDEyMzQ1Njc4"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	str := func() string {
+		var b strings.Builder
+		for range rng.IntN(6) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return `"` + b.String() + `"`
+	}
+	for range 5000 {
+		var b strings.Builder
+		b.WriteString("{")
+		for j := range 1 + rng.IntN(4) {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(str() + ":")
+			switch rng.IntN(3) {
+			case 0:
+				b.WriteString(str())
+			case 1:
+				b.WriteString(strconv.Itoa(rng.IntN(100000000)))
+			default:
+				b.WriteString("[" + str() + "," + str() + "]")
+			}
+		}
+		b.WriteString("}")
+		doc := []byte(b.String())
+		if !json.Valid(doc) {
+			continue
+		}
+		want := string(r.JSON(doc)) != string(doc)
+		if got := r.ContainsValidJSON(doc); got != want {
+			t.Fatalf("ContainsValidJSON(%s) = %v; JSON redacts it to %s", doc, got, r.JSON(doc))
 		}
 	}
 }

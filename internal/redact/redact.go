@@ -33,6 +33,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 )
 
 // MinRun is the length, in folded characters, of the shortest run of a
@@ -320,6 +321,37 @@ func (r *Redactor) Find(s string) []Leak {
 		}
 	}
 	return merge(leaks)
+}
+
+// plainLeak reports whether b, read as plain text (no escapes decoded),
+// holds a run of a secret that is not public or a whole encoded secret:
+// whether Find's first and last passes would find anything.
+func (r *Redactor) plainLeak(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	// b is only read, and nothing read from s outlives the call: no copy.
+	s := unsafe.String(&b[0], len(b))
+	f := getFolded()
+	defer putFolded(f)
+	f.foldString(s)
+	for _, x := range r.secrets {
+		found := false
+		x.scan(f.r, func(p, k, l int) {
+			if int32(l) > x.public[k] {
+				found = true
+			}
+		})
+		if found {
+			return true
+		}
+		for _, n := range x.needles {
+			if len(indexAll(s, n.text, n.fold)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // merge sorts leaks and joins those that overlap or touch.

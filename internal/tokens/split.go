@@ -149,6 +149,9 @@ func contraction(s string, i int) int {
 
 // matchO200k returns the length of the pre-token starting at i.
 func matchO200k(s string, i int) int {
+	if n := asciiWord(s, i); n > 0 {
+		return n
+	}
 	r, w := runeAt(s, i)
 	// Alternatives 1 and 2: an optional prefix, then letters.
 	starts := make([]int, 0, 2)
@@ -236,6 +239,46 @@ func matchO200k(s string, i int) int {
 	}
 	// Alternative 7: \s+.
 	return end - i
+}
+
+// asciiWord is alternatives 1 and 2 for the commonest pre-token, an ASCII
+// word with an optional ASCII prefix (" the", "\"Goal", " API"): the
+// length matched, or 0 when the text there is not that plain (no letter,
+// or a non-ASCII byte where the classes would need unicode) and the
+// general code must decide.
+//
+// In ASCII the classes are [A-Z] (upper) and [a-z] (lower), disjoint, so
+// with U the [A-Z] run and L the [a-z] run after it: alternative 1 matches
+// prefix+U+L when L is not empty (from the prefix on, as it is tried
+// first; from the letter itself it would match the same run without it,
+// and a prefix is never a letter); otherwise alternative 1 fails from both
+// starts, and alternative 2 matches prefix+U when U is not empty. A
+// contraction may follow either.
+func asciiWord(s string, i int) int {
+	j := i
+	if c := s[i]; c >= utf8.RuneSelf {
+		return 0
+	} else if asciiClass[c]&(asciiUpper|asciiLower) == 0 {
+		if !isPrefix(rune(c)) || i+1 >= len(s) {
+			return 0
+		}
+		j++
+	}
+	k := j
+	for k < len(s) && asciiClass[s[k]&0x7f] == asciiUpper && s[k] < utf8.RuneSelf {
+		k++
+	}
+	u := k
+	for k < len(s) && asciiClass[s[k]&0x7f] == asciiLower && s[k] < utf8.RuneSelf {
+		k++
+	}
+	if k == j || k < len(s) && s[k] >= utf8.RuneSelf {
+		return 0 // no letter, or a letter class unicode must decide
+	}
+	if k == u && u < len(s) && s[u] >= utf8.RuneSelf {
+		return 0
+	}
+	return k + contraction(s, k) - i
 }
 
 // alt1 matches [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+ and an

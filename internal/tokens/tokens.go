@@ -78,7 +78,8 @@ func Default() *Counter {
 // Name is the encoding name.
 func (c *Counter) Name() string { return c.name }
 
-// Count returns the number of tokens in s.
+// Count returns the number of tokens in s. It keeps no reference to s once
+// it returns.
 //
 // For o200k_base, s is cut into pre-tokens by splitO200k (the codec's split
 // pattern, written out by hand because the regexp dominates the cost) and
