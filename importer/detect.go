@@ -102,7 +102,7 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 		if oneLine(trimmed, whole) {
 			return detectDocument(trimmed) // one document that fits on a line
 		}
-		if isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) {
+		if isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || ohPairs(sh, "/history") {
 			return Detection{Format: FormatOpenHands, Records: true}, nil
 		}
 		if _, ok := obj["role"]; ok {
@@ -129,11 +129,11 @@ func detectDocument(t []byte) (Detection, error) {
 		return Detection{Format: FormatCompactBench, Records: true}, nil
 	case isSWEHistory(sh["/history/*"]) || isSWEHistory(sh["/trajectory/*"]):
 		return Detection{Format: FormatSWEAgent}, nil
-	case isOHEvent(sh["/*"]):
+	case isOHEvent(sh["/*"]) || ohPairs(sh, ""):
 		return Detection{Format: FormatOpenHands}, nil
-	case isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || isOHEvent(sh["/trajectory/*"]):
+	case isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || isOHEvent(sh["/trajectory/*"]) || ohPairs(sh, "/history"):
 		return Detection{Format: FormatOpenHands}, nil
-	case isOHEvent(sh["/*/history/*"]) || isOHEvent(sh["/*/events/*"]):
+	case isOHEvent(sh["/*/history/*"]) || isOHEvent(sh["/*/events/*"]) || ohPairs(sh, "/*/history"):
 		return Detection{Format: FormatOpenHands, Records: true}, nil
 	}
 	if t[0] == '[' {

@@ -1,0 +1,61 @@
+package importer_test
+
+import (
+	"bufio"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// Shapes that real public logs take and that our first fixtures did not:
+// each case is written from the format's published structure, not copied.
+
+// OpenHands evaluation output of 2024 (before the event-list history) wrote
+// "history" as [action, observation] pairs; an action with no observation
+// is paired with a "null" observation.
+const ohPairsRecord = `{"instance_id":"demo__demo-1","instruction":"Fix the parser.","history":[` +
+	`[{"id":0,"timestamp":"2024-08-01T10:00:00","source":"user","message":"Fix src/parse.py.","action":"message","args":{"content":"Fix src/parse.py. Never touch vendor/.","wait_for_response":false}},` +
+	`{"message":"No observation","observation":"null","content":"","extras":{}}],` +
+	`[{"id":1,"source":"agent","message":"Running command: cat src/parse.py","action":"run","args":{"command":"cat src/parse.py","thought":"Read it first."}},` +
+	`{"id":2,"source":"agent","cause":1,"observation":"run","content":"def parse(s): pass","extras":{"command_id":-1,"command":"cat src/parse.py","exit_code":1}}],` +
+	`[{"id":3,"source":"agent","message":"Done.","action":"message","args":{"content":"The parser is fixed."}},` +
+	`{"message":"No observation","observation":"null","content":"","extras":{}}]` +
+	`],"metrics":{},"error":null}`
+
+var ohPairsWant = []scenarios.Event{
+	user(1, "Fix src/parse.py. Never touch vendor/."),
+	call(2, "Read it first.", "oh-1", "run", map[string]any{"command": "cat src/parse.py"}),
+	result(3, "oh-1", "error", "def parse(s): pass"),
+	assistant(4, "The parser is fixed."),
+}
+
+func TestOpenHandsHistoryPairs(t *testing.T) {
+	pairs := ohPairsRecord[strings.Index(ohPairsRecord, `"history":`)+len(`"history":`) : strings.Index(ohPairsRecord, `,"metrics"`)]
+	runFormatCases(t, importer.FormatOpenHands, []formatCase{
+		{name: "evaluation output line", input: ohPairsRecord + "\n", want: ohPairsWant},
+		{name: "array of records", input: "[" + ohPairsRecord + "]", want: ohPairsWant},
+		{name: "one object", input: strings.Replace(ohPairsRecord, `"instance_id"`, "\n"+`"instance_id"`, 1), want: ohPairsWant},
+		{name: "bare array of pairs", input: pairs, want: ohPairsWant},
+	})
+}
+
+func TestDetectOpenHandsHistoryPairs(t *testing.T) {
+	pairs := ohPairsRecord[strings.Index(ohPairsRecord, `"history":`)+len(`"history":`) : strings.Index(ohPairsRecord, `,"metrics"`)]
+	for name, in := range map[string]string{
+		"evaluation output":   ohPairsRecord + "\n" + ohPairsRecord + "\n",
+		"one record":          ohPairsRecord + "\n",
+		"array of records":    "[" + ohPairsRecord + "]",
+		"bare array of pairs": pairs,
+	} {
+		d, err := importer.DetectInput(bufio.NewReader(strings.NewReader(in)))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if d.Format != importer.FormatOpenHands {
+			t.Errorf("%s: detected %s, want openhands", name, d)
+		}
+	}
+}
