@@ -2,8 +2,11 @@ package importer_test
 
 import (
 	"bufio"
+	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/importer"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -57,5 +60,36 @@ func TestDetectOpenHandsHistoryPairs(t *testing.T) {
 		if d.Format != importer.FormatOpenHands {
 			t.Errorf("%s: detected %s, want openhands", name, d)
 		}
+	}
+}
+
+// SWE-agent before 1.0 wrote history items without message_type: the system
+// prompt (the agent's tools and standing rules) is the first item, an
+// observation is a user message, and demonstrations carry is_demo.
+func TestSWEAgentLegacyHistory(t *testing.T) {
+	in := `{"environment": "swe_main", "history": [
+{"role": "system", "content": "SETTING: a shell. Never use interactive editors.", "agent": "primary"},
+{"role": "user", "content": "A demonstration.", "agent": "primary", "is_demo": true},
+{"role": "user", "content": "Issue: the parser drops the last field.", "agent": "primary"},
+{"role": "assistant", "content": "DISCUSSION\nFind it.\n` + "```" + `\nfind_file parse.py\n` + "```" + `", "thought": "DISCUSSION\nFind it.\n", "action": "find_file parse.py\n", "agent": "primary"},
+{"role": "user", "content": "Found 1 match: src/parse.py", "agent": "primary"},
+{"role": "system", "content": "Your command ran successfully and did not produce any output.", "agent": "primary"}
+], "info": {"exit_status": "submitted", "model_stats": {"api_calls": 1}}}`
+	got, _ := importString(t, in, importer.Options{Format: importer.FormatSWEAgent})
+	want := []scenarios.Event{
+		user(1, "Issue: the parser drops the last field."),
+		call(2, "DISCUSSION\nFind it.", "step-1", "find_file", map[string]any{"command": "find_file parse.py"}),
+		result(3, "step-1", "ok", "Found 1 match: src/parse.py"),
+		system(4, "Your command ran successfully and did not produce any output."),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	var out bytes.Buffer
+	if _, err := importer.Import(strings.NewReader(in), &out, importer.Options{Format: importer.FormatSWEAgent, Name: "legacy.traj"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "\nrules: 'SETTING: a shell. Never use interactive editors.'\n") {
+		t.Errorf("the first system prompt is not the scenario's rules:\n%s", out.String())
 	}
 }

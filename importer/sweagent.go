@@ -56,6 +56,7 @@ const maxKeptSteps = 64 << 20
 type sweState struct {
 	step    int
 	pending string // a synthesized call still waiting for its observation
+	spoke   bool   // an item other than a system prompt has been read
 }
 
 // parseSWEAgent reads a SWE-agent .traj file (one JSON object). The
@@ -157,12 +158,19 @@ func (b *builder) sweHistory(st *sweState, it *sweHistoryItem) error {
 	if err != nil {
 		return fmt.Errorf("content: %w", err)
 	}
+	// Before 1.0, SWE-agent wrote no message_type: its system prompt is
+	// the system item that opens the history.
+	prompt := it.MessageType == "system_prompt" || it.MessageType == "" && !st.spoke
+	if it.Role != "system" {
+		st.spoke = true
+	}
 	switch it.Role {
 	case "system":
-		if it.MessageType == "system_prompt" && b.rules == "" {
+		if prompt && b.rules == "" {
 			b.rules = text
 			return nil
 		}
+		st.spoke = true
 		return b.text(scenarios.RoleSystem, text)
 	case "assistant":
 		st.step++
