@@ -93,3 +93,24 @@ func TestSWEAgentLegacyHistory(t *testing.T) {
 		t.Errorf("the first system prompt is not the scenario's rules:\n%s", out.String())
 	}
 }
+
+// Chat Completions messages as many published datasets and agent logs store
+// them: the call's arguments as a JSON object rather than a string holding
+// one (and the legacy function_call the same way).
+func TestOpenAIArgumentsAsAnObject(t *testing.T) {
+	runFormatCases(t, importer.FormatOpenAI, []formatCase{{
+		name: "arguments object",
+		input: `[{"role": "user", "content": "List the files."},
+{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": {"command": "ls -la"}}}]},
+{"role": "tool", "tool_call_id": "c1", "content": "a.py"},
+{"role": "assistant", "function_call": {"name": "read", "arguments": {"path": "a.py"}}},
+{"role": "function", "name": "read", "content": "print(1)"}]`,
+		want: []scenarios.Event{
+			user(1, "List the files."),
+			call(2, "", "c1", "bash", map[string]any{"command": "ls -la"}),
+			result(3, "c1", "ok", "a.py"),
+			call(4, "", "function-read", "read", map[string]any{"path": "a.py"}),
+			result(5, "function-read", "ok", "print(1)"),
+		},
+	}})
+}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -301,9 +302,12 @@ func commandArgs(action string) []byte {
 // argsValue accepts arguments as a JSON object or as a string holding one
 // (the OpenAI wire form).
 func argsValue(raw json.RawMessage) []byte {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return argsJSON(s)
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] == '"':
+		return argsJSON(jsonString(raw))
 	}
 	return argsJSON(string(raw))
 }
