@@ -24,6 +24,8 @@ const (
 type openaiMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
+	// Text is the content under the name some datasets give it.
+	Text    json.RawMessage `json:"text"`
 	Name    string          `json:"name"`
 	Refusal string          `json:"refusal"`
 	// Arguments are a string holding JSON (the wire form) or, as many
@@ -64,7 +66,11 @@ func (b *builder) message(d chatDialect, raw []byte) error {
 }
 
 func (b *builder) openaiMessage(m *openaiMessage) error {
-	text, err := b.contentText(m.Content)
+	content := m.Content
+	if c := bytes.TrimSpace(content); (len(c) == 0 || string(c) == "null") && len(m.Text) > 0 {
+		content = m.Text
+	}
+	text, err := b.contentText(content)
 	if err != nil {
 		return fmt.Errorf("content: %w", err)
 	}

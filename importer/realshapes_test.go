@@ -114,3 +114,28 @@ func TestOpenAIArgumentsAsAnObject(t *testing.T) {
 		},
 	}})
 }
+
+// Published SWE-agent trajectory datasets (one instance a JSONL record)
+// write each message as {role: system|user|ai, text: …}: LangChain's role
+// names and "text" for the content.
+func TestRecordsWithAIRoleAndText(t *testing.T) {
+	rec := `{"instance_id": "demo__demo-7", "model_name": "m", "target": true, "trajectory": [` +
+		`{"role": "system", "system_prompt": "SETTING: a shell.", "text": "SETTING: a shell.", "mask": false},` +
+		`{"role": "user", "text": "Fix the parser. Never edit the tests.", "mask": false},` +
+		`{"role": "ai", "text": "Let me look.", "mask": false},` +
+		`{"role": "human", "text": "[File: src/parse.py (2 lines total)]", "mask": true}` +
+		`], "exit_status": "submitted"}` + "\n"
+	want := []scenarios.Event{
+		system(1, "SETTING: a shell."),
+		user(2, "Fix the parser. Never edit the tests."),
+		assistant(3, "Let me look."),
+		user(4, "[File: src/parse.py (2 lines total)]"),
+	}
+	runFormatCases(t, importer.FormatOpenAI, []formatCase{
+		{name: "--messages-path", opts: importer.Options{MessagesPath: "/trajectory"}, input: rec, want: want},
+	})
+	d, err := importer.DetectInput(bufio.NewReader(strings.NewReader(rec + rec)))
+	if err != nil || d.Format != importer.FormatOpenAI || d.MessagesPath != "/trajectory" {
+		t.Errorf("detected %v (%v), want openai with messages at /trajectory", d, err)
+	}
+}
