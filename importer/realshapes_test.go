@@ -139,3 +139,49 @@ func TestRecordsWithAIRoleAndText(t *testing.T) {
 		t.Errorf("detected %v (%v), want openai with messages at /trajectory", d, err)
 	}
 }
+
+// mini-swe-agent (the SWE-agent team's bash-only agent) saves
+// {info, messages, trajectory_format: "mini-swe-agent-1"}: each assistant
+// message holds one fenced bash block, the command; the next user message,
+// starting with <returncode>, is its output. Its later versions call tools
+// instead, and end with an "exit" message.
+func TestMiniSWEAgent(t *testing.T) {
+	v1 := `{"info": {"exit_status": "Submitted", "submission": "diff", "model_stats": {"instance_cost": 0.1, "api_calls": 3}, "mini_version": "1.9.0"},
+"messages": [
+{"role": "system", "content": "You are a helpful assistant that can interact with a computer."},
+{"role": "user", "content": "<pr_description>The parser drops the last field. You must not edit tests.</pr_description>"},
+{"role": "assistant", "content": "THOUGHT: Read the parser first.\n\n` + "```" + `bash\ncat src/parse.py\n` + "```" + `"},
+{"role": "user", "content": "<returncode>0</returncode>\n<output>\ndef parse(s): pass\n</output>"},
+{"role": "assistant", "content": "THOUGHT: Run the tests.\n\n` + "```" + `bash\npython -m pytest -q\n` + "```" + `"},
+{"role": "user", "content": "<returncode>1</returncode>\n<output>\n1 failed\n</output>"},
+{"role": "assistant", "content": "Two commands at once is a format error.\n` + "```" + `bash\nls\n` + "```" + `\n` + "```" + `bash\npwd\n` + "```" + `"},
+{"role": "user", "content": "Please always provide EXACTLY ONE action in triple backticks."}
+], "trajectory_format": "mini-swe-agent-1"}`
+	v2 := `{"info": {"exit_status": "Submitted"}, "messages": [
+{"role": "system", "content": "SYS"},
+{"role": "user", "content": "Task"},
+{"role": "assistant", "content": "Look.", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}], "extra": {"actions": [{"command": "ls"}]}},
+{"role": "tool", "tool_call_id": "call_1", "content": "<returncode>0</returncode>\n<output>a.py</output>", "extra": {"returncode": 0}},
+{"role": "exit", "content": "Submitted", "extra": {"exit_status": "Submitted"}}
+], "trajectory_format": "mini-swe-agent-1.1"}`
+	runFormatCases(t, importer.FormatSWEAgent, []formatCase{
+		{name: "bash blocks", input: v1, want: []scenarios.Event{
+			user(1, "<pr_description>The parser drops the last field. You must not edit tests.</pr_description>"),
+			call(2, "THOUGHT: Read the parser first.", "step-1", "bash", map[string]any{"command": "cat src/parse.py"}),
+			result(3, "step-1", "ok", "<returncode>0</returncode>\n<output>\ndef parse(s): pass\n</output>"),
+			call(4, "THOUGHT: Run the tests.", "step-2", "bash", map[string]any{"command": "python -m pytest -q"}),
+			result(5, "step-2", "error", "<returncode>1</returncode>\n<output>\n1 failed\n</output>"),
+			assistant(6, "Two commands at once is a format error.\n```bash\nls\n```\n```bash\npwd\n```"),
+			user(7, "Please always provide EXACTLY ONE action in triple backticks."),
+		}},
+		{name: "tool calls", input: v2, want: []scenarios.Event{
+			user(1, "Task"),
+			call(2, "Look.", "call_1", "bash", map[string]any{"command": "ls"}),
+			result(3, "call_1", "ok", "<returncode>0</returncode>\n<output>a.py</output>"),
+		}},
+	})
+	d, err := importer.DetectInput(bufio.NewReader(strings.NewReader(v1)))
+	if err != nil || d.Format != importer.FormatSWEAgent {
+		t.Errorf("detected %v (%v), want swe-agent", d, err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -94,6 +95,21 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 			})
 			steps = nil
 			return err
+		case "messages":
+			// mini-swe-agent: chat messages, the commands in bash blocks.
+			if sawHistory {
+				return skipMember(dec)
+			}
+			st := &sweState{}
+			err := streamArray(dec, "messages", func(i int, raw json.RawMessage) error {
+				sawHistory = true
+				if err := b.miniMessage(st, raw); err != nil {
+					return b.skipItem("message", i, err)
+				}
+				return nil
+			})
+			steps = nil
+			return err
 		case "trajectory":
 			if sawHistory {
 				return skipMember(dec)
@@ -139,7 +155,7 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 	}
 	if !sawHistory {
 		if !sawSteps {
-			return inputErrorf(0, "the trajectory has neither \"history\" nor \"trajectory\" entries")
+			return inputErrorf(0, "the trajectory has neither \"history\", \"trajectory\" nor \"messages\" entries")
 		}
 		if dropped {
 			return inputErrorf(0, "the trajectory has no \"history\" and its steps hold over %d MiB: too large to rebuild in memory", maxKeptSteps>>20)
@@ -310,4 +326,76 @@ func argsValue(raw json.RawMessage) []byte {
 		return argsJSON(jsonString(raw))
 	}
 	return argsJSON(string(raw))
+}
+
+// miniMessage is one message of a mini-swe-agent trajectory.
+type miniMessage struct {
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	ToolCalls json.RawMessage `json:"tool_calls"`
+}
+
+// bashBlock is a fenced command block, as mini-swe-agent asks for them.
+var bashBlock = regexp.MustCompile("(?s)```(?:bash|sh|mswea_bash_command)?[ \t]*\n(.*?)\n?```")
+
+// returnCode reads mini-swe-agent's "<returncode>N</returncode>".
+var returnCode = regexp.MustCompile(`^\s*<returncode>(-?\d+)</returncode>`)
+
+// miniMessage adds one mini-swe-agent message. Without tool calling, an
+// assistant message holding exactly one bash block is a call of that
+// command (the text before it its thought), and the user message after it
+// is its output: an error unless its <returncode> is 0. With tool calling
+// (later versions), and for everything else, the message is read as a Chat
+// Completions message; the system message that opens it is the rules.
+func (b *builder) miniMessage(st *sweState, raw json.RawMessage) error {
+	var m miniMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	text := func() (string, error) { return b.contentText(m.Content) }
+	switch m.Role {
+	case "system":
+		if !st.spoke && b.rules == "" {
+			t, err := text()
+			if err != nil {
+				return err
+			}
+			b.rules = t
+			return nil
+		}
+	case "assistant":
+		if tc := bytes.TrimSpace(m.ToolCalls); len(tc) == 0 || string(tc) == "null" || string(tc) == "[]" {
+			t, err := text()
+			if err != nil {
+				return err
+			}
+			if blocks := bashBlock.FindAllStringSubmatchIndex(t, 2); len(blocks) == 1 {
+				st.spoke = true
+				st.step++
+				id := fmt.Sprintf("step-%d", st.step)
+				cmd := strings.TrimSpace(t[blocks[0][2]:blocks[0][3]])
+				if err := b.call(strings.TrimSpace(t[:blocks[0][0]]), id, "bash", commandArgs(cmd)); err != nil {
+					return err
+				}
+				st.pending = id
+				return nil
+			}
+		}
+	case "user":
+		if st.pending != "" {
+			t, err := text()
+			if err != nil {
+				return err
+			}
+			id := st.pending
+			st.pending = ""
+			status := scenarios.StatusOK
+			if m := returnCode.FindStringSubmatch(t); m != nil && m[1] != "0" {
+				status = scenarios.StatusError
+			}
+			return b.result(id, status, t)
+		}
+	}
+	st.spoke = true
+	return b.message(chatOpenAI, raw)
 }
