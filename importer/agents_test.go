@@ -197,7 +197,7 @@ func TestAutoDetectsWhereMessagesAre(t *testing.T) {
 		{"openhands evaluation output", "{\"instance_id\": \"a\", \"history\": [{\"id\": 0, \"source\": \"user\", \"observation\": \"x\"}]}\n{\"instance_id\": \"b\", \"history\": []}\n",
 			importer.Detection{Format: importer.FormatOpenHands, Records: true}},
 		{"mini-swe-agent messages", `{"info": {}, "messages": [{"role": "user", "content": "a"}], "trajectory_format": "mini-swe-agent-1.1"}`,
-			importer.Detection{Format: importer.FormatOpenAI}},
+			importer.Detection{Format: importer.FormatSWEAgent}},
 		{"plain messages", `[{"role": "user", "content": "a"}]`, importer.Detection{Format: importer.FormatOpenAI}},
 	}
 	for _, tc := range tests {

@@ -22,21 +22,25 @@ const (
 
 // openaiMessage is one Chat Completions message.
 type openaiMessage struct {
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	Name      string          `json:"name"`
-	Refusal   string          `json:"refusal"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	// Text is the content under the name some datasets give it.
+	Text    json.RawMessage `json:"text"`
+	Name    string          `json:"name"`
+	Refusal string          `json:"refusal"`
+	// Arguments are a string holding JSON (the wire form) or, as many
+	// datasets and logs store them, the JSON object itself.
 	ToolCalls []struct {
 		ID       string `json:"id"`
 		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
 		} `json:"function"`
 	} `json:"tool_calls"`
 	ToolCallID   string `json:"tool_call_id"`
 	FunctionCall *struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
 	} `json:"function_call"`
 }
 
@@ -62,7 +66,11 @@ func (b *builder) message(d chatDialect, raw []byte) error {
 }
 
 func (b *builder) openaiMessage(m *openaiMessage) error {
-	text, err := b.contentText(m.Content)
+	content := m.Content
+	if c := bytes.TrimSpace(content); (len(c) == 0 || string(c) == "null") && len(m.Text) > 0 {
+		content = m.Text
+	}
+	text, err := b.contentText(content)
 	if err != nil {
 		return fmt.Errorf("content: %w", err)
 	}
@@ -83,14 +91,14 @@ func (b *builder) openaiMessage(m *openaiMessage) error {
 	case "assistant":
 		calls := 0
 		for _, tc := range m.ToolCalls {
-			if err := b.call(text, tc.ID, tc.Function.Name, argsJSON(tc.Function.Arguments)); err != nil {
+			if err := b.call(text, tc.ID, tc.Function.Name, argsValue(tc.Function.Arguments)); err != nil {
 				return err
 			}
 			text = ""
 			calls++
 		}
 		if m.FunctionCall != nil {
-			if err := b.call(text, "function-"+m.FunctionCall.Name, m.FunctionCall.Name, argsJSON(m.FunctionCall.Arguments)); err != nil {
+			if err := b.call(text, "function-"+m.FunctionCall.Name, m.FunctionCall.Name, argsValue(m.FunctionCall.Arguments)); err != nil {
 				return err
 			}
 			text = ""

@@ -191,9 +191,9 @@ func (b *builder) addContent(role string, c *content) error {
 // chatRole maps a chat role to an event role.
 func chatRole(role string) (scenarios.Role, bool) {
 	switch role {
-	case "user":
+	case "user", "human": // "human" and "ai": LangChain's names
 		return scenarios.RoleUser, true
-	case "assistant", "model":
+	case "assistant", "model", "ai":
 		return scenarios.RoleAssistant, true
 	case "system", "developer":
 		return scenarios.RoleSystem, true

@@ -102,7 +102,7 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 		if oneLine(trimmed, whole) {
 			return detectDocument(trimmed) // one document that fits on a line
 		}
-		if isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) {
+		if isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || ohPairs(sh, "/history") {
 			return Detection{Format: FormatOpenHands, Records: true}, nil
 		}
 		if _, ok := obj["role"]; ok {
@@ -127,13 +127,13 @@ func detectDocument(t []byte) (Detection, error) {
 		return Detection{Format: FormatCompactBench}, nil
 	case isCompactBenchCase(sh, "/*"):
 		return Detection{Format: FormatCompactBench, Records: true}, nil
-	case isSWEHistory(sh["/history/*"]) || isSWEHistory(sh["/trajectory/*"]):
+	case isSWEHistory(sh["/history/*"]) || isSWEHistory(sh["/trajectory/*"]) || isMiniSWEAgent(sh):
 		return Detection{Format: FormatSWEAgent}, nil
-	case isOHEvent(sh["/*"]):
+	case isOHEvent(sh["/*"]) || ohPairs(sh, ""):
 		return Detection{Format: FormatOpenHands}, nil
-	case isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || isOHEvent(sh["/trajectory/*"]):
+	case isOHEvent(sh["/history/*"]) || isOHEvent(sh["/events/*"]) || isOHEvent(sh["/trajectory/*"]) || ohPairs(sh, "/history"):
 		return Detection{Format: FormatOpenHands}, nil
-	case isOHEvent(sh["/*/history/*"]) || isOHEvent(sh["/*/events/*"]):
+	case isOHEvent(sh["/*/history/*"]) || isOHEvent(sh["/*/events/*"]) || ohPairs(sh, "/*/history"):
 		return Detection{Format: FormatOpenHands, Records: true}, nil
 	}
 	if t[0] == '[' {
@@ -261,4 +261,15 @@ func anyLineFormat(t []byte) bool {
 func oneLine(t []byte, whole bool) bool {
 	i := bytes.IndexByte(t, '\n')
 	return whole && (i < 0 || len(bytes.TrimSpace(t[i+1:])) == 0)
+}
+
+// isMiniSWEAgent reports whether a document is a mini-swe-agent trajectory:
+// {info: {…, mini_version}, messages, trajectory_format: "mini-swe-agent-…"}
+// (the format name comes last, so a large file is known by its info).
+func isMiniSWEAgent(sh shape) bool {
+	if _, ok := sh[""]["messages"]; !ok {
+		return false
+	}
+	_, version := sh["/info"]["mini_version"]
+	return version || strings.HasPrefix(sh[""]["trajectory_format"], "mini-swe-agent")
 }

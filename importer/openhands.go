@@ -91,9 +91,7 @@ func parseOpenHands(br *bufio.Reader, b *builder) error {
 	}
 	if c == '[' && !ohRecordArray(t) {
 		dec := json.NewDecoder(br)
-		return streamInto(dec, "the event array", func(i int, e *ohEvent, err error) error {
-			return b.ohDecoded(st, i, e, err)
-		})
+		return b.ohStream(dec, st, "the event array", ohPairs(shapeOf(t), ""))
 	}
 	if c == '{' && !isJSONL(t, len(head) < peekSize) {
 		// One object: stream its event array, never holding it whole.
@@ -107,7 +105,7 @@ func parseOpenHands(br *bufio.Reader, b *builder) error {
 					return skipMember(dec)
 				}
 				found = true
-				return streamInto(dec, key, func(i int, e *ohEvent, err error) error { return b.ohDecoded(st, i, e, err) })
+				return b.ohStream(dec, st, key, ohPairs(shapeOf(t), "/"+key))
 			}
 			return skipMember(dec)
 		})
@@ -117,6 +115,32 @@ func parseOpenHands(br *bufio.Reader, b *builder) error {
 		return err
 	}
 	return pickRecord(br, b, func(raw json.RawMessage) error { return b.ohRecord(raw) })
+}
+
+// ohPairs reports whether the event array at path holds [action,
+// observation] pairs, as OpenHands evaluation output did before its history
+// became a flat list of events.
+func ohPairs(sh shape, path string) bool {
+	return sh[path+"/*"] == nil && isOHEvent(sh[path+"/*/*"])
+}
+
+// ohStream reads an array of events, or of event pairs, one element at a
+// time.
+func (b *builder) ohStream(dec *json.Decoder, st *ohState, what string, pairs bool) error {
+	if !pairs {
+		return streamInto(dec, what, func(i int, e *ohEvent, err error) error { return b.ohDecoded(st, i, e, err) })
+	}
+	return streamInto(dec, what, func(i int, p *[]ohEvent, err error) error {
+		if err != nil {
+			return b.skipItem("event pair", i, err)
+		}
+		for j := range *p {
+			if err := b.ohDecoded(st, i, &(*p)[j], nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // ohRecordLine reports whether the first JSONL line is a record holding
@@ -184,6 +208,19 @@ func decodeOHEvent(line []byte) (any, error) {
 }
 
 func (b *builder) ohRaw(st *ohState, i int, raw json.RawMessage) error {
+	if raw = bytes.TrimSpace(raw); len(raw) > 0 && raw[0] == '[' {
+		// An [action, observation] pair.
+		var pair []json.RawMessage
+		if err := json.Unmarshal(raw, &pair); err != nil {
+			return b.skipItem("event pair", i, err)
+		}
+		for _, e := range pair {
+			if err := b.ohRaw(st, i, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var e ohEvent
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return b.skipItem("event", i, err)

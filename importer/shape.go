@@ -99,7 +99,7 @@ func shapeOf(b []byte) shape {
 }
 
 // chatRoles are the roles of chat messages (OpenAI and Anthropic).
-var chatRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true, "developer": true, "function": true, "model": true}
+var chatRoles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true, "developer": true, "function": true, "model": true, "human": true, "ai": true}
 
 // messagesPaths returns the paths whose first element is a chat message,
 // shortest first; array indexes are written "*".
@@ -110,7 +110,9 @@ func (sh shape) messagesPaths() []string {
 			continue
 		}
 		if chatRoles[keys["role"]] {
-			if _, ok := keys["content"]; ok || keys["tool_calls"] == "[" || keys["role"] == "assistant" {
+			_, content := keys["content"]
+			_, text := keys["text"]
+			if content || text || keys["tool_calls"] == "[" || keys["role"] == "assistant" {
 				out = append(out, strings.TrimSuffix(p, "/*"))
 			}
 		}

@@ -2,8 +2,10 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -56,6 +58,7 @@ const maxKeptSteps = 64 << 20
 type sweState struct {
 	step    int
 	pending string // a synthesized call still waiting for its observation
+	spoke   bool   // an item other than a system prompt has been read
 }
 
 // parseSWEAgent reads a SWE-agent .traj file (one JSON object). The
@@ -87,6 +90,21 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 				sawHistory = true
 				if err := b.sweHistory(st, it); err != nil {
 					return b.skipItem("history item", i, err)
+				}
+				return nil
+			})
+			steps = nil
+			return err
+		case "messages":
+			// mini-swe-agent: chat messages, the commands in bash blocks.
+			if sawHistory {
+				return skipMember(dec)
+			}
+			st := &sweState{}
+			err := streamArray(dec, "messages", func(i int, raw json.RawMessage) error {
+				sawHistory = true
+				if err := b.miniMessage(st, raw); err != nil {
+					return b.skipItem("message", i, err)
 				}
 				return nil
 			})
@@ -137,7 +155,7 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 	}
 	if !sawHistory {
 		if !sawSteps {
-			return inputErrorf(0, "the trajectory has neither \"history\" nor \"trajectory\" entries")
+			return inputErrorf(0, "the trajectory has neither \"history\", \"trajectory\" nor \"messages\" entries")
 		}
 		if dropped {
 			return inputErrorf(0, "the trajectory has no \"history\" and its steps hold over %d MiB: too large to rebuild in memory", maxKeptSteps>>20)
@@ -157,12 +175,19 @@ func (b *builder) sweHistory(st *sweState, it *sweHistoryItem) error {
 	if err != nil {
 		return fmt.Errorf("content: %w", err)
 	}
+	// Before 1.0, SWE-agent wrote no message_type: its system prompt is
+	// the system item that opens the history.
+	prompt := it.MessageType == "system_prompt" || it.MessageType == "" && !st.spoke
+	if it.Role != "system" {
+		st.spoke = true
+	}
 	switch it.Role {
 	case "system":
-		if it.MessageType == "system_prompt" && b.rules == "" {
+		if prompt && b.rules == "" {
 			b.rules = text
 			return nil
 		}
+		st.spoke = true
 		return b.text(scenarios.RoleSystem, text)
 	case "assistant":
 		st.step++
@@ -293,9 +318,84 @@ func commandArgs(action string) []byte {
 // argsValue accepts arguments as a JSON object or as a string holding one
 // (the OpenAI wire form).
 func argsValue(raw json.RawMessage) []byte {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return argsJSON(s)
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] == '"':
+		return argsJSON(jsonString(raw))
 	}
 	return argsJSON(string(raw))
+}
+
+// miniMessage is one message of a mini-swe-agent trajectory.
+type miniMessage struct {
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	ToolCalls json.RawMessage `json:"tool_calls"`
+}
+
+// bashBlock is a fenced command block, as mini-swe-agent asks for them.
+var bashBlock = regexp.MustCompile("(?s)```(?:bash|sh|mswea_bash_command)?[ \t]*\n(.*?)\n?```")
+
+// returnCode reads mini-swe-agent's "<returncode>N</returncode>".
+var returnCode = regexp.MustCompile(`^\s*<returncode>(-?\d+)</returncode>`)
+
+// miniMessage adds one mini-swe-agent message. Without tool calling, an
+// assistant message holding exactly one bash block is a call of that
+// command (the text before it its thought), and the user message after it
+// is its output: an error unless its <returncode> is 0. With tool calling
+// (later versions), and for everything else, the message is read as a Chat
+// Completions message; the system message that opens it is the rules.
+func (b *builder) miniMessage(st *sweState, raw json.RawMessage) error {
+	var m miniMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return err
+	}
+	text := func() (string, error) { return b.contentText(m.Content) }
+	switch m.Role {
+	case "system":
+		if !st.spoke && b.rules == "" {
+			t, err := text()
+			if err != nil {
+				return err
+			}
+			b.rules = t
+			return nil
+		}
+	case "assistant":
+		if tc := bytes.TrimSpace(m.ToolCalls); len(tc) == 0 || string(tc) == "null" || string(tc) == "[]" {
+			t, err := text()
+			if err != nil {
+				return err
+			}
+			if blocks := bashBlock.FindAllStringSubmatchIndex(t, 2); len(blocks) == 1 {
+				st.spoke = true
+				st.step++
+				id := fmt.Sprintf("step-%d", st.step)
+				cmd := strings.TrimSpace(t[blocks[0][2]:blocks[0][3]])
+				if err := b.call(strings.TrimSpace(t[:blocks[0][0]]), id, "bash", commandArgs(cmd)); err != nil {
+					return err
+				}
+				st.pending = id
+				return nil
+			}
+		}
+	case "user":
+		if st.pending != "" {
+			t, err := text()
+			if err != nil {
+				return err
+			}
+			id := st.pending
+			st.pending = ""
+			status := scenarios.StatusOK
+			if m := returnCode.FindStringSubmatch(t); m != nil && m[1] != "0" {
+				status = scenarios.StatusError
+			}
+			return b.result(id, status, t)
+		}
+	}
+	st.spoke = true
+	return b.message(chatOpenAI, raw)
 }

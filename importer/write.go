@@ -46,8 +46,12 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	bw.Write(buf.Bytes())
 
 	sugs := b.suggestions()
-	rep.Suggestions = len(sugs)
-	b.writeSuggestions(bw, sugs)
+	for _, s := range sugs {
+		if s.node != nil {
+			rep.Suggestions++ // a note (s.node nil) suggests nothing
+		}
+	}
+	b.writeSuggestions(bw, sugs, rep.Suggestions)
 
 	probe := mapping("probes", seq(mapping(
 		"id", str("next-step"),
@@ -254,11 +258,16 @@ func (b *builder) suggestions() []suggestion {
 	return out
 }
 
-func (b *builder) writeSuggestions(w *bufio.Writer, sugs []suggestion) {
+func (b *builder) writeSuggestions(w *bufio.Writer, sugs []suggestion, invariants int) {
 	w.WriteString("\n# Suggested invariants. None is active: a tool cannot know what matters.\n")
 	w.WriteString("# Uncomment the \"invariants:\" line and each block you confirm, and fix every TODO.\n")
-	if len(sugs) == 0 {
+	if invariants == 0 {
+		// Notes only: no "invariants:" line, which uncommented alone
+		// would be a null list the loader refuses.
 		w.WriteString("# (nothing found to suggest)\n")
+		for _, s := range sugs {
+			w.WriteString("# " + strings.ReplaceAll(s.why, "\n", " ") + "\n")
+		}
 		return
 	}
 	w.WriteString("# invariants:\n")

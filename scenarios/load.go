@@ -32,6 +32,13 @@ const MaxFileSize = 8 << 20
 // billion events, nor a file hold 280,000 tiny ones.
 const MaxEvents = 20000
 
+// MaxPatterns bounds the patterns of one scenario (invariants' match,
+// conclusion and probes' requires together). Each is a compiled regexp that
+// every filler event is checked against: without a bound, a 2.6 MB file of
+// 25,000 one-line constraints took 36 s and 240 MB to validate. Real
+// scenarios hold a few dozen.
+const MaxPatterns = 1000
+
 // LoadFile reads and loads one scenario file. Every problem is reported: the
 // error is an ErrorList of positioned *Error values, sorted.
 //
@@ -239,8 +246,9 @@ func pos(n *yaml.Node) Pos { return Pos(yamlnode.PosOf(n)) }
 // in errs; the embedded yamlnode.Decoder reads the generic parts.
 type decoder struct {
 	yamlnode.Decoder
-	file string
-	errs ErrorList
+	file      string
+	errs      ErrorList
+	npatterns int // patterns decoded so far, for MaxPatterns
 }
 
 func newDecoder(file string) *decoder {
@@ -304,6 +312,7 @@ type field = yamlnode.Field
 // patterns decodes a pattern or a list of patterns (at least one).
 func (d *decoder) patterns(n *yaml.Node, what string) []string {
 	if n.Kind == yaml.ScalarNode {
+		d.countPatterns(n, 1)
 		return []string{d.Text(n, what)}
 	}
 	if !d.Kind(n, yaml.SequenceNode, what, "a pattern or a list of patterns") {
@@ -313,6 +322,7 @@ func (d *decoder) patterns(n *yaml.Node, what string) []string {
 		d.Errorf(n, "%s: empty list of patterns", what)
 		return nil
 	}
+	d.countPatterns(n, len(n.Content))
 	out := d.Texts(n, what)
 	for i, p := range out {
 		if p == "" {
@@ -320,6 +330,21 @@ func (d *decoder) patterns(n *yaml.Node, what string) []string {
 		}
 	}
 	return out
+}
+
+// countPatterns adds k patterns, the first of them at n (or in the list
+// n), and reports the one that crosses MaxPatterns.
+func (d *decoder) countPatterns(n *yaml.Node, k int) {
+	before := d.npatterns
+	d.npatterns += k
+	if before > MaxPatterns || d.npatterns <= MaxPatterns {
+		return
+	}
+	at := n
+	if n.Kind == yaml.SequenceNode {
+		at = n.Content[MaxPatterns-before]
+	}
+	d.Errorf(at, "this pattern takes the scenario past %d patterns: a scenario holds no more than %d patterns (invariants and probes together)", MaxPatterns, MaxPatterns)
 }
 
 // entry is an events list item before numbering: an event or a filler.
@@ -684,6 +709,9 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 		return nil
 	}
 	explicit := withSeq > 0
+	if d.npatterns > MaxPatterns {
+		return nil // refused already; expanding filler would check every pattern
+	}
 	av := newAvoider(s)
 	for _, en := range entries {
 		if en.filler == nil {

@@ -96,10 +96,64 @@ func startWatchdog() {
 }
 
 // watchdog waits for the harness to close its pipe (die), then kills every
-// process of the run.
+// process of the run: those that carry its id, and those it last saw below
+// the harness (a descendant that emptied its environment, as env -i and
+// sudo do, carries no id; as the harness is their subreaper, every
+// descendant alive stays below it while it lives).
 func watchdog(run string) {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	harness, self := os.Getppid(), os.Getpid()
+	var mu sync.Mutex
+	var seen map[int]string // pid -> start time, at the last look
+	stop := make(chan struct{})
+	looked := make(chan struct{})
+	go func() {
+		defer close(looked)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			now := map[int]string{}
+			var walk func(pid, depth int)
+			walk = func(pid, depth int) {
+				for _, c := range children(pid) {
+					if c == self || depth > 64 {
+						continue
+					}
+					if st, ok := startTime(c); ok {
+						now[c] = st
+					}
+					walk(c, depth+1)
+				}
+			}
+			walk(harness, 0)
+			if os.Getppid() != harness {
+				// The harness died (this process was handed to another
+				// parent), perhaps during the look: its orphans went to
+				// init, so the look may have missed them. Keep the last.
+				return
+			}
+			mu.Lock()
+			seen = now
+			mu.Unlock()
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 	io.Copy(io.Discard, os.Stdin)
+	close(stop)
+	<-looked
+	mu.Lock()
+	last := seen
+	mu.Unlock()
+	for pid, st := range last {
+		// The same process, not a new one that reused the pid.
+		if now, ok := startTime(pid); ok && now == st {
+			unix.Kill(pid, unix.SIGKILL)
+		}
+	}
 	for range 5 {
 		if killMarked(func(v string) bool { return strings.HasPrefix(v, run+".") }) == 0 {
 			return
@@ -214,6 +268,27 @@ func children(pid int) []int {
 		}
 	}
 	return out
+}
+
+// startTime returns the start time of process pid (field 22 of
+// /proc/PID/stat, in clock ticks since boot): with the pid, it names one
+// process.
+func startTime(pid int) (string, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", false
+	}
+	// The command name (field 2) may hold spaces and parentheses: the
+	// fields after it start after the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return "", false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return "", false
+	}
+	return f[19], true // fields 3.. are f[0..]: field 22 is f[19]
 }
 
 // marker returns the ExecIDEnv value of process pid; ok is false when it

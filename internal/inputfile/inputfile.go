@@ -74,6 +74,13 @@ func Open(path string) (*os.File, error) {
 		}
 		return nil, err
 	}
+	return openChecked(path)
+}
+
+// openChecked is Open after the check: a file swapped for a FIFO or a
+// device since (or a path whose check was skipped) opens without waiting,
+// and is refused by what the open file is.
+func openChecked(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, err

@@ -141,22 +141,56 @@ func newSecret(sc Secret, s []rune, pub []folded) *secret {
 }
 
 // markPublic records the runs of the secret found in one public text,
-// outside the secret's own occurrences.
+// outside the secret's own occurrences. An occurrence may be broken by
+// whitespace (a tool that wrapped a long key across lines printed the key,
+// not a public part of it).
 func (x *secret) markPublic(t []rune) {
 	start := 0
-	for start < len(t) {
-		end := indexRunes(t[start:], x.s)
-		if end < 0 {
-			end = len(t)
-		} else {
-			end += start
-		}
-		seg := t[start:end]
-		x.scan(seg, func(p, k, l int) {
+	for _, occ := range x.occurrences(t) {
+		x.scan(t[start:occ[0]], func(p, k, l int) {
 			x.public[k] = max(x.public[k], int32(l))
 		})
-		start = end + len(x.s)
+		start = occ[1]
 	}
+	x.scan(t[start:], func(p, k, l int) {
+		x.public[k] = max(x.public[k], int32(l))
+	})
+}
+
+// occurrences returns the [start, end) rune ranges of t that spell the
+// whole secret, whitespace between its characters ignored.
+func (x *secret) occurrences(t []rune) [][2]int {
+	var s []rune
+	for _, r := range x.s {
+		if r != ' ' {
+			s = append(s, r)
+		}
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	var out [][2]int
+	for i := 0; i < len(t); i++ {
+		if t[i] != s[0] {
+			continue
+		}
+		j, k := i, 0
+		for j < len(t) && k < len(s) {
+			switch {
+			case t[j] == s[k]:
+				k++
+			case t[j] != ' ' || j == i:
+				j = len(t) // mismatch
+				continue
+			}
+			j++
+		}
+		if k == len(s) {
+			out = append(out, [2]int{i, j})
+			i = j - 1
+		}
+	}
+	return out
 }
 
 // scan calls f for every position p of t where a run of at least x.run
@@ -209,18 +243,6 @@ func hashRunes(rs []rune) uint64 {
 		h = h*hashBase + uint64(r)
 	}
 	return h
-}
-
-func indexRunes(t, s []rune) int {
-	if len(s) == 0 || len(s) > len(t) {
-		return -1
-	}
-	for i := 0; i+len(s) <= len(t); i++ {
-		if t[i] == s[0] && slices.Equal(t[i:i+len(s)], s) {
-			return i
-		}
-	}
-	return -1
 }
 
 // Leak is one place where text holds a secret.

@@ -10,8 +10,9 @@
 //   - every such string is printed through Text, which escapes control
 //     characters: a file name holding "\n::error::" prints as one line;
 //   - standard output and standard error go through a Guard, which escapes
-//     a ':' that starts a line, so no line compact-eval prints, whatever it
-//     holds, starts a workflow command. Only the annotations compact-eval
+//     a ':' that starts a line (after any Unicode blank) and the '[' of
+//     "##[" (the legacy form, read anywhere in a line), so no line
+//     compact-eval prints, whatever it holds, is a workflow command. Only the annotations compact-eval
 //     means to emit, and the documents written to standard output (report,
 //     import, schema), bypass it (the command's Env.Data).
 package console
@@ -78,16 +79,21 @@ func Lines(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// Guard is a writer through which no line can start a workflow command:
+// Guard is a writer through which no line can hold a workflow command:
 // a ':' first on a line (after blanks; '\n' and '\r' both start a line)
-// is written as \x3a. Other control characters but '\n', '\r' and '\t'
-// are escaped as \xNN, so that no escape sequence reaches a terminal. It is
-// safe for concurrent use; each Write is whole.
+// is written as \x3a, and the '[' of "##[" (the runner's legacy form,
+// read anywhere in a line) as \x5b. The runner trims every Unicode blank
+// before looking for "::", so any non-ASCII character at the start of a
+// line counts as a blank here (a ':' after "日本" is escaped too, which
+// costs nothing but looks). Other control characters but '\n', '\r' and
+// '\t' are escaped as \xNN, so that no escape sequence reaches a
+// terminal. It is safe for concurrent use; each Write is whole.
 type Guard struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start bool // at the start of a line, or after blanks that start it
-	buf   []byte
+	mu     sync.Mutex
+	w      io.Writer
+	start  bool // at the start of a line, or after blanks that start it
+	hashes int  // '#' bytes just written
+	buf    []byte
 }
 
 // NewGuard guards w.
@@ -99,12 +105,22 @@ func (g *Guard) Write(p []byte) (int, error) {
 	defer g.mu.Unlock()
 	g.buf = g.buf[:0]
 	for _, c := range p {
+		hashes := g.hashes
+		g.hashes = 0
 		switch {
 		case c == '\n' || c == '\r':
 			g.start = true
 			g.buf = append(g.buf, c)
-		case c == ' ' || c == '\t':
+		case c == ' ' || c == '\t' || c >= 0x80:
+			// (a byte of a non-ASCII character leaves start as it was)
 			g.buf = append(g.buf, c)
+		case c == '#':
+			g.hashes = hashes + 1
+			g.buf = append(g.buf, c)
+			g.start = false
+		case c == '[' && hashes >= 2:
+			g.buf = append(g.buf, `\x5b`...)
+			g.start = false
 		case c == ':' && g.start:
 			g.buf = append(g.buf, `\x3a`...)
 			g.start = false

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode"
 )
 
 // commandLine reports the first line of out that a GitHub Actions runner
@@ -88,5 +89,45 @@ func TestText(t *testing.T) {
 	}
 	if got := Lines("one\ntwo\x1b"); got != "one\ntwo\\x1b" {
 		t.Errorf("Lines = %q", got)
+	}
+}
+
+// The GitHub Actions runner also reads the legacy form "##[command]data"
+// anywhere in a line (ActionCommand.TryParse looks for "##[" with IndexOf),
+// and it trims every Unicode blank (String.TrimStart) before looking for a
+// "::" command: a no-break space or an ideographic space in front is no
+// guard.
+func TestGuardLegacyCommandsAndUnicodeBlanks(t *testing.T) {
+	for _, h := range []string{
+		"name ##[add-mask]hunter2",
+		"scenario x: ##[stop-commands]tok",
+		"##[error]pwned",
+		"a #\n##[warning]x",
+		"\u00a0::error::pwned",
+		"\u3000\u2003::add-mask::secret",
+		"\u0085::error::nel",
+		"ok\n\u202f::warning::x",
+	} {
+		for cut := 0; cut <= len(h); cut++ {
+			var b bytes.Buffer
+			g := NewGuard(&b)
+			g.Write([]byte(h[:cut]))
+			g.Write([]byte(h[cut:]))
+			out := b.String()
+			if strings.Contains(out, "##[") {
+				t.Errorf("%q cut at %d: a legacy workflow command reached the output: %q", h, cut, out)
+			}
+			for _, l := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+				if strings.HasPrefix(strings.TrimLeftFunc(l, unicode.IsSpace), "::") {
+					t.Errorf("%q cut at %d: line %q starts a workflow command after Unicode blanks", h, cut, l)
+				}
+			}
+		}
+	}
+	var b bytes.Buffer
+	g := NewGuard(&b)
+	g.Write([]byte("# heading\n## section: ok\ncolour #[x] and ##x\n"))
+	if b.String() != "# heading\n## section: ok\ncolour #[x] and ##x\n" {
+		t.Errorf("an ordinary text was changed: %q", b.String())
 	}
 }
