@@ -145,9 +145,13 @@ func rateCell(a *Aggregate) string {
 const maxCell = 300
 
 // mdLine makes s one line of at most maxCell bytes: line breaks become
-// spaces, other control characters their \x escapes.
+// spaces, other control characters their \x escapes, and "##[" is broken.
 func mdLine(s string) string {
 	s = clip.String(s, maxCell)
+	// A runner reads its legacy "##[command]" form anywhere in a line of a
+	// log, and a Markdown report is often printed to one: a zero-width
+	// space after the "##" breaks it and shows nothing.
+	s = strings.ReplaceAll(s, "##[", "##\u200b[")
 	if strings.IndexFunc(s, isControl) < 0 {
 		return s
 	}

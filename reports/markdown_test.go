@@ -192,3 +192,26 @@ func cellPipes(line string) int {
 	}
 	return n
 }
+
+// A Markdown report is often printed to a CI log, where the runner reads
+// its legacy "##[command]" form anywhere in a line: no string from a result
+// can write one, in the report or in the step summary.
+func TestMarkdownHoldsNoRunnerCommand(t *testing.T) {
+	for _, inj := range []string{"##[add-mask]hunter2", "x ##[stop-commands]tok", "##[error]boom", "###[ok"} {
+		r := hostile(inj)
+		var b bytes.Buffer
+		if err := reports.WriteMarkdown(&b, r, reports.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		summary := filepath.Join(t.TempDir(), "summary.md")
+		if err := reports.WriteGitHub(r, reports.Options{}, summary, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(summary)
+		for name, out := range map[string]string{"report": b.String(), "step summary": string(got)} {
+			if strings.Contains(out, "##[") {
+				t.Errorf("%q: the %s holds a runner command", inj, name)
+			}
+		}
+	}
+}
