@@ -175,7 +175,7 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 	if target == "" {
 		target = "SCENARIO.yaml"
 	}
-	fmt.Fprintf(env.Stderr, "import: next: %s\n", nextHint(rep.Format, target))
+	fmt.Fprintf(env.Stderr, "import: next: %s\n", nextHint(rep.Format, target, rep.Suggestions))
 	if tmp != nil {
 		if err := tmp.Close(); err != nil {
 			return err
@@ -258,7 +258,7 @@ func runImportAll(env *Env, path string, opts importer.Options, dir string) erro
 	}
 	fmt.Fprintf(env.Stderr, "import: %d of %d records written to %s\n", written, n, dir)
 	if written > 0 {
-		fmt.Fprintf(env.Stderr, "import: next: %s\n", nextHint(format, dir))
+		fmt.Fprintf(env.Stderr, "import: next: %s\n", nextHint(format, dir, -1))
 	}
 	if failed > 0 {
 		return inputError{fmt.Errorf("%s: %d of %d records could not be imported", path, failed, n)}
@@ -277,10 +277,14 @@ func importSummary(rep *importer.Report) string {
 }
 
 // nextHint says what to do with what was written: a CompactBench case is a
-// finished scenario, any other import a skeleton with suggestions.
-func nextHint(f importer.Format, target string) string {
+// finished scenario, any other import a skeleton with its suggestions
+// (suggestions is how many; -1 when several records were written).
+func nextHint(f importer.Format, target string, suggestions int) string {
 	if f == importer.FormatCompactBench {
 		return "'compact-eval run --summarizer SPEC " + shellQuote(target) + "' judges a summarizer on it; " + selftestHint(target)
+	}
+	if suggestions == 0 {
+		return "write the invariants that matter (none were found to suggest), then " + selftestHint(target)
 	}
 	return "confirm the suggestions, then " + selftestHint(target)
 }
