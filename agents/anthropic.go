@@ -29,7 +29,8 @@ type anthropicAgent struct {
 // other summarizer is shown as text in the system prompt, as the openai:
 // agent does. Tool calls are real tool_use and tool_result blocks, with
 // tool_choice none: the agent answers, it does not act. A reply whose
-// choice is not an option key gets one correction turn.
+// choice is not an option key gets one correction turn. A free-text probe is asked the same way
+// for {"answer", "reason"} (no correction turn).
 func NewAnthropic(model string, opts summarizers.OpenAIOptions) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("anthropic: missing model name (want anthropic:MODEL)")
@@ -55,7 +56,7 @@ func AnthropicParams(model string, maxTokens int64, req *Request) (anthropic.Bet
 	}
 	events, tools := summarizers.AnthropicMessages(c.Events)
 	msgs = append(msgs, events...)
-	q := anthropic.NewBetaTextBlock(questionText(req.Probe))
+	q := anthropic.NewBetaTextBlock(promptText(req))
 	if n := len(msgs); n > 0 && msgs[n-1].OfUser != nil {
 		msgs[n-1].OfUser.Content = append(msgs[n-1].OfUser.Content, q)
 	} else {
@@ -82,6 +83,9 @@ func (a *anthropicAgent) maxTokens() int64 {
 func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
 	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
+	if req.FreeText() {
+		return a.answer(ctx, d, req)
+	}
 	if len(req.Probe.Options) == 0 {
 		return d, fmt.Errorf("anthropic agent: probe %q: %w", req.Probe.ID, errNoOptions)
 	}
@@ -114,6 +118,26 @@ func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	}
 	d.Call.CacheHit = hit
 	d.Choice, d.Reason = choice, reason
+	return d, nil
+}
+
+// answer asks a free-text probe: the same request, ending with the
+// question and a request for {"answer", "reason"}; a reply with no answer
+// is an error and is not cached (no correction round, as for openai:).
+func (a *anthropicAgent) answer(ctx context.Context, d *Decision, req *Request) (*Decision, error) {
+	p, err := AnthropicParams(a.model, a.maxTokens(), req)
+	if err != nil {
+		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
+	accept := func(t string) error { _, _, err := answerFromText(t); return err }
+	text, hit, err := a.send(ctx, d, p, req.Trial, accept)
+	if err != nil {
+		return d, err
+	}
+	d.Call.CacheHit = hit
+	if d.Answer, d.Reason, err = answerFromText(text); err != nil {
+		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
 	return d, nil
 }
 

@@ -72,7 +72,8 @@ type responsesAgent struct {
 // it, then the question. A summary from any other summarizer is shown as
 // text in the instructions. Tool calls are function_call and
 // function_call_output items, with tool_choice none. A reply whose choice
-// is not an option key gets one correction turn.
+// is not an option key gets one correction turn. A free-text probe is asked the same way
+// for {"answer", "reason"} (no correction turn).
 func NewResponses(model string, opts summarizers.OpenAIOptions) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("openai-responses: missing model name (want openai-responses:MODEL)")
@@ -89,7 +90,7 @@ func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (
 	c := req.Context
 	pc := providerCompaction(c, summarizers.KindResponses)
 	items, tools := summarizers.ResponsesItems(c.Events)
-	items = append(items, summarizers.ResponsesItem{Type: "message", Role: "user", Content: questionText(req.Probe)})
+	items = append(items, summarizers.ResponsesItem{Type: "message", Role: "user", Content: promptText(req)})
 	input, err := summarizers.ResponsesInput(pc, items)
 	if err != nil {
 		return ResponsesRequest{}, err
@@ -106,6 +107,9 @@ func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (
 func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
 	d.Call.Spec = summarizers.KindResponses + ":" + a.model
+	if req.FreeText() {
+		return a.answer(ctx, d, req)
+	}
 	if len(req.Probe.Options) == 0 {
 		return d, fmt.Errorf("openai-responses agent: probe %q: %w", req.Probe.ID, errNoOptions)
 	}
@@ -143,6 +147,26 @@ func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	}
 	d.Call.CacheHit = hit
 	d.Choice, d.Reason = choice, reason
+	return d, nil
+}
+
+// answer asks a free-text probe: the same input, ending with the question
+// and a request for {"answer", "reason"}; a reply with no answer is an
+// error and is not cached.
+func (a *responsesAgent) answer(ctx context.Context, d *Decision, req *Request) (*Decision, error) {
+	body, err := ResponsesBody(a.model, a.opts, req)
+	if err != nil {
+		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+	}
+	accept := func(t string) error { _, _, err := answerFromText(t); return err }
+	text, hit, err := a.send(ctx, d, body, req.Trial, accept)
+	if err != nil {
+		return d, err
+	}
+	d.Call.CacheHit = hit
+	if d.Answer, d.Reason, err = answerFromText(text); err != nil {
+		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+	}
 	return d, nil
 }
 

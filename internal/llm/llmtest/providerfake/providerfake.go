@@ -59,6 +59,9 @@ type Question struct {
 	Keys []string
 	// Compacted is true when the request replays a compaction.
 	Compacted bool
+	// FreeText is true when the question asks for an answer in words
+	// (a free-text probe) instead of an option key.
+	FreeText bool
 }
 
 // Server is the fake. Set the fields before the first request.
@@ -70,7 +73,8 @@ type Server struct {
 	// Summarize writes a compaction's summary from the texts it
 	// compacts; nil keeps every distinct line.
 	Summarize func(texts []string) string
-	// Answer chooses an option key; nil chooses the first.
+	// Answer chooses an option key, or writes the answer to a free-text
+	// question; nil chooses the first key, or answers that it cannot tell.
 	Answer func(q Question) string
 	// NoCompactionItem makes /responses/compact answer without its
 	// compaction item (a provider that compacted nothing).
@@ -229,10 +233,34 @@ func (s *Server) answer(q Question) string {
 	if s.Answer != nil {
 		return s.Answer(q)
 	}
+	if q.FreeText {
+		return "I cannot tell from my context."
+	}
 	if len(q.Keys) > 0 {
 		return q.Keys[0]
 	}
 	return ""
+}
+
+// question is what an answer function sees of a request whose texts end
+// with the question.
+func question(api string, texts []string, compacted bool) Question {
+	last := ""
+	if len(texts) > 0 {
+		last = texts[len(texts)-1]
+	}
+	return Question{API: api, Context: texts, Keys: optionKeys(last), Compacted: compacted,
+		FreeText: strings.HasPrefix(strings.TrimSpace(last), "Question needing an answer.")}
+}
+
+// replyText is the model's reply to q: {"answer"} for a free-text question,
+// else {"choice"}.
+func (s *Server) replyText(q Question) string {
+	if q.FreeText {
+		b, _ := json.Marshal(map[string]string{"answer": s.answer(q), "reason": "fake provider answer"})
+		return string(b)
+	}
+	return decisionJSON(s.answer(q))
 }
 
 // issue records a token (signature or encrypted_content) for summary.
