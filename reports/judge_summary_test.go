@@ -60,3 +60,19 @@ func TestJudgeMarkdownClaimsOnlyWhatHappened(t *testing.T) {
 		t.Errorf("full agreement not reported:\n%s", out)
 	}
 }
+
+// TestJudgeMarkdownWorstFirst: the disagreements list a pass the judge
+// calls contradicted (a loss the checks may have missed) before a fail it
+// calls kept, whatever order the run met them in.
+func TestJudgeMarkdownWorstFirst(t *testing.T) {
+	r := judgedResult([2]string{"fail", "kept"}, [2]string{"pass", "contradicted"})
+	var b bytes.Buffer
+	if err := reports.WriteMarkdown(&b, r, reports.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	pc, fk := strings.Index(out, "constraint `b`"), strings.Index(out, "constraint `a`")
+	if pc < 0 || fk < 0 || pc > fk {
+		t.Errorf("pass→contradicted (b) at %d, fail→kept (a) at %d: want b listed first:\n%s", pc, fk, out)
+	}
+}
