@@ -176,7 +176,7 @@ func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.Beta
 			return nil
 		},
 	})
-	a.opts.ProviderProvenance(&d.Call, summarizers.KindAnthropic, a.model, a.client.Host(), rep)
+	a.opts.ProviderProvenance(&d.Call, summarizers.KindAnthropic, a.model, a.client.Host(), map[string]any{"max_tokens": int(p.MaxTokens)}, rep)
 	setExtra(&d.Call, "beta", summarizers.AnthropicBeta)
 	if err != nil {
 		return "", false, fmt.Errorf("anthropic agent %s: %w", a.model, err)

@@ -26,6 +26,18 @@ type ResponsesRequest struct {
 	MaxOutputTokens int                         `json:"max_output_tokens,omitempty"`
 }
 
+// params are the sampling parameters r sends, as provenance records them.
+func (r ResponsesRequest) params() map[string]any {
+	p := map[string]any{}
+	if r.Temperature != nil {
+		p["temperature"] = *r.Temperature
+	}
+	if r.MaxOutputTokens > 0 {
+		p["max_tokens"] = r.MaxOutputTokens
+	}
+	return p
+}
+
 // responsesReply is the part of a Responses API reply the agent reads.
 type responsesReply struct {
 	Status string `json:"status"`
@@ -197,7 +209,7 @@ func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesReque
 			return nil
 		},
 	})
-	a.opts.ProviderProvenance(&d.Call, summarizers.KindResponses, a.model, a.client.Host(), rep)
+	a.opts.ProviderProvenance(&d.Call, summarizers.KindResponses, a.model, a.client.Host(), r.params(), rep)
 	if err != nil {
 		return "", false, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
 	}
