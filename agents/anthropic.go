@@ -15,9 +15,10 @@ import (
 
 // anthropicAgent is an anthropic: agent.
 type anthropicAgent struct {
-	model  string
-	opts   summarizers.OpenAIOptions
-	client *llm.Client
+	model    string
+	opts     summarizers.OpenAIOptions
+	client   *llm.Client
+	sampling Sampling
 }
 
 // NewAnthropic returns an agent that answers through Anthropic's Messages
@@ -31,15 +32,26 @@ type anthropicAgent struct {
 // tool_choice none: the agent answers, it does not act. A reply whose
 // choice is not an option key gets one correction turn. A free-text probe is asked the same way
 // for {"answer", "reason"} (no correction turn).
+//
+// A choice probe is asked as Sampling says, like an openai: agent's
+// (NewAnthropicSampled; NewAnthropic uses DefaultSeed and one sample).
 func NewAnthropic(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	return NewAnthropicSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewAnthropicSampled is NewAnthropic with the given sampling.
+func NewAnthropicSampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("anthropic: missing model name (want anthropic:MODEL)")
+	}
+	if s.Samples < 1 || s.Samples > MaxSamples {
+		return nil, fmt.Errorf("anthropic agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
 	c, err := summarizers.NewProviderClient(summarizers.KindAnthropic, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &anthropicAgent{model: model, opts: opts, client: c}, nil
+	return &anthropicAgent{model: model, opts: opts, client: c, sampling: s}, nil
 }
 
 // AnthropicParams is the Messages API request of a decide request.
@@ -89,6 +101,13 @@ func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	if len(req.Probe.Options) == 0 {
 		return d, fmt.Errorf("anthropic agent: probe %q: %w", req.Probe.ID, errNoOptions)
 	}
+	return a.sampling.sampled(ctx, req, a.decideOnce)
+}
+
+// decideOnce asks a choice probe once, with the options as req shows them.
+func (a *anthropicAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
 	p, err := AnthropicParams(a.model, a.maxTokens(), req)
 	if err != nil {
 		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)

@@ -70,9 +70,10 @@ func (r *responsesReply) text() string {
 
 // responsesAgent is an openai-responses: agent.
 type responsesAgent struct {
-	model  string
-	opts   summarizers.OpenAIOptions
-	client *llm.Client
+	model    string
+	opts     summarizers.OpenAIOptions
+	client   *llm.Client
+	sampling Sampling
 }
 
 // NewResponses returns an agent that answers through OpenAI's Responses API
@@ -86,15 +87,26 @@ type responsesAgent struct {
 // function_call_output items, with tool_choice none. A reply whose choice
 // is not an option key gets one correction turn. A free-text probe is asked the same way
 // for {"answer", "reason"} (no correction turn).
+//
+// A choice probe is asked as Sampling says, like an openai: agent's
+// (NewResponsesSampled; NewResponses uses DefaultSeed and one sample).
 func NewResponses(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	return NewResponsesSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewResponsesSampled is NewResponses with the given sampling.
+func NewResponsesSampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("openai-responses: missing model name (want openai-responses:MODEL)")
+	}
+	if s.Samples < 1 || s.Samples > MaxSamples {
+		return nil, fmt.Errorf("openai-responses agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
 	c, err := summarizers.NewProviderClient(summarizers.KindResponses, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &responsesAgent{model: model, opts: opts, client: c}, nil
+	return &responsesAgent{model: model, opts: opts, client: c, sampling: s}, nil
 }
 
 // ResponsesBody is the request of a decide request.
@@ -125,6 +137,13 @@ func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	if len(req.Probe.Options) == 0 {
 		return d, fmt.Errorf("openai-responses agent: probe %q: %w", req.Probe.ID, errNoOptions)
 	}
+	return a.sampling.sampled(ctx, req, a.decideOnce)
+}
+
+// decideOnce asks a choice probe once, with the options as req shows them.
+func (a *responsesAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = summarizers.KindResponses + ":" + a.model
 	body, err := ResponsesBody(a.model, a.opts, req)
 	if err != nil {
 		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)

@@ -55,8 +55,11 @@ type Question struct {
 	// instructions, the compaction's summary (decoded, for an opaque
 	// item), messages, tool results; the question is last.
 	Context []string
-	// Keys are the option keys of the question, as the prompt lists them.
-	Keys []string
+	// Keys are the option keys of the question, as the prompt lists them
+	// (the labels A, B, … when the agent shuffles), and Descriptions their
+	// descriptions, by key.
+	Keys         []string
+	Descriptions map[string]string
 	// Compacted is true when the request replays a compaction.
 	Compacted bool
 	// FreeText is true when the question asks for an answer in words
@@ -249,7 +252,7 @@ func question(api string, texts []string, compacted bool) Question {
 	if len(texts) > 0 {
 		last = texts[len(texts)-1]
 	}
-	return Question{API: api, Context: texts, Keys: optionKeys(last), Compacted: compacted,
+	return Question{API: api, Context: texts, Keys: optionKeys(last), Descriptions: optionDescriptions(last), Compacted: compacted,
 		FreeText: strings.HasPrefix(strings.TrimSpace(last), "Question needing an answer.")}
 }
 
@@ -302,6 +305,38 @@ func optionKeys(q string) []string {
 		}
 	}
 	return keys
+}
+
+// optionDescriptions reads the "- KEY: description" lines of a question.
+func optionDescriptions(q string) map[string]string {
+	_, after, ok := strings.Cut(q, "Options:\n")
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(after, "\n") {
+		if !strings.HasPrefix(line, "- ") {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		if k, d, ok := strings.Cut(line[2:], ":"); ok {
+			out[strings.TrimSpace(k)] = strings.TrimSpace(d)
+		}
+	}
+	return out
+}
+
+// Pick is the key of q whose description is desc ("" when none is): what
+// a scripted model answers to choose an option whatever label it has.
+func (q Question) Pick(desc string) string {
+	for _, k := range q.Keys {
+		if q.Descriptions[k] == desc {
+			return k
+		}
+	}
+	return ""
 }
 
 // tokens is a rough token count: one per four bytes.
