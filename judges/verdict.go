@@ -93,17 +93,20 @@ func judgedName(req *Request) string {
 // and whitespace-folded forms with typographic quotes and dashes made
 // plain, surrounding quotation marks and punctuation ignored. An ellipsis
 // ("..." or "…") in the quote stands for omitted words: each part must
-// occur, in order. When text is a JSON document (a summary), only its
+// occur, in order. When text is a JSON document (a summary; a summary
+// that is not JSON reaches the judge as a JSON string), only its
 // values are searched: its member names are the format's words, not the
 // summary's, so a quote of a key alone ("constraints", "covers_through")
 // never counts, and a quote written as a JSON fragment ("text": "…") counts
 // by its value.
 func Quoted(quote, text string) bool {
 	hay := quoteForm(text)
-	if t := strings.TrimSpace(text); t != "" && (t[0] == '{' || t[0] == '[') {
+	if t := strings.TrimSpace(text); t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '"') {
 		if vals, ok := jsonValues(t); ok {
 			hay = quoteForm(vals)
-			quote = jsonKey.ReplaceAllString(typography.Replace(quote), " ")
+			if t[0] != '"' { // a document with member names
+				quote = jsonKey.ReplaceAllString(typography.Replace(quote), " ")
+			}
 		}
 	}
 	var parts []string

@@ -46,3 +46,27 @@ func TestQuotedNotJSONKeys(t *testing.T) {
 		t.Error("a plain-text summary's own word was refused")
 	}
 }
+
+// TestQuotedTextSummary: a summary that is not a JSON document reaches the
+// judge as a JSON string (the runner encodes it), so its quotes and line
+// breaks are escaped there; a quote of its words must match the words, not
+// the escapes.
+func TestQuotedTextSummary(t *testing.T) {
+	judged := `"The user said \"never deploy on Friday\".\nThe build\tis green."`
+	for _, q := range []string{`never deploy on Friday`, `said "never deploy on Friday"`, `Friday". The build is green`} {
+		if !judges.Quoted(q, judged) {
+			t.Errorf("Quoted(%q) refused a quote of the text summary's words", q)
+		}
+	}
+	// A text summary has no member names: a quoted word before a colon is
+	// its own word, and is not stripped from the quote.
+	judged = `"The rule "read-only": no writes to prod."`
+	for _, q := range []string{`rule "read-only": no writes`} {
+		if !judges.Quoted(q, judged) {
+			t.Errorf("Quoted(%q) refused a quote of the text summary's words", q)
+		}
+	}
+	if judges.Quoted(`always deploy on Friday`, judged) || judges.Quoted(`"read-only": always write`, judged) {
+		t.Error("a quote the text does not hold was accepted")
+	}
+}
