@@ -15,9 +15,10 @@ import (
 
 // anthropicAgent is an anthropic: agent.
 type anthropicAgent struct {
-	model  string
-	opts   summarizers.OpenAIOptions
-	client *llm.Client
+	model    string
+	opts     summarizers.OpenAIOptions
+	client   *llm.Client
+	sampling Sampling
 }
 
 // NewAnthropic returns an agent that answers through Anthropic's Messages
@@ -29,16 +30,28 @@ type anthropicAgent struct {
 // other summarizer is shown as text in the system prompt, as the openai:
 // agent does. Tool calls are real tool_use and tool_result blocks, with
 // tool_choice none: the agent answers, it does not act. A reply whose
-// choice is not an option key gets one correction turn.
+// choice is not an option key gets one correction turn. A free-text probe is asked the same way
+// for {"answer", "reason"} (no correction turn).
+//
+// A choice probe is asked as Sampling says, like an openai: agent's
+// (NewAnthropicSampled; NewAnthropic uses DefaultSeed and one sample).
 func NewAnthropic(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	return NewAnthropicSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewAnthropicSampled is NewAnthropic with the given sampling.
+func NewAnthropicSampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("anthropic: missing model name (want anthropic:MODEL)")
+	}
+	if s.Samples < 1 || s.Samples > MaxSamples {
+		return nil, fmt.Errorf("anthropic agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
 	c, err := summarizers.NewProviderClient(summarizers.KindAnthropic, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &anthropicAgent{model: model, opts: opts, client: c}, nil
+	return &anthropicAgent{model: model, opts: opts, client: c, sampling: s}, nil
 }
 
 // AnthropicParams is the Messages API request of a decide request.
@@ -55,7 +68,7 @@ func AnthropicParams(model string, maxTokens int64, req *Request) (anthropic.Bet
 	}
 	events, tools := summarizers.AnthropicMessages(c.Events)
 	msgs = append(msgs, events...)
-	q := anthropic.NewBetaTextBlock(questionText(req.Probe))
+	q := anthropic.NewBetaTextBlock(promptText(req))
 	if n := len(msgs); n > 0 && msgs[n-1].OfUser != nil {
 		msgs[n-1].OfUser.Content = append(msgs[n-1].OfUser.Content, q)
 	} else {
@@ -82,9 +95,19 @@ func (a *anthropicAgent) maxTokens() int64 {
 func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
 	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
+	if req.FreeText() {
+		return a.answer(ctx, d, req)
+	}
 	if len(req.Probe.Options) == 0 {
 		return d, fmt.Errorf("anthropic agent: probe %q: %w", req.Probe.ID, errNoOptions)
 	}
+	return a.sampling.sampled(ctx, req, a.decideOnce)
+}
+
+// decideOnce asks a choice probe once, with the options as req shows them.
+func (a *anthropicAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
 	p, err := AnthropicParams(a.model, a.maxTokens(), req)
 	if err != nil {
 		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
@@ -114,6 +137,26 @@ func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	}
 	d.Call.CacheHit = hit
 	d.Choice, d.Reason = choice, reason
+	return d, nil
+}
+
+// answer asks a free-text probe: the same request, ending with the
+// question and a request for {"answer", "reason"}; a reply with no answer
+// is an error and is not cached (no correction round, as for openai:).
+func (a *anthropicAgent) answer(ctx context.Context, d *Decision, req *Request) (*Decision, error) {
+	p, err := AnthropicParams(a.model, a.maxTokens(), req)
+	if err != nil {
+		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
+	accept := func(t string) error { _, _, err := answerFromText(t); return err }
+	text, hit, err := a.send(ctx, d, p, req.Trial, accept)
+	if err != nil {
+		return d, err
+	}
+	d.Call.CacheHit = hit
+	if d.Answer, d.Reason, err = answerFromText(text); err != nil {
+		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
 	return d, nil
 }
 
@@ -152,7 +195,7 @@ func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.Beta
 			return nil
 		},
 	})
-	a.opts.ProviderProvenance(&d.Call, summarizers.KindAnthropic, a.model, a.client.Host(), rep)
+	a.opts.ProviderProvenance(&d.Call, summarizers.KindAnthropic, a.model, a.client.Host(), map[string]any{"max_tokens": int(p.MaxTokens)}, rep)
 	setExtra(&d.Call, "beta", summarizers.AnthropicBeta)
 	if err != nil {
 		return "", false, fmt.Errorf("anthropic agent %s: %w", a.model, err)

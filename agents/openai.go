@@ -167,21 +167,19 @@ func (a *openAIAgent) answer(ctx context.Context, req *Request) (*Decision, erro
 	return d, nil
 }
 
-// parseAnswer reads {"answer", "reason"} from a reply, or the reply's text
-// as the answer when it holds no JSON object with an answer.
-func parseAnswer(r *openai.ChatCompletionResponse) (answer, reason string, err error) {
-	if len(r.Choices) == 0 {
-		return "", "", errors.New("the reply has no choices")
-	}
-	m := r.Choices[0].Message
-	if m.Content == "" && len(m.ToolCalls) > 0 {
-		return "", "", errors.New("the reply called a tool instead of answering")
-	}
-	if m.Content == "" && m.Refusal != "" {
-		return "", "", fmt.Errorf("the agent refused: %s", clip.String(m.Refusal, 200))
-	}
-	answer = strings.TrimSpace(m.Content)
-	if obj, err := summarizers.FirstJSONObject(m.Content); err == nil {
+// answerQuestionText is the last user turn of a free-text probe, for every
+// model agent: the question, and how to answer.
+func answerQuestionText(q Question) string {
+	return fmt.Sprintf("Question needing an answer. %s\n\nAnswer in a few sentences from what you know of this session, "+
+		"and say so when you cannot tell. Reply with only a JSON object {\"answer\": \"your answer\", \"reason\": \"one sentence\"}.", q.Question)
+}
+
+// answerFromText reads {"answer", "reason"} from a reply's text, or the
+// text itself as the answer when it holds no JSON object with an answer;
+// an empty answer is an error.
+func answerFromText(text string) (answer, reason string, err error) {
+	answer = strings.TrimSpace(text)
+	if obj, err := summarizers.FirstJSONObject(text); err == nil {
 		var v struct {
 			Answer any `json:"answer"`
 			Reason any `json:"reason"`
@@ -202,6 +200,22 @@ func parseAnswer(r *openai.ChatCompletionResponse) (answer, reason string, err e
 		return "", "", errors.New("the reply holds no answer")
 	}
 	return answer, reason, nil
+}
+
+// parseAnswer reads {"answer", "reason"} from a reply, or the reply's text
+// as the answer when it holds no JSON object with an answer.
+func parseAnswer(r *openai.ChatCompletionResponse) (answer, reason string, err error) {
+	if len(r.Choices) == 0 {
+		return "", "", errors.New("the reply has no choices")
+	}
+	m := r.Choices[0].Message
+	if m.Content == "" && len(m.ToolCalls) > 0 {
+		return "", "", errors.New("the reply called a tool instead of answering")
+	}
+	if m.Content == "" && m.Refusal != "" {
+		return "", "", fmt.Errorf("the agent refused: %s", clip.String(m.Refusal, 200))
+	}
+	return answerFromText(m.Content)
 }
 
 // hasChoice accepts any reply with a choice to read.
@@ -313,9 +327,7 @@ func ChatMessages(req *Request) ([]openai.ChatCompletionMessage, []openai.Tool) 
 	}
 	var b strings.Builder
 	if req.FreeText() {
-		fmt.Fprintf(&b, "Question needing an answer. %s\n\nAnswer in a few sentences from what you know of this session, "+
-			"and say so when you cannot tell. Reply with only a JSON object {\"answer\": \"your answer\", \"reason\": \"one sentence\"}.", req.Probe.Question)
-		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: b.String()})
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: answerQuestionText(req.Probe)})
 		return msgs, tools
 	}
 	fmt.Fprintf(&b, "Decision needed. %s\n\nOptions:\n", req.Probe.Question)

@@ -23,6 +23,15 @@ func questionText(q Question) string {
 	return b.String()
 }
 
+// promptText is the last user turn of a provider agent's request: the
+// choice question, or the free-text one.
+func promptText(req *Request) string {
+	if req.FreeText() {
+		return answerQuestionText(req.Probe)
+	}
+	return questionText(req.Probe)
+}
+
 // decisionFromText reads {"choice", "reason"} from a reply's text; the
 // choice must be exactly one of the option keys (surrounding spaces aside).
 func decisionFromText(text string, opts scenarios.Options) (choice, reason string, err error) {

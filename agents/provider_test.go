@@ -79,7 +79,7 @@ func TestAnthropicAgentArms(t *testing.T) {
 		if len(q.Keys) != 2 {
 			t.Errorf("keys %v", q.Keys)
 		}
-		return "ask"
+		return q.Pick("ask first") // the options are shown relabelled, in a seeded order
 	}
 	for _, req := range []*agents.Request{compacted(t, s), full()} {
 		d, err := a.Decide(context.Background(), req)
@@ -139,7 +139,7 @@ func TestResponsesAgentArms(t *testing.T) {
 	var sawCompacted []bool
 	fake.Answer = func(q providerfake.Question) string {
 		sawCompacted = append(sawCompacted, q.Compacted)
-		return "write"
+		return q.Pick("run the migration")
 	}
 	creq := compacted(t, s)
 	for _, req := range []*agents.Request{creq, full()} {
@@ -178,13 +178,14 @@ func TestResponsesAgentArms(t *testing.T) {
 func TestProviderAgentCorrection(t *testing.T) {
 	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
 		fake, _, a := setup(t, kind)
-		n := 0
+		n, label := 0, ""
 		fake.Answer = func(q providerfake.Question) string {
 			n++
 			if n == 1 {
+				label = q.Pick("ask first") // the correction turn lists labels only
 				return "maybe"
 			}
-			return "ask"
+			return label
 		}
 		d, err := a.Decide(context.Background(), full())
 		if err != nil || d.Choice != "ask" || d.Call.Extra["corrections"] != "1" {

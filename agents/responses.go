@@ -26,6 +26,18 @@ type ResponsesRequest struct {
 	MaxOutputTokens int                         `json:"max_output_tokens,omitempty"`
 }
 
+// params are the sampling parameters r sends, as provenance records them.
+func (r ResponsesRequest) params() map[string]any {
+	p := map[string]any{}
+	if r.Temperature != nil {
+		p["temperature"] = *r.Temperature
+	}
+	if r.MaxOutputTokens > 0 {
+		p["max_tokens"] = r.MaxOutputTokens
+	}
+	return p
+}
+
 // responsesReply is the part of a Responses API reply the agent reads.
 type responsesReply struct {
 	Status string `json:"status"`
@@ -58,9 +70,10 @@ func (r *responsesReply) text() string {
 
 // responsesAgent is an openai-responses: agent.
 type responsesAgent struct {
-	model  string
-	opts   summarizers.OpenAIOptions
-	client *llm.Client
+	model    string
+	opts     summarizers.OpenAIOptions
+	client   *llm.Client
+	sampling Sampling
 }
 
 // NewResponses returns an agent that answers through OpenAI's Responses API
@@ -72,16 +85,28 @@ type responsesAgent struct {
 // it, then the question. A summary from any other summarizer is shown as
 // text in the instructions. Tool calls are function_call and
 // function_call_output items, with tool_choice none. A reply whose choice
-// is not an option key gets one correction turn.
+// is not an option key gets one correction turn. A free-text probe is asked the same way
+// for {"answer", "reason"} (no correction turn).
+//
+// A choice probe is asked as Sampling says, like an openai: agent's
+// (NewResponsesSampled; NewResponses uses DefaultSeed and one sample).
 func NewResponses(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+	return NewResponsesSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+}
+
+// NewResponsesSampled is NewResponses with the given sampling.
+func NewResponsesSampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("openai-responses: missing model name (want openai-responses:MODEL)")
+	}
+	if s.Samples < 1 || s.Samples > MaxSamples {
+		return nil, fmt.Errorf("openai-responses agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
 	c, err := summarizers.NewProviderClient(summarizers.KindResponses, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &responsesAgent{model: model, opts: opts, client: c}, nil
+	return &responsesAgent{model: model, opts: opts, client: c, sampling: s}, nil
 }
 
 // ResponsesBody is the request of a decide request.
@@ -89,7 +114,7 @@ func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (
 	c := req.Context
 	pc := providerCompaction(c, summarizers.KindResponses)
 	items, tools := summarizers.ResponsesItems(c.Events)
-	items = append(items, summarizers.ResponsesItem{Type: "message", Role: "user", Content: questionText(req.Probe)})
+	items = append(items, summarizers.ResponsesItem{Type: "message", Role: "user", Content: promptText(req)})
 	input, err := summarizers.ResponsesInput(pc, items)
 	if err != nil {
 		return ResponsesRequest{}, err
@@ -106,9 +131,19 @@ func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (
 func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
 	d.Call.Spec = summarizers.KindResponses + ":" + a.model
+	if req.FreeText() {
+		return a.answer(ctx, d, req)
+	}
 	if len(req.Probe.Options) == 0 {
 		return d, fmt.Errorf("openai-responses agent: probe %q: %w", req.Probe.ID, errNoOptions)
 	}
+	return a.sampling.sampled(ctx, req, a.decideOnce)
+}
+
+// decideOnce asks a choice probe once, with the options as req shows them.
+func (a *responsesAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = summarizers.KindResponses + ":" + a.model
 	body, err := ResponsesBody(a.model, a.opts, req)
 	if err != nil {
 		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
@@ -146,6 +181,26 @@ func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	return d, nil
 }
 
+// answer asks a free-text probe: the same input, ending with the question
+// and a request for {"answer", "reason"}; a reply with no answer is an
+// error and is not cached.
+func (a *responsesAgent) answer(ctx context.Context, d *Decision, req *Request) (*Decision, error) {
+	body, err := ResponsesBody(a.model, a.opts, req)
+	if err != nil {
+		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+	}
+	accept := func(t string) error { _, _, err := answerFromText(t); return err }
+	text, hit, err := a.send(ctx, d, body, req.Trial, accept)
+	if err != nil {
+		return d, err
+	}
+	d.Call.CacheHit = hit
+	if d.Answer, d.Reason, err = answerFromText(text); err != nil {
+		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+	}
+	return d, nil
+}
+
 func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesRequest, trial int, accept func(string) error) (string, bool, error) {
 	body, err := json.Marshal(r)
 	if err != nil {
@@ -173,7 +228,7 @@ func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesReque
 			return nil
 		},
 	})
-	a.opts.ProviderProvenance(&d.Call, summarizers.KindResponses, a.model, a.client.Host(), rep)
+	a.opts.ProviderProvenance(&d.Call, summarizers.KindResponses, a.model, a.client.Host(), r.params(), rep)
 	if err != nil {
 		return "", false, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
 	}

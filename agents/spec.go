@@ -18,11 +18,16 @@ func New(spec summarizers.Spec, opts summarizers.Options) (Agent, error) {
 // more than one sample: the reference agent is deterministic, and an exec
 // agent keeps the option keys and order the scenario gives.
 func NewSampled(spec summarizers.Spec, opts summarizers.Options, s Sampling) (Agent, error) {
-	if spec.Kind == summarizers.KindOpenAI {
+	switch spec.Kind {
+	case summarizers.KindOpenAI:
 		return NewOpenAISampled(spec.Name, opts.OpenAI, s)
+	case summarizers.KindAnthropic:
+		return NewAnthropicSampled(spec.Name, opts.OpenAI, s)
+	case summarizers.KindResponses:
+		return NewResponsesSampled(spec.Name, opts.OpenAI, s)
 	}
 	if s.Samples > 1 {
-		return nil, fmt.Errorf("%d samples: only an openai: agent is sampled", s.Samples)
+		return nil, fmt.Errorf("%d samples: only a model agent (openai:, anthropic:, openai-responses:) is sampled", s.Samples)
 	}
 	switch spec.Kind {
 	case summarizers.KindBuiltin:

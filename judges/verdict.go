@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -91,34 +93,34 @@ func judgedName(req *Request) string {
 // and whitespace-folded forms with typographic quotes and dashes made
 // plain, surrounding quotation marks and punctuation ignored. An ellipsis
 // ("..." or "…") in the quote stands for omitted words: each part must
-// occur, in order. When text is a JSON document, its string values are
-// searched too (so a quote of an escaped string matches).
+// occur, in order. When text is a JSON document (a summary; a summary
+// that is not JSON reaches the judge as a JSON string), only its
+// values are searched: its member names are the format's words, not the
+// summary's, so a quote of a key alone ("constraints", "covers_through")
+// never counts, and a quote written as a JSON fragment ("text": "…") counts
+// by its value.
 func Quoted(quote, text string) bool {
+	hay := quoteForm(text)
+	if t := strings.TrimSpace(text); t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '"') {
+		if vals, ok := jsonValues(t); ok {
+			hay = quoteForm(vals)
+			if t[0] != '"' { // a document with member names
+				quote = jsonKey.ReplaceAllString(typography.Replace(quote), " ")
+			}
+		}
+	}
 	var parts []string
 	for _, p := range splitEllipsis(quoteForm(quote)) {
 		if p = strings.Trim(p, quoteTrim); p != "" {
 			parts = append(parts, p)
 		}
 	}
-	if len(parts) == 0 {
-		return false
-	}
-	hay := []string{quoteForm(text)}
-	if t := strings.TrimSpace(text); t != "" && (t[0] == '{' || t[0] == '[') {
-		var doc any
-		if json.Unmarshal([]byte(t), &doc) == nil {
-			var b strings.Builder
-			strs(doc, &b)
-			hay = append(hay, quoteForm(b.String()))
-		}
-	}
-	for _, h := range hay {
-		if inOrder(parts, h) {
-			return true
-		}
-	}
-	return false
+	return len(parts) > 0 && inOrder(parts, hay)
 }
+
+// jsonKey is a JSON member name and its colon, as a quote of a JSON
+// fragment writes it.
+var jsonKey = regexp.MustCompile(`"(?:[^"\\]|\\.)*"\s*:`)
 
 func inOrder(parts []string, h string) bool {
 	for _, p := range parts {
@@ -131,25 +133,54 @@ func inOrder(parts []string, h string) bool {
 	return true
 }
 
-// strs writes every string (keys included) of a decoded JSON value to b,
-// one per line.
-func strs(v any, b *strings.Builder) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			b.WriteString(k)
-			b.WriteByte('\n')
-			strs(e, b)
+// jsonValues is every value of a JSON document (strings, numbers and
+// booleans; never member names), one per line, in document order (so that
+// an ellipsis quote over two values reads them in a stable order); false
+// when t is not one JSON document.
+func jsonValues(t string) (string, bool) {
+	if !json.Valid([]byte(t)) {
+		return "", false
+	}
+	dec := json.NewDecoder(strings.NewReader(t))
+	dec.UseNumber()
+	type frame struct{ obj, wantKey bool }
+	var stack []frame
+	var b strings.Builder
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return b.String(), true
 		}
-	case []any:
-		for _, e := range x {
-			strs(e, b)
+		if err != nil {
+			return "", false
 		}
-	case string:
-		b.WriteString(x)
-		b.WriteByte('\n')
-	default:
-		fmt.Fprintf(b, "%v\n", x)
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = &stack[n-1]
+		}
+		switch x := tok.(type) {
+		case json.Delim:
+			switch x {
+			case '{', '[':
+				if top != nil && top.obj {
+					top.wantKey = true
+				}
+				stack = append(stack, frame{obj: x == '{', wantKey: x == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case nil:
+		default:
+			if top != nil && top.obj && top.wantKey {
+				top.wantKey = false // a member name
+				continue
+			}
+			fmt.Fprintf(&b, "%v\n", x)
+		}
+		if top != nil && top.obj {
+			top.wantKey = true
+		}
 	}
 }
 

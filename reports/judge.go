@@ -168,7 +168,7 @@ func writeJudgeMarkdown(b *bytes.Buffer, r *Result) {
 			s.Missing, s.Errors, s.Agree, s.PassContradicted, s.FailKept)
 	}
 	if len(r.Disagreements) == 0 {
-		b.WriteString("\nThe judge agrees with every check it gave a verdict on.\n")
+		b.WriteString("\n" + agreementLine(r) + "\n")
 		return
 	}
 	list := slices.Clone(r.Disagreements)
@@ -191,6 +191,48 @@ func writeJudgeMarkdown(b *bytes.Buffer, r *Result) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s %s | %s | %s: %s | %s |\n", mdCode(d.Scenario, true), mdCode(d.Summarizer, true), gen,
 			mdWord(d.Check), mdCode(d.Invariant, true), check, mdWord(d.Verdict), mdCode(clip.String(d.Reason, 160), true), mdCode(clip.String(d.Quote, 120), true))
 	}
+}
+
+// agreementLine says what a run without disagreements shows: full
+// agreement only when every judged invariant got a verdict that agrees with
+// its check; else what was neither agreement nor disagreement (a passed
+// check the judge calls missing, an errored check) and how many judgements
+// failed.
+func agreementLine(r *Result) string {
+	var judged, errs, agree, passMissing int
+	for _, s := range r.Judge {
+		judged, errs, agree = judged+s.Judged, errs+s.Errors, agree+s.Agree
+	}
+	if judged == errs {
+		return fmt.Sprintf("The judge gave no verdict (%d judgements failed).", errs)
+	}
+	if agree == judged {
+		return "The judge agrees with every check it gave a verdict on."
+	}
+	for _, u := range r.Units {
+		for _, g := range u.Generations {
+			for _, c := range g.Checks {
+				status := c.Status
+				if c.Judge != nil && c.Judge.Overrode != "" {
+					status = c.Judge.Overrode
+				}
+				if c.Judge != nil && c.Judge.Verdict == "missing" && status == checks.Pass {
+					passMissing++
+				}
+			}
+		}
+	}
+	var parts []string
+	if passMissing > 0 {
+		parts = append(parts, fmt.Sprintf("%d passed check the judge calls missing", passMissing))
+	}
+	if errs > 0 {
+		parts = append(parts, fmt.Sprintf("%d judgements failed", errs))
+	}
+	if other := judged - errs - agree - passMissing; other > 0 {
+		parts = append(parts, fmt.Sprintf("%d verdicts on checks that neither passed nor failed", other))
+	}
+	return "No check and judge disagree outright (check pass / judge contradicted, check fail / judge kept); not agreement either: " + strings.Join(parts, ", ") + "."
 }
 
 // judgeHTML is the judge's section of the HTML report: the verdict counts

@@ -117,7 +117,7 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 			return nil
 		},
 	})
-	s.opts.ProviderProvenance(&resp.Call, KindAnthropic, s.model, s.client.Host(), rep)
+	s.opts.ProviderProvenance(&resp.Call, KindAnthropic, s.model, s.client.Host(), map[string]any{"max_tokens": int(params.MaxTokens)}, rep)
 	setExtra(&resp.Call, "beta", AnthropicBeta)
 	setExtra(&resp.Call, "strategy", AnthropicStrategy)
 	if err != nil {

@@ -167,11 +167,17 @@ func NewProviderClient(kind string, o OpenAIOptions) (*llm.Client, error) {
 }
 
 // ProviderProvenance fills the parts of a Call every provider call shares.
-func (o OpenAIOptions) ProviderProvenance(c *Call, kind, model, host string, rep *llm.Reply) {
+// params are the sampling parameters the request sent, and only those: a
+// provider API that takes no temperature or seed must not be recorded as
+// having run with the options' (nil or empty: none).
+func (o OpenAIOptions) ProviderProvenance(c *Call, kind, model, host string, params map[string]any, rep *llm.Reply) {
 	c.Spec = kind + ":" + model
 	c.Model = model
 	c.Endpoint = host
-	c.Params = o.Params()
+	c.Params = nil
+	if len(params) > 0 {
+		c.Params = params
+	}
 	if o.Endpoint != "" {
 		if c.Extra == nil {
 			c.Extra = map[string]string{}

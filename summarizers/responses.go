@@ -183,7 +183,7 @@ func (s *responsesSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 			return nil
 		},
 	})
-	s.opts.ProviderProvenance(&resp.Call, KindResponses, s.model, s.client.Host(), rep)
+	s.opts.ProviderProvenance(&resp.Call, KindResponses, s.model, s.client.Host(), nil, rep)
 	setExtra(&resp.Call, "endpoint_path", ResponsesCompactPath)
 	if err != nil {
 		return resp, fmt.Errorf("openai-responses summarizer %s: %w", s.model, err)

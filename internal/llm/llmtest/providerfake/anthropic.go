@@ -233,14 +233,10 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 			"usage": map[string]any{"input_tokens": in, "output_tokens": tokens(summary)},
 		}, nil
 	}
-	last := ""
-	if len(texts) > 0 {
-		last = texts[len(texts)-1]
-	}
-	choice := s.answer(Question{API: "anthropic", Context: texts, Keys: optionKeys(last), Compacted: compacted})
+	text := s.replyText(question("anthropic", texts, compacted))
 	return http.StatusOK, map[string]any{
 		"id": "msg_fake", "type": "message", "role": "assistant", "model": *req.Model,
-		"content":     []any{map[string]any{"type": "text", "text": decisionJSON(choice)}},
+		"content":     []any{map[string]any{"type": "text", "text": text}},
 		"stop_reason": "end_turn", "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": in, "output_tokens": 12},
 	}, nil

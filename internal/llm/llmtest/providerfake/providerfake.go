@@ -55,10 +55,16 @@ type Question struct {
 	// instructions, the compaction's summary (decoded, for an opaque
 	// item), messages, tool results; the question is last.
 	Context []string
-	// Keys are the option keys of the question, as the prompt lists them.
-	Keys []string
+	// Keys are the option keys of the question, as the prompt lists them
+	// (the labels A, B, … when the agent shuffles), and Descriptions their
+	// descriptions, by key.
+	Keys         []string
+	Descriptions map[string]string
 	// Compacted is true when the request replays a compaction.
 	Compacted bool
+	// FreeText is true when the question asks for an answer in words
+	// (a free-text probe) instead of an option key.
+	FreeText bool
 }
 
 // Server is the fake. Set the fields before the first request.
@@ -70,7 +76,8 @@ type Server struct {
 	// Summarize writes a compaction's summary from the texts it
 	// compacts; nil keeps every distinct line.
 	Summarize func(texts []string) string
-	// Answer chooses an option key; nil chooses the first.
+	// Answer chooses an option key, or writes the answer to a free-text
+	// question; nil chooses the first key, or answers that it cannot tell.
 	Answer func(q Question) string
 	// NoCompactionItem makes /responses/compact answer without its
 	// compaction item (a provider that compacted nothing).
@@ -229,10 +236,34 @@ func (s *Server) answer(q Question) string {
 	if s.Answer != nil {
 		return s.Answer(q)
 	}
+	if q.FreeText {
+		return "I cannot tell from my context."
+	}
 	if len(q.Keys) > 0 {
 		return q.Keys[0]
 	}
 	return ""
+}
+
+// question is what an answer function sees of a request whose texts end
+// with the question.
+func question(api string, texts []string, compacted bool) Question {
+	last := ""
+	if len(texts) > 0 {
+		last = texts[len(texts)-1]
+	}
+	return Question{API: api, Context: texts, Keys: optionKeys(last), Descriptions: optionDescriptions(last), Compacted: compacted,
+		FreeText: strings.HasPrefix(strings.TrimSpace(last), "Question needing an answer.")}
+}
+
+// replyText is the model's reply to q: {"answer"} for a free-text question,
+// else {"choice"}.
+func (s *Server) replyText(q Question) string {
+	if q.FreeText {
+		b, _ := json.Marshal(map[string]string{"answer": s.answer(q), "reason": "fake provider answer"})
+		return string(b)
+	}
+	return decisionJSON(s.answer(q))
 }
 
 // issue records a token (signature or encrypted_content) for summary.
@@ -274,6 +305,38 @@ func optionKeys(q string) []string {
 		}
 	}
 	return keys
+}
+
+// optionDescriptions reads the "- KEY: description" lines of a question.
+func optionDescriptions(q string) map[string]string {
+	_, after, ok := strings.Cut(q, "Options:\n")
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(after, "\n") {
+		if !strings.HasPrefix(line, "- ") {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		if k, d, ok := strings.Cut(line[2:], ":"); ok {
+			out[strings.TrimSpace(k)] = strings.TrimSpace(d)
+		}
+	}
+	return out
+}
+
+// Pick is the key of q whose description is desc ("" when none is): what
+// a scripted model answers to choose an option whatever label it has.
+func (q Question) Pick(desc string) string {
+	for _, k := range q.Keys {
+		if q.Descriptions[k] == desc {
+			return k
+		}
+	}
+	return ""
 }
 
 // tokens is a rough token count: one per four bytes.

@@ -183,15 +183,11 @@ func (s *Server) responses(h http.Header, body []byte) (int, any, error) {
 	if err != nil {
 		return http.StatusBadRequest, nil, err
 	}
-	last := ""
-	if len(texts) > 0 {
-		last = texts[len(texts)-1]
-	}
-	choice := s.answer(Question{API: "responses", Context: texts, Keys: optionKeys(last), Compacted: compacted})
+	text := s.replyText(question("responses", texts, compacted))
 	return http.StatusOK, map[string]any{
 		"id": "resp_fake", "object": "response", "created_at": 1764547200, "status": "completed", "model": *req.Model,
 		"output": []any{map[string]any{"id": "msg_fake", "type": "message", "status": "completed", "role": "assistant",
-			"content": []any{map[string]any{"type": "output_text", "text": decisionJSON(choice), "annotations": []any{}}}}},
+			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}},
 		"usage": usage(tokens(strings.Join(texts, "\n")), 12),
 	}, nil
 }
