@@ -21,12 +21,17 @@ const judgeConcurrency = 8
 // GateReason starts the message of an invariant --judge-gate failed.
 const GateReason = "judge: contradicted"
 
+// GateNoVerdict starts the message of a passed invariant that --judge-gate
+// turned into an error because the judge gave no verdict on it.
+const GateNoVerdict = "judge: no verdict"
+
 // judgeChecks asks the judge about every invariant result of a generation
 // that is not skip (secrets excepted: Describe refuses them) and records each verdict beside
 // its check (Result.Judge). The judge sees the invariant in plain words and
 // the summary, secrets redacted, never the check's status. With gate, a
-// contradicted verdict turns a pass into a fail (Judgement.Overrode says
-// it was a pass).
+// contradicted verdict turns a pass into a fail, and a judgement that
+// errored turns it into an error (the gate fails closed); Judgement.Overrode
+// says it was a pass.
 func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 	if u.judge == nil || r.raw == nil || r.declined {
 		return
@@ -64,10 +69,19 @@ func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			c.Judge = askJudge(u.hard, u.judge, req)
-			if u.judgeGate && c.Judge.Verdict == judges.Contradicted && c.Status == checks.Pass {
+			switch {
+			case !u.judgeGate || c.Status != checks.Pass:
+			case c.Judge.Verdict == judges.Contradicted:
 				c.Judge.Overrode = c.Status
 				c.Status = checks.Fail
 				c.Message = fmt.Sprintf("%s (%s); the check alone passed: %s", GateReason, c.Judge.Reason, c.Message)
+			case c.Judge.Error != "":
+				// The gate asked for the judge's word and got none: it
+				// fails closed, as every gate does, rather than letting
+				// the check's pass stand unjudged.
+				c.Judge.Overrode = c.Status
+				c.Status = checks.Error
+				c.Message = fmt.Sprintf("%s (%s); --judge-gate needs a verdict, and the check alone passed: %s", GateNoVerdict, clip.String(c.Judge.Error, 200), c.Message)
 			}
 		}()
 	}
@@ -150,7 +164,9 @@ func grade(j *checks.Judgement) string {
 // ClassifyAnswers is Classify for a free-text probe's graded answers:
 // kept (both correct), compaction_regression (full correct, compacted
 // incorrect), agent_error (both incorrect), compacted_only (only the
-// compacted answer correct), skip when either grade is unsure or missing.
+// compacted answer correct), skip when either grade is unsure or missing
+// (a judge that failed is an error of that judgement alone: the probe is
+// skip, counted as such, with the reason).
 func ClassifyAnswers(full, compacted *checks.Judgement) string {
 	ok := func(j *checks.Judgement) bool {
 		return j != nil && (j.Verdict == judges.Correct || j.Verdict == judges.Incorrect)

@@ -234,26 +234,38 @@ func TestJudgeRecordedBeside(t *testing.T) {
 
 // TestJudgeTimeout: a judge that never answers in time is an error for
 // each judgement (after its retry), and the unit still finishes ok.
+// Without the gate the judge only informs, so each check's pass stands;
+// with --judge-gate a pass the judge gave no verdict on becomes an error:
+// the gate fails closed, as every gate does.
 func TestJudgeTimeout(t *testing.T) {
 	sc := judgedScenario(t)
-	srv := llmtest.New(t)
-	srv.SetDefault(func(llmtest.Request) llmtest.Reply {
-		return llmtest.Reply{Delay: 2 * time.Second, Content: `{"verdict":"missing"}`}
-	})
-	r := judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), true)
-	if r.Units[0].Status != reports.UnitOK {
-		t.Errorf("unit %s: %s", r.Units[0].Status, r.Units[0].Error)
-	}
-	for id, c := range judgedChecks(t, r) {
-		if id == "token" {
-			continue
+	for _, gate := range []bool{false, true} {
+		srv := llmtest.New(t)
+		srv.SetDefault(func(llmtest.Request) llmtest.Reply {
+			return llmtest.Reply{Delay: 2 * time.Second, Content: `{"verdict":"missing"}`}
+		})
+		r := judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), gate)
+		if r.Units[0].Status != reports.UnitOK {
+			t.Errorf("gate %v: unit %s: %s", gate, r.Units[0].Status, r.Units[0].Error)
 		}
-		if c.Judge == nil || c.Judge.Verdict != "" || !strings.Contains(c.Judge.Error, "timed out") || c.Status != checks.Pass {
-			t.Errorf("%s: %s, judgement %+v", id, c.Status, c.Judge)
+		for id, c := range judgedChecks(t, r) {
+			if id == "token" {
+				continue
+			}
+			if c.Judge == nil || c.Judge.Verdict != "" || !strings.Contains(c.Judge.Error, "timed out") {
+				t.Errorf("gate %v: %s: judgement %+v", gate, id, c.Judge)
+				continue
+			}
+			switch {
+			case !gate && c.Status != checks.Pass:
+				t.Errorf("no gate: %s: %s, want the check's pass to stand", id, c.Status)
+			case gate && (c.Status != checks.Error || !strings.HasPrefix(c.Message, GateNoVerdict) || c.Judge.Overrode != checks.Pass):
+				t.Errorf("gate: %s: %s %q overrode %q, want error %q overriding pass", id, c.Status, c.Message, c.Judge.Overrode, GateNoVerdict)
+			}
 		}
-	}
-	if n := srv.Count(); n != 8 {
-		t.Errorf("%d requests, want 8 (4 judgements, one retry each)", n)
+		if n := srv.Count(); n != 8 {
+			t.Errorf("gate %v: %d requests, want 8 (4 judgements, one retry each)", gate, n)
+		}
 	}
 }
 
@@ -270,9 +282,14 @@ func TestJudgeGate(t *testing.T) {
 	if c.Status != checks.Fail || !strings.HasPrefix(c.Message, GateReason) || c.Judge == nil || c.Judge.Overrode != checks.Pass {
 		t.Errorf("bucket: %s %q overrode %+v, want fail %q overriding pass", c.Status, c.Message, c.Judge, GateReason)
 	}
-	for _, id := range []string{"ro", "op", "pool"} {
-		if got[id].Status != checks.Pass {
-			t.Errorf("%s: %s; only a contradicted verdict fails an invariant", id, got[id].Status)
+	if got["ro"].Status != checks.Pass {
+		t.Errorf("ro: %s; a kept verdict leaves the pass alone", got["ro"].Status)
+	}
+	// A malformed reply (op) and a refusal (pool) give no verdict: under the
+	// gate the pass becomes an error, never a fail and never a silent pass.
+	for _, id := range []string{"op", "pool"} {
+		if c := got[id]; c.Status != checks.Error || !strings.HasPrefix(c.Message, GateNoVerdict) || c.Judge == nil || c.Judge.Overrode != checks.Pass {
+			t.Errorf("%s: %s %q, want error %q overriding pass", id, c.Status, c.Message, GateNoVerdict)
 		}
 	}
 	if len(r.Disagreements) != 1 || !r.Disagreements[0].Gated || r.Disagreements[0].Status != checks.Pass {

@@ -125,10 +125,10 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials, scenarios and gates (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
-	fs.IntVar(&f.agentSamples, "agent-samples", 1, "an openai: agent asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
-	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which an openai: agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
+	fs.IntVar(&f.agentSamples, "agent-samples", 1, "a model agent (openai:, anthropic:, openai-responses:) asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
+	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which a model agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about every invariant of every generation beside its check, a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
-	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed")
+	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed; one it gave no verdict on is an error")
 	f.openai.RegisterFlags(fs)
 	f.gates.register(fs)
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "when the run finishes and every gate holds, copy its result to this `file`, the baseline of later runs (it may be the --baseline file itself)")
@@ -163,7 +163,8 @@ A value whose part before the first = is not such a name is a spec as a
 whole: 'exec:python3 sum.py --v2=builtin:mask' is one exec summarizer, not
 a NAME=SPEC. In the config file, name: may be any string.
 
-An openai: agent sees a choice probe's options in an order drawn from
+A model agent (openai:, anthropic:, openai-responses:) sees a choice
+probe's options in an order drawn from
 --agent-seed (per trial and sample, the same on both arms), labelled A, B,
 C…; its answer is mapped back to the option's key. --agent-samples N asks N
 times and takes the majority (a tie is "unsure"); orders and votes are
@@ -173,8 +174,9 @@ recorded with each decision.
 model judge about every invariant of every generation (secrets never); its
 verdict is recorded beside the check, never instead, and reports list where
 check and judge disagree. --judge-gate makes a contradicted verdict fail the
-invariant ("judge: contradicted"). docs/formats.md §4 has the exec judge
-protocol.
+invariant ("judge: contradicted"), and a passed invariant the judge gave no
+verdict on an error ("judge: no verdict"). docs/formats.md §4 has the exec
+judge protocol.
 
 Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
 config file; the gate verdict is then the first line printed. Gates fail
