@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -16,14 +17,18 @@ var opaqueKeeps = map[string]bool{checks.CheckSchema: true, checks.CheckCoverage
 
 // opaqueResults turns the results of an opaque summary's checks into what
 // they can honestly say: the shape checks as they ran, compression by the
-// provider's reported tokens, and a skip with summarizers.OpaqueReason for
-// every check that needs text (every invariant, the secret check included:
-// an encrypted item cannot be searched).
+// provider's reported tokens, the secret check as it ran, and a skip with
+// summarizers.OpaqueReason for every other check that needs text. The
+// secret check reads every decoded string of the document: the encrypted
+// item cannot be searched, but the items the provider keeps readable (the
+// user messages of /responses/compact's output) can, and a secret there is
+// a leak like any other.
 func opaqueResults(in *checks.Input, pc *summarizers.ProviderCompaction, res []checks.Result) []checks.Result {
 	out := make([]checks.Result, 0, len(res))
 	for _, r := range res {
 		switch {
 		case r.Kind == checks.KindStructural && opaqueKeeps[r.Check]:
+		case r.Kind == checks.KindInvariant && r.Check == scenarios.TypeSecret:
 		case r.Kind == checks.KindStructural && r.Check == checks.CheckCompression:
 			r = opaqueCompression(in, pc, r)
 		default:

@@ -13,6 +13,7 @@ import (
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
 	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -90,7 +91,9 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 						switch {
 						case kind == summarizers.KindAnthropic && opaque:
 							t.Errorf("%s: %s skipped as opaque on a readable summary", u.Scenario.ID, c.Check)
-						case kind == summarizers.KindResponses && c.Kind == checks.KindInvariant && !opaque:
+						case kind == summarizers.KindResponses && c.Kind == checks.KindInvariant && c.Check == scenarios.TypeSecret && opaque:
+							t.Errorf("%s: secret %s skipped on an opaque summary; its readable items can leak", u.Scenario.ID, c.Invariant)
+						case kind == summarizers.KindResponses && c.Kind == checks.KindInvariant && c.Check != scenarios.TypeSecret && !opaque:
 							t.Errorf("%s: invariant %s %s (%s) on an opaque summary; want skip %q", u.Scenario.ID, c.Invariant, c.Status, c.Message, summarizers.OpaqueReason)
 						case kind == summarizers.KindResponses && (c.Check == checks.CheckSchema || c.Check == checks.CheckCoverage) && c.Status != checks.Pass:
 							t.Errorf("%s: %s %s (%s); the shape checks still apply", u.Scenario.ID, c.Check, c.Status, c.Message)
@@ -177,6 +180,67 @@ func TestForgedOpaqueSummary(t *testing.T) {
 		}
 		if inv == 0 {
 			t.Fatalf("%s: no invariant checked", tc.spec)
+		}
+	}
+}
+
+// TestOpaqueSummaryLeak: the encrypted item of an opaque compaction cannot
+// be searched, but the items OpenAI keeps readable beside it (the user
+// messages of /responses/compact's output) can. A secret copied there fails
+// the secret check; a clean opaque summary passes it.
+func TestOpaqueSummaryLeak(t *testing.T) {
+	var sc *scenarios.Scenario
+	for _, s := range builtinSuite(t) {
+		if len(s.Secrets()) > 0 {
+			sc = s
+			break
+		}
+	}
+	if sc == nil {
+		t.Fatal("no built-in scenario has a secret")
+	}
+	var secret string
+	for _, v := range sc.Secrets() {
+		secret = v
+	}
+	for _, leak := range []bool{false, true} {
+		kept := "please look at the gateway"
+		if leak {
+			kept = "the key was " + secret
+		}
+		sum := summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
+			item, _ := json.Marshal(kept)
+			doc := fmt.Sprintf(`{"schema_version":1,"covers_through":%d,"extensions":{"provider_compaction":{"provider":"openai-responses","model":"m","opaque":true,"output":[{"type":"message","role":"user","content":[{"type":"input_text","text":%s}]},{"type":"compaction","id":"cmp_1","encrypted_content":"gAAAAB3xq9"}],"tokens":5}}}`, req.Cut, item)
+			return &summarizers.Response{Summary: json.RawMessage(doc), Call: summarizers.Call{Spec: "openai-responses:m"}}, nil
+		})
+		opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+		opts.Summarizers = []Summarizer{{Name: "s", Summarizer: sum}}
+		res, err := Run(context.Background(), []*scenarios.Scenario{sc}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reports.Read(res.ResultPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, g := range r.Units[0].Generations {
+			for _, c := range g.Checks {
+				if c.Check != scenarios.TypeSecret {
+					continue
+				}
+				seen++
+				want := checks.Pass
+				if leak {
+					want = checks.Fail
+				}
+				if c.Status != want {
+					t.Errorf("leak %v: g%d secret %s %q, want %s", leak, g.N, c.Status, c.Message, want)
+				}
+			}
+		}
+		if seen == 0 {
+			t.Fatalf("leak %v: no secret check ran", leak)
 		}
 	}
 }
