@@ -37,7 +37,7 @@ func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 		return
 	}
 	sc := u.p.sc
-	summary := r.g.Summary
+	summary := withoutExtensions(r.g.Summary)
 	if summary == nil {
 		// Not JSON: the judge reads it as text.
 		summary, _ = json.Marshal(string(r.raw))
@@ -86,6 +86,30 @@ func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 		}()
 	}
 	wg.Wait()
+}
+
+// withoutExtensions is the summary document as the agent sees it: without
+// `extensions`, which the contract never shows the agent and no content
+// check reads (a provider's raw block or ciphertext lives there). The
+// judge reads what the agent would; nil for a document that is not a JSON
+// object, which the caller sends as text.
+func withoutExtensions(doc json.RawMessage) json.RawMessage {
+	if doc == nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil || m == nil {
+		return doc
+	}
+	if _, ok := m["extensions"]; !ok {
+		return doc
+	}
+	delete(m, "extensions")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return doc
+	}
+	return out
 }
 
 // askJudge asks j and returns the judgement: the verdict, or the error
