@@ -205,3 +205,38 @@ func TestSegmentsAreTheFilteredLeaves(t *testing.T) {
 		}
 	}
 }
+
+func TestIndexRareIsIndex(t *testing.T) {
+	texts := []string{"", "a", "read only", "the db is read-only\nread only; readonly", "yyyy", "ready only read onlyy",
+		"dns is broken\ndns broken dns works", "solo lectura\nsolo  lectura", "context budget contexts", "xxxyxxy"}
+	needs := []string{"", "y", "read only", "read-only", "readonly", "dns is broken", "yy", "xy", "solo lectura", "context", "budget", "only", "\nread"}
+	rnd := []byte("aby xy\n-")
+	seed := uint32(7)
+	for k := 0; k < 3000; k++ {
+		n := int(seed % 24)
+		b := make([]byte, n)
+		for i := range b {
+			seed = seed*1664525 + 1013904223
+			b[i] = rnd[seed>>24%uint32(len(rnd))]
+		}
+		texts = append(texts, string(b))
+		if k%10 == 0 && n < 5 {
+			needs = append(needs, string(b))
+		}
+		seed = seed*1664525 + 1013904223
+	}
+	for _, s := range texts {
+		for _, x := range needs {
+			for r := 0; r < len(x); r++ {
+				if got, want := indexRare(s, x, r), strings.Index(s, x); got != want {
+					t.Fatalf("indexRare(%q, %q, %d) = %d; strings.Index gives %d", s, x, r, got, want)
+				}
+			}
+			if x == "" {
+				if got, want := indexRare(s, x, 0), strings.Index(s, x); got != want {
+					t.Fatalf("indexRare(%q, %q, 0) = %d; strings.Index gives %d", s, x, got, want)
+				}
+			}
+		}
+	}
+}
