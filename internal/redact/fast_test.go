@@ -112,3 +112,20 @@ func TestContainsJSONRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldRunesIsFoldString: folding without sources gives the same runes,
+// whatever the pooled buffer folded before.
+func TestFoldRunesIsFoldString(t *testing.T) {
+	f := new(folded)
+	for _, s := range append(fastTexts, "", " ", "  A\t\nB ", "x\u200by", "ÅB ｓ ﬁ ñ\u00a0\u2003z", "a\x7fb\x01c", "\xff\xfeok") {
+		want := foldString(s)
+		f.foldRunes(s)
+		if !slices.Equal(f.r, want.r) || len(f.src) != 0 {
+			t.Errorf("foldRunes(%q) = %q with %d sources; foldString gives %q", s, string(f.r), len(f.src), string(want.r))
+		}
+		f.foldString(s)
+		if !slices.Equal(f.r, want.r) || !slices.Equal(f.src, want.src) {
+			t.Errorf("foldString(%q) after foldRunes = %q %v; want %q %v", s, string(f.r), f.src, string(want.r), want.src)
+		}
+	}
+}
