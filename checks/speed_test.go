@@ -240,3 +240,25 @@ func TestIndexRareIsIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestApproxBeforeIsTheRegexp(t *testing.T) {
+	alts := []string{"about", "AROUND", "roughly", "approximately", "approx", "approx.", "nearly", "almost", "ſome", "some", "~", "≈",
+		"unos", "unas", "aproximadamente", "APROXIMADAMENTE", "casi", "cerca de", "alrededor de", "cerca  de", "handsome", "abou", "x"}
+	pads := []string{"", " ", "\t\n ", "\u00a0", " \r\f"}
+	long := strings.Repeat("ñé日 word ", 12)
+	var cases []string
+	for _, a := range alts {
+		for _, p := range pads {
+			for _, pre := range []string{"", "latency of ", long, long + "x", long[:len(long)-1]} {
+				cases = append(cases, pre+a+p, pre+a+p+"5", pre+"about"+strings.Repeat(" ", 70)+a+p)
+			}
+		}
+	}
+	for _, c := range cases {
+		for cut := 0; cut <= len(c); cut++ {
+			if got, want := approxBefore(c[:cut]), approxRe.MatchString(c[:cut]); got != want {
+				t.Fatalf("approxBefore(%q) = %v; the regexp gives %v", c[:cut], got, want)
+			}
+		}
+	}
+}
