@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -260,5 +261,27 @@ func TestApproxBeforeIsTheRegexp(t *testing.T) {
 				t.Fatalf("approxBefore(%q) = %v; the regexp gives %v", c[:cut], got, want)
 			}
 		}
+	}
+}
+
+func TestPtrfIsConcatenation(t *testing.T) {
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- true }()
+			for n := 0; n < 3*maxPtrKeys; n++ {
+				field, sub := "f"+strconv.Itoa(n%(maxPtrKeys+9)), "s"+strconv.Itoa(n%3)
+				for _, i := range []int{-1, 0, 1, 9, 10, ptrIndexes - 1, ptrIndexes, 1000} {
+					want := "/" + field + "/" + strconv.Itoa(i) + "/" + sub
+					if got := ptrf(field, i, sub); got != want {
+						t.Errorf("ptrf(%q, %d, %q) = %q; want %q", field, i, sub, got, want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
 	}
 }
