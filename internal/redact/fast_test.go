@@ -129,3 +129,32 @@ func TestFoldRunesIsFoldString(t *testing.T) {
 		}
 	}
 }
+
+// TestStringEndIsTheLoop: the first-quote shortcut of stringEnd ends every
+// literal where the escape-aware loop does.
+func TestStringEndIsTheLoop(t *testing.T) {
+	loop := func(doc []byte, i int) int {
+		for j := i + 1; j < len(doc); j++ {
+			switch doc[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return len(doc)
+	}
+	alphabet := []byte(`"\ab"`)
+	seed := uint32(11)
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, 1+n%9)
+		b[0] = '"'
+		for k := 1; k < len(b); k++ {
+			seed = seed*1664525 + 1013904223
+			b[k] = alphabet[seed>>24%uint32(len(alphabet))]
+		}
+		if got, want := stringEnd(b, 0), loop(b, 0); got != want {
+			t.Fatalf("stringEnd(%q, 0) = %d; the loop gives %d", b, got, want)
+		}
+	}
+}
