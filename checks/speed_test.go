@@ -285,3 +285,24 @@ func TestPtrfIsConcatenation(t *testing.T) {
 		<-done
 	}
 }
+
+func TestLowerOfIsToLower(t *testing.T) {
+	cases := []string{"", "a", "A", "abc", "Read-Only DB", "\u212a", "x\u212aY", "Ñandú", "İstanbul", "ǅ", "ÀB", "\xffA", "ABC\x7f"}
+	seed := uint32(5)
+	alphabet := []string{"a", "Z", " ", "-", "é", "\u212a", "Σ", "0", "\xc3"}
+	for n := 0; n < 5000; n++ {
+		var b strings.Builder
+		for k := 0; k < n%12; k++ {
+			seed = seed*1664525 + 1013904223
+			b.WriteString(alphabet[seed>>24%uint32(len(alphabet))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, s := range cases {
+		want := strings.ToLower(s)
+		got, ascii := lowerOf(s)
+		if got != want || ascii != isASCII(want) {
+			t.Fatalf("lowerOf(%q) = %q, %v; strings.ToLower gives %q, %v", s, got, ascii, want, isASCII(want))
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -154,8 +155,8 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	add := func(ptr, text string) {
 		if text != "" {
 			f := textmatch.Fold(text)
-			low := strings.ToLower(f)
-			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: low, i: len(out) + 1, ascii: isASCII(low)})
+			low, ascii := lowerOf(f)
+			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: low, i: len(out) + 1, ascii: ascii})
 		}
 	}
 	add("/goal", s.Goal)
@@ -193,6 +194,33 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	}
 	add("/text", s.Text)
 	return out
+}
+
+// lowerOf is strings.ToLower(s) and whether that is ASCII, in one pass
+// over ASCII text (strings.ToLower scans it, then builds the copy byte by
+// byte through a Builder, and isASCII scanned it a third time).
+func lowerOf(s string) (string, bool) {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			low := strings.ToLower(s) // K (Kelvin) lowers to ASCII k
+			return low, isASCII(low)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return s, true
+	}
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(&b[0], len(b)), true
 }
 
 func isASCII(s string) bool {
