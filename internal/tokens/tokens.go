@@ -157,13 +157,25 @@ type memoSlot struct {
 	val int
 }
 
-// memoHash is FNV-1a over the bytes of s.
+// memoHash hashes the bytes of s eight at a time, then mixes the result
+// (murmur3's finaliser) so that its low bits, which pick the slot, depend
+// on every byte.
 func memoHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
+	h := uint64(len(s))
+	for len(s) >= 8 {
+		x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = (h ^ x) * 0x9e3779b97f4a7c15
+		s = s[8:]
 	}
+	var x uint64
+	for i := 0; i < len(s); i++ {
+		x |= uint64(s[i]) << (8 * i)
+	}
+	h = (h ^ x) * 0x9e3779b97f4a7c15
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
 	return h
 }
 
