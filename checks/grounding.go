@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
@@ -277,6 +278,30 @@ func isIdentifier(t string) bool {
 	return false
 }
 
+// approxBefore is approxRe.MatchString(s), reading only the end of s: a
+// match is an alternative (at most 15 characters, each at most 3 bytes
+// under case folding) followed by trailing white space, so the regexp
+// gives the same answer on that white space and the 64 bytes before it,
+// and does not read a long entry from its start for each quantity.
+func approxBefore(s string) bool {
+	end := len(s)
+	for end > 0 {
+		switch s[end-1] {
+		case ' ', '\t', '\n', '\f', '\r':
+			end--
+			continue
+		}
+		break
+	}
+	if start := end - 64; start > 0 {
+		for start < end && !utf8.RuneStart(s[start]) {
+			start++
+		}
+		s = s[start:]
+	}
+	return approxRe.MatchString(s)
+}
+
 // hasJoiner is strings.ContainsAny(t, "_.:/-") without building the set.
 func hasJoiner(t string) bool {
 	for i := 0; i < len(t); i++ {
@@ -322,7 +347,7 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 		qs = quantity.Parse(it.text)
 	}
 	for _, q := range qs {
-		if q.Unit == "" || !quantity.Known(q.Unit) || approxRe.MatchString(it.text[:q.Start]) {
+		if q.Unit == "" || !quantity.Known(q.Unit) || approxBefore(it.text[:q.Start]) {
 			continue
 		}
 		if !numberIn(q, hay) {

@@ -261,8 +261,9 @@ func (st *state) mayHold(need []string) []bool {
 	may := make([]bool, len(st.leaves))
 	text := st.asciiLower
 	for _, x := range need {
+		r := rarestByte(x)
 		for off := 0; off < len(text); {
-			j := strings.Index(text[off:], x)
+			j := indexRare(text[off:], x, r)
 			if j < 0 {
 				break
 			}
@@ -277,6 +278,54 @@ func (st *state) mayHold(need []string) []bool {
 		}
 	}
 	return may
+}
+
+// byteRank orders lower-case ASCII bytes from the most common in English
+// prose (space, e, t, …) to the least; a byte absent from the list ranks
+// as rarer than all of them. It only guides indexRare's choice of byte.
+var byteRank = func() (r [256]uint8) {
+	const common = " etaoinsrhldcumfpgwyb0123456789vk.,-/xjqz"
+	for i := 0; i < len(common); i++ {
+		r[common[i]] = uint8(len(common) - i)
+	}
+	return r
+}()
+
+// rarestByte is the index in x of its byte least common in prose.
+func rarestByte(x string) int {
+	best := 0
+	for i := 1; i < len(x); i++ {
+		if byteRank[x[i]] < byteRank[x[best]] {
+			best = i
+		}
+	}
+	return best
+}
+
+// indexRare is strings.Index(s, x) for r = rarestByte(x) (any index in x
+// gives the same result): it jumps by IndexByte to each place of x[r] and
+// compares x around it, so a need such as "read only" is looked for at its
+// 'y's rather than at every 'r' of the text, as strings.Index would.
+func indexRare(s, x string, r int) int {
+	if len(x) <= 1 {
+		return strings.Index(s, x)
+	}
+	c := x[r]
+	for i := r; i < len(s); i++ {
+		j := strings.IndexByte(s[i:], c)
+		if j < 0 {
+			return -1
+		}
+		i += j
+		start := i - r
+		if start+len(x) > len(s) {
+			return -1
+		}
+		if s[start:start+len(x)] == x {
+			return start
+		}
+	}
+	return -1
 }
 
 func containsAnyOf(s string, subs []string) bool {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -202,6 +203,106 @@ func TestSegmentsAreTheFilteredLeaves(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: %v; want %v", name, got, want)
 			}
+		}
+	}
+}
+
+func TestIndexRareIsIndex(t *testing.T) {
+	texts := []string{"", "a", "read only", "the db is read-only\nread only; readonly", "yyyy", "ready only read onlyy",
+		"dns is broken\ndns broken dns works", "solo lectura\nsolo  lectura", "context budget contexts", "xxxyxxy"}
+	needs := []string{"", "y", "read only", "read-only", "readonly", "dns is broken", "yy", "xy", "solo lectura", "context", "budget", "only", "\nread"}
+	rnd := []byte("aby xy\n-")
+	seed := uint32(7)
+	for k := 0; k < 3000; k++ {
+		n := int(seed % 24)
+		b := make([]byte, n)
+		for i := range b {
+			seed = seed*1664525 + 1013904223
+			b[i] = rnd[seed>>24%uint32(len(rnd))]
+		}
+		texts = append(texts, string(b))
+		if k%10 == 0 && n < 5 {
+			needs = append(needs, string(b))
+		}
+		seed = seed*1664525 + 1013904223
+	}
+	for _, s := range texts {
+		for _, x := range needs {
+			for r := 0; r < len(x); r++ {
+				if got, want := indexRare(s, x, r), strings.Index(s, x); got != want {
+					t.Fatalf("indexRare(%q, %q, %d) = %d; strings.Index gives %d", s, x, r, got, want)
+				}
+			}
+			if x == "" {
+				if got, want := indexRare(s, x, 0), strings.Index(s, x); got != want {
+					t.Fatalf("indexRare(%q, %q, 0) = %d; strings.Index gives %d", s, x, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestApproxBeforeIsTheRegexp(t *testing.T) {
+	alts := []string{"about", "AROUND", "roughly", "approximately", "approx", "approx.", "nearly", "almost", "ſome", "some", "~", "≈",
+		"unos", "unas", "aproximadamente", "APROXIMADAMENTE", "casi", "cerca de", "alrededor de", "cerca  de", "handsome", "abou", "x"}
+	pads := []string{"", " ", "\t\n ", "\u00a0", " \r\f"}
+	long := strings.Repeat("ñé日 word ", 12)
+	var cases []string
+	for _, a := range alts {
+		for _, p := range pads {
+			for _, pre := range []string{"", "latency of ", long, long + "x", long[:len(long)-1]} {
+				cases = append(cases, pre+a+p, pre+a+p+"5", pre+"about"+strings.Repeat(" ", 70)+a+p)
+			}
+		}
+	}
+	for _, c := range cases {
+		for cut := 0; cut <= len(c); cut++ {
+			if got, want := approxBefore(c[:cut]), approxRe.MatchString(c[:cut]); got != want {
+				t.Fatalf("approxBefore(%q) = %v; the regexp gives %v", c[:cut], got, want)
+			}
+		}
+	}
+}
+
+func TestPtrfIsConcatenation(t *testing.T) {
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- true }()
+			for n := 0; n < 3*maxPtrKeys; n++ {
+				field, sub := "f"+strconv.Itoa(n%(maxPtrKeys+9)), "s"+strconv.Itoa(n%3)
+				for _, i := range []int{-1, 0, 1, 9, 10, ptrIndexes - 1, ptrIndexes, 1000} {
+					want := "/" + field + "/" + strconv.Itoa(i) + "/" + sub
+					if got := ptrf(field, i, sub); got != want {
+						t.Errorf("ptrf(%q, %d, %q) = %q; want %q", field, i, sub, got, want)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
+
+func TestLowerOfIsToLower(t *testing.T) {
+	cases := []string{"", "a", "A", "abc", "Read-Only DB", "\u212a", "x\u212aY", "Ñandú", "İstanbul", "ǅ", "ÀB", "\xffA", "ABC\x7f"}
+	seed := uint32(5)
+	alphabet := []string{"a", "Z", " ", "-", "é", "\u212a", "Σ", "0", "\xc3"}
+	for n := 0; n < 5000; n++ {
+		var b strings.Builder
+		for k := 0; k < n%12; k++ {
+			seed = seed*1664525 + 1013904223
+			b.WriteString(alphabet[seed>>24%uint32(len(alphabet))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, s := range cases {
+		want := strings.ToLower(s)
+		got, ascii := lowerOf(s)
+		if got != want || ascii != isASCII(want) {
+			t.Fatalf("lowerOf(%q) = %q, %v; strings.ToLower gives %q, %v", s, got, ascii, want, isASCII(want))
 		}
 	}
 }

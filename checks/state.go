@@ -3,10 +3,13 @@ package checks
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -152,8 +155,8 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	add := func(ptr, text string) {
 		if text != "" {
 			f := textmatch.Fold(text)
-			low := strings.ToLower(f)
-			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: low, i: len(out) + 1, ascii: isASCII(low)})
+			low, ascii := lowerOf(f)
+			out = append(out, leaf{ptr: ptr, text: text, folded: f, lower: low, i: len(out) + 1, ascii: ascii})
 		}
 	}
 	add("/goal", s.Goal)
@@ -193,6 +196,33 @@ func leavesOf(s *summarizers.Summary) []leaf {
 	return out
 }
 
+// lowerOf is strings.ToLower(s) and whether that is ASCII, in one pass
+// over ASCII text (strings.ToLower scans it, then builds the copy byte by
+// byte through a Builder, and isASCII scanned it a third time).
+func lowerOf(s string) (string, bool) {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			low := strings.ToLower(s) // K (Kelvin) lowers to ASCII k
+			return low, isASCII(low)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return s, true
+	}
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return unsafe.String(&b[0], len(b)), true
+}
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -202,8 +232,62 @@ func isASCII(s string) bool {
 	return true
 }
 
+// ptrf is the JSON pointer /field/i/sub. Every summary asks for the same
+// few (field, sub) pairs at small indexes, so those strings are made once
+// per process (bounded: ptrIndexes indexes of at most maxPtrKeys pairs,
+// keyed by the strings themselves) rather than once per field per check.
 func ptrf(field string, i int, sub string) string {
+	if i < 0 || i >= ptrIndexes {
+		return makePtr(field, i, sub)
+	}
+	if m := ptrTab.Load(); m != nil {
+		if a := (*m)[ptrPair{field, sub}]; a != nil {
+			return a[i]
+		}
+	}
+	return ptrSlow(field, i, sub)
+}
+
+func makePtr(field string, i int, sub string) string {
 	return "/" + field + "/" + strconv.Itoa(i) + "/" + sub
+}
+
+const (
+	ptrIndexes = 128
+	maxPtrKeys = 64
+)
+
+type ptrPair struct{ field, sub string }
+
+// ptrTab maps each (field, sub) to its pointers at indexes 0 to
+// ptrIndexes-1. A map it points to is never modified: ptrSlow replaces it
+// by a copy with one more pair, so readers need no lock.
+var (
+	ptrMu  sync.Mutex
+	ptrTab atomic.Pointer[map[ptrPair]*[ptrIndexes]string]
+)
+
+func ptrSlow(field string, i int, sub string) string {
+	ptrMu.Lock()
+	defer ptrMu.Unlock()
+	key := ptrPair{field, sub}
+	m := map[ptrPair]*[ptrIndexes]string{}
+	if old := ptrTab.Load(); old != nil {
+		if a := (*old)[key]; a != nil {
+			return a[i]
+		}
+		if len(*old) >= maxPtrKeys {
+			return makePtr(field, i, sub)
+		}
+		m = maps.Clone(*old)
+	}
+	a := new([ptrIndexes]string)
+	for k := range a {
+		a[k] = makePtr(field, k, sub)
+	}
+	m[key] = a
+	ptrTab.Store(&m)
+	return a[i]
 }
 
 // textLeaves returns the leaves field-level checks read on a text-only

@@ -18,7 +18,9 @@ import (
 // the authority. sv and ct report whether schema_version and
 // covers_through were present.
 func strictDecode(raw []byte) (s Summary, sv, ct bool, ok bool) {
-	d := strictDec{b: raw}
+	// One copy of the document; each plain string field is a piece of it
+	// rather than a copy of its own (a summary has a hundred or more).
+	d := strictDec{b: raw, s: string(raw)}
 	s, sv, ct = d.summary()
 	d.ws()
 	return s, sv, ct, !d.bad && d.i == len(d.b)
@@ -26,6 +28,7 @@ func strictDecode(raw []byte) (s Summary, sv, ct bool, ok bool) {
 
 type strictDec struct {
 	b   []byte
+	s   string // string(b)
 	i   int
 	bad bool
 }
@@ -87,7 +90,7 @@ func (d *strictDec) str() string {
 				d.fail() // the Decoder would replace the bad bytes
 				return ""
 			}
-			return string(body)
+			return d.s[start+1 : d.i-1]
 		case c == '\\':
 			escaped = true
 			d.i += 2

@@ -112,3 +112,49 @@ func TestContainsJSONRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldRunesIsFoldString: folding without sources gives the same runes,
+// whatever the pooled buffer folded before.
+func TestFoldRunesIsFoldString(t *testing.T) {
+	f := new(folded)
+	for _, s := range append(fastTexts, "", " ", "  A\t\nB ", "x\u200by", "ÅB ｓ ﬁ ñ\u00a0\u2003z", "a\x7fb\x01c", "\xff\xfeok") {
+		want := foldString(s)
+		f.foldRunes(s)
+		if !slices.Equal(f.r, want.r) || len(f.src) != 0 {
+			t.Errorf("foldRunes(%q) = %q with %d sources; foldString gives %q", s, string(f.r), len(f.src), string(want.r))
+		}
+		f.foldString(s)
+		if !slices.Equal(f.r, want.r) || !slices.Equal(f.src, want.src) {
+			t.Errorf("foldString(%q) after foldRunes = %q %v; want %q %v", s, string(f.r), f.src, string(want.r), want.src)
+		}
+	}
+}
+
+// TestStringEndIsTheLoop: the first-quote shortcut of stringEnd ends every
+// literal where the escape-aware loop does.
+func TestStringEndIsTheLoop(t *testing.T) {
+	loop := func(doc []byte, i int) int {
+		for j := i + 1; j < len(doc); j++ {
+			switch doc[j] {
+			case '\\':
+				j++
+			case '"':
+				return j + 1
+			}
+		}
+		return len(doc)
+	}
+	alphabet := []byte(`"\ab"`)
+	seed := uint32(11)
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, 1+n%9)
+		b[0] = '"'
+		for k := 1; k < len(b); k++ {
+			seed = seed*1664525 + 1013904223
+			b[k] = alphabet[seed>>24%uint32(len(alphabet))]
+		}
+		if got, want := stringEnd(b, 0), loop(b, 0); got != want {
+			t.Fatalf("stringEnd(%q, 0) = %d; the loop gives %d", b, got, want)
+		}
+	}
+}

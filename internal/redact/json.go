@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -134,6 +135,10 @@ func (r *Redactor) containsValidJSON(doc []byte) bool {
 // stringEnd returns the index just past the string literal that starts at
 // doc[i] (a quote); doc is valid JSON.
 func stringEnd(doc []byte, i int) int {
+	// Most strings hold no backslash: the first quote ends them.
+	if q := bytes.IndexByte(doc[i+1:], '"'); q >= 0 && bytes.IndexByte(doc[i+1:i+1+q], '\\') < 0 {
+		return i + 1 + q + 1
+	}
 	for j := i + 1; j < len(doc); j++ {
 		switch doc[j] {
 		case '\\':
@@ -145,14 +150,7 @@ func stringEnd(doc []byte, i int) int {
 	return len(doc)
 }
 
-func containsByte(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
+func containsByte(b []byte, c byte) bool { return bytes.IndexByte(b, c) >= 0 }
 
 // appendJSONString appends s as a JSON string literal, escaping only what
 // JSON requires (and U+2028, U+2029), never <, > or &.

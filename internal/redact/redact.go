@@ -356,7 +356,7 @@ func (r *Redactor) plainLeak(b []byte) bool {
 	s := unsafe.String(&b[0], len(b))
 	f := getFolded()
 	defer putFolded(f)
-	f.foldString(s)
+	f.foldRunes(s)
 	for _, x := range r.secrets {
 		found := false
 		x.scan(f.r, func(p, k, l int) {

@@ -153,20 +153,25 @@ func matchO200k(s string, i int) int {
 		return n
 	}
 	r, w := runeAt(s, i)
-	// Alternatives 1 and 2: an optional prefix, then letters.
-	starts := make([]int, 0, 2)
-	if isPrefix(r) {
-		starts = append(starts, i+w)
-	}
-	starts = append(starts, i)
-	for _, j := range starts { // alternative 1
-		if n := alt1(s, j); n >= 0 {
-			return n - i
+	// Alternatives 1 and 2: an optional prefix, then letters. Both need a
+	// letter or mark at i or i+w; neither an ASCII byte other than a letter
+	// is one, so when s[i] and the byte after it are such bytes (JSON's
+	// punctuation, digits, spaces) they cannot match.
+	if !asciiNonLetter(s, i) || !asciiNonLetter(s, i+1) {
+		starts := make([]int, 0, 2)
+		if isPrefix(r) {
+			starts = append(starts, i+w)
 		}
-	}
-	for _, j := range starts { // alternative 2
-		if n := alt2(s, j); n >= 0 {
-			return n - i
+		starts = append(starts, i)
+		for _, j := range starts { // alternative 1
+			if n := alt1(s, j); n >= 0 {
+				return n - i
+			}
+		}
+		for _, j := range starts { // alternative 2
+			if n := alt2(s, j); n >= 0 {
+				return n - i
+			}
 		}
 	}
 	// Alternative 3: one to three numbers.
@@ -239,6 +244,16 @@ func matchO200k(s string, i int) int {
 	}
 	// Alternative 7: \s+.
 	return end - i
+}
+
+// asciiNonLetter reports whether s[i] is an ASCII byte other than a letter,
+// or i is the end of s.
+func asciiNonLetter(s string, i int) bool {
+	if i >= len(s) {
+		return true
+	}
+	c := s[i]
+	return c < utf8.RuneSelf && asciiClass[c]&(asciiUpper|asciiLower) == 0
 }
 
 // asciiWord is alternatives 1 and 2 for the commonest pre-token, an ASCII

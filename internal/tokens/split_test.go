@@ -102,3 +102,23 @@ func clipTest(s string) string {
 	}
 	return s
 }
+
+// TestSplitO200kASCIIPairs: every pair of ASCII characters, alone and
+// before a letter, an accent and a non-ASCII letter, splits as the regexp
+// does (the pre-split skips the letter alternatives when neither of the
+// first two bytes is a letter).
+func TestSplitO200kASCIIPairs(t *testing.T) {
+	re := regexp2.MustCompile(o200kPattern, regexp2.None)
+	for a := 1; a < utf8.RuneSelf; a++ {
+		for b := 1; b < utf8.RuneSelf; b++ {
+			for _, tail := range []string{"", "x", "\u0301", "é", "Ünd", "1"} {
+				s := string(rune(a)) + string(rune(b)) + tail
+				var got []string
+				splitO200k(s, func(p string) { got = append(got, p) })
+				if diff := cmp.Diff(regexpSplit(t, re, s), got); diff != "" {
+					t.Fatalf("%q: pieces (-regexp +split):\n%s", s, diff)
+				}
+			}
+		}
+	}
+}

@@ -98,3 +98,47 @@ func TestPreload(t *testing.T) {
 		t.Error(`Get("o300k") after Preload: no error`)
 	}
 }
+
+// TestMemoIsMap: the pre-token memo answers as a Go map given the same
+// puts would, through its growths, for present and absent keys alike.
+func TestMemoIsMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var m *memo
+	if _, ok := m.get("x"); ok {
+		t.Fatal("a nil memo holds x")
+	}
+	m = &memo{}
+	want := map[string]int{}
+	key := func() string {
+		b := make([]byte, 1+r.IntN(6))
+		for i := range b {
+			b[i] = "ab \n'é"[r.IntN(7)]
+		}
+		return string(b)
+	}
+	for i := 0; i < 30000; i++ {
+		k, v := key(), r.IntN(9)
+		m.put(k, v)
+		want[k] = v
+		if i%7 == 0 {
+			q := key()
+			got, ok := m.get(q)
+			w, wok := want[q]
+			if got != w || ok != wok {
+				t.Fatalf("after %d puts, get(%q) = %d, %v; the map gives %d, %v", i+1, q, got, ok, w, wok)
+			}
+		}
+	}
+	if m.n != len(want) {
+		t.Fatalf("memo holds %d keys; the map %d", m.n, len(want))
+	}
+	for k, w := range want {
+		if got, ok := m.get(k); !ok || got != w {
+			t.Fatalf("get(%q) = %d, %v; want %d", k, got, ok, w)
+		}
+	}
+	m.put("", 3)
+	if _, ok := m.get(""); ok || m.n != len(want) {
+		t.Fatal(`"" became a key`)
+	}
+}
