@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# bench-suite.sh — the real command on the built-in suite × trials through an
+# openai: summarizer, against the simulated OpenAI-compatible endpoint
+# (internal/llm/llmtest/simserver, its own process), as issue 17 measures it.
+#
+# Usage: scripts/bench-suite.sh [TRIALS] [JOBS] [LATENCY] [RUNS]
+#        defaults:              16       32     100ms     3
+#
+# For each of RUNS runs it prints, and then the best of them:
+#
+#   1. at LATENCY: wall time of `compact-eval run --summarizer openai:sim
+#      --trials TRIALS -j JOBS --no-cache`, the requests the endpoint got,
+#      and wall ÷ floor, where floor = ceil(requests ÷ JOBS) × LATENCY: no
+#      client can finish sooner (a unit's later generations wait for its
+#      earlier ones, so the true floor can be higher);
+#   2. at latency 0: harness CPU (user + system of the command, getrusage
+#      through /usr/bin/time; the endpoint's CPU is not counted) per unit
+#      and per request, and peak RSS;
+#   3. start to first request: from just before exec of the command to the
+#      endpoint receiving its first request (simserver -first-file).
+#
+# Units are scenarios × TRIALS (one summarizer); the reference agent answers
+# the probes offline, so every request is a summarize call. Nothing is
+# written to the repository. The load average is printed first: on a shared
+# machine wall ratios move with other people's load, so compare best-of-RUNS
+# figures taken at similar load.
+set -euo pipefail
+
+trials=${1:-16}
+jobs=${2:-32}
+latency=${3:-100ms}
+runs=${4:-3}
+
+if [[ ! -x /usr/bin/time ]]; then
+	echo "bench-suite.sh: /usr/bin/time is needed (apt-get install time)" >&2
+	exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ce-bench-suite.XXXXXX")
+sim_pid=""
+stop_sim() {
+	if [[ -n $sim_pid ]]; then
+		kill "$sim_pid" 2>/dev/null || true
+		wait "$sim_pid" 2>/dev/null || true
+		sim_pid=""
+	fi
+}
+trap 'stop_sim; rm -rf "$tmp"' EXIT
+
+cd "$root"
+go build -o "$tmp/compact-eval" ./cmd/compact-eval
+go build -o "$tmp/simserver" ./internal/llm/llmtest/simserver
+scenarios=$("$tmp/compact-eval" validate | sed -n 's/^\([0-9]*\) scenarios* OK$/\1/p')
+units=$((scenarios * trials))
+
+# start_sim LATENCY: a fresh simserver; sets $base.
+start_sim() {
+	stop_sim
+	rm -f "$tmp/addr" "$tmp/first" "$tmp/sim.log"
+	"$tmp/simserver" -latency "$1" -addr-file "$tmp/addr" -first-file "$tmp/first" 2>"$tmp/sim.log" &
+	sim_pid=$!
+	for _ in $(seq 300); do [[ -s $tmp/addr ]] && break; sleep 0.01; done
+	[[ -s $tmp/addr ]] || { echo "simserver did not start" >&2; exit 3; }
+	base=$(cat "$tmp/addr")
+}
+
+# requests_seen: stops simserver and prints the requests it answered.
+requests_seen() {
+	stop_sim
+	sed -n 's/^simserver: \([0-9]*\) requests.*/\1/p' "$tmp/sim.log"
+}
+
+# run_cli OUT: one run of the command under /usr/bin/time -v into $tmp/time.
+run_cli() {
+	OPENAI_BASE_URL=$base OPENAI_API_KEY=sk-bench XDG_CACHE_HOME=$tmp/cache \
+		/usr/bin/time -v -o "$tmp/time" "$tmp/compact-eval" run --summarizer openai:sim \
+		--trials "$trials" -j "$jobs" --no-cache --out "$1" >"$tmp/stdout" 2>"$tmp/stderr" || {
+		echo "compact-eval run failed:" >&2
+		cat "$tmp/stdout" "$tmp/stderr" >&2
+		exit 1
+	}
+	rm -rf "$1"
+}
+field() { sed -n "s/.*$1: //p" "$tmp/time"; }
+wall_s() { field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'; }
+lat_s=$(awk -v l="$latency" 'BEGIN { if (l ~ /ms$/) print substr(l, 1, length(l) - 2) / 1000; else if (l ~ /s$/) print substr(l, 1, length(l) - 1) + 0; else print l }')
+
+echo "# machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# built-in suite: $scenarios scenarios × $trials trials = $units units, -j $jobs, openai:sim, cache off"
+
+best_ratio="" best_cpu="" best_rss="" best_start=""
+min() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 < a + 0) print b; else print a }'; }
+
+for r in $(seq "$runs"); do
+	# 1. wall at LATENCY
+	start_sim "$latency"
+	run_cli "$tmp/out-wall"
+	wall=$(wall_s)
+	calls=$(requests_seen)
+	line=$(awk -v w="$wall" -v c="$calls" -v j="$jobs" -v l="$lat_s" 'BEGIN {
+		f = int((c + j - 1) / j) * l
+		printf "wall=%.2fs requests=%d floor=%.2fs wall/floor=%.2f", w, c, f, w / f }')
+	ratio=$(echo "$line" | sed 's/.*wall\/floor=//')
+	best_ratio=$(min "$best_ratio" "$ratio")
+
+	# 2. CPU and RSS at latency 0
+	start_sim 0
+	run_cli "$tmp/out-cpu"
+	cpu=$(awk -v u="$(field 'User time (seconds)')" -v s="$(field 'System time (seconds)')" 'BEGIN { print u + s }')
+	rss=$(field 'Maximum resident set size (kbytes)')
+	calls0=$(requests_seen)
+	cpu_unit=$(awk -v c="$cpu" -v n="$units" 'BEGIN { printf "%.2f", 1000 * c / n }')
+	cpu_call=$(awk -v c="$cpu" -v n="$calls0" 'BEGIN { printf "%.2f", 1000 * c / n }')
+	rss_mb=$(awk -v r="$rss" 'BEGIN { printf "%.1f", r / 1024 }')
+	best_cpu=$(min "$best_cpu" "$cpu_unit")
+	best_rss=$(min "$best_rss" "$rss_mb")
+
+	# 3. start to first request
+	start_sim 0
+	t0=$(date +%s%N)
+	run_cli "$tmp/out-start"
+	start_ms=$(awk -v a="$t0" -v b="$(cat "$tmp/first" 2>/dev/null || echo 0)" 'BEGIN { if (b == 0) print "none"; else printf "%.1f", (b - a) / 1e6 }')
+	stop_sim
+	[[ $start_ms != none ]] && best_start=$(min "$best_start" "$start_ms")
+
+	echo "run $r: at $latency: $line | at 0: cpu=${cpu}s cpu/unit=${cpu_unit}ms cpu/request=${cpu_call}ms peak_rss=${rss_mb}MB | start_to_first_request=${start_ms}ms"
+done
+echo "best of $runs: wall/floor=$best_ratio cpu/unit=${best_cpu}ms peak_rss=${best_rss}MB start_to_first_request=${best_start}ms"
+echo "# targets (issue 17): wall/floor ≤ 1.05, cpu/unit ≤ 0.7 ms, peak RSS ≤ 60 MB, start to first request < 30 ms"
