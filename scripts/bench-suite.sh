@@ -64,9 +64,9 @@ start_sim() {
 	base=$(cat "$tmp/addr")
 }
 
-# requests_seen: stops simserver and prints the requests it answered.
+# requests_seen: the requests the stopped simserver answered. Call stop_sim
+# first, in this shell: a $(…) subshell cannot wait for it.
 requests_seen() {
-	stop_sim
 	sed -n 's/^simserver: \([0-9]*\) requests.*/\1/p' "$tmp/sim.log"
 }
 
@@ -96,7 +96,9 @@ for r in $(seq "$runs"); do
 	start_sim "$latency"
 	run_cli "$tmp/out-wall"
 	wall=$(wall_s)
+	stop_sim
 	calls=$(requests_seen)
+	[[ ${calls:-0} -gt 0 ]] || { echo "bench-suite.sh: simserver reported no request count" >&2; cat "$tmp/sim.log" >&2; exit 3; }
 	line=$(awk -v w="$wall" -v c="$calls" -v j="$jobs" -v l="$lat_s" 'BEGIN {
 		f = int((c + j - 1) / j) * l
 		printf "wall=%.2fs requests=%d floor=%.2fs wall/floor=%.2f", w, c, f, w / f }')
@@ -108,7 +110,9 @@ for r in $(seq "$runs"); do
 	run_cli "$tmp/out-cpu"
 	cpu=$(awk -v u="$(field 'User time (seconds)')" -v s="$(field 'System time (seconds)')" 'BEGIN { print u + s }')
 	rss=$(field 'Maximum resident set size (kbytes)')
+	stop_sim
 	calls0=$(requests_seen)
+	[[ ${calls0:-0} -gt 0 ]] || { echo "bench-suite.sh: simserver reported no request count" >&2; cat "$tmp/sim.log" >&2; exit 3; }
 	cpu_unit=$(awk -v c="$cpu" -v n="$units" 'BEGIN { printf "%.2f", 1000 * c / n }')
 	cpu_call=$(awk -v c="$cpu" -v n="$calls0" 'BEGIN { printf "%.2f", 1000 * c / n }')
 	rss_mb=$(awk -v r="$rss" 'BEGIN { printf "%.1f", r / 1024 }')
