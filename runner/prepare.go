@@ -30,6 +30,8 @@ type prepared struct {
 	// unit is redacted with it, and model calls carry it so that the
 	// response cache never stores a leak.
 	secrets *redact.Redactor
+	// memo holds a memoizable agent's decisions for this scenario.
+	memo decisionMemo
 
 	// loadErr is set (and everything else empty) when the scenario could not
 	// be loaded; ref then names it.

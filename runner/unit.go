@@ -417,8 +417,20 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 func (u *unit) decide(active Installed) []reports.Probe {
 	sc := u.p.sc
 	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
+	cover, digest := contextKey(active.Summary, active.CoversThrough)
+	_, memo := u.agent.(agents.Memoizable)
+	ask := func(i int, pr scenarios.Probe, arm string, c agents.Context) reports.Decision {
+		if !memo {
+			return u.ask(pr, arm, c)
+		}
+		k := memoKey{probe: i, arm: arm, cover: -1}
+		if arm == agents.ArmCompacted {
+			k.cover, k.summary = cover, digest
+		}
+		return u.p.memo.do(k, func() reports.Decision { return u.ask(pr, arm, c) })
+	}
 	out := make([]reports.Probe, 0, len(sc.Probes))
-	for _, pr := range sc.Probes {
+	for i, pr := range sc.Probes {
 		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect, Pos: pr.Pos}
 		if pr.FreeText() {
 			rp.Answer = pr.Answer
@@ -428,8 +440,8 @@ func (u *unit) decide(active Installed) []reports.Probe {
 				continue
 			}
 		}
-		rp.Full = u.ask(pr, agents.ArmFull, full)
-		rp.Compacted = u.ask(pr, agents.ArmCompacted, compacted)
+		rp.Full = ask(i, pr, agents.ArmFull, full)
+		rp.Compacted = ask(i, pr, agents.ArmCompacted, compacted)
 		if pr.FreeText() {
 			u.judgeAnswers(pr, &rp)
 			if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Answer != rp.Compacted.Answer {
