@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // decisionMemo holds the decisions of a memoizable agent
@@ -16,6 +18,31 @@ import (
 type decisionMemo struct {
 	mu sync.Mutex
 	m  map[memoKey]*memoEntry
+	// diffs holds Diff of two memoized decisions (go-cmp is not cheap):
+	// the same pair recurs for every unit whose summary drops the same
+	// fact.
+	diffs map[diffKey]string
+}
+
+type diffKey struct{ fullChoice, fullReason, compChoice, compReason string }
+
+// diff returns Diff(full, compacted), computed once per pair.
+func (m *decisionMemo) diff(full, compacted reports.Decision) string {
+	k := diffKey{full.Choice, full.Reason, compacted.Choice, compacted.Reason}
+	m.mu.Lock()
+	d, ok := m.diffs[k]
+	m.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = Diff(full, compacted)
+	m.mu.Lock()
+	if m.diffs == nil {
+		m.diffs = map[diffKey]string{}
+	}
+	m.diffs[k] = d
+	m.mu.Unlock()
+	return d
 }
 
 // memoEntry is one decision, ready when done is closed.
@@ -73,4 +100,34 @@ func (m *decisionMemo) do(k memoKey, ask func() reports.Decision) reports.Decisi
 		return ask()
 	}
 	return e.d
+}
+
+// textMemo holds the rendered text of runs of a scenario's events
+// (transcript.EventsText of Events[from:to+1]), the same for every unit
+// whose generations cut at the same events.
+type textMemo struct {
+	mu sync.Mutex
+	m  map[[2]int]*textEntry
+}
+
+type textEntry struct {
+	once sync.Once
+	text string
+}
+
+// get returns the text of events [from, to], rendering it on first use.
+func (t *textMemo) get(events []scenarios.Event, from, to int) string {
+	t.mu.Lock()
+	if t.m == nil {
+		t.m = map[[2]int]*textEntry{}
+	}
+	k := [2]int{from, to}
+	e := t.m[k]
+	if e == nil {
+		e = &textEntry{}
+		t.m[k] = e
+	}
+	t.mu.Unlock()
+	e.once.Do(func() { e.text = transcript.EventsText(events[from : to+1]) })
+	return e.text
 }

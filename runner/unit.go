@@ -247,6 +247,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		req.PreviousSummary = cur.Summary
 	}
 	req.Events = sc.Events[from : cutIdx+1]
+	req.SetEventsText(func() string { return p.texts.get(sc.Events, from, cutIdx) })
 	rec := genRecord{cutIdx: cutIdx, prevCover: cur.CoversThrough}
 	if cur.Summary != nil {
 		rec.previous = decode(cur.Summary)
@@ -452,7 +453,11 @@ func (u *unit) decide(active Installed) []reports.Probe {
 		}
 		rp.Class = Classify(pr.Expect, rp.Full, rp.Compacted)
 		if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Choice != rp.Compacted.Choice {
-			rp.Diff = Diff(rp.Full, rp.Compacted)
+			if memo {
+				rp.Diff = u.p.memo.diff(rp.Full, rp.Compacted)
+			} else {
+				rp.Diff = Diff(rp.Full, rp.Compacted)
+			}
 		}
 		out = append(out, rp)
 	}

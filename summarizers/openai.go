@@ -23,7 +23,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -232,7 +231,7 @@ func (p *Prompt) Render(req *Request) (system, user string, err error) {
 	d := PromptData{
 		ScenarioID: req.ScenarioID, Generation: req.Generation, Cut: req.Cut,
 		Goal: req.Goal, Rules: req.Rules, PreviousSummary: prev, Events: req.Events,
-		Transcript: transcript.EventsText(req.Events), Trial: req.Trial,
+		Transcript: req.EventsText(), Trial: req.Trial,
 	}
 	var b bytes.Buffer
 	if s := p.tmpl.Lookup("system"); s != nil {
