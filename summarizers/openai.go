@@ -234,6 +234,9 @@ func (p *Prompt) Render(req *Request) (system, user string, err error) {
 		Transcript: req.EventsText(), Trial: req.Trial,
 	}
 	var b bytes.Buffer
+	// The transcript is most of the prompt: one allocation, not a doubling
+	// series of them.
+	b.Grow(len(d.Transcript) + len(d.Rules) + len(d.Goal) + len(d.PreviousSummary) + 4096)
 	if s := p.tmpl.Lookup("system"); s != nil {
 		if err := s.Execute(&b, d); err != nil {
 			return "", "", fmt.Errorf("rendering prompt: %w", err)
