@@ -3,8 +3,10 @@ package runner
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"reflect"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -17,7 +19,10 @@ import (
 // prepared scenario.
 type decisionMemo struct {
 	mu sync.Mutex
-	m  map[memoKey]*memoEntry
+	// owner is the agent the decisions are from: a Prepared may run units
+	// with other agents, whose decisions must not be mixed in (serves).
+	owner agents.Agent
+	m     map[memoKey]*memoEntry
 	// diffs holds Diff of two memoized decisions (go-cmp is not cheap):
 	// the same pair recurs for every unit whose summary drops the same
 	// fact.
@@ -69,6 +74,22 @@ func contextKey(summary json.RawMessage, coversThrough int) (int, [sha256.Size]b
 		return -1, [sha256.Size]byte{}
 	}
 	return coversThrough, sha256.Sum256(summary)
+}
+
+// serves reports whether the memo may hold agent's decisions: it is the
+// first agent asked, or the same one (an agent whose type is not comparable
+// is never the same one).
+func (m *decisionMemo) serves(agent agents.Agent) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.owner == nil {
+		m.owner = agent
+		return true
+	}
+	if reflect.TypeOf(m.owner) != reflect.TypeOf(agent) || !reflect.ValueOf(agent).Comparable() {
+		return false
+	}
+	return m.owner == agent
 }
 
 // do returns the decision memoized under k, or asks for it: the first unit

@@ -12,6 +12,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // askCounter counts the reference agent's calls per scenario, probe and arm.
@@ -151,5 +152,54 @@ func TestMemoKeepsNoError(t *testing.T) {
 	wg.Wait()
 	if n := asked.Load(); n != 1 {
 		t.Errorf("asked %d times, want 1", n)
+	}
+}
+
+// fixedAgent always picks the option at index i: memoizable, and unlike the
+// reference agent.
+type fixedAgent struct{ i int }
+
+func (a fixedAgent) Decide(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
+	opts := req.Probe.Options
+	return &agents.Decision{Choice: opts[a.i%len(opts)].Key, Reason: "fixed"}, nil
+}
+func (fixedAgent) Memoizable() {}
+
+// One Prepared scenario asked by two memoizable agents gives each its own
+// decisions: the memo holds the first agent's only.
+func TestMemoPerAgent(t *testing.T) {
+	var sc *scenarios.Scenario
+	for _, s := range builtinSuite(t) {
+		for _, p := range s.Probes {
+			if !p.FreeText() && len(p.Options) > 1 {
+				sc = s
+			}
+		}
+	}
+	if sc == nil {
+		t.Fatal("no scenario with a choice probe")
+	}
+	pr, err := Prepare(sc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := baseOptions(t, "").Summarizers[1]
+	choices := func(a agents.Agent) []string {
+		u := pr.Unit(context.Background(), s, a, 0, nil)
+		var out []string
+		for _, p := range u.Probes {
+			out = append(out, p.Full.Choice+"/"+p.Compacted.Choice)
+		}
+		return out
+	}
+	first, second := choices(fixedAgent{0}), choices(fixedAgent{1})
+	if cmp.Equal(first, second) {
+		t.Errorf("two agents, one answer: %q", first)
+	}
+	if again := choices(fixedAgent{0}); !cmp.Equal(first, again) {
+		t.Errorf("the first agent again: %q, then %q", first, again)
+	}
+	if again := choices(fixedAgent{1}); !cmp.Equal(second, again) {
+		t.Errorf("the second agent again: %q, then %q", second, again)
 	}
 }

@@ -420,6 +420,7 @@ func (u *unit) decide(active Installed) []reports.Probe {
 	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
 	cover, digest := contextKey(active.Summary, active.CoversThrough)
 	_, memo := u.agent.(agents.Memoizable)
+	memo = memo && u.p.memo.serves(u.agent)
 	ask := func(i int, pr scenarios.Probe, arm string, c agents.Context) reports.Decision {
 		if !memo {
 			return u.ask(pr, arm, c)
