@@ -95,6 +95,20 @@ type Agent interface {
 	Decide(ctx context.Context, req *Request) (*Decision, error)
 }
 
+// Memoizable is an Agent whose decision is a function of the request's
+// Kind, Probe, Context, Requires and Expected alone: never of Trial, Arm,
+// ScenarioID, the clock or earlier calls. The runner asks it once per
+// scenario, probe, arm and distinct context (the full context is the same
+// for every summarizer and trial of a scenario; a compacted one is the same
+// whenever the summary and its coverage are) and reuses the decision; a
+// call that fails is never reused. The reference agent is Memoizable; a
+// model-backed or exec agent is not (it samples, or may).
+type Memoizable interface {
+	Agent
+	// Memoizable marks the type; it is never called for its effect.
+	Memoizable()
+}
+
 // Func adapts a function to the Agent interface.
 type Func func(ctx context.Context, req *Request) (*Decision, error)
 

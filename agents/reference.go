@@ -48,6 +48,10 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	return d, err
 }
 
+// Memoizable marks Reference as Memoizable: its decision depends on the
+// probe and the context alone.
+func (Reference) Memoizable() {}
+
 // ReferenceSpec is the spec that names the reference agent.
 const ReferenceSpec = "builtin:reference"
 

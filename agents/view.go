@@ -154,6 +154,18 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 		}
 		return "", false
 	}
+	// Most patterns either match nowhere or first in a clause that affirms
+	// them: the first match decides those without scanning the rest.
+	first := re.FindStringIndex(v.joined)
+	if first == nil {
+		return "", neg, false
+	}
+	if u := v.unitAt(first[0]); u >= 0 && first[1] <= v.starts[u]+len(v.units[u]) {
+		if m, ok := judge(u, []int{first[0] - v.starts[u], first[1] - v.starts[u]}); ok {
+			return m, neg, true
+		}
+		neg = polarity.Verdict{} // the full scan below judges it again
+	}
 	rerun := map[int]bool{}
 	for _, loc := range re.FindAllStringIndex(v.joined, -1) {
 		u := v.unitAt(loc[0])

@@ -11,65 +11,20 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports/internal/junit"
 )
 
 // JUnit XML types, in the shape GitHub test reporters, GitLab and Jenkins
-// read: a <testsuites> root with totals, one <testsuite> per scenario file.
-
-// JUnitSuites is the root element.
-type JUnitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []JUnitSuite `xml:"testsuite"`
-}
-
-// JUnitSuite is one scenario file.
-type JUnitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       string          `xml:"time,attr"`
-	Timestamp  string          `xml:"timestamp,attr,omitempty"`
-	Properties []JUnitProperty `xml:"properties>property"`
-	Cases      []JUnitCase     `xml:"testcase"`
-}
-
-// JUnitProperty is one provenance item.
-type JUnitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-// JUnitCase is one scenario × summarizer × check (× invariant or probe).
-type JUnitCase struct {
-	Classname string        `xml:"classname,attr"`
-	Name      string        `xml:"name,attr"`
-	Time      string        `xml:"time,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Failure   *JUnitProblem `xml:"failure"`
-	Error     *JUnitProblem `xml:"error"`
-	Skipped   *JUnitSkipped `xml:"skipped"`
-}
-
-// JUnitProblem is a <failure> or an <error>.
-type JUnitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
-}
-
-// JUnitSkipped is <skipped/>.
-type JUnitSkipped struct {
-	Message string `xml:"message,attr,omitempty"`
-}
+// read: a <testsuites> root with totals, one <testsuite> per scenario file
+// (package reports/internal/junit).
+type (
+	JUnitSuites   = junit.Suites
+	JUnitSuite    = junit.Suite
+	JUnitProperty = junit.Property
+	JUnitCase     = junit.Case
+	JUnitProblem  = junit.Problem
+	JUnitSkipped  = junit.Skipped
+)
 
 // WriteJUnit writes r as JUnit XML. Each test case gathers one check (or
 // probe) of one scenario × summarizer across generations and trials: it
@@ -258,13 +213,13 @@ func BuildJUnit(r *Result) *JUnitSuites {
 		}
 		total += unitDur[f]
 		base := []JUnitProperty{
-			{"compact-eval.harness", r.Harness}, {"compact-eval.run_id", r.RunID},
-			{"compact-eval.agent", r.Config.Agent}, {"compact-eval.tokenizer", r.Config.Tokenizer},
-			{"compact-eval.trials", fmt.Sprint(max(1, r.Config.Trials))},
+			{Name: "compact-eval.harness", Value: r.Harness}, {Name: "compact-eval.run_id", Value: r.RunID},
+			{Name: "compact-eval.agent", Value: r.Config.Agent}, {Name: "compact-eval.tokenizer", Value: r.Config.Tokenizer},
+			{Name: "compact-eval.trials", Value: fmt.Sprint(max(1, r.Config.Trials))},
 		}
 		s.Properties = base
 		for _, k := range slices.Sorted(mapKeys(props[f])) {
-			s.Properties = append(s.Properties, JUnitProperty{k, props[f][k]})
+			s.Properties = append(s.Properties, JUnitProperty{Name: k, Value: props[f][k]})
 		}
 		accs := byFile[f]
 		sort.SliceStable(accs, func(i, j int) bool {

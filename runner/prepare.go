@@ -30,6 +30,10 @@ type prepared struct {
 	// unit is redacted with it, and model calls carry it so that the
 	// response cache never stores a leak.
 	secrets *redact.Redactor
+	// memo holds a memoizable agent's decisions for this scenario.
+	memo decisionMemo
+	// texts holds the rendered text of the event runs sent to summarizers.
+	texts textMemo
 
 	// loadErr is set (and everything else empty) when the scenario could not
 	// be loaded; ref then names it.

@@ -9,17 +9,13 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
-	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
-	"github.com/compact-eval/compact-eval/internal/version"
 	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -193,6 +189,12 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 // RunSuite is Run for a Suite: each scenario is loaded when its first unit
 // starts and dropped when its last unit is done. A scenario that fails to
 // load gives units with status error.
+//
+// The stages: the plan (makePlan), the units the journal lacks (pending),
+// the prepared-scenario cache (prepCache), the scheduler (schedule) feeding
+// the workers (runWorkers, unitRunner), the collector that group-commits to
+// the journal (collect), and the outcome that writes the result file
+// (outcome).
 func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
@@ -219,226 +221,25 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		jobs = runtime.NumCPU()
 	}
 
-	// The plan: scenarios in id order, summarizers in the order given, trials.
-	refs := suite.Refs()
-	var scs []int // indexes into refs, in id order
-	for i, r := range refs {
-		if opts.Shard.Has(r.ID) && opts.selects(r.ID) {
-			scs = append(scs, i)
-		}
-	}
-	sort.SliceStable(scs, func(i, j int) bool { return refs[scs[i]].ID < refs[scs[j]].ID })
-	var plan []job
-	for si, ri := range scs {
-		sc := refs[ri]
-		for ui, s := range opts.Summarizers {
-			for t := range trials {
-				plan = append(plan, job{pos: len(plan), sc: si, sum: ui, trial: t, key: unitKey(sc.ID, sc.Digest, s.Name, t)})
-			}
-		}
-	}
-
-	started := now().UTC()
-	header := &reports.Result{
-		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
-		RunID: RunID(started), Started: started,
-		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: counter.Name(),
-			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate,
-			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},
-	}
-	if opts.Run != nil {
-		header.Config.Run = opts.Run.String()
-	}
-	for _, s := range opts.Summarizers {
-		header.Config.Summarizers = append(header.Config.Summarizers, s.Name)
-	}
-	reports.RedactHeader(header, redact.Keys())
+	pl := makePlan(suite, &opts, trials)
+	header := newHeader(&opts, trials, counter.Name(), now().UTC())
 	j, err := openJournal(opts.Out, opts.Resume, opts.Repair, header)
 	if err != nil {
 		return nil, err
 	}
 	defer j.close()
+	todo, reused := pl.pending(j.finished)
 
-	var todo []job
-	reused := 0
-	for _, jb := range plan {
-		if j.finished(jb.key) {
-			reused++
-			continue
-		}
-		todo = append(todo, jb)
-	}
-
-	// Prepared scenarios are shared by the units of one scenario and
-	// dropped when its last unit is done.
-	type slot struct {
-		once sync.Once
-		p    *prepared
-	}
-	var pmu sync.Mutex
-	preps := map[int]*slot{}
-	left := map[int]int{}
-	for _, jb := range todo {
-		left[jb.sc]++
-	}
-	getPrep := func(si int) *prepared {
-		pmu.Lock()
-		sl := preps[si]
-		if sl == nil {
-			sl = &slot{}
-			preps[si] = sl
-		}
-		pmu.Unlock()
-		sl.once.Do(func() {
-			sc, err := suite.Load(scs[si])
-			if err != nil {
-				sl.p = &prepared{loadErr: err, ref: refs[scs[si]]}
-				return
-			}
-			sl.p = prepare(sc, counter)
-		})
-		return sl.p
-	}
-	donePrep := func(si int) {
-		pmu.Lock()
-		defer pmu.Unlock()
-		if left[si]--; left[si] == 0 {
-			if sl := preps[si]; sl != nil && sl.p != nil && sl.p.sc != nil {
-				// The checks cache per-scenario data too; drop it with
-				// ours so memory stays flat over a long run.
-				checks.Forget(sl.p.sc)
-			}
-			delete(preps, si)
-		}
-	}
-
-	feed := make(chan job)
-	results := make(chan reports.Unit, jobs)
-	var wg sync.WaitGroup
-	for range min(jobs, max(len(todo), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for jb := range feed {
-				p := getPrep(jb.sc)
-				// Keys may be registered or set while the run goes: read
-				// them per unit.
-				rd := redact.Join(p.secrets, redact.Keys())
-				var out reports.Unit
-				if p.loadErr != nil {
-					out = reports.Unit{Scenario: reports.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
-						Summarizer: opts.Summarizers[jb.sum].Name, Trial: jb.trial, Status: reports.UnitError,
-						Error: "loading the scenario: " + p.loadErr.Error(), Generations: []reports.Generation{}, Probes: []reports.Probe{}}
-				} else {
-					u := &unit{p: p, spec: opts.Summarizers[jb.sum].Name, sum: opts.Summarizers[jb.sum].Summarizer,
-						agent: opts.Agent, trial: jb.trial, check: check, judge: opts.Judge, judgeGate: opts.JudgeGate, hard: redact.NewContext(hard, rd), now: now}
-					out = u.run()
-				}
-				reports.RedactUnit(&out, rd)
-				donePrep(jb.sc)
-				results <- out
-			}
-		}()
-	}
-	// The scheduler stops feeding when ctx is canceled or the failpoint
-	// fires; the collector tells it how many units finished.
-	var finished sync.WaitGroup
+	ur := &unitRunner{sums: opts.Summarizers, agent: opts.Agent, judge: opts.Judge, judgeGate: opts.JudgeGate,
+		check: check, hard: hard, now: now, cache: newPrepCache(suite, &pl, counter, todo)}
 	stop := make(chan struct{})
-	var stopOnce sync.Once
-	go func() {
-		defer close(feed)
-		for k, jb := range todo {
-			if opts.StopAfter > 0 && k >= opts.StopAfter {
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-stop:
-				return
-			default:
-			}
-			select {
-			case feed <- jb:
-			case <-ctx.Done():
-				return
-			case <-stop:
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-	finished.Add(1)
-	ran := 0
-	var werr error
-	go func() {
-		defer finished.Done()
-		for u := range results {
-			// Group commit: every unit already waiting is written, then
-			// one sync makes them all durable.
-			batch := []reports.Unit{u}
-		more:
-			for {
-				select {
-				case v, ok := <-results:
-					if !ok {
-						break more
-					}
-					batch = append(batch, v)
-				default:
-					break more
-				}
-			}
-			if err := j.append(batch); err != nil && werr == nil {
-				werr = err
-				stopOnce.Do(func() { close(stop) })
-			}
-			for _, u := range batch {
-				if u.Status != reports.UnitAbandoned {
-					ran++
-				}
-				if opts.Progress != nil {
-					opts.Progress(ran, len(todo))
-				}
-			}
-		}
-	}()
-	finished.Wait()
-	if werr != nil {
-		return nil, werr
-	}
-
-	out := &Outcome{Planned: len(plan), Ran: ran, Reused: reused}
-	missing := 0
-	for _, jb := range plan {
-		if !j.finished(jb.key) {
-			missing++
-		}
-	}
-	if missing > 0 {
-		out.Interrupted = true
-		out.Resume = opts.ResumeCommand
-		if out.Resume == "" {
-			out.Resume = "compact-eval run --resume " + opts.Out
-		}
-		header.Interrupted, header.Resume = true, out.Resume
-		header.Warnings = append(header.Warnings, fmt.Sprintf("%d of %d units did not finish; resume with: %s", missing, len(plan), out.Resume))
-	}
-	header.Finished = now().UTC()
-	reports.RedactHeader(header, redact.Keys())
-	out.ResultPath = filepath.Join(opts.Out, ResultFile)
-	keys := make([]string, len(plan))
-	for i, jb := range plan {
-		keys[i] = jb.key
-	}
-	if err := writeResult(out.ResultPath, header, j, keys, opts.OnUnit); err != nil {
+	feed := schedule(ctx, todo, opts.StopAfter, stop)
+	results := runWorkers(min(jobs, max(len(todo), 1)), jobs, feed, ur.run)
+	ran, err := collect(results, j, stop, opts.Progress, len(todo))
+	if err != nil {
 		return nil, err
 	}
-	out.Header = header
-	if out.Interrupted {
-		return out, fmt.Errorf("%w: %d of %d units did not finish", ErrInterrupted, missing, len(plan))
-	}
-	return out, nil
+	return outcome(&pl, j, header, &opts, now, ran, reused)
 }
 
 // selects reports whether the Run and Scenarios filters keep the scenario

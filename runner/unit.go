@@ -247,6 +247,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		req.PreviousSummary = cur.Summary
 	}
 	req.Events = sc.Events[from : cutIdx+1]
+	req.SetEventsText(func() string { return p.texts.get(sc.Events, from, cutIdx) })
 	rec := genRecord{cutIdx: cutIdx, prevCover: cur.CoversThrough}
 	if cur.Summary != nil {
 		rec.previous = decode(cur.Summary)
@@ -417,8 +418,21 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 func (u *unit) decide(active Installed) []reports.Probe {
 	sc := u.p.sc
 	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
+	cover, digest := contextKey(active.Summary, active.CoversThrough)
+	_, memo := u.agent.(agents.Memoizable)
+	memo = memo && u.p.memo.serves(u.agent)
+	ask := func(i int, pr scenarios.Probe, arm string, c agents.Context) reports.Decision {
+		if !memo {
+			return u.ask(pr, arm, c)
+		}
+		k := memoKey{probe: i, arm: arm, cover: -1}
+		if arm == agents.ArmCompacted {
+			k.cover, k.summary = cover, digest
+		}
+		return u.p.memo.do(k, func() reports.Decision { return u.ask(pr, arm, c) })
+	}
 	out := make([]reports.Probe, 0, len(sc.Probes))
-	for _, pr := range sc.Probes {
+	for i, pr := range sc.Probes {
 		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect, Pos: pr.Pos}
 		if pr.FreeText() {
 			rp.Answer = pr.Answer
@@ -428,8 +442,8 @@ func (u *unit) decide(active Installed) []reports.Probe {
 				continue
 			}
 		}
-		rp.Full = u.ask(pr, agents.ArmFull, full)
-		rp.Compacted = u.ask(pr, agents.ArmCompacted, compacted)
+		rp.Full = ask(i, pr, agents.ArmFull, full)
+		rp.Compacted = ask(i, pr, agents.ArmCompacted, compacted)
 		if pr.FreeText() {
 			u.judgeAnswers(pr, &rp)
 			if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Answer != rp.Compacted.Answer {
@@ -440,7 +454,11 @@ func (u *unit) decide(active Installed) []reports.Probe {
 		}
 		rp.Class = Classify(pr.Expect, rp.Full, rp.Compacted)
 		if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Choice != rp.Compacted.Choice {
-			rp.Diff = Diff(rp.Full, rp.Compacted)
+			if memo {
+				rp.Diff = u.p.memo.diff(rp.Full, rp.Compacted)
+			} else {
+				rp.Diff = Diff(rp.Full, rp.Compacted)
+			}
 		}
 		out = append(out, rp)
 	}

@@ -67,7 +67,7 @@ func TestNodeBoundHolds(t *testing.T) {
 	for _, c := range boundCases {
 		inputs = append(inputs, []byte(c))
 	}
-	for _, pattern := range []string{"*.yaml", "testdata/fuzz/FuzzLoad/*", "../testdata/scenarios/*.yaml", "../testdata/scenarios/*/*.yaml"} {
+	for _, pattern := range []string{"builtin/*.yaml", "testdata/fuzz/FuzzLoad/*", "../testdata/scenarios/*.yaml", "../testdata/scenarios/*/*.yaml"} {
 		files, _ := filepath.Glob(pattern)
 		for _, f := range files {
 			b, err := os.ReadFile(f)

@@ -11,8 +11,19 @@ import (
 	"strings"
 )
 
-//go:embed *.yaml
-var builtinFS embed.FS
+// The built-in suite: the scenario files of scenarios/builtin.
+//
+//go:embed builtin/*.yaml
+var embedded embed.FS
+
+// builtinFS is the folder of the built-in scenario files.
+var builtinFS = func() fs.FS {
+	sub, err := fs.Sub(embedded, "builtin")
+	if err != nil {
+		panic(err) // a constant, valid path
+	}
+	return sub
+}()
 
 // BuiltinPrefix is the File prefix of the embedded suite's scenarios:
 // "builtin/NAME.yaml".
@@ -32,7 +43,7 @@ func Builtin() ([]*Scenario, error) {
 	var list []*Scenario
 	var errs ErrorList
 	for _, name := range names {
-		data, err := builtinFS.ReadFile(name)
+		data, err := fs.ReadFile(builtinFS, name)
 		if err != nil {
 			errs = append(errs, &Error{File: BuiltinPrefix + name, Msg: err.Error()})
 			continue
@@ -75,7 +86,7 @@ func BuiltinRefs() ([]BuiltinRef, error) {
 	refs := make([]BuiltinRef, 0, len(names))
 	seen := map[string]string{}
 	for _, name := range names {
-		data, err := builtinFS.ReadFile(name)
+		data, err := fs.ReadFile(builtinFS, name)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +133,7 @@ func LoadBuiltin(file string) (*Scenario, error) {
 	if !ok || path.Base(name) != name {
 		return nil, fmt.Errorf("%s: not a built-in scenario file (want %sNAME.yaml)", file, BuiltinPrefix)
 	}
-	data, err := builtinFS.ReadFile(name)
+	data, err := fs.ReadFile(builtinFS, name)
 	if err != nil {
 		return nil, fmt.Errorf("%s: no such built-in scenario", file)
 	}

@@ -49,7 +49,7 @@ func yamlInstance(t *testing.T, data []byte) any {
 
 func TestSchemaAcceptsGoodScenarios(t *testing.T) {
 	sch := compileSchema(t)
-	files, _ := filepath.Glob("*.yaml")
+	files, _ := filepath.Glob("builtin/*.yaml")
 	good, _ := filepath.Glob("../testdata/scenarios/good/*.yaml")
 	files = append(files, good...)
 	if len(files) == 0 {

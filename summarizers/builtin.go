@@ -147,7 +147,7 @@ func NewTruncate() Summarizer {
 	counter := tokens.Default()
 	return builtin{name: "truncate", fn: func(req *Request) (*Summary, error) {
 		prev, _ := previousText(req.PreviousSummary)
-		events := transcript.EventsText(req.Events)
+		events := req.EventsText()
 		limit := budget(req, counter, events, prev)
 		var lines []string
 		if prev != "" {

@@ -76,7 +76,7 @@ func NewExtractive() Summarizer {
 			s.Errors = append(s.Errors, prev.Errors...)
 		}
 		extract(s, req.Events)
-		eventsText := transcript.EventsText(req.Events)
+		eventsText := req.EventsText()
 		limit := budget(req, counter, eventsText, prevText)
 		size := func() int {
 			b, _ := json.Marshal(s)

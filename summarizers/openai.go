@@ -23,7 +23,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -232,9 +231,12 @@ func (p *Prompt) Render(req *Request) (system, user string, err error) {
 	d := PromptData{
 		ScenarioID: req.ScenarioID, Generation: req.Generation, Cut: req.Cut,
 		Goal: req.Goal, Rules: req.Rules, PreviousSummary: prev, Events: req.Events,
-		Transcript: transcript.EventsText(req.Events), Trial: req.Trial,
+		Transcript: req.EventsText(), Trial: req.Trial,
 	}
 	var b bytes.Buffer
+	// The transcript is most of the prompt: one allocation, not a doubling
+	// series of them.
+	b.Grow(len(d.Transcript) + len(d.Rules) + len(d.Goal) + len(d.PreviousSummary) + 4096)
 	if s := p.tmpl.Lookup("system"); s != nil {
 		if err := s.Execute(&b, d); err != nil {
 			return "", "", fmt.Errorf("rendering prompt: %w", err)

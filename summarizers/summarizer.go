@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -41,7 +42,27 @@ type Request struct {
 	// means unknown. Budget-aware built-ins size their output with it. Not
 	// part of the exec protocol.
 	ReplacedTokens int `json:"-"`
+
+	// eventsText, when set, returns transcript.EventsText(Events): the
+	// runtime's rendering, done once per scenario (SetEventsText).
+	eventsText func() string
 }
+
+// EventsText returns the events as a prompt shows them
+// (transcript.EventsText(r.Events)). The runtime renders the same events for
+// every unit of a scenario, so it renders them once and hands the text over
+// (SetEventsText); without it the events are rendered here.
+func (r *Request) EventsText() string {
+	if r.eventsText != nil {
+		return r.eventsText()
+	}
+	return transcript.EventsText(r.Events)
+}
+
+// SetEventsText makes EventsText call text, which must return
+// transcript.EventsText(r.Events): a caller that sends the same events in
+// many requests sets it to render them once, when first asked.
+func (r *Request) SetEventsText(text func() string) { r.eventsText = text }
 
 // NewRequest fills the protocol fields.
 func NewRequest() *Request { return &Request{Protocol: Protocol, Kind: "summarize"} }

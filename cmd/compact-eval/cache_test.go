@@ -25,7 +25,7 @@ func TestOpenAIRunCache(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.BaseURL())
 	t.Setenv("OPENAI_API_KEY", fakeKey)
 	t.Setenv("XDG_CACHE_HOME", cache)
-	files, err := filepath.Glob("../../scenarios/*.yaml")
+	files, err := filepath.Glob("../../scenarios/builtin/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no built-in scenario files to run (%v)", err)
 	}

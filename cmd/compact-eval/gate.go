@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/compact-eval/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/reports"
 )
 

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/verdict"
-	"github.com/compact-eval/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/judges"

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/judges"

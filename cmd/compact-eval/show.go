@@ -50,53 +50,11 @@ func showScenario(ctx context.Context, w io.Writer, sc *scenarios.Scenario, toke
 	fmt.Fprintf(w, "%s (%s): %s, %s tokens (header %d)\n", sc.ID, sc.File, validateCount(len(sc.Events), "event"), thousands(total), pr.HeaderTokens())
 	fmt.Fprintf(w, "compaction: %s\n", describeCompaction(sc))
 
-	anchors := map[int][]string{} // seq → labels
-	var list []string
 	lastCut := 0
 	for _, g := range u.Generations {
 		lastCut = max(lastCut, g.Cut)
 	}
-	for _, inv := range sc.Invariants {
-		label := inv.Type() + " " + inv.InvariantID()
-		seqs, what := invariantAnchors(sc, inv)
-		for _, s := range seqs {
-			if !slices.Contains(anchors[s], label) {
-				anchors[s] = append(anchors[s], label)
-			}
-		}
-		for _, s := range seqs {
-			if _, ok := sc.EventBySeq(s); !ok {
-				what += fmt.Sprintf(" (no event has seq %d)", s)
-			}
-		}
-		list = append(list, fmt.Sprintf("%s (line %d): %s", label, inv.Position().Line, what))
-	}
-	for _, p := range sc.Probes {
-		label := "probe " + p.ID
-		var parts []string
-		for _, req := range p.Requires {
-			for _, pat := range req.Patterns {
-				seqs := matchingSeqs(sc, pat)
-				for _, s := range seqs {
-					if l := fmt.Sprintf("%s (%s)", label, req.Option); !slices.Contains(anchors[s], l) {
-						anchors[s] = append(anchors[s], l)
-					}
-				}
-				where := "found in no event"
-				if len(seqs) > 0 {
-					where = "at seq " + joinInts(seqs)
-					if lastCut > 0 && slices.Min(seqs) > lastCut {
-						where += " (all after the last cut: no summary can lose it)"
-					}
-				}
-				parts = append(parts, fmt.Sprintf("%s needs /%s/ %s", req.Option, pat, where))
-			}
-		}
-		if len(parts) == 0 {
-			parts = append(parts, "no requires")
-		}
-		list = append(list, fmt.Sprintf("%s (line %d, expect %s): %s", label, p.Pos.Line, p.Expect, strings.Join(parts, "; ")))
-	}
+	anchors, list := showAnchors(sc, lastCut)
 
 	cutAfter := map[int]reports.Generation{}
 	for _, g := range u.Generations {
@@ -156,6 +114,55 @@ func showScenario(ctx context.Context, w io.Writer, sc *scenarios.Scenario, toke
 		}
 	}
 	return nil
+}
+
+// showAnchors returns the anchors of sc's invariants and probes: the labels
+// to mark on each seq, and one line per invariant and probe saying where its
+// evidence is (lastCut: the last cut of the timeline, 0 when none).
+func showAnchors(sc *scenarios.Scenario, lastCut int) (anchors map[int][]string, list []string) {
+	anchors = map[int][]string{} // seq → labels
+	for _, inv := range sc.Invariants {
+		label := inv.Type() + " " + inv.InvariantID()
+		seqs, what := invariantAnchors(sc, inv)
+		for _, s := range seqs {
+			if !slices.Contains(anchors[s], label) {
+				anchors[s] = append(anchors[s], label)
+			}
+		}
+		for _, s := range seqs {
+			if _, ok := sc.EventBySeq(s); !ok {
+				what += fmt.Sprintf(" (no event has seq %d)", s)
+			}
+		}
+		list = append(list, fmt.Sprintf("%s (line %d): %s", label, inv.Position().Line, what))
+	}
+	for _, p := range sc.Probes {
+		label := "probe " + p.ID
+		var parts []string
+		for _, req := range p.Requires {
+			for _, pat := range req.Patterns {
+				seqs := matchingSeqs(sc, pat)
+				for _, s := range seqs {
+					if l := fmt.Sprintf("%s (%s)", label, req.Option); !slices.Contains(anchors[s], l) {
+						anchors[s] = append(anchors[s], l)
+					}
+				}
+				where := "found in no event"
+				if len(seqs) > 0 {
+					where = "at seq " + joinInts(seqs)
+					if lastCut > 0 && slices.Min(seqs) > lastCut {
+						where += " (all after the last cut: no summary can lose it)"
+					}
+				}
+				parts = append(parts, fmt.Sprintf("%s needs /%s/ %s", req.Option, pat, where))
+			}
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "no requires")
+		}
+		list = append(list, fmt.Sprintf("%s (line %d, expect %s): %s", label, p.Pos.Line, p.Expect, strings.Join(parts, "; ")))
+	}
+	return anchors, list
 }
 
 func describeCompaction(sc *scenarios.Scenario) string {

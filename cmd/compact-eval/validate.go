@@ -46,69 +46,7 @@ token-triggered cuts are placed with builtin:extractive.
 			strict := fs.Bool("strict", false, "count warnings as problems (exit 2)")
 			show := fs.Bool("show", false, "print each scenario's expanded timeline with its cuts and anchors")
 			return func(ctx context.Context, args []string) error {
-				var list []*scenarios.Scenario
-				var err error
-				if len(args) == 0 {
-					list, err = scenarios.Builtin()
-				} else {
-					list, err = scenarios.LoadPaths(args)
-				}
-				var problems scenarios.ErrorList
-				if err != nil {
-					var el scenarios.ErrorList
-					if !errors.As(err, &el) {
-						return err
-					}
-					problems = append(problems, el...)
-				}
-				problems = append(problems, scenarios.Lint(list)...)
-				for _, s := range list {
-					problems = append(problems, agents.CheckProbes(s)...)
-				}
-				if *show {
-					for i, s := range list {
-						if i > 0 {
-							fmt.Fprintln(env.Stdout)
-						}
-						if err := showScenario(ctx, env.Stdout, s, ""); err != nil {
-							return err
-						}
-					}
-					if len(list) > 0 {
-						fmt.Fprintln(env.Stdout)
-					}
-				}
-				warnings := scenarios.Warnings(list)
-				all := append(append(scenarios.ErrorList(nil), problems...), warnings...)
-				all.Sort()
-				for _, p := range all {
-					fmt.Fprintln(env.Stderr, problem(p))
-				}
-				if len(warnings) > 0 && len(problems) == 0 {
-					where := strings.Join(args, " ")
-					if where == "" {
-						where = "(the built-in suite)"
-					}
-					fmt.Fprintf(env.Stderr, "validate: %s\n", selftestHint(where))
-				}
-				if *strict {
-					problems = all
-				}
-				if len(problems) > 0 {
-					files := map[string]bool{}
-					for _, p := range problems {
-						files[p.File] = true
-					}
-					return inputError{fmt.Errorf("%s in %s", validateCount(len(problems), "problem"), validateCount(len(files), "file"))}
-				}
-				if !*quiet {
-					msg := validateCount(len(list), "scenario") + " OK"
-					if len(warnings) > 0 {
-						msg += fmt.Sprintf(", %s (--strict fails on them)", validateCount(len(warnings), "warning"))
-					}
-					fmt.Fprintln(env.Stdout, msg)
-				}
-				return nil
+				return runValidate(ctx, env, args, *quiet, *strict, *show)
 			}
 		},
 	})
@@ -119,4 +57,71 @@ func validateCount(n int, word string) string {
 		return fmt.Sprintf("1 %s", word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// runValidate is the validate command on args (none: the built-in suite).
+func runValidate(ctx context.Context, env *Env, args []string, quiet, strict, show bool) error {
+	var list []*scenarios.Scenario
+	var err error
+	if len(args) == 0 {
+		list, err = scenarios.Builtin()
+	} else {
+		list, err = scenarios.LoadPaths(args)
+	}
+	var problems scenarios.ErrorList
+	if err != nil {
+		var el scenarios.ErrorList
+		if !errors.As(err, &el) {
+			return err
+		}
+		problems = append(problems, el...)
+	}
+	problems = append(problems, scenarios.Lint(list)...)
+	for _, s := range list {
+		problems = append(problems, agents.CheckProbes(s)...)
+	}
+	if show {
+		for i, s := range list {
+			if i > 0 {
+				fmt.Fprintln(env.Stdout)
+			}
+			if err := showScenario(ctx, env.Stdout, s, ""); err != nil {
+				return err
+			}
+		}
+		if len(list) > 0 {
+			fmt.Fprintln(env.Stdout)
+		}
+	}
+	warnings := scenarios.Warnings(list)
+	all := append(append(scenarios.ErrorList(nil), problems...), warnings...)
+	all.Sort()
+	for _, p := range all {
+		fmt.Fprintln(env.Stderr, problem(p))
+	}
+	if len(warnings) > 0 && len(problems) == 0 {
+		where := strings.Join(args, " ")
+		if where == "" {
+			where = "(the built-in suite)"
+		}
+		fmt.Fprintf(env.Stderr, "validate: %s\n", selftestHint(where))
+	}
+	if strict {
+		problems = all
+	}
+	if len(problems) > 0 {
+		files := map[string]bool{}
+		for _, p := range problems {
+			files[p.File] = true
+		}
+		return inputError{fmt.Errorf("%s in %s", validateCount(len(problems), "problem"), validateCount(len(files), "file"))}
+	}
+	if !quiet {
+		msg := validateCount(len(list), "scenario") + " OK"
+		if len(warnings) > 0 {
+			msg += fmt.Sprintf(", %s (--strict fails on them)", validateCount(len(warnings), "warning"))
+		}
+		fmt.Fprintln(env.Stdout, msg)
+	}
+	return nil
 }

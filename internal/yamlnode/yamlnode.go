@@ -1,6 +1,6 @@
 // Package yamlnode reads yaml.v3 node trees strictly, for the files users
 // write by hand: scenario files (package scenarios) and the config file
-// (package internal/config).
+// (package cmd/compact-eval/internal/config).
 //
 // A Decoder walks the nodes a caller hands it and reports every problem it
 // finds, positioned at its node, to the caller's Report func; it never stops

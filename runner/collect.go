@@ -1,0 +1,45 @@
+package runner
+
+import "github.com/compact-eval/compact-eval/reports"
+
+// batchWriter makes a batch of units durable at once (the journal).
+type batchWriter interface {
+	append(units []reports.Unit) error
+}
+
+// collect journals the units of results as they come, with group commit:
+// every unit already waiting joins the batch, and one write (one sync)
+// makes them all durable. It returns the units run (abandoned ones are not
+// counted) and the first write error; on that error it closes stop, so
+// that no more units are scheduled, and drains the units in flight.
+// progress, when set, is told after each unit (done so far, total).
+func collect(results <-chan reports.Unit, w batchWriter, stop chan<- struct{}, progress func(done, total int), total int) (ran int, err error) {
+	for u := range results {
+		batch := []reports.Unit{u}
+	more:
+		for {
+			select {
+			case v, ok := <-results:
+				if !ok {
+					break more
+				}
+				batch = append(batch, v)
+			default:
+				break more
+			}
+		}
+		if werr := w.append(batch); werr != nil && err == nil {
+			err = werr
+			close(stop)
+		}
+		for _, u := range batch {
+			if u.Status != reports.UnitAbandoned {
+				ran++
+			}
+			if progress != nil {
+				progress(ran, total)
+			}
+		}
+	}
+	return ran, err
+}

@@ -1,0 +1,307 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+// refSuite is a Suite of named scenarios that counts its loads.
+type refSuite struct {
+	refs  []Ref
+	mu    sync.Mutex
+	loads map[int]int
+	fail  map[int]bool
+}
+
+func newRefSuite(ids ...string) *refSuite {
+	s := &refSuite{loads: map[int]int{}, fail: map[int]bool{}}
+	for _, id := range ids {
+		s.refs = append(s.refs, Ref{ID: id, Digest: "d-" + id, File: id + ".yaml"})
+	}
+	return s
+}
+
+func (s *refSuite) Refs() []Ref { return s.refs }
+
+func (s *refSuite) Load(i int) (*scenarios.Scenario, error) {
+	s.mu.Lock()
+	s.loads[i]++
+	s.mu.Unlock()
+	if s.fail[i] {
+		return nil, errors.New("broken")
+	}
+	return &scenarios.Scenario{ID: s.refs[i].ID, Digest: s.refs[i].Digest}, nil
+}
+
+func twoSummarizers() []Summarizer {
+	return []Summarizer{{Name: "b"}, {Name: "a"}}
+}
+
+// The plan: scenarios in id order whatever the suite's order, then
+// summarizers in the order given, then trials; positions follow.
+func TestPlanOrder(t *testing.T) {
+	suite := newRefSuite("zeta", "alpha", "mid")
+	opts := &Options{Summarizers: twoSummarizers()}
+	pl := makePlan(suite, opts, 2)
+	var got []string
+	for i, jb := range pl.jobs {
+		if jb.pos != i {
+			t.Errorf("job %d has position %d", i, jb.pos)
+		}
+		r := pl.ref(jb.sc)
+		got = append(got, fmt.Sprintf("%s %s t%d", r.ID, opts.Summarizers[jb.sum].Name, jb.trial))
+		if jb.key != unitKey(r.ID, r.Digest, opts.Summarizers[jb.sum].Name, jb.trial) {
+			t.Errorf("job %d: key %q", i, jb.key)
+		}
+	}
+	want := []string{
+		"alpha b t0", "alpha b t1", "alpha a t0", "alpha a t1",
+		"mid b t0", "mid b t1", "mid a t0", "mid a t1",
+		"zeta b t0", "zeta b t1", "zeta a t0", "zeta a t1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("plan (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(len(want), len(pl.keys())); diff != "" {
+		t.Error(diff)
+	}
+}
+
+// Sharding and the filters keep scenarios, never parts of one: the shards
+// of a suite partition its units, each in plan order.
+func TestPlanShardsAndFilters(t *testing.T) {
+	var ids []string
+	for i := range 30 {
+		ids = append(ids, fmt.Sprintf("s%02d", i))
+	}
+	suite := newRefSuite(ids...)
+	all := makePlan(suite, &Options{Summarizers: twoSummarizers()}, 1)
+	seen := map[string]int{}
+	for i := 1; i <= 3; i++ {
+		opts := &Options{Summarizers: twoSummarizers(), Shard: Shard{Index: i, Count: 3}}
+		pl := makePlan(suite, opts, 1)
+		prev := ""
+		for _, jb := range pl.jobs {
+			id := pl.ref(jb.sc).ID
+			if !reports.InShard(id, i, 3) {
+				t.Errorf("shard %d/3 holds %s", i, id)
+			}
+			if id < prev {
+				t.Errorf("shard %d/3: %s after %s", i, id, prev)
+			}
+			prev = id
+			seen[jb.key]++
+		}
+	}
+	if len(seen) != len(all.jobs) {
+		t.Errorf("shards hold %d units, the suite %d", len(seen), len(all.jobs))
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("%q in %d shards", k, n)
+		}
+	}
+	opts := &Options{Summarizers: twoSummarizers(), Run: regexp.MustCompile(`^s0[1-3]$`), Scenarios: []string{"s02", "s03", "s09"}}
+	pl := makePlan(suite, opts, 1)
+	var got []string
+	for _, si := range pl.scs {
+		got = append(got, pl.refs[si].ID)
+	}
+	if diff := cmp.Diff([]string{"s02", "s03"}, got); diff != "" {
+		t.Errorf("--run and --scenarios together (-want +got):\n%s", diff)
+	}
+	done := map[string]bool{pl.jobs[0].key: true, pl.jobs[3].key: true}
+	todo, reused := pl.pending(func(k string) bool { return done[k] })
+	if reused != 2 || len(todo) != 2 || todo[0].pos != 1 || todo[1].pos != 2 {
+		t.Errorf("pending: %d reused, todo %+v", reused, todo)
+	}
+	if n := pl.missing(func(k string) bool { return done[k] }); n != 2 {
+		t.Errorf("missing = %d, want 2", n)
+	}
+}
+
+// The cache loads a scenario once, on its first unit, whatever the
+// concurrency, and drops it after its last unit; a scenario that fails to
+// load is a prepared value carrying the error.
+func TestPrepCacheLifetime(t *testing.T) {
+	suite := newRefSuite("a", "b")
+	suite.fail[1] = true
+	pl := makePlan(suite, &Options{Summarizers: twoSummarizers()}, 3)
+	todo, _ := pl.pending(func(string) bool { return false })
+	c := newPrepCache(suite, &pl, tokens.Default(), todo)
+	if c.held() != 0 {
+		t.Fatal("loaded before any unit asked")
+	}
+	var wg sync.WaitGroup
+	got := make([]*prepared, 6)
+	for i := range 6 {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i] = c.get(0) }()
+	}
+	wg.Wait()
+	for _, p := range got {
+		if p != got[0] || p.sc == nil || p.sc.ID != "a" {
+			t.Fatalf("get(0) = %+v", p)
+		}
+	}
+	if suite.loads[0] != 1 || c.held() != 1 {
+		t.Fatalf("loads %d, held %d", suite.loads[0], c.held())
+	}
+	for range 5 {
+		c.done(0)
+	}
+	if c.held() != 1 {
+		t.Fatal("dropped before its last unit")
+	}
+	c.done(0)
+	if c.held() != 0 {
+		t.Fatal("kept after its last unit")
+	}
+	if p := c.get(1); p.loadErr == nil || p.ref.ID != "b" {
+		t.Fatalf("broken scenario: %+v", p)
+	}
+	if p := c.get(1); suite.loads[1] != 1 || p.loadErr == nil {
+		t.Fatalf("a failed load is kept for the scenario's units: %d loads", suite.loads[1])
+	}
+}
+
+// batches records the batches written; it fails the write fail (1-based).
+type batches struct {
+	got  [][]string
+	fail int
+}
+
+func (b *batches) append(units []reports.Unit) error {
+	var ids []string
+	for _, u := range units {
+		ids = append(ids, u.Scenario.ID)
+	}
+	b.got = append(b.got, ids)
+	if len(b.got) == b.fail {
+		return errors.New("disk full")
+	}
+	return nil
+}
+
+func unitsOf(ids ...string) chan reports.Unit {
+	ch := make(chan reports.Unit, len(ids))
+	for _, id := range ids {
+		st := reports.UnitOK
+		if id == "abandoned" {
+			st = reports.UnitAbandoned
+		}
+		ch <- reports.Unit{Scenario: reports.ScenarioRef{ID: id}, Status: st}
+	}
+	return ch
+}
+
+// Units already waiting are written in one batch (one sync); abandoned
+// units are journaled but not counted as run; progress sees every unit.
+func TestCollectGroupCommit(t *testing.T) {
+	results := unitsOf("a", "b", "abandoned", "c")
+	close(results)
+	w := &batches{}
+	var prog []string
+	ran, err := collect(results, w, make(chan struct{}), func(done, total int) { prog = append(prog, fmt.Sprintf("%d/%d", done, total)) }, 4)
+	if err != nil || ran != 3 {
+		t.Fatalf("ran %d, err %v", ran, err)
+	}
+	if diff := cmp.Diff([][]string{{"a", "b", "abandoned", "c"}}, w.got); diff != "" {
+		t.Errorf("batches (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"1/4", "2/4", "2/4", "3/4"}, prog); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+}
+
+// A failed write stops the scheduler (stop is closed, once) and the
+// collector goes on draining what is in flight; the first error is
+// returned.
+func TestCollectFailureStops(t *testing.T) {
+	results := make(chan reports.Unit)
+	stop := make(chan struct{})
+	w := &batches{fail: 1}
+	type res struct {
+		ran int
+		err error
+	}
+	done := make(chan res)
+	go func() {
+		ran, err := collect(results, w, stop, nil, 3)
+		done <- res{ran, err}
+	}()
+	results <- reports.Unit{Scenario: reports.ScenarioRef{ID: "a"}}
+	<-stop // the failure closed it
+	results <- reports.Unit{Scenario: reports.ScenarioRef{ID: "b"}}
+	close(results)
+	r := <-done
+	if r.err == nil || r.err.Error() != "disk full" {
+		t.Fatalf("err = %v", r.err)
+	}
+	if len(w.got) != 2 {
+		t.Errorf("batches after the failure: %q", w.got)
+	}
+}
+
+// The scheduler feeds in order and stops at the failpoint, on cancel and
+// on stop.
+func TestScheduleStops(t *testing.T) {
+	todo := make([]job, 10)
+	for i := range todo {
+		todo[i].pos = i
+	}
+	drain := func(feed <-chan job) []int {
+		var got []int
+		for jb := range feed {
+			got = append(got, jb.pos)
+		}
+		return got
+	}
+	if got := drain(schedule(context.Background(), todo, 0, nil)); len(got) != 10 || got[9] != 9 {
+		t.Errorf("all: %v", got)
+	}
+	if got := drain(schedule(context.Background(), todo, 3, nil)); !cmp.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("stop-after 3: %v", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := drain(schedule(ctx, todo, 0, nil)); len(got) != 0 {
+		t.Errorf("canceled: fed %v", got)
+	}
+	stop := make(chan struct{})
+	feed := schedule(context.Background(), todo, 0, stop)
+	first := <-feed
+	close(stop)
+	if rest := drain(feed); first.pos != 0 || len(rest) > 1 {
+		t.Errorf("stopped: fed %d then %v", first.pos, rest)
+	}
+}
+
+// The workers run every job and close the results when done.
+func TestRunWorkers(t *testing.T) {
+	feed := make(chan job)
+	go func() {
+		for i := range 20 {
+			feed <- job{pos: i}
+		}
+		close(feed)
+	}()
+	results := runWorkers(4, 4, feed, func(jb job) reports.Unit { return reports.Unit{Trial: jb.pos} })
+	seen := map[int]bool{}
+	for u := range results {
+		seen[u.Trial] = true
+	}
+	if len(seen) != 20 {
+		t.Errorf("ran %d of 20", len(seen))
+	}
+}
