@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 )
 
 // TestNameRuleDoc: the rule for NAME in --summarizer NAME=SPEC, as
