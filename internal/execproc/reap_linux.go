@@ -38,10 +38,33 @@ import (
 
 func init() {
 	// The watchdog is this binary run again: it never reaches main.
-	if id := os.Getenv(watchdogEnv); id != "" {
-		watchdog(id)
+	if v := os.Getenv(watchdogEnv); v != "" {
+		run, harness := parseWatchdog(v)
+		watchdog(run, harness)
 		os.Exit(0)
 	}
+}
+
+// parseWatchdog reads the watchdog's "RUN:PID:START" value: the run id, and
+// the harness's pid when that process (the same pid and start time) is
+// still this process's parent, else 0. A harness that died before the
+// watchdog could look has already handed it to another parent (a
+// subreaper, or init): that parent's tree is not the run's, and must never
+// be walked, let alone killed.
+func parseWatchdog(v string) (run string, harness int) {
+	run, rest, ok := strings.Cut(v, ":")
+	if !ok {
+		return run, 0
+	}
+	pidText, start, _ := strings.Cut(rest, ":")
+	pid, err := strconv.Atoi(pidText)
+	if err != nil || pid <= 1 || os.Getppid() != pid {
+		return run, 0
+	}
+	if st, ok := startTime(pid); !ok || st != start {
+		return run, 0
+	}
+	return run, pid
 }
 
 var reaper struct {
@@ -81,7 +104,11 @@ func startWatchdog() {
 		return
 	}
 	dog := exec.Command(exe)
-	dog.Env = append(filterEnv(os.Environ(), nil), watchdogEnv+"="+reaper.run)
+	// The value names the run and the harness (pid and start time): the
+	// watchdog walks the tree of that process only while it is still the
+	// watchdog's parent, never of whatever process it was handed to.
+	st, _ := startTime(os.Getpid())
+	dog.Env = append(filterEnv(os.Environ(), nil), watchdogEnv+"="+reaper.run+":"+strconv.Itoa(os.Getpid())+":"+st)
 	dog.Stdin = r
 	// Its own process group: a Ctrl-C at the terminal does not reach it.
 	dog.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -100,18 +127,26 @@ func startWatchdog() {
 // the harness (a descendant that emptied its environment, as env -i and
 // sudo do, carries no id; as the harness is their subreaper, every
 // descendant alive stays below it while it lives).
-func watchdog(run string) {
+func watchdog(run string, harness int) {
 	signal.Ignore(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
-	harness, self := os.Getppid(), os.Getpid()
+	self := os.Getpid()
 	var mu sync.Mutex
 	var seen map[int]string // pid -> start time, at the last look
 	stop := make(chan struct{})
 	looked := make(chan struct{})
 	go func() {
 		defer close(looked)
+		if harness == 0 {
+			// The harness is gone already (or unknown): only the marked
+			// processes are known to be the run's.
+			return
+		}
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
+			if os.Getppid() != harness {
+				return
+			}
 			now := map[int]string{}
 			var walk func(pid, depth int)
 			walk = func(pid, depth int) {
