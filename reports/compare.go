@@ -603,6 +603,15 @@ func mismatches(base, new *Result, pairs []SummarizerPair) []string {
 	if bt, nt := max(1, base.Config.Trials), max(1, new.Config.Trials); bt != nt {
 		w = append(w, fmt.Sprintf("trials differ: base %d, new %d", bt, nt))
 	}
+	// A judge, and above all --judge-gate, changes statuses: a gated run's
+	// extra fails would otherwise read as plain regressions.
+	if base.Config.Judge != new.Config.Judge || base.Config.JudgeGate != new.Config.JudgeGate {
+		w = append(w, fmt.Sprintf("judge differs: base %s, new %s", judgeText(base.Config), judgeText(new.Config)))
+	}
+	if base.Config.AgentSeed != new.Config.AgentSeed || max(1, base.Config.AgentSamples) != max(1, new.Config.AgentSamples) {
+		w = append(w, fmt.Sprintf("agent sampling differs: base seed %d × %d samples, new seed %d × %d samples",
+			base.Config.AgentSeed, max(1, base.Config.AgentSamples), new.Config.AgentSeed, max(1, new.Config.AgentSamples)))
+	}
 	bp, np := prompts(base), prompts(new)
 	for _, p := range pairs {
 		b, okb := bp[p.Base]
@@ -616,6 +625,17 @@ func mismatches(base, new *Result, pairs []SummarizerPair) []string {
 		}
 	}
 	return w
+}
+
+// judgeText names a run's judge and gate for a warning.
+func judgeText(c RunConfig) string {
+	switch {
+	case c.Judge == "":
+		return "none"
+	case c.JudgeGate:
+		return c.Judge + " with --judge-gate"
+	}
+	return c.Judge
 }
 
 // prompts maps each summarizer name to what it really ran: the spec, model

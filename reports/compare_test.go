@@ -391,3 +391,23 @@ func TestParsePairing(t *testing.T) {
 		}
 	}
 }
+
+// A judge (above all with --judge-gate, which changes statuses) or another
+// agent sampling in one run only: the comparison goes on, and says so, so
+// that a gated run's extra fails are not read as plain regressions.
+func TestCompareWarnsWhenJudgeOrSamplingDiffer(t *testing.T) {
+	base := fake.Result(fake.Config{Scenarios: 2, Seed: 6})
+	same := fake.Result(fake.Config{Scenarios: 2, Seed: 6})
+	if w := strings.Join(reports.Compare(base, same, 0.05).Warnings, "\n"); strings.Contains(w, "judge") || strings.Contains(w, "sampling") {
+		t.Errorf("equal runs warn: %s", w)
+	}
+	next := fake.Result(fake.Config{Scenarios: 2, Seed: 6})
+	next.Config.Judge, next.Config.JudgeGate = "openai:judge", true
+	next.Config.AgentSeed, next.Config.AgentSamples = 7, 3
+	all := strings.Join(reports.Compare(base, next, 0.05).Warnings, "\n")
+	for _, s := range []string{"judge differs: base none, new openai:judge with --judge-gate", "agent sampling differs: base seed 0 × 1 samples, new seed 7 × 3 samples"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("warnings lack %q:\n%s", s, all)
+		}
+	}
+}
