@@ -257,34 +257,7 @@ func parseDecision(r *openai.ChatCompletionResponse, opts scenarios.Options) (ch
 	if m.Content == "" && len(m.ToolCalls) > 0 {
 		return "", "", errors.New("the reply called a tool instead of answering")
 	}
-	obj, err := summarizers.FirstJSONObject(m.Content)
-	if err != nil {
-		return "", "", fmt.Errorf("the reply is not a JSON object: %w", err)
-	}
-	var v struct {
-		Choice any `json:"choice"`
-		Reason any `json:"reason"`
-	}
-	if err := json.Unmarshal(obj, &v); err != nil {
-		return "", "", fmt.Errorf("the reply is not a JSON object: %w", err)
-	}
-	s, ok := v.Choice.(string)
-	if !ok {
-		return "", "", fmt.Errorf("the reply has no string \"choice\" (got %v)", v.Choice)
-	}
-	s = strings.TrimSpace(s)
-	for _, o := range opts {
-		if o.Key == s {
-			if rs, ok := v.Reason.(string); ok {
-				reason = rs
-			} else if v.Reason != nil {
-				b, _ := json.Marshal(v.Reason)
-				reason = string(b)
-			}
-			return s, reason, nil
-		}
-	}
-	return "", "", fmt.Errorf("choice %q is not one of the options (%s)", s, keys(opts))
+	return decisionFromText(m.Content, opts)
 }
 
 func keys(opts scenarios.Options) string {
