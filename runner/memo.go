@@ -106,13 +106,18 @@ func (m *decisionMemo) do(k memoKey, ask func() reports.Decision) reports.Decisi
 		e = &memoEntry{done: make(chan struct{})}
 		m.m[k] = e
 		m.mu.Unlock()
+		// However ask ends (a panic included), the waiters are released,
+		// and what is not a decision is not kept.
+		e.d.Error = "the decision was not made"
+		defer func() {
+			if e.d.Error != "" {
+				m.mu.Lock()
+				delete(m.m, k)
+				m.mu.Unlock()
+			}
+			close(e.done)
+		}()
 		e.d = ask()
-		if e.d.Error != "" {
-			m.mu.Lock()
-			delete(m.m, k)
-			m.mu.Unlock()
-		}
-		close(e.done)
 		return e.d
 	}
 	m.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -201,5 +202,39 @@ func TestMemoPerAgent(t *testing.T) {
 	}
 	if again := choices(fixedAgent{1}); !cmp.Equal(second, again) {
 		t.Errorf("the second agent again: %q, then %q", second, again)
+	}
+}
+
+// TestMemoPanicReleasesWaiters: a first asker that panics must not leave
+// the units waiting for its answer blocked forever; they ask themselves.
+func TestMemoPanicReleasesWaiters(t *testing.T) {
+	var m decisionMemo
+	k := memoKey{probe: 1, arm: "full"}
+	started := make(chan struct{})
+	release := make(chan struct{})
+	go func() {
+		defer func() { recover() }()
+		m.do(k, func() reports.Decision {
+			close(started)
+			<-release
+			panic("agent blew up")
+		})
+	}()
+	<-started
+	got := make(chan reports.Decision, 1)
+	go func() { got <- m.do(k, func() reports.Decision { return reports.Decision{Choice: "refuse"} }) }()
+	time.Sleep(20 * time.Millisecond) // let the second caller wait on the first
+	close(release)
+	select {
+	case d := <-got:
+		if d.Choice != "refuse" {
+			t.Errorf("waiter got %+v, want its own answer", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a waiter is still blocked after the first asker panicked")
+	}
+	// Nothing was kept for the key: the next caller asks too.
+	if d := m.do(k, func() reports.Decision { return reports.Decision{Choice: "proceed"} }); d.Choice != "proceed" {
+		t.Errorf("a panicked decision was kept: %+v", d)
 	}
 }
