@@ -133,7 +133,8 @@ func (d *strictDec) num() int {
 }
 
 // object reads an object, calling field for each property; a property
-// given twice fails (seen holds up to 64 keys by their index in keys).
+// given twice or with an escape in its name fails (seen holds up to 64
+// keys by their index in keys).
 func (d *strictDec) object(keys []string, field func(k int)) {
 	d.expect('{')
 	if d.bad {
@@ -145,7 +146,16 @@ func (d *strictDec) object(keys []string, field func(k int)) {
 	}
 	var seen uint64
 	for !d.bad {
+		d.peek()
+		start := d.i
 		name := d.str()
+		// A name must be written plainly: fastValid finds "source_seq" and
+		// "resolved_by" in the bytes (to refuse a 0), which an escaped name
+		// such as "source_s\u0065q" would hide from it.
+		if d.i-start != len(name)+2 {
+			d.fail()
+			return
+		}
 		d.expect(':')
 		k := -1
 		for j, n := range keys {

@@ -222,6 +222,10 @@ func TestFastPathAgrees(t *testing.T) {
 		`{"schema_version": 1, "covers_through": 80, "constraints": [{"text": "c", "source_seq": -1}]}`,
 		`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_seq": -3}]}`,
 		`{"schema_version": 1.0, "covers_through": 1}`,
+		// An escaped name hides a 0 seq from the byte scan for it.
+		`{"schema_version": 1, "covers_through": 80, "decisions": [{"text": "a", "source_s\u0065q": 0}]}`,
+		`{"schema_version": 1, "covers_through": 80, "hypotheses": [{"claim": "h", "r\u0065solved_by": 0}]}`,
+		`{"schema_version": 1, "covers_through": 80, "errors": [{"text": "e", "\u0073ource_seq": 0}]}`,
 	} {
 		checkFastAgrees(t, []byte(doc))
 		if _, ok := fastValid([]byte(doc)); ok && !strings.Contains(doc, `"text": "x"`) {
@@ -235,6 +239,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_seq": 3}], "pending": [{"description": "d", "status": "done"}], "extensions": {"a": 1}}`))
 	f.Add([]byte(`{"schema_version": 1, "covers_through": "80"}`))
 	f.Add([]byte(`[[[[{}]]]]`))
+	f.Add([]byte(`{"schema_version": 1, "covers_through": 80, "verified": [{"claim": "a", "source_s\u0065q": 0}]}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkFastAgrees(t, raw)
 		checkStrictAgrees(t, raw)
