@@ -3,8 +3,10 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -23,6 +25,8 @@ type view struct {
 	joined string   // units joined by "\n"
 	starts []int    // offset of each unit in joined
 	pols   []*polarity.Text
+	lower  string // joined, lower-cased, when it is ASCII (for textmatch.Need)
+	ascii  bool
 }
 
 // refKinds are the cues that keep a match from counting for the reference
@@ -53,6 +57,10 @@ func newView(c Context) *view {
 	}
 	v.joined = b.String()
 	v.pols = make([]*polarity.Text, len(v.units))
+	v.ascii = isASCII(v.joined)
+	if v.ascii {
+		v.lower = strings.ToLower(v.joined)
+	}
 	return v
 }
 
@@ -154,6 +162,9 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 		}
 		return "", false
 	}
+	if !v.mayMatch(re) {
+		return "", neg, false
+	}
 	// Most patterns either match nowhere or first in a clause that affirms
 	// them: the first match decides those without scanning the rest.
 	first := re.FindStringIndex(v.joined)
@@ -192,6 +203,35 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 		}
 	}
 	return "", neg, false
+}
+
+// mayMatch is false when re cannot match anywhere in the view: the text is
+// ASCII and holds none of the strings one of which every match of re
+// contains (textmatch.Need). The regexp would find nothing either; it
+// would only take longer to say so.
+func (v *view) mayMatch(re *regexp.Regexp) bool {
+	if !v.ascii {
+		return true
+	}
+	need, ok := textmatch.Need(re)
+	if !ok {
+		return true
+	}
+	for _, s := range need {
+		if strings.Contains(v.lower, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[int]bool) []int {

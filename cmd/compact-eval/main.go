@@ -10,7 +10,17 @@ import (
 	"time"
 )
 
-func main() { os.Exit(mainExit()) }
+func main() {
+	code := mainExit()
+	for _, f := range atExit {
+		f()
+	}
+	os.Exit(code)
+}
+
+// atExit runs after the command, before the process exits; the profile
+// build (profile.go) hooks its profiles in here.
+var atExit []func()
 
 // exitGrace is how long the process may take to wind down after a second
 // interrupt before it exits anyway.

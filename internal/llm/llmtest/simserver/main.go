@@ -61,8 +61,12 @@ func run() int {
 			return 1
 		}
 	}
-	var conns atomic.Int64
-	srv := &http.Server{Handler: h, ConnState: func(_ net.Conn, st http.ConnState) {
+	var conns, body atomic.Int64
+	count := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body.Add(max(r.ContentLength, 0))
+		h.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: count, ConnState: func(_ net.Conn, st http.ConnState) {
 		if st == http.StateNew {
 			conns.Add(1)
 		}
@@ -77,6 +81,6 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "simserver:", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "simserver: %d requests on %d connections\n", h.Count(), conns.Load())
+	fmt.Fprintf(os.Stderr, "simserver: %d requests on %d connections, %d request body bytes\n", h.Count(), conns.Load(), body.Load())
 	return 0
 }
