@@ -30,7 +30,17 @@ type Context struct {
 	// FullSummary is the summary document as installed, extensions
 	// included, for provider agents; never serialized.
 	FullSummary json.RawMessage `json:"-"`
+
+	// reading, when set (ReadOnce), is the reference agent's reading of
+	// this context, shared by every copy of it.
+	reading *reading
 }
+
+// ReadOnce makes the offline reference agent read c once for all the
+// probes asked on it and on its copies, instead of once per probe; c must
+// not change afterwards. Other agents ignore it. The reading is kept as
+// long as c or a copy is.
+func (c *Context) ReadOnce() { c.reading = &reading{} }
 
 // Request kinds: a choice probe asks the agent to decide among options, a
 // free-text probe to answer in words.

@@ -38,9 +38,9 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	var d *Decision
 	var err error
 	if req.FreeText() {
-		d = answer(req, newView(req.Context))
+		d = answer(req, viewOf(req.Context))
 	} else {
-		d, err = pick(req, newView(req.Context))
+		d, err = pick(req, viewOf(req.Context))
 	}
 	if d != nil {
 		d.Call = summarizers.Call{Spec: ReferenceSpec}

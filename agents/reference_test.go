@@ -173,3 +173,39 @@ func TestReferenceCanceled(t *testing.T) {
 		t.Fatal("want an error on a canceled context")
 	}
 }
+
+// TestReadOnceSameAnswers asks every probe of every built-in scenario, at
+// once from many goroutines, on one shared reading of its full context
+// (Context.ReadOnce) and compares each decision with the one on a fresh
+// reading: sharing the reading must change no choice, answer or reason.
+func TestReadOnceSameAnswers(t *testing.T) {
+	list, err := scenarios.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, s := range list {
+		shared := FullContext(s)
+		shared.ReadOnce()
+		var wg sync.WaitGroup
+		for _, p := range s.Probes {
+			asked++
+			want, werr := Reference{}.Decide(context.Background(), ProbeRequest(s, p, ArmFull, FullContext(s)))
+			for range 4 {
+				wg.Go(func() {
+					got, gerr := Reference{}.Decide(context.Background(), ProbeRequest(s, p, ArmFull, shared))
+					if (werr == nil) != (gerr == nil) || (werr == nil && (got.Choice != want.Choice || got.Answer != want.Answer || got.Reason != want.Reason)) {
+						t.Errorf("%s/%s: shared reading gave %+v, %v; fresh reading %+v, %v", s.ID, p.ID, got, gerr, want, werr)
+					}
+				})
+			}
+		}
+		wg.Wait()
+		if shared.reading.v == nil {
+			t.Errorf("%s: the shared reading was never built", s.ID)
+		}
+	}
+	if asked == 0 {
+		t.Fatal("no probe asked")
+	}
+}

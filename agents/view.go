@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/polarity"
@@ -34,6 +35,22 @@ type view struct {
 // "200 rows/s (replaces 50 rows/s)" a pattern for 50 rows/s.
 var refKinds = append(append([]polarity.Kind(nil), polarity.Contradiction...), polarity.Supersession)
 
+// reading is a context's view, built on the first probe (Context.ReadOnce).
+type reading struct {
+	once sync.Once
+	v    *view
+}
+
+// viewOf returns the view of c: its shared reading when it has one.
+func viewOf(c Context) *view {
+	r := c.reading
+	if r == nil {
+		return newView(c)
+	}
+	r.once.Do(func() { r.v = newView(c) })
+	return r.v
+}
+
 func newView(c Context) *view {
 	var raw []string
 	raw = append(raw, c.Rules, c.Goal)
@@ -56,7 +73,12 @@ func newView(c Context) *view {
 		b.WriteString(f)
 	}
 	v.joined = b.String()
+	// polarity.Text does its work on the first question, safely for
+	// concurrent use: a shared view is read by many probes at once.
 	v.pols = make([]*polarity.Text, len(v.units))
+	for i, u := range v.units {
+		v.pols[i] = polarity.New(u)
+	}
 	v.ascii = isASCII(v.joined)
 	if v.ascii {
 		v.lower = strings.ToLower(v.joined)
@@ -138,12 +160,7 @@ func (v *view) unitAt(i int) int {
 	return sort.Search(len(v.starts), func(k int) bool { return v.starts[k] > i }) - 1
 }
 
-func (v *view) pol(u int) *polarity.Text {
-	if v.pols[u] == nil {
-		v.pols[u] = polarity.New(v.units[u])
-	}
-	return v.pols[u]
-}
+func (v *view) pol(u int) *polarity.Text { return v.pols[u] }
 
 // find returns the first match of pattern that its clause affirms. When
 // every match is negated, neg is the verdict on the first one.

@@ -2,7 +2,9 @@ package runner
 
 import (
 	"sort"
+	"sync"
 
+	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
@@ -34,6 +36,10 @@ type prepared struct {
 	memo decisionMemo
 	// texts holds the rendered text of the event runs sent to summarizers.
 	texts textMemo
+	// full is the scenario's full context, set once (fullContext) and read
+	// once by the reference agent for every unit and probe.
+	full     agents.Context
+	fullOnce sync.Once
 
 	// loadErr is set (and everything else empty) when the scenario could not
 	// be loaded; ref then names it.
@@ -109,6 +115,16 @@ func safeBoundaries(events []scenarios.Event) []bool {
 
 // indexOf returns the index of the event with seq, or of the last event with
 // a smaller seq (-1 when there is none).
+// fullContext is the scenario's full context, the same for every unit:
+// the reference agent reads it once (agents.Context.ReadOnce).
+func (p *prepared) fullContext() agents.Context {
+	p.fullOnce.Do(func() {
+		p.full, _ = Contexts(p.sc, nil, 0)
+		p.full.ReadOnce()
+	})
+	return p.full
+}
+
 func (p *prepared) indexOf(seq int) int {
 	ev := p.sc.Events
 	return sort.Search(len(ev), func(i int) bool { return ev[i].Seq > seq }) - 1

@@ -417,7 +417,11 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 // free-text probe's answers are graded by the judge (judgeAnswers).
 func (u *unit) decide(active Installed) []reports.Probe {
 	sc := u.p.sc
-	full, compacted := Contexts(sc, active.Summary, active.CoversThrough)
+	full, compacted := u.p.fullContext(), u.p.fullContext()
+	if active.Summary != nil {
+		_, compacted = Contexts(sc, active.Summary, active.CoversThrough)
+		compacted.ReadOnce() // every probe reads the same compacted context
+	}
 	cover, digest := contextKey(active.Summary, active.CoversThrough)
 	_, memo := u.agent.(agents.Memoizable)
 	memo = memo && u.p.memo.serves(u.agent)
