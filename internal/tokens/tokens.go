@@ -18,8 +18,13 @@ var Encodings = []string{"o200k_base", "cl100k_base", "p50k_base", "r50k_base"}
 
 // Counter counts tokens in text. It is safe for concurrent use.
 type Counter struct {
-	name  string
-	codec tokenizer.Codec
+	name string
+	// codec is the tiktoken-go codec; for o200k_base it is loaded only for
+	// what the embedded table does not count (text that is not UTF-8, very
+	// long pre-tokens).
+	codec     tokenizer.Codec
+	codecOnce sync.Once
+	codecErr  error
 }
 
 var (
@@ -45,18 +50,30 @@ func Get(encoding string) (*Counter, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown token encoding %q (valid: %v)", encoding, Encodings)
 	}
-	codec, err := tokenizer.Get(tokenizer.Encoding(encoding))
-	if err != nil {
-		return nil, fmt.Errorf("loading token encoding %s: %w", encoding, err)
+	c := &Counter{name: encoding}
+	if encoding == "o200k_base" {
+		o200k() // the codec waits until it is needed
+	} else if _, err := c.loadCodec(); err != nil {
+		return nil, err
 	}
-	c := &Counter{name: encoding, codec: codec}
 	loaded[encoding] = c
 	return c, nil
 }
 
+// loadCodec returns the encoding's tiktoken-go codec, loading it once.
+func (c *Counter) loadCodec() (tokenizer.Codec, error) {
+	c.codecOnce.Do(func() {
+		c.codec, c.codecErr = tokenizer.Get(tokenizer.Encoding(c.name))
+		if c.codecErr != nil {
+			c.codecErr = fmt.Errorf("loading token encoding %s: %w", c.name, c.codecErr)
+		}
+	})
+	return c.codec, c.codecErr
+}
+
 // Preload starts loading the counter for an encoding ("" means
 // DefaultEncoding) in the background and returns at once. Loading
-// o200k_base builds a map of 200,000 tokens, about 15 ms of CPU; a command
+// o200k_base builds a table of 200,000 tokens, a few ms of CPU; a command
 // that will count tokens calls Preload before its other start-up work (such
 // as loading scenarios) so that the two overlap. A later Get returns the
 // preloaded counter, or waits for the load in progress rather than starting
@@ -114,6 +131,12 @@ func (c *Counter) Count(s string) int {
 	return c.count(s)
 }
 
+// maxTablePiece is the length from which a pre-token is counted by the
+// codec rather than the embedded table, whose merge loop is quadratic in
+// the piece's length (pre-tokens that long are rare: long runs of
+// punctuation or letters with no space).
+const maxTablePiece = 256
+
 // maxPretokens bounds the pre-token memo; it is dropped when full.
 const maxPretokens = 1 << 18
 
@@ -130,7 +153,11 @@ func (c *Counter) pretoken(p string) int {
 	if ok {
 		return n
 	}
-	n = c.count(p)
+	if c.name == "o200k_base" && len(p) < maxTablePiece {
+		n = o200k().count(p)
+	} else {
+		n = c.count(p)
+	}
 	pretokMu.Lock()
 	m := pretoks[c.name]
 	if m == nil || m.n >= maxPretokens {
@@ -236,7 +263,11 @@ func (m *memo) insert(p string, n int) bool {
 }
 
 func (c *Counter) count(s string) int {
-	n, err := c.codec.Count(s)
+	codec, err := c.loadCodec()
+	if err != nil {
+		return (len(s) + 3) / 4
+	}
+	n, err := codec.Count(s)
 	if err != nil {
 		// Encoding never fails on valid Go strings; fall back to a rough
 		// estimate rather than losing the figure.

@@ -1,0 +1,104 @@
+package tokens
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// TestO200kTable: the embedded table holds exactly the codec's vocabulary,
+// rank for rank, and finds every token at its rank.
+func TestO200kTable(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := o200k()
+	n := len(tab.off) - 1
+	if n < 199000 {
+		t.Fatalf("table holds %d tokens", n)
+	}
+	for r := 0; r < n; r++ {
+		want, err := codec.Decode([]uint{uint(r)})
+		if err != nil {
+			t.Fatalf("codec has no token of rank %d: %v", r, err)
+		}
+		if got := tab.token(uint32(r)); got != want {
+			t.Fatalf("rank %d: table has %q, codec %q", r, got, want)
+		}
+		if got, ok := tab.rank(want); !ok || got != uint32(r) {
+			t.Fatalf("rank(%q) = %d, %v; want %d", want, got, ok, r)
+		}
+	}
+	if _, err := codec.Decode([]uint{uint(n)}); err == nil {
+		t.Errorf("the codec has a token of rank %d, past the table's end", n)
+	}
+	for _, s := range []string{"", "not a token at all, surely", "\xff\xfe"} {
+		if r, ok := tab.rank(s); ok {
+			t.Errorf("rank(%q) = %d, want none", s, r)
+		}
+	}
+}
+
+// TestO200kCountPieces: the table's byte-pair encoding counts every
+// pre-token as the codec does, short and long (tiktoken-go switches
+// algorithms at 96 bytes), in scripts that merge differently.
+func TestO200kCountPieces(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := o200k()
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabets := []string{"abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "qxzjkv", "!@#$%^&*()-=+[]{};:,./<>?|~`", "áéíóúñü", "日本語中文字", "абвгдежз"}
+	var pieces []string
+	for range 3000 {
+		a := []rune(alphabets[r.IntN(len(alphabets))])
+		var b strings.Builder
+		for b.Len() < 1+r.IntN(250) {
+			b.WriteRune(a[r.IntN(len(a))])
+		}
+		pieces = append(pieces, b.String())
+	}
+	counted := 0
+	for _, p := range pieces {
+		// count the piece only when the codec's split keeps it whole: the
+		// table counts one pre-token
+		_, toks, err := codec.Encode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := 0
+		splitO200k(p, func(string) { whole++ })
+		if whole != 1 {
+			continue
+		}
+		counted++
+		if got := tab.count(p); got != len(toks) {
+			t.Fatalf("count(%q) = %d, codec %d", p, got, len(toks))
+		}
+	}
+	if counted < 1000 {
+		t.Fatalf("only %d pieces were single pre-tokens", counted)
+	}
+}
+
+// TestCountNeedsNoCodec: counting UTF-8 text with o200k_base never loads
+// the codec (the point of the table); text that is not UTF-8 does, and is
+// counted as the codec counts it.
+func TestCountNeedsNoCodec(t *testing.T) {
+	c := &Counter{name: "o200k_base"}
+	if got := c.Count("The read-only rule from turn 1 still holds: port 5432."); got == 0 {
+		t.Fatal("no tokens")
+	}
+	if c.codec != nil {
+		t.Error("counting UTF-8 text loaded the codec")
+	}
+	bad := "caf\xe9 latte"
+	want := c.count(bad)
+	if got := c.Count(bad); got != want || c.codec == nil {
+		t.Errorf("Count(%q) = %d (codec loaded: %v), want %d", bad, got, c.codec != nil, want)
+	}
+}
