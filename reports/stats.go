@@ -5,33 +5,6 @@ import (
 	"math"
 )
 
-// z95 is the two-sided 95% normal quantile.
-const z95 = 1.959963984540054
-
-// Wilson returns the Wilson score 95% interval of pass successes out of n
-// trials, and the observed rate. With n = 0 it returns rate 0 and the
-// uninformative interval [0, 1].
-func Wilson(pass, n int) (rate, low, high float64) {
-	if n <= 0 {
-		return 0, 0, 1
-	}
-	p := float64(pass) / float64(n)
-	nf := float64(n)
-	z2 := z95 * z95
-	den := 1 + z2/nf
-	center := (p + z2/(2*nf)) / den
-	half := z95 * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / den
-	low, high = math.Max(0, center-half), math.Min(1, center+half)
-	// Exact at the edges: floating error must not exclude the observed rate.
-	if pass == 0 {
-		low = 0
-	}
-	if pass == n {
-		high = 1
-	}
-	return p, low, high
-}
-
 // McNemar returns the two-sided p-value of the exact McNemar test for paired
 // binary outcomes, where b and c are the discordant pair counts (b: pass in
 // the base, fail in the new run; c: the reverse). It is the exact binomial
@@ -197,17 +170,4 @@ func binomAtLeast(k, n int, p float64) float64 {
 // intervalLabel is the column title of an interval at 1−alpha: "95% interval".
 func intervalLabel(alpha float64) string {
 	return fmt.Sprintf("%.4g%% interval", 100*(1-alpha))
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sortFloats(s)
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return s[m]
-	}
-	return (s[m-1] + s[m]) / 2
 }

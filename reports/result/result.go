@@ -2,6 +2,7 @@ package result
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -184,6 +185,18 @@ type Probe struct {
 	Class string `json:"class"`
 	// Pos is the position of the probe in the scenario file.
 	Pos Pos `json:"pos,omitzero"`
+}
+
+// ErrorText says which arm of the probe failed and why ("" when neither).
+func (p Probe) ErrorText() string {
+	var parts []string
+	if p.Full.Error != "" {
+		parts = append(parts, "full arm: "+p.Full.Error)
+	}
+	if p.Compacted.Error != "" {
+		parts = append(parts, "compacted arm: "+p.Compacted.Error)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Aggregate summarises one summarizer × check type across units.
