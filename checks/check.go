@@ -2,69 +2,34 @@ package checks
 
 import (
 	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/reports/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
-// Status is the outcome of one check.
-type Status string
+// Status is the outcome of one check (result.Status).
+type Status = result.Status
 
-// The four statuses of docs/formats.md §2.
+// The four statuses of docs/formats.md §2 (see result.Pass…).
 const (
-	// Pass: the summary kept what the check asks for.
-	Pass Status = "pass"
-	// Fail: the summary broke it.
-	Fail Status = "fail"
-	// Error: the harness or the summarizer could not produce something to
-	// check; the message says why.
-	Error Status = "error"
-	// Skip: not applicable (for example a field-level check on a text-only
-	// summary, or no summary at all for the `none` arm).
-	Skip Status = "skip"
+	Pass  = result.Pass
+	Fail  = result.Fail
+	Error = result.Error
+	Skip  = result.Skip
 )
 
 // Kinds of check.
 const (
-	KindInvariant  = "invariant"
-	KindStructural = "structural"
+	KindInvariant  = result.KindInvariant
+	KindStructural = result.KindStructural
 )
 
-// Evidence points at what a result is about, so that a person can verify it
-// quickly: where in the summary (a JSON pointer), which event, and the text
-// that matched or the pattern that found nothing.
-type Evidence struct {
-	Pointer string `json:"pointer,omitempty"` // JSON pointer into the summary, e.g. /hypotheses/2/status
-	Seq     int    `json:"seq,omitempty"`     // the event involved
-	Text    string `json:"text,omitempty"`    // text that matched, or was found where it must not be
-	Pattern string `json:"pattern,omitempty"` // the pattern that matched or found nothing
-	Note    string `json:"note,omitempty"`    // anything else, one short phrase
-}
+// Evidence points at what a result is about (result.Evidence).
+type Evidence = result.Evidence
 
-// Result is one check's verdict on one summary (or one invariant of it).
-type Result struct {
-	// Check is the check type: an invariant type (constraint, …) or a
-	// structural check name (schema, coverage, …).
-	Check string `json:"check"`
-	// Kind is KindInvariant or KindStructural.
-	Kind string `json:"kind"`
-	// Invariant is the invariant id, for invariant checks.
-	Invariant string `json:"invariant,omitempty"`
-	Status    Status `json:"status"`
-	// Message is one line a person understands.
-	Message  string     `json:"message"`
-	Evidence []Evidence `json:"evidence,omitempty"`
-	// Pos is the position in the scenario file of the invariant (invariant
-	// checks) so that CI annotations can point at it.
-	Pos scenarios.Pos `json:"pos,omitzero"`
-	// Metrics carries numbers a check measured (compression: summary_tokens,
-	// replaced_tokens, ratio).
-	Metrics map[string]float64 `json:"metrics,omitempty"`
-	// Judge is the model judge's opinion of the same invariant, when a
-	// judge was asked (run --judge); nil otherwise. It never changes Status,
-	// except that --judge-gate turns a pass the judge calls contradicted
-	// into a fail (Judge.Overrode then says "pass").
-	Judge *Judgement `json:"judge,omitempty"`
-}
+// Result is one check's verdict on one summary, or one invariant of it
+// (result.CheckResult, the type results carry).
+type Result = result.CheckResult
 
 // Generation describes the compaction a summary was produced for.
 type Generation struct {

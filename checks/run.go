@@ -4,23 +4,25 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/compact-eval/compact-eval/reports/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
-// Names of the structural checks (Result.Check), in the order Run runs them.
+// Names of the structural checks (Result.Check), in the order Run runs them
+// (result.CheckSchema…).
 const (
-	CheckSchema      = "schema"
-	CheckCoverage    = "coverage"
-	CheckReferences  = "references"
-	CheckEvidence    = "evidence"
-	CheckTail        = "tail"
-	CheckCompression = "compression"
-	CheckProvenance  = "provenance"
-	CheckPaths       = "paths"
-	CheckUnresolved  = "unresolved"
+	CheckSchema      = result.CheckSchema
+	CheckCoverage    = result.CheckCoverage
+	CheckReferences  = result.CheckReferences
+	CheckEvidence    = result.CheckEvidence
+	CheckTail        = result.CheckTail
+	CheckCompression = result.CheckCompression
+	CheckProvenance  = result.CheckProvenance
+	CheckPaths       = result.CheckPaths
+	CheckUnresolved  = result.CheckUnresolved
 	// CheckStalePending and CheckGrounding came with summary contract 1.1.
-	CheckStalePending = "stale_pending"
-	CheckGrounding    = "grounding"
+	CheckStalePending = result.CheckStalePending
+	CheckGrounding    = result.CheckGrounding
 )
 
 // Structural lists the always-on structural checks of docs/formats.md §2 in the
@@ -33,9 +35,9 @@ var Structural = []Check{
 }
 
 // StructuralNames lists the always-on structural checks of docs/formats.md §2 in
-// the order Run reports them. It is the one list the other packages use.
-var StructuralNames = []string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
-	CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved, CheckStalePending, CheckGrounding}
+// the order Run reports them. It is the one list the other packages use
+// (result.StructuralChecks, the same slice).
+var StructuralNames = result.StructuralChecks
 
 // CheckNames lists every check type Run can produce: the structural checks
 // in order, then the invariant types in order.

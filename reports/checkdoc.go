@@ -1,6 +1,6 @@
 package reports
 
-import "github.com/compact-eval/compact-eval/checks"
+import "github.com/compact-eval/compact-eval/reports/result"
 
 // checkDocs explains each check type in one line, for the reports (the
 // HTML glossary and the tooltips of check names). docs/formats.md §2 and
@@ -13,17 +13,17 @@ var checkDocs = map[string]string{
 	"correction":            "a value the user corrected is kept at its new value, the old one retired",
 	"quantity":              "a number survives with its unit, in any usual spelling",
 	"secret":                "no part of a secret value (8 characters or more) is copied into the summary",
-	checks.CheckSchema:      "the summary validates against the summary JSON Schema",
-	checks.CheckCoverage:    "covers_through is the cut, extends the previous generation and splits no tool call from its result",
-	checks.CheckReferences:  "every source_seq names an event at or before covers_through",
-	checks.CheckEvidence:    "every verified claim cites a user or tool event",
-	checks.CheckTail:        "the compacted context holds every later event exactly once, arrivals included",
-	checks.CheckCompression: "summary tokens are at most max_ratio × the tokens replaced",
-	checks.CheckProvenance:  "a constraint or correction cites a user or system event",
-	checks.CheckPaths:       "every artifacts[].path occurs verbatim in the covered events",
-	checks.CheckUnresolved:  "every unresolved tool call in the covered range is listed under pending",
+	result.CheckSchema:      "the summary validates against the summary JSON Schema",
+	result.CheckCoverage:    "covers_through is the cut, extends the previous generation and splits no tool call from its result",
+	result.CheckReferences:  "every source_seq names an event at or before covers_through",
+	result.CheckEvidence:    "every verified claim cites a user or tool event",
+	result.CheckTail:        "the compacted context holds every later event exactly once, arrivals included",
+	result.CheckCompression: "summary tokens are at most max_ratio × the tokens replaced",
+	result.CheckProvenance:  "a constraint or correction cites a user or system event",
+	result.CheckPaths:       "every artifacts[].path occurs verbatim in the covered events",
+	result.CheckUnresolved:  "every unresolved tool call in the covered range is listed under pending",
 	"stale_pending":         "a call whose result came back ok is not listed as still pending",
-	checks.CheckGrounding:   "an entry that cites an event is supported by it: its salient words occur there",
+	result.CheckGrounding:   "an entry that cites an event is supported by it: its salient words occur there",
 	CheckDecisions:          "the agent decides as expected on the compacted context as it does on the full one (the probes)",
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // DefaultAlpha is the significance level of Compare when none is given.
@@ -125,7 +125,7 @@ type unitKey struct {
 }
 
 type outcome struct {
-	status checks.Status
+	status result.Status
 	msg    string
 	file   string
 	line   int
@@ -162,7 +162,7 @@ func gateEvidence(r *Result, names map[string]string, exclude map[string]bool) e
 		ev.units[unitKey{u.Scenario.ID, sum, u.Trial}] = failed
 		put := func(k pairKey, o outcome) {
 			if failed != "" {
-				o.status, o.msg = checks.Fail, failed
+				o.status, o.msg = result.Fail, failed
 			}
 			o.file = u.Scenario.File
 			ev.outcomes[k] = o
@@ -173,7 +173,7 @@ func gateEvidence(r *Result, names map[string]string, exclude map[string]bool) e
 			}
 		}
 		for _, p := range u.Probes {
-			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, CheckDecisions, p.ID}, outcome{status: decisionStatus(p.Class), msg: probeMessage(p), line: p.Pos.Line})
+			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, CheckDecisions, p.ID}, outcome{status: result.DecisionStatus(p.Class), msg: probeMessage(p), line: p.Pos.Line})
 		}
 	}
 	return ev
@@ -275,16 +275,16 @@ func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
 	for k, b := range bo.outcomes {
 		n, ok := no.outcomes[k]
 		if !ok {
-			if b.status != checks.Pass {
+			if b.status != result.Pass {
 				cmp.Unpaired++
 				continue
 			}
 			cmp.Missing++
-			n = outcome{status: checks.Fail, msg: no.whyMissing(k, new.Config.Trials), file: b.file, line: b.line}
+			n = outcome{status: result.Fail, msg: no.whyMissing(k, new.Config.Trials), file: b.file, line: b.line}
 		} else {
 			cmp.Paired++
 		}
-		if b.status != checks.Pass && b.status != checks.Fail && b.status != checks.Error {
+		if b.status != result.Pass && b.status != result.Fail && b.status != result.Error {
 			continue // skipped in the base: nothing to compare with
 		}
 		rk := rowKey{k.summarizer, k.check}
@@ -293,7 +293,7 @@ func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
 			row = &DeltaRow{Summarizer: k.summarizer, Check: k.check}
 			rows[rk] = row
 		}
-		bp, np := b.status == checks.Pass, n.status == checks.Pass
+		bp, np := b.status == result.Pass, n.status == result.Pass
 		row.N++
 		if bp {
 			row.BasePass++
@@ -306,7 +306,7 @@ func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
 		case bp && !np:
 			row.B++
 			ch.Message = n.msg
-			if n.status == checks.Skip {
+			if n.status == result.Skip {
 				ch.Message = "no longer judged (skip): " + n.msg
 			}
 			cmp.Regressions = append(cmp.Regressions, ch)
@@ -345,7 +345,7 @@ func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
 		if a.Summarizer != b.Summarizer {
 			return order[a.Summarizer] < order[b.Summarizer]
 		}
-		return lessCheck(a.Check, b.Check)
+		return result.LessCheck(a.Check, b.Check)
 	})
 	sortChanges(cmp.Regressions, order)
 	sortChanges(cmp.Fixes, order)
@@ -498,7 +498,7 @@ func quoteList(names []string) string {
 // selection returns whether the run of cfg selected the scenario id: its
 // shard, --run pattern and --scenario list.
 func selection(cfg RunConfig) func(string) bool {
-	i, n, sharded := parseShard(cfg.Shard)
+	i, n, sharded := result.ParseShard(cfg.Shard)
 	var re *regexp.Regexp
 	if cfg.Run != "" {
 		re, _ = regexp.Compile(cfg.Run)
@@ -556,7 +556,7 @@ func sortChanges(cs []Change, order map[string]int) {
 		case a.Generation != b.Generation:
 			return a.Generation < b.Generation
 		case a.Check != b.Check:
-			return lessCheck(a.Check, b.Check)
+			return result.LessCheck(a.Check, b.Check)
 		}
 		return a.Name < b.Name
 	})

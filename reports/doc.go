@@ -1,14 +1,20 @@
-// Package reports holds the canonical result of a run and turns it into
-// decisions: aggregates with confidence intervals, the Markdown, JUnit XML,
-// HTML and JSON writers, paired comparison of two runs (compare), the gates
-// of `compact-eval run`, GitHub Actions output, the merge of sharded runs and
-// the redaction of secrets.
+// Package reports renders and compares results: the Markdown, JUnit XML,
+// HTML and JSON writers, the paired comparison of two runs (compare) and of
+// two summarizers of one run (head-to-head), the gates of `compact-eval
+// run`, GitHub Actions output and the redaction of secrets.
+//
+// The canonical result itself (the types of result.json, their aggregation
+// with Wilson intervals, WriteJSON, Decode, the result schema and the merge
+// of sharded runs) is package reports/result, which imports nothing of
+// compact-eval. Result, Unit, Aggregate… of this package are aliases of its
+// types, and WriteJSON, Decode, Merge… call its functions. Read reads a
+// result file (a regular file only) with result.Decode. The statistics of
+// compare are internal/stats.
 //
 // Every format is rendered from a Result alone, so a saved result file can be
 // re-rendered at any time:
 //
-//	r, err := reports.Read("result.json")
-//	reports.Aggregate(r)
+//	r, err := reports.Read("result.json") // aggregates recomputed
 //	err = reports.Write(os.Stdout, r, "md", reports.Options{})
 //
 // The package runs nothing: it never calls a summarizer, an agent or a model.

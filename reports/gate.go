@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // MinPass holds minimum pass rates per check type, as `--min-pass` and the
@@ -66,7 +66,7 @@ func (m *MinPass) Set(s string) error {
 }
 
 func validGateKey(k string) bool {
-	return k == "all" || k == checks.KindInvariant || k == checks.KindStructural || k == CheckDecisions ||
+	return k == "all" || k == result.KindInvariant || k == result.KindStructural || k == CheckDecisions ||
 		slices.Contains(InvariantTypes, k) || slices.Contains(StructuralChecks, k)
 }
 
@@ -233,7 +233,7 @@ func minPassGate(r *Result, m MinPass, allowEmpty bool) (fails, oks, notes []str
 	sums := Summarizers(r)
 	controls := controlArms(r)
 	types := slices.Collect(mapKeys(kinds))
-	sort.Slice(types, func(i, j int) bool { return lessCheck(types[i], types[j]) })
+	sort.Slice(types, func(i, j int) bool { return result.LessCheck(types[i], types[j]) })
 	// Every key must cover at least one check type of the run.
 	for _, k := range slices.Sorted(mapKeys(m.Rates)) {
 		covered := slices.ContainsFunc(types, func(c string) bool {
@@ -318,11 +318,11 @@ func (t gateTally) misses(check string) string {
 // (one per check type of the run when none finished), are lost.
 func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]string) {
 	kinds := map[string]string{}
-	count := func(u *Unit) map[string]map[checks.Status]int {
-		m := map[string]map[checks.Status]int{}
-		add := func(check, kind string, s checks.Status) {
+	count := func(u *Unit) map[string]map[result.Status]int {
+		m := map[string]map[result.Status]int{}
+		add := func(check, kind string, s result.Status) {
 			if m[check] == nil {
-				m[check] = map[checks.Status]int{}
+				m[check] = map[result.Status]int{}
 			}
 			m[check][s]++
 			if kinds[check] == "" {
@@ -335,11 +335,11 @@ func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]strin
 			}
 		}
 		for _, p := range u.Probes {
-			add(CheckDecisions, KindDecision, decisionStatus(p.Class))
+			add(CheckDecisions, KindDecision, result.DecisionStatus(p.Class))
 		}
 		return m
 	}
-	total := func(m map[checks.Status]int) int {
+	total := func(m map[result.Status]int) int {
 		n := 0
 		for _, v := range m {
 			n += v
@@ -348,7 +348,7 @@ func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]strin
 	}
 	// expected[scenario][check]: the most outcomes a finished unit has.
 	expected := map[string]map[string]int{}
-	counts := make([]map[string]map[checks.Status]int, len(r.Units))
+	counts := make([]map[string]map[result.Status]int, len(r.Units))
 	for i := range r.Units {
 		u := &r.Units[i]
 		counts[i] = count(u)
@@ -375,10 +375,10 @@ func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]strin
 		if unitFailed(u) == "" {
 			for c, m := range counts[i] {
 				t := ts[c]
-				t.pass += m[checks.Pass]
-				t.fail += m[checks.Fail]
-				t.errs += m[checks.Error]
-				t.skip += m[checks.Skip]
+				t.pass += m[result.Pass]
+				t.fail += m[result.Fail]
+				t.errs += m[result.Error]
+				t.skip += m[result.Skip]
 				ts[c] = t
 			}
 			continue

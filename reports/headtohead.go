@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // HeadToHead is the paired comparison of two summarizers of one run (see
@@ -117,7 +117,7 @@ func CompareSummarizers(r *Result, a, b string, alpha float64) *HeadToHead {
 		}
 	}
 	h.Scenarios = scen
-	judged := func(s checks.Status) bool { return s == checks.Pass || s == checks.Fail || s == checks.Error }
+	judged := func(s result.Status) bool { return s == result.Pass || s == result.Fail || s == result.Error }
 	rows := map[string]*HeadToHeadRow{}
 	for k, oa := range ea.outcomes {
 		ob, ok := eb.outcomes[k]
@@ -137,7 +137,7 @@ func CompareSummarizers(r *Result, a, b string, alpha float64) *HeadToHead {
 			row = &HeadToHeadRow{Check: k.check}
 			rows[k.check] = row
 		}
-		pa, pb := oa.status == checks.Pass, ob.status == checks.Pass
+		pa, pb := oa.status == result.Pass, ob.status == result.Pass
 		row.N++
 		ch := Change{Scenario: k.scenario, Trial: k.trial, Generation: k.gen, Check: k.check, Name: k.name, File: oa.file, Line: oa.line}
 		if pa {
@@ -168,7 +168,7 @@ func CompareSummarizers(r *Result, a, b string, alpha float64) *HeadToHead {
 		row.Significant = row.P < alpha
 		h.Rows = append(h.Rows, *row)
 	}
-	sort.Slice(h.Rows, func(i, j int) bool { return lessCheck(h.Rows[i].Check, h.Rows[j].Check) })
+	sort.Slice(h.Rows, func(i, j int) bool { return result.LessCheck(h.Rows[i].Check, h.Rows[j].Check) })
 	order := map[string]int{a: 0, b: 1}
 	sortChanges(h.AOnly, order)
 	sortChanges(h.BOnly, order)

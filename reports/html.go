@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 //go:embed report.html.tmpl
@@ -127,7 +127,7 @@ type htmlGen struct {
 }
 
 type htmlCheck struct {
-	checks.Result
+	result.CheckResult
 	Label    string
 	Evidence []string
 }
@@ -230,9 +230,9 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 		for _, g := range u.Generations {
 			for _, c := range g.Checks {
 				switch c.Status {
-				case checks.Fail:
+				case result.Fail:
 					row.Fails++
-				case checks.Error:
+				case result.Error:
 					row.Errors++
 				}
 			}
@@ -271,12 +271,12 @@ func buildHTMLUnit(u *Unit, row htmlUnitRow, open bool) htmlUnit {
 			hg.Ratio = float64(g.SummaryTokens) / float64(g.ReplacedTokens)
 		}
 		for _, c := range g.Checks {
-			hc := htmlCheck{Result: c, Label: c.Check}
+			hc := htmlCheck{CheckResult: c, Label: c.Check}
 			if c.Invariant != "" {
 				hc.Label += "/" + c.Invariant
 			}
 			for _, e := range c.Evidence {
-				hc.Evidence = append(hc.Evidence, strings.TrimPrefix(evidenceText([]checks.Evidence{e}), "\n  evidence: "))
+				hc.Evidence = append(hc.Evidence, strings.TrimPrefix(evidenceText([]result.Evidence{e}), "\n  evidence: "))
 			}
 			hg.Checks = append(hg.Checks, hc)
 		}
@@ -357,7 +357,7 @@ func pointerEscape(s string) string { return pointerEscaper.Replace(s) }
 // highlightSummary renders a summary with the lines each check's evidence
 // points at highlighted (class fail or pass, the checks in the title) and
 // evidence texts marked.
-func highlightSummary(raw json.RawMessage, cs []checks.Result) []htmlLine {
+func highlightSummary(raw json.RawMessage, cs []result.CheckResult) []htmlLine {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -382,7 +382,7 @@ func highlightSummary(raw json.RawMessage, cs []checks.Result) []htmlLine {
 				}
 				titles = append(titles, label+": "+string(c.Status))
 				switch {
-				case c.Status == checks.Fail:
+				case c.Status == result.Fail:
 					hl.Class = "fail"
 				case hl.Class == "":
 					hl.Class = "pass"

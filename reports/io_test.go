@@ -105,7 +105,7 @@ func TestSchemaCoversModel(t *testing.T) {
 				name = f.Name
 			}
 			if _, ok := p[name]; !ok {
-				t.Errorf("schema $defs/%s lacks property %q (field %s.%s): add it to reports/result.schema.json", def, name, typ.Name(), f.Name)
+				t.Errorf("schema $defs/%s lacks property %q (field %s.%s): add it to reports/result/result.schema.json", def, name, typ.Name(), f.Name)
 			}
 		}
 	}

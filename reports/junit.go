@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/reports/internal/junit"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // JUnit XML types, in the shape GitHub test reporters, GitLab and Jenkins
@@ -164,12 +164,12 @@ func BuildJUnit(r *Result) *JUnitSuites {
 				a.n++
 				a.dur += per
 				switch c.Status {
-				case checks.Pass:
+				case result.Pass:
 					a.passes++
-				case checks.Fail:
+				case result.Fail:
 					a.fails++
 					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): %s%s", u.Trial, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
-				case checks.Error:
+				case result.Error:
 					a.errs++
 					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): error: %s", u.Trial, g.N, g.Cut, c.Message))
 				default:
@@ -230,7 +230,7 @@ func BuildJUnit(r *Result) *JUnitSuites {
 			case a.summarizer != b.summarizer:
 				return order[a.summarizer] < order[b.summarizer]
 			case a.check != b.check:
-				return lessCheck(a.check, b.check)
+				return result.LessCheck(a.check, b.check)
 			}
 			return a.name < b.name
 		})
@@ -285,7 +285,7 @@ func firstLine(msgs []string) string {
 	return s
 }
 
-func evidenceText(es []checks.Evidence) string {
+func evidenceText(es []result.Evidence) string {
 	var b strings.Builder
 	for _, e := range es {
 		b.WriteString("\n  evidence:")

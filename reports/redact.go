@@ -3,8 +3,8 @@ package reports
 import (
 	"encoding/json"
 
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/redact"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // RedactUnit hides, everywhere in u, every leak r finds (a secret of the
@@ -58,7 +58,7 @@ func redactCall(stderr *string, extra map[string]string, r *redact.Redactor) {
 }
 
 // redactJudgement redacts what a judge wrote (nil is fine).
-func redactJudgement(j *checks.Judgement, r *redact.Redactor) {
+func redactJudgement(j *result.Judgement, r *redact.Redactor) {
 	if j == nil {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // Server-rendered SVG charts for the HTML report. Every piece of text is
@@ -134,14 +134,14 @@ func unitRetention(u *Unit) unitPoint {
 			rs++
 		}
 		for _, c := range g.Checks {
-			if c.Kind != checks.KindInvariant {
+			if c.Kind != result.KindInvariant {
 				continue
 			}
 			switch c.Status {
-			case checks.Pass:
+			case result.Pass:
 				pass++
 				n++
-			case checks.Fail:
+			case result.Fail:
 				n++
 			}
 		}
@@ -218,7 +218,7 @@ func driftSVG(r *Result) template.HTML {
 		k := idx[u.Summarizer]
 		for _, g := range u.Generations {
 			for _, c := range g.Checks {
-				if c.Kind != checks.KindInvariant || (c.Status != checks.Pass && c.Status != checks.Fail) {
+				if c.Kind != result.KindInvariant || (c.Status != result.Pass && c.Status != result.Fail) {
 					continue
 				}
 				e := by[k][g.N]
@@ -227,7 +227,7 @@ func driftSVG(r *Result) template.HTML {
 					by[k][g.N] = e
 				}
 				e.n++
-				if c.Status == checks.Pass {
+				if c.Status == result.Pass {
 					e.pass++
 				}
 				maxGen = max(maxGen, g.N)

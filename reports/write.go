@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/reports/result"
 )
 
 // Formats are the names Write accepts.
@@ -163,10 +163,10 @@ func UnitFindings(u *Unit) []Finding {
 			out = append(out, f)
 		}
 		for _, c := range g.Checks {
-			if c.Status != checks.Fail && c.Status != checks.Error {
+			if c.Status != result.Fail && c.Status != result.Error {
 				continue
 			}
-			if c.Status == checks.Error && g.Error != "" {
+			if c.Status == result.Error && g.Error != "" {
 				continue // a consequence of the generation's error, listed above
 			}
 			f := base
@@ -184,9 +184,9 @@ func UnitFindings(u *Unit) []Finding {
 				}
 			}
 			switch {
-			case c.Status == checks.Error:
+			case c.Status == result.Error:
 				f.Severity = SevError
-			case c.Kind == checks.KindInvariant:
+			case c.Kind == result.KindInvariant:
 				f.Severity = SevInvariant
 			default:
 				f.Severity = SevStructural
@@ -273,18 +273,6 @@ func Verdict(r *Result, gate *GateReport) string {
 		return "✅ every check passed (" + scope + ")"
 	}
 	return "❌ " + strings.Join(parts, ", ") + " (" + scope + ")"
-}
-
-// ErrorText says which arm of the probe failed and why ("" when neither).
-func (p Probe) ErrorText() string {
-	var parts []string
-	if p.Full.Error != "" {
-		parts = append(parts, "full arm: "+p.Full.Error)
-	}
-	if p.Compacted.Error != "" {
-		parts = append(parts, "compacted arm: "+p.Compacted.Error)
-	}
-	return strings.Join(parts, "; ")
 }
 
 // plural is "1 unit" or "N units".

@@ -15,6 +15,7 @@ import (
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/reports"
+	resultmodel "github.com/compact-eval/compact-eval/reports/result"
 )
 
 // Errors of the run folder, for callers that map them to exit codes.
@@ -27,7 +28,7 @@ var (
 )
 
 // journal is the append-only record of finished units: one JSON line per
-// unit (reports.Unit), synced after each line. A later line for the same
+// unit (result.MarshalUnit), synced after each line. A later line for the same
 // unit supersedes an earlier one (an abandoned unit that a resumed run
 // finished).
 type journal struct {
@@ -273,7 +274,7 @@ func (j *journal) append(units []reports.Unit) error {
 	entries := make([]entry, len(units))
 	for i := range units {
 		u := &units[i]
-		line, err := marshalLine(u)
+		line, err := resultmodel.MarshalUnit(u)
 		if err != nil {
 			return fmt.Errorf("journaling %s × %s: %w", u.Scenario.ID, u.Summarizer, err)
 		}
@@ -292,16 +293,6 @@ func (j *journal) append(units []reports.Unit) error {
 	}
 	j.off += int64(len(buf))
 	return nil
-}
-
-func marshalLine(u *reports.Unit) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(u); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }
 
 // line returns the journaled line for key (with its newline); ok is false
@@ -324,11 +315,11 @@ func (j *journal) read(key string) (*reports.Unit, bool, error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	var u reports.Unit
-	if err := json.Unmarshal(buf, &u); err != nil {
+	u, err := resultmodel.UnmarshalUnit(buf)
+	if err != nil {
 		return nil, false, fmt.Errorf("reading journal at byte %d: %w", j.index[key].off, err)
 	}
-	return &u, true, nil
+	return u, true, nil
 }
 
 // close closes the journal and releases the run folder.
@@ -344,7 +335,7 @@ func (j *journal) close() error {
 // units of keys, in order, without holding the units in memory: a first
 // pass decodes each unit, hands it to onUnit and keeps a light copy for the
 // aggregates; a second copies the journal lines into the file, one unit a
-// line as reports.WriteJSON writes them (the bytes are the same).
+// line as result.WriteJSON writes them (the bytes are the same).
 func writeResult(path string, header *reports.Result, j *journal, keys []string, onUnit func(*reports.Unit)) error {
 	agg := &reports.Result{Config: header.Config}
 	n := 0 // units in the file
@@ -373,7 +364,7 @@ func writeResult(path string, header *reports.Result, j *journal, keys []string,
 	}
 	defer os.Remove(tmp)
 	w := bufio.NewWriterSize(f, 1<<16)
-	// The layout of reports.WriteJSON: the head indented, one unit a line.
+	// The layout of result.WriteJSON: the head indented, one unit a line.
 	h := *header
 	h.Units = nil
 	var hb bytes.Buffer

@@ -1,21 +1,22 @@
 package scenarios
 
-// Invariant type names, as written in a scenario's `type:` field.
+import resultmodel "github.com/compact-eval/compact-eval/reports/result"
+
+// Invariant type names, as written in a scenario's `type:` field
+// (result.TypeConstraint…).
 const (
-	TypeConstraint        = "constraint"
-	TypeRefutedHypothesis = "refuted_hypothesis"
-	TypeArtifact          = "artifact"
-	TypePendingOperation  = "pending_operation"
-	TypeCorrection        = "correction"
-	TypeQuantity          = "quantity"
-	TypeSecret            = "secret"
+	TypeConstraint        = resultmodel.TypeConstraint
+	TypeRefutedHypothesis = resultmodel.TypeRefutedHypothesis
+	TypeArtifact          = resultmodel.TypeArtifact
+	TypePendingOperation  = resultmodel.TypePendingOperation
+	TypeCorrection        = resultmodel.TypeCorrection
+	TypeQuantity          = resultmodel.TypeQuantity
+	TypeSecret            = resultmodel.TypeSecret
 )
 
-// InvariantTypes lists every invariant type, in the order checks run.
-var InvariantTypes = []string{
-	TypeConstraint, TypeRefutedHypothesis, TypeArtifact, TypePendingOperation,
-	TypeCorrection, TypeQuantity, TypeSecret,
-}
+// InvariantTypes lists every invariant type, in the order checks run
+// (result.InvariantTypes, the same slice).
+var InvariantTypes = resultmodel.InvariantTypes
 
 // Invariant is a typed fact that must survive compaction (or, for Secret, must
 // not be copied). The concrete types are the structs below.

@@ -71,7 +71,7 @@ func LoadFile(path string) (*Scenario, error) {
 func openMsg(err error) string { return inputfile.Reason(err) }
 
 func tooBig(file string, size int64) *Error {
-	return &Error{File: file, Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %.1f MB, limit is %d MiB", float64(size)/1e6, MaxFileSize>>20)}
+	return &Error{File: file, Pos: Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("file is %.1f MB, limit is %d MiB", float64(size)/1e6, MaxFileSize>>20)}
 }
 
 // LoadBytes loads a scenario from data; name is used as its File in errors.
@@ -101,14 +101,14 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 		// yaml.v3 has panicked on hostile input in the past; a loader must
 		// not crash its caller.
 		if r := recover(); r != nil {
-			s, err = nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: fmt.Sprintf("cannot parse YAML: %v", r)}}
+			s, err = nil, ErrorList{{File: name, Pos: Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("cannot parse YAML: %v", r)}}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return nil, ErrorList{{File: name, Pos: Pos{1, 1}, Msg: "empty file: want a scenario mapping"}}
+			return nil, ErrorList{{File: name, Pos: Pos{Line: 1, Col: 1}, Msg: "empty file: want a scenario mapping"}}
 		}
 		return nil, ErrorList{yamlError(name, err)}
 	}
@@ -233,7 +233,7 @@ func offsetPos(data []byte, off int) Pos {
 
 func yamlError(name string, err error) *Error {
 	line, msg := yamlnode.SyntaxError(err)
-	p := Pos{1, 1}
+	p := Pos{Line: 1, Col: 1}
 	if line != 0 {
 		p.Line = line
 	}

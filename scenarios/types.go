@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	resultmodel "github.com/compact-eval/compact-eval/reports/result"
 )
 
 // Version is the scenario format version this package reads (docs/formats.md §2).
 const Version = 1
 
-// Pos is a position in a scenario file, 1-based. The zero Pos means "unknown"
-// (for example an event produced by filler expansion has the position of its
-// filler entry).
-type Pos struct {
-	Line int `json:"line"`
-	Col  int `json:"col"`
-}
+// Pos is a position in a scenario file, 1-based; the zero Pos means
+// "unknown" (result.Pos, the type results carry).
+type Pos = resultmodel.Pos
 
 // Role is who produced an event.
 type Role string

@@ -3,9 +3,9 @@ package summarizers
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/reports/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -77,28 +77,12 @@ type Response struct {
 	Call         Call
 }
 
-// Call is the provenance of one call to a summarizer or agent. It never holds
-// an API key.
-type Call struct {
-	Spec         string            `json:"spec"`
-	Model        string            `json:"model,omitempty"`
-	Endpoint     string            `json:"endpoint,omitempty"` // host only
-	Params       map[string]any    `json:"params,omitempty"`
-	PromptDigest string            `json:"prompt_digest,omitempty"`
-	OutputMode   string            `json:"output_mode,omitempty"`
-	Latency      time.Duration     `json:"latency_ns"`
-	Usage        Usage             `json:"usage"`
-	Retries      int               `json:"retries,omitempty"`
-	CacheHit     bool              `json:"cache_hit,omitempty"`
-	Stderr       string            `json:"stderr,omitempty"`
-	Extra        map[string]string `json:"extra,omitempty"`
-}
+// Call is the provenance of one call to a summarizer or agent
+// (result.Call). It never holds an API key.
+type Call = result.Call
 
-// Usage is token usage as reported by a model endpoint.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens,omitempty"`
-	CompletionTokens int `json:"completion_tokens,omitempty"`
-}
+// Usage is token usage as reported by a model endpoint (result.Usage).
+type Usage = result.Usage
 
 // Summarizer turns a request into a summary document. Implementations must be
 // safe for concurrent use.

@@ -1,4 +1,4 @@
-package reports
+package result
 
 import (
 	"errors"
@@ -145,7 +145,7 @@ func shardWarnings(shards []string) (w, missing []string) {
 	total := 0
 	seen := map[int]int{}
 	for _, s := range shards {
-		i, n, ok := parseShard(s)
+		i, n, ok := ParseShard(s)
 		if !ok {
 			if s == "" {
 				w = append(w, "a merged result was not run with --shard")
@@ -173,7 +173,9 @@ func shardWarnings(shards []string) (w, missing []string) {
 	return w, missing
 }
 
-func parseShard(s string) (i, n int, ok bool) {
+// ParseShard parses a shard label "i/n" (1 ≤ i ≤ n); ok is false for
+// anything else.
+func ParseShard(s string) (i, n int, ok bool) {
 	a, b, found := strings.Cut(s, "/")
 	if !found {
 		return 0, 0, false

@@ -1,10 +1,10 @@
-package reports_test
+package stats_test
 
 import (
 	"math"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/internal/stats"
 )
 
 func TestMcNemar(t *testing.T) {
@@ -24,35 +24,9 @@ func TestMcNemar(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := reports.McNemar(tc.b, tc.c)
+			got := stats.McNemar(tc.b, tc.c)
 			if math.Abs(got-tc.want) > 1e-6 {
 				t.Errorf("McNemar(%d, %d) = %.7f, want %.7f", tc.b, tc.c, got, tc.want)
-			}
-		})
-	}
-}
-
-func TestWilson(t *testing.T) {
-	// Reference values: Wilson score interval, z = 1.96 (e.g. R's
-	// prop.test(x, n, correct = FALSE) or statsmodels proportion_confint
-	// method="wilson").
-	tests := []struct {
-		name           string
-		pass, n        int
-		rate, low, hig float64
-	}{
-		{"no trials", 0, 0, 0, 0, 1},
-		{"8 of 10", 8, 10, 0.8, 0.4902, 0.9433},
-		{"all 10 pass", 10, 10, 1, 0.7225, 1},
-		{"none of 10", 0, 10, 0, 0, 0.2775},
-		{"50 of 100", 50, 100, 0.5, 0.4038, 0.5962},
-		{"1 of 1", 1, 1, 1, 0.2065, 1},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			rate, low, high := reports.Wilson(tc.pass, tc.n)
-			if math.Abs(rate-tc.rate) > 1e-9 || math.Abs(low-tc.low) > 5e-5 || math.Abs(high-tc.hig) > 5e-5 {
-				t.Errorf("Wilson(%d, %d) = %.4f [%.4f, %.4f], want %.4f [%.4f, %.4f]", tc.pass, tc.n, rate, low, high, tc.rate, tc.low, tc.hig)
 			}
 		})
 	}
@@ -85,7 +59,7 @@ func TestPairedDelta(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, lo, hi := reports.PairedDelta(tc.b, tc.c, tc.n, 0.05)
+			d, lo, hi := stats.PairedDelta(tc.b, tc.c, tc.n, 0.05)
 			if math.Abs(d-tc.delta) > 1e-9 || math.Abs(lo-tc.lo) > 2e-6 || math.Abs(hi-tc.hi) > 2e-6 {
 				t.Errorf("PairedDelta(%d, %d, %d) = %.6f [%.6f, %.6f], want %.6f [%.6f, %.6f]",
 					tc.b, tc.c, tc.n, d, lo, hi, tc.delta, tc.lo, tc.hi)
@@ -104,12 +78,12 @@ func TestPairedDeltaAgreesWithMcNemar(t *testing.T) {
 		for m := 0; m <= 40; m++ {
 			for b := 0; b <= m; b++ {
 				c := m - b
-				p := reports.McNemar(b, c)
+				p := stats.McNemar(b, c)
 				for _, n := range []int{m, 2*m + 3} {
 					if n == 0 {
 						continue
 					}
-					d, lo, hi := reports.PairedDelta(b, c, n, alpha)
+					d, lo, hi := stats.PairedDelta(b, c, n, alpha)
 					checked++
 					if excludes := lo > 0 || hi < 0; excludes != (p < alpha) {
 						t.Fatalf("alpha=%g b=%d c=%d n=%d: p=%.6f but the interval [%.6f, %.6f] excludes 0 = %v", alpha, b, c, n, p, lo, hi, excludes)
@@ -128,12 +102,12 @@ func TestPairedDeltaAgreesWithMcNemar(t *testing.T) {
 
 // TestPairedDeltaLevel: a smaller alpha gives a wider interval.
 func TestPairedDeltaLevel(t *testing.T) {
-	_, lo95, hi95 := reports.PairedDelta(2, 10, 40, 0.05)
-	_, lo99, hi99 := reports.PairedDelta(2, 10, 40, 0.01)
+	_, lo95, hi95 := stats.PairedDelta(2, 10, 40, 0.05)
+	_, lo99, hi99 := stats.PairedDelta(2, 10, 40, 0.01)
 	if !(lo99 < lo95 && hi99 > hi95) {
 		t.Errorf("99%% interval [%v, %v] is not wider than the 95%% one [%v, %v]", lo99, hi99, lo95, hi95)
 	}
 	if lo99 > 0 {
-		t.Errorf("99%% interval [%v, %v] excludes 0 though p=%.3f > 0.01", lo99, hi99, reports.McNemar(2, 10))
+		t.Errorf("99%% interval [%v, %v] excludes 0 though p=%.3f > 0.01", lo99, hi99, stats.McNemar(2, 10))
 	}
 }

@@ -1,0 +1,231 @@
+package result
+
+import (
+	"slices"
+	"sort"
+	"time"
+)
+
+// Summarizers returns the summarizers of r: those of the config in config
+// order, then any other found in the units, in order of appearance.
+func Summarizers(r *Result) []string {
+	out := append([]string(nil), r.Config.Summarizers...)
+	for _, u := range r.Units {
+		if !slices.Contains(out, u.Summarizer) {
+			out = append(out, u.Summarizer)
+		}
+	}
+	return out
+}
+
+// Aggregate computes r.Aggregates (one per summarizer × check type present,
+// plus CheckDecisions when there are probes) and r.Summaries from r.Units,
+// replacing what was there. It is deterministic. (It is a method because the
+// type Aggregate already owns the package-level name.)
+func (r *Result) Aggregate() {
+	type key struct{ sum, check string }
+	aggs := map[key]*Aggregate{}
+	get := func(sum, check, kind string) *Aggregate {
+		k := key{sum, check}
+		a := aggs[k]
+		if a == nil {
+			a = &Aggregate{Summarizer: sum, Check: check, Kind: kind}
+			aggs[k] = a
+		}
+		return a
+	}
+	count := func(a *Aggregate, s Status) {
+		switch s {
+		case Pass:
+			a.Pass++
+		case Fail:
+			a.Fail++
+		case Error:
+			a.Error++
+		default:
+			a.Skip++
+		}
+	}
+	type acc struct {
+		s         SummarizerSummary
+		ratios    []float64
+		latencies []float64
+		genTokens int
+	}
+	accs := map[string]*acc{}
+	for i := range r.Units {
+		u := &r.Units[i]
+		ac := accs[u.Summarizer]
+		if ac == nil {
+			ac = &acc{s: SummarizerSummary{Summarizer: u.Summarizer}}
+			accs[u.Summarizer] = ac
+		}
+		s := &ac.s
+		s.Units++
+		if u.Status == UnitError {
+			s.Errors++
+		}
+		for _, g := range u.Generations {
+			if g.Error != "" {
+				s.Errors++
+			}
+			s.Retries += g.Call.Retries
+			if g.Call.Spec != "" || g.Call.Latency > 0 {
+				ac.latencies = append(ac.latencies, float64(g.Call.Latency))
+			}
+			if len(g.Summary) > 0 {
+				s.Generations++
+				s.SummaryTokens += g.SummaryTokens
+				if g.ReplacedTokens > 0 {
+					ac.ratios = append(ac.ratios, float64(g.SummaryTokens)/float64(g.ReplacedTokens))
+				}
+			}
+			for _, c := range g.Checks {
+				count(get(u.Summarizer, c.Check, c.Kind), c.Status)
+				switch {
+				case c.Status == Error:
+					s.Errors++
+				case c.Kind == KindInvariant && c.Status == Pass:
+					s.InvariantPass++
+				case c.Kind == KindInvariant && c.Status == Fail:
+					s.InvariantFail++
+				case c.Kind == KindStructural && c.Status == Pass:
+					s.StructuralPass++
+				case c.Kind == KindStructural && c.Status == Fail:
+					s.StructuralFail++
+				case c.Kind == KindInvariant && c.Status == Skip:
+					s.InvariantSkip++
+				case c.Kind == KindStructural && c.Status == Skip:
+					s.StructuralSkip++
+				}
+			}
+		}
+		for _, p := range u.Probes {
+			s.Probes++
+			s.Retries += p.Full.Call.Retries + p.Compacted.Call.Retries
+			count(get(u.Summarizer, CheckDecisions, KindDecision), DecisionStatus(p.Class))
+			if p.Class == CompactionRegression {
+				s.Regressions++
+			}
+		}
+	}
+	r.Aggregates = make([]Aggregate, 0, len(aggs)) // never reuse: the slice may be shared
+	for _, a := range aggs {
+		a.PassRate, a.Low, a.High = Wilson(a.Pass, a.Pass+a.Fail)
+		r.Aggregates = append(r.Aggregates, *a)
+	}
+	order := map[string]int{}
+	for i, s := range Summarizers(r) {
+		order[s] = i
+	}
+	sort.Slice(r.Aggregates, func(i, j int) bool {
+		a, b := r.Aggregates[i], r.Aggregates[j]
+		if a.Summarizer != b.Summarizer {
+			return order[a.Summarizer] < order[b.Summarizer]
+		}
+		return LessCheck(a.Check, b.Check)
+	})
+	if len(r.Aggregates) == 0 {
+		r.Aggregates = nil
+	}
+	r.Summaries = nil
+	for _, name := range Summarizers(r) {
+		ac := accs[name]
+		if ac == nil {
+			continue
+		}
+		s := ac.s
+		s.InvariantsKept = ratio(s.InvariantPass, s.InvariantPass+s.InvariantFail)
+		s.StructuralPassed = ratio(s.StructuralPass, s.StructuralPass+s.StructuralFail)
+		if d := aggs[key{name, CheckDecisions}]; d != nil {
+			s.RegressionRate = ratio(d.Fail, d.Pass+d.Fail)
+		}
+		s.MeanCompression = mean(ac.ratios)
+		s.MedianCompression = median(ac.ratios)
+		if s.Generations > 0 {
+			s.MeanSummaryTokens = float64(s.SummaryTokens) / float64(s.Generations)
+		}
+		s.MeanLatency = time.Duration(mean(ac.latencies))
+		s.MedianLatency = time.Duration(median(ac.latencies))
+		r.Summaries = append(r.Summaries, s)
+	}
+	r.judgeFigures()
+}
+
+// FindAggregate returns the aggregate of summarizer × check in r, or nil.
+func FindAggregate(r *Result, summarizer, check string) *Aggregate {
+	for i := range r.Aggregates {
+		if a := &r.Aggregates[i]; a.Summarizer == summarizer && a.Check == check {
+			return a
+		}
+	}
+	return nil
+}
+
+// CheckTypes returns the check types present in r.Aggregates, in report order.
+func CheckTypes(r *Result) []string {
+	var out []string
+	for _, a := range r.Aggregates {
+		if !slices.Contains(out, a.Check) {
+			out = append(out, a.Check)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return LessCheck(out[i], out[j]) })
+	return out
+}
+
+func ratio(a, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(a) / float64(n)
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	t := 0.0
+	for _, x := range xs {
+		t += x
+	}
+	return t / float64(len(xs))
+}
+
+// Ranked returns the summaries of r best first, as the verdict line and the
+// leaderboard rank them: most invariants kept (a count, so that a summary
+// whose invariants were skipped or whose units errored cannot rise on a
+// rate over fewer results), then fewest compaction regressions, then
+// fewest invariant failures, then fewest structural failures (a fabricated
+// citation keeps every invariant and fails grounding), then the order of
+// the run.
+func Ranked(r *Result) []SummarizerSummary {
+	out := append([]SummarizerSummary(nil), r.Summaries...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.InvariantPass != b.InvariantPass {
+			return a.InvariantPass > b.InvariantPass
+		}
+		if a.Regressions != b.Regressions {
+			return a.Regressions < b.Regressions
+		}
+		if a.InvariantFail != b.InvariantFail {
+			return a.InvariantFail < b.InvariantFail
+		}
+		return a.StructuralFail < b.StructuralFail
+	})
+	return out
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	slices.Sort(s)
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
+}

@@ -1,0 +1,258 @@
+package result
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// ResultVersion is the version of the canonical JSON result. It changes when a
+// field changes meaning or disappears; adding fields does not change it.
+const ResultVersion = 1
+
+// Result is the canonical result of a run: every unit, every check result
+// and every decision, with provenance. Every report format is rendered from it.
+type Result struct {
+	ResultVersion int       `json:"result_version"`
+	Harness       string    `json:"harness"` // compact-eval version
+	RunID         string    `json:"run_id"`
+	Started       time.Time `json:"started"`
+	Finished      time.Time `json:"finished,omitzero"`
+	Config        RunConfig `json:"config"`
+	// Units are sorted by scenario id, summarizer (in config order) and trial.
+	Units []Unit `json:"units"`
+	// Aggregates are computed from Units by Result.Aggregate.
+	Aggregates []Aggregate `json:"aggregates,omitempty"`
+	// Summaries are the per-summarizer headline figures, computed by
+	// Result.Aggregate.
+	Summaries []SummarizerSummary `json:"summaries,omitempty"`
+	// Judge counts the model judge's verdicts per summarizer, and
+	// Disagreements lists the invariants on which check and judge disagree
+	// (run --judge); both computed by Result.Aggregate, nil without a judge.
+	Judge         []JudgeSummary `json:"judge,omitempty"`
+	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	Warnings      []string       `json:"warnings,omitempty"`
+	// Interrupted is set when the run stopped early (Ctrl-C); Resume holds
+	// the command that finishes it.
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Resume      string `json:"resume,omitempty"`
+	// MissingShards lists the shards ("i/n") a merged result lacks: its
+	// evidence is partial, and the gates fail on it.
+	MissingShards []string `json:"missing_shards,omitempty"`
+}
+
+// RunConfig is what the run was asked to do.
+type RunConfig struct {
+	Summarizers []string `json:"summarizers"`
+	Agent       string   `json:"agent"`
+	Trials      int      `json:"trials"`
+	Shard       string   `json:"shard,omitempty"` // "i/n"
+	Paths       []string `json:"paths,omitempty"`
+	// Run and Scenarios are the scenario filters of the run (--run REGEXP
+	// on the id, --scenario ID…); empty: every scenario of the paths.
+	Run       string   `json:"run,omitempty"`
+	Scenarios []string `json:"scenarios,omitempty"`
+	Tokenizer string   `json:"tokenizer"`
+	// Judge is the model judge's name (run --judge), "" when none was
+	// asked; JudgeGate is set when its contradicted verdicts fail
+	// invariants (--judge-gate).
+	Judge     string `json:"judge,omitempty"`
+	JudgeGate bool   `json:"judge_gate,omitempty"`
+	// AgentSeed and AgentSamples are how an openai: agent's choice probes
+	// are asked (--agent-seed, --agent-samples); zero for other agents.
+	AgentSeed    uint64 `json:"agent_seed,omitempty"`
+	AgentSamples int    `json:"agent_samples,omitempty"`
+	// Redact lists secret values' ids → values are never written; see Redact.
+}
+
+// Unit statuses.
+const (
+	UnitOK        = "ok"        // every generation and probe ran
+	UnitError     = "error"     // the summarizer or agent failed; Error says why
+	UnitAbandoned = "abandoned" // interrupted before it finished
+)
+
+// ScenarioRef identifies the scenario a unit ran.
+type ScenarioRef struct {
+	ID     string   `json:"id"`
+	Title  string   `json:"title,omitempty"`
+	File   string   `json:"file"`
+	Digest string   `json:"digest"`
+	Tags   []string `json:"tags,omitempty"`
+}
+
+// Unit is one scenario × summarizer × trial.
+type Unit struct {
+	Scenario    ScenarioRef  `json:"scenario"`
+	Summarizer  string       `json:"summarizer"`
+	Trial       int          `json:"trial"`
+	Status      string       `json:"status"`
+	Error       string       `json:"error,omitempty"`
+	Generations []Generation `json:"generations"`
+	Probes      []Probe      `json:"probes"`
+	Warnings    []string     `json:"warnings,omitempty"`
+	// Duration is wall time for the unit.
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Generation is one compaction of a unit.
+type Generation struct {
+	N int `json:"n"`
+	// Trigger says why the cut happened: "at" (explicit) or
+	// "tokens:N>=T" (token rule).
+	Trigger string `json:"trigger"`
+	// Cut is the seq the summary had to cover through; From is the first seq
+	// of the events sent (1 in from_source mode).
+	Cut  int `json:"cut"`
+	From int `json:"from"`
+	// CoversThrough is what the summary claims (may differ from Cut: the
+	// coverage check then fails).
+	CoversThrough int `json:"covers_through"`
+	// TokensBefore is the context size that triggered the compaction;
+	// TokensAfter the compacted context's size right after install.
+	TokensBefore int `json:"tokens_before"`
+	TokensAfter  int `json:"tokens_after"`
+	// SummaryTokens and ReplacedTokens feed the compression ratio.
+	SummaryTokens  int `json:"summary_tokens"`
+	ReplacedTokens int `json:"replaced_tokens"`
+	// SummaryID is "g<N>" and BaseID the id of the summary it was built on
+	// ("" for the first).
+	SummaryID string `json:"summary_id"`
+	BaseID    string `json:"base_id,omitempty"`
+	// Installed is false when install refused the candidate; InstallError says why.
+	Installed    bool   `json:"installed"`
+	InstallError string `json:"install_error,omitempty"`
+	// Arrivals lists the seqs that arrived while this generation was summarized.
+	Arrivals []int `json:"arrivals,omitempty"`
+	// Summary is the document as returned (nil for the none arm or an error).
+	Summary json.RawMessage `json:"summary,omitempty"`
+	Checks  []CheckResult   `json:"checks"`
+	Call    Call            `json:"call"`
+	Error   string          `json:"error,omitempty"`
+}
+
+// Probe outcome classes.
+const (
+	Kept                 = "kept"
+	CompactionRegression = "compaction_regression"
+	AgentError           = "agent_error"
+	CompactedOnly        = "compacted_only"
+	ProbeErrored         = "error" // an agent call failed
+	// ProbeSkipped: a free-text probe with no grade to compare (no judge,
+	// or the judge was unsure or failed on an arm); Probe.Skipped says why.
+	ProbeSkipped = "skip"
+)
+
+// Decision is one arm's answer.
+type Decision struct {
+	Choice string `json:"choice"`
+	// Answer is the agent's free-text answer to a free-text probe.
+	Answer string `json:"answer,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Call   Call   `json:"call"`
+	// Judge is the model judge's grade of a free-text answer (correct,
+	// incorrect or unsure), nil for a choice probe or without a judge.
+	Judge *Judgement `json:"judge,omitempty"`
+	// Sampling is how an openai: agent was asked a choice probe: the seed,
+	// the option keys in the order each sample showed them (labelled A, B,
+	// C…; the choice is the key, mapped back), and the votes of several
+	// samples (--agent-samples; a tie is the choice "unsure").
+	Sampling *Sampling `json:"sampling,omitempty"`
+}
+
+// Sampling is a decision's option orders and votes.
+type Sampling struct {
+	Seed   uint64         `json:"seed"`
+	Orders [][]string     `json:"orders,omitempty"`
+	Votes  map[string]int `json:"votes,omitempty"`
+}
+
+// Probe is one probe's two decisions and how they compare.
+type Probe struct {
+	ID     string `json:"id"`
+	Expect string `json:"expect"`
+	// Answer is a free-text probe's expected answer (Expect is then
+	// empty): each arm's answer is graded against it by the judge.
+	Answer string `json:"answer,omitempty"`
+	// Skipped says why a probe's class is skip.
+	Skipped   string   `json:"skipped,omitempty"`
+	Full      Decision `json:"full"`
+	Compacted Decision `json:"compacted"`
+	// Diff is the go-cmp diff of the two decisions (-full +compacted), empty
+	// when they agree.
+	Diff  string `json:"diff,omitempty"`
+	Class string `json:"class"`
+	// Pos is the position of the probe in the scenario file.
+	Pos Pos `json:"pos,omitzero"`
+}
+
+// ErrorText says which arm of the probe failed and why ("" when neither).
+func (p Probe) ErrorText() string {
+	var parts []string
+	if p.Full.Error != "" {
+		parts = append(parts, "full arm: "+p.Full.Error)
+	}
+	if p.Compacted.Error != "" {
+		parts = append(parts, "compacted arm: "+p.Compacted.Error)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Aggregate summarises one summarizer × check type across units.
+type Aggregate struct {
+	Summarizer string `json:"summarizer"`
+	Check      string `json:"check"` // check type, or "decisions"
+	Kind       string `json:"kind"`
+	Pass       int    `json:"pass"`
+	Fail       int    `json:"fail"`
+	Error      int    `json:"error"`
+	Skip       int    `json:"skip"`
+	// PassRate is pass / (pass+fail); Low and High its Wilson 95% interval.
+	PassRate float64 `json:"pass_rate"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+}
+
+// SummarizerSummary holds the headline figures of one summarizer across all
+// its units, computed by Result.Aggregate. Rates are fractions in [0, 1]; a rate
+// whose denominator is zero is 0 and its count fields say so.
+type SummarizerSummary struct {
+	Summarizer string `json:"summarizer"`
+	Units      int    `json:"units"`
+	// InvariantsKept is InvariantPass / (InvariantPass+InvariantFail);
+	// InvariantSkip counts the invariant results that were skipped, which
+	// the rate leaves out and every headline shows next to it.
+	InvariantsKept float64 `json:"invariants_kept"`
+	InvariantPass  int     `json:"invariant_pass"`
+	InvariantFail  int     `json:"invariant_fail"`
+	InvariantSkip  int     `json:"invariant_skip"`
+	// StructuralPassed is StructuralPass / (StructuralPass+StructuralFail);
+	// StructuralSkip counts the skipped structural results.
+	StructuralPassed float64 `json:"structural_passed"`
+	StructuralPass   int     `json:"structural_pass"`
+	StructuralFail   int     `json:"structural_fail"`
+	StructuralSkip   int     `json:"structural_skip"`
+	// Regressions counts probes whose class is CompactionRegression;
+	// RegressionRate divides it by the probes the agent answered as expected
+	// on the full context (kept + compaction_regression).
+	Regressions    int     `json:"regressions"`
+	RegressionRate float64 `json:"regression_rate"`
+	Probes         int     `json:"probes"`
+	// Generations counts generations with a summary; the compression ratio
+	// (summary tokens / replaced tokens) is over those with replaced tokens.
+	Generations       int     `json:"generations"`
+	MeanCompression   float64 `json:"mean_compression"`
+	MedianCompression float64 `json:"median_compression"`
+	// SummaryTokens is the total of summary tokens; MeanSummaryTokens per
+	// generation.
+	SummaryTokens     int     `json:"summary_tokens"`
+	MeanSummaryTokens float64 `json:"mean_summary_tokens"`
+	// MeanLatency and MedianLatency are over summarizer calls.
+	MeanLatency   time.Duration `json:"mean_latency_ns"`
+	MedianLatency time.Duration `json:"median_latency_ns"`
+	// Errors counts failed units, failed generations and check errors;
+	// Retries the retries of every summarizer and agent call.
+	Errors  int `json:"errors"`
+	Retries int `json:"retries"`
+}
