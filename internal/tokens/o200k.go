@@ -3,117 +3,140 @@ package tokens
 import (
 	_ "embed"
 	"encoding/binary"
+	"errors"
 	"sync"
 )
 
 //go:generate go run o200k_gen.go
 
-// o200kData is the o200k_base vocabulary (o200k_gen.go writes it from the
-// pinned tiktoken-go module; TestO200kTable checks it against the codec).
-// The codec builds a Go map of its 200,000 tokens on first use: some 50 ms
-// of CPU and 7 MB of heap that every garbage collection scans, paid by every
-// run before its first request. The table below costs a fraction of both
-// and holds no pointer.
+// o200kData is the o200k_base vocabulary with its lookup table, in the
+// layout EncodeVocab writes (o200k_gen.go writes the file from the pinned
+// tiktoken-go module; TestO200kFile checks that it is what EncodeVocab
+// makes of the codec's vocabulary today). The codec builds a Go map of its
+// 200,000 tokens on first use: some 50 ms of CPU before the first request
+// and 7 MB of heap that every garbage collection scans. The table is read
+// where it lies: no start-up work, no heap, no pointer.
 //
 //go:embed o200k.bin
 var o200kData string
 
-// vocabTable maps a token's bytes to its rank: open addressing over the
-// tokens in rank order.
-type vocabTable struct {
-	blob  string   // the tokens' bytes, in rank order
-	off   []uint32 // token r is blob[off[r]:off[r+1]]
-	slots []uint32 // rank+1, 0 for an empty slot; len is a power of two
-}
+// o200k returns the table over o200kData. Reading the header is all
+// the work; it is done on first use so that o200k_gen.go, which imports
+// this package, can run over a file it is about to replace.
+var o200k = sync.OnceValue(func() *vocabTable { return mustVocab(o200kData) })
 
-var (
-	o200kOnce  sync.Once
-	o200kTable *vocabTable
+// vocabMagic starts a vocabulary file.
+const vocabMagic = "o200k.v2"
+
+// A vocabulary file (all integers little-endian uint32):
+//
+//	magic "o200k.v2" | N | S | off[0..N] | slots[0..S-1] | tokens' bytes
+//
+// Token r is bytes[off[r]:off[r+1]]. slots is an open-addressing table
+// (linear probing, S a power of two at least 2N) of the tokens by
+// memoHash: an empty slot is 0; a full one holds rank+1 in its low
+// rankBits and the hash's top bits above them, so that most probes are
+// settled without reading the token.
+const (
+	rankBits = 18 // 2^18 > the 199,998 tokens of o200k_base
+	rankMask = 1<<rankBits - 1
 )
 
-// o200k returns the o200k_base table, built on first use. It panics if the
-// embedded file is broken, which TestO200kTable would have caught.
-func o200k() *vocabTable {
-	o200kOnce.Do(func() {
-		t, err := parseVocab(o200kData)
-		if err != nil {
-			panic("tokens: o200k.bin: " + err.Error())
-		}
-		o200kTable = t
-	})
-	return o200kTable
+// vocabTable reads a vocabulary file in place.
+type vocabTable struct {
+	data  string
+	n     int
+	mask  uint64 // S-1
+	slots int    // offset of slots[0] in data
+	toks  int    // offset of the tokens' bytes
 }
 
-type vocabError string
+func u32(s string, i int) uint32 {
+	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+}
 
-func (e vocabError) Error() string { return string(e) }
+func mustVocab(data string) *vocabTable {
+	t, err := parseVocab(data)
+	if err != nil {
+		panic("tokens: o200k.bin: " + err.Error()) // TestO200kFile catches it first
+	}
+	return t
+}
 
 func parseVocab(data string) (*vocabTable, error) {
-	const magic = "o200k.v1"
-	if len(data) < len(magic)+4 || data[:len(magic)] != magic {
-		return nil, vocabError("not an o200k.v1 vocabulary")
+	h := len(vocabMagic)
+	if len(data) < h+8 || data[:h] != vocabMagic {
+		return nil, errors.New("not an " + vocabMagic + " vocabulary")
 	}
-	n := int(binary.LittleEndian.Uint32([]byte(data[len(magic) : len(magic)+4])))
-	rest := data[len(magic)+4:]
-	t := &vocabTable{off: make([]uint32, n+1)}
-	pos := 0
-	for r := 0; r < n; r++ {
-		l, w := uvarint(rest[pos:])
-		if w <= 0 {
-			return nil, vocabError("truncated lengths")
-		}
-		pos += w
-		t.off[r+1] = t.off[r] + uint32(l)
+	n, s := int(u32(data, h)), int(u32(data, h+4))
+	if n >= rankMask || s < 2*n || s&(s-1) != 0 {
+		return nil, errors.New("bad token or slot count")
 	}
-	t.blob = rest[pos:]
-	if int(t.off[n]) != len(t.blob) {
-		return nil, vocabError("lengths do not add up to the tokens' bytes")
-	}
-	size := 1
-	for size < 2*n {
-		size <<= 1
-	}
-	t.slots = make([]uint32, size)
-	mask := uint64(size - 1)
-	for r := 0; r < n; r++ {
-		i := memoHash(t.token(uint32(r))) & mask
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = uint32(r) + 1
+	t := &vocabTable{data: data, n: n, mask: uint64(s - 1)}
+	t.slots = h + 8 + 4*(n+1)
+	t.toks = t.slots + 4*s
+	if t.toks > len(data) || t.toks+int(u32(data, t.slots-4)) != len(data) {
+		return nil, errors.New("sizes do not add up")
 	}
 	return t, nil
 }
 
-// uvarint is binary.Uvarint on a string.
-func uvarint(s string) (uint64, int) {
-	var x uint64
-	var shift uint
-	for i := 0; i < len(s) && i < binary.MaxVarintLen64; i++ {
-		b := s[i]
-		if b < 0x80 {
-			return x | uint64(b)<<shift, i + 1
-		}
-		x |= uint64(b&0x7f) << shift
-		shift += 7
-	}
-	return 0, 0
+func (t *vocabTable) token(r uint32) string {
+	o := t.slots - 4*(t.n+1) + 4*int(r)
+	return t.data[t.toks+int(u32(t.data, o)) : t.toks+int(u32(t.data, o+4))]
 }
-
-func (t *vocabTable) token(r uint32) string { return t.blob[t.off[r]:t.off[r+1]] }
 
 // rank returns the rank of the token s, if s is one.
 func (t *vocabTable) rank(s string) (uint32, bool) {
-	mask := uint64(len(t.slots) - 1)
-	for i := memoHash(s) & mask; ; i = (i + 1) & mask {
-		v := t.slots[i]
+	h := memoHash(s)
+	tag := uint32(h>>(64-(32-rankBits))) << rankBits
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		v := u32(t.data, t.slots+4*int(i))
 		if v == 0 {
 			return 0, false
 		}
-		if t.token(v-1) == s {
-			return v - 1, true
+		if v&^rankMask == tag {
+			if r := v&rankMask - 1; t.token(r) == s {
+				return r, true
+			}
 		}
 	}
+}
+
+// EncodeVocab writes a vocabulary file of toks, the tokens in rank order
+// (o200k_gen.go calls it).
+func EncodeVocab(toks []string) []byte {
+	n := len(toks)
+	s := 1
+	for s < 2*n {
+		s <<= 1
+	}
+	slots := make([]uint32, s)
+	for r, tok := range toks {
+		h := memoHash(tok)
+		tag := uint32(h>>(64-(32-rankBits))) << rankBits
+		i := h & uint64(s-1)
+		for slots[i] != 0 {
+			i = (i + 1) & uint64(s-1)
+		}
+		slots[i] = tag | uint32(r+1)
+	}
+	b := []byte(vocabMagic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	b = binary.LittleEndian.AppendUint32(b, uint32(s))
+	off := 0
+	b = binary.LittleEndian.AppendUint32(b, 0)
+	for _, tok := range toks {
+		off += len(tok)
+		b = binary.LittleEndian.AppendUint32(b, uint32(off))
+	}
+	for _, v := range slots {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	for _, tok := range toks {
+		b = append(b, tok...)
+	}
+	return b
 }
 
 // noMerge is the rank of a pair that is not a token.

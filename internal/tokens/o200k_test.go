@@ -16,7 +16,7 @@ func TestO200kTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	tab := o200k()
-	n := len(tab.off) - 1
+	n := tab.n
 	if n < 199000 {
 		t.Fatalf("table holds %d tokens", n)
 	}
@@ -39,6 +39,58 @@ func TestO200kTable(t *testing.T) {
 		if r, ok := tab.rank(s); ok {
 			t.Errorf("rank(%q) = %d, want none", s, r)
 		}
+	}
+}
+
+// TestO200kFile: the embedded file is exactly what EncodeVocab (and so
+// go generate) makes of the codec's vocabulary: it cannot drift from the
+// pinned module unnoticed.
+func TestO200kFile(t *testing.T) {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toks []string
+	for id := uint(0); ; id++ {
+		s, err := codec.Decode([]uint{id})
+		if err != nil {
+			break
+		}
+		toks = append(toks, s)
+	}
+	if got := EncodeVocab(toks); string(got) != o200kData {
+		t.Fatalf("o200k.bin (%d bytes) is not EncodeVocab of the codec's %d tokens (%d bytes): run go generate ./internal/tokens", len(o200kData), len(toks), len(got))
+	}
+}
+
+// TestParseVocabRefuses: a file that is not a vocabulary, or whose sizes
+// do not add up, is refused rather than read out of bounds.
+func TestParseVocabRefuses(t *testing.T) {
+	good := string(EncodeVocab([]string{"a", "b", "ab"}))
+	if _, err := parseVocab(good); err != nil {
+		t.Fatalf("a good file: %v", err)
+	}
+	for name, data := range map[string]string{
+		"empty":     "",
+		"magic":     "o200k.v1" + good[8:],
+		"truncated": good[:len(good)-1],
+		"longer":    good + "x",
+	} {
+		if _, err := parseVocab(data); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	tab, _ := parseVocab(good)
+	for r, tok := range []string{"a", "b", "ab"} {
+		if got, ok := tab.rank(tok); !ok || got != uint32(r) {
+			t.Errorf("rank(%q) = %d, %v; want %d", tok, got, ok, r)
+		}
+	}
+	if got := tab.count("abab"); got != 2 {
+		t.Errorf("count(abab) = %d, want 2 (ab ab)", got)
+	}
+	if got := tab.count("ba"); got != 2 {
+		t.Errorf("count(ba) = %d, want 2 (b a)", got)
 	}
 }
 
