@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -182,7 +181,7 @@ func injectedContext(text string) bool {
 	return false
 }
 
-var exitCodeLine = regexp.MustCompile(`(?m)^(?:Exit code|Process exited with code):? (-?\d+)`)
+var exitCodeLine = lazyRE(`(?m)^(?:Exit code|Process exited with code):? (-?\d+)`)
 
 // codexOutput reads a function call output: a string that may hold JSON
 // {"output": …, "metadata": {"exit_code": N}}, or plain text that may start

@@ -252,7 +252,7 @@ func (cv *cbConverter) convert() error {
 // folded, lower case.
 func fold(s string) string { return strings.ToLower(textmatch.Fold(s)) }
 
-var wordRE = regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*`)
+var wordRE = lazyRE(`[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*`)
 
 // strictPattern matches s's words in order with only punctuation and
 // spaces between them: an evaluation item's value is a substitution that
@@ -304,7 +304,7 @@ func prohibition(phrase string) string {
 }
 
 // overrideRE marks a turn that replaces an earlier plan.
-var overrideRE = regexp.MustCompile(`\b(?:actually|scratch that|instead|ignore (?:the|that|everything|what)|change of plan|new plan|total reset|reset|swap|switch|replace|replaces|replaced|supersedes?|override|overrides|forget (?:the|that|it|what)|off the table|no longer)\b`)
+var overrideRE = lazyRE(`\b(?:actually|scratch that|instead|ignore (?:the|that|everything|what)|change of plan|new plan|total reset|reset|swap|switch|replace|replaces|replaced|supersedes?|override|overrides|forget (?:the|that|it|what)|off the table|no longer)\b`)
 
 // find returns the first event in [from, to) whose text the pattern
 // matches, and the match.
@@ -1020,7 +1020,7 @@ func family(key string) string {
 	return sanitize(strings.TrimSuffix(k, "_starter"))
 }
 
-var versionSuffix = regexp.MustCompile(`_v\d+(?:_\d+)*$`)
+var versionSuffix = lazyRE(`_v\d+(?:_\d+)*$`)
 
 // caseID is the scenario id of a case: Options.ID, else the case's
 // case_id, else the file's name (with the record's index when the file

@@ -131,7 +131,7 @@ func (s *scanner) event(idx int, r rec) {
 	}
 }
 
-var trimMarker = regexp.MustCompile(`…\[trimmed \d+ chars\]$`)
+var trimMarker = lazyRE(`…\[trimmed \d+ chars\]$`)
 
 // stripTrimMarker removes the marker --max-event-chars adds, so suggestions
 // are drawn only from the text the event keeps.
@@ -147,7 +147,7 @@ func stripTrimMarker(s string) string {
 
 // ansiRE matches terminal escape sequences, raw (ESC [ … final byte, ESC ]
 // … BEL) or as text ("\e[22m", "\033[0m", "\x1b[1;31m", "\u001b[0m").
-var ansiRE = regexp.MustCompile(`(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB])(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))`)
+var ansiRE = lazyRE(`(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB])(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))`)
 
 // stripANSI removes terminal escape sequences.
 func stripANSI(s string) string {
@@ -172,16 +172,16 @@ func isInterrupt(text string) bool {
 
 var (
 	// readOnlyRE finds a read-only rule in folded lower-case text.
-	readOnlyRE = regexp.MustCompile(`\bread[- ]?only\b|\bsolo lectura\b`)
+	readOnlyRE = lazyRE(`\bread[- ]?only\b|\bsolo lectura\b`)
 	// leadRE is a clause that opens with an imperative marker.
-	leadRE = regexp.MustCompile(`^(?:(?:please|and|also|then|but|y|pero|ademas|por favor),? )?(do not|don't|dont|never|always|only|make sure|ensure|nunca|jamas|siempre|solo|solamente|unicamente|no)\b`)
+	leadRE = lazyRE(`^(?:(?:please|and|also|then|but|y|pero|ademas|por favor),? )?(do not|don't|dont|never|always|only|make sure|ensure|nunca|jamas|siempre|solo|solamente|unicamente|no)\b`)
 	// strongLeadRE is a marker that opens a rule even after "and".
-	strongLeadRE = regexp.MustCompile(`^(?:do not|don't|dont|never|always|nunca|jamas|siempre)\b`)
+	strongLeadRE = lazyRE(`^(?:do not|don't|dont|never|always|nunca|jamas|siempre)\b`)
 	// onlyRE is "only" restricting an instruction: "use the key only for
 	// staging".
-	onlyRE = regexp.MustCompile(`\b(only|solo|solamente|unicamente)\s+(for|in|on|from|under|with|to|within|inside|para|en|con|desde|dentro)\b`)
+	onlyRE = lazyRE(`\b(only|solo|solamente|unicamente)\s+(for|in|on|from|under|with|to|within|inside|para|en|con|desde|dentro)\b`)
 	// modalRE is a modal that makes a clause a rule wherever it stands.
-	modalRE = regexp.MustCompile(`\b(must not|mustn't|must|shall not|shall|should never|is not allowed|are not allowed|is forbidden|are forbidden|is off limits|are off limits|is off-limits|are off-limits|no debe|no debes|debe|debes|esta prohibido|tiene que|hay que)\b`)
+	modalRE = lazyRE(`\b(must not|mustn't|must|shall not|shall|should never|is not allowed|are not allowed|is forbidden|are forbidden|is off limits|are off limits|is off-limits|are off-limits|no debe|no debes|debe|debes|esta prohibido|tiene que|hay que)\b`)
 	// notVerb are words after "only" or a Spanish "no" that show a
 	// description, not an instruction ("only has", "no esta").
 	notVerb = map[string]bool{
@@ -368,13 +368,13 @@ func splitSentences(text string) []string {
 const valuePart = `(?:[^,;!?.\s]|\.[^\s,;!?.]|\s)`
 
 var (
-	notButRE      = regexp.MustCompile(`(?i)\bnot\s+(` + valuePart + `{1,40}?),?\s+but\s+(` + valuePart + `{1,40})`)
-	sinoRE        = regexp.MustCompile(`(?i)\bno\s+(?:es\s+|son\s+|era\s+)?(` + valuePart + `{1,40}?),?\s+sino\s+(?:que\s+)?(` + valuePart + `{1,40})`)
-	numNotRE      = regexp.MustCompile(`(?i)(\d[\d.,]*\s?[a-z%/°€]{0,6}),\s+(?:not|no)\s+(\d[\d.,]*\s?[a-z%/°€]{0,6})\b`)
-	xNotYRE       = regexp.MustCompile(`(?i)((?:[^,;!?.]|\.\S)*\S),\s+(?:not|no)\s+(?:the\s+|el\s+|la\s+)?(\S+?)[.:;!?]?(?:\s|$)`)
-	insteadOfRE   = regexp.MustCompile(`(?i)\b(` + valuePart + `{1,40}?)\s+instead\s+of\s+(` + valuePart + `{1,40})`)
-	correctionRE  = regexp.MustCompile(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
-	insteadTailRE = regexp.MustCompile(`(?i)^(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\b`)
+	notButRE      = lazyRE(`(?i)\bnot\s+(` + valuePart + `{1,40}?),?\s+but\s+(` + valuePart + `{1,40})`)
+	sinoRE        = lazyRE(`(?i)\bno\s+(?:es\s+|son\s+|era\s+)?(` + valuePart + `{1,40}?),?\s+sino\s+(?:que\s+)?(` + valuePart + `{1,40})`)
+	numNotRE      = lazyRE(`(?i)(\d[\d.,]*\s?[a-z%/°€]{0,6}),\s+(?:not|no)\s+(\d[\d.,]*\s?[a-z%/°€]{0,6})\b`)
+	xNotYRE       = lazyRE(`(?i)((?:[^,;!?.]|\.\S)*\S),\s+(?:not|no)\s+(?:the\s+|el\s+|la\s+)?(\S+?)[.:;!?]?(?:\s|$)`)
+	insteadOfRE   = lazyRE(`(?i)\b(` + valuePart + `{1,40}?)\s+instead\s+of\s+(` + valuePart + `{1,40})`)
+	correctionRE  = lazyRE(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
+	insteadTailRE = lazyRE(`(?i)^(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\b`)
 )
 
 // correction finds a user turn that redirects the agent: "actually …",
@@ -565,9 +565,9 @@ func firstClause(s string) string {
 
 var (
 	// claimRE marks an assistant statement that is a guess or a diagnosis.
-	claimRE = regexp.MustCompile(`(?i)\b(i think|i suspect|i believe|probably|likely|my guess|it(?:'s| is) (?:a|an|the)|the (?:cause|problem|issue|culprit|bug) is|seems|must be|creo que|probablemente|sospecho|parece que|seguramente|el problema es)\b`)
+	claimRE = lazyRE(`(?i)\b(i think|i suspect|i believe|probably|likely|my guess|it(?:'s| is) (?:a|an|the)|the (?:cause|problem|issue|culprit|bug) is|seems|must be|creo que|probablemente|sospecho|parece que|seguramente|el problema es)\b`)
 	// denyRE marks a user turn that denies something.
-	denyRE = regexp.MustCompile(`(?i)(?:^(?:no|nope|wrong|incorrect)\b[,.!]?|\b(?:is not|isn't|was not|wasn't|are not|aren't|not a|not the|not an|that's not|it's not|no es|no esta|no son|no fue|no era)\b)`)
+	denyRE = lazyRE(`(?i)(?:^(?:no|nope|wrong|incorrect)\b[,.!]?|\b(?:is not|isn't|was not|wasn't|are not|aren't|not a|not the|not an|that's not|it's not|no es|no esta|no son|no fue|no era)\b)`)
 	// stopWords are left out when comparing a claim with a denial.
 	stopWords = map[string]bool{
 		"this": true, "that": true, "with": true, "from": true, "have": true, "will": true, "into": true, "then": true,
@@ -660,11 +660,11 @@ func (s *scanner) refutes(idx int, text string) string {
 
 // ---- quantities ----
 
-var quantityRE = regexp.MustCompile(`(?i)(?:^|[^\w.,/'-])(\d{1,3}(?:,\d{3})+|\d+(?:[.,]\d+)?)\s?(%|percent|por ciento|ms|milliseconds?|milisegundos?|seconds?|secs?|segundos?|s|minutes?|minutos?|mins?|hours?|horas?|h|days?|d[ií]as?|tokens?|kib|mib|gib|kb|mb|gb|tb|bytes?|req/s|rps|qps|usd|eur|€|°c|ms/op)(?:[^\w%/]|$)`)
+var quantityRE = lazyRE(`(?i)(?:^|[^\w.,/'-])(\d{1,3}(?:,\d{3})+|\d+(?:[.,]\d+)?)\s?(%|percent|por ciento|ms|milliseconds?|milisegundos?|seconds?|secs?|segundos?|s|minutes?|minutos?|mins?|hours?|horas?|h|days?|d[ií]as?|tokens?|kib|mib|gib|kb|mb|gb|tb|bytes?|req/s|rps|qps|usd|eur|€|°c|ms/op)(?:[^\w%/]|$)`)
 
 // codeRE matches code spans and fenced blocks, which hold commands, not
 // prose.
-var codeRE = regexp.MustCompile("(?s)```.*?```|`[^`\n]*`")
+var codeRE = lazyRE("(?s)```.*?```|`[^`\n]*`")
 
 // quantity finds numbers with units in the prose of user and system text:
 // never in code spans, fenced blocks or lines that are shell commands.
@@ -700,7 +700,7 @@ func (s *scanner) quantity(idx int, text string) {
 }
 
 // commandRE is a line that is a shell command.
-var commandRE = regexp.MustCompile(`^\s*(?:\$ |# |sudo |sed |awk |grep |find |xargs |sleep |timeout |curl |kubectl |docker |git |go |npm |make |python3? |bash |sh )`)
+var commandRE = lazyRE(`^\s*(?:\$ |# |sudo |sed |awk |grep |find |xargs |sleep |timeout |curl |kubectl |docker |git |go |npm |make |python3? |bash |sh )`)
 
 func isCommandLine(line string) bool { return commandRE.MatchString(line) }
 
@@ -833,10 +833,10 @@ func entropy(s string) float64 {
 // ---- paths ----
 
 // editTools are tool names that write the file they name.
-var editToolRE = regexp.MustCompile(`(?i)edit|write|patch|replace|create|insert|str_replace|apply|save|rename|move|delete`)
+var editToolRE = lazyRE(`(?i)edit|write|patch|replace|create|insert|str_replace|apply|save|rename|move|delete`)
 
 // writeCommandRE marks a shell command that writes the files it names.
-var writeCommandRE = regexp.MustCompile(`(?:\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\btee\b|>>?\s*\S|\bmv\b|\bcp\b|\brm\b|\btouch\b|\bgit\s+mv\b|\bpatch\b|\bperl\s+-[a-z]*i)`)
+var writeCommandRE = lazyRE(`(?:\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\btee\b|>>?\s*\S|\bmv\b|\bcp\b|\brm\b|\btouch\b|\bgit\s+mv\b|\bpatch\b|\bperl\s+-[a-z]*i)`)
 
 // writeWords are what writeCommandRE needs one of; mayWrite checks them
 // first, since most commands hold none and the pattern is slow to rule out.
@@ -852,7 +852,7 @@ func mayWrite(args string) bool {
 }
 
 // patchFileRE names the files an apply_patch input changes.
-var patchFileRE = regexp.MustCompile(`\*\*\* (?:Update|Add|Delete) File: (\S+)`)
+var patchFileRE = lazyRE(`\*\*\* (?:Update|Add|Delete) File: (\S+)`)
 
 // touch records the paths a tool call names in its arguments: read,
 // written, edited or executed. Paths that only appear in tool output (a

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -336,10 +335,10 @@ type miniMessage struct {
 }
 
 // bashBlock is a fenced command block, as mini-swe-agent asks for them.
-var bashBlock = regexp.MustCompile("(?s)```(?:bash|sh|mswea_bash_command)?[ \t]*\n(.*?)\n?```")
+var bashBlock = lazyRE("(?s)```(?:bash|sh|mswea_bash_command)?[ \t]*\n(.*?)\n?```")
 
 // returnCode reads mini-swe-agent's "<returncode>N</returncode>".
-var returnCode = regexp.MustCompile(`^\s*<returncode>(-?\d+)</returncode>`)
+var returnCode = lazyRE(`^\s*<returncode>(-?\d+)</returncode>`)
 
 // miniMessage adds one mini-swe-agent message. Without tool calling, an
 // assistant message holding exactly one bash block is a call of that

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/compact-eval/compact-eval/reports/result"
@@ -19,21 +20,26 @@ import (
 //go:embed report.html.tmpl
 var htmlTemplateText string
 
-var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":      func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
-	"ms":       func(d time.Duration) string { return d.Round(time.Millisecond).String() },
-	"add":      func(a, b int) int { return a + b },
-	"checkdoc": CheckDoc,
-	"words":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
-	"pctof":    pct,
-	"interval": func(r HeadToHeadRow) string { return fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Low, 100*r.High) },
-	"pvalue":   func(p float64) string { return "p" + pValue(p) },
-	"deltapct": func(r HeadToHeadRow) string { return r.deltaText() },
-	"headline": Headline,
-	"frac":     func(pass, fail int) string { return pct(pass, pass+fail) },
-	"safeCSS":  func(s string) template.CSS { return template.CSS(s) },
-	"indent":   func(n int) string { return strings.Repeat("  ", n) },
-}).Parse(htmlTemplateText))
+// htmlTemplate is parsed on first use: every command links this package,
+// and only the HTML report needs the template (parsing it cost ~1 ms of
+// start-up).
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":      func(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) },
+		"ms":       func(d time.Duration) string { return d.Round(time.Millisecond).String() },
+		"add":      func(a, b int) int { return a + b },
+		"checkdoc": CheckDoc,
+		"words":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+		"pctof":    pct,
+		"interval": func(r HeadToHeadRow) string { return fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*r.Low, 100*r.High) },
+		"pvalue":   func(p float64) string { return "p" + pValue(p) },
+		"deltapct": func(r HeadToHeadRow) string { return r.deltaText() },
+		"headline": Headline,
+		"frac":     func(pass, fail int) string { return pct(pass, pass+fail) },
+		"safeCSS":  func(s string) template.CSS { return template.CSS(s) },
+		"indent":   func(n int) string { return strings.Repeat("  ", n) },
+	}).Parse(htmlTemplateText))
+})
 
 // WriteHTML writes r as one self-contained HTML page: no external asset,
 // inline CSS, server-rendered SVG charts (a heatmap of summarizer × check
@@ -45,7 +51,7 @@ var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 func WriteHTML(w io.Writer, r *Result, opts Options) error {
 	v := buildHTMLView(r, opts)
 	var b bytes.Buffer
-	if err := htmlTemplate.Execute(&b, v); err != nil {
+	if err := htmlTemplate().Execute(&b, v); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
 	_, err := w.Write(b.Bytes())
