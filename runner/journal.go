@@ -36,7 +36,18 @@ type journal struct {
 	f     *os.File
 	off   int64
 	index map[string]entry
+	// kept holds units journaled by this process, as they were encoded,
+	// while their lines add up to at most keptBudget bytes (keptBytes):
+	// writing the result then decodes only the others, instead of reading
+	// every line back.
+	kept      map[string]*reports.Unit
+	keptBytes int
 }
+
+// keptBudget bounds the journal lines whose units stay in memory for the
+// result: a few thousand units of the built-in suite. Past it, units are
+// read back from the journal, and memory stays flat however long the run.
+var keptBudget = 4 << 20 // a variable for the tests
 
 type entry struct {
 	off    int64
@@ -289,10 +300,29 @@ func (j *journal) append(units []reports.Unit) error {
 	}
 	for i := range units {
 		u := &units[i]
-		j.index[unitKey(u.Scenario.ID, u.Scenario.Digest, u.Summarizer, u.Trial)] = entries[i]
+		key := unitKey(u.Scenario.ID, u.Scenario.Digest, u.Summarizer, u.Trial)
+		j.index[key] = entries[i]
+		j.keep(key, u, buf[entries[i].off-j.off:][:entries[i].n])
 	}
 	j.off += int64(len(buf))
 	return nil
+}
+
+// keep remembers u, just journaled as line, if the budget allows and the
+// line decodes to u: encoding/json writes each byte of a string that is
+// not UTF-8 as the escape \ufffd, so a line holding that escape is read
+// back instead.
+func (j *journal) keep(key string, u *reports.Unit, line []byte) {
+	if j.keptBytes+len(line) > keptBudget || bytes.Contains(line, []byte(`\ufffd`)) {
+		delete(j.kept, key)
+		return
+	}
+	if j.kept == nil {
+		j.kept = map[string]*reports.Unit{}
+	}
+	c := *u // the caller reuses its batch
+	j.kept[key] = &c
+	j.keptBytes += len(line)
 }
 
 // line returns the journaled line for key (with its newline); ok is false
@@ -311,6 +341,9 @@ func (j *journal) line(key string) ([]byte, bool, error) {
 
 // read returns the journaled unit for key; ok is false when there is none.
 func (j *journal) read(key string) (*reports.Unit, bool, error) {
+	if u, ok := j.kept[key]; ok {
+		return u, true, nil
+	}
 	buf, ok, err := j.line(key)
 	if !ok || err != nil {
 		return nil, ok, err
@@ -332,10 +365,11 @@ func (j *journal) close() error {
 }
 
 // writeResult writes the result file from the header and the journaled
-// units of keys, in order, without holding the units in memory: a first
-// pass decodes each unit, hands it to onUnit and keeps a light copy for the
-// aggregates; a second copies the journal lines into the file, one unit a
-// line as result.WriteJSON writes them (the bytes are the same).
+// units of keys, in order, without holding more units in memory than the
+// journal keeps (keptBudget): a first pass takes each unit (kept, or
+// decoded from its line), hands it to onUnit and keeps a light copy for
+// the aggregates; a second copies the journal lines into the file, one
+// unit a line as result.WriteJSON writes them (the bytes are the same).
 func writeResult(path string, header *reports.Result, j *journal, keys []string, onUnit func(*reports.Unit)) error {
 	agg := &reports.Result{Config: header.Config}
 	n := 0 // units in the file

@@ -255,3 +255,51 @@ func TestJournalLineNotAUnit(t *testing.T) {
 		t.Errorf("repair without resume: err = %v", err)
 	}
 }
+
+// TestKeptUnitsSameResult: writing the result from the units kept in
+// memory gives the same file, and hands OnUnit units with the same
+// findings, as reading every unit back from the journal (keptBudget 0).
+// A unit holding a string that is not UTF-8 is never kept: its journal
+// line says U+FFFD where the memory holds the raw byte.
+func TestKeptUnitsSameResult(t *testing.T) {
+	list := builtinSuite(t)
+	run := func(budget int) (string, []string) {
+		defer func(b int) { keptBudget = b }(keptBudget)
+		keptBudget = budget
+		opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+		var findings []string
+		opts.OnUnit = func(u *reports.Unit) {
+			for _, f := range reports.UnitFindings(u) {
+				findings = append(findings, fmt.Sprintf("%s/%s/%d/%s/%s: %s", f.Scenario, f.Summarizer, f.Trial, f.Check, f.Name, f.Message))
+			}
+		}
+		res, err := Run(context.Background(), list, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return normalised(t, res.ResultPath), findings
+	}
+	keptFile, keptFindings := run(keptBudget)
+	readFile, readFindings := run(0)
+	if diff := cmp.Diff(readFile, keptFile); diff != "" {
+		t.Errorf("result from kept units differs (-read back +kept):\n%s", diff)
+	}
+	if diff := cmp.Diff(readFindings, keptFindings); diff != "" {
+		t.Errorf("OnUnit findings differ (-read back +kept):\n%s", diff)
+	}
+	if len(keptFindings) == 0 {
+		t.Fatal("the suite gave no finding to compare")
+	}
+
+	j := &journal{}
+	bad := reports.Unit{Error: "caf\xe9"}
+	j.keep("bad", &bad, []byte(`{"error":"caf\ufffd"}`))
+	good := reports.Unit{Error: "café"}
+	j.keep("good", &good, []byte(`{"error":"café"}`))
+	if _, ok := j.kept["bad"]; ok {
+		t.Error("a unit whose line holds \\ufffd was kept")
+	}
+	if _, ok := j.kept["good"]; !ok {
+		t.Error("a plain unit was not kept")
+	}
+}

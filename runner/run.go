@@ -141,7 +141,9 @@ type Options struct {
 	Progress func(done, total int)
 	// OnUnit, if set, is called with every unit of the result, in result
 	// order, while the result file is written (it must not keep the
-	// pointer).
+	// pointer or change the unit). A unit run by this call may come from
+	// memory rather than from its journal line: its JSON is the line, but
+	// numbers in Call.Params keep their Go types.
 	OnUnit func(*reports.Unit)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
