@@ -1,3 +1,41 @@
+// The examples of the package doc (doc.go) are run by TestDocExamples, in
+// order, in one temporary folder, and each must print what it shows. The
+// convention, for whoever edits doc.go:
+//
+// An example is a code-block line "$ compact-eval ARGS". The code-block
+// lines under it, up to the next example or the end of the code block, are
+// what it shows; blank lines that end them are not part of it, blank lines
+// inside are. Every example shows something: its first output lines, or the
+// line "(no output)" when it prints nothing at all.
+//
+//   - Shown lines are compared with standard output, line for line, on
+//     consecutive lines, from its first line to its last.
+//   - A line "…" (U+2026 alone) stands for any number of output lines left
+//     out, none included: "…" last means the output goes on, "…" first that
+//     the shown lines need not begin it, "…" between two runs of lines that
+//     something may come between them. Without any "…" the shown lines are
+//     the whole output.
+//   - A shown line that ends in "…" matches an output line that starts with
+//     the text before the "…": for lines too long to show whole.
+//   - Standard error must be empty unless the example shows a line
+//     "(stderr)": the lines after it are compared with standard error by the
+//     same rules, so a warning that starts appearing breaks the example.
+//   - The exit code must be 0 unless the last shown line is "(exit N)", and
+//     then it must be N.
+//   - Trailing spaces and trailing blank lines are not compared. What
+//     changes from one run to the next is replaced, on both sides, with a
+//     placeholder, so the doc shows the placeholder:
+//     <version> for compact-eval's own version after "compact-eval " and for
+//     any semantic version such as v1.2.3 or v1.2.3-rc.1; <time> for a timestamp
+//     (2006-01-02T15:04:05Z07:00 and its variants, and run IDs such as
+//     20060102T150405Z); <duration> for a Go duration such as 1.3s, 250ms,
+//     1m2s (a number with a unit and no space between them); <tmp> for the
+//     temporary folders the test runs in (working folder and cache).
+//     Nothing else is normalised: counts and rates are compared as they are.
+//
+// A mismatch prints the example as doc.go has it, what did not match, and
+// the whole real output with line numbers.
+
 package main
 
 import (
@@ -44,6 +82,132 @@ func TestDocExamples(t *testing.T) {
 	for _, f := range []string{"base/result.json", "pr/result.json", "base.md", "base.html", "junit.xml"} {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("the examples should have written %s: %v", f, err)
+		}
+	}
+}
+
+// TestMatchShown feeds the comparison wrong expectations of a known output
+// (a line changed, lines out of order, a line missing, a line too many)
+// and requires each to fail, and faithful ones to pass.
+func TestMatchShown(t *testing.T) {
+	output := []string{
+		"verdict: finished 4 units; 2 compaction regressions",
+		"",
+		"  summarizer  units",
+		"  builtin:mask  2",
+		"  builtin:none  2",
+		"",
+		"result: out/result.json",
+	}
+	for _, c := range []struct {
+		name  string
+		shown []string
+		ok    bool
+	}{
+		{"the whole output", output, true},
+		{"first lines, then elided", []string{output[0], "", output[2], elided}, true},
+		{"first line, elided, last line", []string{output[0], elided, output[6]}, true},
+		{"elided, a middle run, elided", []string{elided, output[3], output[4], elided}, true},
+		{"elided first, last lines", []string{elided, "", output[6]}, true},
+		{"a long line cut with …", []string{"verdict: finished …", elided}, true},
+		{"two runs in order", []string{output[0], elided, output[3], elided, output[6]}, true},
+
+		{"a line changed", []string{output[0], "", "  summarizer  unit", elided}, false},
+		{"a number changed", []string{"verdict: finished 5 units; 2 compaction regressions", elided}, false},
+		{"lines out of order", []string{output[0], elided, output[4], elided, output[3], elided}, false},
+		{"runs out of order", []string{elided, output[6], elided, output[0], elided}, false},
+		{"a line missing from the output", []string{output[0], elided, "  builtin:truncate  2", elided}, false},
+		{"a line left out of a run", []string{output[0], output[2], elided}, false},
+		{"the whole output with a line too few, no …", output[:6], false},
+		{"the whole output with a line too many", append(append([]string(nil), output...), "extra"), false},
+		{"not the first line, no leading …", []string{output[2], elided}, false},
+		{"not the last line, no trailing …", []string{elided, output[4]}, false},
+		{"a cut line whose prefix differs", []string{"verdict: failed …", elided}, false},
+		{"nothing shown for some output", nil, false},
+		{"one line shown as the whole output", []string{output[0]}, false},
+	} {
+		err := matchShown(c.shown, output)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: matchShown(%q) = %v, want ok=%v", c.name, c.shown, err, c.ok)
+		}
+	}
+	if err := matchShown(nil, nil); err != nil {
+		t.Errorf("no lines shown, none printed: %v", err)
+	}
+	if err := matchShown([]string{"x"}, nil); err == nil {
+		t.Error("a line shown and nothing printed matches")
+	}
+}
+
+// TestDocExampleCheck: exit codes, stderr and the normalisations, through
+// the parsing of a doc text as doc.go has it.
+func TestDocExampleCheck(t *testing.T) {
+	text := strings.Join([]string{
+		"A session:",
+		"",
+		"\t$ compact-eval version",
+		"\tcompact-eval <version> (scenario v1)",
+		"",
+		"\t$ compact-eval run",
+		"\trun <time> took <duration>",
+		"\t…",
+		"\t(stderr)",
+		"\twarning: <tmp>/x.yaml is old",
+		"\t(exit 1)",
+		"",
+		"\t$ compact-eval report -o x.md",
+		"\t(no output)",
+		"",
+		"Exit codes:",
+	}, "\n")
+	examples, err := parseDocExamples(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(examples) != 3 {
+		t.Fatalf("parsed %d examples, want 3: %+v", len(examples), examples)
+	}
+	norm := outputNormalizer{tmpDirs: []string{"/tmp/TestX123"}}
+	version, runEx, report := examples[0], examples[1], examples[2]
+	for _, c := range []struct {
+		name           string
+		ex             docExample
+		stdout, stderr string
+		code           int
+		ok             bool
+	}{
+		{"the version, normalised", version, "compact-eval v1.4.0-rc.1 (scenario v1)\n", "", 0, true},
+		{"the version, another scenario version", version, "compact-eval v1.4.0 (scenario v2)\n", "", 0, false},
+		{"the version with a warning on stderr", version, "compact-eval v1.4.0 (scenario v1)\n", "warning\n", 0, false},
+		{"a run, normalised", runEx, "run 20261202T184233Z took 1m2.5s\nmore\n", "warning: /tmp/TestX123/x.yaml is old\n", 1, true},
+		{"a run with an RFC 3339 time", runEx, "run 2026-12-02T18:42:33+01:00 took 250ms\n", "warning: /tmp/TestX123/x.yaml is old\n", 1, true},
+		{"a run that exits 0", runEx, "run 20261202T184233Z took 1.3s\n", "warning: /tmp/TestX123/x.yaml is old\n", 0, false},
+		{"a run without its warning", runEx, "run 20261202T184233Z took 1.3s\n", "", 1, false},
+		{"a run whose duration has a space", runEx, "run 20261202T184233Z took 1.3 s\n", "warning: /tmp/TestX123/x.yaml is old\n", 1, false},
+		{"a run with another folder", runEx, "run 20261202T184233Z took 1.3s\n", "warning: /home/x/x.yaml is old\n", 1, false},
+		{"a report that prints nothing", report, "", "", 0, true},
+		{"a report that prints a line", report, "wrote x.md\n", "", 0, false},
+		{"a report that exits 2", report, "", "", 2, false},
+	} {
+		err := checkDocExample(c.ex, norm, c.stdout, c.stderr, c.code)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: %v, want ok=%v", c.name, err, c.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), c.ex.String()) {
+			t.Errorf("%s: the error does not show the example:\n%v", c.name, err)
+		}
+	}
+
+	for _, bad := range []string{
+		"\t$ compact-eval validate\n\nText.",                          // shows nothing
+		"\t$ compact-eval validate\n\t(exit 0)",                       // exit 0 is the default
+		"\t$ compact-eval validate\n\t(exit 1)\n\tok",                 // exit line not last
+		"\t$ compact-eval validate\n\t(no output)\n\tok",              // no output and a line
+		"\t$ compact-eval validate\n\tok\n\t(stderr)",                 // empty stderr section
+		"\t$ compact-eval validate\n\t(stderr)\n\ta\n\t(stderr)\n\tb", // two stderr sections
+	} {
+		if _, err := parseDocExamples(bad); err == nil {
+			t.Errorf("parseDocExamples(%q) accepts it", bad)
 		}
 	}
 }
