@@ -42,6 +42,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -55,28 +56,39 @@ import (
 )
 
 // TestDocExamples runs the `$ compact-eval …` lines of the package doc, in
-// order, in one folder: the manual must not lie.
+// order, in one folder, and compares what each prints and its exit code
+// with what the doc shows under it: the manual must not lie. Each example
+// that matches is then checked against itself made wrong (another exit
+// code, a shown line changed), so that a comparison that cannot fail is
+// caught here, on the real output.
 func TestDocExamples(t *testing.T) {
 	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.ParseComments|parser.PackageClauseOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, l := range strings.Split(f.Doc.Text(), "\n") {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "$ compact-eval "); ok {
-			lines = append(lines, rest)
-		}
+	examples, err := parseDocExamples(f.Doc.Text())
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(lines) < 5 {
-		t.Fatalf("found %d examples in the package doc, want at least 5", len(lines))
+	if len(examples) < 5 {
+		t.Fatalf("found %d examples in the package doc, want at least 5", len(examples))
 	}
-	t.Chdir(t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	for _, l := range lines {
+	work, cache := t.TempDir(), t.TempDir()
+	t.Chdir(work)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	norm := outputNormalizer{tmpDirs: []string{work, cache}}
+	for _, ex := range examples {
 		var out, errb bytes.Buffer
 		env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-		if code := run(context.Background(), strings.Fields(l), env); code != 0 {
-			t.Errorf("compact-eval %s: exit %d\nstdout:\n%s\nstderr:\n%s", l, code, out.String(), errb.String())
+		code := run(context.Background(), strings.Fields(ex.Args), env)
+		if err := checkDocExample(ex, norm, out.String(), errb.String(), code); err != nil {
+			t.Error(err)
+			continue
+		}
+		for what, wrong := range wrongExamples(ex) {
+			if checkDocExample(wrong, norm, out.String(), errb.String(), code) == nil {
+				t.Errorf("compact-eval %s: the example with %s still matches the real output: the comparison is blind", ex.Args, what)
+			}
 		}
 	}
 	for _, f := range []string{"base/result.json", "pr/result.json", "base.md", "base.html", "junit.xml"} {
@@ -84,6 +96,29 @@ func TestDocExamples(t *testing.T) {
 			t.Errorf("the examples should have written %s: %v", f, err)
 		}
 	}
+}
+
+// wrongExamples returns the example made wrong in ways the comparison must
+// notice, by what was made wrong.
+func wrongExamples(ex docExample) map[string]docExample {
+	wrong := map[string]docExample{}
+	otherExit := ex
+	otherExit.Exit = ex.Exit + 1
+	wrong["another exit code"] = otherExit
+	for i := len(ex.Stdout) - 1; i >= 0; i-- {
+		if l := ex.Stdout[i]; l != elided && l != "" {
+			changed := ex
+			changed.Stdout = append(append(append([]string(nil), ex.Stdout[:i]...), l+" (changed)"), ex.Stdout[i+1:]...)
+			wrong[fmt.Sprintf("shown line %q changed", l)] = changed
+			break
+		}
+	}
+	if len(ex.Stdout) == 0 {
+		printing := ex
+		printing.Stdout = []string{"a line the command does not print"}
+		wrong["a line where it shows no output"] = printing
+	}
+	return wrong
 }
 
 // TestMatchShown feeds the comparison wrong expectations of a known output
