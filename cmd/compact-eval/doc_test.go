@@ -23,18 +23,26 @@
 //   - The exit code must be 0 unless the last shown line is "(exit N)", and
 //     then it must be N.
 //   - Trailing spaces and trailing blank lines are not compared. What
-//     changes from one run to the next is replaced, on both sides, with a
-//     placeholder, so the doc shows the placeholder:
-//     <version> for compact-eval's own version after "compact-eval " and for
-//     any semantic version such as v1.2.3 or v1.2.3-rc.1; <time> for a timestamp
-//     (2006-01-02T15:04:05Z07:00 and its variants, and run IDs such as
-//     20060102T150405Z); <duration> for a Go duration such as 1.3s, 250ms,
-//     1m2s (a number with a unit and no space between them); <tmp> for the
-//     temporary folders the test runs in (working folder and cache).
-//     Nothing else is normalised: counts and rates are compared as they are.
+//     changes from one run to the next is replaced with a placeholder, in
+//     the real output and in the shown lines alike (so the doc shows the
+//     placeholder, and a literal value in the doc matches any other):
+//     <version>  compact-eval's own version after "compact-eval ", and any
+//     semantic version such as v1.2.3 or v1.2.3-rc.1;
+//     <time>  a timestamp, 2006-01-02T15:04:05Z07:00 and its shorter forms,
+//     and run IDs such as 20060102T150405Z;
+//     <duration>  a Go duration such as 1.3s, 250ms or 1m2s: a number and
+//     a unit with no space between them ("30 s" is a quantity, kept);
+//     <tmp>  the temporary folders the test runs in (work folder, cache).
+//     Nothing else is normalised: counts, rates and names are compared as
+//     they are, so adding a built-in scenario means updating doc.go.
 //
-// A mismatch prints the example as doc.go has it, what did not match, and
-// the whole real output with line numbers.
+// The streams are captured apart, so an example shows standard output
+// first and standard error after "(stderr)", not as a terminal would
+// interleave them. A mismatch prints the example as doc.go has it, what did
+// not match (the first differing line where it can tell), and the whole
+// real output, normalised, with line numbers. Each example that matches is
+// checked again made wrong, and TestMatchShown and TestDocExampleCheck feed
+// the comparison wrong expectations, so that it cannot pass trivially.
 
 package main
 

@@ -146,7 +146,10 @@ type outputNormalizer struct {
 var (
 	timestampRE = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?|\b\d{8}T\d{6}Z\b`)
 	durationRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|h|m|s))+\b`)
-	semverRE    = regexp.MustCompile(`\bv\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\b`)
+	// harnessVersionRE is compact-eval's own version as version prints it,
+	// which need not be a semantic version ("devel").
+	harnessVersionRE = regexp.MustCompile(`\bcompact-eval ` + regexp.QuoteMeta(version.Harness()) + `\b`)
+	semverRE         = regexp.MustCompile(`\bv\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\b`)
 )
 
 // lines splits text into normalised lines: placeholders in, trailing
@@ -158,7 +161,7 @@ func (n outputNormalizer) lines(text string) []string {
 			text = strings.ReplaceAll(text, real, "<tmp>")
 		}
 	}
-	text = regexp.MustCompile(`\bcompact-eval `+regexp.QuoteMeta(version.Harness())+`\b`).ReplaceAllString(text, "compact-eval <version>")
+	text = harnessVersionRE.ReplaceAllString(text, "compact-eval <version>")
 	text = semverRE.ReplaceAllString(text, "<version>")
 	text = timestampRE.ReplaceAllString(text, "<time>")
 	text = durationRE.ReplaceAllString(text, "<duration>")
