@@ -33,20 +33,86 @@
 //
 // Check the built-in suite, run it offline through the four built-in
 // summarizers, render the result for a pull request and as a page, compare
-// two runs, and two summarizers of one run head to head (the examples are
-// run by a test, in this order; 'compact-eval validate --show FILE' prints a
-// scenario's timeline, cuts and anchors):
+// two runs and two summarizers of one run, and gate a saved result
+// ('compact-eval validate --show FILE' prints a scenario's timeline, cuts and
+// anchors). Under each command is what it prints, or its first lines: a line
+// … stands for lines left out, (no output) for a command that prints
+// nothing, (exit N) for an exit code other than 0, and <version> for the
+// version you have. A test runs the examples in this order and compares
+// their output with these lines:
+//
+//	$ compact-eval version
+//	compact-eval <version> (scenario v1, summary v1.1, protocol v1, result v1)
 //
 //	$ compact-eval validate
+//	21 scenarios OK
+//
 //	$ compact-eval run --out base
+//	verdict: finished 84 units (21 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 71% (57/80, 5 skipped); 49 compaction regressions
+//
+//	          summarizer  units         invariants kept            structural passed  regressions  compression  summary tokens
+//	        builtin:mask     21  71% (57/80, 5 skipped)   96% (139/145, 174 skipped)            3         0.45            4064
+//	  builtin:extractive     21  61% (43/71, 5 skipped)   100% (241/241, 45 skipped)           17         0.32            1147
+//	    builtin:truncate     21  22% (17/77, 5 skipped)  100% (140/140, 168 skipped)           29         0.42            3491
+//	        builtin:none     21          — (55 skipped)              — (231 skipped)            0            —               —
+//
+//	worst failures (scenario · summarizer · generation · check · seq · message):
+//	  arrival-hold-during-compaction · builtin:truncate · g1 · constraint protobuf-pin · 1 · no text entry matches …
+//	…
+//	result: base/result.json
+//
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
+//	PASS: every gate holds
+//	verdict: finished 21 units (21 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 61% (43/71, 5 skipped); 17 compaction regressions
+//	…
+//	result: pr/result.json
+//
+//	gates:
+//	  ok   min-pass secret=1: 1 summarizer × check type rates hold
+//
 //	$ compact-eval report base/result.json --format md -o base.md
+//	(no output)
+//
 //	$ compact-eval report base/result.json --format html -o base.html
+//	(no output)
+//
 //	$ compact-eval report pr/result.json --format junit -o junit.xml
+//	(no output)
+//
 //	$ compact-eval compare pr/result.json pr/result.json
+//	summarizer          check               base            new             delta  95% interval      p        n
+//	builtin:extractive  constraint          100.0% (14/14)  100.0% (14/14)  ~      [-23.2%, +23.2%]  p=1.000  n=14
+//	…
+//	builtin:extractive  decisions           54.1% (20/37)   54.1% (20/37)   ~      [-9.5%, +9.5%]    p=1.000  n=37
+//
+//	no regression: no pass→fail over 399 pairs (0 fail→pass)
+//
 //	$ compact-eval compare --a builtin:truncate --b builtin:extractive base/result.json
+//	head-to-head builtin:truncate vs builtin:extractive over 224 paired outcomes in 21 scenarios: builtin:extractive better on constraint (p<0.001), pending_operation (p=0.002), quantity (p=0.008), decisions (p=0.017)
+//
+//	                        A: builtin:truncate  B: builtin:extractive
+//	invariants kept         22.1% (17/77)        60.6% (43/71)
+//	structural passed       100.0% (140/140)     100.0% (241/241)
+//	compaction regressions  29 of 37 probes      17 of 37 probes
+//	…
+//
 //	$ compact-eval gate --min-pass decisions=0.5 --baseline pr/result.json pr/result.json
+//	PASS: every gate holds
+//	  ok   min-pass decisions=0.5: 1 summarizer × check type rates hold
+//	  ok   baseline: no regression: no pass→fail over 399 pairs (0 fail→pass)
+//
+//	$ compact-eval gate --min-pass decisions=0.6 pr/result.json
+//	FAIL: min-pass: builtin:extractive decisions 54.1% (20/37) < 60%
+//	  FAIL min-pass: builtin:extractive decisions 54.1% (20/37) < 60%
+//	…
+//	(exit 1)
+//
 //	$ compact-eval schema summary
+//	{
+//	  "$schema": "https://json-schema.org/draft/2020-12/schema",
+//	  "$id": "https://compact-eval.dev/schema/summary-v1.json",
+//	…
+//	}
 //
 // # Exit codes
 //
