@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -79,7 +78,7 @@ func newView(c Context) *view {
 	for i, u := range v.units {
 		v.pols[i] = polarity.New(u)
 	}
-	v.ascii = isASCII(v.joined)
+	v.ascii = textmatch.IsASCII(v.joined)
 	if v.ascii {
 		v.lower = strings.ToLower(v.joined)
 	}
@@ -227,28 +226,7 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 // contains (textmatch.Need). The regexp would find nothing either; it
 // would only take longer to say so.
 func (v *view) mayMatch(re *regexp.Regexp) bool {
-	if !v.ascii {
-		return true
-	}
-	need, ok := textmatch.Need(re)
-	if !ok {
-		return true
-	}
-	for _, s := range need {
-		if strings.Contains(v.lower, s) {
-			return true
-		}
-	}
-	return false
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+	return !v.ascii || textmatch.MayMatchASCII(re, v.lower)
 }
 
 func sortedKeys(m map[int]bool) []int {

@@ -61,8 +61,14 @@ func Need(re *regexp.Regexp) (need []string, ok bool) {
 // MayMatch reports whether re may match a text whose lower-cased form is
 // lower: false only when lower is ASCII and holds none of re's Need.
 func MayMatch(re *regexp.Regexp, lower string) bool {
+	return !isASCII(lower) || MayMatchASCII(re, lower)
+}
+
+// MayMatchASCII is MayMatch for a caller that knows lower is ASCII (and
+// checks it once for many patterns).
+func MayMatchASCII(re *regexp.Regexp, lower string) bool {
 	need, ok := Need(re)
-	if !ok || !isASCII(lower) {
+	if !ok {
 		return true
 	}
 	for _, s := range need {
@@ -72,6 +78,9 @@ func MayMatch(re *regexp.Regexp, lower string) bool {
 	}
 	return false
 }
+
+// IsASCII reports whether s holds only ASCII bytes.
+func IsASCII(s string) bool { return isASCII(s) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
