@@ -113,8 +113,6 @@ func safeBoundaries(events []scenarios.Event) []bool {
 	return safe
 }
 
-// indexOf returns the index of the event with seq, or of the last event with
-// a smaller seq (-1 when there is none).
 // fullContext is the scenario's full context, the same for every unit:
 // the reference agent reads it once (agents.Context.ReadOnce).
 func (p *prepared) fullContext() agents.Context {
@@ -125,6 +123,8 @@ func (p *prepared) fullContext() agents.Context {
 	return p.full
 }
 
+// indexOf returns the index of the event with seq, or of the last event with
+// a smaller seq (-1 when there is none).
 func (p *prepared) indexOf(seq int) int {
 	ev := p.sc.Events
 	return sort.Search(len(ev), func(i int) bool { return ev[i].Seq > seq }) - 1

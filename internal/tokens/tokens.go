@@ -72,8 +72,9 @@ func (c *Counter) loadCodec() (tokenizer.Codec, error) {
 }
 
 // Preload starts loading the counter for an encoding ("" means
-// DefaultEncoding) in the background and returns at once. Loading
-// o200k_base builds a table of 200,000 tokens, a few ms of CPU; a command
+// DefaultEncoding) in the background and returns at once. o200k_base
+// needs no loading (its table is embedded, o200k.go); the other encodings
+// build a map of their tokens, tens of ms of CPU; a command
 // that will count tokens calls Preload before its other start-up work (such
 // as loading scenarios) so that the two overlap. A later Get returns the
 // preloaded counter, or waits for the load in progress rather than starting
