@@ -27,6 +27,11 @@ The default directory is the user cache directory plus compact-eval
 ($XDG_CACHE_HOME/compact-eval or ~/.cache/compact-eval on Linux,
 ~/Library/Caches/compact-eval on macOS).
 
+Beside the responses, tokens/o200k.v2.bin holds the o200k_base token
+table, derived from the tokenizer on a machine's first run (about 0.1 s)
+so that later runs start at once; it is rebuilt if missing or damaged, and
+neither stats nor clear counts it.
+
 	$ compact-eval cache stats
 	$ compact-eval cache clear`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {

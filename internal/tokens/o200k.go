@@ -1,37 +1,102 @@
 package tokens
 
 import (
-	_ "embed"
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
+	"os"
+	"path/filepath"
 	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
 )
 
-//go:generate go run o200k_gen.go
+// o200k_base is counted with a table of its vocabulary read in place:
+// the tiktoken-go codec builds a Go map of its 200,000 tokens on first
+// use, some 50 ms of CPU before the first request and 7 MB of heap that
+// every garbage collection scans. The table is derived from the codec
+// once per machine and kept in the user cache directory
+// (compact-eval/tokens/o200k.v2.bin); a run then reads 4 MB, checks its
+// CRC, and holds it as one pointer-free string. A missing, stale or
+// damaged file is rebuilt; a cache directory that cannot be written only
+// means the table is built in memory every run.
+var o200k = sync.OnceValue(func() *vocabTable { return loadVocab(vocabCacheDir()) })
 
-// o200kData is the o200k_base vocabulary with its lookup table, in the
-// layout EncodeVocab writes (o200k_gen.go writes the file from the pinned
-// tiktoken-go module; TestO200kFile checks that it is what EncodeVocab
-// makes of the codec's vocabulary today). The codec builds a Go map of its
-// 200,000 tokens on first use: some 50 ms of CPU before the first request
-// and 7 MB of heap that every garbage collection scans. The table is read
-// where it lies: no start-up work, no heap, no pointer.
-//
-//go:embed o200k.bin
-var o200kData string
+// vocabCacheDir is the user cache directory's compact-eval/tokens ("" when
+// there is none).
+func vocabCacheDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil || d == "" {
+		return ""
+	}
+	return filepath.Join(d, "compact-eval", "tokens")
+}
 
-// o200k returns the table over o200kData. Reading the header is all
-// the work; it is done on first use so that o200k_gen.go, which imports
-// this package, can run over a file it is about to replace.
-var o200k = sync.OnceValue(func() *vocabTable { return mustVocab(o200kData) })
+// vocabFile is the table's file name in the cache directory.
+const vocabFile = "o200k.v2.bin"
+
+// loadVocab reads the o200k_base table from dir, or builds it from the
+// codec and writes it there for the next run.
+func loadVocab(dir string) *vocabTable {
+	if dir != "" {
+		if data, err := os.ReadFile(filepath.Join(dir, vocabFile)); err == nil {
+			if t, err := parseVocab(string(data)); err == nil {
+				return t
+			}
+		}
+	}
+	data := buildO200k()
+	if dir != "" {
+		writeVocab(dir, data) // best effort: the next run builds it again
+	}
+	t, err := parseVocab(string(data))
+	if err != nil {
+		panic("tokens: the o200k table just built does not parse: " + err.Error()) // TestVocabCache
+	}
+	return t
+}
+
+// buildO200k is the vocabulary file of the codec's o200k_base tokens.
+func buildO200k() []byte {
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		panic("tokens: loading o200k_base: " + err.Error()) // embedded in the module; a test would fail first
+	}
+	var toks []string
+	for id := uint(0); ; id++ {
+		s, err := codec.Decode([]uint{id})
+		if err != nil {
+			break // ranks are dense; the special tokens are not in the vocabulary
+		}
+		toks = append(toks, s)
+	}
+	return encodeVocab(toks)
+}
+
+// writeVocab writes data to dir atomically (a temporary file renamed), so
+// that a concurrent run reads the old file or the new one, never half.
+func writeVocab(dir string, data []byte) {
+	if os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	f, err := os.CreateTemp(dir, ".tmp-"+vocabFile+"-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(dir, vocabFile)) != nil {
+		os.Remove(f.Name())
+	}
+}
 
 // vocabMagic starts a vocabulary file.
 const vocabMagic = "o200k.v2"
 
 // A vocabulary file (all integers little-endian uint32):
 //
-//	magic "o200k.v2" | N | S | off[0..N] | slots[0..S-1] | tokens' bytes
+//	magic "o200k.v2" | N | S | off[0..N] | slots[0..S-1] | tokens' bytes | CRC-32C
 //
+// The CRC (Castagnoli) is of everything before it.
 // Token r is bytes[off[r]:off[r+1]]. slots is an open-addressing table
 // (linear probing, S a power of two at least 2N) of the tokens by
 // memoHash: an empty slot is 0; a full one holds rank+1 in its low
@@ -55,14 +120,6 @@ func u32(s string, i int) uint32 {
 	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
 }
 
-func mustVocab(data string) *vocabTable {
-	t, err := parseVocab(data)
-	if err != nil {
-		panic("tokens: o200k.bin: " + err.Error()) // TestO200kFile catches it first
-	}
-	return t
-}
-
 func parseVocab(data string) (*vocabTable, error) {
 	h := len(vocabMagic)
 	if len(data) < h+8 || data[:h] != vocabMagic {
@@ -75,8 +132,12 @@ func parseVocab(data string) (*vocabTable, error) {
 	t := &vocabTable{data: data, n: n, mask: uint64(s - 1)}
 	t.slots = h + 8 + 4*(n+1)
 	t.toks = t.slots + 4*s
-	if t.toks > len(data) || t.toks+int(u32(data, t.slots-4)) != len(data) {
+	if t.toks > len(data) || t.toks+int(u32(data, t.slots-4))+4 != len(data) {
 		return nil, errors.New("sizes do not add up")
+	}
+	body := data[:len(data)-4]
+	if crc32.Checksum([]byte(body), castagnoli) != u32(data, len(body)) {
+		return nil, errors.New("checksum mismatch")
 	}
 	return t, nil
 }
@@ -103,9 +164,10 @@ func (t *vocabTable) rank(s string) (uint32, bool) {
 	}
 }
 
-// EncodeVocab writes a vocabulary file of toks, the tokens in rank order
-// (o200k_gen.go calls it).
-func EncodeVocab(toks []string) []byte {
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeVocab writes a vocabulary file of toks, the tokens in rank order.
+func encodeVocab(toks []string) []byte {
 	n := len(toks)
 	s := 1
 	for s < 2*n {
@@ -136,7 +198,7 @@ func EncodeVocab(toks []string) []byte {
 	for _, tok := range toks {
 		b = append(b, tok...)
 	}
-	return b
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
 // noMerge is the rank of a pair that is not a token.

@@ -2,6 +2,8 @@ package tokens
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,31 +44,56 @@ func TestO200kTable(t *testing.T) {
 	}
 }
 
-// TestO200kFile: the embedded file is exactly what EncodeVocab (and so
-// go generate) makes of the codec's vocabulary: it cannot drift from the
-// pinned module unnoticed.
-func TestO200kFile(t *testing.T) {
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
+// TestVocabCache: the first load builds the table from the codec and
+// writes it to the cache directory; the next reads that file (a marker
+// token planted in it shows the file was read, not rebuilt); a damaged
+// file is refused by its checksum and rebuilt; a directory that cannot be
+// written still gives a working table.
+func TestVocabCache(t *testing.T) {
+	dir := t.TempDir()
+	built := loadVocab(dir)
+	path := filepath.Join(dir, vocabFile)
+	data, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the first load wrote no file: %v", err)
 	}
-	var toks []string
-	for id := uint(0); ; id++ {
-		s, err := codec.Decode([]uint{id})
-		if err != nil {
-			break
-		}
-		toks = append(toks, s)
+	if string(data) != string(buildO200k()) {
+		t.Fatal("the cached file is not the table built from the codec")
 	}
-	if got := EncodeVocab(toks); string(got) != o200kData {
-		t.Fatalf("o200k.bin (%d bytes) is not EncodeVocab of the codec's %d tokens (%d bytes): run go generate ./internal/tokens", len(o200kData), len(toks), len(got))
+	if built.n != o200k().n {
+		t.Fatalf("tables of %d and %d tokens", built.n, o200k().n)
+	}
+	// a file holding other tokens, well formed: the next load must use it
+	os.WriteFile(path, encodeVocab([]string{"a", "b", "ab"}), 0o644)
+	if got := loadVocab(dir); got.n != 3 {
+		t.Fatalf("the second load did not read the cached file (%d tokens)", got.n)
+	}
+	// one byte flipped: the checksum refuses it and the table is rebuilt
+	good := buildO200k()
+	bad := append([]byte(nil), good...)
+	bad[len(bad)/2] ^= 1
+	os.WriteFile(path, bad, 0o644)
+	if got := loadVocab(dir); got.n != built.n {
+		t.Fatalf("a damaged file gave %d tokens", got.n)
+	}
+	if data, _ := os.ReadFile(path); string(data) != string(good) {
+		t.Error("the damaged file was not rewritten")
+	}
+	// no cache directory at all
+	if got := loadVocab(""); got.n != built.n {
+		t.Errorf("without a cache directory: %d tokens", got.n)
+	}
+	blocked := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(blocked, nil, 0o644)
+	if got := loadVocab(filepath.Join(blocked, "sub")); got.n != built.n {
+		t.Errorf("with an unwritable cache directory: %d tokens", got.n)
 	}
 }
 
 // TestParseVocabRefuses: a file that is not a vocabulary, or whose sizes
 // do not add up, is refused rather than read out of bounds.
 func TestParseVocabRefuses(t *testing.T) {
-	good := string(EncodeVocab([]string{"a", "b", "ab"}))
+	good := string(encodeVocab([]string{"a", "b", "ab"}))
 	if _, err := parseVocab(good); err != nil {
 		t.Fatalf("a good file: %v", err)
 	}
@@ -75,6 +102,7 @@ func TestParseVocabRefuses(t *testing.T) {
 		"magic":     "o200k.v1" + good[8:],
 		"truncated": good[:len(good)-1],
 		"longer":    good + "x",
+		"flipped":   good[:12] + string(good[12]^1) + good[13:],
 	} {
 		if _, err := parseVocab(data); err == nil {
 			t.Errorf("%s: no error", name)
@@ -153,4 +181,17 @@ func TestCountNeedsNoCodec(t *testing.T) {
 	if got := c.Count(bad); got != want || c.codec == nil {
 		t.Errorf("Count(%q) = %d (codec loaded: %v), want %d", bad, got, c.codec != nil, want)
 	}
+}
+
+// TestMain keeps the package's own table (o200k) out of the user's cache
+// directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "tokens-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
