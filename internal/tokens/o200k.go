@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"unsafe"
 
 	"github.com/tiktoken-go/tokenizer"
 )
@@ -39,8 +40,8 @@ const vocabFile = "o200k.v2.bin"
 // codec and writes it there for the next run.
 func loadVocab(dir string) *vocabTable {
 	if dir != "" {
-		if data, err := os.ReadFile(filepath.Join(dir, vocabFile)); err == nil {
-			if t, err := parseVocab(string(data)); err == nil {
+		if data, err := readVocabFile(filepath.Join(dir, vocabFile)); err == nil {
+			if t, err := parseVocab(data); err == nil {
 				return t
 			}
 		}
@@ -49,7 +50,7 @@ func loadVocab(dir string) *vocabTable {
 	if dir != "" {
 		writeVocab(dir, data) // best effort: the next run builds it again
 	}
-	t, err := parseVocab(string(data))
+	t, err := parseVocab(data)
 	if err != nil {
 		panic("tokens: the o200k table just built does not parse: " + err.Error()) // TestVocabCache
 	}
@@ -120,11 +121,19 @@ func u32(s string, i int) uint32 {
 	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
 }
 
-func parseVocab(data string) (*vocabTable, error) {
+// parseVocab reads a vocabulary file; the table keeps data, which the
+// caller must not change afterwards.
+func parseVocab(b []byte) (*vocabTable, error) {
 	h := len(vocabMagic)
-	if len(data) < h+8 || data[:h] != vocabMagic {
+	if len(b) < h+12 || string(b[:h]) != vocabMagic {
 		return nil, errors.New("not an " + vocabMagic + " vocabulary")
 	}
+	body := b[:len(b)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
+		return nil, errors.New("checksum mismatch")
+	}
+	// The table reads the bytes in place, as a string: no copy of 4 MB.
+	data := unsafe.String(&b[0], len(b))
 	n, s := int(u32(data, h)), int(u32(data, h+4))
 	if n >= rankMask || s < 2*n || s&(s-1) != 0 {
 		return nil, errors.New("bad token or slot count")
@@ -134,10 +143,6 @@ func parseVocab(data string) (*vocabTable, error) {
 	t.toks = t.slots + 4*s
 	if t.toks > len(data) || t.toks+int(u32(data, t.slots-4))+4 != len(data) {
 		return nil, errors.New("sizes do not add up")
-	}
-	body := data[:len(data)-4]
-	if crc32.Checksum([]byte(body), castagnoli) != u32(data, len(body)) {
-		return nil, errors.New("checksum mismatch")
 	}
 	return t, nil
 }

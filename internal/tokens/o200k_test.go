@@ -94,7 +94,7 @@ func TestVocabCache(t *testing.T) {
 // do not add up, is refused rather than read out of bounds.
 func TestParseVocabRefuses(t *testing.T) {
 	good := string(encodeVocab([]string{"a", "b", "ab"}))
-	if _, err := parseVocab(good); err != nil {
+	if _, err := parseVocab([]byte(good)); err != nil {
 		t.Fatalf("a good file: %v", err)
 	}
 	for name, data := range map[string]string{
@@ -104,11 +104,11 @@ func TestParseVocabRefuses(t *testing.T) {
 		"longer":    good + "x",
 		"flipped":   good[:12] + string(good[12]^1) + good[13:],
 	} {
-		if _, err := parseVocab(data); err == nil {
+		if _, err := parseVocab([]byte(data)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	tab, _ := parseVocab(good)
+	tab, _ := parseVocab([]byte(good))
 	for r, tok := range []string{"a", "b", "ab"} {
 		if got, ok := tab.rank(tok); !ok || got != uint32(r) {
 			t.Errorf("rank(%q) = %d, %v; want %d", tok, got, ok, r)
