@@ -119,6 +119,19 @@ type Memoizable interface {
 	Memoizable()
 }
 
+// Local is an Agent that decides in the process, with no model call, no
+// subprocess and no network: a decision costs CPU time alone and never waits.
+// The runner evaluates the units of a run whose agent is Local (and that has
+// no judge) on evaluators of their own, one per CPU, so that a unit's checks
+// and decisions do not hold the job slot its model calls need: the next
+// unit's request goes out while the last one is being judged. The reference
+// agent is Local; a model-backed or exec agent is not.
+type Local interface {
+	Agent
+	// Local marks the type; it is never called for its effect.
+	Local()
+}
+
 // Func adapts a function to the Agent interface.
 type Func func(ctx context.Context, req *Request) (*Decision, error)
 

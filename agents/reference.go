@@ -52,6 +52,10 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 // probe and the context alone.
 func (Reference) Memoizable() {}
 
+// Local marks Reference as Local: it reads its context in the process and
+// calls nothing.
+func (Reference) Local() {}
+
 // ReferenceSpec is the spec that names the reference agent.
 const ReferenceSpec = "builtin:reference"
 

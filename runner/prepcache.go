@@ -10,15 +10,21 @@ import (
 // prepCache holds the prepared scenarios of a run: a scenario is loaded
 // and prepared when its first unit asks for it (get) and dropped when its
 // last unit is done (done), so that memory holds only the scenarios in
-// flight. It is safe for concurrent use.
+// flight. Once a scenario's units start, the next scenario to run is
+// prepared in the background (ahead), so that its first unit does not wait
+// for the loading while the others wait on the model: memory holds at most
+// one scenario more. It is safe for concurrent use.
 type prepCache struct {
 	load    func(si int) (*prepared, error) // loads and prepares scenario si
 	ref     func(si int) Ref
 	counter *tokens.Counter
+	next    map[int]int // the scenario whose units come after si's in todo
 
-	mu    sync.Mutex
-	slots map[int]*prepSlot
-	left  map[int]int // units of each scenario not yet done
+	mu     sync.Mutex
+	slots  map[int]*prepSlot
+	left   map[int]int  // units of each scenario not yet done
+	looked map[int]bool // scenarios whose successor ahead has started
+	bg     sync.WaitGroup
 }
 
 type prepSlot struct {
@@ -29,7 +35,7 @@ type prepSlot struct {
 // newPrepCache returns the cache for the units todo of plan pl, loading
 // scenarios from suite.
 func newPrepCache(suite Suite, pl *plan, counter *tokens.Counter, todo []job) *prepCache {
-	c := &prepCache{ref: pl.ref, counter: counter, slots: map[int]*prepSlot{}, left: map[int]int{}}
+	c := &prepCache{ref: pl.ref, counter: counter, next: map[int]int{}, slots: map[int]*prepSlot{}, left: map[int]int{}, looked: map[int]bool{}}
 	c.load = func(si int) (*prepared, error) {
 		sc, err := suite.Load(pl.scs[si])
 		if err != nil {
@@ -37,8 +43,15 @@ func newPrepCache(suite Suite, pl *plan, counter *tokens.Counter, todo []job) *p
 		}
 		return prepare(sc, counter), nil
 	}
+	prev := -1
 	for _, jb := range todo {
 		c.left[jb.sc]++
+		if jb.sc != prev {
+			if _, seen := c.next[prev]; prev >= 0 && !seen {
+				c.next[prev] = jb.sc
+			}
+			prev = jb.sc
+		}
 	}
 	return c
 }
@@ -47,12 +60,49 @@ func newPrepCache(suite Suite, pl *plan, counter *tokens.Counter, todo []job) *p
 // that fails to load comes back with loadErr set.
 func (c *prepCache) get(si int) *prepared {
 	c.mu.Lock()
+	sl := c.slot(si)
+	c.mu.Unlock()
+	return c.fill(sl, si)
+}
+
+// slot returns the slot of scenario si, made if needed; c.mu is held.
+func (c *prepCache) slot(si int) *prepSlot {
 	sl := c.slots[si]
 	if sl == nil {
 		sl = &prepSlot{}
 		c.slots[si] = sl
 	}
-	c.mu.Unlock()
+	return sl
+}
+
+// ahead starts preparing, in the background, the scenario that runs after
+// si, the first time it is called for si, if that scenario has units left
+// and is not held yet. A unit that asks for it meanwhile waits for the same
+// preparation (get): it is never done twice.
+func (c *prepCache) ahead(si int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.looked[si] {
+		return
+	}
+	c.looked[si] = true
+	n, ok := c.next[si]
+	if !ok || c.left[n] == 0 || c.slots[n] != nil {
+		return
+	}
+	sl := c.slot(n)
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		c.fill(sl, n)
+	}()
+}
+
+// wait waits for the preparations ahead started.
+func (c *prepCache) wait() { c.bg.Wait() }
+
+// fill prepares scenario si into sl once and returns it.
+func (c *prepCache) fill(sl *prepSlot, si int) *prepared {
 	sl.once.Do(func() {
 		p, err := c.load(si)
 		if err != nil {

@@ -97,7 +97,11 @@ type Options struct {
 	AgentSamples int
 	// Trials per scenario × summarizer; 0 means 1.
 	Trials int
-	// Jobs bounds the units running at once; 0 means runtime.NumCPU().
+	// Jobs bounds the units running at once; 0 means runtime.NumCPU(). When
+	// the agent is agents.Local and there is no Judge, a unit holds its job
+	// slot only for its summarizer calls: its evaluation (checks, probes)
+	// runs on one evaluator per CPU (GOMAXPROCS), at most Jobs units
+	// waiting for one.
 	Jobs int
 	// Out is the run folder: journal, run header and result file.
 	Out string
@@ -194,7 +198,8 @@ func Run(ctx context.Context, list []*scenarios.Scenario, opts Options) (*Outcom
 //
 // The stages: the plan (makePlan), the units the journal lacks (pending),
 // the prepared-scenario cache (prepCache), the scheduler (schedule) feeding
-// the workers (runWorkers, unitRunner), the collector that group-commits to
+// the workers (runWorkers, unitRunner: a unit's model calls hold a job slot,
+// its evaluation does too unless it is local), the collector that group-commits to
 // the journal (collect), and the outcome that writes the result file
 // (outcome).
 func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) {
@@ -236,8 +241,9 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		check: check, hard: hard, now: now, cache: newPrepCache(suite, &pl, counter, todo)}
 	stop := make(chan struct{})
 	feed := schedule(ctx, todo, opts.StopAfter, stop)
-	results := runWorkers(min(jobs, max(len(todo), 1)), jobs, feed, ur.run)
+	results := runWorkers(min(jobs, max(len(todo), 1)), runtime.GOMAXPROCS(0), jobs, feed, ur.start)
 	ran, err := collect(results, j, stop, opts.Progress, len(todo))
+	ur.cache.wait() // a scenario prepared ahead for units that never ran
 	if err != nil {
 		return nil, err
 	}

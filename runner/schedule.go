@@ -44,22 +44,55 @@ func schedule(ctx context.Context, todo []job, stopAfter int, stop <-chan struct
 	return feed
 }
 
-// runWorkers starts n workers that run every job of feed with run and send
-// the unit on the channel returned (buffered buf), closed when feed is and
-// every worker is done.
-func runWorkers(n, buf int, feed <-chan job, run func(job) reports.Unit) <-chan reports.Unit {
+// started is a unit whose model calls are done: finish evaluates it and
+// returns it. local is set when finish calls nothing outside the process
+// (the checks and a Local agent, no judge), so that it may run off the job
+// slot.
+type started struct {
+	finish func() reports.Unit
+	local  bool
+}
+
+// runWorkers starts n workers that start every job of feed with start and
+// send the finished unit on the channel returned (buffered buf), closed when
+// feed is and every unit is finished. A worker finishes a unit itself,
+// unless its evaluation is local: then it hands it to one of evaluators
+// evaluators (at most buf waiting) and takes the next job at once, so
+// that a job slot is held only while a unit waits on a model, and a CPU-bound
+// evaluation never delays the next request.
+func runWorkers(n, evaluators, buf int, feed <-chan job, start func(job) started) <-chan reports.Unit {
 	results := make(chan reports.Unit, buf)
-	var wg sync.WaitGroup
+	local := make(chan func() reports.Unit, buf)
+	var workers, evals sync.WaitGroup
 	for range n {
-		wg.Add(1)
+		workers.Add(1)
 		go func() {
-			defer wg.Done()
+			defer workers.Done()
 			for jb := range feed {
-				results <- run(jb)
+				s := start(jb)
+				if s.local {
+					local <- s.finish
+				} else {
+					results <- s.finish()
+				}
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(results) }()
+	for range max(evaluators, 1) {
+		evals.Add(1)
+		go func() {
+			defer evals.Done()
+			for finish := range local {
+				results <- finish()
+			}
+		}()
+	}
+	go func() {
+		workers.Wait()
+		close(local)
+		evals.Wait()
+		close(results)
+	}()
 	return results
 }
 
@@ -75,23 +108,39 @@ type unitRunner struct {
 	cache     *prepCache
 }
 
-// run runs one unit, redacted, and tells the cache it is done.
-func (r *unitRunner) run(jb job) reports.Unit {
+// localEval reports whether evaluating a unit calls nothing outside the
+// process: the agent is Local and there is no judge.
+func (r *unitRunner) localEval() bool {
+	_, local := r.agent.(agents.Local)
+	return local && r.judge == nil
+}
+
+// run runs one unit to the end.
+func (r *unitRunner) run(jb job) reports.Unit { return r.start(jb).finish() }
+
+// start runs one unit's model calls (its timeline); the unit's finish
+// evaluates it, redacts it and tells the cache it is done. The first unit
+// of a scenario also has the cache prepare the next scenario.
+func (r *unitRunner) start(jb job) started {
 	p := r.cache.get(jb.sc)
+	r.cache.ahead(jb.sc)
 	// Keys may be registered or set while the run goes: read them per unit.
 	rd := redact.Join(p.secrets, redact.Keys())
 	s := r.sums[jb.sum]
-	var out reports.Unit
+	end := func(out reports.Unit) reports.Unit {
+		reports.RedactUnit(&out, rd)
+		r.cache.done(jb.sc)
+		return out
+	}
 	if p.loadErr != nil {
-		out = reports.Unit{Scenario: reports.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
+		out := reports.Unit{Scenario: reports.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
 			Summarizer: s.Name, Trial: jb.trial, Status: reports.UnitError,
 			Error: "loading the scenario: " + p.loadErr.Error(), Generations: []reports.Generation{}, Probes: []reports.Probe{}}
-	} else {
-		u := &unit{p: p, spec: s.Name, sum: s.Summarizer, agent: r.agent, trial: jb.trial, check: r.check,
-			judge: r.judge, judgeGate: r.judgeGate, hard: redact.NewContext(r.hard, rd), now: r.now}
-		out = u.run()
+		return started{finish: func() reports.Unit { return end(out) }, local: true}
 	}
-	reports.RedactUnit(&out, rd)
-	r.cache.done(jb.sc)
-	return out
+	u := &unit{p: p, spec: s.Name, sum: s.Summarizer, agent: r.agent, trial: jb.trial, check: r.check,
+		judge: r.judge, judgeGate: r.judgeGate, hard: redact.NewContext(r.hard, rd), now: r.now}
+	begin := u.now()
+	tl := u.walk()
+	return started{finish: func() reports.Unit { return end(u.evaluate(tl, begin)) }, local: r.localEval()}
 }

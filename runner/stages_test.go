@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -175,6 +177,51 @@ func TestPrepCacheLifetime(t *testing.T) {
 	}
 }
 
+// ahead prepares the next scenario of the run once, in the background: the
+// units that then ask for it get that preparation, nothing is loaded twice,
+// a scenario with no unit left is never loaded, and the last scenario has
+// no successor.
+func TestPrepCacheAhead(t *testing.T) {
+	suite := newRefSuite("a", "b", "c", "d")
+	pl := makePlan(suite, &Options{Summarizers: twoSummarizers()}, 2)
+	// c's units are already in the journal: b's successor is d.
+	todo, _ := pl.pending(func(key string) bool { return strings.HasPrefix(key, "c\x00") })
+	c := newPrepCache(suite, &pl, tokens.Default(), todo)
+	c.get(0)
+	c.ahead(0)
+	c.ahead(0)
+	c.wait()
+	if suite.loads[1] != 1 || c.held() != 2 {
+		t.Fatalf("after ahead(a): b loaded %d times, %d held", suite.loads[1], c.held())
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.get(1); c.ahead(1) }()
+	}
+	wg.Wait()
+	c.wait()
+	if suite.loads[1] != 1 {
+		t.Errorf("b loaded %d times", suite.loads[1])
+	}
+	if suite.loads[2] != 0 || suite.loads[3] != 1 {
+		t.Errorf("loads of c, d: %d, %d (want 0, 1: c has no unit left)", suite.loads[2], suite.loads[3])
+	}
+	c.get(3)
+	c.ahead(3)
+	c.wait()
+	for si := range 4 {
+		if si != 2 {
+			for range 4 {
+				c.done(si)
+			}
+		}
+	}
+	if c.held() != 0 || suite.loads[2] != 0 {
+		t.Errorf("after every unit: %d held, c loaded %d times", c.held(), suite.loads[2])
+	}
+}
+
 // batches records the batches written; it fails the write fail (1-based).
 type batches struct {
 	got  [][]string
@@ -287,7 +334,8 @@ func TestScheduleStops(t *testing.T) {
 	}
 }
 
-// The workers run every job and close the results when done.
+// The workers run every job, local evaluations or not, and close the
+// results when every unit is finished.
 func TestRunWorkers(t *testing.T) {
 	feed := make(chan job)
 	go func() {
@@ -296,12 +344,77 @@ func TestRunWorkers(t *testing.T) {
 		}
 		close(feed)
 	}()
-	results := runWorkers(4, 4, feed, func(jb job) reports.Unit { return reports.Unit{Trial: jb.pos} })
+	results := runWorkers(4, 2, 4, feed, func(jb job) started {
+		return started{finish: func() reports.Unit { return reports.Unit{Trial: jb.pos} }, local: jb.pos%3 == 0}
+	})
 	seen := map[int]bool{}
 	for u := range results {
 		seen[u.Trial] = true
 	}
 	if len(seen) != 20 {
 		t.Errorf("ran %d of 20", len(seen))
+	}
+}
+
+// feedJobs feeds n jobs and closes the feed.
+func feedJobs(n int) <-chan job {
+	feed := make(chan job)
+	go func() {
+		for i := range n {
+			feed <- job{pos: i}
+		}
+		close(feed)
+	}()
+	return feed
+}
+
+// A local evaluation does not hold the job slot: with one worker, the
+// second unit starts (its model call) while the first is still being
+// evaluated.
+func TestRunWorkersLocalFreesSlot(t *testing.T) {
+	secondStarted := make(chan struct{})
+	overlapped := make(chan bool, 1)
+	results := runWorkers(1, 1, 1, feedJobs(2), func(jb job) started {
+		if jb.pos == 1 {
+			close(secondStarted)
+			return started{finish: func() reports.Unit { return reports.Unit{Trial: 1} }, local: true}
+		}
+		return started{local: true, finish: func() reports.Unit {
+			select {
+			case <-secondStarted:
+				overlapped <- true
+			case <-time.After(10 * time.Second):
+				overlapped <- false
+			}
+			return reports.Unit{Trial: 0}
+		}}
+	})
+	n := 0
+	for range results {
+		n++
+	}
+	if n != 2 || !<-overlapped {
+		t.Fatalf("%d units; the second unit did not start while the first was evaluated", n)
+	}
+}
+
+// An evaluation that calls out (a model agent, a judge) holds the job slot:
+// with one worker, the second unit starts only after the first is finished.
+func TestRunWorkersRemoteHoldsSlot(t *testing.T) {
+	var mu sync.Mutex
+	var order []string
+	log := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
+	results := runWorkers(1, 2, 1, feedJobs(2), func(jb job) started {
+		log(fmt.Sprintf("start %d", jb.pos))
+		return started{finish: func() reports.Unit {
+			time.Sleep(10 * time.Millisecond) // a slow judge
+			log(fmt.Sprintf("finish %d", jb.pos))
+			return reports.Unit{Trial: jb.pos}
+		}}
+	})
+	for range results {
+	}
+	if diff := cmp.Diff([]string{"start 0", "finish 0", "start 1", "finish 1"}, order); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
 	}
 }

@@ -62,16 +62,31 @@ type timeline struct {
 	err      error // summarizer failure: the unit ends in error
 }
 
+// run runs the unit: its timeline (the summarizer calls), then its
+// evaluation (checks, judge, probes).
 func (u *unit) run() reports.Unit {
 	start := u.now()
+	return u.evaluate(u.walk(), start)
+}
+
+// walk walks the unit's history: every summarizer call and install, no
+// check.
+func (u *unit) walk() *timeline {
+	tl := &timeline{u: u, coverIdx: -1, hdr: u.p.headerBase}
+	tl.active = NewActive(u.boundary)
+	tl.walk()
+	return tl
+}
+
+// evaluate checks every generation of the walked timeline tl (and asks the
+// judge), asks every probe on the full and the compacted context, and
+// returns the unit; start is when the unit began.
+func (u *unit) evaluate(tl *timeline, start time.Time) reports.Unit {
 	sc := u.p.sc
 	out := reports.Unit{
 		Scenario:   reports.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, Tags: sc.Tags},
 		Summarizer: u.spec, Trial: u.trial, Status: reports.UnitOK,
 	}
-	tl := &timeline{u: u, coverIdx: -1, hdr: u.p.headerBase}
-	tl.active = NewActive(u.boundary)
-	tl.walk()
 
 	out.Warnings = tl.warnings
 	for i := range tl.gens {
