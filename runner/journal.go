@@ -285,12 +285,12 @@ func (j *journal) append(units []reports.Unit) error {
 	entries := make([]entry, len(units))
 	for i := range units {
 		u := &units[i]
-		line, err := resultmodel.MarshalUnit(u)
-		if err != nil {
+		start := len(buf)
+		var err error
+		if buf, err = resultmodel.AppendUnit(buf, u); err != nil {
 			return fmt.Errorf("journaling %s × %s: %w", u.Scenario.ID, u.Summarizer, err)
 		}
-		entries[i] = entry{off: j.off + int64(len(buf)), n: len(line), status: u.Status}
-		buf = append(buf, line...)
+		entries[i] = entry{off: j.off + int64(start), n: len(buf) - start, status: u.Status}
 	}
 	if _, err := j.f.WriteAt(buf, j.off); err != nil {
 		return fmt.Errorf("writing journal: %w", err)

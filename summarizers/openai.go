@@ -1,7 +1,6 @@
 package summarizers
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -233,17 +232,17 @@ func (p *Prompt) Render(req *Request) (system, user string, err error) {
 		Goal: req.Goal, Rules: req.Rules, PreviousSummary: prev, Events: req.Events,
 		Transcript: req.EventsText(), Trial: req.Trial,
 	}
-	var b bytes.Buffer
-	// The transcript is most of the prompt: one allocation, not a doubling
-	// series of them.
-	b.Grow(len(d.Transcript) + len(d.Rules) + len(d.Goal) + len(d.PreviousSummary) + 4096)
 	if s := p.tmpl.Lookup("system"); s != nil {
+		var b strings.Builder
 		if err := s.Execute(&b, d); err != nil {
 			return "", "", fmt.Errorf("rendering prompt: %w", err)
 		}
 		system = strings.TrimSpace(b.String())
-		b.Reset()
 	}
+	// The transcript is most of the prompt: one allocation, which becomes
+	// the string, not a doubling series of them and a copy.
+	var b strings.Builder
+	b.Grow(len(d.Transcript) + len(d.Rules) + len(d.Goal) + len(d.PreviousSummary) + 4096)
 	if err := p.tmpl.Execute(&b, d); err != nil {
 		return "", "", fmt.Errorf("rendering prompt: %w", err)
 	}

@@ -70,3 +70,27 @@ func TestUnmarshalUnitRefusesWhatIsNotJSON(t *testing.T) {
 		t.Error("UnmarshalUnit accepted a torn line")
 	}
 }
+
+// AppendUnit appends exactly MarshalUnit's line, after what dst holds, and
+// a line returned earlier is never changed by a later call (the encoder's
+// buffer is reused).
+func TestAppendUnit(t *testing.T) {
+	a, b := sampleUnit("a"), sampleUnit("b-with-a-longer-id")
+	la, _ := result.MarshalUnit(&a)
+	lb, _ := result.MarshalUnit(&b)
+	keep := bytes.Clone(la)
+	buf := []byte("head\n")
+	var err error
+	for _, u := range []*result.Unit{&a, &b, &a} {
+		if buf, err = result.AppendUnit(buf, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "head\n" + string(la) + string(lb) + string(la)
+	if string(buf) != want {
+		t.Errorf("AppendUnit:\n got %q\nwant %q", buf, want)
+	}
+	if !bytes.Equal(la, keep) {
+		t.Errorf("a later call changed an earlier line: %q", la)
+	}
+}
