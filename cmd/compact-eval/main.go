@@ -6,16 +6,33 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 )
 
 func main() {
+	tuneGC(os.Getenv)
 	code := mainExit()
 	for _, f := range atExit {
 		f()
 	}
 	os.Exit(code)
+}
+
+// gcPercent is the collector's target (GOGC) when the environment sets
+// none. A run's live heap is small (under 10 MB for the built-in suite
+// × 16 trials) and most of what it allocates is request bodies and lines
+// that die at once, so the default of 100 collects every few milliseconds:
+// at 150 the collector's CPU falls by a third, for about 4 MB more peak
+// memory (README "Measuring").
+const gcPercent = 150
+
+// tuneGC sets the collector's target to gcPercent, unless GOGC is set.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // atExit runs after the command, before the process exits; the profile

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strconv"
 	"testing"
 
@@ -92,4 +93,23 @@ func cmdAggregates(ts *testscript.TestScript, neg bool, args []string) {
 	}{r.Aggregates, r.Summaries}, "", "  ")
 	ts.Check(err)
 	ts.Stdout().Write(append(b, '\n'))
+}
+
+// The command collects at gcPercent unless GOGC says otherwise.
+func TestTuneGC(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	tuneGC(func(string) string { return "" })
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("GOGC unset: GC percent %d, want %d", got, gcPercent)
+	}
+	tuneGC(func(k string) string {
+		if k == "GOGC" {
+			return "300"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: GC percent changed to %d", got)
+	}
 }
