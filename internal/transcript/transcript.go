@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -192,29 +193,72 @@ func EventsText(events []scenarios.Event) string {
 
 // WriteEvents writes the text form of events to b.
 func WriteEvents(b *strings.Builder, events []scenarios.Event) {
-	for _, m := range EventMessages(events) {
-		writeMessage(b, m)
+	msgs := EventMessages(events)
+	n := 0
+	for i := range msgs {
+		n += messageLen(&msgs[i])
+	}
+	b.Grow(n)
+	for i := range msgs {
+		writeMessage(b, &msgs[i])
 	}
 }
 
-func writeMessage(b *strings.Builder, m Message) {
-	seq := ""
-	if len(m.Seqs) > 0 {
-		seq = fmt.Sprintf("#%d ", m.Seqs[0])
+// writeMessage writes m's text form: one line per message, and one per
+// tool call of an assistant message, each opened by [#seq role].
+func writeMessage(b *strings.Builder, m *Message) {
+	var num [20]byte
+	open := func() {
+		b.WriteByte('[')
+		if len(m.Seqs) > 0 {
+			b.WriteByte('#')
+			b.Write(strconv.AppendInt(num[:0], int64(m.Seqs[0]), 10))
+			b.WriteByte(' ')
+		}
 	}
 	switch {
 	case len(m.Calls) > 0:
 		if m.Content != "" {
-			fmt.Fprintf(b, "[%sassistant] %s\n", seq, m.Content)
+			open()
+			b.WriteString("assistant] ")
+			b.WriteString(m.Content)
+			b.WriteByte('\n')
 		}
 		for _, c := range m.Calls {
-			fmt.Fprintf(b, "[#%d assistant call %s] %s(%s)\n", c.Seq, c.ID, c.Name, c.Arguments)
+			b.WriteString("[#")
+			b.Write(strconv.AppendInt(num[:0], int64(c.Seq), 10))
+			b.WriteString(" assistant call ")
+			b.WriteString(c.ID)
+			b.WriteString("] ")
+			b.WriteString(c.Name)
+			b.WriteByte('(')
+			b.WriteString(c.Arguments)
+			b.WriteString(")\n")
 		}
 	case m.Role == Tool:
-		fmt.Fprintf(b, "[%stool %s] %s\n", seq, m.CallID, m.Content)
+		open()
+		b.WriteString("tool ")
+		b.WriteString(m.CallID)
+		b.WriteString("] ")
+		b.WriteString(m.Content)
+		b.WriteByte('\n')
 	default:
-		fmt.Fprintf(b, "[%s%s] %s\n", seq, m.Role, m.Content)
+		open()
+		b.WriteString(m.Role)
+		b.WriteString("] ")
+		b.WriteString(m.Content)
+		b.WriteByte('\n')
 	}
+}
+
+// messageLen bounds the length of m's text form from above (a seq takes at
+// most 20 digits), so that a buffer grown by it is never grown again.
+func messageLen(m *Message) int {
+	n := len(m.Content) + len(m.Role) + len(m.CallID) + 48
+	for _, c := range m.Calls {
+		n += len(c.ID) + len(c.Name) + len(c.Arguments) + 48
+	}
+	return n
 }
 
 // MessageText is the text form of one message, exactly as Text writes it.
@@ -222,6 +266,7 @@ func writeMessage(b *strings.Builder, m Message) {
 // use it so that their sums match Text.
 func MessageText(m Message) string {
 	var b strings.Builder
-	writeMessage(&b, m)
+	b.Grow(messageLen(&m))
+	writeMessage(&b, &m)
 	return b.String()
 }

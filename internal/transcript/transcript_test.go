@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -132,5 +133,63 @@ func TestNoSummaryNoHeaderLine(t *testing.T) {
 		if h := Header(Context{Goal: "g", Summary: s}); strings.Contains(h, "Summary") {
 			t.Errorf("Header with summary %q mentions a summary:\n%s", s, h)
 		}
+	}
+}
+
+// fmtMessage is the text form of a message as the formatted-print version
+// of writeMessage wrote it: the reference the direct writes must match byte
+// for byte.
+func fmtMessage(m Message) string {
+	var b strings.Builder
+	seq := ""
+	if len(m.Seqs) > 0 {
+		seq = fmt.Sprintf("#%d ", m.Seqs[0])
+	}
+	switch {
+	case len(m.Calls) > 0:
+		if m.Content != "" {
+			fmt.Fprintf(&b, "[%sassistant] %s\n", seq, m.Content)
+		}
+		for _, c := range m.Calls {
+			fmt.Fprintf(&b, "[#%d assistant call %s] %s(%s)\n", c.Seq, c.ID, c.Name, c.Arguments)
+		}
+	case m.Role == Tool:
+		fmt.Fprintf(&b, "[%stool %s] %s\n", seq, m.CallID, m.Content)
+	default:
+		fmt.Fprintf(&b, "[%s%s] %s\n", seq, m.Role, m.Content)
+	}
+	return b.String()
+}
+
+// Every kind of message renders exactly as the formatted-print version did,
+// and messageLen is never short (a grown buffer is not grown again).
+func TestMessageTextMatchesFormatted(t *testing.T) {
+	msgs := []Message{
+		{Role: User, Content: "hello", Seqs: []int{1}},
+		{Role: User, Content: "no seq"},
+		{Role: Assistant, Content: "", Seqs: []int{7}},
+		{Role: Assistant, Content: "thinking % and %d", Seqs: []int{12345678901}},
+		{Role: Assistant, Content: "calling", Seqs: []int{3, 4}, Calls: []Call{
+			{ID: "call_a", Name: "kubectl", Arguments: `{"cmd":"get pods"}`, Seq: 3},
+			{ID: "c%b", Name: "read", Arguments: "{}", Seq: 4}}},
+		{Role: Assistant, Seqs: []int{9}, Calls: []Call{{ID: "x", Name: "n", Arguments: "{}", Seq: 9}}},
+		{Role: Tool, CallID: "call_a", Content: "[error] boom\nline two", Seqs: []int{5}},
+		{Role: Tool, CallID: "call_b", Content: NoResult, Synthetic: true},
+		{Role: "system", Content: "ünïcode ✓ \x00 tail", Seqs: []int{0}},
+		{Role: User, Content: "", Seqs: []int{-2}},
+	}
+	for _, m := range msgs {
+		got, want := MessageText(m), fmtMessage(m)
+		if got != want {
+			t.Errorf("MessageText(%+v)\n got %q\nwant %q", m, got, want)
+		}
+		if n := messageLen(&m); n < len(got) {
+			t.Errorf("messageLen %d < %d for %q", n, len(got), got)
+		}
+	}
+	var b strings.Builder
+	WriteEvents(&b, nil)
+	if b.Len() != 0 {
+		t.Errorf("no events wrote %q", b.String())
 	}
 }
