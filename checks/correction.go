@@ -61,7 +61,7 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 	if st.sum.TextOnly() {
 		leaves = st.textLeaves()
 	}
-	oldF, newF := newValueFinder(inv.Old), newValueFinder(inv.New)
+	oldF, newF := st.valueFinder(inv.Old), st.valueFinder(inv.New)
 	var newAt, newElsewhere *Evidence
 	for _, l := range leaves {
 		for _, sp := range newF.spans(st, l) {
@@ -143,6 +143,20 @@ type valueFinder struct {
 	value float64
 	unit  string
 	date  *quantity.Date
+}
+
+// valueFinder is newValueFinder(v), parsed once per scenario: every
+// generation of every unit checks the same corrections.
+func (st *state) valueFinder(v string) valueFinder {
+	if st.sd == nil {
+		return newValueFinder(v)
+	}
+	if f, ok := st.sd.finders.Load(v); ok {
+		return f.(valueFinder)
+	}
+	f := newValueFinder(v)
+	st.sd.finders.Store(v, f)
+	return f
 }
 
 func newValueFinder(v string) valueFinder {

@@ -39,6 +39,7 @@ type scenarioData struct {
 	quantSeq  sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
 	cited     sync.Map // seq -> the text grounding reads ("\x00": no such event)
 	wordSets  sync.Map // cited text -> its words
+	finders   sync.Map // a correction's value -> its valueFinder
 }
 
 type replKey struct {
