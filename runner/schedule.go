@@ -142,5 +142,8 @@ func (r *unitRunner) start(jb job) started {
 		judge: r.judge, judgeGate: r.judgeGate, hard: redact.NewContext(r.hard, rd), now: r.now}
 	begin := u.now()
 	tl := u.walk()
-	return started{finish: func() reports.Unit { return end(u.evaluate(tl, begin)) }, local: r.localEval()}
+	walked := u.now().Sub(begin)
+	// The unit's duration is its own work: the walk, then the evaluation,
+	// not the wait for an evaluator between them.
+	return started{finish: func() reports.Unit { return end(u.evaluate(tl, u.now().Add(-walked))) }, local: r.localEval()}
 }
