@@ -75,7 +75,12 @@
 //
 // Units run in a bounded worker pool; results come out in a deterministic
 // order (scenario id, summarizer in the order given, trial) whatever the
-// concurrency. Each finished unit is redacted (every leak of a secret
+// concurrency. A worker holds its job slot while the unit waits on a model;
+// when the agent is agents.Local (the reference agent) and there is no
+// judge, the unit's checks and decisions run on evaluators of their own,
+// one per CPU, so that the worker's next request goes out at once instead of
+// waiting behind CPU work. Once a scenario's units start, the next
+// scenario is loaded and prepared in the background. Each finished unit is redacted (every leak of a secret
 // invariant, a run of 8 or more of its characters not public in the
 // session, and every known API key become [redacted:ID]; see
 // checks.SecretRedactor and internal/redact), appended as one JSON
