@@ -56,10 +56,10 @@ type started struct {
 // runWorkers starts n workers that start every job of feed with start and
 // send the finished unit on the channel returned (buffered buf), closed when
 // feed is and every unit is finished. A worker finishes a unit itself,
-// unless its evaluation is local: then it hands it to one of evaluators
-// evaluators (at most buf waiting) and takes the next job at once, so
-// that a job slot is held only while a unit waits on a model, and a CPU-bound
-// evaluation never delays the next request.
+// unless its evaluation is local: then it queues it (at most buf waiting)
+// for one of the evaluators and takes the next job at once, so that a job
+// slot is held only while a unit waits on a model, and CPU-bound evaluation
+// does not delay the next request.
 func runWorkers(n, evaluators, buf int, feed <-chan job, start func(job) started) <-chan reports.Unit {
 	results := make(chan reports.Unit, buf)
 	local := make(chan func() reports.Unit, buf)
@@ -114,9 +114,6 @@ func (r *unitRunner) localEval() bool {
 	_, local := r.agent.(agents.Local)
 	return local && r.judge == nil
 }
-
-// run runs one unit to the end.
-func (r *unitRunner) run(jb job) reports.Unit { return r.start(jb).finish() }
 
 // start runs one unit's model calls (its timeline); the unit's finish
 // evaluates it, redacts it and tells the cache it is done. The first unit
