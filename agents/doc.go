@@ -8,7 +8,10 @@
 // Context: rules, goal, the active summary as ForAgent shows it, the events
 // after its coverage) and returns a Decision: the option key chosen and a
 // reason. Implementations must be safe for concurrent use. Func adapts a
-// function, for an agent of your own in Go.
+// function, for an agent of your own in Go. Two markers tell the runner
+// what it may do with an agent: a Memoizable one is asked once per distinct
+// context, and a Local one (it decides in the process, calling nothing) has
+// its units evaluated off the job slots that model calls hold.
 //
 // New builds the agent a spec names (parsed by summarizers.ParseSpec, with
 // summarizers.Options shared with the summarizers):
