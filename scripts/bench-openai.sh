@@ -2,8 +2,11 @@
 # bench-openai.sh — speed of the openai: summarizer path against a local
 # simulated OpenAI-compatible endpoint (internal/llm/llmtest/simserver).
 #
-# Usage: scripts/bench-openai.sh [CALLS] [CONCURRENCY] [LATENCY] [RUNS]
-#        defaults:               400     32            100ms     3
+# Usage: scripts/bench-openai.sh [CALLS] [CONCURRENCY] [LATENCY] [RUNS] [HISTORY]
+#        defaults:               400     32            100ms     3      3
+#
+# HISTORY is the events each call summarizes: 3 makes a 6 KB request, 150
+# about the built-in suite's 21 KB (compare with scripts/bench-suite.sh).
 #
 # It builds simserver and loadgen (internal/llm/llmtest/loadgen: the real
 # summarizers.NewOpenAI path: prompt rendering, strict json_schema request,
@@ -34,6 +37,7 @@ calls=${1:-400}
 conc=${2:-32}
 latency=${3:-100ms}
 runs=${4:-3}
+history=${5:-3}
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
@@ -64,13 +68,13 @@ echo "# machine: $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
 echo "# 1. wall time: $calls calls, -j $conc, latency $latency"
 start_sim "$latency"
 for _ in $(seq "$runs"); do
-	"$tmp/loadgen" -base "$base" -n "$calls" -j "$conc" -latency "$latency"
+	"$tmp/loadgen" -base "$base" -n "$calls" -j "$conc" -latency "$latency" -history "$history"
 done
 
 echo "# 2. harness CPU per call: latency 0, $((calls * 5)) calls, -j $conc"
 start_sim 0
 for _ in $(seq "$runs"); do
-	"$tmp/loadgen" -base "$base" -n $((calls * 5)) -j "$conc" -latency 1ms | sed 's/ ideal=.*floor_ratio=[0-9.]*//'
+	"$tmp/loadgen" -base "$base" -n $((calls * 5)) -j "$conc" -latency 1ms -history "$history" | sed 's/ ideal=.*floor_ratio=[0-9.]*//'
 done
 
 echo "# 3. process start to first request"

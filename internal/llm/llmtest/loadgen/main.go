@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -35,9 +36,10 @@ func run() int {
 	j := flag.Int("j", 32, "concurrency")
 	latency := flag.Duration("latency", 100*time.Millisecond, "the endpoint's latency, for the ideal")
 	prof := flag.String("cpuprofile", "", "write a CPU profile of the calls here")
+	history := flag.Int("history", 3, "events in the history each call summarizes (3: a 6 KB request; 150: about the built-in suite's 21 KB)")
 	flag.Parse()
-	if *base == "" || *n < 1 || *j < 1 {
-		fmt.Fprintln(os.Stderr, "loadgen: want -base URL, -n ≥ 1, -j ≥ 1")
+	if *base == "" || *n < 1 || *j < 1 || *history < 3 {
+		fmt.Fprintln(os.Stderr, "loadgen: want -base URL, -n ≥ 1, -j ≥ 1, -history ≥ 3")
 		return 2
 	}
 	s, err := summarizers.NewOpenAI("sim", summarizers.OpenAIOptions{BaseURL: *base, APIKey: "sk-bench", NoCache: true, Concurrency: *j})
@@ -50,6 +52,18 @@ func run() int {
 		{Seq: 2, Role: scenarios.RoleAssistant, ToolCall: &scenarios.ToolCall{ID: "c1", Name: "dns_lookup", Args: map[string]any{"host": "db"}}},
 		{Seq: 3, Role: scenarios.RoleTool, ToolResult: &scenarios.ToolResult{CallID: "c1", Status: "ok", Text: "db -> 10.0.3.7"}},
 	}
+	// More history: pairs of a log read and its result, then a remark.
+	for seq := 4; len(events) < *history; seq++ {
+		switch id := fmt.Sprintf("c%d", seq); seq % 3 {
+		case 1:
+			events = append(events, scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, ToolCall: &scenarios.ToolCall{ID: id, Name: "kubectl", Args: map[string]any{"cmd": "logs deploy/payments-api --since=5m"}}})
+		case 2:
+			events = append(events, scenarios.Event{Seq: seq, Role: scenarios.RoleTool, ToolResult: &scenarios.ToolResult{CallID: fmt.Sprintf("c%d", seq-1), Status: "ok",
+				Text: "2026-11-29T22:41:12Z ERROR payments.db pool checkout failed after 3 attempts (10.42.7.19:5432 timed out)"}})
+		default:
+			events = append(events, scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, Text: "Still timeouts to the primary, not refusals; reading the next window."})
+		}
+	}
 	if *prof != "" {
 		f, err := os.Create(*prof)
 		if err != nil {
@@ -60,11 +74,15 @@ func run() int {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
+	// The runner renders a history once for all the units that send it;
+	// so does this.
+	text := transcript.EventsText(events)
 	var errs, retries atomic.Int64
 	call := func(i int) {
 		req := summarizers.NewRequest()
-		req.ScenarioID, req.Generation, req.Cut, req.Trial = "bench", 1, 3, i
+		req.ScenarioID, req.Generation, req.Cut, req.Trial = "bench", 1, events[len(events)-1].Seq, i
 		req.Goal, req.Rules, req.Events = "Diagnose the db failure", "You are on call.", events
+		req.SetEventsText(func() string { return text })
 		resp, err := s.Summarize(context.Background(), req)
 		if resp != nil {
 			retries.Add(int64(resp.Call.Retries))
