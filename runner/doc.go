@@ -80,10 +80,11 @@
 // judge, the unit's checks and decisions run on evaluators of their own,
 // one per CPU, so that the worker's next request goes out at once instead of
 // waiting behind CPU work. Once a scenario's units start, the next
-// scenario is loaded and prepared in the background. Each finished unit is redacted (every leak of a secret
-// invariant, a run of 8 or more of its characters not public in the
-// session, and every known API key become [redacted:ID]; see
-// checks.SecretRedactor and internal/redact), appended as one JSON
+// scenario is loaded and prepared in the background. Each finished unit is
+// redacted (every leak of a secret invariant, a run of 8 or more of its
+// characters not public in the session, and every known API key become
+// [redacted:ID]; see checks.SecretRedactor and internal/redact), appended
+// as one JSON
 // line to OUT/journal.jsonl and synced (units finishing together share one
 // sync); a resumed run skips every unit the journal holds as finished (ok
 // or error) and runs abandoned ones again. The result file OUT/result.json
