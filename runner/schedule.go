@@ -137,10 +137,6 @@ func (r *unitRunner) start(jb job) started {
 	}
 	u := &unit{p: p, spec: s.Name, sum: s.Summarizer, agent: r.agent, trial: jb.trial, check: r.check,
 		judge: r.judge, judgeGate: r.judgeGate, hard: redact.NewContext(r.hard, rd), now: r.now}
-	begin := u.now()
-	tl := u.walk()
-	walked := u.now().Sub(begin)
-	// The unit's duration is its own work: the walk, then the evaluation,
-	// not the wait for an evaluator between them.
-	return started{finish: func() reports.Unit { return end(u.evaluate(tl, u.now().Add(-walked))) }, local: r.localEval()}
+	tl, walked := u.walk()
+	return started{finish: func() reports.Unit { return end(u.evaluate(tl, walked)) }, local: r.localEval()}
 }

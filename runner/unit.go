@@ -65,23 +65,26 @@ type timeline struct {
 // run runs the unit: its timeline (the summarizer calls), then its
 // evaluation (checks, judge, probes).
 func (u *unit) run() reports.Unit {
-	start := u.now()
-	return u.evaluate(u.walk(), start)
+	return u.evaluate(u.walk())
 }
 
 // walk walks the unit's history: every summarizer call and install, no
-// check.
-func (u *unit) walk() *timeline {
-	tl := &timeline{u: u, coverIdx: -1, hdr: u.p.headerBase}
+// check. took is how long it took.
+func (u *unit) walk() (tl *timeline, took time.Duration) {
+	start := u.now()
+	tl = &timeline{u: u, coverIdx: -1, hdr: u.p.headerBase}
 	tl.active = NewActive(u.boundary)
 	tl.walk()
-	return tl
+	return tl, u.now().Sub(start)
 }
 
 // evaluate checks every generation of the walked timeline tl (and asks the
 // judge), asks every probe on the full and the compacted context, and
-// returns the unit; start is when the unit began.
-func (u *unit) evaluate(tl *timeline, start time.Time) reports.Unit {
+// returns the unit. Its duration is the walk's, walked, and the
+// evaluation's: a unit that waited for an evaluator in between does not
+// count the wait.
+func (u *unit) evaluate(tl *timeline, walked time.Duration) reports.Unit {
+	start := u.now().Add(-walked)
 	sc := u.p.sc
 	out := reports.Unit{
 		Scenario:   reports.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, Tags: sc.Tags},
