@@ -54,10 +54,10 @@ func run() int {
 	}
 	// More history: pairs of a log read and its result, then a remark.
 	for seq := 4; len(events) < *history; seq++ {
-		switch id := fmt.Sprintf("c%d", seq); seq % 3 {
+		switch seq % 3 {
 		case 1:
-			events = append(events, scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, ToolCall: &scenarios.ToolCall{ID: id, Name: "kubectl", Args: map[string]any{"cmd": "logs deploy/payments-api --since=5m"}}})
-		case 2:
+			events = append(events, scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, ToolCall: &scenarios.ToolCall{ID: fmt.Sprintf("c%d", seq), Name: "kubectl", Args: map[string]any{"cmd": "logs deploy/payments-api --since=5m"}}})
+		case 2: // the result of the call just before
 			events = append(events, scenarios.Event{Seq: seq, Role: scenarios.RoleTool, ToolResult: &scenarios.ToolResult{CallID: fmt.Sprintf("c%d", seq-1), Status: "ok",
 				Text: "2026-11-29T22:41:12Z ERROR payments.db pool checkout failed after 3 attempts (10.42.7.19:5432 timed out)"}})
 		default:
