@@ -82,6 +82,11 @@ run_cli() {
 	rm -rf "$1"
 }
 field() { sed -n "s/.*$1: //p" "$tmp/time"; }
+# cpu_s, rss_mb: the last run's user + system seconds and peak RSS in MB.
+cpu_s() { awk -v u="$(field 'User time (seconds)')" -v s="$(field 'System time (seconds)')" 'BEGIN { print u + s }'; }
+rss_mb() { awk -v r="$(field 'Maximum resident set size (kbytes)')" 'BEGIN { printf "%.1f", r / 1024 }'; }
+# first_ms T0: ms from T0 (ns) to the endpoint's first request, or "none".
+first_ms() { awk -v a="$1" -v b="$(cat "$tmp/first" 2>/dev/null || echo 0)" 'BEGIN { if (b == 0) print "none"; else printf "%.1f", (b - a) / 1e6 }'; }
 wall_s() { field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'; }
 lat_s=$(awk -v l="$latency" 'BEGIN { if (l ~ /ms$/) print substr(l, 1, length(l) - 2) / 1000; else if (l ~ /s$/) print substr(l, 1, length(l) - 1) + 0; else print l }')
 
@@ -94,9 +99,7 @@ echo "# built-in suite: $scenarios scenarios × $trials trials = $units units, -
 start_sim 0
 t0=$(date +%s%N)
 run_cli "$tmp/out-cold"
-cold_ms=$(awk -v a="$t0" -v b="$(cat "$tmp/first" 2>/dev/null || echo 0)" 'BEGIN { if (b == 0) print "none"; else printf "%.1f", (b - a) / 1e6 }')
-cold_cpu=$(awk -v u="$(field 'User time (seconds)')" -v s="$(field 'System time (seconds)')" 'BEGIN { print u + s }')
-echo "first run on a fresh cache (token table derived): cpu=${cold_cpu}s peak_rss=$(awk -v r="$(field 'Maximum resident set size (kbytes)')" 'BEGIN { printf "%.1f", r / 1024 }')MB start_to_first_request=${cold_ms}ms"
+echo "first run on a fresh cache (token table derived): cpu=$(cpu_s)s peak_rss=$(rss_mb)MB start_to_first_request=$(first_ms "$t0")ms"
 stop_sim
 
 ratios=() cpus=() rsss=() starts=()
@@ -119,26 +122,25 @@ for r in $(seq "$runs"); do
 	# 2. CPU and RSS at latency 0
 	start_sim 0
 	run_cli "$tmp/out-cpu"
-	cpu=$(awk -v u="$(field 'User time (seconds)')" -v s="$(field 'System time (seconds)')" 'BEGIN { print u + s }')
-	rss=$(field 'Maximum resident set size (kbytes)')
+	cpu=$(cpu_s)
+	rss=$(rss_mb)
 	stop_sim
 	calls0=$(requests_seen)
 	[[ ${calls0:-0} -gt 0 ]] || { echo "bench-suite.sh: simserver reported no request count" >&2; cat "$tmp/sim.log" >&2; exit 3; }
 	cpu_unit=$(awk -v c="$cpu" -v n="$units" 'BEGIN { printf "%.2f", 1000 * c / n }')
 	cpu_call=$(awk -v c="$cpu" -v n="$calls0" 'BEGIN { printf "%.2f", 1000 * c / n }')
-	rss_mb=$(awk -v r="$rss" 'BEGIN { printf "%.1f", r / 1024 }')
 	cpus+=("$cpu_unit")
-	rsss+=("$rss_mb")
+	rsss+=("$rss")
 
 	# 3. start to first request
 	start_sim 0
 	t0=$(date +%s%N)
 	run_cli "$tmp/out-start"
-	start_ms=$(awk -v a="$t0" -v b="$(cat "$tmp/first" 2>/dev/null || echo 0)" 'BEGIN { if (b == 0) print "none"; else printf "%.1f", (b - a) / 1e6 }')
+	start_ms=$(first_ms "$t0")
 	stop_sim
 	[[ $start_ms != none ]] && starts+=("$start_ms")
 
-	echo "run $r: at $latency: $line | at 0: cpu=${cpu}s cpu/unit=${cpu_unit}ms cpu/request=${cpu_call}ms peak_rss=${rss_mb}MB | start_to_first_request=${start_ms}ms"
+	echo "run $r: at $latency: $line | at 0: cpu=${cpu}s cpu/unit=${cpu_unit}ms cpu/request=${cpu_call}ms peak_rss=${rss}MB | start_to_first_request=${start_ms}ms"
 done
 echo "best/median of $runs: wall/floor=$(stats "${ratios[@]}") cpu/unit=$(stats "${cpus[@]}")ms peak_rss=$(stats "${rsss[@]}")MB start_to_first_request=$(stats "${starts[@]}")ms"
 echo "# targets (issue 17): wall/floor ≤ 1.05, cpu/unit ≤ 0.7 ms, peak RSS ≤ 60 MB, start to first request < 30 ms"
