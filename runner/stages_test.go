@@ -12,7 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -416,5 +418,27 @@ func TestRunWorkersRemoteHoldsSlot(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"start 0", "finish 0", "start 1", "finish 1"}, order); diff != "" {
 		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+// Only an evaluation that calls nothing outside the process leaves the job
+// slot: a Local agent (the reference agent) with no judge; not a model or
+// exec agent (here a Func), and not the reference agent with a judge.
+func TestLocalEval(t *testing.T) {
+	judge := judges.Func(func(context.Context, *judges.Request) (*judges.Verdict, error) { return nil, nil })
+	other := agents.Func(func(context.Context, *agents.Request) (*agents.Decision, error) { return nil, nil })
+	for _, tc := range []struct {
+		name  string
+		agent agents.Agent
+		judge judges.Judge
+		want  bool
+	}{
+		{"reference, no judge", agents.Reference{}, nil, true},
+		{"reference with a judge", agents.Reference{}, judge, false},
+		{"another agent", other, nil, false},
+	} {
+		if got := (&unitRunner{agent: tc.agent, judge: tc.judge}).localEval(); got != tc.want {
+			t.Errorf("%s: local %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
