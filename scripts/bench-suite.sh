@@ -6,6 +6,11 @@
 # Usage: scripts/bench-suite.sh [TRIALS] [JOBS] [LATENCY] [RUNS]
 #        defaults:              16       32     100ms     3
 #
+# With CE_BASELINE=REV (a git revision), it also builds the command at REV
+# and runs the two builds alternately, run after run, so that both meet the
+# same machine: on a shared host the speed moves too much between sittings
+# for figures taken apart to be compared.
+#
 # For each of RUNS runs it prints, and then the best and the median of them:
 #
 #   1. at LATENCY: wall time of `compact-eval run --summarizer openai:sim
@@ -50,6 +55,15 @@ trap 'stop_sim; rm -rf "$tmp"' EXIT
 cd "$root"
 go build -o "$tmp/compact-eval" ./cmd/compact-eval
 go build -o "$tmp/simserver" ./internal/llm/llmtest/simserver
+builds=(this)
+if [[ -n ${CE_BASELINE:-} ]]; then
+	git worktree add --quiet --detach "$tmp/baseline-src" "$CE_BASELINE"
+	(cd "$tmp/baseline-src" && go build -o "$tmp/compact-eval-baseline" ./cmd/compact-eval)
+	git worktree remove --force "$tmp/baseline-src"
+	builds=(baseline this)
+fi
+# bin BUILD: the binary of a build.
+bin() { if [[ $1 == baseline ]]; then echo "$tmp/compact-eval-baseline"; else echo "$tmp/compact-eval"; fi; }
 scenarios=$("$tmp/compact-eval" validate | sed -n 's/^\([0-9]*\) scenarios* OK$/\1/p')
 units=$((scenarios * trials))
 
@@ -70,16 +84,16 @@ requests_seen() {
 	sed -n 's/^simserver: \([0-9]*\) requests.*/\1/p' "$tmp/sim.log"
 }
 
-# run_cli OUT: one run of the command under /usr/bin/time -v into $tmp/time.
+# run_cli BUILD OUT: one run of a build under /usr/bin/time -v into $tmp/time.
 run_cli() {
-	OPENAI_BASE_URL=$base OPENAI_API_KEY=sk-bench XDG_CACHE_HOME=$tmp/cache \
-		/usr/bin/time -v -o "$tmp/time" "$tmp/compact-eval" run --summarizer openai:sim \
-		--trials "$trials" -j "$jobs" --no-cache --out "$1" >"$tmp/stdout" 2>"$tmp/stderr" || {
+	OPENAI_BASE_URL=$base OPENAI_API_KEY=sk-bench XDG_CACHE_HOME=$tmp/cache-$1 \
+		/usr/bin/time -v -o "$tmp/time" "$(bin "$1")" run --summarizer openai:sim \
+		--trials "$trials" -j "$jobs" --no-cache --out "$2" >"$tmp/stdout" 2>"$tmp/stderr" || {
 		echo "compact-eval run failed:" >&2
 		cat "$tmp/stdout" "$tmp/stderr" >&2
 		exit 1
 	}
-	rm -rf "$1"
+	rm -rf "$2"
 }
 field() { sed -n "s/.*$1: //p" "$tmp/time"; }
 # cpu_s, rss_mb: the last run's user + system seconds and peak RSS in MB.
@@ -96,20 +110,25 @@ echo "# built-in suite: $scenarios scenarios × $trials trials = $units units, -
 # A fresh cache: the first run derives the token table (tokens/o200k.v2.bin,
 # once per machine). It is measured on its own, and the runs after it
 # measure a machine that has it, as every run but a CI machine's first does.
-start_sim 0
-t0=$(date +%s%N)
-run_cli "$tmp/out-cold"
-echo "first run on a fresh cache (token table derived): cpu=$(cpu_s)s peak_rss=$(rss_mb)MB start_to_first_request=$(first_ms "$t0")ms"
-stop_sim
+for b in "${builds[@]}"; do
+	start_sim 0
+	t0=$(date +%s%N)
+	run_cli "$b" "$tmp/out-cold"
+	echo "$b: first run on a fresh cache (token table derived): cpu=$(cpu_s)s peak_rss=$(rss_mb)MB start_to_first_request=$(first_ms "$t0")ms"
+	stop_sim
+done
 
-ratios=() cpus=() rsss=() starts=()
-# best and median of a list of numbers: "best/median"
-stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "none"; exit } m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%s/%g", v[1], m }'; }
+# The figures of each build, space-separated, by build.
+declare -A ratios cpus rsss starts
+# best and median of numbers: "best/median"
+stats() { printf '%s\n' "$@" | sort -g | awk 'NF { v[++n] = $1 } END { if (n == 0) { print "none"; exit } m = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; printf "%s/%g", v[1], m }'; }
 
-for r in $(seq "$runs"); do
+# measure BUILD R: run R of a build, its three figures.
+measure() {
+	local b=$1 r=$2 wall calls line cpu rss calls0 cpu_unit cpu_call t0 start_ms
 	# 1. wall at LATENCY
 	start_sim "$latency"
-	run_cli "$tmp/out-wall"
+	run_cli "$b" "$tmp/out-wall"
 	wall=$(wall_s)
 	stop_sim
 	calls=$(requests_seen)
@@ -117,11 +136,11 @@ for r in $(seq "$runs"); do
 	line=$(awk -v w="$wall" -v c="$calls" -v j="$jobs" -v l="$lat_s" 'BEGIN {
 		f = int((c + j - 1) / j) * l
 		printf "wall=%.2fs requests=%d floor=%.2fs wall/floor=%.2f", w, c, f, w / f }')
-	ratios+=("$(echo "$line" | sed 's/.*wall\/floor=//')")
+	ratios[$b]+=" ${line##*wall/floor=}"
 
 	# 2. CPU and RSS at latency 0
 	start_sim 0
-	run_cli "$tmp/out-cpu"
+	run_cli "$b" "$tmp/out-cpu"
 	cpu=$(cpu_s)
 	rss=$(rss_mb)
 	stop_sim
@@ -129,18 +148,27 @@ for r in $(seq "$runs"); do
 	[[ ${calls0:-0} -gt 0 ]] || { echo "bench-suite.sh: simserver reported no request count" >&2; cat "$tmp/sim.log" >&2; exit 3; }
 	cpu_unit=$(awk -v c="$cpu" -v n="$units" 'BEGIN { printf "%.2f", 1000 * c / n }')
 	cpu_call=$(awk -v c="$cpu" -v n="$calls0" 'BEGIN { printf "%.2f", 1000 * c / n }')
-	cpus+=("$cpu_unit")
-	rsss+=("$rss")
+	cpus[$b]+=" $cpu_unit"
+	rsss[$b]+=" $rss"
 
 	# 3. start to first request
 	start_sim 0
 	t0=$(date +%s%N)
-	run_cli "$tmp/out-start"
+	run_cli "$b" "$tmp/out-start"
 	start_ms=$(first_ms "$t0")
 	stop_sim
-	[[ $start_ms != none ]] && starts+=("$start_ms")
+	[[ $start_ms != none ]] && starts[$b]+=" $start_ms"
 
-	echo "run $r: at $latency: $line | at 0: cpu=${cpu}s cpu/unit=${cpu_unit}ms cpu/request=${cpu_call}ms peak_rss=${rss}MB | start_to_first_request=${start_ms}ms"
+	echo "$b run $r: at $latency: $line | at 0: cpu=${cpu}s cpu/unit=${cpu_unit}ms cpu/request=${cpu_call}ms peak_rss=${rss}MB | start_to_first_request=${start_ms}ms"
+}
+
+for r in $(seq "$runs"); do
+	for b in "${builds[@]}"; do
+		measure "$b" "$r"
+	done
 done
-echo "best/median of $runs: wall/floor=$(stats "${ratios[@]}") cpu/unit=$(stats "${cpus[@]}")ms peak_rss=$(stats "${rsss[@]}")MB start_to_first_request=$(stats "${starts[@]}")ms"
+for b in "${builds[@]}"; do
+	# shellcheck disable=SC2086 # the lists are space-separated numbers
+	echo "$b: best/median of $runs: wall/floor=$(stats ${ratios[$b]}) cpu/unit=$(stats ${cpus[$b]})ms peak_rss=$(stats ${rsss[$b]})MB start_to_first_request=$(stats ${starts[$b]:-})ms"
+done
 echo "# targets (issue 17): wall/floor ≤ 1.05, cpu/unit ≤ 0.7 ms, peak RSS ≤ 60 MB, start to first request < 30 ms"
