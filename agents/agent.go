@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -97,7 +99,7 @@ type Decision struct {
 	// option orders, votes); nil for other agents.
 	Sampling *SampleRecord `json:"-"`
 	// Call is the provenance of the call that produced the decision.
-	Call summarizers.Call `json:"-"`
+	Call result.Call `json:"-"`
 }
 
 // Agent answers probes. Implementations must be safe for concurrent use.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
@@ -205,7 +207,7 @@ func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.Beta
 	return text, rep.CacheHit, nil
 }
 
-func setExtra(c *summarizers.Call, k, v string) {
+func setExtra(c *result.Call, k, v string) {
 	if c.Extra == nil {
 		c.Extra = map[string]string{}
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -89,7 +91,7 @@ func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 		if reply.Answer == nil || strings.TrimSpace(*reply.Answer) == "" {
 			return bad(`reply has no "answer" (a free-text probe wants %s)`, want)
 		}
-		d := &Decision{Answer: *reply.Answer, Call: summarizers.Call{Spec: a.spec, Latency: res.Latency, Stderr: res.Stderr}}
+		d := &Decision{Answer: *reply.Answer, Call: result.Call{Spec: a.spec, Latency: res.Latency, Stderr: res.Stderr}}
 		if reply.Reason != nil {
 			d.Reason = *reply.Reason
 		}
@@ -107,7 +109,7 @@ func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	if !found {
 		return bad("choice %q is not an option of probe %q (valid: %s)", *reply.Choice, req.Probe.ID, strings.Join(keys, ", "))
 	}
-	d := &Decision{Choice: *reply.Choice, Call: summarizers.Call{Spec: a.spec, Latency: res.Latency, Stderr: res.Stderr}}
+	d := &Decision{Choice: *reply.Choice, Call: result.Call{Spec: a.spec, Latency: res.Latency, Stderr: res.Stderr}}
 	if reply.Reason != nil {
 		d.Reason = *reply.Reason
 	}

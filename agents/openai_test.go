@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 	openai "github.com/sashabaranov/go-openai"
 
@@ -125,8 +127,8 @@ func TestOpenAIAgentConversation(t *testing.T) {
 					t.Errorf("request body holds %q", secret)
 				}
 			}
-			wantCall := summarizers.Call{Spec: "openai:agent-model", Model: "agent-model", Endpoint: strings.TrimPrefix(srv.URL, "http://"),
-				OutputMode: "json_object", Usage: summarizers.Usage{PromptTokens: 50, CompletionTokens: 9}}
+			wantCall := result.Call{Spec: "openai:agent-model", Model: "agent-model", Endpoint: strings.TrimPrefix(srv.URL, "http://"),
+				OutputMode: "json_object", Usage: result.Usage{PromptTokens: 50, CompletionTokens: 9}}
 			d.Call.Latency = 0
 			if diff := cmp.Diff(wantCall, d.Call); diff != "" {
 				t.Errorf("call (-want +got):\n%s", diff)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -44,7 +46,7 @@ func TestProviderProvenanceParamsAreSent(t *testing.T) {
 				t.Fatal(err)
 			}
 			reqs := fake.Requests()
-			for i, c := range []summarizers.Call{resp.Call, d.Call} {
+			for i, c := range []result.Call{resp.Call, d.Call} {
 				var body map[string]any
 				if err := json.Unmarshal(reqs[i].Body, &body); err != nil {
 					t.Fatal(err)

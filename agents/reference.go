@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Reference is the offline reference agent. It reads the
@@ -43,7 +43,7 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 		d, err = pick(req, viewOf(req.Context))
 	}
 	if d != nil {
-		d.Call = summarizers.Call{Spec: ReferenceSpec}
+		d.Call = result.Call{Spec: ReferenceSpec}
 	}
 	return d, err
 }

@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Unsure is the choice of a vote (Sampling.Samples > 1) that ends in a
@@ -85,7 +86,7 @@ func (s Sampling) sampled(ctx context.Context, req *Request, once func(context.C
 	rec := &SampleRecord{Seed: s.Seed}
 	votes := map[string]int{}
 	reasons := map[string]string{}
-	var total summarizers.Call
+	var total result.Call
 	for k := range n {
 		order := s.Order(req.ScenarioID, req.Probe.ID, req.Trial, k, req.Probe.Options)
 		rec.Orders = append(rec.Orders, order)
@@ -145,7 +146,7 @@ func (s Sampling) sampled(ctx context.Context, req *Request, once func(context.C
 // addCall adds c to the provenance of a sampled decision: the first
 // sample's spec, model and parameters; latency, usage and retries summed;
 // a cache hit only when every sample was one.
-func addCall(total *summarizers.Call, c summarizers.Call, first bool) {
+func addCall(total *result.Call, c result.Call, first bool) {
 	if first {
 		*total = c
 		return

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -45,24 +47,24 @@ type ArtifactCheck struct {
 }
 
 // Check implements Check.
-func (c ArtifactCheck) Check(in *Input) []Result {
+func (c ArtifactCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypeArtifact)
+		return nilInvariant(result.TypeArtifact)
 	}
 	inv := c.Inv
-	base := Result{Check: inv.Type(), Kind: KindInvariant, Invariant: inv.ID, Pos: inv.Pos}
+	base := result.CheckResult{Check: inv.Type(), Kind: result.KindInvariant, Invariant: inv.ID, Pos: inv.Pos}
 	if in.Scenario == nil {
-		base.Status, base.Message = Error, msgNoScenario
-		return []Result{base}
+		base.Status, base.Message = result.Error, msgNoScenario
+		return []result.CheckResult{base}
 	}
 	sd := dataFor(in.Scenario)
 	first := 0
 	for _, p := range inv.Required {
 		s := sd.firstPathSeq(p)
 		if s == 0 {
-			base.Status = Error
+			base.Status = result.Error
 			base.Message = fmt.Sprintf("scenario error: required path %q is named by no event", p)
-			return []Result{base}
+			return []result.CheckResult{base}
 		}
 		if first == 0 || s < first {
 			first = s
@@ -70,7 +72,7 @@ func (c ArtifactCheck) Check(in *Input) []Result {
 	}
 	st, r, ok := invariant(in, inv, first)
 	if !ok {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	bound := st.bound()
 	textOnly := st.sum.TextOnly()
@@ -81,8 +83,8 @@ func (c ArtifactCheck) Check(in *Input) []Result {
 		}
 	}
 	if len(due) == 0 {
-		r.Status, r.Message = Skip, fmt.Sprintf("no required path is named by events 1..%d yet", bound)
-		return []Result{r}
+		r.Status, r.Message = result.Skip, fmt.Sprintf("no required path is named by events 1..%d yet", bound)
+		return []result.CheckResult{r}
 	}
 	var twins []string
 	for _, p := range inv.Paths {
@@ -99,17 +101,17 @@ func (c ArtifactCheck) Check(in *Input) []Result {
 	a.neverNamed(textOnly)
 	a.digests(textOnly)
 	if len(a.msgs) > 0 {
-		r.Status, r.Message = Fail, a.msgs[0]
+		r.Status, r.Message = result.Fail, a.msgs[0]
 		if len(a.msgs) > 1 {
 			r.Message += fmt.Sprintf(" (%s)", plural(len(a.msgs), "problem"))
 		}
 		r.Evidence = a.evidence
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status = Pass
+	r.Status = result.Pass
 	r.Message = fmt.Sprintf("named exactly: %s", strings.Join(due, ", "))
 	r.Evidence = a.found
-	return []Result{r}
+	return []result.CheckResult{r}
 }
 
 // artifactRun is one run of the artifact check.
@@ -119,11 +121,11 @@ type artifactRun struct {
 	due, twins []string
 	bound      int
 	msgs       []string
-	evidence   []Evidence
-	found      []Evidence
+	evidence   []result.Evidence
+	found      []result.Evidence
 }
 
-func (a *artifactRun) fail(e Evidence, msg string) {
+func (a *artifactRun) fail(e result.Evidence, msg string) {
 	a.evidence = append(a.evidence, e)
 	a.msgs = append(a.msgs, msg)
 }
@@ -148,15 +150,15 @@ func (a *artifactRun) structured() {
 			if near := nearPaths(st, p); near != "" {
 				msg += "; artifacts has " + near
 			}
-			a.fail(Evidence{Pointer: "/artifacts", Seq: seq, Text: p, Note: "not listed"}, msg)
+			a.fail(result.Evidence{Pointer: "/artifacts", Seq: seq, Text: p, Note: "not listed"}, msg)
 			continue
 		}
 		if s := st.sum.Artifacts[i].Status; s != "" && s != summarizers.ArtifactCurrent {
-			a.fail(Evidence{Pointer: ptrf("artifacts", i, "status"), Seq: seq, Text: p, Note: "the live path marked " + s},
+			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "status"), Seq: seq, Text: p, Note: "the live path marked " + s},
 				fmt.Sprintf("%s marks the live path %s as %s", ptrf("artifacts", i, "status"), p, s))
 			continue
 		}
-		a.found = append(a.found, Evidence{Pointer: ptrf("artifacts", i, "path"), Seq: seq, Text: p})
+		a.found = append(a.found, result.Evidence{Pointer: ptrf("artifacts", i, "path"), Seq: seq, Text: p})
 	}
 	twinListed := ""
 	for _, p := range a.twins {
@@ -166,7 +168,7 @@ func (a *artifactRun) structured() {
 		}
 		twinListed = p
 		if st.sum.Artifacts[i].Status == summarizers.ArtifactCurrent {
-			a.fail(Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "a twin marked current"},
+			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "a twin marked current"},
 				fmt.Sprintf("%s marks %s as current; the live one is %s", ptrf("artifacts", i, "status"), p, strings.Join(a.inv.Required, ", ")))
 		}
 	}
@@ -175,7 +177,7 @@ func (a *artifactRun) structured() {
 	}
 	for _, p := range a.due {
 		if i := a.listed(p); i >= 0 && st.sum.Artifacts[i].Status == "" {
-			a.fail(Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "no status beside its twin " + twinListed},
+			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "no status beside its twin " + twinListed},
 				fmt.Sprintf("artifacts lists both %s and its twin %s with nothing saying which is live: mark %s current", p, twinListed, p))
 		}
 	}
@@ -195,14 +197,14 @@ func (a *artifactRun) text() {
 		seq := st.sd.firstPathSeq(path)
 		offs := tokenOffsets(l.text, path)
 		if len(offs) == 0 {
-			a.fail(Evidence{Pointer: "/text", Seq: seq, Text: path, Note: "not named"}, fmt.Sprintf("required path %s is not named in text", path))
+			a.fail(result.Evidence{Pointer: "/text", Seq: seq, Text: path, Note: "not named"}, fmt.Sprintf("required path %s is not named in text", path))
 			continue
 		}
 		bad := false
 		for _, i := range offs {
 			v := p.Judge(i, i+len(path), nil, notLive...)
 			if v.Negated() {
-				a.fail(Evidence{Pointer: "/text", Seq: seq, Text: path, Note: cueNote(v)},
+				a.fail(result.Evidence{Pointer: "/text", Seq: seq, Text: path, Note: cueNote(v)},
 					fmt.Sprintf("text marks the live path %s as not live (%s)", path, cueNote(v)))
 				bad = true
 				break
@@ -212,14 +214,14 @@ func (a *artifactRun) text() {
 			}
 		}
 		if !bad {
-			a.found = append(a.found, Evidence{Pointer: "/text", Seq: seq, Text: path})
+			a.found = append(a.found, result.Evidence{Pointer: "/text", Seq: seq, Text: path})
 		}
 	}
 	for _, twin := range a.twins {
 		for _, i := range tokenOffsets(l.text, twin) {
 			if c := p.Judge(i, i+len(twin), nil, polarity.Current); c.Kind == polarity.Current {
 				if v := p.Judge(i, i+len(twin), nil, notLive...); !v.Negated() {
-					a.fail(Evidence{Pointer: "/text", Text: twin, Note: cueNote(c)},
+					a.fail(result.Evidence{Pointer: "/text", Text: twin, Note: cueNote(c)},
 						fmt.Sprintf("text presents %s as the live one (%s); the live one is %s", twin, cueNote(c), strings.Join(a.inv.Required, ", ")))
 					return
 				}
@@ -227,7 +229,7 @@ func (a *artifactRun) text() {
 			if v := p.Judge(i, i+len(twin), nil, notLive...); v.Negated() || liveMarked {
 				continue
 			}
-			a.fail(Evidence{Pointer: "/text", Text: twin, Note: "named with nothing saying it is not the live one"},
+			a.fail(result.Evidence{Pointer: "/text", Text: twin, Note: "named with nothing saying it is not the live one"},
 				fmt.Sprintf("text names %s and %s with nothing saying which is live", strings.Join(a.due, ", "), twin))
 			return
 		}
@@ -246,7 +248,7 @@ func (a *artifactRun) neverNamed(textOnly bool) {
 				continue
 			}
 			if findToken(l.text, p) >= 0 {
-				a.fail(Evidence{Pointer: l.ptr, Text: p, Note: "never named by the covered history"},
+				a.fail(result.Evidence{Pointer: l.ptr, Text: p, Note: "never named by the covered history"},
 					fmt.Sprintf("%s names %s, which the covered history never names", l.ptr, p))
 				break
 			}
@@ -262,7 +264,7 @@ func (a *artifactRun) digests(textOnly bool) {
 		isDue := contains(a.due, p)
 		if textOnly {
 			if isDue && !strings.Contains(st.text(), d) {
-				a.fail(Evidence{Pointer: "/text", Text: p, Note: "digest missing"}, fmt.Sprintf("the digest of %s is missing from text", p))
+				a.fail(result.Evidence{Pointer: "/text", Text: p, Note: "digest missing"}, fmt.Sprintf("the digest of %s is missing from text", p))
 			}
 			continue
 		}
@@ -273,13 +275,13 @@ func (a *artifactRun) digests(textOnly bool) {
 			if got == "" {
 				note = "digest missing"
 			}
-			a.fail(Evidence{Pointer: ptrf("artifacts", i, "digest"), Text: p, Note: note}, fmt.Sprintf("%s: %s", ptrf("artifacts", i, "digest"), note))
+			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "digest"), Text: p, Note: note}, fmt.Sprintf("%s: %s", ptrf("artifacts", i, "digest"), note))
 		}
 		for j, x := range st.sum.Artifacts {
 			if x.Path == p || x.Digest != d || st.sd.showsDigest(x.Path, d, a.bound) {
 				continue
 			}
-			a.fail(Evidence{Pointer: ptrf("artifacts", j, "digest"), Text: x.Path, Note: "carries the digest of " + p},
+			a.fail(result.Evidence{Pointer: ptrf("artifacts", j, "digest"), Text: x.Path, Note: "carries the digest of " + p},
 				fmt.Sprintf("%s carries the digest of %s on %s", ptrf("artifacts", j, "digest"), p, x.Path))
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Bad summaries never panic: the schema check says why and every other
@@ -14,28 +16,28 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		name       string
 		raw        []byte
-		wantSchema Status
+		wantSchema result.Status
 		schemaMsg  string
-		wantOthers Status
+		wantOthers result.Status
 	}{
-		{"not JSON", []byte("The summary: db is down."), Error, "not a readable JSON document", Error},
-		{"wrong shape", []byte(`["schema_version", 1]`), Fail, "the document is an array; want an object", Error},
-		{"100 MB", huge, Error, "the limit is 8388608", Error},
-		{"10000-deep nesting", []byte(strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000)), Error, "nests deeper than 64", Error},
-		{"covers_through as a string", []byte(`{"schema_version": 1, "covers_through": "12", "text": "read-only"}`), Fail, "covers_through is a string; want an integer", Error},
-		{"null", []byte(`null`), Fail, "the document is null; want an object", Error},
-		{"empty: the none arm", nil, Skip, msgNoSummary, Skip},
+		{"not JSON", []byte("The summary: db is down."), result.Error, "not a readable JSON document", result.Error},
+		{"wrong shape", []byte(`["schema_version", 1]`), result.Fail, "the document is an array; want an object", result.Error},
+		{"100 MB", huge, result.Error, "the limit is 8388608", result.Error},
+		{"10000-deep nesting", []byte(strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000)), result.Error, "nests deeper than 64", result.Error},
+		{"covers_through as a string", []byte(`{"schema_version": 1, "covers_through": "12", "text": "read-only"}`), result.Fail, "covers_through is a string; want an integer", result.Error},
+		{"null", []byte(`null`), result.Fail, "the document is null; want an object", result.Error},
+		{"empty: the none arm", nil, result.Skip, msgNoSummary, result.Skip},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := testScenario()
 			results := Run(&Input{Scenario: sc, Gen: genAt(sc, 12, false), Raw: tc.raw})
-			if len(results) != len(StructuralNames)+len(sc.Invariants) {
+			if len(results) != len(result.StructuralChecks)+len(sc.Invariants) {
 				t.Fatalf("%d results; want %d", len(results), 9+len(sc.Invariants))
 			}
 			for _, r := range results {
 				want := tc.wantOthers
-				if r.Check == CheckSchema {
+				if r.Check == result.CheckSchema {
 					want = tc.wantSchema
 					if !strings.Contains(r.Message, tc.schemaMsg) {
 						t.Errorf("schema message %q; want it to contain %q", r.Message, tc.schemaMsg)
@@ -63,12 +65,12 @@ func FuzzSummary(f *testing.F) {
 	g.ReplacedTokens = 1000 // keep the fuzz loop on the summary, not the transcript
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		results := Run(&Input{Scenario: sc, Gen: g, Raw: raw})
-		if len(results) != len(StructuralNames)+len(sc.Invariants) {
+		if len(results) != len(result.StructuralChecks)+len(sc.Invariants) {
 			t.Fatalf("%d results", len(results))
 		}
 		for _, r := range results {
 			switch r.Status {
-			case Pass, Fail, Error, Skip:
+			case result.Pass, result.Fail, result.Error, result.Skip:
 			default:
 				t.Fatalf("%s: status %q", r.Check, r.Status)
 			}

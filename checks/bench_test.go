@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -68,7 +70,7 @@ func BenchmarkChecks(b *testing.B) {
 	in := &Input{Scenario: sc, Gen: g, Raw: raw}
 	res := Run(in) // warm the per-scenario cache
 	for _, r := range res {
-		if r.Status == Error {
+		if r.Status == result.Error {
 			b.Fatalf("%s/%s: %s", r.Check, r.Invariant, r.Message)
 		}
 	}

@@ -2,34 +2,10 @@ package checks
 
 import (
 	"github.com/compact-eval/compact-eval/internal/tokens"
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
-
-// Status is the outcome of one check (result.Status).
-type Status = result.Status
-
-// The four statuses of docs/formats.md §2 (see result.Pass…).
-const (
-	Pass  = result.Pass
-	Fail  = result.Fail
-	Error = result.Error
-	Skip  = result.Skip
-)
-
-// Kinds of check.
-const (
-	KindInvariant  = result.KindInvariant
-	KindStructural = result.KindStructural
-)
-
-// Evidence points at what a result is about (result.Evidence).
-type Evidence = result.Evidence
-
-// Result is one check's verdict on one summary, or one invariant of it
-// (result.CheckResult, the type results carry).
-type Result = result.CheckResult
 
 // Generation describes the compaction a summary was produced for.
 type Generation struct {
@@ -73,11 +49,11 @@ type Input struct {
 // Check judges one aspect of a summary. Implementations must be safe for
 // concurrent use and must not call a model.
 type Check interface {
-	Check(in *Input) []Result
+	Check(in *Input) []result.CheckResult
 }
 
 // Func adapts a function to the Check interface.
-type Func func(in *Input) []Result
+type Func func(in *Input) []result.CheckResult
 
 // Check calls f.
-func (f Func) Check(in *Input) []Result { return f(in) }
+func (f Func) Check(in *Input) []result.CheckResult { return f(in) }

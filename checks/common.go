@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -18,20 +20,20 @@ const (
 
 // structural starts a structural check: it returns the state, or the result
 // to return when the summary is missing or unreadable.
-func structural(in *Input, name string, needScenario bool) (*state, []Result) {
-	r := Result{Check: name, Kind: KindStructural}
+func structural(in *Input, name string, needScenario bool) (*state, []result.CheckResult) {
+	r := result.CheckResult{Check: name, Kind: result.KindStructural}
 	if in.empty() {
-		r.Status, r.Message = Skip, msgNoSummary
-		return nil, []Result{r}
+		r.Status, r.Message = result.Skip, msgNoSummary
+		return nil, []result.CheckResult{r}
 	}
 	st := in.state()
 	if st.sum == nil {
-		r.Status, r.Message = Error, msgNotDecoded
-		return nil, []Result{r}
+		r.Status, r.Message = result.Error, msgNotDecoded
+		return nil, []result.CheckResult{r}
 	}
 	if needScenario && in.Scenario == nil {
-		r.Status, r.Message = Error, msgNoScenario
-		return nil, []Result{r}
+		r.Status, r.Message = result.Error, msgNoScenario
+		return nil, []result.CheckResult{r}
 	}
 	return st, nil
 }
@@ -39,19 +41,19 @@ func structural(in *Input, name string, needScenario bool) (*state, []Result) {
 // invariant starts an invariant check. seq is the event the invariant
 // becomes true at (0: from the start); an invariant not yet in the covered
 // history is skipped.
-func invariant(in *Input, inv scenarios.Invariant, seq int) (*state, Result, bool) {
-	r := Result{Check: inv.Type(), Kind: KindInvariant, Invariant: inv.InvariantID(), Pos: inv.Position()}
+func invariant(in *Input, inv scenarios.Invariant, seq int) (*state, result.CheckResult, bool) {
+	r := result.CheckResult{Check: inv.Type(), Kind: result.KindInvariant, Invariant: inv.InvariantID(), Pos: inv.Position()}
 	if in.empty() {
-		r.Status, r.Message = Skip, msgNoSummary
+		r.Status, r.Message = result.Skip, msgNoSummary
 		return nil, r, false
 	}
 	st := in.state()
 	if st.sum == nil {
-		r.Status, r.Message = Error, msgNotDecoded
+		r.Status, r.Message = result.Error, msgNotDecoded
 		return nil, r, false
 	}
 	if seq > 0 && in.Gen.Cut > 0 && seq > in.Gen.Cut {
-		r.Status = Skip
+		r.Status = result.Skip
 		r.Message = fmt.Sprintf("not yet in the covered history (event #%d comes after the cut #%d)", seq, in.Gen.Cut)
 		return nil, r, false
 	}
@@ -60,11 +62,11 @@ func invariant(in *Input, inv scenarios.Invariant, seq int) (*state, Result, boo
 
 // badPattern returns an error result when a scenario pattern does not
 // compile (a scenario lint error; reported, never a panic).
-func badPattern(r Result, patterns ...[]string) (Result, bool) {
+func badPattern(r result.CheckResult, patterns ...[]string) (result.CheckResult, bool) {
 	for _, ps := range patterns {
 		for _, p := range ps {
 			if _, err := textmatch.Compile(p); err != nil {
-				r.Status, r.Message = Error, "scenario error: "+err.Error()
+				r.Status, r.Message = result.Error, "scenario error: "+err.Error()
 				return r, true
 			}
 		}
@@ -131,6 +133,6 @@ func foldText(s string) string { return textmatch.Fold(s) }
 
 // nilInvariant is the result of an invariant check built without its
 // invariant.
-func nilInvariant(typ string) []Result {
-	return []Result{{Check: typ, Kind: KindInvariant, Status: Error, Message: "no invariant given to the " + typ + " check"}}
+func nilInvariant(typ string) []result.CheckResult {
+	return []result.CheckResult{{Check: typ, Kind: result.KindInvariant, Status: result.Error, Message: "no invariant given to the " + typ + " check"}}
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -25,12 +27,12 @@ import (
 type CompressionCheck struct{}
 
 // Check implements Check.
-func (CompressionCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckCompression, false)
+func (CompressionCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckCompression, false)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckCompression, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckCompression, Kind: result.KindStructural}
 	counter := in.Tokens
 	if counter == nil {
 		counter = tokens.Default()
@@ -40,8 +42,8 @@ func (CompressionCheck) Check(in *Input) []Result {
 		replaced = st.sd.replacedTokens(in.Gen.Cut, counter)
 	}
 	if replaced <= 0 {
-		r.Status, r.Message = Error, "no replaced events to compare with (no cut and no replaced token count)"
-		return []Result{r}
+		r.Status, r.Message = result.Error, "no replaced events to compare with (no cut and no replaced token count)"
+		return []result.CheckResult{r}
 	}
 	summaryTokens := 0
 	buf := compactBufs.Get().(*[]byte)
@@ -66,11 +68,11 @@ func (CompressionCheck) Check(in *Input) []Result {
 		"max_ratio":       maxRatio,
 	}
 	r.Message = fmt.Sprintf("summary %d tokens / replaced %d tokens = %.2f (max %.2f, %s)", summaryTokens, replaced, ratio, maxRatio, counter.Name())
-	r.Status = Pass
+	r.Status = result.Pass
 	if float64(summaryTokens) > maxRatio*float64(replaced) {
-		r.Status = Fail
+		r.Status = result.Fail
 	}
-	return []Result{r}
+	return []result.CheckResult{r}
 }
 
 // compactBufs are buffers for compactJSON, reused across summaries.

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -34,17 +36,17 @@ type ConstraintCheck struct {
 }
 
 // Check implements Check.
-func (c ConstraintCheck) Check(in *Input) []Result {
+func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypeConstraint)
+		return nilInvariant(result.TypeConstraint)
 	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.SourceSeq)
 	if !ok {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	if r, bad := badPattern(r, inv.Match); bad {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	all := st.current()
 	where, prefix := "constraints", "/constraints/"
@@ -53,10 +55,10 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 	}
 	occ := st.occurrencesIn(all, inv.Match, contradicts)
 	if o, ok := firstNegated(occ); ok {
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("%s contradicts the rule from #%d: %s (%s)", o.l.ptr, inv.SourceSeq, clipQ(o.l.text), cueNote(o.v))
-		r.Evidence = []Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern, Note: cueNote(o.v)}}
-		return []Result{r}
+		r.Evidence = []result.Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern, Note: cueNote(o.v)}}
+		return []result.CheckResult{r}
 	}
 	var kept []occurrence
 	for _, o := range occ {
@@ -65,9 +67,9 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 		}
 	}
 	if len(kept) == 0 {
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("no %s entry matches %s (rule from #%d)", where, anyOf(inv.Match), inv.SourceSeq)
-		ev := Evidence{Seq: inv.SourceSeq, Pattern: anyOf(inv.Match), Pointer: "/" + where}
+		ev := result.Evidence{Seq: inv.SourceSeq, Pattern: anyOf(inv.Match), Pointer: "/" + where}
 		if o, ok := firstAffirmed(occ); ok && where == "constraints" {
 			ev.Note = fmt.Sprintf("stated only at %s (%q), not as a constraint", o.l.ptr, clip.String(o.match, clipLen))
 			r.Message += "; " + ev.Note
@@ -75,27 +77,27 @@ func (c ConstraintCheck) Check(in *Input) []Result {
 			ev.Note = fmt.Sprintf("only reported at %s (%q), not stated", o.l.ptr, clip.String(o.match, clipLen))
 			r.Message += "; " + ev.Note
 		}
-		r.Evidence = []Evidence{ev}
-		return []Result{r}
+		r.Evidence = []result.Evidence{ev}
+		return []result.CheckResult{r}
 	}
 	// The entry that keeps the rule cites an event that states it.
-	var miscited []Evidence
+	var miscited []result.Evidence
 	for _, o := range kept {
 		seq := st.entrySeq(o.l.ptr)
 		if seq == 0 || seq == inv.SourceSeq || st.sd.eventMatches(seq, inv.Match) {
-			r.Status = Pass
+			r.Status = result.Pass
 			r.Message = fmt.Sprintf("constraint kept at %s: %q", o.l.ptr, clip.String(o.match, clipLen))
-			r.Evidence = []Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern}}
-			return []Result{r}
+			r.Evidence = []result.Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern}}
+			return []result.CheckResult{r}
 		}
-		miscited = append(miscited, Evidence{Pointer: seqPointer(o.l.ptr), Seq: seq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern,
+		miscited = append(miscited, result.Evidence{Pointer: seqPointer(o.l.ptr), Seq: seq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern,
 			Note: fmt.Sprintf("cites #%d, which does not state the rule (from #%d)", seq, inv.SourceSeq)})
 	}
 	e := miscited[0]
-	r.Status = Fail
+	r.Status = result.Fail
 	r.Message = fmt.Sprintf("constraint kept at %s, but it %s", strings.TrimSuffix(e.Pointer, "/source_seq"), e.Note)
 	r.Evidence = miscited
-	return []Result{r}
+	return []result.CheckResult{r}
 }
 
 // firstReported returns the first occurrence inside reported speech.

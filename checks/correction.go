@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/quantity"
@@ -39,17 +41,17 @@ type CorrectionCheck struct {
 }
 
 // Check implements Check.
-func (c CorrectionCheck) Check(in *Input) []Result {
+func (c CorrectionCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypeCorrection)
+		return nilInvariant(result.TypeCorrection)
 	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.SourceSeq)
 	if !ok {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	var msgs []string
-	fail := func(e Evidence, msg string) {
+	fail := func(e result.Evidence, msg string) {
 		r.Evidence = append(r.Evidence, e)
 		msgs = append(msgs, msg)
 	}
@@ -62,13 +64,13 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 		leaves = st.textLeaves()
 	}
 	oldF, newF := st.valueFinder(inv.Old), st.valueFinder(inv.New)
-	var newAt, newElsewhere *Evidence
+	var newAt, newElsewhere *result.Evidence
 	for _, l := range leaves {
 		for _, sp := range newF.spans(st, l) {
 			switch {
 			case isSupersedes(l.ptr):
 				if newElsewhere == nil {
-					newElsewhere = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in supersedes, which holds the old value"}
+					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in supersedes, which holds the old value"}
 				}
 			case sp.v.Kind != "":
 				if newElsewhere == nil {
@@ -76,10 +78,10 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 					if sp.v.Reported {
 						note = "only reported, not stated"
 					}
-					newElsewhere = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: note}
+					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: note}
 				}
 			case newAt == nil:
-				newAt = &Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
+				newAt = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
 			}
 		}
 		if isSupersedes(l.ptr) {
@@ -89,20 +91,20 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 			if sp.v.Kind != "" {
 				continue // marked as replaced, or someone else's claim
 			}
-			fail(Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current"},
+			fail(result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current"},
 				fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, subject, inv.Old, inv.New, inv.SourceSeq))
 			break
 		}
 	}
 	if newAt == nil {
 		msg := fmt.Sprintf("the corrected %s %s (from #%d) is missing", subject, inv.New, inv.SourceSeq)
-		ev := Evidence{Seq: inv.SourceSeq, Text: inv.New, Note: "new value missing"}
+		ev := result.Evidence{Seq: inv.SourceSeq, Text: inv.New, Note: "new value missing"}
 		if newElsewhere != nil {
 			msg += fmt.Sprintf(": %s has it %s", newElsewhere.Pointer, newElsewhere.Note)
 			ev = *newElsewhere
 		}
 		msgs = append([]string{msg}, msgs...)
-		r.Evidence = append([]Evidence{ev}, r.Evidence...)
+		r.Evidence = append([]result.Evidence{ev}, r.Evidence...)
 	}
 	// The corrections entry that carries the new value cites an event that
 	// states it.
@@ -115,21 +117,21 @@ func (c CorrectionCheck) Check(in *Input) []Result {
 			if text, ok := st.sd.citedText(cr.SourceSeq); ok && newF.in(text, text) {
 				continue
 			}
-			fail(Evidence{Pointer: ptrf("corrections", i, "source_seq"), Seq: cr.SourceSeq, Text: cr.Value, Note: fmt.Sprintf("cites #%d, which does not state %s", cr.SourceSeq, inv.New)},
+			fail(result.Evidence{Pointer: ptrf("corrections", i, "source_seq"), Seq: cr.SourceSeq, Text: cr.Value, Note: fmt.Sprintf("cites #%d, which does not state %s", cr.SourceSeq, inv.New)},
 				fmt.Sprintf("the correction at /corrections/%d cites #%d, which does not state %s (corrected at #%d)", i, cr.SourceSeq, inv.New, inv.SourceSeq))
 		}
 	}
 	if len(msgs) > 0 {
-		r.Status, r.Message = Fail, msgs[0]
+		r.Status, r.Message = result.Fail, msgs[0]
 		if len(msgs) > 1 {
 			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status = Pass
+	r.Status = result.Pass
 	r.Message = fmt.Sprintf("%s is %s at %s; %s appears only as superseded", subject, inv.New, newAt.Pointer, inv.Old)
-	r.Evidence = []Evidence{*newAt}
-	return []Result{r}
+	r.Evidence = []result.Evidence{*newAt}
+	return []result.CheckResult{r}
 }
 
 // valueFinder finds a correction value in a field: as a whole token of

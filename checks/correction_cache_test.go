@@ -3,6 +3,8 @@ package checks
 import (
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -35,29 +37,29 @@ func TestCorrectionParsedOncePerScenario(t *testing.T) {
 	cases := []struct {
 		name string
 		sum  *summarizers.Summary
-		want map[string]Status
+		want map[string]result.Status
 	}{
 		{"faithful: new values in other spellings", withCorrections(
 			summarizers.Correction{Subject: "freeze end", Value: "12 de diciembre", Supersedes: "December 5", SourceSeq: 7},
 			summarizers.Correction{Subject: "backfill rate", Value: "50 rows/s", Supersedes: "200 rows/s", SourceSeq: 7}),
-			map[string]Status{"freeze": Pass, "rate": Pass}},
+			map[string]result.Status{"freeze": result.Pass, "rate": result.Pass}},
 		{"fooling: the values parked in the wrong fields", withCorrections(
 			summarizers.Correction{Subject: "freeze end", Value: "5 de diciembre", Supersedes: "December 12", SourceSeq: 7},
 			summarizers.Correction{Subject: "backfill rate", Value: "200 rows/s", Supersedes: "50 rows/s", SourceSeq: 7}),
-			map[string]Status{"freeze": Fail, "rate": Fail}},
+			map[string]result.Status{"freeze": result.Fail, "rate": result.Fail}},
 		{"fooling: the same words, the old values as current", func() *summarizers.Summary {
 			s := withCorrections()
 			s.Text = "The freeze ends on 5 de diciembre, not December 12; the backfill runs at 200 rows/s, not 50 rows/s."
 			return s
-		}(), map[string]Status{"freeze": Fail, "rate": Fail}},
+		}(), map[string]result.Status{"freeze": result.Fail, "rate": result.Fail}},
 	}
-	fresh := map[string]map[string]Result{}
+	fresh := map[string]map[string]result.CheckResult{}
 	for _, tc := range cases {
 		sc := correctionScenario()
-		fresh[tc.name] = map[string]Result{}
+		fresh[tc.name] = map[string]result.CheckResult{}
 		results := Run(&Input{Scenario: sc, Gen: genAt(sc, 12, false), Raw: mustJSON(t, tc.sum)})
 		for inv := range tc.want {
-			fresh[tc.name][inv] = resultFor(t, results, scenarios.TypeCorrection, inv)
+			fresh[tc.name][inv] = resultFor(t, results, result.TypeCorrection, inv)
 		}
 	}
 	warm := correctionScenario()
@@ -67,7 +69,7 @@ func TestCorrectionParsedOncePerScenario(t *testing.T) {
 			tc := cases[(i+round)%len(cases)]
 			results := Run(&Input{Scenario: warm, Gen: genAt(warm, 12, false), Raw: mustJSON(t, tc.sum)})
 			for inv, want := range tc.want {
-				r := resultFor(t, results, scenarios.TypeCorrection, inv)
+				r := resultFor(t, results, result.TypeCorrection, inv)
 				if r.Status != want {
 					t.Errorf("round %d, %s, %s: %s (%s); want %s", round, tc.name, inv, r.Status, r.Message, want)
 				}

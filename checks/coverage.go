@@ -1,6 +1,10 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/result"
+)
 
 // CoverageCheck is the `coverage` check: covers_through equals the cut the
 // summarizer was given, extends the previous generation, and the cut splits
@@ -15,28 +19,28 @@ import "fmt"
 type CoverageCheck struct{}
 
 // Check implements Check.
-func (CoverageCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckCoverage, false)
+func (CoverageCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckCoverage, false)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckCoverage, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckCoverage, Kind: result.KindStructural}
 	ct, cut, prev := st.sum.CoversThrough, in.Gen.Cut, in.Gen.PrevCoversThrough
-	ev := Evidence{Pointer: "/covers_through", Text: fmt.Sprint(ct)}
+	ev := result.Evidence{Pointer: "/covers_through", Text: fmt.Sprint(ct)}
 	switch {
 	case cut <= 0:
-		r.Status, r.Message = Error, "the harness gave no cut for this generation"
+		r.Status, r.Message = result.Error, "the harness gave no cut for this generation"
 	case ct != cut:
-		r.Status, r.Message = Fail, fmt.Sprintf("covers_through is %d; the cut was %d", ct, cut)
+		r.Status, r.Message = result.Fail, fmt.Sprintf("covers_through is %d; the cut was %d", ct, cut)
 		ev.Seq = cut
-		r.Evidence = []Evidence{ev}
+		r.Evidence = []result.Evidence{ev}
 	case ct <= prev:
-		r.Status, r.Message = Fail, fmt.Sprintf("covers_through %d does not extend the previous generation's %d", ct, prev)
+		r.Status, r.Message = result.Fail, fmt.Sprintf("covers_through %d does not extend the previous generation's %d", ct, prev)
 		ev.Seq = prev
-		r.Evidence = []Evidence{ev}
+		r.Evidence = []result.Evidence{ev}
 	default:
-		r.Status, r.Message = Pass, fmt.Sprintf("covers_through %d equals the cut and extends %d", ct, prev)
-		r.Evidence = []Evidence{ev}
+		r.Status, r.Message = result.Pass, fmt.Sprintf("covers_through %d equals the cut and extends %d", ct, prev)
+		r.Evidence = []result.Evidence{ev}
 		if in.Scenario != nil {
 			sd := st.sd
 			for _, c := range sd.calls {
@@ -44,13 +48,13 @@ func (CoverageCheck) Check(in *Input) []Result {
 					break
 				}
 				if res, ok := sd.results[c.ToolCall.ID]; ok && res.Seq > ct {
-					r.Status = Error
+					r.Status = result.Error
 					r.Message = fmt.Sprintf("the cut #%d splits protocol unit %s (call #%d, result #%d): the harness chose an invalid cut", cut, c.ToolCall.ID, c.Seq, res.Seq)
-					r.Evidence = []Evidence{{Seq: c.Seq, Text: c.ToolCall.ID}}
+					r.Evidence = []result.Evidence{{Seq: c.Seq, Text: c.ToolCall.ID}}
 					break
 				}
 			}
 		}
 	}
-	return []Result{r}
+	return []result.CheckResult{r}
 }

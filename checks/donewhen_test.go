@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -26,11 +28,11 @@ func scoreOf(t *testing.T, in *Input, probes bool) score {
 	var s score
 	for _, r := range Run(in) {
 		switch {
-		case r.Kind == KindInvariant && r.Status == Pass:
+		case r.Kind == result.KindInvariant && r.Status == result.Pass:
 			s.kept++
-		case r.Kind == KindInvariant && r.Status == Fail:
+		case r.Kind == result.KindInvariant && r.Status == result.Fail:
 			s.lost++
-		case r.Kind == KindStructural && r.Status == Fail:
+		case r.Kind == result.KindStructural && r.Status == result.Fail:
 			s.structural++
 		}
 	}
@@ -80,7 +82,7 @@ func regressions(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) int 
 // summary that inverts, smuggles, over-lists or fabricates citations (the
 // mutation suite, one defect each) scores at or above the faithful one:
 // it keeps fewer invariants, or as many with more regressions or more
-// structural failures — the order reports.Ranked ranks summarizers in.
+// structural failures — the order result.Ranked ranks summarizers in.
 func TestDoneWhenFaithfulOutranksEveryMutation(t *testing.T) {
 	byID := builtinByID(t)
 	faithful := map[string][]score{} // by scenario, per generation
@@ -167,7 +169,7 @@ func TestTranslatedGoldPasses(t *testing.T) {
 				for _, raw := range []json.RawMessage{g.Generations[n-1].Summary, textOnlyOf(t, g.Generations[n-1].Summary)} {
 					in := goldInput(t, byID[g.Scenario], g, n, raw)
 					for _, r := range Run(in) {
-						if r.Status != Pass && r.Status != Skip {
+						if r.Status != result.Pass && r.Status != result.Skip {
 							t.Errorf("generation %d: %s/%s: %s: %s", n, r.Check, r.Invariant, r.Status, r.Message)
 						}
 					}

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -18,20 +20,20 @@ import (
 type EvidenceCheck struct{}
 
 // Check implements Check.
-func (EvidenceCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckEvidence, true)
+func (EvidenceCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckEvidence, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckEvidence, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckEvidence, Kind: result.KindStructural}
 	if len(st.sum.Verified) == 0 {
-		r.Status, r.Message = Skip, "the summary lists no verified claim"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "the summary lists no verified claim"
+		return []result.CheckResult{r}
 	}
 	for i, c := range st.sum.Verified {
 		ptr := ptrf("verified", i, "source_seq")
 		if c.SourceSeq == 0 {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Text: clip.String(c.Claim, clipLen), Note: "cites no event"})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Text: clip.String(c.Claim, clipLen), Note: "cites no event"})
 			continue
 		}
 		e, ok := in.Scenario.EventBySeq(c.SourceSeq)
@@ -39,12 +41,12 @@ func (EvidenceCheck) Check(in *Input) []Result {
 			continue
 		}
 		if e.Role != scenarios.RoleUser && e.Role != scenarios.RoleTool {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Seq: e.Seq, Text: clip.String(c.Claim, clipLen), Note: "cites " + describeRole(e.Role)})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Seq: e.Seq, Text: clip.String(c.Claim, clipLen), Note: "cites " + describeRole(e.Role)})
 		}
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		if e.Seq > 0 {
 			r.Message = fmt.Sprintf("verified claim %s %s (#%d), not a user or tool event", e.Pointer[:len(e.Pointer)-len("/source_seq")], e.Note, e.Seq)
 		} else {
@@ -53,8 +55,8 @@ func (EvidenceCheck) Check(in *Input) []Result {
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d claims)", len(r.Evidence), len(st.sum.Verified))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("all %s cite user or tool events", plural(len(st.sum.Verified), "verified claim"))
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("all %s cite user or tool events", plural(len(st.sum.Verified), "verified claim"))
+	return []result.CheckResult{r}
 }

@@ -3,6 +3,8 @@ package checks_test
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -48,9 +50,9 @@ invariants:
 	} {
 		fmt.Println("summary:")
 		for _, r := range checks.Run(&checks.Input{Scenario: s, Gen: gen, Raw: []byte(summary)}) {
-			if r.Kind == checks.KindInvariant {
+			if r.Kind == result.KindInvariant {
 				fmt.Printf("  %s/%s %s: %s\n", r.Check, r.Invariant, r.Status, r.Message)
-			} else if r.Status != checks.Skip {
+			} else if r.Status != result.Skip {
 				fmt.Printf("  %s %s\n", r.Check, r.Status)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -59,12 +61,12 @@ type grounded struct {
 }
 
 // Check implements Check.
-func (GroundingCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckGrounding, true)
+func (GroundingCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckGrounding, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckGrounding, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckGrounding, Kind: result.KindStructural}
 	items := make([]grounded, 0, len(st.sum.Verified)+len(st.sum.Constraints)+len(st.sum.Corrections)+len(st.sum.Pending))
 	for i, c := range st.sum.Verified {
 		items = append(items, grounded{ptr: ptrf("verified", i, "claim"), text: c.Claim, seq: c.SourceSeq, words: true})
@@ -97,7 +99,7 @@ func (GroundingCheck) Check(in *Input) []Result {
 		judged++
 		if it.opID != "" && findToken(hay, strings.ToLower(it.opID)) < 0 {
 			ptr := strings.TrimSuffix(it.ptr, "/description") + "/op_id"
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Seq: it.seq, Text: it.opID, Note: "op id not in the cited event"})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Seq: it.seq, Text: it.opID, Note: "op id not in the cited event"})
 			continue
 		}
 		note, ok := st.sd.unsupported(it, hay)
@@ -111,23 +113,23 @@ func (GroundingCheck) Check(in *Input) []Result {
 				}
 			}
 		}
-		r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: note})
+		r.Evidence = append(r.Evidence, result.Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: note})
 	}
 	if judged == 0 {
-		r.Status, r.Message = Skip, "the summary cites no event for a verified claim, constraint, correction or pending entry"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "the summary cites no event for a verified claim, constraint, correction or pending entry"
+		return []result.CheckResult{r}
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("%s cites #%d, which does not support it: %s", e.Pointer, e.Seq, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d entries)", len(r.Evidence), judged)
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("all %d cited entries are supported by the events they cite", judged)
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("all %d cited entries are supported by the events they cite", judged)
+	return []result.CheckResult{r}
 }
 
 var (

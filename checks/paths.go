@@ -1,6 +1,10 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/result"
+)
 
 // PathsCheck is the `paths` check: the summary names artifacts exactly as the
 // history did, never an invented or merged name.
@@ -15,15 +19,15 @@ import "fmt"
 type PathsCheck struct{}
 
 // Check implements Check.
-func (PathsCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckPaths, true)
+func (PathsCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckPaths, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckPaths, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckPaths, Kind: result.KindStructural}
 	if len(st.sum.Artifacts) == 0 {
-		r.Status, r.Message = Skip, "the summary lists no artifact"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "the summary lists no artifact"
+		return []result.CheckResult{r}
 	}
 	bound := st.bound()
 	for i, a := range st.sum.Artifacts {
@@ -31,20 +35,20 @@ func (PathsCheck) Check(in *Input) []Result {
 		ptr := ptrf("artifacts", i, "path")
 		switch {
 		case seq == 0:
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Text: a.Path, Note: "named by no event"})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Text: a.Path, Note: "named by no event"})
 		case seq > bound:
-			r.Evidence = append(r.Evidence, Evidence{Pointer: ptr, Seq: seq, Text: a.Path, Note: fmt.Sprintf("first named at #%d, after covers_through %d", seq, bound)})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Seq: seq, Text: a.Path, Note: fmt.Sprintf("first named at #%d, after covers_through %d", seq, bound)})
 		}
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("%s %q is %s", e.Pointer, e.Text, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d paths)", len(r.Evidence), len(st.sum.Artifacts))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("all %s occur verbatim in covered events", plural(len(st.sum.Artifacts), "artifact path"))
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("all %s occur verbatim in covered events", plural(len(st.sum.Artifacts), "artifact path"))
+	return []result.CheckResult{r}
 }

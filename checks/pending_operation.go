@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -34,27 +36,27 @@ type PendingOperationCheck struct {
 }
 
 // Check implements Check.
-func (c PendingOperationCheck) Check(in *Input) []Result {
+func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypePendingOperation)
+		return nilInvariant(result.TypePendingOperation)
 	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.CallSeq)
 	if !ok {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	var msgs []string
-	fail := func(e Evidence, msg string) {
+	fail := func(e result.Evidence, msg string) {
 		r.Evidence = append(r.Evidence, e)
 		msgs = append(msgs, msg)
 	}
 	id := inv.OpID
-	var found *Evidence
+	var found *result.Evidence
 	if st.sum.TextOnly() {
 		if findToken(st.text(), id) >= 0 {
-			found = &Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: id}
+			found = &result.Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: id}
 		} else {
-			fail(Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: id, Note: "not named"}, fmt.Sprintf("operation %s (#%d) is not named in text", id, inv.CallSeq))
+			fail(result.Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: id, Note: "not named"}, fmt.Sprintf("operation %s (#%d) is not named in text", id, inv.CallSeq))
 		}
 	} else {
 		idx := -1
@@ -63,20 +65,20 @@ func (c PendingOperationCheck) Check(in *Input) []Result {
 				continue
 			}
 			if p.Status == summarizers.PendingDone {
-				fail(Evidence{Pointer: ptrf("pending", i, "status"), Seq: inv.CallSeq, Text: id, Note: "status done"},
+				fail(result.Evidence{Pointer: ptrf("pending", i, "status"), Seq: inv.CallSeq, Text: id, Note: "status done"},
 					fmt.Sprintf("operation %s (#%d) is listed as done at %s, but it never returned", id, inv.CallSeq, ptrf("pending", i, "status")))
 			} else if idx < 0 {
 				idx = i
 			}
 		}
 		if idx >= 0 {
-			found = &Evidence{Pointer: ptrf("pending", idx, "op_id"), Seq: inv.CallSeq, Text: id, Note: "status " + st.sum.Pending[idx].Status}
+			found = &result.Evidence{Pointer: ptrf("pending", idx, "op_id"), Seq: inv.CallSeq, Text: id, Note: "status " + st.sum.Pending[idx].Status}
 			if seq := st.sum.Pending[idx].SourceSeq; seq != 0 && seq != inv.CallSeq && !st.sd.isResultOf(seq, id) {
-				fail(Evidence{Pointer: ptrf("pending", idx, "source_seq"), Seq: seq, Text: id, Note: fmt.Sprintf("cites #%d, which is neither the call (#%d) nor its result", seq, inv.CallSeq)},
+				fail(result.Evidence{Pointer: ptrf("pending", idx, "source_seq"), Seq: seq, Text: id, Note: fmt.Sprintf("cites #%d, which is neither the call (#%d) nor its result", seq, inv.CallSeq)},
 					fmt.Sprintf("operation %s is listed at /pending/%d but cites #%d, which is neither the call (#%d) nor its result", id, idx, seq, inv.CallSeq))
 			}
 		} else if len(msgs) == 0 {
-			fail(Evidence{Pointer: "/pending", Seq: inv.CallSeq, Text: id, Note: "not listed"}, fmt.Sprintf("operation %s (#%d) is not listed under pending", id, inv.CallSeq))
+			fail(result.Evidence{Pointer: "/pending", Seq: inv.CallSeq, Text: id, Note: "not listed"}, fmt.Sprintf("operation %s (#%d) is not listed under pending", id, inv.CallSeq))
 		}
 	}
 	for _, l := range st.leaves {
@@ -88,26 +90,26 @@ func (c PendingOperationCheck) Check(in *Input) []Result {
 			continue
 		}
 		if f == "verified" {
-			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(l.text, clipLen), Note: "a verified claim about an operation with no result"},
+			fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(l.text, clipLen), Note: "a verified claim about an operation with no result"},
 				fmt.Sprintf("%s presents operation %s as verified, but it never returned", l.ptr, id))
 			continue
 		}
 		if s, ok := st.successClaim(l, id); ok {
-			fail(Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(s, clipLen), Note: "claims success"},
+			fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(s, clipLen), Note: "claims success"},
 				fmt.Sprintf("%s claims operation %s succeeded: %q", l.ptr, id, clip.String(s, clipLen)))
 		}
 	}
 	if len(msgs) > 0 {
-		r.Status, r.Message = Fail, msgs[0]
+		r.Status, r.Message = result.Fail, msgs[0]
 		if len(msgs) > 1 {
 			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status = Pass
+	r.Status = result.Pass
 	r.Message = fmt.Sprintf("operation %s kept as unresolved at %s", id, found.Pointer)
-	r.Evidence = []Evidence{*found}
-	return []Result{r}
+	r.Evidence = []result.Evidence{*found}
+	return []result.CheckResult{r}
 }
 
 // successClaim returns the clause of leaf l that names id together with a

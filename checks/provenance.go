@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -20,12 +22,12 @@ import (
 type ProvenanceCheck struct{}
 
 // Check implements Check.
-func (ProvenanceCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckProvenance, true)
+func (ProvenanceCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckProvenance, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckProvenance, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckProvenance, Kind: result.KindStructural}
 	type item struct {
 		ptr, text string
 		seq       int
@@ -38,12 +40,12 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 		items = append(items, item{ptrf("corrections", i, "source_seq"), c.Value, c.SourceSeq})
 	}
 	if len(items) == 0 {
-		r.Status, r.Message = Skip, "the summary lists no constraint or correction"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "the summary lists no constraint or correction"
+		return []result.CheckResult{r}
 	}
 	for _, it := range items {
 		if it.seq == 0 {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Text: clip.String(it.text, clipLen), Note: "cites no event"})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: it.ptr, Text: clip.String(it.text, clipLen), Note: "cites no event"})
 			continue
 		}
 		e, ok := in.Scenario.EventBySeq(it.seq)
@@ -51,12 +53,12 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 			continue
 		}
 		if e.Role != scenarios.RoleUser && e.Role != scenarios.RoleSystem {
-			r.Evidence = append(r.Evidence, Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: "cites " + describeRole(e.Role)})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: "cites " + describeRole(e.Role)})
 		}
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		if e.Seq > 0 {
 			r.Message = fmt.Sprintf("%s %s (#%d): an instruction only %s gave is not the user's", e.Pointer, e.Note, e.Seq, giver(e.Note))
 		} else {
@@ -65,10 +67,10 @@ func (ProvenanceCheck) Check(in *Input) []Result {
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d entries)", len(r.Evidence), len(items))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("all %d constraints and corrections cite user or system events", len(items))
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("all %d constraints and corrections cite user or system events", len(items))
+	return []result.CheckResult{r}
 }
 
 // giver names who gave an instruction, from an evidence note "cites …".

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -35,9 +37,9 @@ type QuantityCheck struct {
 }
 
 // Check implements Check.
-func (c QuantityCheck) Check(in *Input) []Result {
+func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypeQuantity)
+		return nilInvariant(result.TypeQuantity)
 	}
 	inv := c.Inv
 	first := 0
@@ -46,18 +48,18 @@ func (c QuantityCheck) Check(in *Input) []Result {
 	}
 	st, r, ok := invariant(in, inv, first)
 	if !ok {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	if r, bad := badPattern(r, inv.Match); bad {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	want := quantity.Format(inv.Value, inv.Unit)
 	leaves := st.leaves
 	if st.sum.TextOnly() {
 		leaves = st.textLeaves()
 	}
-	var near []Evidence
-	var kept *Evidence
+	var near []result.Evidence
+	var kept *result.Evidence
 	fs := st.filters(inv.Match)
 	for _, l := range leaves {
 		pattern := ""
@@ -71,27 +73,27 @@ func (c QuantityCheck) Check(in *Input) []Result {
 		for _, q := range st.quantities(l) {
 			if quantity.Equal(q.Value, q.Unit, inv.Value, inv.Unit) {
 				if isSupersedes(l.ptr) {
-					near = append(near, Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})
+					near = append(near, result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})
 					continue
 				}
 				v := st.polRaw(l).Judge(q.Start, q.End, nil, notCurrent...)
 				if v.Negated() {
-					r.Status = Fail
+					r.Status = result.Fail
 					r.Message = fmt.Sprintf("%s takes back %s: %s (%s)", l.ptr, want, clipQ(l.text), cueNote(v))
-					r.Evidence = []Evidence{{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern, Note: cueNote(v)}}
-					return []Result{r}
+					r.Evidence = []result.Evidence{{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern, Note: cueNote(v)}}
+					return []result.CheckResult{r}
 				}
 				if kept == nil && v.Kind == "" {
-					kept = &Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}
+					kept = &result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}
 				}
 				continue
 			}
 			sameValue := q.Value == inv.Value && q.Unit != ""
 			if sameValue || q.Unit != "" && quantity.SameDimension(q.Unit, inv.Unit) {
-				e := Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "near miss"}
+				e := result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "near miss"}
 				if sameValue {
 					// the same number in another unit is the likeliest swap
-					near = append([]Evidence{e}, near...)
+					near = append([]result.Evidence{e}, near...)
 				} else {
 					near = append(near, e)
 				}
@@ -99,12 +101,12 @@ func (c QuantityCheck) Check(in *Input) []Result {
 		}
 	}
 	if kept != nil {
-		r.Status = Pass
+		r.Status = result.Pass
 		r.Message = fmt.Sprintf("%s kept at %s as %q", want, kept.Pointer, kept.Text)
-		r.Evidence = []Evidence{*kept}
-		return []Result{r}
+		r.Evidence = []result.Evidence{*kept}
+		return []result.CheckResult{r}
 	}
-	r.Status = Fail
+	r.Status = result.Fail
 	where := ""
 	if len(inv.Match) > 0 {
 		where = " where " + anyOf(inv.Match) + " matches"
@@ -119,9 +121,9 @@ func (c QuantityCheck) Check(in *Input) []Result {
 		}
 		r.Message = fmt.Sprintf("want %s%s; found %s", want, where, strings.Join(found, ", "))
 		r.Evidence = near
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	r.Message = fmt.Sprintf("want %s%s; the summary states no such quantity", want, where)
-	r.Evidence = []Evidence{{Seq: first, Text: want, Pattern: anyOf(inv.Match), Note: "not found"}}
-	return []Result{r}
+	r.Evidence = []result.Evidence{{Seq: first, Text: want, Pattern: anyOf(inv.Match), Note: "not found"}}
+	return []result.CheckResult{r}
 }

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // ReferencesCheck is the `references` check: every seq the summary cites names an
@@ -59,33 +61,33 @@ func references(st *state) []ref {
 }
 
 // Check implements Check.
-func (ReferencesCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckReferences, true)
+func (ReferencesCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckReferences, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckReferences, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckReferences, Kind: result.KindStructural}
 	refs := references(st)
 	if len(refs) == 0 {
-		r.Status, r.Message = Skip, "the summary cites no event"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "the summary cites no event"
+		return []result.CheckResult{r}
 	}
 	bound := st.bound()
 	for _, x := range refs {
 		_, ok := in.Scenario.EventBySeq(x.seq)
 		switch {
 		case !ok:
-			r.Evidence = append(r.Evidence, Evidence{Pointer: x.ptr, Seq: x.seq, Text: strconv.Itoa(x.seq), Note: "no such event in the scenario"})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: x.ptr, Seq: x.seq, Text: strconv.Itoa(x.seq), Note: "no such event in the scenario"})
 		case x.seq > bound:
-			r.Evidence = append(r.Evidence, Evidence{Pointer: x.ptr, Seq: x.seq, Text: strconv.Itoa(x.seq), Note: fmt.Sprintf("after covers_through %d", bound)})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: x.ptr, Seq: x.seq, Text: strconv.Itoa(x.seq), Note: fmt.Sprintf("after covers_through %d", bound)})
 		}
 	}
 	if len(r.Evidence) > 0 {
-		r.Status = Fail
+		r.Status = result.Fail
 		e := r.Evidence[0]
 		r.Message = fmt.Sprintf("%s cites #%d: %s (%s bad of %d)", e.Pointer, e.Seq, e.Note, plural(len(r.Evidence), "citation"), len(refs))
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("all %s name covered events", plural(len(refs), "citation"))
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("all %s name covered events", plural(len(refs), "citation"))
+	return []result.CheckResult{r}
 }

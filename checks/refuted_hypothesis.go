@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -37,20 +39,20 @@ type RefutedHypothesisCheck struct {
 }
 
 // Check implements Check.
-func (c RefutedHypothesisCheck) Check(in *Input) []Result {
+func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypeRefutedHypothesis)
+		return nilInvariant(result.TypeRefutedHypothesis)
 	}
 	inv := c.Inv
 	st, r, ok := invariant(in, inv, inv.RefutedBySeq)
 	if !ok {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	if r, bad := badPattern(r, inv.Match, inv.Conclusion); bad {
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	var msgs []string
-	fail := func(e Evidence, msg string) {
+	fail := func(e result.Evidence, msg string) {
 		r.Evidence = append(r.Evidence, e)
 		msgs = append(msgs, msg)
 	}
@@ -63,7 +65,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 			continue
 		}
 		f := fieldOf(o.l.ptr)
-		fail(Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern},
+		fail(result.Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern},
 			fmt.Sprintf("the hypothesis refuted at #%d is asserted in %s at %s (%q)", inv.RefutedBySeq, f, o.l.ptr, clip.String(o.match, clipLen)))
 		break
 	}
@@ -80,37 +82,37 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 			status = "(none)"
 		}
 		if h.Status != summarizers.HypothesisRefuted {
-			fail(Evidence{Pointer: ptrf("hypotheses", i, "status"), Seq: inv.RefutedBySeq, Text: clip.String(h.Claim, clipLen), Pattern: p, Note: "status " + status},
+			fail(result.Evidence{Pointer: ptrf("hypotheses", i, "status"), Seq: inv.RefutedBySeq, Text: clip.String(h.Claim, clipLen), Pattern: p, Note: "status " + status},
 				fmt.Sprintf("hypothesis %s is %s after its refutation at #%d", fmt.Sprintf("/hypotheses/%d", i), status, inv.RefutedBySeq))
 			continue
 		}
 		if h.ResolvedBy != inv.RefutedBySeq {
-			fail(Evidence{Pointer: ptrf("hypotheses", i, "resolved_by"), Seq: inv.RefutedBySeq, Text: fmt.Sprint(h.ResolvedBy), Pattern: p, Note: fmt.Sprintf("want %d", inv.RefutedBySeq)},
+			fail(result.Evidence{Pointer: ptrf("hypotheses", i, "resolved_by"), Seq: inv.RefutedBySeq, Text: fmt.Sprint(h.ResolvedBy), Pattern: p, Note: fmt.Sprintf("want %d", inv.RefutedBySeq)},
 				fmt.Sprintf("hypothesis %s has resolved_by %d; it was refuted at #%d", fmt.Sprintf("/hypotheses/%d", i), h.ResolvedBy, inv.RefutedBySeq))
 		}
 	}
-	var concl *Evidence
+	var concl *result.Evidence
 	if len(inv.Conclusion) > 0 {
 		concLeaves := st.current()
 		if st.sum.TextOnly() {
 			concLeaves = [][]leaf{st.textLeaves()}
 		}
 		if o, ok := firstAffirmed(st.occurrencesIn(concLeaves, inv.Conclusion, contradicts)); ok {
-			concl = &Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.match, clipLen), Pattern: o.pattern, Note: "conclusion"}
+			concl = &result.Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.match, clipLen), Pattern: o.pattern, Note: "conclusion"}
 		} else {
-			fail(Evidence{Seq: inv.RefutedBySeq, Pattern: anyOf(inv.Conclusion), Note: "conclusion missing"},
+			fail(result.Evidence{Seq: inv.RefutedBySeq, Pattern: anyOf(inv.Conclusion), Note: "conclusion missing"},
 				fmt.Sprintf("the conclusion of the refutation at #%d is missing (%s)", inv.RefutedBySeq, anyOf(inv.Conclusion)))
 		}
 	}
 	if len(msgs) > 0 {
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = msgs[0]
 		if len(msgs) > 1 {
 			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status = Pass
+	r.Status = result.Pass
 	switch {
 	case listed > 0:
 		r.Message = fmt.Sprintf("hypothesis listed as refuted by #%d and nowhere as established", inv.RefutedBySeq)
@@ -121,7 +123,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []Result {
 		r.Evidence = append(r.Evidence, *concl)
 		r.Message += fmt.Sprintf("; conclusion kept at %s", concl.Pointer)
 	}
-	return []Result{r}
+	return []result.CheckResult{r}
 }
 
 // notAsserted are the cues that keep a mention of a refuted hypothesis

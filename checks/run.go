@@ -4,25 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
-)
-
-// Names of the structural checks (Result.Check), in the order Run runs them
-// (result.CheckSchema…).
-const (
-	CheckSchema      = result.CheckSchema
-	CheckCoverage    = result.CheckCoverage
-	CheckReferences  = result.CheckReferences
-	CheckEvidence    = result.CheckEvidence
-	CheckTail        = result.CheckTail
-	CheckCompression = result.CheckCompression
-	CheckProvenance  = result.CheckProvenance
-	CheckPaths       = result.CheckPaths
-	CheckUnresolved  = result.CheckUnresolved
-	// CheckStalePending and CheckGrounding came with summary contract 1.1.
-	CheckStalePending = result.CheckStalePending
-	CheckGrounding    = result.CheckGrounding
 )
 
 // Structural lists the always-on structural checks of docs/formats.md §2 in the
@@ -34,15 +17,10 @@ var Structural = []Check{
 	StalePendingCheck{}, GroundingCheck{},
 }
 
-// StructuralNames lists the always-on structural checks of docs/formats.md §2 in
-// the order Run reports them. It is the one list the other packages use
-// (result.StructuralChecks, the same slice).
-var StructuralNames = result.StructuralChecks
-
 // CheckNames lists every check type Run can produce: the structural checks
 // in order, then the invariant types in order.
 func CheckNames() []string {
-	return append(slices.Clone(StructuralNames), scenarios.InvariantTypes...)
+	return append(slices.Clone(result.StructuralChecks), result.InvariantTypes...)
 }
 
 // ForInvariant returns the check of one invariant. The invariant may be a
@@ -65,12 +43,12 @@ func ForInvariant(inv scenarios.Invariant) Check {
 	case *scenarios.Secret:
 		return SecretCheck{v}
 	}
-	return Func(func(*Input) []Result {
-		r := Result{Kind: KindInvariant, Status: Error, Message: fmt.Sprintf("no check for invariant type %T", inv)}
+	return Func(func(*Input) []result.CheckResult {
+		r := result.CheckResult{Kind: result.KindInvariant, Status: result.Error, Message: fmt.Sprintf("no check for invariant type %T", inv)}
 		if inv != nil {
 			r.Check, r.Invariant, r.Pos = inv.Type(), inv.InvariantID(), inv.Position()
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	})
 }
 
@@ -85,7 +63,7 @@ func ForInvariant(inv scenarios.Invariant) Check {
 // With no summary at all (Raw empty and Summary nil: the `none` arm), every
 // result is skip. With a document that cannot be decoded, schema says why
 // and every other check says error.
-func Run(in *Input) []Result {
+func Run(in *Input) []result.CheckResult {
 	if in == nil {
 		in = &Input{}
 	}
@@ -95,7 +73,7 @@ func Run(in *Input) []Result {
 	if in.Scenario != nil {
 		n += len(in.Scenario.Invariants)
 	}
-	out := make([]Result, 0, n)
+	out := make([]result.CheckResult, 0, n)
 	for _, c := range Structural {
 		out = append(out, c.Check(&cp)...)
 	}
@@ -112,7 +90,7 @@ func Run(in *Input) []Result {
 // more of its characters that is not public in the session; see
 // SecretCheck) in the messages and evidence of results with
 // "[redacted:<id>]".
-func Redact(results []Result, sc *scenarios.Scenario) {
+func Redact(results []result.CheckResult, sc *scenarios.Scenario) {
 	r := SecretRedactor(sc)
 	if r == nil {
 		return

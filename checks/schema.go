@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 )
 
@@ -21,28 +23,28 @@ type SchemaCheck struct{}
 const maxViolationEvidence = 20
 
 // Check implements Check.
-func (SchemaCheck) Check(in *Input) []Result {
-	r := Result{Check: CheckSchema, Kind: KindStructural}
+func (SchemaCheck) Check(in *Input) []result.CheckResult {
+	r := result.CheckResult{Check: result.CheckSchema, Kind: result.KindStructural}
 	if in.empty() {
-		r.Status, r.Message = Skip, msgNoSummary
-		return []Result{r}
+		r.Status, r.Message = result.Skip, msgNoSummary
+		return []result.CheckResult{r}
 	}
 	st := in.state()
 	switch {
 	case st.readErr != nil:
-		r.Status, r.Message = Error, st.readErr.Error()
+		r.Status, r.Message = result.Error, st.readErr.Error()
 	case len(st.viol) > 0:
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("%s: %s", plural(len(st.viol), "schema violation"), st.viol[0])
 		for i, v := range st.viol {
 			if i == maxViolationEvidence {
-				r.Evidence = append(r.Evidence, Evidence{Note: fmt.Sprintf("%d more not shown", len(st.viol)-i)})
+				r.Evidence = append(r.Evidence, result.Evidence{Note: fmt.Sprintf("%d more not shown", len(st.viol)-i)})
 				break
 			}
-			r.Evidence = append(r.Evidence, Evidence{Pointer: v.Pointer, Note: clip.String(v.Message, clipLen)})
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: v.Pointer, Note: clip.String(v.Message, clipLen)})
 		}
 	default:
-		r.Status, r.Message = Pass, "valid summary document"
+		r.Status, r.Message = result.Pass, "valid summary document"
 	}
-	return []Result{r}
+	return []result.CheckResult{r}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -40,28 +42,28 @@ type SecretCheck struct {
 }
 
 // Check implements Check.
-func (c SecretCheck) Check(in *Input) []Result {
+func (c SecretCheck) Check(in *Input) []result.CheckResult {
 	if c.Inv == nil {
-		return nilInvariant(scenarios.TypeSecret)
+		return nilInvariant(result.TypeSecret)
 	}
 	inv := c.Inv
-	r := Result{Check: inv.Type(), Kind: KindInvariant, Invariant: inv.ID, Pos: inv.Pos}
+	r := result.CheckResult{Check: inv.Type(), Kind: result.KindInvariant, Invariant: inv.ID, Pos: inv.Pos}
 	tag := redact.Tag(inv.ID)
 	if inv.Value == "" {
-		r.Status, r.Message = Error, "scenario error: the secret has no value"
-		return []Result{r}
+		r.Status, r.Message = result.Error, "scenario error: the secret has no value"
+		return []result.CheckResult{r}
 	}
 	if in.empty() {
-		r.Status, r.Message = Skip, msgNoSummary
-		return []Result{r}
+		r.Status, r.Message = result.Skip, msgNoSummary
+		return []result.CheckResult{r}
 	}
 	st := in.state()
 	rd := secretRedactor(in.Scenario, inv)
 	name := "the secret " + tag
-	var hits []Evidence
+	var hits []result.Evidence
 	look := func(ptr, s string) {
 		if leaks := rd.Find(s); len(leaks) > 0 {
-			hits = append(hits, Evidence{Pointer: rd.String(ptr), Text: tag, Note: leaks[0].Describe("the secret")})
+			hits = append(hits, result.Evidence{Pointer: rd.String(ptr), Text: tag, Note: leaks[0].Describe("the secret")})
 		}
 	}
 	raw := in.Raw
@@ -79,8 +81,8 @@ func (c SecretCheck) Check(in *Input) []Result {
 	if !inRaw && fromRaw && st.sum != nil {
 		// Every leaf and every extension string is a string of raw, which
 		// ContainsJSON read with the same Find: none of them leaks.
-		r.Status, r.Message = Pass, fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
-		return []Result{r}
+		r.Status, r.Message = result.Pass, fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
+		return []result.CheckResult{r}
 	}
 	for _, l := range st.leaves {
 		look(l.ptr, l.text)
@@ -100,23 +102,23 @@ func (c SecretCheck) Check(in *Input) []Result {
 		if leaks := rd.Find(string(raw)); len(leaks) > 0 {
 			note = leaks[0].Describe("the secret")
 		}
-		hits = append(hits, Evidence{Text: tag, Note: note + " in the raw document"})
+		hits = append(hits, result.Evidence{Text: tag, Note: note + " in the raw document"})
 	}
 	if len(hits) > 0 {
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("the summary contains %s at %s", strings.Replace(hits[0].Note, "the secret", name, 1), orRoot(hits[0].Pointer))
 		if len(hits) > 1 {
 			r.Message += fmt.Sprintf(" (%d places)", len(hits))
 		}
 		r.Evidence = hits
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	if st.sum == nil {
-		r.Status, r.Message = Error, msgNotDecoded
-		return []Result{r}
+		r.Status, r.Message = result.Error, msgNotDecoded
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
+	return []result.CheckResult{r}
 }
 
 // SecretRedactor returns the Redactor of every secret invariant of sc (nil

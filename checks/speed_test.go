@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -75,13 +77,13 @@ func TestSecretCheckSameWithSummaryOrRaw(t *testing.T) {
 		}
 		raw := mustJSON(t, s)
 		for _, in := range []*Input{{Scenario: sc, Gen: genAt(sc, 16, false), Raw: raw}, {Scenario: sc, Gen: genAt(sc, 16, false), Summary: s}} {
-			var got *Result
+			var got *result.CheckResult
 			for _, r := range Run(in) {
 				if r.Check == "secret" {
 					got = &r
 				}
 			}
-			if got == nil || got.Status != Fail || len(got.Evidence) == 0 || !strings.Contains(got.Evidence[0].Pointer, map[string]string{"goal": "/goal", "text": "/text", "next": "/next_steps"}[where]) {
+			if got == nil || got.Status != result.Fail || len(got.Evidence) == 0 || !strings.Contains(got.Evidence[0].Pointer, map[string]string{"goal": "/goal", "text": "/text", "next": "/next_steps"}[where]) {
 				t.Errorf("leak in %s (raw %v): %+v", where, in.Raw != nil, got)
 			}
 		}

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -27,18 +29,18 @@ import (
 type StalePendingCheck struct{}
 
 // Check implements Check.
-func (StalePendingCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckStalePending, true)
+func (StalePendingCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckStalePending, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckStalePending, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckStalePending, Kind: result.KindStructural}
 	if st.sum.TextOnly() {
-		return []Result{stalePendingText(st, r)}
+		return []result.CheckResult{stalePendingText(st, r)}
 	}
 	if len(st.sum.Pending) == 0 {
-		r.Status, r.Message = Skip, "the summary lists nothing under pending"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "the summary lists nothing under pending"
+		return []result.CheckResult{r}
 	}
 	bound := st.bound()
 	finished := func(id string) (scenarios.Event, bool) {
@@ -59,7 +61,7 @@ func (StalePendingCheck) Check(in *Input) []Result {
 		}
 		if p.OpID != "" {
 			if res, ok := finished(p.OpID); ok {
-				r.Evidence = append(r.Evidence, Evidence{Pointer: ptrf("pending", i, "status"), Seq: res.Seq, Text: p.OpID,
+				r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptrf("pending", i, "status"), Seq: res.Seq, Text: p.OpID,
 					Note: fmt.Sprintf("listed as %s; its result came back ok at #%d", status, res.Seq)})
 			}
 			continue
@@ -72,7 +74,7 @@ func (StalePendingCheck) Check(in *Input) []Result {
 				continue
 			}
 			if res, ok := finished(c.ToolCall.ID); ok {
-				r.Evidence = append(r.Evidence, Evidence{Pointer: ptrf("pending", i, "description"), Seq: res.Seq, Text: c.ToolCall.ID,
+				r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptrf("pending", i, "description"), Seq: res.Seq, Text: c.ToolCall.ID,
 					Note: fmt.Sprintf("listed as %s; its result came back ok at #%d", status, res.Seq)})
 				break
 			}
@@ -80,24 +82,24 @@ func (StalePendingCheck) Check(in *Input) []Result {
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("finished operation %s is %s: the agent would redo finished work", e.Text, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d pending entries)", len(r.Evidence), len(st.sum.Pending))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("no pending entry names an operation that finished (%d checked)", len(st.sum.Pending))
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("no pending entry names an operation that finished (%d checked)", len(st.sum.Pending))
+	return []result.CheckResult{r}
 }
 
 // stalePendingText judges a text-only summary: a finished call named under
 // a hedge.
-func stalePendingText(st *state, r Result) Result {
+func stalePendingText(st *state, r result.CheckResult) result.CheckResult {
 	bound := st.bound()
 	leaves := st.textLeaves()
 	if len(leaves) == 0 {
-		r.Status, r.Message = Skip, "the summary has no text"
+		r.Status, r.Message = result.Skip, "the summary has no text"
 		return r
 	}
 	l := leaves[0]
@@ -119,7 +121,7 @@ func stalePendingText(st *state, r Result) Result {
 		for _, i := range offs {
 			v := st.polRaw(l).Judge(i, i+len(id), nil, polarity.Hedge)
 			if v.Kind == polarity.Hedge && !v.Reported {
-				r.Evidence = append(r.Evidence, Evidence{Pointer: "/text", Seq: res.Seq, Text: id,
+				r.Evidence = append(r.Evidence, result.Evidence{Pointer: "/text", Seq: res.Seq, Text: id,
 					Note: fmt.Sprintf("named as unfinished (%s); its result came back ok at #%d", cueNote(v), res.Seq)})
 				break
 			}
@@ -128,15 +130,15 @@ func stalePendingText(st *state, r Result) Result {
 	switch {
 	case len(r.Evidence) > 0:
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("finished operation %s is %s: the agent would redo finished work", e.Text, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d operations)", len(r.Evidence))
 		}
 	case named == 0:
-		r.Status, r.Message = Skip, "text names no finished operation"
+		r.Status, r.Message = result.Skip, "text names no finished operation"
 	default:
-		r.Status, r.Message = Pass, fmt.Sprintf("text names %s, none as unfinished", plural(named, "finished operation"))
+		r.Status, r.Message = result.Pass, fmt.Sprintf("text names %s, none as unfinished", plural(named, "finished operation"))
 	}
 	return r
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -129,7 +131,7 @@ func TestGoldSummariesPassEveryCheck(t *testing.T) {
 			for n := 1; n <= len(g.Generations); n++ {
 				in := goldInput(t, byID[id], g, n, g.Generations[n-1].Summary)
 				for _, r := range Run(in) {
-					if r.Status != Pass && r.Status != Skip {
+					if r.Status != result.Pass && r.Status != result.Skip {
 						t.Errorf("generation %d (cut %d): %s/%s: %s: %s %+v", n, in.Gen.Cut, r.Check, r.Invariant, r.Status, r.Message, r.Evidence)
 					}
 				}
@@ -203,16 +205,16 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 					}
 				}
 				switch {
-				case also >= 0 && r.Status == Fail:
+				case also >= 0 && r.Status == result.Fail:
 					alsoHit[also] = true
 				case also >= 0:
 					t.Errorf("expected collateral %s/%s is %s, not fail: %s", r.Check, r.Invariant, r.Status, r.Message)
-				case target && r.Status == Fail:
+				case target && r.Status == result.Fail:
 					hit = true
 					t.Logf("%s/%s: %s", r.Check, r.Invariant, r.Message)
 				case target:
 					t.Errorf("targeted %s/%s is %s, not fail: %s", r.Check, r.Invariant, r.Status, r.Message)
-				case r.Status == Fail || r.Status == Error:
+				case r.Status == result.Fail || r.Status == result.Error:
 					t.Errorf("collateral: %s/%s is %s: %s %+v", r.Check, r.Invariant, r.Status, r.Message, r.Evidence)
 				}
 			}
@@ -231,7 +233,7 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 // checkPointers asserts that every evidence pointer names a value of the
 // summary, or a missing member of a value that exists (where something
 // should have been), so a person can follow it.
-func checkPointers(t *testing.T, raw json.RawMessage, results []Result) {
+func checkPointers(t *testing.T, raw json.RawMessage, results []result.CheckResult) {
 	t.Helper()
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -21,24 +23,24 @@ import (
 type TailCheck struct{}
 
 // Check implements Check.
-func (TailCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckTail, true)
+func (TailCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckTail, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckTail, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckTail, Kind: result.KindStructural}
 	ct := st.sum.CoversThrough
 	if in.Gen.Cut > 0 && ct != in.Gen.Cut {
-		r.Status = Skip
+		r.Status = result.Skip
 		r.Message = fmt.Sprintf("covers_through %d differs from the cut %d, so no tail is built from this summary (see coverage)", ct, in.Gen.Cut)
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
 	sc := in.Scenario
 	seen := map[int]bool{}
 	last := 0
 	arrivals := 0
 	bad := func(seq int, note string) {
-		r.Evidence = append(r.Evidence, Evidence{Seq: seq, Note: note})
+		r.Evidence = append(r.Evidence, result.Evidence{Seq: seq, Note: note})
 	}
 	for _, e := range in.Gen.Tail {
 		want, ok := sc.EventBySeq(e.Seq)
@@ -75,16 +77,16 @@ func (TailCheck) Check(in *Input) []Result {
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("event #%d %s", e.Seq, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%s)", plural(len(r.Evidence), "problem"))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status = Pass
+	r.Status = result.Pass
 	r.Message = fmt.Sprintf("the tail holds the %s after #%d and %s", plural(kept, "event"), ct, plural(arrivals, "arrival"))
-	return []Result{r}
+	return []result.CheckResult{r}
 }
 
 func sameEvent(a, b scenarios.Event) bool {

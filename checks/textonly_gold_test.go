@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -121,7 +123,7 @@ func TestGoldTextOnlyPassesEveryCheck(t *testing.T) {
 				raw := textOnlyOf(t, g.Generations[n-1].Summary)
 				in := goldInput(t, byID[id], g, n, raw)
 				for _, r := range Run(in) {
-					if r.Status != Pass && r.Status != Skip {
+					if r.Status != result.Pass && r.Status != result.Skip {
 						t.Errorf("generation %d (cut %d): %s/%s: %s: %s %+v", n, in.Gen.Cut, r.Check, r.Invariant, r.Status, r.Message, r.Evidence)
 					}
 				}

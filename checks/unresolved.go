@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -23,12 +25,12 @@ import (
 type UnresolvedCheck struct{}
 
 // Check implements Check.
-func (UnresolvedCheck) Check(in *Input) []Result {
-	st, res := structural(in, CheckUnresolved, true)
+func (UnresolvedCheck) Check(in *Input) []result.CheckResult {
+	st, res := structural(in, result.CheckUnresolved, true)
 	if st == nil {
 		return res
 	}
-	r := Result{Check: CheckUnresolved, Kind: KindStructural}
+	r := result.CheckResult{Check: result.CheckUnresolved, Kind: result.KindStructural}
 	bound := st.bound()
 	var open []scenarios.Event
 	for _, c := range st.sd.calls {
@@ -41,12 +43,12 @@ func (UnresolvedCheck) Check(in *Input) []Result {
 		}
 	}
 	if len(open) == 0 {
-		r.Status, r.Message = Skip, fmt.Sprintf("no unresolved tool call in events 1..%d", bound)
-		return []Result{r}
+		r.Status, r.Message = result.Skip, fmt.Sprintf("no unresolved tool call in events 1..%d", bound)
+		return []result.CheckResult{r}
 	}
 	if st.sum.TextOnly() {
-		r.Status, r.Message = Skip, "text-only summary: no pending field to check (see pending_operation)"
-		return []Result{r}
+		r.Status, r.Message = result.Skip, "text-only summary: no pending field to check (see pending_operation)"
+		return []result.CheckResult{r}
 	}
 	var ids []string
 	for _, c := range open {
@@ -63,9 +65,9 @@ func (UnresolvedCheck) Check(in *Input) []Result {
 		}
 		switch {
 		case idx < 0:
-			r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: "/pending", Note: "not listed under pending"})
+			r.Evidence = append(r.Evidence, result.Evidence{Seq: c.Seq, Text: id, Pointer: "/pending", Note: "not listed under pending"})
 		case st.sum.Pending[idx].Status == summarizers.PendingDone:
-			r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: ptrf("pending", idx, "status"), Note: "listed as done"})
+			r.Evidence = append(r.Evidence, result.Evidence{Seq: c.Seq, Text: id, Pointer: ptrf("pending", idx, "status"), Note: "listed as done"})
 		default:
 			// Listed as unresolved, and claimed done elsewhere ("q5
 			// completed successfully" in text or a decision).
@@ -74,7 +76,7 @@ func (UnresolvedCheck) Check(in *Input) []Result {
 					continue
 				}
 				if claim, ok := st.successClaim(l, id); ok {
-					r.Evidence = append(r.Evidence, Evidence{Seq: c.Seq, Text: id, Pointer: l.ptr, Note: fmt.Sprintf("claimed done at %s: %q", l.ptr, claim)})
+					r.Evidence = append(r.Evidence, result.Evidence{Seq: c.Seq, Text: id, Pointer: l.ptr, Note: fmt.Sprintf("claimed done at %s: %q", l.ptr, claim)})
 					break
 				}
 			}
@@ -82,13 +84,13 @@ func (UnresolvedCheck) Check(in *Input) []Result {
 	}
 	if len(r.Evidence) > 0 {
 		e := r.Evidence[0]
-		r.Status = Fail
+		r.Status = result.Fail
 		r.Message = fmt.Sprintf("unresolved call %s (#%d) is %s", e.Text, e.Seq, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d calls)", len(r.Evidence), len(open))
 		}
-		return []Result{r}
+		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = Pass, fmt.Sprintf("unresolved %s listed under pending: %s", plural(len(open), "call"), strings.Join(ids, ", "))
-	return []Result{r}
+	r.Status, r.Message = result.Pass, fmt.Sprintf("unresolved %s listed under pending: %s", plural(len(open), "call"), strings.Join(ids, ", "))
+	return []result.CheckResult{r}
 }

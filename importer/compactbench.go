@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -394,7 +396,7 @@ func (cv *cbConverter) forbidden() {
 			cv.keep[i] = true
 			cv.invs = append(cv.invs, withComment(mapping(
 				"id", str(cv.id("forbidden-"+firstWords(f, 6))),
-				"type", str(scenarios.TypeConstraint),
+				"type", str(result.TypeConstraint),
 				"source_seq", intNode(i+1),
 				"match", flowSeq(str(pat)),
 			), fmt.Sprintf("forbidden behaviour %q, forbidden at seq %d", f, i+1)))
@@ -434,7 +436,7 @@ func (cv *cbConverter) correction(f string, first int, oldText string) bool {
 			cv.keep[j] = true
 			cv.invs = append(cv.invs, withComment(mapping(
 				"id", str(cv.id("override-"+firstWords(val, 6))),
-				"type", str(scenarios.TypeCorrection),
+				"type", str(result.TypeCorrection),
 				"subject", str(subject),
 				"old", str(oldText),
 				"new", str(m),

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/importer"
@@ -67,7 +69,7 @@ func judge(t *testing.T, s *scenarios.Scenario, summary map[string]any) (failed 
 	}
 	in := &checks.Input{Scenario: s, Raw: raw, Gen: checks.Generation{N: 1, Cut: cut, Tail: tail}}
 	for _, r := range checks.Run(in) {
-		if r.Status == checks.Fail && r.Kind == checks.KindInvariant {
+		if r.Status == result.Fail && r.Kind == result.KindInvariant {
 			failed = append(failed, r.Invariant+": "+r.Message)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	result "github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/importer"
@@ -30,7 +32,7 @@ func importString(t *testing.T, input string, opts importer.Options) ([]scenario
 		t.Fatalf("lint: %v\n%s", errs, out.String())
 	}
 	for i := range s.Events {
-		s.Events[i].Pos = scenarios.Pos{}
+		s.Events[i].Pos = result.Pos{}
 	}
 	return s.Events, rep
 }
@@ -51,7 +53,7 @@ func call(seq int, text, id, name string, args map[string]any) scenarios.Event {
 	return scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, Text: text, ToolCall: &scenarios.ToolCall{ID: id, Name: name, Args: args}}
 }
 
-func result(seq int, id, status, text string) scenarios.Event {
+func toolResult(seq int, id, status, text string) scenarios.Event {
 	return scenarios.Event{Seq: seq, Role: scenarios.RoleTool, ToolResult: &scenarios.ToolResult{CallID: id, Status: status, Text: text}}
 }
 
@@ -96,8 +98,8 @@ func TestOpenAI(t *testing.T) {
 				user(1, "go"),
 				call(2, "both", "a", "f", map[string]any{"n": 1}),
 				call(3, "", "b", "g", map[string]any{}),
-				result(4, "b", "ok", "B"),
-				result(5, "a", "ok", "A"),
+				toolResult(4, "b", "ok", "B"),
+				toolResult(5, "a", "ok", "A"),
 				call(6, "", "c", "h", nil),
 			},
 		},
@@ -112,7 +114,7 @@ func TestOpenAI(t *testing.T) {
 				system(1, "be brief"),
 				user(2, "look"),
 				call(3, "", "x", "sh", map[string]any{"input": "ls -l"}),
-				result(4, "x", "ok", "total 0"),
+				toolResult(4, "x", "ok", "total 0"),
 			},
 			wantWarn: []string{"tool results with no earlier call (dropped): 1", "content parts of type image_url: 1"},
 		},
@@ -137,15 +139,15 @@ func TestOpenAI(t *testing.T) {
 			want: []scenarios.Event{
 				user(1, "weather?"),
 				call(2, "", "function-weather", "weather", map[string]any{"city": "Madrid"}),
-				result(3, "function-weather", "ok", "sunny"),
+				toolResult(3, "function-weather", "ok", "sunny"),
 			},
 		},
 		{
 			name:  "duplicate call ids are renamed",
 			input: `[{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f"}}]},{"role":"tool","tool_call_id":"a","content":"1"},{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f"}}]},{"role":"tool","tool_call_id":"a","content":"2"}]`,
 			want: []scenarios.Event{
-				call(1, "", "a", "f", nil), result(2, "a", "ok", "1"),
-				call(3, "", "a-2", "f", nil), result(4, "a-2", "ok", "2"),
+				call(1, "", "a", "f", nil), toolResult(2, "a", "ok", "1"),
+				call(3, "", "a-2", "f", nil), toolResult(4, "a-2", "ok", "2"),
 			},
 			wantWarn: []string{"duplicate tool call ids (renamed): 1"},
 		},
@@ -168,8 +170,8 @@ func TestAnthropic(t *testing.T) {
 				user(1, "deploy"),
 				call(2, "two reads", "t1", "read", map[string]any{"path": "a.txt"}),
 				call(3, "", "t2", "read", map[string]any{"path": "b.txt"}),
-				result(4, "t2", "error", "B"),
-				result(5, "t1", "ok", "A"),
+				toolResult(4, "t2", "error", "B"),
+				toolResult(5, "t1", "ok", "A"),
 				user(6, "now stop"),
 			},
 			wantWarn: []string{"thinking blocks: 1"},
@@ -193,7 +195,7 @@ func TestClaudeCode(t *testing.T) {
 			want: []scenarios.Event{
 				user(1, "fix it"),
 				call(2, "", "u1", "Bash", map[string]any{"command": "make"}),
-				result(3, "u1", "ok", "ok"),
+				toolResult(3, "u1", "ok", "ok"),
 				system(4, "[earlier compaction summary] Summary: make passes."),
 				user(5, "thanks"),
 			},
@@ -250,15 +252,15 @@ func TestCodex(t *testing.T) {
 				user(2, "run tests"),
 				call(3, "", "c1", "shell", map[string]any{"command": []any{"ls"}}),
 				call(4, "", "c2", "shell", map[string]any{"command": []any{"false"}}),
-				result(5, "c2", "error", ""),
-				result(6, "c1", "ok", "Exit code: 0\nOutput:\na b\n"),
+				toolResult(5, "c2", "error", ""),
+				toolResult(6, "c1", "ok", "Exit code: 0\nOutput:\na b\n"),
 				system(7, "[earlier compaction summary] ran ls"),
 				call(8, "", "p1", "apply_patch", map[string]any{"input": "*** Begin Patch"}),
-				result(9, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
+				toolResult(9, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
 				call(10, "", "c4", "view", map[string]any{}),
-				result(11, "c4", "ok", "listing"),
+				toolResult(11, "c4", "ok", "listing"),
 				call(12, "", "c5", "mcp", map[string]any{}),
-				result(13, "c5", "error", "denied"),
+				toolResult(13, "c5", "error", "denied"),
 				call(14, "", "c3", "shell", map[string]any{}),
 			},
 			wantWarn: []string{"line 17: malformed", "session_meta lines: 1", "event_msg lines"},
@@ -271,7 +273,7 @@ func TestCodex(t *testing.T) {
 {"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}
 {"type":"function_call_output","call_id":"c","output":"{\"output\":\"x\",\"metadata\":{\"exit_code\":0}}"}
 `,
-			want: []scenarios.Event{user(1, "hi"), call(2, "", "c", "shell", map[string]any{}), result(3, "c", "ok", "x")},
+			want: []scenarios.Event{user(1, "hi"), call(2, "", "c", "shell", map[string]any{}), toolResult(3, "c", "ok", "x")},
 		},
 	})
 }
@@ -336,7 +338,7 @@ func TestMaxEventChars(t *testing.T) {
 	want := []scenarios.Event{
 		user(1, "short"),
 		call(2, "", "a", "cat", nil),
-		result(3, "a", "ok", "ñandú…[trimmed 11 chars]"),
+		toolResult(3, "a", "ok", "ñandú…[trimmed 11 chars]"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)

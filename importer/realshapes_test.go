@@ -30,7 +30,7 @@ const ohPairsRecord = `{"instance_id":"demo__demo-1","instruction":"Fix the pars
 var ohPairsWant = []scenarios.Event{
 	user(1, "Fix src/parse.py. Never touch vendor/."),
 	call(2, "Read it first.", "oh-1", "run", map[string]any{"command": "cat src/parse.py"}),
-	result(3, "oh-1", "error", "def parse(s): pass"),
+	toolResult(3, "oh-1", "error", "def parse(s): pass"),
 	assistant(4, "The parser is fixed."),
 }
 
@@ -79,7 +79,7 @@ func TestSWEAgentLegacyHistory(t *testing.T) {
 	want := []scenarios.Event{
 		user(1, "Issue: the parser drops the last field."),
 		call(2, "DISCUSSION\nFind it.", "step-1", "find_file", map[string]any{"command": "find_file parse.py"}),
-		result(3, "step-1", "ok", "Found 1 match: src/parse.py"),
+		toolResult(3, "step-1", "ok", "Found 1 match: src/parse.py"),
 		system(4, "Your command ran successfully and did not produce any output."),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -108,9 +108,9 @@ func TestOpenAIArgumentsAsAnObject(t *testing.T) {
 		want: []scenarios.Event{
 			user(1, "List the files."),
 			call(2, "", "c1", "bash", map[string]any{"command": "ls -la"}),
-			result(3, "c1", "ok", "a.py"),
+			toolResult(3, "c1", "ok", "a.py"),
 			call(4, "", "function-read", "read", map[string]any{"path": "a.py"}),
-			result(5, "function-read", "ok", "print(1)"),
+			toolResult(5, "function-read", "ok", "print(1)"),
 		},
 	}})
 }
@@ -168,16 +168,16 @@ func TestMiniSWEAgent(t *testing.T) {
 		{name: "bash blocks", input: v1, want: []scenarios.Event{
 			user(1, "<pr_description>The parser drops the last field. You must not edit tests.</pr_description>"),
 			call(2, "THOUGHT: Read the parser first.", "step-1", "bash", map[string]any{"command": "cat src/parse.py"}),
-			result(3, "step-1", "ok", "<returncode>0</returncode>\n<output>\ndef parse(s): pass\n</output>"),
+			toolResult(3, "step-1", "ok", "<returncode>0</returncode>\n<output>\ndef parse(s): pass\n</output>"),
 			call(4, "THOUGHT: Run the tests.", "step-2", "bash", map[string]any{"command": "python -m pytest -q"}),
-			result(5, "step-2", "error", "<returncode>1</returncode>\n<output>\n1 failed\n</output>"),
+			toolResult(5, "step-2", "error", "<returncode>1</returncode>\n<output>\n1 failed\n</output>"),
 			assistant(6, "Two commands at once is a format error.\n```bash\nls\n```\n```bash\npwd\n```"),
 			user(7, "Please always provide EXACTLY ONE action in triple backticks."),
 		}},
 		{name: "tool calls", input: v2, want: []scenarios.Event{
 			user(1, "Task"),
 			call(2, "Look.", "call_1", "bash", map[string]any{"command": "ls"}),
-			result(3, "call_1", "ok", "<returncode>0</returncode>\n<output>a.py</output>"),
+			toolResult(3, "call_1", "ok", "<returncode>0</returncode>\n<output>a.py</output>"),
 		}},
 	})
 	d, err := importer.DetectInput(bufio.NewReader(strings.NewReader(v1)))

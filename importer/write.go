@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -175,7 +177,7 @@ func (b *builder) suggestions() []suggestion {
 	for i, c := range s.constraints {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.idx].role, seqOf(c.idx), shorten(c.sentence, 100)),
-			node: mapping("id", str(fmt.Sprintf("constraint-%d", i+1)), "type", str(scenarios.TypeConstraint),
+			node: mapping("id", str(fmt.Sprintf("constraint-%d", i+1)), "type", str(result.TypeConstraint),
 				"source_seq", intNode(seqOf(c.idx)), "match", flowSeq(str(c.pattern))),
 		})
 	}
@@ -199,7 +201,7 @@ func (b *builder) suggestions() []suggestion {
 		op := b.callID[idx]
 		out = append(out, suggestion{
 			why: fmt.Sprintf("pending operation: the call at seq %d never got a result", seqOf(idx)),
-			node: mapping("id", str(fmt.Sprintf("pending-%d", i+1)), "type", str(scenarios.TypePendingOperation),
+			node: mapping("id", str(fmt.Sprintf("pending-%d", i+1)), "type", str(result.TypePendingOperation),
 				"op_id", str(op), "call_seq", intNode(seqOf(idx))),
 		})
 	}
@@ -218,7 +220,7 @@ func (b *builder) suggestions() []suggestion {
 		}
 		out = append(out, suggestion{
 			why: why,
-			node: mapping("id", str(fmt.Sprintf("artifact-%d", i+1)), "type", str(scenarios.TypeArtifact),
+			node: mapping("id", str(fmt.Sprintf("artifact-%d", i+1)), "type", str(result.TypeArtifact),
 				"paths", flowSeq(paths...), "required", flowSeq(str(req))),
 		})
 	}
@@ -228,7 +230,7 @@ func (b *builder) suggestions() []suggestion {
 	for i, h := range s.refuted {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.claimIdx), shorten(h.claim, 80), seqOf(h.byIdx), shorten(h.by, 80)),
-			node: mapping("id", str(fmt.Sprintf("refuted-%d", i+1)), "type", str(scenarios.TypeRefutedHypothesis),
+			node: mapping("id", str(fmt.Sprintf("refuted-%d", i+1)), "type", str(result.TypeRefutedHypothesis),
 				"hypothesis_seq", intNode(seqOf(h.claimIdx)), "refuted_by_seq", intNode(seqOf(h.byIdx)),
 				"match", flowSeq(str(h.pattern))),
 		})
@@ -236,7 +238,7 @@ func (b *builder) suggestions() []suggestion {
 	for i, c := range s.corrections {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.idx), shorten(c.text, 100)),
-			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(scenarios.TypeCorrection),
+			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(result.TypeCorrection),
 				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.old), "new", str(c.new),
 				"source_seq", intNode(seqOf(c.idx))),
 		})
@@ -244,14 +246,14 @@ func (b *builder) suggestions() []suggestion {
 	for i, v := range s.secrets {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("secret: a key-like token first seen at seq %d", seqOf(s.secretIdx[v])),
-			node: mapping("id", str(fmt.Sprintf("secret-%d", i+1)), "type", str(scenarios.TypeSecret),
+			node: mapping("id", str(fmt.Sprintf("secret-%d", i+1)), "type", str(result.TypeSecret),
 				"value", str(v)),
 		})
 	}
 	for i, q := range s.superseded() {
 		out = append(out, suggestion{
 			why: fmt.Sprintf("quantity: %q at seq %d", q.raw, seqOf(q.idx)),
-			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(scenarios.TypeQuantity),
+			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(result.TypeQuantity),
 				"value", floatNode(q.value), "unit", str(q.unit)),
 		})
 	}

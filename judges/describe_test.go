@@ -2,9 +2,11 @@ package judges_test
 
 import (
 	"encoding/json"
-	"github.com/compact-eval/compact-eval/checks"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -117,7 +119,7 @@ func TestDescribeEveryBuiltin(t *testing.T) {
 		secrets := s.Secrets()
 		for _, inv := range s.Invariants {
 			f, ok := judges.Describe(s, inv)
-			if inv.Type() == scenarios.TypeSecret {
+			if inv.Type() == result.TypeSecret {
 				if ok {
 					t.Errorf("%s/%s: a secret is described", s.ID, inv.InvariantID())
 				}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -41,7 +43,7 @@ func (j *Exec) Judge(ctx context.Context, req *Request) (*Verdict, error) {
 	if err != nil {
 		return &Verdict{Call: summarizers.ExecErrorCall(j.spec, err)}, err
 	}
-	call := summarizers.Call{Spec: j.spec, Latency: res.Latency, Stderr: res.Stderr}
+	call := result.Call{Spec: j.spec, Latency: res.Latency, Stderr: res.Stderr}
 	if kind := execproc.DocumentType(res.Output); kind != "object" {
 		err := &execproc.Error{Command: j.command[0], Kind: execproc.KindBadReply,
 			Reason: fmt.Sprintf(`output is a JSON %s, want {"verdict": …, "quote": …, "reason": …}`, kind), Stderr: res.Stderr, Latency: res.Latency}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -104,7 +106,7 @@ type Verdict struct {
 	// Reason is one sentence.
 	Reason string `json:"reason"`
 	// Call is the provenance of the call (also set when Judge fails).
-	Call summarizers.Call `json:"-"`
+	Call result.Call `json:"-"`
 }
 
 // Judge answers judge requests. Implementations must be safe for concurrent

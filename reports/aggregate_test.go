@@ -5,36 +5,36 @@ import (
 	"testing"
 	"time"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestAggregate(t *testing.T) {
-	chk := func(check, kind, inv string, s checks.Status) checks.Result {
-		return checks.Result{Check: check, Kind: kind, Invariant: inv, Status: s}
+	chk := func(check, kind, inv string, s result.Status) result.CheckResult {
+		return result.CheckResult{Check: check, Kind: kind, Invariant: inv, Status: s}
 	}
-	gen := func(n, sumTok, replaced int, lat time.Duration, retries int, cs ...checks.Result) reports.Generation {
-		return reports.Generation{N: n, SummaryTokens: sumTok, ReplacedTokens: replaced, Summary: []byte(`{}`),
-			Call: summarizers.Call{Spec: "s", Latency: lat, Retries: retries}, Checks: cs}
+	gen := func(n, sumTok, replaced int, lat time.Duration, retries int, cs ...result.CheckResult) result.Generation {
+		return result.Generation{N: n, SummaryTokens: sumTok, ReplacedTokens: replaced, Summary: []byte(`{}`),
+			Call: result.Call{Spec: "s", Latency: lat, Retries: retries}, Checks: cs}
 	}
-	r := &reports.Result{
-		Config: reports.RunConfig{Summarizers: []string{"b", "a"}},
-		Units: []reports.Unit{
-			{Summarizer: "a", Status: reports.UnitOK, Generations: []reports.Generation{
+	r := &result.Result{
+		Config: result.RunConfig{Summarizers: []string{"b", "a"}},
+		Units: []result.Unit{
+			{Summarizer: "a", Status: result.UnitOK, Generations: []result.Generation{
 				gen(1, 10, 100, 10*time.Millisecond, 1,
-					chk("constraint", "invariant", "ro", checks.Pass), chk("schema", "structural", "", checks.Pass)),
+					chk("constraint", "invariant", "ro", result.Pass), chk("schema", "structural", "", result.Pass)),
 				gen(2, 30, 100, 30*time.Millisecond, 0,
-					chk("constraint", "invariant", "ro", checks.Fail), chk("schema", "structural", "", checks.Error)),
-			}, Probes: []reports.Probe{{Class: reports.Kept}, {Class: reports.CompactionRegression}, {Class: reports.AgentError}}},
-			{Summarizer: "b", Status: reports.UnitError, Error: "boom"},
+					chk("constraint", "invariant", "ro", result.Fail), chk("schema", "structural", "", result.Error)),
+			}, Probes: []result.Probe{{Class: result.Kept}, {Class: result.CompactionRegression}, {Class: result.AgentError}}},
+			{Summarizer: "b", Status: result.UnitError, Error: "boom"},
 		},
 	}
 	r.Aggregate()
-	rate, lo, hi := reports.Wilson(1, 2)
-	want := []reports.Aggregate{
+	rate, lo, hi := result.Wilson(1, 2)
+	want := []result.Aggregate{
 		{Summarizer: "a", Check: "constraint", Kind: "invariant", Pass: 1, Fail: 1, PassRate: rate, Low: lo, High: hi},
 		{Summarizer: "a", Check: "schema", Kind: "structural", Pass: 1, Error: 1, PassRate: 1, Low: wilsonLow(1, 1), High: 1},
 		{Summarizer: "a", Check: "decisions", Kind: "decision", Pass: 1, Fail: 1, Skip: 1, PassRate: rate, Low: lo, High: hi},
@@ -42,7 +42,7 @@ func TestAggregate(t *testing.T) {
 	if d := cmp.Diff(want, r.Aggregates, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("aggregates (-want +got):\n%s", d)
 	}
-	wantS := []reports.SummarizerSummary{
+	wantS := []result.SummarizerSummary{
 		{Summarizer: "b", Units: 1, Errors: 1},
 		{Summarizer: "a", Units: 1, InvariantsKept: 0.5, InvariantPass: 1, InvariantFail: 1, StructuralPassed: 1, StructuralPass: 1,
 			Regressions: 1, RegressionRate: 0.5, Probes: 3, Generations: 2, MeanCompression: 0.2, MedianCompression: 0.2,
@@ -54,17 +54,17 @@ func TestAggregate(t *testing.T) {
 	}
 }
 
-func wilsonLow(p, n int) float64 { _, lo, _ := reports.Wilson(p, n); return lo }
+func wilsonLow(p, n int) float64 { _, lo, _ := result.Wilson(p, n); return lo }
 
 // TestAggregateMedians: with skewed generations the medians are not the
 // means (two generations, as in TestAggregate, cannot tell them apart).
 func TestAggregateMedians(t *testing.T) {
-	gen := func(sumTok int, lat time.Duration) reports.Generation {
-		return reports.Generation{SummaryTokens: sumTok, ReplacedTokens: 100, Summary: []byte(`{}`), Call: summarizers.Call{Spec: "s", Latency: lat}}
+	gen := func(sumTok int, lat time.Duration) result.Generation {
+		return result.Generation{SummaryTokens: sumTok, ReplacedTokens: 100, Summary: []byte(`{}`), Call: result.Call{Spec: "s", Latency: lat}}
 	}
-	r := &reports.Result{
-		Config: reports.RunConfig{Summarizers: []string{"a"}},
-		Units: []reports.Unit{{Summarizer: "a", Status: reports.UnitOK, Generations: []reports.Generation{
+	r := &result.Result{
+		Config: result.RunConfig{Summarizers: []string{"a"}},
+		Units: []result.Unit{{Summarizer: "a", Status: result.UnitOK, Generations: []result.Generation{
 			gen(10, 10*time.Millisecond), gen(90, 90*time.Millisecond), gen(20, 20*time.Millisecond),
 		}}},
 	}
@@ -99,14 +99,14 @@ func TestHeadline(t *testing.T) {
 }
 
 func TestRanked(t *testing.T) {
-	r := &reports.Result{Summaries: []reports.SummarizerSummary{
+	r := &result.Result{Summaries: []result.SummarizerSummary{
 		{Summarizer: "skips", InvariantPass: 2, InvariantSkip: 30},
 		{Summarizer: "regresses", InvariantPass: 20, InvariantFail: 2, Regressions: 4},
 		{Summarizer: "steady", InvariantPass: 20, InvariantFail: 2, Regressions: 1, StructuralFail: 3},
 		{Summarizer: "grounded", InvariantPass: 20, InvariantFail: 2, Regressions: 1},
 	}}
 	var got []string
-	for _, s := range reports.Ranked(r) {
+	for _, s := range result.Ranked(r) {
 		got = append(got, s.Summarizer)
 	}
 	if strings.Join(got, ",") != "grounded,steady,regresses,skips" {

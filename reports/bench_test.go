@@ -4,19 +4,21 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 )
 
 var (
 	largeOnce sync.Once
-	large     *reports.Result
+	large     *result.Result
 )
 
 // largeResult is 1,000 scenarios × 4 summarizers × 3 generations; it fails
 // tb when the fake built anything smaller, so no size or speed is measured
 // on an empty result.
-func largeResult(tb testing.TB) *reports.Result {
+func largeResult(tb testing.TB) *result.Result {
 	tb.Helper()
 	largeOnce.Do(func() {
 		large = fake.Result(fake.Config{Scenarios: 1000, Seed: 11})

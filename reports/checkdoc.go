@@ -1,6 +1,6 @@
 package reports
 
-import "github.com/compact-eval/compact-eval/reports/result"
+import "github.com/compact-eval/compact-eval/result"
 
 // checkDocs explains each check type in one line, for the reports (the
 // HTML glossary and the tooltips of check names). docs/formats.md §2 and
@@ -24,7 +24,7 @@ var checkDocs = map[string]string{
 	result.CheckUnresolved:  "every unresolved tool call in the covered range is listed under pending",
 	"stale_pending":         "a call whose result came back ok is not listed as still pending",
 	result.CheckGrounding:   "an entry that cites an event is supported by it: its salient words occur there",
-	CheckDecisions:          "the agent decides as expected on the compacted context as it does on the full one (the probes)",
+	result.CheckDecisions:   "the agent decides as expected on the compacted context as it does on the full one (the probes)",
 }
 
 // CheckDoc is the one-line explanation of a check type, or "" for a check

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"hash/fnv"
 	"io"
 	"regexp"
 	"slices"
@@ -11,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // DefaultAlpha is the significance level of Compare when none is given.
@@ -143,7 +142,7 @@ type evidence struct {
 // gateEvidence flattens r for the summarizers of names (renamed to their
 // value; nil keeps every summarizer under its own name), skipping excluded
 // scenarios.
-func gateEvidence(r *Result, names map[string]string, exclude map[string]bool) evidence {
+func gateEvidence(r *result.Result, names map[string]string, exclude map[string]bool) evidence {
 	ev := evidence{outcomes: map[pairKey]outcome{}, units: map[unitKey]string{}, scen: map[string]bool{}}
 	for _, u := range r.Units {
 		if exclude[u.Scenario.ID] {
@@ -173,7 +172,7 @@ func gateEvidence(r *Result, names map[string]string, exclude map[string]bool) e
 			}
 		}
 		for _, p := range u.Probes {
-			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, CheckDecisions, p.ID}, outcome{status: result.DecisionStatus(p.Class), msg: probeMessage(p), line: p.Pos.Line})
+			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, result.CheckDecisions, p.ID}, outcome{status: result.DecisionStatus(p.Class), msg: probeMessage(p), line: p.Pos.Line})
 		}
 	}
 	return ev
@@ -181,20 +180,20 @@ func gateEvidence(r *Result, names map[string]string, exclude map[string]bool) e
 
 // unitFailed is why a unit counts as failed for the gates ("" when it
 // finished): it errored or was abandoned.
-func unitFailed(u *Unit) string {
+func unitFailed(u *result.Unit) string {
 	switch u.Status {
-	case UnitError:
+	case result.UnitError:
 		msg, _, _ := strings.Cut(u.Error, "\n")
 		return "the unit errored: " + msg
-	case UnitAbandoned:
+	case result.UnitAbandoned:
 		return "the unit was abandoned (interrupted)"
 	}
 	return ""
 }
 
 // probeMessage says what a probe's two answers were.
-func probeMessage(p Probe) string {
-	if p.Class == ProbeErrored {
+func probeMessage(p result.Probe) string {
+	if p.Class == result.ProbeErrored {
 		return p.ErrorText()
 	}
 	return fmt.Sprintf("full: %s · compacted: %s · expected: %s", orDash(p.Full.Choice), orDash(p.Compacted.Choice), orDash(p.Expect))
@@ -221,7 +220,7 @@ type CompareOptions struct {
 }
 
 // Compare is CompareWith at alpha, pairing summarizers by name.
-func Compare(base, new *Result, alpha float64) *Comparison {
+func Compare(base, new *result.Result, alpha float64) *Comparison {
 	return CompareWith(base, new, CompareOptions{Alpha: alpha})
 }
 
@@ -239,7 +238,7 @@ func Compare(base, new *Result, alpha float64) *Comparison {
 // (shard, --run, --scenario) are not compared, nor are scenarios whose
 // digests differ (listed in Warnings, with differences of harness,
 // tokenizer, agent and prompt digests).
-func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
+func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	alpha := opts.Alpha
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
@@ -328,7 +327,7 @@ func CompareWith(base, new *Result, opts CompareOptions) *Comparison {
 		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%d outcomes are in one run only (new scenarios, checks or generations, or base outcomes that did not pass): not compared", cmp.Unpaired))
 	}
 	order := map[string]int{}
-	for i, s := range Summarizers(new) {
+	for i, s := range result.Summarizers(new) {
 		order[s] = i
 	}
 	for _, row := range rows {
@@ -376,9 +375,9 @@ func (ev evidence) whyMissing(k pairKey, trials int) string {
 
 // pair pairs the summarizers of the two runs by name and by p, and returns
 // for each run the names to keep, renamed to the new run's names.
-func (c *Comparison) pair(base, new *Result, p Pairing) (baseNames, newNames map[string]string) {
+func (c *Comparison) pair(base, new *result.Result, p Pairing) (baseNames, newNames map[string]string) {
 	baseNames, newNames = map[string]string{}, map[string]string{}
-	bs, ns := Summarizers(base), Summarizers(new)
+	bs, ns := result.Summarizers(base), result.Summarizers(new)
 	mappedNew := map[string]bool{}
 	for _, b := range bs {
 		if n, ok := p.Map[b]; ok && slices.Contains(ns, n) {
@@ -497,14 +496,14 @@ func quoteList(names []string) string {
 
 // selection returns whether the run of cfg selected the scenario id: its
 // shard, --run pattern and --scenario list.
-func selection(cfg RunConfig) func(string) bool {
+func selection(cfg result.RunConfig) func(string) bool {
 	i, n, sharded := result.ParseShard(cfg.Shard)
 	var re *regexp.Regexp
 	if cfg.Run != "" {
 		re, _ = regexp.Compile(cfg.Run)
 	}
 	return func(id string) bool {
-		if sharded && !InShard(id, i, n) {
+		if sharded && !result.InShard(id, i, n) {
 			return false
 		}
 		if re != nil && !re.MatchString(id) {
@@ -515,7 +514,7 @@ func selection(cfg RunConfig) func(string) bool {
 }
 
 // describeSelection says how cfg selected scenarios.
-func describeSelection(cfg RunConfig) string {
+func describeSelection(cfg result.RunConfig) string {
 	var parts []string
 	if cfg.Shard != "" {
 		parts = append(parts, "shard "+cfg.Shard)
@@ -530,17 +529,6 @@ func describeSelection(cfg RunConfig) string {
 		return "every scenario of its paths"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// InShard reports whether shard i of n holds the scenario with the given
-// id: its FNV-1a (32 bits) hash is i-1 modulo n. Every id is in shard 1/1.
-func InShard(id string, i, n int) bool {
-	if n <= 1 {
-		return true
-	}
-	h := fnv.New32a()
-	h.Write([]byte(id))
-	return int(h.Sum32()%uint32(n)) == i-1
 }
 
 func sortChanges(cs []Change, order map[string]int) {
@@ -562,7 +550,7 @@ func sortChanges(cs []Change, order map[string]int) {
 	})
 }
 
-func digests(r *Result) map[string]string {
+func digests(r *result.Result) map[string]string {
 	m := map[string]string{}
 	for _, u := range r.Units {
 		m[u.Scenario.ID] = u.Scenario.Digest
@@ -589,7 +577,7 @@ func short(d string) string {
 
 // mismatches lists differences of the two runs' setups, for the
 // summarizers paired.
-func mismatches(base, new *Result, pairs []SummarizerPair) []string {
+func mismatches(base, new *result.Result, pairs []SummarizerPair) []string {
 	var w []string
 	if base.Harness != new.Harness {
 		w = append(w, fmt.Sprintf("harness differs: base %s, new %s", base.Harness, new.Harness))
@@ -628,7 +616,7 @@ func mismatches(base, new *Result, pairs []SummarizerPair) []string {
 }
 
 // judgeText names a run's judge and gate for a warning.
-func judgeText(c RunConfig) string {
+func judgeText(c result.RunConfig) string {
 	switch {
 	case c.Judge == "":
 		return "none"
@@ -641,7 +629,7 @@ func judgeText(c RunConfig) string {
 // prompts maps each summarizer name to what it really ran: the spec, model
 // and prompt digest of its calls. A config file can give one name to two
 // different summarizers in two runs; comparing them must not be silent.
-func prompts(r *Result) map[string]string {
+func prompts(r *result.Result) map[string]string {
 	m := map[string]string{}
 	for _, u := range r.Units {
 		for _, g := range u.Generations {

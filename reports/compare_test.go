@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 	"github.com/google/go-cmp/cmp"
@@ -14,7 +15,7 @@ import (
 
 // setStatus sets the status of the first check matching check/invariant in
 // unit i, generation index g.
-func setStatus(t *testing.T, r *reports.Result, i, g int, check, inv string, s checks.Status) {
+func setStatus(t *testing.T, r *result.Result, i, g int, check, inv string, s result.Status) {
 	t.Helper()
 	for ci, c := range r.Units[i].Generations[g].Checks {
 		if c.Check == check && c.Invariant == inv {
@@ -27,7 +28,7 @@ func setStatus(t *testing.T, r *reports.Result, i, g int, check, inv string, s c
 }
 
 // unitOf finds the unit of a scenario × summarizer × trial.
-func unitOf(t *testing.T, r *reports.Result, scenario, summarizer string, trial int) int {
+func unitOf(t *testing.T, r *result.Result, scenario, summarizer string, trial int) int {
 	t.Helper()
 	for i, u := range r.Units {
 		if u.Scenario.ID == scenario && u.Summarizer == summarizer && u.Trial == trial {
@@ -58,8 +59,8 @@ func TestComparePlantedRegression(t *testing.T) {
 	base := fake.Result(fake.Config{Scenarios: 10, Seed: 4})
 	next := fake.Result(fake.Config{Scenarios: 10, Seed: 4})
 	i := unitOf(t, base, "scn-003", "openai:gpt-4o-mini", 0)
-	setStatus(t, base, i, 1, "constraint", "ro", checks.Pass)
-	setStatus(t, next, i, 1, "constraint", "ro", checks.Fail)
+	setStatus(t, base, i, 1, "constraint", "ro", result.Pass)
+	setStatus(t, next, i, 1, "constraint", "ro", result.Fail)
 	c := reports.Compare(base, next, 0.05)
 	want := []reports.Change{{Scenario: "scn-003", Summarizer: "openai:gpt-4o-mini", Generation: 2, Check: "constraint", Name: "ro", Message: "constraint ro set to fail",
 		File: "scenarios/scn-003.yaml", Line: 21}}
@@ -100,15 +101,15 @@ func TestCompareNoise(t *testing.T) {
 	baseAllPass := fake.Result(cfg)
 	for k, i := range units {
 		if k < 4 {
-			setStatus(t, base, i, 0, "correction", "port", checks.Pass)
-			setStatus(t, noisy, i, 0, "correction", "port", checks.Fail)
+			setStatus(t, base, i, 0, "correction", "port", result.Pass)
+			setStatus(t, noisy, i, 0, "correction", "port", result.Fail)
 		} else {
-			setStatus(t, base, i, 0, "correction", "port", checks.Fail)
-			setStatus(t, noisy, i, 0, "correction", "port", checks.Pass)
+			setStatus(t, base, i, 0, "correction", "port", result.Fail)
+			setStatus(t, noisy, i, 0, "correction", "port", result.Pass)
 		}
 		// A one-sided drop: pass in the base, fail in the new run.
-		setStatus(t, baseAllPass, i, 0, "correction", "port", checks.Pass)
-		setStatus(t, dropped, i, 0, "correction", "port", checks.Fail)
+		setStatus(t, baseAllPass, i, 0, "correction", "port", result.Pass)
+		setStatus(t, dropped, i, 0, "correction", "port", result.Fail)
 	}
 
 	c := reports.Compare(base, noisy, 0.05)
@@ -179,7 +180,7 @@ func TestCompareMismatches(t *testing.T) {
 	for i := range next.Units {
 		if next.Units[i].Scenario.ID == "scn-001" {
 			next.Units[i].Scenario.Digest = "sha256:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"
-			setStatus(t, next, i, 0, "schema", "", checks.Fail) // not compared: must not count
+			setStatus(t, next, i, 0, "schema", "", result.Fail) // not compared: must not count
 		}
 	}
 	next.Harness = "v0.2.0"
@@ -232,15 +233,15 @@ func TestCompareWarnsWhenANameChangesSpec(t *testing.T) {
 // disappeared or is no longer judged must not read as "no regression".
 func TestCompareFailsClosed(t *testing.T) {
 	ok := func(sc, sum string) unitSpec {
-		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]checks.Status{"constraint/ro": pass}, probes: map[string]string{"p": reports.Kept}}
+		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]result.Status{"constraint/ro": pass}, probes: map[string]string{"p": result.Kept}}
 	}
 	lost := func(sc, sum string) unitSpec {
-		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]checks.Status{"constraint/ro": fail}, probes: map[string]string{"p": reports.CompactionRegression}}
+		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]result.Status{"constraint/ro": fail}, probes: map[string]string{"p": result.CompactionRegression}}
 	}
 	v1, v2 := "exec:python3 sum.py", "exec:python3 sum.py --v2"
 	tests := []struct {
 		name      string
-		base, new *reports.Result
+		base, new *result.Result
 		pairing   []string
 		regressed bool
 		nothing   bool
@@ -286,12 +287,12 @@ func TestCompareFailsClosed(t *testing.T) {
 		},
 		{
 			name: "a pass that is now skipped regresses",
-			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]checks.Status{"constraint/ro": skip}, probes: map[string]string{"p": reports.Kept}}),
+			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": skip}, probes: map[string]string{"p": result.Kept}}),
 			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
 		},
 		{
 			name: "a pass that now errors regresses",
-			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]checks.Status{"constraint/ro": checks.Error}, probes: map[string]string{"p": reports.Kept}}),
+			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Error}, probes: map[string]string{"p": result.Kept}}),
 			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
 		},
 		{
@@ -307,7 +308,7 @@ func TestCompareFailsClosed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := reports.ParsePairing(tc.pairing, reports.Summarizers(tc.base), reports.Summarizers(tc.new))
+			p, err := reports.ParsePairing(tc.pairing, result.Summarizers(tc.base), result.Summarizers(tc.new))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -332,17 +333,17 @@ func TestCompareFailsClosed(t *testing.T) {
 func TestCompareSelection(t *testing.T) {
 	var units []unitSpec
 	for _, id := range []string{"alpha", "beta", "gamma", "delta", "epsilon"} {
-		units = append(units, unitSpec{scenario: id, summarizer: "x", checks: map[string]checks.Status{"constraint/ro": pass}})
+		units = append(units, unitSpec{scenario: id, summarizer: "x", checks: map[string]result.Status{"constraint/ro": pass}})
 	}
 	base := handResult(units...)
 	for _, tc := range []struct {
 		name string
-		cfg  func(*reports.RunConfig)
+		cfg  func(*result.RunConfig)
 		keep func(string) bool
 	}{
-		{"shard", func(c *reports.RunConfig) { c.Shard = "2/3" }, func(id string) bool { return reports.InShard(id, 2, 3) }},
-		{"run", func(c *reports.RunConfig) { c.Run = "^(alpha|gamma)$" }, func(id string) bool { return id == "alpha" || id == "gamma" }},
-		{"scenario", func(c *reports.RunConfig) { c.Scenarios = []string{"beta"} }, func(id string) bool { return id == "beta" }},
+		{"shard", func(c *result.RunConfig) { c.Shard = "2/3" }, func(id string) bool { return result.InShard(id, 2, 3) }},
+		{"run", func(c *result.RunConfig) { c.Run = "^(alpha|gamma)$" }, func(id string) bool { return id == "alpha" || id == "gamma" }},
+		{"scenario", func(c *result.RunConfig) { c.Scenarios = []string{"beta"} }, func(id string) bool { return id == "beta" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var kept []unitSpec

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 )
@@ -12,7 +14,7 @@ import (
 // TestEmptyAndClean renders a result with no unit and one where every check
 // passed: no panic, and the verdict says so.
 func TestEmptyAndClean(t *testing.T) {
-	empty := &reports.Result{ResultVersion: 1, RunID: "empty"}
+	empty := &result.Result{ResultVersion: 1, RunID: "empty"}
 	empty.Aggregate()
 	clean := fake.Result(fake.Config{Scenarios: 1, Summarizers: []string{"builtin:none"}})
 	for i := range clean.Units {
@@ -21,7 +23,7 @@ func TestEmptyAndClean(t *testing.T) {
 	clean.Aggregate()
 	for _, tc := range []struct {
 		name    string
-		r       *reports.Result
+		r       *result.Result
 		verdict string
 	}{
 		{"empty", empty, "✅ every check passed (0 scenarios × 0 summarizers, 0 units)"},
@@ -48,12 +50,12 @@ func TestEmptyAndClean(t *testing.T) {
 // result, never a panic; an accepted result renders in every format.
 func FuzzDecode(f *testing.F) {
 	var b bytes.Buffer
-	reports.WriteJSON(&b, fake.Result(fake.Config{Scenarios: 1, Generations: 1, Summarizers: []string{"builtin:extractive"}}))
+	result.WriteJSON(&b, fake.Result(fake.Config{Scenarios: 1, Generations: 1, Summarizers: []string{"builtin:extractive"}}))
 	f.Add(b.Bytes())
 	f.Add([]byte(`{"result_version":1,"units":[{"scenario":{"id":"a"},"summarizer":"s","status":"ok","generations":[{"n":0,"summary":"x","checks":[{"status":"fail","evidence":[{"pointer":"/"}]}]}]}]}`))
 	f.Add([]byte(`{"result_version":1,"units":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := reports.Decode(data)
+		r, err := result.Decode(data)
 		if err != nil {
 			return
 		}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // MinPass holds minimum pass rates per check type, as `--min-pass` and the
@@ -45,7 +45,7 @@ func (m *MinPass) Set(s string) error {
 		}
 		if !validGateKey(k) {
 			return fmt.Errorf("min-pass: unknown check type %q (valid: all, invariant, structural, %s, %s, %s)",
-				k, strings.Join(InvariantTypes, ", "), strings.Join(StructuralChecks, ", "), CheckDecisions)
+				k, strings.Join(result.InvariantTypes, ", "), strings.Join(result.StructuralChecks, ", "), result.CheckDecisions)
 		}
 		v = strings.TrimSpace(v)
 		scale := 1.0
@@ -66,8 +66,8 @@ func (m *MinPass) Set(s string) error {
 }
 
 func validGateKey(k string) bool {
-	return k == "all" || k == result.KindInvariant || k == result.KindStructural || k == CheckDecisions ||
-		slices.Contains(InvariantTypes, k) || slices.Contains(StructuralChecks, k)
+	return k == "all" || k == result.KindInvariant || k == result.KindStructural || k == result.CheckDecisions ||
+		slices.Contains(result.InvariantTypes, k) || slices.Contains(result.StructuralChecks, k)
 }
 
 // String formats m as Set reads it, keys sorted.
@@ -131,7 +131,7 @@ type GateOptions struct {
 	// against; Pairing pairs its summarizers with the run's when names
 	// differ, and Alpha is the significance level with several trials
 	// (outside (0, 1): DefaultAlpha).
-	Baseline *Result
+	Baseline *result.Result
 	Pairing  Pairing
 	Alpha    float64
 	// AllowEmpty lets a gate hold with nothing to judge (no outcome of a
@@ -161,7 +161,7 @@ func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baselin
 //     opts.Pairing, fails on a summarizer without a counterpart or on
 //     nothing paired, and counts base passes that errored, were skipped or
 //     are missing as regressions.
-func Gate(r *Result, opts GateOptions) GateReport {
+func Gate(r *result.Result, opts GateOptions) GateReport {
 	var g GateReport
 	var fails, oks, notes []string
 	if r.Interrupted {
@@ -228,16 +228,16 @@ type gateTally struct {
 func (t gateTally) n() int { return t.pass + t.fail + t.errs + t.lost }
 
 // minPassGate applies the minimum pass rates of m to r (see Gate).
-func minPassGate(r *Result, m MinPass, allowEmpty bool) (fails, oks, notes []string) {
+func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, notes []string) {
 	tallies, kinds := tallyOutcomes(r)
-	sums := Summarizers(r)
+	sums := result.Summarizers(r)
 	controls := controlArms(r)
 	types := slices.Collect(mapKeys(kinds))
 	sort.Slice(types, func(i, j int) bool { return result.LessCheck(types[i], types[j]) })
 	// Every key must cover at least one check type of the run.
 	for _, k := range slices.Sorted(mapKeys(m.Rates)) {
 		covered := slices.ContainsFunc(types, func(c string) bool {
-			return k == "all" || k == c || k == kinds[c] || (k == CheckDecisions && c == CheckDecisions)
+			return k == "all" || k == c || k == kinds[c] || (k == result.CheckDecisions && c == result.CheckDecisions)
 		})
 		if !covered {
 			line := fmt.Sprintf("min-pass %s: nothing to judge: the run has no %s outcome", k, k)
@@ -255,7 +255,7 @@ func minPassGate(r *Result, m MinPass, allowEmpty bool) (fails, oks, notes []str
 			if !ok {
 				continue
 			}
-			if controls[s] && kinds[c] != KindDecision {
+			if controls[s] && kinds[c] != result.KindDecision {
 				control = true
 				continue
 			}
@@ -298,9 +298,9 @@ func (t gateTally) misses(check string) string {
 		parts = append(parts, fmt.Sprintf("%s of %s that errored", plural(t.lost, "outcome"), plural(t.units, "unit")))
 	}
 	switch {
-	case t.errs == 1 && check == CheckDecisions:
+	case t.errs == 1 && check == result.CheckDecisions:
 		parts = append(parts, "1 probe whose agent call failed")
-	case t.errs > 1 && check == CheckDecisions:
+	case t.errs > 1 && check == result.CheckDecisions:
 		parts = append(parts, fmt.Sprintf("%d probes whose agent call failed", t.errs))
 	case t.errs > 0:
 		parts = append(parts, plural(t.errs, "check error"))
@@ -316,9 +316,9 @@ func (t gateTally) misses(check string) string {
 // that errored or was abandoned counts as failed: its outcomes, at least as
 // many per check type as the most any finished unit of its scenario has
 // (one per check type of the run when none finished), are lost.
-func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]string) {
+func tallyOutcomes(r *result.Result) (map[string]map[string]gateTally, map[string]string) {
 	kinds := map[string]string{}
-	count := func(u *Unit) map[string]map[result.Status]int {
+	count := func(u *result.Unit) map[string]map[result.Status]int {
 		m := map[string]map[result.Status]int{}
 		add := func(check, kind string, s result.Status) {
 			if m[check] == nil {
@@ -335,7 +335,7 @@ func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]strin
 			}
 		}
 		for _, p := range u.Probes {
-			add(CheckDecisions, KindDecision, result.DecisionStatus(p.Class))
+			add(result.CheckDecisions, result.KindDecision, result.DecisionStatus(p.Class))
 		}
 		return m
 	}
@@ -405,7 +405,7 @@ func tallyOutcomes(r *Result) (map[string]map[string]gateTally, map[string]strin
 
 // controlArms returns the summarizers that are the control arm: every
 // generation they had was builtin:none's (which declines to compact).
-func controlArms(r *Result) map[string]bool {
+func controlArms(r *result.Result) map[string]bool {
 	out := map[string]bool{}
 	seen := map[string]bool{}
 	for _, u := range r.Units {

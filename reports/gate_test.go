@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
-	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -87,7 +86,7 @@ func TestGate(t *testing.T) {
 	tests := []struct {
 		name     string
 		minPass  string
-		baseline func() *reports.Result
+		baseline func() *result.Result
 		failed   bool
 		lines    []string // substrings of lines that must appear
 	}{
@@ -95,9 +94,9 @@ func TestGate(t *testing.T) {
 		// so all=0 has nothing to judge for it there, and fails.
 		{"lenient thresholds need evidence", "all=0", nil, true, []string{"ok   min-pass all=0", "FAIL min-pass: builtin:truncate refuted_hypothesis: nothing to judge (all 24 outcomes were skipped; --allow-empty accepts this)"}},
 		{"constraint must always hold", "constraint=1", nil, true, []string{"FAIL min-pass: builtin:truncate constraint"}},
-		{"baseline identical", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 2}) }, false, []string{"ok   baseline: no regression"}},
+		{"baseline identical", "", func() *result.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 2}) }, false, []string{"ok   baseline: no regression"}},
 		// With one trial every pass→fail is listed under the verdict line.
-		{"baseline regression", "", func() *reports.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline: ", "FAIL baseline:   scn-"}},
+		{"baseline regression", "", func() *result.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline: ", "FAIL baseline:   scn-"}},
 		// builtin:none passes every decision it got an answer for (13) and
 		// errored once: the error is a miss, so 100% does not hold.
 		{"errors count as misses", "decisions=1", nil, true, []string{"FAIL min-pass: builtin:none decisions 92.9% (13/14) < 100% (counted as misses: 1 probe whose agent call failed)"}},
@@ -111,7 +110,7 @@ func TestGate(t *testing.T) {
 			if tc.minPass != "" {
 				mp = mustMinPass(t, tc.minPass)
 			}
-			var base *reports.Result
+			var base *result.Result
 			if tc.baseline != nil {
 				base = tc.baseline()
 			}
@@ -163,43 +162,43 @@ type unitSpec struct {
 	scenario, summarizer string
 	trial                int
 	err                  string
-	checks               map[string]checks.Status
+	checks               map[string]result.Status
 	probes               map[string]string
 	spec                 string // the summarizer's spec in its calls; "" = the name
 }
 
 // handResult builds an aggregated result of one generation per unit.
-func handResult(units ...unitSpec) *reports.Result {
-	r := &reports.Result{ResultVersion: reports.ResultVersion, Harness: "test", RunID: "r", Config: reports.RunConfig{Agent: "builtin:reference", Trials: 1, Tokenizer: "o200k_base"}}
+func handResult(units ...unitSpec) *result.Result {
+	r := &result.Result{ResultVersion: result.ResultVersion, Harness: "test", RunID: "r", Config: result.RunConfig{Agent: "builtin:reference", Trials: 1, Tokenizer: "o200k_base"}}
 	for _, us := range units {
 		if !slices.Contains(r.Config.Summarizers, us.summarizer) {
 			r.Config.Summarizers = append(r.Config.Summarizers, us.summarizer)
 		}
 		r.Config.Trials = max(r.Config.Trials, us.trial+1)
-		u := reports.Unit{Scenario: reports.ScenarioRef{ID: us.scenario, File: us.scenario + ".yaml", Digest: "sha256:" + us.scenario},
-			Summarizer: us.summarizer, Trial: us.trial, Status: reports.UnitOK, Generations: []reports.Generation{}, Probes: []reports.Probe{}}
+		u := result.Unit{Scenario: result.ScenarioRef{ID: us.scenario, File: us.scenario + ".yaml", Digest: "sha256:" + us.scenario},
+			Summarizer: us.summarizer, Trial: us.trial, Status: result.UnitOK, Generations: []result.Generation{}, Probes: []result.Probe{}}
 		if us.err != "" {
-			u.Status, u.Error = reports.UnitError, us.err
+			u.Status, u.Error = result.UnitError, us.err
 		}
 		spec := us.spec
 		if spec == "" {
 			spec = us.summarizer
 		}
 		if len(us.checks) > 0 {
-			g := reports.Generation{N: 1, Cut: 4, Call: summarizers.Call{Spec: spec}}
+			g := result.Generation{N: 1, Cut: 4, Call: result.Call{Spec: spec}}
 			for _, k := range slices.Sorted(maps.Keys(us.checks)) {
 				check, inv, _ := strings.Cut(k, "/")
-				kind := checks.KindStructural
-				if slices.Contains(reports.InvariantTypes, check) {
-					kind = checks.KindInvariant
+				kind := result.KindStructural
+				if slices.Contains(result.InvariantTypes, check) {
+					kind = result.KindInvariant
 				}
-				g.Checks = append(g.Checks, checks.Result{Check: check, Kind: kind, Invariant: inv, Status: us.checks[k], Message: k + " " + string(us.checks[k]), Pos: scenarios.Pos{Line: 7}})
+				g.Checks = append(g.Checks, result.CheckResult{Check: check, Kind: kind, Invariant: inv, Status: us.checks[k], Message: k + " " + string(us.checks[k]), Pos: result.Pos{Line: 7}})
 			}
 			u.Generations = append(u.Generations, g)
 		}
 		for _, id := range slices.Sorted(maps.Keys(us.probes)) {
-			u.Probes = append(u.Probes, reports.Probe{ID: id, Expect: "refuse", Class: us.probes[id], Pos: scenarios.Pos{Line: 11},
-				Full: reports.Decision{Choice: "refuse"}, Compacted: reports.Decision{Choice: "proceed"}})
+			u.Probes = append(u.Probes, result.Probe{ID: id, Expect: "refuse", Class: us.probes[id], Pos: result.Pos{Line: 11},
+				Full: result.Decision{Choice: "refuse"}, Compacted: result.Decision{Choice: "proceed"}})
 		}
 		r.Units = append(r.Units, u)
 	}
@@ -208,9 +207,9 @@ func handResult(units ...unitSpec) *reports.Result {
 }
 
 var (
-	pass = checks.Pass
-	fail = checks.Fail
-	skip = checks.Skip
+	pass = result.Pass
+	fail = result.Fail
+	skip = result.Skip
 )
 
 // TestGateFailsClosed: a gate needs evidence. Each case is a way a broken
@@ -218,14 +217,14 @@ var (
 // still pass.
 func TestGateFailsClosed(t *testing.T) {
 	good := func(sc, sum string) unitSpec {
-		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]checks.Status{"constraint/ro": pass, "schema": pass}, probes: map[string]string{"p": reports.Kept}}
+		return unitSpec{scenario: sc, summarizer: sum, checks: map[string]result.Status{"constraint/ro": pass, "schema": pass}, probes: map[string]string{"p": result.Kept}}
 	}
 	crashed := func(sc, sum string) unitSpec {
 		return unitSpec{scenario: sc, summarizer: sum, err: "generation 1: summarizer: exec false: exit status 1"}
 	}
 	tests := []struct {
 		name   string
-		r      *reports.Result
+		r      *result.Result
 		opts   reports.GateOptions
 		failed bool
 		lines  []string
@@ -252,15 +251,15 @@ func TestGateFailsClosed(t *testing.T) {
 		},
 		{
 			name: "every outcome skipped: nothing to judge",
-			r: handResult(unitSpec{scenario: "a", summarizer: "exec:text", checks: map[string]checks.Status{"refuted_hypothesis/h": skip, "schema": pass}},
-				unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]checks.Status{"refuted_hypothesis/h": pass, "schema": pass}}),
+			r: handResult(unitSpec{scenario: "a", summarizer: "exec:text", checks: map[string]result.Status{"refuted_hypothesis/h": skip, "schema": pass}},
+				unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]result.Status{"refuted_hypothesis/h": pass, "schema": pass}}),
 			opts: reports.GateOptions{MinPass: mustMinPass(t, "refuted_hypothesis=1")}, failed: true,
 			lines: []string{"FAIL min-pass: exec:text refuted_hypothesis: nothing to judge (its 1 outcome was skipped; --allow-empty accepts this)"},
 		},
 		{
 			name: "--allow-empty lets nothing to judge hold, and says so",
-			r: handResult(unitSpec{scenario: "a", summarizer: "exec:text", checks: map[string]checks.Status{"refuted_hypothesis/h": skip, "schema": pass}},
-				unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]checks.Status{"refuted_hypothesis/h": pass, "schema": pass}}),
+			r: handResult(unitSpec{scenario: "a", summarizer: "exec:text", checks: map[string]result.Status{"refuted_hypothesis/h": skip, "schema": pass}},
+				unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]result.Status{"refuted_hypothesis/h": pass, "schema": pass}}),
 			opts:  reports.GateOptions{MinPass: mustMinPass(t, "refuted_hypothesis=1"), AllowEmpty: true},
 			lines: []string{"ok   min-pass refuted_hypothesis=1: 1 summarizer × check type rates hold", "note min-pass: exec:text refuted_hypothesis: nothing to judge (allowed by --allow-empty)"},
 		},
@@ -272,27 +271,27 @@ func TestGateFailsClosed(t *testing.T) {
 		},
 		{
 			name: "the control arm is gated on decisions only",
-			r: handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: map[string]checks.Status{"constraint/ro": skip}, probes: map[string]string{"p": reports.Kept}},
+			r: handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: map[string]result.Status{"constraint/ro": skip}, probes: map[string]string{"p": result.Kept}},
 				good("a", "builtin:extractive")),
 			opts:  reports.GateOptions{MinPass: mustMinPass(t, "constraint=1,decisions=1")},
 			lines: []string{"ok   min-pass constraint=1,decisions=1: 3 summarizer × check type rates hold", "note min-pass: builtin:none is the control arm"},
 		},
 		{
 			name: "a summarizer that calls itself builtin:none in its name is not the control arm",
-			r: handResult(unitSpec{scenario: "a", summarizer: "builtin:none", spec: "exec:./fake", checks: map[string]checks.Status{"constraint/ro": skip}},
+			r: handResult(unitSpec{scenario: "a", summarizer: "builtin:none", spec: "exec:./fake", checks: map[string]result.Status{"constraint/ro": skip}},
 				good("a", "builtin:extractive")),
 			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=1")}, failed: true,
 			lines: []string{"FAIL min-pass: builtin:none constraint: nothing to judge"},
 		},
 		{
 			name: "only the control arm: nothing judged is never a pass",
-			r:    handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: map[string]checks.Status{"constraint/ro": skip}}),
+			r:    handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: map[string]result.Status{"constraint/ro": skip}}),
 			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=1")}, failed: true,
 			lines: []string{"FAIL min-pass constraint=1: nothing to judge: no summarizer has an outcome the gate covers"},
 		},
 		{
 			name: "an interrupted result is partial",
-			r: func() *reports.Result {
+			r: func() *result.Result {
 				r := handResult(good("a", "builtin:extractive"))
 				r.Interrupted = true
 				return r
@@ -302,7 +301,7 @@ func TestGateFailsClosed(t *testing.T) {
 		},
 		{
 			name: "a merge with a shard missing is partial",
-			r: func() *reports.Result {
+			r: func() *result.Result {
 				r := handResult(good("a", "builtin:extractive"))
 				r.MissingShards = []string{"2/3"}
 				return r

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // MaxAnnotations bounds the ::error annotations WriteGitHub emits; GitHub
@@ -26,7 +28,7 @@ const MaxAnnotations = 50
 // errored, one annotation per unit), so a pull request shows the failures
 // it introduced, not those main already had. Annotations are deduplicated
 // per file, line, summarizer and check.
-func WriteGitHub(r *Result, opts Options, stepSummaryPath string, annotations io.Writer) error {
+func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotations io.Writer) error {
 	if stepSummaryPath != "" {
 		var b bytes.Buffer
 		if err := WriteMarkdown(&b, r, opts); err != nil {
@@ -95,7 +97,7 @@ type annotation struct {
 
 // findingAnnotations annotates every failing invariant and compaction
 // regression of r.
-func findingAnnotations(r *Result) []annotation {
+func findingAnnotations(r *result.Result) []annotation {
 	var out []annotation
 	for _, f := range Findings(r) {
 		if (f.Severity != SevInvariant && f.Severity != SevRegression) || f.File == "" {

@@ -7,23 +7,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestWriteGitHub(t *testing.T) {
-	r := &reports.Result{
-		ResultVersion: 1, RunID: "r", Config: reports.RunConfig{Summarizers: []string{"exec:./sum, v2"}, Trials: 1},
-		Units: []reports.Unit{{
-			Scenario:   reports.ScenarioRef{ID: "s1", File: "suite/a,b:c.yaml"},
-			Summarizer: "exec:./sum, v2", Status: reports.UnitOK,
-			Generations: []reports.Generation{{N: 2, Checks: []checks.Result{
-				{Check: "constraint", Kind: checks.KindInvariant, Invariant: "ro", Status: checks.Fail,
-					Message: "lost 100% of\nthe constraint\r", Pos: scenarios.Pos{Line: 14, Col: 5},
-					Evidence: []checks.Evidence{{Pointer: "/constraints", Seq: 1}}},
-				{Check: "schema", Kind: checks.KindStructural, Status: checks.Fail, Message: "structural: not annotated"},
+	r := &result.Result{
+		ResultVersion: 1, RunID: "r", Config: result.RunConfig{Summarizers: []string{"exec:./sum, v2"}, Trials: 1},
+		Units: []result.Unit{{
+			Scenario:   result.ScenarioRef{ID: "s1", File: "suite/a,b:c.yaml"},
+			Summarizer: "exec:./sum, v2", Status: result.UnitOK,
+			Generations: []result.Generation{{N: 2, Checks: []result.CheckResult{
+				{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail,
+					Message: "lost 100% of\nthe constraint\r", Pos: result.Pos{Line: 14, Col: 5},
+					Evidence: []result.Evidence{{Pointer: "/constraints", Seq: 1}}},
+				{Check: "schema", Kind: result.KindStructural, Status: result.Fail, Message: "structural: not annotated"},
 			}}},
 		}},
 	}
@@ -45,14 +45,14 @@ func TestWriteGitHub(t *testing.T) {
 }
 
 func TestWriteGitHubCapsAnnotations(t *testing.T) {
-	r := &reports.Result{ResultVersion: 1, Config: reports.RunConfig{Summarizers: []string{"s"}}}
-	u := reports.Unit{Scenario: reports.ScenarioRef{ID: "s", File: "s.yaml"}, Summarizer: "s", Status: reports.UnitOK}
-	g := reports.Generation{N: 1}
+	r := &result.Result{ResultVersion: 1, Config: result.RunConfig{Summarizers: []string{"s"}}}
+	u := result.Unit{Scenario: result.ScenarioRef{ID: "s", File: "s.yaml"}, Summarizer: "s", Status: result.UnitOK}
+	g := result.Generation{N: 1}
 	for i := range reports.MaxAnnotations + 7 {
-		g.Checks = append(g.Checks, checks.Result{Check: "constraint", Kind: checks.KindInvariant, Invariant: "c" + itoa(i), Status: checks.Fail, Message: "lost", Pos: scenarios.Pos{Line: i + 1}})
+		g.Checks = append(g.Checks, result.CheckResult{Check: "constraint", Kind: result.KindInvariant, Invariant: "c" + itoa(i), Status: result.Fail, Message: "lost", Pos: result.Pos{Line: i + 1}})
 	}
-	u.Generations = []reports.Generation{g}
-	r.Units = []reports.Unit{u}
+	u.Generations = []result.Generation{g}
+	r.Units = []result.Unit{u}
 	var ann bytes.Buffer
 	if err := reports.WriteGitHub(r, reports.Options{}, "", &ann); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // HeadToHead is the paired comparison of two summarizers of one run (see
@@ -23,7 +23,7 @@ type HeadToHead struct {
 	Rows []HeadToHeadRow
 	// SumA and SumB are the two summarizers' headline figures over the
 	// whole run (invariants kept, compaction regressions, …).
-	SumA, SumB SummarizerSummary
+	SumA, SumB result.SummarizerSummary
 	// AOnly are the paired outcomes A passed and B did not (B's message);
 	// BOnly the reverse (A's message). Sorted by scenario, trial,
 	// generation, check.
@@ -54,8 +54,8 @@ type HeadToHeadRow struct {
 // ResolveSummarizer finds the summarizer of r named by nameOrSpec: its
 // name in the result, or the spec its calls ran when exactly one
 // summarizer ran it.
-func ResolveSummarizer(r *Result, nameOrSpec string) (string, error) {
-	names := Summarizers(r)
+func ResolveSummarizer(r *result.Result, nameOrSpec string) (string, error) {
+	names := result.Summarizers(r)
 	if slices.Contains(names, nameOrSpec) {
 		return nameOrSpec, nil
 	}
@@ -76,7 +76,7 @@ func ResolveSummarizer(r *Result, nameOrSpec string) (string, error) {
 }
 
 // specs maps each summarizer of r to the spec its summarizer calls ran.
-func specs(r *Result) map[string]string {
+func specs(r *result.Result) map[string]string {
 	m := map[string]string{}
 	for _, u := range r.Units {
 		for _, g := range u.Generations {
@@ -94,7 +94,7 @@ func specs(r *Result) map[string]string {
 // DefaultAlpha). Only outcomes judged for both are compared: an error and
 // every outcome of a unit that errored count as failures, a skip on either
 // side leaves the pair out (counted in OneSided).
-func CompareSummarizers(r *Result, a, b string, alpha float64) *HeadToHead {
+func CompareSummarizers(r *result.Result, a, b string, alpha float64) *HeadToHead {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}

@@ -4,35 +4,35 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // h2hResult holds summarizers a and b over n scenarios: a keeps the
 // constraint in aKeeps of them, b in bKeeps; b's summary is text-only (its
 // artifact check is skipped); b's unit of the last scenario errored.
-func h2hResult(n int, aKeeps, bKeeps func(i int) bool) *reports.Result {
-	r := &reports.Result{ResultVersion: 1, Config: reports.RunConfig{Summarizers: []string{"a", "b"}, Trials: 1}}
+func h2hResult(n int, aKeeps, bKeeps func(i int) bool) *result.Result {
+	r := &result.Result{ResultVersion: 1, Config: result.RunConfig{Summarizers: []string{"a", "b"}, Trials: 1}}
 	for i := range n {
 		id := string(rune('a'+i/26)) + string(rune('a'+i%26))
 		for _, sum := range []string{"a", "b"} {
 			keep := aKeeps(i)
-			art := checks.Pass
+			art := result.Pass
 			if sum == "b" {
-				keep, art = bKeeps(i), checks.Skip
+				keep, art = bKeeps(i), result.Skip
 			}
-			st := checks.Fail
+			st := result.Fail
 			if keep {
-				st = checks.Pass
+				st = result.Pass
 			}
-			u := reports.Unit{Scenario: reports.ScenarioRef{ID: id, File: id + ".yaml"}, Summarizer: sum, Status: reports.UnitOK,
-				Generations: []reports.Generation{{N: 1, Call: summarizers.Call{Spec: "exec:./" + sum + ".sh"}, Checks: []checks.Result{
-					{Check: "constraint", Kind: checks.KindInvariant, Invariant: "ro", Status: st, Message: "constraint " + sum},
-					{Check: "artifact", Kind: checks.KindInvariant, Invariant: "f", Status: art, Message: "artifact"},
+			u := result.Unit{Scenario: result.ScenarioRef{ID: id, File: id + ".yaml"}, Summarizer: sum, Status: result.UnitOK,
+				Generations: []result.Generation{{N: 1, Call: result.Call{Spec: "exec:./" + sum + ".sh"}, Checks: []result.CheckResult{
+					{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: st, Message: "constraint " + sum},
+					{Check: "artifact", Kind: result.KindInvariant, Invariant: "f", Status: art, Message: "artifact"},
 				}}}}
 			if sum == "b" && i == n-1 {
-				u.Status, u.Error = reports.UnitError, "summarizer: exit status 1"
+				u.Status, u.Error = result.UnitError, "summarizer: exit status 1"
 			}
 			r.Units = append(r.Units, u)
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 	"github.com/google/go-cmp/cmp"
@@ -18,14 +20,14 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // small is the fixture of the golden tests: 3 scenarios × 4 summarizers,
 // 3 generations, one leaked secret, redacted.
-func small(t testing.TB) *reports.Result {
+func small(t testing.TB) *result.Result {
 	t.Helper()
 	r := fake.Result(fake.Config{Scenarios: 3, Seed: 1})
 	fake.Redact(r)
 	return r
 }
 
-func render(t testing.TB, r *reports.Result, format string, opts reports.Options) string {
+func render(t testing.TB, r *result.Result, format string, opts reports.Options) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := reports.Write(&b, r, format, opts); err != nil {

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 //go:embed report.html.tmpl
@@ -48,7 +48,7 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 // summary with each check's evidence highlighted, the full-vs-compacted
 // decision diff). The worst opts.MaxDrillDown units get a drill-down; the
 // others one row each, which keeps large runs small.
-func WriteHTML(w io.Writer, r *Result, opts Options) error {
+func WriteHTML(w io.Writer, r *result.Result, opts Options) error {
 	v := buildHTMLView(r, opts)
 	var b bytes.Buffer
 	if err := htmlTemplate().Execute(&b, v); err != nil {
@@ -67,7 +67,7 @@ type htmlView struct {
 	Heatmap        template.HTML
 	Scatter        template.HTML
 	Drift          template.HTML
-	Summaries      []SummarizerSummary
+	Summaries      []result.SummarizerSummary
 	CheckTypes     []string
 	Rates          []htmlRateRow
 	Findings       []Finding
@@ -121,12 +121,12 @@ type htmlUnit struct {
 	Duration                   time.Duration
 	Warnings                   []string
 	Generations                []htmlGen
-	Probes                     []Probe
+	Probes                     []result.Probe
 	Open                       bool
 }
 
 type htmlGen struct {
-	Generation
+	result.Generation
 	Ratio   float64
 	Checks  []htmlCheck
 	Summary []htmlLine
@@ -148,7 +148,7 @@ type htmlLine struct {
 // maxHTMLFindings bounds the failure table of the HTML page.
 const maxHTMLFindings = 500
 
-func buildHTMLView(r *Result, opts Options) *htmlView {
+func buildHTMLView(r *result.Result, opts Options) *htmlView {
 	v := &htmlView{
 		Title:   "compact-eval report " + r.RunID,
 		Verdict: strings.TrimLeft(Verdict(r, opts.Gate), "❌✅ "),
@@ -166,7 +166,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	v.Provenance = [][2]string{
 		{"harness", r.Harness}, {"run", r.RunID}, {"started", r.Started.UTC().Format(time.RFC3339)},
 		{"agent", r.Config.Agent}, {"tokenizer", r.Config.Tokenizer}, {"trials", strconv.Itoa(max(1, r.Config.Trials))},
-		{"summarizers", strings.Join(Summarizers(r), ", ")}, {"paths", strings.Join(r.Config.Paths, ", ")},
+		{"summarizers", strings.Join(result.Summarizers(r), ", ")}, {"paths", strings.Join(r.Config.Paths, ", ")},
 	}
 	if len(r.Config.Paths) == 0 {
 		v.Provenance[len(v.Provenance)-1][1] = "the built-in suite"
@@ -186,14 +186,14 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	}
 	v.Warnings = append(v.Warnings, r.Warnings...)
 	v.Heatmap, v.Scatter, v.Drift = heatmapSVG(r), scatterSVG(r), driftSVG(r)
-	v.Summaries = Ranked(r)
-	sums := Summarizers(r)
+	v.Summaries = result.Ranked(r)
+	sums := result.Summarizers(r)
 	v.CheckTypes = sums
-	for _, ck := range CheckTypes(r) {
+	for _, ck := range result.CheckTypes(r) {
 		row := htmlRateRow{Check: ck}
 		for _, s := range sums {
 			cell := htmlRateCell{Text: "–", Color: "#eeeeee"}
-			if a := FindAggregate(r, s, ck); a != nil {
+			if a := result.FindAggregate(r, s, ck); a != nil {
 				cell.Text = rateCell(a)
 				cell.Title = fmt.Sprintf("pass %d, fail %d, error %d, skip %d", a.Pass, a.Fail, a.Error, a.Skip)
 				if a.Pass+a.Fail > 0 {
@@ -211,7 +211,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	}
 	v.Findings = f
 	v.Groups = groupFindings(f)
-	for _, ck := range CheckTypes(r) {
+	for _, ck := range result.CheckTypes(r) {
 		if d := CheckDoc(ck); d != "" {
 			v.Glossary = append(v.Glossary, [2]string{ck, d})
 		} else {
@@ -230,7 +230,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	for i := range r.Units {
 		u := &r.Units[i]
 		row := htmlUnitRow{Anchor: fmt.Sprintf("u%d", i), Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Status: u.Status, Trial: u.Trial}
-		if u.Status == UnitError {
+		if u.Status == result.UnitError {
 			row.Errors++
 		}
 		for _, g := range u.Generations {
@@ -245,9 +245,9 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 		}
 		for _, p := range u.Probes {
 			switch p.Class {
-			case CompactionRegression:
+			case result.CompactionRegression:
 				row.Regressions++
-			case ProbeErrored:
+			case result.ProbeErrored:
 				row.Errors++
 			}
 		}
@@ -268,7 +268,7 @@ func buildHTMLView(r *Result, opts Options) *htmlView {
 	return v
 }
 
-func buildHTMLUnit(u *Unit, row htmlUnitRow, open bool) htmlUnit {
+func buildHTMLUnit(u *result.Unit, row htmlUnitRow, open bool) htmlUnit {
 	hu := htmlUnit{htmlUnitRow: row, Title: u.Scenario.Title, File: u.Scenario.File, Digest: u.Scenario.Digest,
 		Error: u.Error, Duration: u.Duration, Warnings: u.Warnings, Probes: u.Probes, Open: open}
 	for _, g := range u.Generations {
@@ -439,10 +439,10 @@ const maxHTMLHeadToHeads = 6
 // htmlHeadToHeads compares the summarizers of r pairwise (the control arm
 // builtin:none left out: it has no summary to compare), the first pair
 // open.
-func htmlHeadToHeads(r *Result) []htmlHeadToHead {
+func htmlHeadToHeads(r *result.Result) []htmlHeadToHead {
 	control := controlArms(r)
 	var sums []string
-	for _, s := range Summarizers(r) {
+	for _, s := range result.Summarizers(r) {
 		if !control[s] {
 			sums = append(sums, s)
 		}

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // TestHTMLPolish checks what a reader of the HTML report relies on: whole
@@ -16,26 +16,26 @@ import (
 // line, and a head-to-head when the run has two summarizers.
 func TestHTMLPolish(t *testing.T) {
 	long := "exec:python3 summarizers/keep_constraints_and_pending.py --model qwen3-32b --v2"
-	r := &reports.Result{ResultVersion: 1, RunID: "r", Config: reports.RunConfig{Summarizers: []string{"builtin:extractive", long}, Agent: "builtin:reference", Trials: 2, Tokenizer: "o200k_base"}}
+	r := &result.Result{ResultVersion: 1, RunID: "r", Config: result.RunConfig{Summarizers: []string{"builtin:extractive", long}, Agent: "builtin:reference", Trials: 2, Tokenizer: "o200k_base"}}
 	for _, sum := range r.Config.Summarizers {
 		for trial := range 2 {
-			status := checks.Pass
-			class := reports.Kept
+			status := result.Pass
+			class := result.Kept
 			compacted := "refuse"
 			if sum == long {
-				status, class, compacted = checks.Fail, reports.CompactionRegression, "proceed"
+				status, class, compacted = result.Fail, result.CompactionRegression, "proceed"
 			}
-			r.Units = append(r.Units, reports.Unit{
-				Scenario:   reports.ScenarioRef{ID: "readonly", File: "sc/readonly.yaml", Digest: "sha256:00"},
-				Summarizer: sum, Trial: trial, Status: reports.UnitOK,
-				Generations: []reports.Generation{{N: 1, Cut: 4, From: 1, CoversThrough: 4, Installed: true, Summary: []byte(`{"schema_version":1,"covers_through":4,"text":"x"}`),
-					Checks: []checks.Result{
-						{Check: "constraint", Kind: checks.KindInvariant, Invariant: "ro", Status: status, Message: "constraint ro", Pos: scenarios.Pos{Line: 12}},
-						{Check: checks.CheckCoverage, Kind: checks.KindStructural, Status: checks.Pass, Message: "coverage ok"},
+			r.Units = append(r.Units, result.Unit{
+				Scenario:   result.ScenarioRef{ID: "readonly", File: "sc/readonly.yaml", Digest: "sha256:00"},
+				Summarizer: sum, Trial: trial, Status: result.UnitOK,
+				Generations: []result.Generation{{N: 1, Cut: 4, From: 1, CoversThrough: 4, Installed: true, Summary: []byte(`{"schema_version":1,"covers_through":4,"text":"x"}`),
+					Checks: []result.CheckResult{
+						{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: status, Message: "constraint ro", Pos: result.Pos{Line: 12}},
+						{Check: result.CheckCoverage, Kind: result.KindStructural, Status: result.Pass, Message: "coverage ok"},
 					}}},
-				Probes: []reports.Probe{{ID: "restart", Expect: "refuse", Class: class, Pos: scenarios.Pos{Line: 20},
-					Full:      reports.Decision{Choice: "refuse", Reason: "the run is read-only (seq 1)"},
-					Compacted: reports.Decision{Choice: compacted, Reason: "nothing forbids a restart"},
+				Probes: []result.Probe{{ID: "restart", Expect: "refuse", Class: class, Pos: result.Pos{Line: 20},
+					Full:      result.Decision{Choice: "refuse", Reason: "the run is read-only (seq 1)"},
+					Compacted: result.Decision{Choice: compacted, Reason: "nothing forbids a restart"},
 					Diff:      "  runner.answer{\n-\tChoice: \"refuse\",\n+\tChoice: \"proceed\",\n  }\n"}},
 			})
 		}
@@ -67,7 +67,7 @@ func TestHTMLPolish(t *testing.T) {
 		}
 	}
 	// Every check type of the run is explained.
-	for _, ck := range reports.CheckTypes(r) {
+	for _, ck := range result.CheckTypes(r) {
 		if !strings.Contains(page, "<dt>"+ck+"</dt>") {
 			t.Errorf("the glossary does not explain %s", ck)
 		}
@@ -77,7 +77,7 @@ func TestHTMLPolish(t *testing.T) {
 // TestCheckDocs: every check type compact-eval ships has its one-line
 // explanation, so that a new check cannot reach a report unexplained.
 func TestCheckDocs(t *testing.T) {
-	all := append(append(append([]string(nil), reports.InvariantTypes...), reports.StructuralChecks...), reports.CheckDecisions)
+	all := append(append(append([]string(nil), result.InvariantTypes...), result.StructuralChecks...), result.CheckDecisions)
 	for _, ck := range all {
 		if reports.CheckDoc(ck) == "" {
 			t.Errorf("check %q has no explanation (reports.CheckDoc)", ck)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/compact-eval/compact-eval/internal/inputfile"
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Read reads a result file written by WriteJSON: only a regular file (a
@@ -13,7 +13,7 @@ import (
 // fields, trailing data, a missing or unsupported result_version and invalid
 // statuses are errors that name the file and, for syntax errors, the line.
 // The aggregates are recomputed from the units, so they always agree.
-func Read(path string) (*Result, error) {
+func Read(path string) (*result.Result, error) {
 	data, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading result: %w", err)

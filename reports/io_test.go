@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 	"github.com/google/go-cmp/cmp"
@@ -17,7 +19,7 @@ import (
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(reports.SchemaJSON()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(result.SchemaJSON()))
 	if err != nil {
 		t.Fatalf("schema is not JSON: %v", err)
 	}
@@ -37,7 +39,7 @@ func TestSchemaValidatesResults(t *testing.T) {
 	s := compileSchema(t)
 	for _, cfg := range []fake.Config{{Scenarios: 3, Seed: 1}, {Scenarios: 20, Trials: 2, Seed: 7}} {
 		var b bytes.Buffer
-		if err := reports.WriteJSON(&b, fake.Result(cfg)); err != nil {
+		if err := result.WriteJSON(&b, fake.Result(cfg)); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(&b)
@@ -69,7 +71,7 @@ func TestSchemaCoversModel(t *testing.T) {
 		Properties map[string]any            `json:"properties"`
 		Defs       map[string]map[string]any `json:"$defs"`
 	}
-	if err := json.Unmarshal(reports.SchemaJSON(), &schema); err != nil {
+	if err := json.Unmarshal(result.SchemaJSON(), &schema); err != nil {
 		t.Fatal(err)
 	}
 	props := func(def string) map[string]any {
@@ -80,18 +82,18 @@ func TestSchemaCoversModel(t *testing.T) {
 		return p
 	}
 	types := map[string]reflect.Type{
-		"":                  reflect.TypeFor[reports.Result](),
-		"config":            reflect.TypeFor[reports.RunConfig](),
-		"scenario":          reflect.TypeFor[reports.ScenarioRef](),
-		"unit":              reflect.TypeFor[reports.Unit](),
-		"generation":        reflect.TypeFor[reports.Generation](),
-		"probe":             reflect.TypeFor[reports.Probe](),
-		"decision":          reflect.TypeFor[reports.Decision](),
-		"aggregate":         reflect.TypeFor[reports.Aggregate](),
-		"summarizerSummary": reflect.TypeFor[reports.SummarizerSummary](),
-		"check":             reflect.TypeOf(reports.Generation{}.Checks).Elem(),
-		"call":              reflect.TypeOf(reports.Generation{}.Call),
-		"judgement":         reflect.TypeOf(reports.Generation{}.Checks).Elem().Field(judgeField()).Type.Elem(),
+		"":                  reflect.TypeFor[result.Result](),
+		"config":            reflect.TypeFor[result.RunConfig](),
+		"scenario":          reflect.TypeFor[result.ScenarioRef](),
+		"unit":              reflect.TypeFor[result.Unit](),
+		"generation":        reflect.TypeFor[result.Generation](),
+		"probe":             reflect.TypeFor[result.Probe](),
+		"decision":          reflect.TypeFor[result.Decision](),
+		"aggregate":         reflect.TypeFor[result.Aggregate](),
+		"summarizerSummary": reflect.TypeFor[result.SummarizerSummary](),
+		"check":             reflect.TypeOf(result.Generation{}.Checks).Elem(),
+		"call":              reflect.TypeOf(result.Generation{}.Call),
+		"judgement":         reflect.TypeOf(result.Generation{}.Checks).Elem().Field(judgeField()).Type.Elem(),
 	}
 	for def, typ := range types {
 		p := props(def)
@@ -105,15 +107,15 @@ func TestSchemaCoversModel(t *testing.T) {
 				name = f.Name
 			}
 			if _, ok := p[name]; !ok {
-				t.Errorf("schema $defs/%s lacks property %q (field %s.%s): add it to reports/result/result.schema.json", def, name, typ.Name(), f.Name)
+				t.Errorf("schema $defs/%s lacks property %q (field %s.%s): add it to result/result.schema.json", def, name, typ.Name(), f.Name)
 			}
 		}
 	}
 }
 
-// judgeField is the index of checks.Result's Judge field.
+// judgeField is the index of result.CheckResult's Judge field.
 func judgeField() int {
-	f, _ := reflect.TypeOf(reports.Generation{}.Checks).Elem().FieldByName("Judge")
+	f, _ := reflect.TypeOf(result.Generation{}.Checks).Elem().FieldByName("Judge")
 	return f.Index[0]
 }
 
@@ -121,7 +123,7 @@ func TestReadRoundTrip(t *testing.T) {
 	r := small(t)
 	path := filepath.Join(t.TempDir(), "result.json")
 	var b bytes.Buffer
-	if err := reports.WriteJSON(&b, r); err != nil {
+	if err := result.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -132,7 +134,7 @@ func TestReadRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b2 bytes.Buffer
-	reports.WriteJSON(&b2, got)
+	result.WriteJSON(&b2, got)
 	if d := cmp.Diff(b.String(), b2.String()); d != "" {
 		t.Errorf("read then written differs (-want +got):\n%s", d)
 	}

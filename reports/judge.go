@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // maxDisagreementRows bounds the disagreements a Markdown report lists.
@@ -17,7 +17,7 @@ const maxDisagreementRows = 30
 // writeJudgeMarkdown writes the judge's section: its verdict counts per
 // summarizer, then the disagreements with the checks, worst kind first
 // (a pass the judge calls contradicted). Nothing without a judge.
-func writeJudgeMarkdown(b *bytes.Buffer, r *Result) {
+func writeJudgeMarkdown(b *bytes.Buffer, r *result.Result) {
 	if len(r.Judge) == 0 {
 		return
 	}
@@ -36,7 +36,7 @@ func writeJudgeMarkdown(b *bytes.Buffer, r *Result) {
 		return
 	}
 	list := slices.Clone(r.Disagreements)
-	slices.SortStableFunc(list, func(a, b Disagreement) int { return strings.Compare(b.Kind, a.Kind) })
+	slices.SortStableFunc(list, func(a, b result.Disagreement) int { return strings.Compare(b.Kind, a.Kind) })
 	fmt.Fprintf(b, "\n### Disagreements between checks and judge (%d)\n\n", len(list))
 	b.WriteString("| scenario | summarizer | gen | invariant | check | judge | quote |\n|---|---|---:|---|---|---|---|\n")
 	for i, d := range list {
@@ -62,7 +62,7 @@ func writeJudgeMarkdown(b *bytes.Buffer, r *Result) {
 // its check; else what was neither agreement nor disagreement (a passed
 // check the judge calls missing, an errored check) and how many judgements
 // failed.
-func agreementLine(r *Result) string {
+func agreementLine(r *result.Result) string {
 	var judged, errs, agree, passMissing int
 	for _, s := range r.Judge {
 		judged, errs, agree = judged+s.Judged, errs+s.Errors, agree+s.Agree
@@ -102,7 +102,7 @@ func agreementLine(r *Result) string {
 // judgeHTML is the judge's section of the HTML report: the verdict counts
 // per summarizer and the disagreements (at most maxDisagreementRows), or
 // "" without a judge. Every text is escaped.
-func judgeHTML(r *Result) template.HTML {
+func judgeHTML(r *result.Result) template.HTML {
 	if len(r.Judge) == 0 {
 		return ""
 	}
@@ -122,7 +122,7 @@ func judgeHTML(r *Result) template.HTML {
 		return template.HTML(b.String())
 	}
 	list := slices.Clone(r.Disagreements)
-	slices.SortStableFunc(list, func(a, b Disagreement) int { return strings.Compare(b.Kind, a.Kind) })
+	slices.SortStableFunc(list, func(a, b result.Disagreement) int { return strings.Compare(b.Kind, a.Kind) })
 	fmt.Fprintf(&b, "<h3>Disagreements between checks and judge (%d)</h3>\n<table id=\"disagreements\"><tr><th>scenario</th><th>summarizer</th><th>trial</th><th>gen</th><th>invariant</th><th>check</th><th>judge</th><th>quote</th></tr>\n", len(list))
 	for i, d := range list {
 		if i == maxDisagreementRows {

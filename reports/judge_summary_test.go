@@ -5,26 +5,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 )
 
 // judgedResult is a run of one unit whose invariants the judge read as
 // given: one judgement per check status/verdict pair ("" verdict: the
 // judgement failed).
-func judgedResult(pairs ...[2]string) *reports.Result {
-	var cs []checks.Result
+func judgedResult(pairs ...[2]string) *result.Result {
+	var cs []result.CheckResult
 	for i, p := range pairs {
-		j := &checks.Judgement{Verdict: p[1]}
+		j := &result.Judgement{Verdict: p[1]}
 		if p[1] == "" {
 			j.Error = "judge down"
 		}
-		cs = append(cs, checks.Result{Check: "constraint", Kind: checks.KindInvariant, Invariant: string(rune('a' + i)), Status: checks.Status(p[0]), Judge: j})
+		cs = append(cs, result.CheckResult{Check: "constraint", Kind: result.KindInvariant, Invariant: string(rune('a' + i)), Status: result.Status(p[0]), Judge: j})
 	}
-	r := &reports.Result{Config: reports.RunConfig{Judge: "exec:judge", Summarizers: []string{"s"}, Trials: 1}}
-	u := reports.Unit{Summarizer: "s", Generations: []reports.Generation{{N: 1, Checks: cs}}}
+	r := &result.Result{Config: result.RunConfig{Judge: "exec:judge", Summarizers: []string{"s"}, Trials: 1}}
+	u := result.Unit{Summarizer: "s", Generations: []result.Generation{{N: 1, Checks: cs}}}
 	u.Scenario.ID = "sc"
-	r.Units = []reports.Unit{u}
+	r.Units = []result.Unit{u}
 	r.Aggregate()
 	return r
 }
@@ -34,7 +35,7 @@ func judgedResult(pairs ...[2]string) *reports.Result {
 // did not: a passed check the judge calls missing is no agreement, and a
 // judge whose every judgement failed agreed with nothing.
 func TestJudgeMarkdownClaimsOnlyWhatHappened(t *testing.T) {
-	md := func(r *reports.Result) string {
+	md := func(r *result.Result) string {
 		var b bytes.Buffer
 		if err := reports.WriteMarkdown(&b, r, reports.Options{}); err != nil {
 			t.Fatal(err)
@@ -42,7 +43,7 @@ func TestJudgeMarkdownClaimsOnlyWhatHappened(t *testing.T) {
 		return b.String()
 	}
 	for name, tc := range map[string]struct {
-		r    *reports.Result
+		r    *result.Result
 		want string
 	}{
 		"pass judged missing": {judgedResult([2]string{"pass", "kept"}, [2]string{"pass", "missing"}), "1 passed check the judge calls missing"},

@@ -11,19 +11,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/reports/internal/junit"
-	"github.com/compact-eval/compact-eval/reports/result"
-)
-
-// JUnit XML types, in the shape GitHub test reporters, GitLab and Jenkins
-// read: a <testsuites> root with totals, one <testsuite> per scenario file
-// (package reports/internal/junit).
-type (
-	JUnitSuites   = junit.Suites
-	JUnitSuite    = junit.Suite
-	JUnitProperty = junit.Property
-	JUnitCase     = junit.Case
-	JUnitProblem  = junit.Problem
-	JUnitSkipped  = junit.Skipped
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // WriteJUnit writes r as JUnit XML. Each test case gathers one check (or
@@ -33,7 +21,7 @@ type (
 // failed outright gets a "summarizer/run" case with an <error>. Provenance
 // (harness, agent, tokenizer, scenario digests, summarizer models and prompt
 // digests) goes in each suite's <properties>.
-func WriteJUnit(w io.Writer, r *Result) error {
+func WriteJUnit(w io.Writer, r *result.Result) error {
 	doc := BuildJUnit(r)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	// Written by hand rather than with xml.Encoder: the same document, at a
@@ -116,13 +104,13 @@ type caseAcc struct {
 }
 
 // BuildJUnit builds the JUnit document of r without writing it.
-func BuildJUnit(r *Result) *JUnitSuites {
+func BuildJUnit(r *result.Result) *junit.Suites {
 	files := []string{}
 	byFile := map[string][]*caseAcc{}
 	index := map[caseKey]*caseAcc{}
 	unitDur := map[string]time.Duration{}
 	props := map[string]map[string]string{}
-	get := func(u *Unit, check, name string, line int) *caseAcc {
+	get := func(u *result.Unit, check, name string, line int) *caseAcc {
 		k := caseKey{u.Scenario.ID, u.Summarizer, check, name}
 		a := index[k]
 		if a == nil {
@@ -142,7 +130,7 @@ func BuildJUnit(r *Result) *JUnitSuites {
 		p := props[f]
 		p["scenario."+u.Scenario.ID+".digest"] = u.Scenario.Digest
 		unitDur[f] += u.Duration
-		if u.Status == UnitError {
+		if u.Status == result.UnitError {
 			a := get(u, "run", "", 0)
 			a.n++
 			a.errs++
@@ -178,17 +166,17 @@ func BuildJUnit(r *Result) *JUnitSuites {
 			}
 		}
 		for _, pr := range u.Probes {
-			a := get(u, CheckDecisions, pr.ID, 0)
+			a := get(u, result.CheckDecisions, pr.ID, 0)
 			a.n++
 			a.dur += pr.Full.Call.Latency + pr.Compacted.Call.Latency
 			where := fmt.Sprintf("trial %d", u.Trial)
 			switch pr.Class {
-			case Kept:
+			case result.Kept:
 				a.passes++
-			case CompactionRegression:
+			case result.CompactionRegression:
 				a.fails++
 				a.msgs = append(a.msgs, fmt.Sprintf("%s: %s\n%s", where, RegressionText(pr), pr.Diff))
-			case ProbeErrored:
+			case result.ProbeErrored:
 				a.errs++
 				a.msgs = append(a.msgs, where+": "+pr.ErrorText())
 			default:
@@ -200,26 +188,26 @@ func BuildJUnit(r *Result) *JUnitSuites {
 		u := &r.Units[i]
 		props[u.Scenario.File]["summarizer."+u.Summarizer+".spec"] = u.Summarizer
 	}
-	doc := &JUnitSuites{Name: "compact-eval " + r.RunID}
+	doc := &junit.Suites{Name: "compact-eval " + r.RunID}
 	order := map[string]int{}
-	for i, s := range Summarizers(r) {
+	for i, s := range result.Summarizers(r) {
 		order[s] = i
 	}
 	var total time.Duration
 	for _, f := range files {
-		s := JUnitSuite{Name: f, Time: seconds(unitDur[f])}
+		s := junit.Suite{Name: f, Time: seconds(unitDur[f])}
 		if !r.Started.IsZero() {
 			s.Timestamp = r.Started.UTC().Format("2006-01-02T15:04:05")
 		}
 		total += unitDur[f]
-		base := []JUnitProperty{
+		base := []junit.Property{
 			{Name: "compact-eval.harness", Value: r.Harness}, {Name: "compact-eval.run_id", Value: r.RunID},
 			{Name: "compact-eval.agent", Value: r.Config.Agent}, {Name: "compact-eval.tokenizer", Value: r.Config.Tokenizer},
 			{Name: "compact-eval.trials", Value: fmt.Sprint(max(1, r.Config.Trials))},
 		}
 		s.Properties = base
 		for _, k := range slices.Sorted(mapKeys(props[f])) {
-			s.Properties = append(s.Properties, JUnitProperty{Name: k, Value: props[f][k]})
+			s.Properties = append(s.Properties, junit.Property{Name: k, Value: props[f][k]})
 		}
 		accs := byFile[f]
 		sort.SliceStable(accs, func(i, j int) bool {
@@ -239,16 +227,16 @@ func BuildJUnit(r *Result) *JUnitSuites {
 			if a.key.name != "" {
 				name += "/" + a.key.name
 			}
-			c := JUnitCase{Classname: a.key.scenario, Name: name, Time: seconds(a.dur), File: a.file, Line: a.line}
+			c := junit.Case{Classname: a.key.scenario, Name: name, Time: seconds(a.dur), File: a.file, Line: a.line}
 			switch {
 			case a.fails > 0:
-				c.Failure = &JUnitProblem{Message: firstLine(a.msgs), Type: failureType(a.key.check), Body: strings.Join(a.msgs, "\n")}
+				c.Failure = &junit.Problem{Message: firstLine(a.msgs), Type: failureType(a.key.check), Body: strings.Join(a.msgs, "\n")}
 				s.Failures++
 			case a.errs > 0:
-				c.Error = &JUnitProblem{Message: firstLine(a.msgs), Type: "error", Body: strings.Join(a.msgs, "\n")}
+				c.Error = &junit.Problem{Message: firstLine(a.msgs), Type: "error", Body: strings.Join(a.msgs, "\n")}
 				s.Errors++
 			case a.passes == 0:
-				c.Skipped = &JUnitSkipped{Message: a.lastMsg}
+				c.Skipped = &junit.Skipped{Message: a.lastMsg}
 				s.Skipped++
 			}
 			s.Tests++
@@ -266,9 +254,9 @@ func BuildJUnit(r *Result) *JUnitSuites {
 
 func failureType(check string) string {
 	switch {
-	case check == CheckDecisions:
+	case check == result.CheckDecisions:
 		return "compaction_regression"
-	case slices.Contains(StructuralChecks, check):
+	case slices.Contains(result.StructuralChecks, check):
 		return "structural"
 	}
 	return "invariant"

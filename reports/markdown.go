@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 )
 
@@ -17,7 +19,7 @@ import (
 // structural failures, errors), truncated with "… and N more" so the whole
 // stays within opts.MaxMarkdown bytes (the verdict and the tables are always
 // written; only the failures list is cut).
-func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
+func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 	limit := opts.MaxMarkdown
 	if limit <= 0 {
 		limit = DefaultMaxMarkdown
@@ -38,16 +40,16 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 	b.WriteString("### Leaderboard\n\nRanked by invariants kept, then fewest compaction regressions; a rate is over the applicable results (passed/applicable), with the skipped ones counted beside it.\n\n")
 	b.WriteString("| summarizer | invariants kept | structural passed | decisions kept | compression (median) | summary tokens (mean) | latency (median) | errors | retries |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, s := range Ranked(r) {
+	for _, s := range result.Ranked(r) {
 		dec := "–"
-		if a := FindAggregate(r, s.Summarizer, CheckDecisions); a != nil {
+		if a := result.FindAggregate(r, s.Summarizer, result.CheckDecisions); a != nil {
 			dec = rateCell(a)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.0f | %s | %d | %d |\n", mdCode(s.Summarizer, true),
 			Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip), Headline(s.StructuralPass, s.StructuralFail, s.StructuralSkip),
 			dec, s.MedianCompression, s.MeanSummaryTokens, s.MedianLatency.Round(time.Millisecond), s.Errors, s.Retries)
 	}
-	sums := Summarizers(r)
+	sums := result.Summarizers(r)
 	b.WriteString("\n### Pass rate by check type\n\n| check |")
 	for _, s := range sums {
 		fmt.Fprintf(&b, " %s |", mdCode(s, true))
@@ -57,11 +59,11 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 		b.WriteString("---:|")
 	}
 	b.WriteString("\n")
-	for _, c := range CheckTypes(r) {
+	for _, c := range result.CheckTypes(r) {
 		fmt.Fprintf(&b, "| %s |", mdWord(c))
 		for _, s := range sums {
 			cell := "–"
-			if a := FindAggregate(r, s, c); a != nil {
+			if a := result.FindAggregate(r, s, c); a != nil {
 				cell = rateCell(a)
 			}
 			fmt.Fprintf(&b, " %s |", cell)
@@ -120,7 +122,7 @@ func WriteMarkdown(w io.Writer, r *Result, opts Options) error {
 	return err
 }
 
-func rateCell(a *Aggregate) string {
+func rateCell(a *result.Aggregate) string {
 	n := a.Pass + a.Fail
 	if n == 0 {
 		if a.Error > 0 {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // injections are strings a summary, a scenario or a model may hold that
@@ -110,20 +110,20 @@ func stripCode(line string) string {
 
 // hostile is a result whose every free string, from a summary, a scenario,
 // a model or a config, is injection.
-func hostile(inj string) *reports.Result {
+func hostile(inj string) *result.Result {
 	sum := "exec:./sum " + inj
-	r := &reports.Result{
+	r := &result.Result{
 		ResultVersion: 1, RunID: "run " + inj, Harness: "v1 " + inj, Resume: "compact-eval run --resume " + inj,
 		Interrupted: true, Warnings: []string{"run warning " + inj},
-		Config: reports.RunConfig{Summarizers: []string{sum}, Agent: "exec:agent " + inj, Tokenizer: "tok " + inj, Trials: 1},
-		Units: []reports.Unit{{
-			Scenario:   reports.ScenarioRef{ID: "s-" + inj, File: "a.yaml"},
-			Summarizer: sum, Status: reports.UnitError, Error: "crashed: " + inj, Warnings: []string{"unit warning " + inj},
-			Generations: []reports.Generation{{N: 1, Checks: []checks.Result{
-				{Check: "constraint", Kind: checks.KindInvariant, Invariant: "ro-" + inj, Status: checks.Fail,
-					Message: "lost: the summary says " + inj, Pos: scenarios.Pos{Line: 3, Col: 5},
-					Evidence: []checks.Evidence{{Pointer: "/text", Text: inj}}},
-				{Check: "schema " + inj, Kind: checks.KindStructural, Status: checks.Fail, Message: inj},
+		Config: result.RunConfig{Summarizers: []string{sum}, Agent: "exec:agent " + inj, Tokenizer: "tok " + inj, Trials: 1},
+		Units: []result.Unit{{
+			Scenario:   result.ScenarioRef{ID: "s-" + inj, File: "a.yaml"},
+			Summarizer: sum, Status: result.UnitError, Error: "crashed: " + inj, Warnings: []string{"unit warning " + inj},
+			Generations: []result.Generation{{N: 1, Checks: []result.CheckResult{
+				{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro-" + inj, Status: result.Fail,
+					Message: "lost: the summary says " + inj, Pos: result.Pos{Line: 3, Col: 5},
+					Evidence: []result.Evidence{{Pointer: "/text", Text: inj}}},
+				{Check: "schema " + inj, Kind: result.KindStructural, Status: result.Fail, Message: inj},
 			}}},
 		}},
 	}

@@ -5,14 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
 	"github.com/google/go-cmp/cmp"
 )
 
 // shards splits a result into n shards by unit index of scenario.
-func shards(r *reports.Result, n int) []*reports.Result {
-	out := make([]*reports.Result, n)
+func shards(r *result.Result, n int) []*result.Result {
+	out := make([]*result.Result, n)
 	for i := range out {
 		s := *r
 		s.Units = nil
@@ -33,7 +34,7 @@ func TestMerge(t *testing.T) {
 	whole := fake.Result(fake.Config{Scenarios: 7, Seed: 3})
 	parts := shards(whole, 3)
 	// Merge order must not matter.
-	got, err := reports.Merge(parts[2], parts[0], parts[1])
+	got, err := result.Merge(parts[2], parts[0], parts[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestMerge(t *testing.T) {
 	early.Started = whole.Started.Add(-time.Hour)
 	late.Finished = whole.Finished.Add(time.Hour)
 	early.Interrupted, early.Resume = true, "compact-eval run --resume s2"
-	span, err := reports.Merge(parts[0], &early, &late)
+	span, err := result.Merge(parts[0], &early, &late)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("an interrupted shard is not warned about: %v", span.Warnings)
 	}
 
-	partial, err := reports.Merge(parts[0], parts[2])
+	partial, err := result.Merge(parts[0], parts[2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,31 +78,31 @@ func TestMergeRefuses(t *testing.T) {
 	parts := shards(fake.Result(fake.Config{Scenarios: 6, Seed: 3}), 2)
 	tests := []struct {
 		name   string
-		mutate func(*reports.Result)
+		mutate func(*result.Result)
 		want   string
 	}{
-		{"overlap", func(r *reports.Result) { r.Units = append(r.Units, parts[0].Units[0]) }, "overlap: both hold scn-"},
-		{"harness", func(r *reports.Result) { r.Harness = "v9" }, "harness v0.1.0-test vs v9"},
-		{"tokenizer", func(r *reports.Result) { r.Config.Tokenizer = "cl100k_base" }, "tokenizer o200k_base vs cl100k_base"},
-		{"summarizers", func(r *reports.Result) { r.Config.Summarizers = []string{"builtin:none"} }, "summarizers"},
-		{"agent", func(r *reports.Result) { r.Config.Agent = "openai:gpt-4o" }, "agent builtin:reference vs openai:gpt-4o"},
-		{"trials", func(r *reports.Result) { r.Config.Trials = 5 }, "trials 1 vs 5"},
-		{"judge", func(r *reports.Result) { r.Config.Judge, r.Config.JudgeGate = "openai:j", true }, `judge "" (gate false) vs "openai:j" (gate true)`},
-		{"agent sampling", func(r *reports.Result) { r.Config.AgentSeed = 7 }, "agent seed 0, 0 samples vs seed 7, 0 samples"},
+		{"overlap", func(r *result.Result) { r.Units = append(r.Units, parts[0].Units[0]) }, "overlap: both hold scn-"},
+		{"harness", func(r *result.Result) { r.Harness = "v9" }, "harness v0.1.0-test vs v9"},
+		{"tokenizer", func(r *result.Result) { r.Config.Tokenizer = "cl100k_base" }, "tokenizer o200k_base vs cl100k_base"},
+		{"summarizers", func(r *result.Result) { r.Config.Summarizers = []string{"builtin:none"} }, "summarizers"},
+		{"agent", func(r *result.Result) { r.Config.Agent = "openai:gpt-4o" }, "agent builtin:reference vs openai:gpt-4o"},
+		{"trials", func(r *result.Result) { r.Config.Trials = 5 }, "trials 1 vs 5"},
+		{"judge", func(r *result.Result) { r.Config.Judge, r.Config.JudgeGate = "openai:j", true }, `judge "" (gate false) vs "openai:j" (gate true)`},
+		{"agent sampling", func(r *result.Result) { r.Config.AgentSeed = 7 }, "agent seed 0, 0 samples vs seed 7, 0 samples"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			second := *parts[1]
-			second.Units = append([]reports.Unit(nil), parts[1].Units...)
+			second.Units = append([]result.Unit(nil), parts[1].Units...)
 			second.Config.Summarizers = append([]string(nil), parts[1].Config.Summarizers...)
 			tc.mutate(&second)
-			_, err := reports.Merge(parts[0], &second)
+			_, err := result.Merge(parts[0], &second)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := reports.Merge(); err == nil {
+	if _, err := result.Merge(); err == nil {
 		t.Error("merging nothing succeeded")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Server-rendered SVG charts for the HTML report. Every piece of text is
@@ -34,8 +34,8 @@ func rateColor(p float64) string {
 }
 
 // heatmapSVG draws summarizers (rows) × check types (columns).
-func heatmapSVG(r *Result) template.HTML {
-	sums, cks := Summarizers(r), CheckTypes(r)
+func heatmapSVG(r *result.Result) template.HTML {
+	sums, cks := result.Summarizers(r), result.CheckTypes(r)
 	const top, cw, ch = 120, 64, 34
 	// Row labels get the width of the longest name (about 7 px a
 	// character), up to maxLabel characters; a longer name is shortened in
@@ -58,7 +58,7 @@ func heatmapSVG(r *Result) template.HTML {
 		fmt.Fprintf(&b, `<text class="row" x="%d" y="%d" text-anchor="end"><title>%s</title>%s</text>`, left-8, y+ch/2+4, esc(s), esc(middleClip(s, maxLabel)))
 		for j, c := range cks {
 			x := left + cw*j
-			a := FindAggregate(r, s, c)
+			a := result.FindAggregate(r, s, c)
 			if a == nil || a.Pass+a.Fail == 0 {
 				label := "–"
 				if a != nil && a.Error > 0 {
@@ -125,7 +125,7 @@ type unitPoint struct {
 	ok               bool
 }
 
-func unitRetention(u *Unit) unitPoint {
+func unitRetention(u *result.Unit) unitPoint {
 	var pass, n, rs int
 	var ratio float64
 	for _, g := range u.Generations {
@@ -154,8 +154,8 @@ func unitRetention(u *Unit) unitPoint {
 
 // scatterSVG plots invariant retention against the compression ratio, one
 // dot per unit and a ringed mean per summarizer.
-func scatterSVG(r *Result) template.HTML {
-	sums := Summarizers(r)
+func scatterSVG(r *result.Result) template.HTML {
+	sums := result.Summarizers(r)
 	idx := map[string]int{}
 	for i, s := range sums {
 		idx[s] = i
@@ -204,8 +204,8 @@ func scatterSVG(r *Result) template.HTML {
 }
 
 // driftSVG draws invariant retention by generation, one line per summarizer.
-func driftSVG(r *Result) template.HTML {
-	sums := Summarizers(r)
+func driftSVG(r *result.Result) template.HTML {
+	sums := result.Summarizers(r)
 	type cnt struct{ pass, n int }
 	by := make([]map[int]*cnt, len(sums))
 	idx := map[string]int{}
@@ -260,7 +260,7 @@ func driftSVG(r *Result) template.HTML {
 			if e == nil || e.n == 0 {
 				continue
 			}
-			rate, lo, hi := Wilson(e.pass, e.n)
+			rate, lo, hi := result.Wilson(e.pass, e.n)
 			x, y := p.x(float64(g)), p.y(rate)
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-opacity="0.5"/>`, x, x, p.y(lo), p.y(hi), color(k))

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Formats are the names Write accepts.
@@ -36,10 +36,10 @@ const DefaultMaxDrillDown = 400
 
 // Write renders r in format (one of Formats) to w. r must have been
 // aggregated (Read and Result.Aggregate do that).
-func Write(w io.Writer, r *Result, format string, opts Options) error {
+func Write(w io.Writer, r *result.Result, format string, opts Options) error {
 	switch format {
 	case "json":
-		return WriteJSON(w, r)
+		return result.WriteJSON(w, r)
 	case "md", "markdown":
 		return WriteMarkdown(w, r, opts)
 	case "junit", "xml":
@@ -53,11 +53,11 @@ func Write(w io.Writer, r *Result, format string, opts Options) error {
 
 // RegressionText says how a probe's two arms differ: the choices, or for a
 // free-text probe the answers and the judge's grades.
-func RegressionText(p Probe) string {
+func RegressionText(p result.Probe) string {
 	if p.Answer == "" {
 		return fmt.Sprintf("full context chose %q, compacted chose %q (expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
 	}
-	grade := func(d Decision) string {
+	grade := func(d result.Decision) string {
 		if d.Judge == nil {
 			return "ungraded"
 		}
@@ -125,7 +125,7 @@ const NSeverities = SevError + 1
 
 // Findings lists every failure, regression and error of r, worst first,
 // then by scenario, summarizer, trial and generation.
-func Findings(r *Result) []Finding {
+func Findings(r *result.Result) []Finding {
 	var out []Finding
 	for i := range r.Units {
 		out = append(out, UnitFindings(&r.Units[i])...)
@@ -147,10 +147,10 @@ func Findings(r *Result) []Finding {
 // its error, then each generation's error and failed or errored checks (an
 // error that only follows from its generation's error is not listed
 // again), then its compaction regressions and failed probes.
-func UnitFindings(u *Unit) []Finding {
+func UnitFindings(u *result.Unit) []Finding {
 	var out []Finding
 	base := Finding{Scenario: u.Scenario.ID, File: u.Scenario.File, Summarizer: u.Summarizer, Trial: u.Trial}
-	if u.Status == UnitError {
+	if u.Status == result.UnitError {
 		f := base
 		f.Severity, f.Check, f.Message = SevError, "unit", u.Error
 		out = append(out, f)
@@ -195,12 +195,12 @@ func UnitFindings(u *Unit) []Finding {
 		}
 	}
 	for _, p := range u.Probes {
-		if p.Class != CompactionRegression && p.Class != ProbeErrored {
+		if p.Class != result.CompactionRegression && p.Class != result.ProbeErrored {
 			continue
 		}
 		f := base
-		f.Check, f.Name, f.Line = CheckDecisions, p.ID, p.Pos.Line
-		if p.Class == ProbeErrored {
+		f.Check, f.Name, f.Line = result.CheckDecisions, p.ID, p.Pos.Line
+		if p.Class == result.ProbeErrored {
 			f.Severity = SevError
 			f.Message = p.ErrorText()
 		} else {
@@ -220,7 +220,7 @@ type Counts struct {
 }
 
 // Count totals r's findings.
-func Count(r *Result) Counts {
+func Count(r *result.Result) Counts {
 	var c Counts
 	seen := map[string]bool{}
 	for _, u := range r.Units {
@@ -250,9 +250,9 @@ func Count(r *Result) Counts {
 
 // Verdict is the one-line verdict of r: the gate's when gate is set,
 // otherwise what failed.
-func Verdict(r *Result, gate *GateReport) string {
+func Verdict(r *result.Result, gate *GateReport) string {
 	c := Count(r)
-	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(len(Summarizers(r)), "summarizer"), plural(c.Units, "unit"))
+	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(len(result.Summarizers(r)), "summarizer"), plural(c.Units, "unit"))
 	if gate != nil {
 		if gate.Failed {
 			return "❌ FAIL: " + gate.Reason() + " (" + scope + ")"

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/checks"
-	"github.com/compact-eval/compact-eval/internal/redact"
+	"github.com/compact-eval/compact-eval/reports/internal/junit"
+
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/reports/internal/fake"
-	"github.com/compact-eval/compact-eval/summarizers"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestGolden(t *testing.T) {
@@ -46,7 +46,7 @@ func TestWriteUnknownFormat(t *testing.T) {
 func TestJUnitCounts(t *testing.T) {
 	for _, cfg := range []fake.Config{{Scenarios: 3, Seed: 1}, {Scenarios: 14, Trials: 2, Seed: 9}} {
 		r := fake.Result(cfg)
-		var doc reports.JUnitSuites
+		var doc junit.Suites
 		if err := xml.Unmarshal([]byte(render(t, r, "junit", reports.Options{})), &doc); err != nil {
 			t.Fatalf("parsing junit: %v", err)
 		}
@@ -61,7 +61,7 @@ func TestJUnitCounts(t *testing.T) {
 		}
 		for _, u := range r.Units {
 			files[u.Scenario.File] = true
-			if u.Status == reports.UnitError {
+			if u.Status == result.UnitError {
 				add(key{u.Scenario.ID, u.Summarizer + "/run"}, "error")
 			}
 			for _, g := range u.Generations {
@@ -74,7 +74,7 @@ func TestJUnitCounts(t *testing.T) {
 				}
 			}
 			for _, p := range u.Probes {
-				st := map[string]string{reports.Kept: "pass", reports.CompactionRegression: "fail", reports.ProbeErrored: "error"}[p.Class]
+				st := map[string]string{result.Kept: "pass", result.CompactionRegression: "fail", result.ProbeErrored: "error"}[p.Class]
 				if st == "" {
 					st = "skip"
 				}
@@ -162,52 +162,6 @@ func TestRedactionEveryFormat(t *testing.T) {
 				t.Errorf("%s output lost the pointer of the finding", f)
 			}
 		})
-	}
-}
-
-func TestRedactUnit(t *testing.T) {
-	secret := `tok"en\with-quote-0123456789`
-	// Every free-text field a program's output can reach holds the secret:
-	// an exec summarizer or agent that echoes its input to stderr, an error
-	// that quotes the reply, a warning.
-	u := reports.Unit{
-		Error:    "failed with " + secret,
-		Warnings: []string{"warned about " + secret},
-		Generations: []reports.Generation{{
-			Summary: []byte(`{"schema_version":1,"covers_through":3,"text":"see tok\"en\\with-quote-0123456789 and tok\"en\\w"}`),
-			Checks: []checks.Result{{Check: "secret", Status: checks.Fail, Message: "leaked " + secret[:8],
-				Evidence: []checks.Evidence{{Pointer: "/text", Text: secret, Pattern: secret, Note: "near " + secret}},
-				Judge: &checks.Judgement{Verdict: "kept", Quote: "quoted " + secret, Reason: "because " + secret, Error: "judge said " + secret,
-					Call: summarizers.Call{Stderr: "judge stderr " + secret, Extra: map[string]string{"echo": secret}}}}},
-			Call:         summarizers.Call{Stderr: "stdin was " + secret, Extra: map[string]string{"echo": secret}},
-			Error:        "reply quoted " + secret,
-			InstallError: "refused " + secret,
-		}},
-		Probes: []reports.Probe{{
-			Full:      reports.Decision{Reason: "I used " + secret},
-			Compacted: reports.Decision{Error: "agent said " + secret, Call: summarizers.Call{Stderr: "agent stderr " + secret, Extra: map[string]string{"echo": secret}}},
-			Diff:      "- " + secret,
-		}},
-	}
-	reports.RedactUnit(&u, redact.New([]redact.Secret{{ID: "k", Value: secret}, {ID: "empty", Value: ""}}))
-	want := `{"schema_version":1,"covers_through":3,"text":"see [redacted:k] and [redacted:k]"}`
-	if d := cmp.Diff(want, string(u.Generations[0].Summary)); d != "" {
-		t.Errorf("summary (-want +got):\n%s", d)
-	}
-	g, ev, cd := u.Generations[0], u.Generations[0].Checks[0].Evidence[0], u.Probes[0].Compacted
-	got := []string{u.Error, u.Warnings[0], g.Checks[0].Message, ev.Text, ev.Pattern, ev.Note, g.Call.Stderr, g.Call.Extra["echo"], g.Error, g.InstallError,
-		u.Probes[0].Full.Reason, cd.Error, cd.Call.Stderr, cd.Call.Extra["echo"], u.Probes[0].Diff}
-	j := g.Checks[0].Judge
-	got = append(got, j.Quote, j.Reason, j.Error, j.Call.Stderr, j.Call.Extra["echo"])
-	wantS := []string{"failed with [redacted:k]", "warned about [redacted:k]", "leaked [redacted:k]", "[redacted:k]", "[redacted:k]", "near [redacted:k]",
-		"stdin was [redacted:k]", "[redacted:k]", "reply quoted [redacted:k]", "refused [redacted:k]",
-		"I used [redacted:k]", "agent said [redacted:k]", "agent stderr [redacted:k]", "[redacted:k]", "- [redacted:k]",
-		"quoted [redacted:k]", "because [redacted:k]", "judge said [redacted:k]", "judge stderr [redacted:k]", "[redacted:k]"}
-	if d := cmp.Diff(wantS, got); d != "" {
-		t.Errorf("redacted strings (-want +got):\n%s", d)
-	}
-	if u.Generations[0].Checks[0].Evidence[0].Pointer != "/text" {
-		t.Errorf("pointer changed: %q", u.Generations[0].Checks[0].Evidence[0].Pointer)
 	}
 }
 

@@ -1,10 +1,12 @@
 package runner
 
-import "github.com/compact-eval/compact-eval/reports"
+import (
+	"github.com/compact-eval/compact-eval/result"
+)
 
 // batchWriter makes a batch of units durable at once (the journal).
 type batchWriter interface {
-	append(units []reports.Unit) error
+	append(units []result.Unit) error
 }
 
 // collect journals the units of results as they come, with group commit:
@@ -13,9 +15,9 @@ type batchWriter interface {
 // counted) and the first write error; on that error it closes stop, so
 // that no more units are scheduled, and drains the units in flight.
 // progress, when set, is told after each unit (done so far, total).
-func collect(results <-chan reports.Unit, w batchWriter, stop chan<- struct{}, progress func(done, total int), total int) (ran int, err error) {
+func collect(results <-chan result.Unit, w batchWriter, stop chan<- struct{}, progress func(done, total int), total int) (ran int, err error) {
 	for u := range results {
-		batch := []reports.Unit{u}
+		batch := []result.Unit{u}
 	more:
 		for {
 			select {
@@ -33,7 +35,7 @@ func collect(results <-chan reports.Unit, w batchWriter, stop chan<- struct{}, p
 			close(stop)
 		}
 		for _, u := range batch {
-			if u.Status != reports.UnitAbandoned {
+			if u.Status != result.UnitAbandoned {
 				ran++
 			}
 			if progress != nil {

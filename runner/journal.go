@@ -14,8 +14,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/inputfile"
-	"github.com/compact-eval/compact-eval/reports"
-	resultmodel "github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Errors of the run folder, for callers that map them to exit codes.
@@ -40,7 +39,7 @@ type journal struct {
 	// while their lines add up to at most keptBudget bytes (keptBytes):
 	// writing the result then decodes only the others, instead of reading
 	// every line back.
-	kept      map[string]*reports.Unit
+	kept      map[string]*result.Unit
 	keptBytes int
 }
 
@@ -70,7 +69,7 @@ type unitHead struct {
 // the run in it. The lock is held until close: one writer per run folder.
 // With repair, corrupt lines of the journal are dropped (their units run
 // again) and a warning on header says which.
-func openJournal(dir string, resume, repair bool, header *reports.Result) (*journal, error) {
+func openJournal(dir string, resume, repair bool, header *result.Result) (*journal, error) {
 	if resume {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("resuming %s: no run there (%s is missing): %w", dir, RunFile, ErrNotResumable)
@@ -91,7 +90,7 @@ func openJournal(dir string, resume, repair bool, header *reports.Result) (*jour
 	return j, nil
 }
 
-func openLocked(dir string, resume, repair bool, header *reports.Result) (*journal, error) {
+func openLocked(dir string, resume, repair bool, header *result.Result) (*journal, error) {
 	path := filepath.Join(dir, JournalFile)
 	runPath := filepath.Join(dir, RunFile)
 	if !resume {
@@ -110,7 +109,7 @@ func openLocked(dir string, resume, repair bool, header *reports.Result) (*journ
 		if err != nil {
 			return nil, fmt.Errorf("resuming %s: %w", dir, err)
 		}
-		var prev reports.Result
+		var prev result.Result
 		if err := json.Unmarshal(b, &prev); err != nil {
 			return nil, fmt.Errorf("resuming %s: reading %s: %v: %w", dir, RunFile, err, ErrNotResumable)
 		}
@@ -161,7 +160,7 @@ func corruptMessage(bad []badLine) string {
 }
 
 // sameRun refuses to resume a run with a different configuration.
-func sameRun(prev, cur *reports.RunConfig) error {
+func sameRun(prev, cur *result.RunConfig) error {
 	switch {
 	case !slices.Equal(prev.Summarizers, cur.Summarizers):
 		return fmt.Errorf("the run used summarizers %q, not %q", prev.Summarizers, cur.Summarizers)
@@ -232,7 +231,7 @@ func parseHead(line []byte) (h unitHead, why string) {
 	switch {
 	case h.Scenario.ID == "" || h.Summarizer == "":
 		return h, "not a unit: no scenario id or summarizer"
-	case h.Status != reports.UnitOK && h.Status != reports.UnitError && h.Status != reports.UnitAbandoned:
+	case h.Status != result.UnitOK && h.Status != result.UnitError && h.Status != result.UnitAbandoned:
 		return h, fmt.Sprintf("not a unit: status %q", clip.String(h.Status, 40))
 	}
 	return h, ""
@@ -275,19 +274,19 @@ func (j *journal) drop(bad []badLine) error {
 
 func (j *journal) finished(key string) bool {
 	e, ok := j.index[key]
-	return ok && e.status != reports.UnitAbandoned
+	return ok && e.status != result.UnitAbandoned
 }
 
 // append writes each unit as one line, then syncs once: a unit is in the
 // index (finished) only once it is durable.
-func (j *journal) append(units []reports.Unit) error {
+func (j *journal) append(units []result.Unit) error {
 	var buf []byte
 	entries := make([]entry, len(units))
 	for i := range units {
 		u := &units[i]
 		start := len(buf)
 		var err error
-		if buf, err = resultmodel.AppendUnit(buf, u); err != nil {
+		if buf, err = result.AppendUnit(buf, u); err != nil {
 			return fmt.Errorf("journaling %s × %s: %w", u.Scenario.ID, u.Summarizer, err)
 		}
 		entries[i] = entry{off: j.off + int64(start), n: len(buf) - start, status: u.Status}
@@ -312,13 +311,13 @@ func (j *journal) append(units []reports.Unit) error {
 // line decodes to u: encoding/json writes each byte of a string that is
 // not UTF-8 as the escape \ufffd, so a line holding that escape is read
 // back instead.
-func (j *journal) keep(key string, u *reports.Unit, line []byte) {
+func (j *journal) keep(key string, u *result.Unit, line []byte) {
 	if j.keptBytes+len(line) > keptBudget || bytes.Contains(line, []byte(`\ufffd`)) {
 		delete(j.kept, key)
 		return
 	}
 	if j.kept == nil {
-		j.kept = map[string]*reports.Unit{}
+		j.kept = map[string]*result.Unit{}
 	}
 	c := *u // the caller reuses its batch
 	j.kept[key] = &c
@@ -340,7 +339,7 @@ func (j *journal) line(key string) ([]byte, bool, error) {
 }
 
 // read returns the journaled unit for key; ok is false when there is none.
-func (j *journal) read(key string) (*reports.Unit, bool, error) {
+func (j *journal) read(key string) (*result.Unit, bool, error) {
 	if u, ok := j.kept[key]; ok {
 		return u, true, nil
 	}
@@ -348,7 +347,7 @@ func (j *journal) read(key string) (*reports.Unit, bool, error) {
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	u, err := resultmodel.UnmarshalUnit(buf)
+	u, err := result.UnmarshalUnit(buf)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading journal at byte %d: %w", j.index[key].off, err)
 	}
@@ -370,8 +369,8 @@ func (j *journal) close() error {
 // decoded from its line), hands it to onUnit and keeps a light copy for
 // the aggregates; a second copies the journal lines into the file, one
 // unit a line as result.WriteJSON writes them (the bytes are the same).
-func writeResult(path string, header *reports.Result, j *journal, keys []string, onUnit func(*reports.Unit)) error {
-	agg := &reports.Result{Config: header.Config}
+func writeResult(path string, header *result.Result, j *journal, keys []string, onUnit func(*result.Unit)) error {
+	agg := &result.Result{Config: header.Config}
 	n := 0 // units in the file
 	for _, k := range keys {
 		u, ok, err := j.read(k)
@@ -454,11 +453,11 @@ func writeResult(path string, header *reports.Result, j *journal, keys []string,
 }
 
 // light is a copy of u with only what aggregation reads.
-func light(u *reports.Unit) reports.Unit {
-	l := reports.Unit{Scenario: reports.ScenarioRef{ID: u.Scenario.ID}, Summarizer: u.Summarizer, Trial: u.Trial, Status: u.Status}
+func light(u *result.Unit) result.Unit {
+	l := result.Unit{Scenario: result.ScenarioRef{ID: u.Scenario.ID}, Summarizer: u.Summarizer, Trial: u.Trial, Status: u.Status}
 	for _, g := range u.Generations {
-		lg := reports.Generation{N: g.N, SummaryTokens: g.SummaryTokens, ReplacedTokens: g.ReplacedTokens, Error: g.Error,
-			Call: reports.Generation{}.Call}
+		lg := result.Generation{N: g.N, SummaryTokens: g.SummaryTokens, ReplacedTokens: g.ReplacedTokens, Error: g.Error,
+			Call: result.Generation{}.Call}
 		lg.Call.Spec, lg.Call.Latency, lg.Call.Retries = g.Call.Spec, g.Call.Latency, g.Call.Retries
 		if len(g.Summary) > 0 {
 			lg.Summary = json.RawMessage("{}")
@@ -470,7 +469,7 @@ func light(u *reports.Unit) reports.Unit {
 		l.Generations = append(l.Generations, lg)
 	}
 	for _, p := range u.Probes {
-		lp := reports.Probe{Class: p.Class}
+		lp := result.Probe{Class: p.Class}
 		lp.Full.Call.Retries, lp.Compacted.Call.Retries = p.Full.Call.Retries, p.Compacted.Call.Retries
 		lp.Full.Judge, lp.Compacted.Judge = p.Full.Judge, p.Compacted.Judge
 		l.Probes = append(l.Probes, lp)

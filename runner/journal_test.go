@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/reports"
@@ -268,7 +270,7 @@ func TestKeptUnitsSameResult(t *testing.T) {
 		keptBudget = budget
 		opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 		var findings []string
-		opts.OnUnit = func(u *reports.Unit) {
+		opts.OnUnit = func(u *result.Unit) {
 			for _, f := range reports.UnitFindings(u) {
 				findings = append(findings, fmt.Sprintf("%s/%s/%d/%s/%s: %s", f.Scenario, f.Summarizer, f.Trial, f.Check, f.Name, f.Message))
 			}
@@ -292,9 +294,9 @@ func TestKeptUnitsSameResult(t *testing.T) {
 	}
 
 	j := &journal{}
-	bad := reports.Unit{Error: "caf\xe9"}
+	bad := result.Unit{Error: "caf\xe9"}
 	j.keep("bad", &bad, []byte(`{"error":"caf\ufffd"}`))
-	good := reports.Unit{Error: "café"}
+	good := result.Unit{Error: "café"}
 	j.keep("good", &good, []byte(`{"error":"café"}`))
 	if _, ok := j.kept["bad"]; ok {
 		t.Error("a unit whose line holds \\ufffd was kept")

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -32,7 +32,7 @@ const GateNoVerdict = "judge: no verdict"
 // contradicted verdict turns a pass into a fail, and a judgement that
 // errored turns it into an error (the gate fails closed); Judgement.Overrode
 // says it was a pass.
-func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
+func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 	if u.judge == nil || r.raw == nil || r.declined {
 		return
 	}
@@ -52,7 +52,7 @@ func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 	for i := range res {
 		c := &res[i]
 		inv, ok := byID[c.Invariant]
-		if c.Kind != checks.KindInvariant || !ok || c.Status == checks.Skip {
+		if c.Kind != result.KindInvariant || !ok || c.Status == result.Skip {
 			// A skipped check has nothing to judge in this generation (the
 			// fact is not in the history yet, or the summary lacks what the
 			// check reads): neither has the judge.
@@ -70,17 +70,17 @@ func (u *unit) judgeChecks(r *genRecord, res []checks.Result) {
 			defer func() { <-sem; wg.Done() }()
 			c.Judge = askJudge(u.hard, u.judge, req)
 			switch {
-			case !u.judgeGate || c.Status != checks.Pass:
+			case !u.judgeGate || c.Status != result.Pass:
 			case c.Judge.Verdict == judges.Contradicted:
 				c.Judge.Overrode = c.Status
-				c.Status = checks.Fail
+				c.Status = result.Fail
 				c.Message = fmt.Sprintf("%s (%s); the check alone passed: %s", GateReason, c.Judge.Reason, c.Message)
 			case c.Judge.Error != "":
 				// The gate asked for the judge's word and got none: it
 				// fails closed, as every gate does, rather than letting
 				// the check's pass stand unjudged.
 				c.Judge.Overrode = c.Status
-				c.Status = checks.Error
+				c.Status = result.Error
 				c.Message = fmt.Sprintf("%s (%s); --judge-gate needs a verdict, and the check alone passed: %s", GateNoVerdict, clip.String(c.Judge.Error, 200), c.Message)
 			}
 		}()
@@ -114,11 +114,11 @@ func withoutExtensions(doc json.RawMessage) json.RawMessage {
 
 // askJudge asks j and returns the judgement: the verdict, or the error
 // for this judgement alone, with the call's provenance either way.
-func askJudge(ctx context.Context, j judges.Judge, req *judges.Request) (out *checks.Judgement) {
-	out = &checks.Judgement{}
+func askJudge(ctx context.Context, j judges.Judge, req *judges.Request) (out *result.Judgement) {
+	out = &result.Judgement{}
 	defer func() {
 		if p := recover(); p != nil {
-			out = &checks.Judgement{Error: fmt.Sprintf("judge panic: %v", p)}
+			out = &result.Judgement{Error: fmt.Sprintf("judge panic: %v", p)}
 		}
 	}()
 	v, err := j.Judge(ctx, req)
@@ -143,14 +143,14 @@ func askJudge(ctx context.Context, j judges.Judge, req *judges.Request) (out *ch
 // choice probes; two identical answers are graded once. An arm the judge
 // is unsure about or could not grade makes it skip (nothing to compare),
 // with the grades recorded.
-func (u *unit) judgeAnswers(pr scenarios.Probe, rp *reports.Probe) {
+func (u *unit) judgeAnswers(pr scenarios.Probe, rp *result.Probe) {
 	if rp.Full.Error != "" || rp.Compacted.Error != "" {
-		rp.Class = reports.ProbeErrored
+		rp.Class = result.ProbeErrored
 		return
 	}
 	rd := redact.FromContext(u.hard)
 	probe := judges.Probe{ID: pr.ID, Question: pr.Question, Expected: pr.Answer, Rubric: pr.Rubric}
-	ask := func(answer string) *checks.Judgement {
+	ask := func(answer string) *result.Judgement {
 		p := probe
 		p.Rubric = append([]string(nil), probe.Rubric...)
 		req := judges.NewAnswerRequest(u.p.sc.ID, &p, answer)
@@ -170,12 +170,12 @@ func (u *unit) judgeAnswers(pr scenarios.Probe, rp *reports.Probe) {
 		wg.Wait()
 	}
 	rp.Class = ClassifyAnswers(rp.Full.Judge, rp.Compacted.Judge)
-	if rp.Class == reports.ProbeSkipped {
+	if rp.Class == result.ProbeSkipped {
 		rp.Skipped = fmt.Sprintf("the judge graded the answers %s (full) and %s (compacted): nothing to compare", grade(rp.Full.Judge), grade(rp.Compacted.Judge))
 	}
 }
 
-func grade(j *checks.Judgement) string {
+func grade(j *result.Judgement) string {
 	switch {
 	case j == nil:
 		return "not at all"
@@ -191,21 +191,21 @@ func grade(j *checks.Judgement) string {
 // compacted answer correct), skip when either grade is unsure or missing
 // (a judge that failed is an error of that judgement alone: the probe is
 // skip, counted as such, with the reason).
-func ClassifyAnswers(full, compacted *checks.Judgement) string {
-	ok := func(j *checks.Judgement) bool {
+func ClassifyAnswers(full, compacted *result.Judgement) string {
+	ok := func(j *result.Judgement) bool {
 		return j != nil && (j.Verdict == judges.Correct || j.Verdict == judges.Incorrect)
 	}
 	if !ok(full) || !ok(compacted) {
-		return reports.ProbeSkipped
+		return result.ProbeSkipped
 	}
 	f, c := full.Verdict == judges.Correct, compacted.Verdict == judges.Correct
 	switch {
 	case f && c:
-		return reports.Kept
+		return result.Kept
 	case f:
-		return reports.CompactionRegression
+		return result.CompactionRegression
 	case c:
-		return reports.CompactedOnly
+		return result.CompactedOnly
 	}
-	return reports.AgentError
+	return result.AgentError
 }

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/judges"
@@ -62,7 +63,7 @@ func judgedScenario(t *testing.T) *scenarios.Scenario {
 
 func fixedSummarizer() Summarizer {
 	return Summarizer{Name: "fixed", Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
-		return &summarizers.Response{Summary: json.RawMessage(judgedSummary), Call: summarizers.Call{Spec: "fixed"}}, nil
+		return &summarizers.Response{Summary: json.RawMessage(judgedSummary), Call: result.Call{Spec: "fixed"}}, nil
 	})}
 }
 
@@ -96,7 +97,7 @@ func judgeOf(t *testing.T, srv *llmtest.Server, cache string) *judges.OpenAI {
 	return j
 }
 
-func judgeRun(t *testing.T, sc *scenarios.Scenario, j judges.Judge, gate bool) *reports.Result {
+func judgeRun(t *testing.T, sc *scenarios.Scenario, j judges.Judge, gate bool) *result.Result {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
 	opts := Options{Summarizers: []Summarizer{fixedSummarizer()}, Agent: agents.Reference{}, AgentName: "builtin:reference",
@@ -112,14 +113,14 @@ func judgeRun(t *testing.T, sc *scenarios.Scenario, j judges.Judge, gate bool) *
 	return r
 }
 
-func judgedChecks(t *testing.T, r *reports.Result) map[string]checks.Result {
+func judgedChecks(t *testing.T, r *result.Result) map[string]result.CheckResult {
 	t.Helper()
 	if len(r.Units) != 1 || len(r.Units[0].Generations) != 1 {
 		t.Fatalf("want one unit with one generation, got %+v", r.Units)
 	}
-	out := map[string]checks.Result{}
+	out := map[string]result.CheckResult{}
 	for _, c := range r.Units[0].Generations[0].Checks {
-		if c.Kind == checks.KindInvariant {
+		if c.Kind == result.KindInvariant {
 			out[c.Invariant] = c
 		}
 	}
@@ -142,9 +143,9 @@ func TestJudgeRecordedBeside(t *testing.T) {
 		t.Errorf("the secret was judged: %+v", c.Judge)
 	}
 	for id, c := range got {
-		want := checks.Pass
+		want := result.Pass
 		if id == "token" {
-			want = checks.Fail // the summary leaks it: the exact check says so
+			want = result.Fail // the summary leaks it: the exact check says so
 		}
 		if c.Status != want {
 			t.Errorf("%s: status %s (%s), want %s: the judge never changes a status without --judge-gate", id, c.Status, c.Message, want)
@@ -186,7 +187,7 @@ func TestJudgeRecordedBeside(t *testing.T) {
 			}
 		}
 	}
-	if len(r.Disagreements) != 1 || r.Disagreements[0].Kind != reports.PassContradicted || r.Disagreements[0].Invariant != "bucket" {
+	if len(r.Disagreements) != 1 || r.Disagreements[0].Kind != result.PassContradicted || r.Disagreements[0].Invariant != "bucket" {
 		t.Errorf("disagreements %+v, want bucket: check pass, judge contradicted", r.Disagreements)
 	}
 	if len(r.Judge) != 1 || r.Judge[0].Judged != 4 || r.Judge[0].Errors != 2 || r.Judge[0].Agree != 1 {
@@ -245,7 +246,7 @@ func TestJudgeTimeout(t *testing.T) {
 			return llmtest.Reply{Delay: 2 * time.Second, Content: `{"verdict":"missing"}`}
 		})
 		r := judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), gate)
-		if r.Units[0].Status != reports.UnitOK {
+		if r.Units[0].Status != result.UnitOK {
 			t.Errorf("gate %v: unit %s: %s", gate, r.Units[0].Status, r.Units[0].Error)
 		}
 		for id, c := range judgedChecks(t, r) {
@@ -257,9 +258,9 @@ func TestJudgeTimeout(t *testing.T) {
 				continue
 			}
 			switch {
-			case !gate && c.Status != checks.Pass:
+			case !gate && c.Status != result.Pass:
 				t.Errorf("no gate: %s: %s, want the check's pass to stand", id, c.Status)
-			case gate && (c.Status != checks.Error || !strings.HasPrefix(c.Message, GateNoVerdict) || c.Judge.Overrode != checks.Pass):
+			case gate && (c.Status != result.Error || !strings.HasPrefix(c.Message, GateNoVerdict) || c.Judge.Overrode != result.Pass):
 				t.Errorf("gate: %s: %s %q overrode %q, want error %q overriding pass", id, c.Status, c.Message, c.Judge.Overrode, GateNoVerdict)
 			}
 		}
@@ -279,20 +280,20 @@ func TestJudgeGate(t *testing.T) {
 	r := judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), true)
 	got := judgedChecks(t, r)
 	c := got["bucket"]
-	if c.Status != checks.Fail || !strings.HasPrefix(c.Message, GateReason) || c.Judge == nil || c.Judge.Overrode != checks.Pass {
+	if c.Status != result.Fail || !strings.HasPrefix(c.Message, GateReason) || c.Judge == nil || c.Judge.Overrode != result.Pass {
 		t.Errorf("bucket: %s %q overrode %+v, want fail %q overriding pass", c.Status, c.Message, c.Judge, GateReason)
 	}
-	if got["ro"].Status != checks.Pass {
+	if got["ro"].Status != result.Pass {
 		t.Errorf("ro: %s; a kept verdict leaves the pass alone", got["ro"].Status)
 	}
 	// A malformed reply (op) and a refusal (pool) give no verdict: under the
 	// gate the pass becomes an error, never a fail and never a silent pass.
 	for _, id := range []string{"op", "pool"} {
-		if c := got[id]; c.Status != checks.Error || !strings.HasPrefix(c.Message, GateNoVerdict) || c.Judge == nil || c.Judge.Overrode != checks.Pass {
+		if c := got[id]; c.Status != result.Error || !strings.HasPrefix(c.Message, GateNoVerdict) || c.Judge == nil || c.Judge.Overrode != result.Pass {
 			t.Errorf("%s: %s %q, want error %q overriding pass", id, c.Status, c.Message, GateNoVerdict)
 		}
 	}
-	if len(r.Disagreements) != 1 || !r.Disagreements[0].Gated || r.Disagreements[0].Status != checks.Pass {
+	if len(r.Disagreements) != 1 || !r.Disagreements[0].Gated || r.Disagreements[0].Status != result.Pass {
 		t.Errorf("disagreements %+v", r.Disagreements)
 	}
 	if !r.Config.JudgeGate || r.Config.Judge != "openai:judge-model" {
@@ -311,10 +312,10 @@ func TestJudgeFailKept(t *testing.T) {
 		return &summarizers.Response{Summary: json.RawMessage(`{"schema_version":1,"covers_through":7,"text":"We only look, we change nothing in prod."}`)}, nil
 	})}
 	judge := judges.Func(func(ctx context.Context, req *judges.Request) (*judges.Verdict, error) {
-		if req.Invariant.Type == scenarios.TypeConstraint {
-			return &judges.Verdict{Verdict: judges.Kept, Quote: "we change nothing in prod", Call: summarizers.Call{Spec: "func"}}, nil
+		if req.Invariant.Type == result.TypeConstraint {
+			return &judges.Verdict{Verdict: judges.Kept, Quote: "we change nothing in prod", Call: result.Call{Spec: "func"}}, nil
 		}
-		return &judges.Verdict{Verdict: judges.Missing, Call: summarizers.Call{Spec: "func"}}, nil
+		return &judges.Verdict{Verdict: judges.Missing, Call: result.Call{Spec: "func"}}, nil
 	})
 	out := filepath.Join(t.TempDir(), "run")
 	res, err := Run(context.Background(), []*scenarios.Scenario{sc}, Options{Summarizers: []Summarizer{sum}, Agent: agents.Reference{},
@@ -330,7 +331,7 @@ func TestJudgeFailKept(t *testing.T) {
 	for _, d := range r.Disagreements {
 		kinds = append(kinds, fmt.Sprintf("%s %s %s", d.Invariant, d.Status, d.Kind))
 	}
-	if len(kinds) != 1 || kinds[0] != "ro fail "+reports.FailKept {
+	if len(kinds) != 1 || kinds[0] != "ro fail "+result.FailKept {
 		t.Errorf("disagreements %q, want the constraint: check fail, judge kept", kinds)
 	}
 	if s := r.Judge[0]; s.Agree != 3 || s.Missing != 3 {
@@ -393,11 +394,11 @@ func TestFreeTextProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range r.Units[0].Probes {
-		if p.Class != reports.ProbeSkipped || !strings.Contains(p.Skipped, "--judge") || p.Answer == "" {
+		if p.Class != result.ProbeSkipped || !strings.Contains(p.Skipped, "--judge") || p.Answer == "" {
 			t.Errorf("no judge: %s %s %q", p.ID, p.Class, p.Skipped)
 		}
 	}
-	if asked != 0 || r.Units[0].Status != reports.UnitOK {
+	if asked != 0 || r.Units[0].Status != result.UnitOK {
 		t.Errorf("no judge: the agent was asked %d times, unit %s", asked, r.Units[0].Status)
 	}
 
@@ -405,11 +406,11 @@ func TestFreeTextProbes(t *testing.T) {
 	srv.SetDefault(gradingJudge)
 	r = judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), false)
 	want := map[string]string{
-		"both-right":   reports.Kept,
-		"lost":         reports.CompactionRegression,
-		"nowhere":      reports.AgentError,
-		"summary-only": reports.CompactedOnly,
-		"unsure":       reports.ProbeSkipped,
+		"both-right":   result.Kept,
+		"lost":         result.CompactionRegression,
+		"nowhere":      result.AgentError,
+		"summary-only": result.CompactedOnly,
+		"unsure":       result.ProbeSkipped,
 	}
 	for _, p := range r.Units[0].Probes {
 		if p.Class != want[p.ID] {

@@ -6,9 +6,10 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/transcript"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -32,7 +33,7 @@ type decisionMemo struct {
 type diffKey struct{ fullChoice, fullReason, compChoice, compReason string }
 
 // diff returns Diff(full, compacted), computed once per pair.
-func (m *decisionMemo) diff(full, compacted reports.Decision) string {
+func (m *decisionMemo) diff(full, compacted result.Decision) string {
 	k := diffKey{full.Choice, full.Reason, compacted.Choice, compacted.Reason}
 	m.mu.Lock()
 	d, ok := m.diffs[k]
@@ -53,7 +54,7 @@ func (m *decisionMemo) diff(full, compacted reports.Decision) string {
 // memoEntry is one decision, ready when done is closed.
 type memoEntry struct {
 	done chan struct{}
-	d    reports.Decision
+	d    result.Decision
 }
 
 // memoKey is one probe asked on one context. The full context has no
@@ -96,7 +97,7 @@ func (m *decisionMemo) serves(agent agents.Agent) bool {
 // to need k asks, and the units needing it meanwhile wait for its answer
 // rather than asking too. A decision with an error is not kept: whoever
 // waited asks again.
-func (m *decisionMemo) do(k memoKey, ask func() reports.Decision) reports.Decision {
+func (m *decisionMemo) do(k memoKey, ask func() result.Decision) result.Decision {
 	m.mu.Lock()
 	if m.m == nil {
 		m.m = map[memoKey]*memoEntry{}

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -108,14 +109,14 @@ func TestMemoKeepsNoError(t *testing.T) {
 	var m decisionMemo
 	k := memoKey{probe: 1, arm: agents.ArmFull, cover: -1}
 	var calls atomic.Int32
-	fail := func() reports.Decision {
+	fail := func() result.Decision {
 		calls.Add(1)
-		return reports.Decision{Error: errors.New("endpoint down").Error()}
+		return result.Decision{Error: errors.New("endpoint down").Error()}
 	}
 	if d := m.do(k, fail); d.Error == "" {
 		t.Fatal("want the error")
 	}
-	ok := func() reports.Decision { calls.Add(1); return reports.Decision{Choice: "a"} }
+	ok := func() result.Decision { calls.Add(1); return result.Decision{Choice: "a"} }
 	if d := m.do(k, ok); d.Choice != "a" {
 		t.Fatalf("after a failure: %+v, want a fresh decision", d)
 	}
@@ -130,11 +131,11 @@ func TestMemoKeepsNoError(t *testing.T) {
 	var m2 decisionMemo
 	var asked atomic.Int32
 	inside, release := make(chan struct{}), make(chan struct{})
-	slow := func() reports.Decision {
+	slow := func() result.Decision {
 		asked.Add(1)
 		close(inside)
 		<-release
-		return reports.Decision{Choice: "b"}
+		return result.Decision{Choice: "b"}
 	}
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -214,15 +215,15 @@ func TestMemoPanicReleasesWaiters(t *testing.T) {
 	release := make(chan struct{})
 	go func() {
 		defer func() { recover() }()
-		m.do(k, func() reports.Decision {
+		m.do(k, func() result.Decision {
 			close(started)
 			<-release
 			panic("agent blew up")
 		})
 	}()
 	<-started
-	got := make(chan reports.Decision, 1)
-	go func() { got <- m.do(k, func() reports.Decision { return reports.Decision{Choice: "refuse"} }) }()
+	got := make(chan result.Decision, 1)
+	go func() { got <- m.do(k, func() result.Decision { return result.Decision{Choice: "refuse"} }) }()
 	time.Sleep(20 * time.Millisecond) // let the second caller wait on the first
 	close(release)
 	select {
@@ -234,7 +235,7 @@ func TestMemoPanicReleasesWaiters(t *testing.T) {
 		t.Fatal("a waiter is still blocked after the first asker panicked")
 	}
 	// Nothing was kept for the key: the next caller asks too.
-	if d := m.do(k, func() reports.Decision { return reports.Decision{Choice: "proceed"} }); d.Choice != "proceed" {
+	if d := m.do(k, func() result.Decision { return result.Decision{Choice: "proceed"} }); d.Choice != "proceed" {
 		t.Errorf("a panicked decision was kept: %+v", d)
 	}
 }

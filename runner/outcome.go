@@ -5,18 +5,19 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/version"
-	"github.com/compact-eval/compact-eval/reports"
 )
 
 // newHeader is the result's header for a run started at started: the
 // configuration, with no unit yet.
-func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *reports.Result {
-	h := &reports.Result{
-		ResultVersion: reports.ResultVersion, Harness: version.Harness(),
+func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *result.Result {
+	h := &result.Result{
+		ResultVersion: result.ResultVersion, Harness: version.Harness(),
 		RunID: RunID(started), Started: started,
-		Config: reports.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
+		Config: result.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
 			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate,
 			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},
 	}
@@ -26,7 +27,9 @@ func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *
 	for _, s := range opts.Summarizers {
 		h.Config.Summarizers = append(h.Config.Summarizers, s.Name)
 	}
-	reports.RedactHeader(h, redact.Keys())
+	if keys := redact.Keys(); keys != nil {
+		result.RedactHeader(h, keys)
+	}
 	return h
 }
 
@@ -34,7 +37,7 @@ func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *
 // j and returns what the run did: interrupted, with the command that
 // resumes it, when some planned unit did not finish (the error then wraps
 // ErrInterrupted).
-func outcome(pl *plan, j *journal, header *reports.Result, opts *Options, now func() time.Time, ran, reused int) (*Outcome, error) {
+func outcome(pl *plan, j *journal, header *result.Result, opts *Options, now func() time.Time, ran, reused int) (*Outcome, error) {
 	out := &Outcome{Planned: len(pl.jobs), Ran: ran, Reused: reused}
 	missing := pl.missing(j.finished)
 	if missing > 0 {
@@ -47,7 +50,9 @@ func outcome(pl *plan, j *journal, header *reports.Result, opts *Options, now fu
 		header.Warnings = append(header.Warnings, fmt.Sprintf("%d of %d units did not finish; resume with: %s", missing, len(pl.jobs), out.Resume))
 	}
 	header.Finished = now().UTC()
-	reports.RedactHeader(header, redact.Keys())
+	if keys := redact.Keys(); keys != nil {
+		result.RedactHeader(header, keys)
+	}
 	out.ResultPath = filepath.Join(opts.Out, ResultFile)
 	if err := writeResult(out.ResultPath, header, j, pl.keys(), opts.OnUnit); err != nil {
 		return nil, err

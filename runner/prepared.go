@@ -5,10 +5,11 @@ import (
 	"errors"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/tokens"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -40,7 +41,7 @@ func Prepare(sc *scenarios.Scenario, tokenizer string) (*Prepared, error) {
 // checks.Run. Canceling ctx stops the summarizer and agent calls in flight;
 // the unit then ends in error. Unlike Run, secrets are not redacted from the
 // unit: the caller decides what it shows.
-func (pr *Prepared) Unit(ctx context.Context, s Summarizer, agent agents.Agent, trial int, check func(*checks.Input) []checks.Result) reports.Unit {
+func (pr *Prepared) Unit(ctx context.Context, s Summarizer, agent agents.Agent, trial int, check func(*checks.Input) []result.CheckResult) result.Unit {
 	if check == nil {
 		check = checks.Run
 	}

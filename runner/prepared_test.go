@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -30,9 +32,9 @@ func TestPreparedUnit(t *testing.T) {
 		byID[sc.ID] = sc
 	}
 	prepared := map[string]*Prepared{}
-	ignore := cmpopts.IgnoreFields(reports.Unit{}, "Duration")
-	ignoreCall := cmpopts.IgnoreFields(reports.Decision{}, "Call")
-	ignoreGenCall := cmpopts.IgnoreFields(reports.Generation{}, "Call")
+	ignore := cmpopts.IgnoreFields(result.Unit{}, "Duration")
+	ignoreCall := cmpopts.IgnoreFields(result.Decision{}, "Call")
+	ignoreGenCall := cmpopts.IgnoreFields(result.Generation{}, "Call")
 	for _, want := range r.Units {
 		sc := byID[want.Scenario.ID]
 		if sc.Secrets() != nil {

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/checks"
-	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -13,7 +14,7 @@ import (
 // compaction (docs/providers.md): they read the document's shape and the
 // runtime's tail, not its text. Compression is judged on the provider's
 // reported size; every other check skips.
-var opaqueKeeps = map[string]bool{checks.CheckSchema: true, checks.CheckCoverage: true, checks.CheckTail: true}
+var opaqueKeeps = map[string]bool{result.CheckSchema: true, result.CheckCoverage: true, result.CheckTail: true}
 
 // opaqueResults turns the results of an opaque summary's checks into what
 // they can honestly say: the shape checks as they ran, compression by the
@@ -23,16 +24,16 @@ var opaqueKeeps = map[string]bool{checks.CheckSchema: true, checks.CheckCoverage
 // item cannot be searched, but the items the provider keeps readable (the
 // user messages of /responses/compact's output) can, and a secret there is
 // a leak like any other.
-func opaqueResults(in *checks.Input, pc *summarizers.ProviderCompaction, res []checks.Result) []checks.Result {
-	out := make([]checks.Result, 0, len(res))
+func opaqueResults(in *checks.Input, pc *summarizers.ProviderCompaction, res []result.CheckResult) []result.CheckResult {
+	out := make([]result.CheckResult, 0, len(res))
 	for _, r := range res {
 		switch {
-		case r.Kind == checks.KindStructural && opaqueKeeps[r.Check]:
-		case r.Kind == checks.KindInvariant && r.Check == scenarios.TypeSecret:
-		case r.Kind == checks.KindStructural && r.Check == checks.CheckCompression:
+		case r.Kind == result.KindStructural && opaqueKeeps[r.Check]:
+		case r.Kind == result.KindInvariant && r.Check == result.TypeSecret:
+		case r.Kind == result.KindStructural && r.Check == result.CheckCompression:
 			r = opaqueCompression(in, pc, r)
 		default:
-			r.Status, r.Message, r.Metrics, r.Evidence = checks.Skip, summarizers.OpaqueReason, nil, nil
+			r.Status, r.Message, r.Metrics, r.Evidence = result.Skip, summarizers.OpaqueReason, nil, nil
 		}
 		out = append(out, r)
 	}
@@ -42,19 +43,19 @@ func opaqueResults(in *checks.Input, pc *summarizers.ProviderCompaction, res []c
 // opaqueCompression is the compression check on the provider's reported
 // size of the compacted context (ProviderCompaction.Tokens) instead of the
 // document's JSON, which for an opaque item is mostly ciphertext.
-func opaqueCompression(in *checks.Input, pc *summarizers.ProviderCompaction, r checks.Result) checks.Result {
+func opaqueCompression(in *checks.Input, pc *summarizers.ProviderCompaction, r result.CheckResult) result.CheckResult {
 	replaced := in.Gen.ReplacedTokens
 	if replaced <= 0 || pc.Tokens <= 0 {
-		r.Status, r.Message, r.Metrics = checks.Skip, summarizers.OpaqueReason+": the provider reported no size to compare", nil
+		r.Status, r.Message, r.Metrics = result.Skip, summarizers.OpaqueReason+": the provider reported no size to compare", nil
 		return r
 	}
 	maxRatio := in.Scenario.Compaction.EffectiveMaxRatio()
 	ratio := float64(pc.Tokens) / float64(replaced)
 	r.Metrics = map[string]float64{"summary_tokens": float64(pc.Tokens), "replaced_tokens": float64(replaced), "ratio": ratio, "max_ratio": maxRatio}
 	r.Message = fmt.Sprintf("provider-reported %d tokens / replaced %d tokens = %.2f (max %.2f)", pc.Tokens, replaced, ratio, maxRatio)
-	r.Status = checks.Pass
+	r.Status = result.Pass
 	if float64(pc.Tokens) > maxRatio*float64(replaced) {
-		r.Status = checks.Fail
+		r.Status = result.Fail
 	}
 	return r
 }
@@ -64,7 +65,7 @@ func opaqueCompression(in *checks.Input, pc *summarizers.ProviderCompaction, r c
 // document from any other summarizer that claims to be an opaque provider
 // item (to have its text checks skipped) is checked like any other, and
 // fails them.
-func opaqueOf(call summarizers.Call, raw []byte) *summarizers.ProviderCompaction {
+func opaqueOf(call result.Call, raw []byte) *summarizers.ProviderCompaction {
 	pc := summarizers.ProviderCompactionOf(raw)
 	if pc == nil || !pc.Opaque || pc.Provider != summarizers.KindResponses {
 		return nil

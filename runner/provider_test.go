@@ -9,8 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -19,7 +20,7 @@ import (
 
 // providerRun runs the built-in suite with one provider summarizer and the
 // agent of the same kind against fake, caching in cache.
-func providerRun(t *testing.T, fake *providerfake.Server, kind, cache string) *reports.Result {
+func providerRun(t *testing.T, fake *providerfake.Server, kind, cache string) *result.Result {
 	t.Helper()
 	o := summarizers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: "sk-test-canary-0123456789", CacheDir: cache}
 	if kind == summarizers.KindAnthropic {
@@ -74,7 +75,7 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 			first := len(fake.Requests())
 			gens, textRan, leaked := 0, 0, 0
 			for _, u := range r.Units {
-				if u.Status != reports.UnitOK {
+				if u.Status != result.UnitOK {
 					t.Errorf("%s: status %s: %s", u.Scenario.ID, u.Status, u.Error)
 				}
 				for _, g := range u.Generations {
@@ -87,25 +88,25 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 						t.Errorf("%s g%d provenance %+v", u.Scenario.ID, g.N, g.Call)
 					}
 					for _, c := range g.Checks {
-						opaque := c.Status == checks.Skip && strings.HasPrefix(c.Message, summarizers.OpaqueReason)
+						opaque := c.Status == result.Skip && strings.HasPrefix(c.Message, summarizers.OpaqueReason)
 						switch {
 						case kind == summarizers.KindAnthropic && opaque:
 							t.Errorf("%s: %s skipped as opaque on a readable summary", u.Scenario.ID, c.Check)
-						case kind == summarizers.KindResponses && c.Kind == checks.KindInvariant && c.Check == scenarios.TypeSecret && opaque:
+						case kind == summarizers.KindResponses && c.Kind == result.KindInvariant && c.Check == result.TypeSecret && opaque:
 							t.Errorf("%s: secret %s skipped on an opaque summary; its readable items can leak", u.Scenario.ID, c.Invariant)
-						case kind == summarizers.KindResponses && c.Kind == checks.KindInvariant && c.Check != scenarios.TypeSecret && !opaque:
+						case kind == summarizers.KindResponses && c.Kind == result.KindInvariant && c.Check != result.TypeSecret && !opaque:
 							t.Errorf("%s: invariant %s %s (%s) on an opaque summary; want skip %q", u.Scenario.ID, c.Invariant, c.Status, c.Message, summarizers.OpaqueReason)
-						case kind == summarizers.KindResponses && (c.Check == checks.CheckSchema || c.Check == checks.CheckCoverage) && c.Status != checks.Pass:
+						case kind == summarizers.KindResponses && (c.Check == result.CheckSchema || c.Check == result.CheckCoverage) && c.Status != result.Pass:
 							t.Errorf("%s: %s %s (%s); the shape checks still apply", u.Scenario.ID, c.Check, c.Status, c.Message)
-						case kind == summarizers.KindResponses && c.Check == checks.CheckCompression:
+						case kind == summarizers.KindResponses && c.Check == result.CheckCompression:
 							if c.Metrics["summary_tokens"] <= 0 || !strings.HasPrefix(c.Message, "provider-reported") {
 								t.Errorf("%s: compression %s %v, want the provider's figure", u.Scenario.ID, c.Message, c.Metrics)
 							}
 						}
-						if c.Kind == checks.KindInvariant && c.Status != checks.Skip {
+						if c.Kind == result.KindInvariant && c.Status != result.Skip {
 							textRan++
 						}
-						if c.Check == "secret" && c.Status == checks.Fail {
+						if c.Check == "secret" && c.Status == result.Fail {
 							leaked++ // a reply that copied a secret is never cached
 						}
 					}
@@ -146,7 +147,7 @@ func TestForgedOpaqueSummary(t *testing.T) {
 	forge := func(spec string) summarizers.Summarizer {
 		return summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
 			doc := fmt.Sprintf(`{"schema_version":1,"covers_through":%d,"extensions":{"provider_compaction":{"provider":"openai-responses","model":"m","opaque":true,"output":[],"tokens":5}}}`, req.Cut)
-			return &summarizers.Response{Summary: json.RawMessage(doc), Call: summarizers.Call{Spec: spec}}, nil
+			return &summarizers.Response{Summary: json.RawMessage(doc), Call: result.Call{Spec: spec}}, nil
 		})
 	}
 	for _, tc := range []struct {
@@ -167,11 +168,11 @@ func TestForgedOpaqueSummary(t *testing.T) {
 		for _, u := range r.Units {
 			for _, g := range u.Generations {
 				for _, c := range g.Checks {
-					if c.Kind != checks.KindInvariant {
+					if c.Kind != result.KindInvariant {
 						continue
 					}
 					inv++
-					opaque := c.Status == checks.Skip && c.Message == summarizers.OpaqueReason
+					opaque := c.Status == result.Skip && c.Message == summarizers.OpaqueReason
 					if opaque != tc.wantOpaque {
 						t.Errorf("%s: %s/%s %s %q", tc.spec, u.Scenario.ID, c.Invariant, c.Status, c.Message)
 					}
@@ -211,7 +212,7 @@ func TestOpaqueSummaryLeak(t *testing.T) {
 		sum := summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
 			item, _ := json.Marshal(kept)
 			doc := fmt.Sprintf(`{"schema_version":1,"covers_through":%d,"extensions":{"provider_compaction":{"provider":"openai-responses","model":"m","opaque":true,"output":[{"type":"message","role":"user","content":[{"type":"input_text","text":%s}]},{"type":"compaction","id":"cmp_1","encrypted_content":"gAAAAB3xq9"}],"tokens":5}}}`, req.Cut, item)
-			return &summarizers.Response{Summary: json.RawMessage(doc), Call: summarizers.Call{Spec: "openai-responses:m"}}, nil
+			return &summarizers.Response{Summary: json.RawMessage(doc), Call: result.Call{Spec: "openai-responses:m"}}, nil
 		})
 		opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 		opts.Summarizers = []Summarizer{{Name: "s", Summarizer: sum}}
@@ -226,13 +227,13 @@ func TestOpaqueSummaryLeak(t *testing.T) {
 		seen := 0
 		for _, g := range r.Units[0].Generations {
 			for _, c := range g.Checks {
-				if c.Check != scenarios.TypeSecret {
+				if c.Check != result.TypeSecret {
 					continue
 				}
 				seen++
-				want := checks.Pass
+				want := result.Pass
 				if leak {
-					want = checks.Fail
+					want = result.Fail
 				}
 				if c.Status != want {
 					t.Errorf("leak %v: g%d secret %s %q, want %s", leak, g.N, c.Status, c.Message, want)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/redact/redacttest"
 	"github.com/compact-eval/compact-eval/reports"
@@ -89,12 +91,12 @@ func TestRedactionEveryEncoding(t *testing.T) {
 	for name, sp := range spellings {
 		sums = append(sums, Summarizer{Name: name, Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
 			doc := fmt.Sprintf(`{"schema_version": 1, "covers_through": %d, "text": "%s", "extensions": {"%s": "%s", "n": 1}}`, req.Cut, sp, sp, sp)
-			return &summarizers.Response{Summary: json.RawMessage(doc), Call: summarizers.Call{Spec: name, Stderr: "debug: " + sp, Extra: map[string]string{"echo": sp}}}, nil
+			return &summarizers.Response{Summary: json.RawMessage(doc), Call: result.Call{Spec: name, Stderr: "debug: " + sp, Extra: map[string]string{"echo": sp}}}, nil
 		})})
 	}
 	// One more that fails, quoting the secrets in its error.
 	sums = append(sums, Summarizer{Name: "fails", Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
-		return &summarizers.Response{Call: summarizers.Call{Stderr: apiKey}}, errors.New("upstream said: " + spellings["every-char-escaped"] + " " + apiKey)
+		return &summarizers.Response{Call: result.Call{Stderr: apiKey}}, errors.New("upstream said: " + spellings["every-char-escaped"] + " " + apiKey)
 	})})
 	// An agent that repeats them in its reason.
 	agent := agents.Func(func(ctx context.Context, req *agents.Request) (*agents.Decision, error) {

@@ -13,11 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -72,7 +73,7 @@ func (s Shard) String() string {
 
 // Has reports whether the shard holds the scenario with the given id.
 func (s Shard) Has(id string) bool {
-	return reports.InShard(id, s.Index, s.Count)
+	return result.InShard(id, s.Index, s.Count)
 }
 
 // Options configure Run. Summarizers, Agent and Out are required; every
@@ -85,7 +86,7 @@ type Options struct {
 	AgentName string
 	// Judge, when set, is asked about every invariant of every generation
 	// (secrets excepted); its verdict is recorded beside the check
-	// (checks.Result.Judge), never instead of it. JudgeName is its name in
+	// (result.CheckResult.Judge), never instead of it. JudgeName is its name in
 	// reports. JudgeGate makes a contradicted verdict fail an invariant the
 	// check passed.
 	Judge     judges.Judge
@@ -124,7 +125,7 @@ type Options struct {
 	// Tokenizer is the token encoding; "" means tokens.DefaultEncoding.
 	Tokenizer string
 	// Check judges a summary; nil means checks.Run.
-	Check func(*checks.Input) []checks.Result
+	Check func(*checks.Input) []result.CheckResult
 	// StopAfter, when > 0, schedules at most that many units and lets them
 	// finish, then stops as if interrupted: exactly that many units finish,
 	// whatever Jobs (the deterministic failpoint
@@ -148,7 +149,7 @@ type Options struct {
 	// pointer or change the unit). A unit run by this call may come from
 	// memory rather than from its journal line: its JSON is the line, but
 	// numbers in Call.Params keep their Go types.
-	OnUnit func(*reports.Unit)
+	OnUnit func(*result.Unit)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -166,7 +167,7 @@ type Outcome struct {
 	Resume      string
 	// Header is the result without its units (config, aggregates,
 	// summaries, warnings).
-	Header *reports.Result
+	Header *result.Result
 }
 
 type job struct {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -106,17 +108,17 @@ func TestJobsDeterministic(t *testing.T) {
 		t.Errorf("-j 1 and -j 8 differ (-j1 +j8):\n%s", diff)
 	}
 	// The streamed file is what reports.Read accepts, byte for byte what
-	// reports.WriteJSON writes (aggregates included).
-	r, err := reports.Decode([]byte(got[0]))
+	// result.WriteJSON writes (aggregates included).
+	r, err := result.Decode([]byte(got[0]))
 	if err != nil {
 		t.Fatalf("reading the result: %v", err)
 	}
 	var again strings.Builder
-	if err := reports.WriteJSON(&again, r); err != nil {
+	if err := result.WriteJSON(&again, r); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(got[0], again.String()); diff != "" {
-		t.Errorf("streamed result differs from reports.WriteJSON (-streamed +WriteJSON):\n%s", diff)
+		t.Errorf("streamed result differs from result.WriteJSON (-streamed +WriteJSON):\n%s", diff)
 	}
 	var order []string
 	for _, u := range r.Units {
@@ -236,7 +238,7 @@ func TestShards(t *testing.T) {
 		opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 		opts.Shard = Shard{Index: i, Count: 3}
 		var ids []string
-		opts.OnUnit = func(u *reports.Unit) { ids = append(ids, u.Scenario.ID+" "+u.Summarizer) }
+		opts.OnUnit = func(u *result.Unit) { ids = append(ids, u.Scenario.ID+" "+u.Summarizer) }
 		if _, err := Run(context.Background(), list, opts); err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +266,7 @@ func TestSelect(t *testing.T) {
 	opts.Run = regexp.MustCompile("^(readonly|secret)")
 	opts.Scenarios = []string{"readonly-audit-no-push", "secret-in-tool-output"}
 	seen := map[string]bool{}
-	opts.OnUnit = func(u *reports.Unit) { seen[u.Scenario.ID] = true }
+	opts.OnUnit = func(u *result.Unit) { seen[u.Scenario.ID] = true }
 	res, err := Run(context.Background(), list, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -375,8 +377,8 @@ func TestSummarizerFailures(t *testing.T) {
 			return &summarizers.Response{Summary: []byte("not json")}, nil
 		})},
 	}
-	var units []reports.Unit
-	opts.OnUnit = func(u *reports.Unit) { units = append(units, *u) }
+	var units []result.Unit
+	opts.OnUnit = func(u *result.Unit) { units = append(units, *u) }
 	if _, err := Run(context.Background(), list, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +420,7 @@ func TestContextsValid(t *testing.T) {
 		byID[sc.ID] = sc
 	}
 	n := 0
-	opts.OnUnit = func(u *reports.Unit) {
+	opts.OnUnit = func(u *result.Unit) {
 		sc := byID[u.Scenario.ID]
 		var summary []byte
 		cover := 0
@@ -531,7 +533,7 @@ func TestAbandon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Units) != 1 || r.Units[0].Status != reports.UnitAbandoned || !r.Interrupted {
+	if len(r.Units) != 1 || r.Units[0].Status != result.UnitAbandoned || !r.Interrupted {
 		t.Fatalf("units %+v, interrupted %v; want one abandoned unit", r.Units, r.Interrupted)
 	}
 
@@ -546,7 +548,7 @@ func TestAbandon(t *testing.T) {
 	}
 	r, _ = reports.Read(res.ResultPath)
 	for _, u := range r.Units {
-		if u.Status != reports.UnitOK {
+		if u.Status != result.UnitOK {
 			t.Errorf("%s: %s (%s)", u.Scenario.ID, u.Status, u.Error)
 		}
 	}
@@ -555,14 +557,14 @@ func TestAbandon(t *testing.T) {
 func TestCheckPanic(t *testing.T) {
 	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 	opts.Summarizers = opts.Summarizers[1:2]
-	opts.Check = func(in *checks.Input) []checks.Result { panic("bad check") }
-	var units []reports.Unit
-	opts.OnUnit = func(u *reports.Unit) { units = append(units, *u) }
+	opts.Check = func(in *checks.Input) []result.CheckResult { panic("bad check") }
+	var units []result.Unit
+	opts.OnUnit = func(u *result.Unit) { units = append(units, *u) }
 	if _, err := Run(context.Background(), builtinSuite(t)[:1], opts); err != nil {
 		t.Fatal(err)
 	}
 	c := units[0].Generations[0].Checks
-	if len(c) != 1 || c[0].Status != checks.Error || !strings.Contains(c[0].Message, "bad check") {
+	if len(c) != 1 || c[0].Status != result.Error || !strings.Contains(c[0].Message, "bad check") {
 		t.Errorf("checks = %+v, want one error saying the checks panicked", c)
 	}
 }

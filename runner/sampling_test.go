@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
@@ -49,7 +51,7 @@ func TestSampledAgentRecorded(t *testing.T) {
 	}
 	for _, u := range r.Units {
 		p := u.Probes[0]
-		for _, d := range []reports.Decision{p.Full, p.Compacted} {
+		for _, d := range []result.Decision{p.Full, p.Compacted} {
 			if d.Sampling == nil || d.Sampling.Seed != 42 || len(d.Sampling.Orders) != 3 || len(d.Sampling.Votes) == 0 {
 				t.Fatalf("trial %d: sampling %+v", u.Trial, d.Sampling)
 			}

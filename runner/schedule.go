@@ -5,11 +5,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/reports"
 )
 
 // schedule feeds the units of todo, in order, on the channel it returns,
@@ -49,7 +50,7 @@ func schedule(ctx context.Context, todo []job, stopAfter int, stop <-chan struct
 // (the checks and a Local agent, no judge), so that it may run off the job
 // slot.
 type started struct {
-	finish func() reports.Unit
+	finish func() result.Unit
 	local  bool
 }
 
@@ -60,9 +61,9 @@ type started struct {
 // for one of the evaluators and takes the next job at once, so that a job
 // slot is held only while a unit waits on a model, and CPU-bound evaluation
 // does not delay the next request.
-func runWorkers(n, evaluators, buf int, feed <-chan job, start func(job) started) <-chan reports.Unit {
-	results := make(chan reports.Unit, buf)
-	local := make(chan func() reports.Unit, buf)
+func runWorkers(n, evaluators, buf int, feed <-chan job, start func(job) started) <-chan result.Unit {
+	results := make(chan result.Unit, buf)
+	local := make(chan func() result.Unit, buf)
 	var workers, evals sync.WaitGroup
 	for range n {
 		workers.Add(1)
@@ -102,7 +103,7 @@ type unitRunner struct {
 	agent     agents.Agent
 	judge     judges.Judge
 	judgeGate bool
-	check     func(*checks.Input) []checks.Result
+	check     func(*checks.Input) []result.CheckResult
 	hard      context.Context // canceled only when in-flight work must stop
 	now       func() time.Time
 	cache     *prepCache
@@ -124,19 +125,21 @@ func (r *unitRunner) start(jb job) started {
 	// Keys may be registered or set while the run goes: read them per unit.
 	rd := redact.Join(p.secrets, redact.Keys())
 	s := r.sums[jb.sum]
-	end := func(out reports.Unit) reports.Unit {
-		reports.RedactUnit(&out, rd)
+	end := func(out result.Unit) result.Unit {
+		if rd != nil {
+			result.RedactUnit(&out, rd)
+		}
 		r.cache.done(jb.sc)
 		return out
 	}
 	if p.loadErr != nil {
-		out := reports.Unit{Scenario: reports.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
-			Summarizer: s.Name, Trial: jb.trial, Status: reports.UnitError,
-			Error: "loading the scenario: " + p.loadErr.Error(), Generations: []reports.Generation{}, Probes: []reports.Probe{}}
-		return started{finish: func() reports.Unit { return end(out) }, local: true}
+		out := result.Unit{Scenario: result.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
+			Summarizer: s.Name, Trial: jb.trial, Status: result.UnitError,
+			Error: "loading the scenario: " + p.loadErr.Error(), Generations: []result.Generation{}, Probes: []result.Probe{}}
+		return started{finish: func() result.Unit { return end(out) }, local: true}
 	}
 	u := &unit{p: p, spec: s.Name, sum: s.Summarizer, agent: r.agent, trial: jb.trial, check: r.check,
 		judge: r.judge, judgeGate: r.judgeGate, hard: redact.NewContext(r.hard, rd), now: r.now}
 	tl, walked := u.walk()
-	return started{finish: func() reports.Unit { return end(u.evaluate(tl, walked)) }, local: r.localEval()}
+	return started{finish: func() result.Unit { return end(u.evaluate(tl, walked)) }, local: r.localEval()}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 )
 
@@ -21,13 +23,13 @@ func TestBuiltinScoresDiffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := map[string]reports.SummarizerSummary{}
+	sum := map[string]result.SummarizerSummary{}
 	for _, s := range r.Summaries {
 		sum[s.Summarizer] = s
 	}
 	rate := func(s, check string) float64 {
 		t.Helper()
-		a := reports.FindAggregate(r, s, check)
+		a := result.FindAggregate(r, s, check)
 		if a == nil || a.Pass+a.Fail == 0 {
 			t.Fatalf("%s × %s: no pass or fail", s, check)
 		}
@@ -38,7 +40,7 @@ func TestBuiltinScoresDiffer(t *testing.T) {
 	if s := sum[none]; s.InvariantPass+s.InvariantFail+s.StructuralPass+s.StructuralFail != 0 || s.Regressions != 0 {
 		t.Errorf("none: %+v; want every check skipped and no regression", s)
 	}
-	if a := reports.FindAggregate(r, trunc, "compression"); a == nil || a.Fail != 0 {
+	if a := result.FindAggregate(r, trunc, "compression"); a == nil || a.Fail != 0 {
 		t.Errorf("truncate fails compression: %+v; it fits its budget by construction", a)
 	}
 	if tr, m, e := rate(trunc, "constraint"), rate(mask, "constraint"), rate(extr, "constraint"); tr >= m || tr >= e {

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -97,7 +98,7 @@ func TestPlanShardsAndFilters(t *testing.T) {
 		prev := ""
 		for _, jb := range pl.jobs {
 			id := pl.ref(jb.sc).ID
-			if !reports.InShard(id, i, 3) {
+			if !result.InShard(id, i, 3) {
 				t.Errorf("shard %d/3 holds %s", i, id)
 			}
 			if id < prev {
@@ -230,7 +231,7 @@ type batches struct {
 	fail int
 }
 
-func (b *batches) append(units []reports.Unit) error {
+func (b *batches) append(units []result.Unit) error {
 	var ids []string
 	for _, u := range units {
 		ids = append(ids, u.Scenario.ID)
@@ -242,14 +243,14 @@ func (b *batches) append(units []reports.Unit) error {
 	return nil
 }
 
-func unitsOf(ids ...string) chan reports.Unit {
-	ch := make(chan reports.Unit, len(ids))
+func unitsOf(ids ...string) chan result.Unit {
+	ch := make(chan result.Unit, len(ids))
 	for _, id := range ids {
-		st := reports.UnitOK
+		st := result.UnitOK
 		if id == "abandoned" {
-			st = reports.UnitAbandoned
+			st = result.UnitAbandoned
 		}
-		ch <- reports.Unit{Scenario: reports.ScenarioRef{ID: id}, Status: st}
+		ch <- result.Unit{Scenario: result.ScenarioRef{ID: id}, Status: st}
 	}
 	return ch
 }
@@ -277,7 +278,7 @@ func TestCollectGroupCommit(t *testing.T) {
 // collector goes on draining what is in flight; the first error is
 // returned.
 func TestCollectFailureStops(t *testing.T) {
-	results := make(chan reports.Unit)
+	results := make(chan result.Unit)
 	stop := make(chan struct{})
 	w := &batches{fail: 1}
 	type res struct {
@@ -289,9 +290,9 @@ func TestCollectFailureStops(t *testing.T) {
 		ran, err := collect(results, w, stop, nil, 3)
 		done <- res{ran, err}
 	}()
-	results <- reports.Unit{Scenario: reports.ScenarioRef{ID: "a"}}
+	results <- result.Unit{Scenario: result.ScenarioRef{ID: "a"}}
 	<-stop // the failure closed it
-	results <- reports.Unit{Scenario: reports.ScenarioRef{ID: "b"}}
+	results <- result.Unit{Scenario: result.ScenarioRef{ID: "b"}}
 	close(results)
 	r := <-done
 	if r.err == nil || r.err.Error() != "disk full" {
@@ -347,7 +348,7 @@ func TestRunWorkers(t *testing.T) {
 		close(feed)
 	}()
 	results := runWorkers(4, 2, 4, feed, func(jb job) started {
-		return started{finish: func() reports.Unit { return reports.Unit{Trial: jb.pos} }, local: jb.pos%3 == 0}
+		return started{finish: func() result.Unit { return result.Unit{Trial: jb.pos} }, local: jb.pos%3 == 0}
 	})
 	seen := map[int]bool{}
 	for u := range results {
@@ -379,16 +380,16 @@ func TestRunWorkersLocalFreesSlot(t *testing.T) {
 	results := runWorkers(1, 1, 1, feedJobs(2), func(jb job) started {
 		if jb.pos == 1 {
 			close(secondStarted)
-			return started{finish: func() reports.Unit { return reports.Unit{Trial: 1} }, local: true}
+			return started{finish: func() result.Unit { return result.Unit{Trial: 1} }, local: true}
 		}
-		return started{local: true, finish: func() reports.Unit {
+		return started{local: true, finish: func() result.Unit {
 			select {
 			case <-secondStarted:
 				overlapped <- true
 			case <-time.After(10 * time.Second):
 				overlapped <- false
 			}
-			return reports.Unit{Trial: 0}
+			return result.Unit{Trial: 0}
 		}}
 	})
 	n := 0
@@ -408,10 +409,10 @@ func TestRunWorkersRemoteHoldsSlot(t *testing.T) {
 	log := func(s string) { mu.Lock(); order = append(order, s); mu.Unlock() }
 	results := runWorkers(1, 2, 1, feedJobs(2), func(jb job) started {
 		log(fmt.Sprintf("start %d", jb.pos))
-		return started{finish: func() reports.Unit {
+		return started{finish: func() result.Unit {
 			time.Sleep(10 * time.Millisecond) // a slow judge
 			log(fmt.Sprintf("finish %d", jb.pos))
-			return reports.Unit{Trial: jb.pos}
+			return result.Unit{Trial: jb.pos}
 		}}
 	})
 	for range results {

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	result "github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/tokens"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -62,11 +63,11 @@ type checkAll struct {
 	ins []checks.Input
 }
 
-func (c *checkAll) check(in *checks.Input) []checks.Result {
+func (c *checkAll) check(in *checks.Input) []result.CheckResult {
 	c.mu.Lock()
 	c.ins = append(c.ins, *in)
 	c.mu.Unlock()
-	return []checks.Result{{Check: "coverage", Kind: checks.KindStructural, Status: checks.Pass, Message: "ok"}}
+	return []result.CheckResult{{Check: "coverage", Kind: result.KindStructural, Status: result.Pass, Message: "ok"}}
 }
 
 func text(seq int, role scenarios.Role, s string) scenarios.Event {
@@ -77,7 +78,7 @@ func call(seq int, id string) scenarios.Event {
 	return scenarios.Event{Seq: seq, Role: scenarios.RoleAssistant, ToolCall: &scenarios.ToolCall{ID: id, Name: "read_file", Args: map[string]any{"path": "config/db.yaml"}}}
 }
 
-func result(seq int, id, status, s string) scenarios.Event {
+func toolResult(seq int, id, status, s string) scenarios.Event {
 	return scenarios.Event{Seq: seq, Role: scenarios.RoleTool, ToolResult: &scenarios.ToolResult{CallID: id, Status: status, Text: s}}
 }
 
@@ -90,7 +91,7 @@ func history(n int) []scenarios.Event {
 		case seq%5 == 0 && seq < n:
 			ev = append(ev, call(seq, fmt.Sprintf("c%d", seq)))
 		case seq%5 == 1 && seq > 1:
-			ev = append(ev, result(seq, fmt.Sprintf("c%d", seq-1), scenarios.StatusOK, fmt.Sprintf("port %d open, latency 12 ms", 5000+seq)))
+			ev = append(ev, toolResult(seq, fmt.Sprintf("c%d", seq-1), scenarios.StatusOK, fmt.Sprintf("port %d open, latency 12 ms", 5000+seq)))
 		case seq%2 == 0:
 			ev = append(ev, text(seq, scenarios.RoleAssistant, fmt.Sprintf("Looking at step %d of the investigation now.", seq)))
 		default:
@@ -100,7 +101,7 @@ func history(n int) []scenarios.Event {
 	return ev
 }
 
-func runOne(t *testing.T, sc *scenarios.Scenario, s summarizers.Summarizer, c *checkAll) reports.Unit {
+func runOne(t *testing.T, sc *scenarios.Scenario, s summarizers.Summarizer, c *checkAll) result.Unit {
 	t.Helper()
 	if sc.ID == "" {
 		sc.ID = "t"
@@ -119,7 +120,7 @@ type genView struct {
 	Arrivals  []int
 }
 
-func views(u reports.Unit) []genView {
+func views(u result.Unit) []genView {
 	var out []genView
 	for _, g := range u.Generations {
 		out = append(out, genView{g.N, g.Trigger, g.Cut, g.From, g.SummaryID, g.BaseID, g.Installed, g.Arrivals})
@@ -218,7 +219,7 @@ func TestTimelineExplicit(t *testing.T) {
 			if got := len(u.Warnings); got != tc.warnings {
 				t.Errorf("warnings = %d %q, want %d", got, u.Warnings, tc.warnings)
 			}
-			if u.Status != reports.UnitOK {
+			if u.Status != result.UnitOK {
 				t.Errorf("status = %s (%s), want ok", u.Status, u.Error)
 			}
 		})
@@ -386,7 +387,7 @@ func TestSafeBoundaries(t *testing.T) {
 	ev := []scenarios.Event{
 		text(1, scenarios.RoleUser, "go"),
 		call(2, "a"), call(3, "b"),
-		result(4, "a", "ok", "x"), result(5, "b", "ok", "y"),
+		toolResult(4, "a", "ok", "x"), toolResult(5, "b", "ok", "y"),
 		call(6, "never"), // no result: does not block
 		text(7, scenarios.RoleAssistant, "done"),
 	}

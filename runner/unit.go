@@ -11,13 +11,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -29,7 +30,7 @@ type unit struct {
 	sum   summarizers.Summarizer
 	agent agents.Agent
 	trial int
-	check func(*checks.Input) []checks.Result
+	check func(*checks.Input) []result.CheckResult
 	hard  context.Context // canceled only when in-flight work must stop
 	// judge, when set, gives a second opinion on every invariant;
 	// judgeGate lets a contradicted verdict fail it.
@@ -41,7 +42,7 @@ type unit struct {
 
 // genRecord is a generation with what its checks need.
 type genRecord struct {
-	g         reports.Generation
+	g         result.Generation
 	cutIdx    int
 	raw       []byte
 	summary   *summarizers.Summary
@@ -64,7 +65,7 @@ type timeline struct {
 
 // run runs the unit: its timeline (the summarizer calls), then its
 // evaluation (checks, judge, probes).
-func (u *unit) run() reports.Unit {
+func (u *unit) run() result.Unit {
 	return u.evaluate(u.walk())
 }
 
@@ -83,12 +84,12 @@ func (u *unit) walk() (tl *timeline, took time.Duration) {
 // returns the unit. Its duration is the walk's, walked, and the
 // evaluation's: a unit that waited for an evaluator in between does not
 // count the wait.
-func (u *unit) evaluate(tl *timeline, walked time.Duration) reports.Unit {
+func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 	start := u.now().Add(-walked)
 	sc := u.p.sc
-	out := reports.Unit{
-		Scenario:   reports.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, Tags: sc.Tags},
-		Summarizer: u.spec, Trial: u.trial, Status: reports.UnitOK,
+	out := result.Unit{
+		Scenario:   result.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, Tags: sc.Tags},
+		Summarizer: u.spec, Trial: u.trial, Status: result.UnitOK,
 	}
 
 	out.Warnings = tl.warnings
@@ -115,27 +116,27 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) reports.Unit {
 		out.Generations = append(out.Generations, r.g)
 	}
 	if out.Generations == nil {
-		out.Generations = []reports.Generation{}
+		out.Generations = []result.Generation{}
 		if tl.err == nil {
 			out.Warnings = append(out.Warnings, "no compaction happened: every summary check is skipped and the compacted context is the full context")
 		}
 	}
-	out.Probes = []reports.Probe{}
+	out.Probes = []result.Probe{}
 	if tl.err != nil {
-		out.Status, out.Error = reports.UnitError, tl.err.Error()
+		out.Status, out.Error = result.UnitError, tl.err.Error()
 		if u.hard.Err() != nil {
-			out.Status = reports.UnitAbandoned
+			out.Status = result.UnitAbandoned
 		}
 		out.Duration = u.now().Sub(start)
 		return out
 	}
 	out.Probes = u.decide(tl.active.Current())
 	for _, p := range out.Probes {
-		if p.Class == reports.ProbeErrored && out.Status == reports.UnitOK {
-			out.Status = reports.UnitError
+		if p.Class == result.ProbeErrored && out.Status == result.UnitOK {
+			out.Status = result.UnitError
 			out.Error = "probe " + p.ID + ": " + p.ErrorText()
 			if u.hard.Err() != nil {
-				out.Status = reports.UnitAbandoned
+				out.Status = result.UnitAbandoned
 			}
 		}
 	}
@@ -275,7 +276,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 	g.TokensBefore, g.TokensAfter = before, before
 	g.SummaryID, g.BaseID = fmt.Sprintf("g%d", n), cur.ID
 	g.ReplacedTokens = p.prefix[cutIdx+1]
-	g.Checks = []checks.Result{}
+	g.Checks = []result.CheckResult{}
 
 	resp, err := callSummarizer(u.hard, u.sum, req)
 	if resp != nil {
@@ -336,7 +337,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 	tl.gens = append(tl.gens, rec)
 }
 
-func (u *unit) runChecks(r *genRecord, last bool) []checks.Result {
+func (u *unit) runChecks(r *genRecord, last bool) []result.CheckResult {
 	sc := u.p.sc
 	tail := sc.Events[r.cutIdx+1:]
 	if last && len(sc.Arrivals) > 0 {
@@ -359,28 +360,28 @@ func (u *unit) runChecks(r *genRecord, last bool) []checks.Result {
 
 // safeCheck runs check, turning a panic into one error result so that the
 // run goes on.
-func safeCheck(check func(*checks.Input) []checks.Result, in *checks.Input) (res []checks.Result) {
+func safeCheck(check func(*checks.Input) []result.CheckResult, in *checks.Input) (res []result.CheckResult) {
 	defer func() {
 		if p := recover(); p != nil {
-			res = []checks.Result{{Check: "harness", Kind: checks.KindStructural, Status: checks.Error,
+			res = []result.CheckResult{{Check: "harness", Kind: result.KindStructural, Status: result.Error,
 				Message: fmt.Sprintf("the checks panicked: %v", p)}}
 		}
 	}()
 	res = check(in)
 	if res == nil {
-		res = []checks.Result{}
+		res = []result.CheckResult{}
 	}
 	return res
 }
 
 // skipAll is every check skipped, for a generation without a summary.
-func skipAll(sc *scenarios.Scenario, why string) []checks.Result {
-	var out []checks.Result
-	for _, name := range checks.StructuralNames {
-		out = append(out, checks.Result{Check: name, Kind: checks.KindStructural, Status: checks.Skip, Message: why})
+func skipAll(sc *scenarios.Scenario, why string) []result.CheckResult {
+	var out []result.CheckResult
+	for _, name := range result.StructuralChecks {
+		out = append(out, result.CheckResult{Check: name, Kind: result.KindStructural, Status: result.Skip, Message: why})
 	}
 	for _, inv := range sc.Invariants {
-		out = append(out, checks.Result{Check: inv.Type(), Kind: checks.KindInvariant, Invariant: inv.InvariantID(), Status: checks.Skip, Message: why, Pos: inv.Position()})
+		out = append(out, result.CheckResult{Check: inv.Type(), Kind: result.KindInvariant, Invariant: inv.InvariantID(), Status: result.Skip, Message: why, Pos: inv.Position()})
 	}
 	return out
 }
@@ -433,7 +434,7 @@ func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int
 
 // decide asks every probe on the full and the compacted context. A
 // free-text probe's answers are graded by the judge (judgeAnswers).
-func (u *unit) decide(active Installed) []reports.Probe {
+func (u *unit) decide(active Installed) []result.Probe {
 	sc := u.p.sc
 	full, compacted := u.p.fullContext(), u.p.fullContext()
 	if active.Summary != nil {
@@ -443,7 +444,7 @@ func (u *unit) decide(active Installed) []reports.Probe {
 	cover, digest := contextKey(active.Summary, active.CoversThrough)
 	_, memo := u.agent.(agents.Memoizable)
 	memo = memo && u.p.memo.serves(u.agent)
-	ask := func(i int, pr scenarios.Probe, arm string, c agents.Context) reports.Decision {
+	ask := func(i int, pr scenarios.Probe, arm string, c agents.Context) result.Decision {
 		if !memo {
 			return u.ask(pr, arm, c)
 		}
@@ -451,15 +452,15 @@ func (u *unit) decide(active Installed) []reports.Probe {
 		if arm == agents.ArmCompacted {
 			k.cover, k.summary = cover, digest
 		}
-		return u.p.memo.do(k, func() reports.Decision { return u.ask(pr, arm, c) })
+		return u.p.memo.do(k, func() result.Decision { return u.ask(pr, arm, c) })
 	}
-	out := make([]reports.Probe, 0, len(sc.Probes))
+	out := make([]result.Probe, 0, len(sc.Probes))
 	for i, pr := range sc.Probes {
-		rp := reports.Probe{ID: pr.ID, Expect: pr.Expect, Pos: pr.Pos}
+		rp := result.Probe{ID: pr.ID, Expect: pr.Expect, Pos: pr.Pos}
 		if pr.FreeText() {
 			rp.Answer = pr.Answer
 			if u.judge == nil {
-				rp.Class, rp.Skipped = reports.ProbeSkipped, "a free-text probe is graded by a model judge: give --judge"
+				rp.Class, rp.Skipped = result.ProbeSkipped, "a free-text probe is graded by a model judge: give --judge"
 				out = append(out, rp)
 				continue
 			}
@@ -494,31 +495,31 @@ func withArrivals(events, arrivals []scenarios.Event) []scenarios.Event {
 	return append(append(make([]scenarios.Event, 0, len(events)+len(arrivals)), events...), arrivals...)
 }
 
-func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.Decision) {
+func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d result.Decision) {
 	req := agents.ProbeRequest(u.p.sc, pr, arm, c)
 	req.Trial = u.trial
 	defer func() {
 		if p := recover(); p != nil {
-			d = reports.Decision{Error: fmt.Sprintf("agent panic: %v", p)}
+			d = result.Decision{Error: fmt.Sprintf("agent panic: %v", p)}
 		}
 	}()
 	dec, err := u.agent.Decide(u.hard, req)
 	switch {
 	case err != nil:
-		d = reports.Decision{Error: err.Error()}
+		d = result.Decision{Error: err.Error()}
 		if dec != nil {
 			// A failed call still has provenance: spec, latency, stderr.
 			d.Call = dec.Call
 		}
 		return d
 	case dec == nil:
-		return reports.Decision{Error: "agent returned no decision"}
+		return result.Decision{Error: "agent returned no decision"}
 	case pr.FreeText() && strings.TrimSpace(dec.Answer) == "":
-		return reports.Decision{Error: "agent gave no answer to a free-text probe", Call: dec.Call}
+		return result.Decision{Error: "agent gave no answer to a free-text probe", Call: dec.Call}
 	}
-	d = reports.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call}
+	d = result.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call}
 	if s := dec.Sampling; s != nil {
-		d.Sampling = &reports.Sampling{Seed: s.Seed, Orders: s.Orders, Votes: s.Votes}
+		d.Sampling = &result.Sampling{Seed: s.Seed, Orders: s.Orders, Votes: s.Votes}
 	}
 	return d
 }
@@ -527,32 +528,32 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d reports.
 // compaction_regression (full right, compacted wrong), agent_error (both
 // wrong), compacted_only (only compacted right), or error when an agent call
 // failed.
-func Classify(expect string, full, compacted reports.Decision) string {
+func Classify(expect string, full, compacted result.Decision) string {
 	switch {
 	case full.Error != "" || compacted.Error != "":
-		return reports.ProbeErrored
+		return result.ProbeErrored
 	case full.Choice == expect && compacted.Choice == expect:
-		return reports.Kept
+		return result.Kept
 	case full.Choice == expect:
-		return reports.CompactionRegression
+		return result.CompactionRegression
 	case compacted.Choice == expect:
-		return reports.CompactedOnly
+		return result.CompactedOnly
 	}
-	return reports.AgentError
+	return result.AgentError
 }
 
 // Diff is the go-cmp diff (-full +compacted) of two decisions' choice and
 // reason. go-cmp randomises its spacing between processes on purpose; the
 // non-breaking spaces it may use are turned into spaces so that results are
 // byte-identical across runs.
-func Diff(full, compacted reports.Decision) string {
+func Diff(full, compacted result.Decision) string {
 	type answer struct{ Choice, Reason string }
 	d := cmp.Diff(answer{full.Choice, full.Reason}, answer{compacted.Choice, compacted.Reason})
 	return strings.ReplaceAll(d, "\u00a0", " ")
 }
 
 // AnswerDiff is Diff for a free-text probe: the two answers and reasons.
-func AnswerDiff(full, compacted reports.Decision) string {
+func AnswerDiff(full, compacted result.Decision) string {
 	type answer struct{ Answer, Reason string }
 	d := cmp.Diff(answer{full.Answer, full.Reason}, answer{compacted.Answer, compacted.Reason})
 	return strings.ReplaceAll(d, "\u00a0", " ")

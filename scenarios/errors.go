@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Error is one problem in a scenario file, positioned. Its text reads
@@ -12,7 +14,7 @@ import (
 // such as a missing file) it reads "file: msg".
 type Error struct {
 	File string
-	Pos  Pos
+	Pos  result.Pos
 	Msg  string
 	// Warning marks a problem that does not make the file invalid (see
 	// Warnings); its text reads "file:line:col: warning: msg".
@@ -72,6 +74,6 @@ func (l ErrorList) Err() error {
 	return l
 }
 
-func (l *ErrorList) add(file string, pos Pos, format string, args ...any) {
+func (l *ErrorList) add(file string, pos result.Pos, format string, args ...any) {
 	*l = append(*l, &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
 
@@ -19,10 +21,10 @@ const MaxFillerCount = 5000
 // Filler is a `- filler: {count, seed, topic}` entry of a scenario's events:
 // Count noise events about Topic, generated from Seed.
 type Filler struct {
-	Count int    `json:"count"`
-	Seed  uint64 `json:"seed"`
-	Topic string `json:"topic"`
-	Pos   Pos    `json:"-"`
+	Count int        `json:"count"`
+	Seed  uint64     `json:"seed"`
+	Topic string     `json:"topic"`
+	Pos   result.Pos `json:"-"`
 }
 
 // ExpandFiller returns the events a filler entry expands to, numbered from

@@ -1,22 +1,6 @@
 package scenarios
 
-import resultmodel "github.com/compact-eval/compact-eval/reports/result"
-
-// Invariant type names, as written in a scenario's `type:` field
-// (result.TypeConstraint…).
-const (
-	TypeConstraint        = resultmodel.TypeConstraint
-	TypeRefutedHypothesis = resultmodel.TypeRefutedHypothesis
-	TypeArtifact          = resultmodel.TypeArtifact
-	TypePendingOperation  = resultmodel.TypePendingOperation
-	TypeCorrection        = resultmodel.TypeCorrection
-	TypeQuantity          = resultmodel.TypeQuantity
-	TypeSecret            = resultmodel.TypeSecret
-)
-
-// InvariantTypes lists every invariant type, in the order checks run
-// (result.InvariantTypes, the same slice).
-var InvariantTypes = resultmodel.InvariantTypes
+import "github.com/compact-eval/compact-eval/result"
 
 // Invariant is a typed fact that must survive compaction (or, for Secret, must
 // not be copied). The concrete types are the structs below.
@@ -26,17 +10,17 @@ type Invariant interface {
 	// Type is one of the Type* constants.
 	Type() string
 	// Position is where the invariant is written in its file.
-	Position() Pos
+	Position() result.Pos
 }
 
 // InvariantBase holds what every invariant has.
 type InvariantBase struct {
-	ID  string `json:"id"`
-	Pos Pos    `json:"-"`
+	ID  string     `json:"id"`
+	Pos result.Pos `json:"-"`
 }
 
-func (b InvariantBase) InvariantID() string { return b.ID }
-func (b InvariantBase) Position() Pos       { return b.Pos }
+func (b InvariantBase) InvariantID() string  { return b.ID }
+func (b InvariantBase) Position() result.Pos { return b.Pos }
 
 // Constraint: a rule (for example "read-only") given by a user or system event
 // at SourceSeq that the summary must keep. Match lists alternative RE2
@@ -103,13 +87,13 @@ type Secret struct {
 	Value string `json:"value"`
 }
 
-func (Constraint) Type() string        { return TypeConstraint }
-func (RefutedHypothesis) Type() string { return TypeRefutedHypothesis }
-func (Artifact) Type() string          { return TypeArtifact }
-func (PendingOperation) Type() string  { return TypePendingOperation }
-func (Correction) Type() string        { return TypeCorrection }
-func (Quantity) Type() string          { return TypeQuantity }
-func (Secret) Type() string            { return TypeSecret }
+func (Constraint) Type() string        { return result.TypeConstraint }
+func (RefutedHypothesis) Type() string { return result.TypeRefutedHypothesis }
+func (Artifact) Type() string          { return result.TypeArtifact }
+func (PendingOperation) Type() string  { return result.TypePendingOperation }
+func (Correction) Type() string        { return result.TypeCorrection }
+func (Quantity) Type() string          { return result.TypeQuantity }
+func (Secret) Type() string            { return result.TypeSecret }
 
 // Secrets maps the id of each secret invariant to its value (nil when there
 // is none). The loader builds pointer invariants and Go callers may use

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
 
@@ -78,10 +80,10 @@ type linter struct {
 	// calls maps a call id to the seq of its call; results a call id to
 	// its first result (arrivals included).
 	calls   map[string]int // call id → seq of the call
-	results map[string]result
+	results map[string]callResult
 }
 
-func (l *linter) errorf(p Pos, format string, args ...any) {
+func (l *linter) errorf(p result.Pos, format string, args ...any) {
 	l.errs.add(l.s.File, p, format, args...)
 }
 
@@ -115,15 +117,15 @@ func (l *linter) numbering() {
 	}
 }
 
-// result is the first result of a call.
-type result struct {
+// callResult is the first result of a call.
+type callResult struct {
 	seq    int
 	status string
 }
 
 func (l *linter) protocol() {
 	l.calls = make(map[string]int, len(l.s.Events)/4)
-	l.results = make(map[string]result, len(l.s.Events)/4)
+	l.results = make(map[string]callResult, len(l.s.Events)/4)
 	for _, list := range [][]Event{l.s.Events, l.s.Arrivals} {
 		for i := range list {
 			e := &list[i]
@@ -143,7 +145,7 @@ func (l *linter) protocol() {
 				case done:
 					l.errorf(e.Pos, "seq %d: call %q (seq %d) already has a result at seq %d; a call has at most one result", e.Seq, r.CallID, call, first.seq)
 				default:
-					l.results[r.CallID] = result{seq: e.Seq, status: r.Status}
+					l.results[r.CallID] = callResult{seq: e.Seq, status: r.Status}
 				}
 			}
 		}
@@ -197,7 +199,7 @@ func argsContain(v any, text string) bool {
 // event finds the event with seq among events and arrivals.
 func (l *linter) event(seq int) (Event, bool) { return l.s.EventBySeq(seq) }
 
-func (l *linter) patterns(p Pos, what string, ps []string) {
+func (l *linter) patterns(p result.Pos, what string, ps []string) {
 	for _, pat := range ps {
 		if _, err := textmatch.Compile(pat); err != nil {
 			l.errorf(p, "%s: %v", what, err)
@@ -205,7 +207,7 @@ func (l *linter) patterns(p Pos, what string, ps []string) {
 	}
 }
 
-func (l *linter) roleAt(p Pos, what string, seq int, roles ...Role) (Event, bool) {
+func (l *linter) roleAt(p result.Pos, what string, seq int, roles ...Role) (Event, bool) {
 	e, ok := l.event(seq)
 	if !ok {
 		l.errorf(p, "%s %d: no event has this seq", what, seq)

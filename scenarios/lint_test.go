@@ -3,6 +3,8 @@ package scenarios
 import (
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -173,7 +175,7 @@ func TestLint(t *testing.T) {
 				s.ID = "Bad id"
 				s.Version = 3
 				s.Events[2].Seq = 2
-				s.Arrivals = []Event{{Seq: 6, Role: RoleUser, Text: "late", Pos: Pos{Line: 20, Col: 3}}}
+				s.Arrivals = []Event{{Seq: 6, Role: RoleUser, Text: "late", Pos: result.Pos{Line: 20, Col: 3}}}
 				s.Compaction.Rebuild = "sometimes"
 				s.Compaction.MaxRatio = 2
 				s.Compaction.ThresholdFraction = -1

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/compact-eval/compact-eval/internal/inputfile"
@@ -71,7 +73,7 @@ func LoadFile(path string) (*Scenario, error) {
 func openMsg(err error) string { return inputfile.Reason(err) }
 
 func tooBig(file string, size int64) *Error {
-	return &Error{File: file, Pos: Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("file is %.1f MB, limit is %d MiB", float64(size)/1e6, MaxFileSize>>20)}
+	return &Error{File: file, Pos: result.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("file is %.1f MB, limit is %d MiB", float64(size)/1e6, MaxFileSize>>20)}
 }
 
 // LoadBytes loads a scenario from data; name is used as its File in errors.
@@ -101,14 +103,14 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 		// yaml.v3 has panicked on hostile input in the past; a loader must
 		// not crash its caller.
 		if r := recover(); r != nil {
-			s, err = nil, ErrorList{{File: name, Pos: Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("cannot parse YAML: %v", r)}}
+			s, err = nil, ErrorList{{File: name, Pos: result.Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("cannot parse YAML: %v", r)}}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			return nil, ErrorList{{File: name, Pos: Pos{Line: 1, Col: 1}, Msg: "empty file: want a scenario mapping"}}
+			return nil, ErrorList{{File: name, Pos: result.Pos{Line: 1, Col: 1}, Msg: "empty file: want a scenario mapping"}}
 		}
 		return nil, ErrorList{yamlError(name, err)}
 	}
@@ -225,22 +227,22 @@ func checkEncoding(name string, data []byte) *Error {
 	return nil
 }
 
-func offsetPos(data []byte, off int) Pos {
+func offsetPos(data []byte, off int) result.Pos {
 	line := 1 + bytes.Count(data[:off], []byte{'\n'})
 	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
+	return result.Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
 }
 
 func yamlError(name string, err error) *Error {
 	line, msg := yamlnode.SyntaxError(err)
-	p := Pos{Line: 1, Col: 1}
+	p := result.Pos{Line: 1, Col: 1}
 	if line != 0 {
 		p.Line = line
 	}
 	return &Error{File: name, Pos: p, Msg: "YAML syntax: " + msg}
 }
 
-func pos(n *yaml.Node) Pos { return Pos(yamlnode.PosOf(n)) }
+func pos(n *yaml.Node) result.Pos { return result.Pos(yamlnode.PosOf(n)) }
 
 // decoder turns a yaml.Node tree into a Scenario, collecting every problem
 // in errs; the embedded yamlnode.Decoder reads the generic parts.
@@ -254,12 +256,12 @@ type decoder struct {
 func newDecoder(file string) *decoder {
 	d := &decoder{file: file}
 	d.Report = func(p yamlnode.Pos, msg string) {
-		d.errs = append(d.errs, &Error{File: d.file, Pos: Pos(p), Msg: msg})
+		d.errs = append(d.errs, &Error{File: d.file, Pos: result.Pos(p), Msg: msg})
 	}
 	return d
 }
 
-func (d *decoder) errorAt(p Pos, format string, args ...any) {
+func (d *decoder) errorAt(p result.Pos, format string, args ...any) {
 	d.errs.add(d.file, p, format, args...)
 }
 
@@ -306,9 +308,6 @@ func (d *decoder) refuseTags(root *yaml.Node) {
 // levels deep (tool arguments can add a few).
 const maxDepth = 64
 
-// field is one key of a mapping being decoded.
-type field = yamlnode.Field
-
 // patterns decodes a pattern or a list of patterns (at least one).
 func (d *decoder) patterns(n *yaml.Node, what string) []string {
 	if n.Kind == yaml.ScalarNode {
@@ -351,7 +350,7 @@ func (d *decoder) countPatterns(n *yaml.Node, k int) {
 type entry struct {
 	ev     Event
 	hasSeq bool
-	seqPos Pos
+	seqPos result.Pos
 	filler *Filler
 }
 
@@ -362,7 +361,7 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 	}
 	s := &Scenario{Pos: pos(root)}
 	var eventsNode, arrivalsNode *yaml.Node
-	ok := d.Mapping(root, "scenario", []field{
+	ok := d.Mapping(root, "scenario", []yamlnode.Field{
 		{Name: "version", Required: true, Set: func(v *yaml.Node) {
 			s.Version = d.Int(v, "version")
 			if v.Tag == "!!int" && s.Version != Version {
@@ -409,7 +408,7 @@ var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
 func (d *decoder) compaction(n *yaml.Node) Compaction {
 	c := Compaction{Pos: pos(n)}
-	d.Mapping(n, "compaction", []field{
+	d.Mapping(n, "compaction", []yamlnode.Field{
 		{Name: "at", Required: false, Set: func(v *yaml.Node) {
 			if !d.Kind(v, yaml.SequenceNode, "compaction.at", "a list of seqs") {
 				return
@@ -469,7 +468,7 @@ func (d *decoder) event(n *yaml.Node, what string) entry {
 	e := &en.ev
 	e.Pos = pos(n)
 	var roleNode, textNode, callNode, resultNode *yaml.Node
-	d.Mapping(n, what, []field{
+	d.Mapping(n, what, []yamlnode.Field{
 		{Name: "seq", Required: false, Set: func(v *yaml.Node) {
 			en.hasSeq = true
 			en.seqPos = pos(v)
@@ -520,7 +519,7 @@ func (d *decoder) event(n *yaml.Node, what string) entry {
 
 func (d *decoder) toolCall(n *yaml.Node, event string) *ToolCall {
 	c := &ToolCall{}
-	d.Mapping(n, event+".tool_call", []field{
+	d.Mapping(n, event+".tool_call", []yamlnode.Field{
 		{Name: "id", Required: true, Set: func(v *yaml.Node) {
 			c.ID = d.TextIn(v, event, ".tool_call.id")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(c.ID) == "" {
@@ -606,7 +605,7 @@ func jsonable(v any) any {
 
 func (d *decoder) toolResult(n *yaml.Node, event string) *ToolResult {
 	r := &ToolResult{Status: StatusOK}
-	d.Mapping(n, event+".tool_result", []field{
+	d.Mapping(n, event+".tool_result", []yamlnode.Field{
 		{Name: "call_id", Required: true, Set: func(v *yaml.Node) { r.CallID = d.TextIn(v, event, ".tool_result.call_id") }},
 		{Name: "status", Required: false, Set: func(v *yaml.Node) {
 			r.Status = d.TextIn(v, event, ".tool_result.status")
@@ -625,7 +624,7 @@ func (d *decoder) toolResult(n *yaml.Node, event string) *ToolResult {
 
 func (d *decoder) filler(n *yaml.Node, what string) *Filler {
 	f := &Filler{Pos: pos(n)}
-	d.Mapping(n, what+".filler", []field{
+	d.Mapping(n, what+".filler", []yamlnode.Field{
 		{Name: "count", Required: true, Set: func(v *yaml.Node) {
 			f.Count = d.Int(v, what+".filler.count")
 			if v.Tag == "!!int" && (f.Count < 1 || f.Count > MaxFillerCount) {
@@ -672,7 +671,7 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 	entries := make([]entry, 0, len(n.Content))
 	withSeq, withoutSeq := 0, 0
 	var firstWith, firstWithout *yaml.Node
-	seeds := map[uint64]Pos{}
+	seeds := map[uint64]result.Pos{}
 	for i, item := range n.Content {
 		what := "events[" + strconv.Itoa(i) + "]"
 		if item.Kind == yaml.MappingNode && len(item.Content) >= 2 && item.Content[0].Value == "filler" {
@@ -728,7 +727,7 @@ func (d *decoder) events(n *yaml.Node, s *Scenario) []Event {
 	}
 	out := make([]Event, 0, min(total, MaxEvents))
 	last := 0
-	lastPos := Pos{}
+	lastPos := result.Pos{}
 	for _, en := range entries {
 		if en.filler != nil {
 			if len(out)+en.filler.Count > MaxEvents {
@@ -873,11 +872,11 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 		}
 	}
 	if typeNode == nil {
-		d.Errorf(n, "%s: missing required field \"type\" (valid: %s)", what, strings.Join(InvariantTypes, ", "))
+		d.Errorf(n, "%s: missing required field \"type\" (valid: %s)", what, strings.Join(result.InvariantTypes, ", "))
 		return nil
 	}
 	base := InvariantBase{Pos: pos(n)}
-	common := []field{
+	common := []yamlnode.Field{
 		{Name: "id", Required: true, Set: func(v *yaml.Node) {
 			base.ID = d.Text(v, what+".id")
 			if v.Kind == yaml.ScalarNode && strings.TrimSpace(base.ID) == "" {
@@ -886,14 +885,14 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 		}},
 		{Name: "type", Required: true, Set: func(*yaml.Node) {}},
 	}
-	seqField := func(name string, dst *int) field {
-		return field{Name: name, Required: true, Set: func(v *yaml.Node) { *dst = d.Int(v, what+"."+name) }}
+	seqField := func(name string, dst *int) yamlnode.Field {
+		return yamlnode.Field{Name: name, Required: true, Set: func(v *yaml.Node) { *dst = d.Int(v, what+"."+name) }}
 	}
-	pat := func(name string, required bool, dst *[]string) field {
-		return field{Name: name, Required: required, Set: func(v *yaml.Node) { *dst = d.patterns(v, what+"."+name) }}
+	pat := func(name string, required bool, dst *[]string) yamlnode.Field {
+		return yamlnode.Field{Name: name, Required: required, Set: func(v *yaml.Node) { *dst = d.patterns(v, what+"."+name) }}
 	}
-	text := func(name string, dst *string) field {
-		return field{Name: name, Required: true, Set: func(v *yaml.Node) {
+	text := func(name string, dst *string) yamlnode.Field {
+		return yamlnode.Field{Name: name, Required: true, Set: func(v *yaml.Node) {
 			*dst = d.Text(v, what+"."+name)
 			if v.Kind == yaml.ScalarNode && *dst == "" {
 				d.Errorf(v, "%s.%s: empty", what, name)
@@ -901,22 +900,22 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 		}}
 	}
 	var inv Invariant
-	var fields []field
+	var fields []yamlnode.Field
 	switch typ {
-	case TypeConstraint:
+	case result.TypeConstraint:
 		c := &Constraint{}
-		fields = []field{seqField("source_seq", &c.SourceSeq), pat("match", true, &c.Match)}
+		fields = []yamlnode.Field{seqField("source_seq", &c.SourceSeq), pat("match", true, &c.Match)}
 		inv = c
 		defer func() { c.InvariantBase = base }()
-	case TypeRefutedHypothesis:
+	case result.TypeRefutedHypothesis:
 		c := &RefutedHypothesis{}
-		fields = []field{seqField("hypothesis_seq", &c.HypothesisSeq), seqField("refuted_by_seq", &c.RefutedBySeq),
+		fields = []yamlnode.Field{seqField("hypothesis_seq", &c.HypothesisSeq), seqField("refuted_by_seq", &c.RefutedBySeq),
 			pat("match", true, &c.Match), pat("conclusion", false, &c.Conclusion)}
 		inv = c
 		defer func() { c.InvariantBase = base }()
-	case TypeArtifact:
+	case result.TypeArtifact:
 		c := &Artifact{}
-		fields = []field{
+		fields = []yamlnode.Field{
 			{Name: "paths", Required: true, Set: func(v *yaml.Node) { c.Paths = d.Texts(v, what+".paths") }},
 			{Name: "required", Required: true, Set: func(v *yaml.Node) { c.Required = d.Texts(v, what+".required") }},
 			{Name: "digests", Required: false, Set: func(v *yaml.Node) {
@@ -931,33 +930,33 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 		}
 		inv = c
 		defer func() { c.InvariantBase = base }()
-	case TypePendingOperation:
+	case result.TypePendingOperation:
 		c := &PendingOperation{}
-		fields = []field{text("op_id", &c.OpID), seqField("call_seq", &c.CallSeq)}
+		fields = []yamlnode.Field{text("op_id", &c.OpID), seqField("call_seq", &c.CallSeq)}
 		inv = c
 		defer func() { c.InvariantBase = base }()
-	case TypeCorrection:
+	case result.TypeCorrection:
 		c := &Correction{}
-		fields = []field{text("old", &c.Old), text("new", &c.New), text("subject", &c.Subject), seqField("source_seq", &c.SourceSeq)}
+		fields = []yamlnode.Field{text("old", &c.Old), text("new", &c.New), text("subject", &c.Subject), seqField("source_seq", &c.SourceSeq)}
 		inv = c
 		defer func() { c.InvariantBase = base }()
-	case TypeQuantity:
+	case result.TypeQuantity:
 		c := &Quantity{}
-		fields = []field{
+		fields = []yamlnode.Field{
 			{Name: "value", Required: true, Set: func(v *yaml.Node) { c.Value = d.Number(v, what+".value") }},
 			text("unit", &c.Unit),
 			pat("match", false, &c.Match),
 		}
 		inv = c
 		defer func() { c.InvariantBase = base }()
-	case TypeSecret:
+	case result.TypeSecret:
 		c := &Secret{}
-		fields = []field{text("value", &c.Value)}
+		fields = []yamlnode.Field{text("value", &c.Value)}
 		inv = c
 		defer func() { c.InvariantBase = base }()
 	default:
 		if typeNode.Kind == yaml.ScalarNode {
-			d.Errorf(typeNode, "%s.type: %q is not an invariant type (valid: %s)", what, typ, strings.Join(InvariantTypes, ", "))
+			d.Errorf(typeNode, "%s.type: %q is not an invariant type (valid: %s)", what, typ, strings.Join(result.InvariantTypes, ", "))
 		}
 		return nil
 	}
@@ -971,7 +970,7 @@ func (d *decoder) probes(n *yaml.Node) []Probe {
 	d.Items(n, "probes", func(item *yaml.Node, what string) {
 		p := Probe{Pos: pos(item)}
 		var options, expect, answer, rubric, requires *yaml.Node
-		d.Mapping(item, what, []field{
+		d.Mapping(item, what, []yamlnode.Field{
 			{Name: "id", Required: true, Set: func(v *yaml.Node) { p.ID = d.Text(v, what+".id") }},
 			{Name: "question", Required: true, Set: func(v *yaml.Node) { p.Question = d.Text(v, what+".question") }},
 			{Name: "options", Set: func(v *yaml.Node) { options = v }},

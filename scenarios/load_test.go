@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -349,7 +351,7 @@ probes:
 		File: "t.yaml",
 	}
 	opts := cmp.Options{
-		cmpopts.IgnoreTypes(Pos{}, []Pos(nil)),
+		cmpopts.IgnoreTypes(result.Pos{}, []result.Pos(nil)),
 		cmpopts.IgnoreFields(Scenario{}, "Digest"),
 	}
 	if diff := cmp.Diff(want, got, opts); diff != "" {
@@ -358,10 +360,10 @@ probes:
 	if !strings.HasPrefix(got.Digest, "sha256:") || len(got.Digest) != len("sha256:")+64 {
 		t.Errorf("digest %q, want sha256:<64 hex>", got.Digest)
 	}
-	if diff := cmp.Diff(Pos{Line: 2, Col: 5}, got.IDPos); diff != "" {
+	if diff := cmp.Diff(result.Pos{Line: 2, Col: 5}, got.IDPos); diff != "" {
 		t.Errorf("IDPos (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(Pos{Line: 13, Col: 5}, got.Events[3].Pos); diff != "" {
+	if diff := cmp.Diff(result.Pos{Line: 13, Col: 5}, got.Events[3].Pos); diff != "" {
 		t.Errorf("event pos (-want +got):\n%s", diff)
 	}
 }

@@ -5,15 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	resultmodel "github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Version is the scenario format version this package reads (docs/formats.md §2).
 const Version = 1
-
-// Pos is a position in a scenario file, 1-based; the zero Pos means
-// "unknown" (result.Pos, the type results carry).
-type Pos = resultmodel.Pos
 
 // Role is who produced an event.
 type Role string
@@ -60,11 +56,11 @@ type Scenario struct {
 	Digest string `json:"-"`
 	// Pos is where the document starts; IDPos where its id is; TitlePos,
 	// GoalPos and RulesPos where those values are (zero when absent).
-	Pos      Pos `json:"-"`
-	IDPos    Pos `json:"-"`
-	TitlePos Pos `json:"-"`
-	GoalPos  Pos `json:"-"`
-	RulesPos Pos `json:"-"`
+	Pos      result.Pos `json:"-"`
+	IDPos    result.Pos `json:"-"`
+	TitlePos result.Pos `json:"-"`
+	GoalPos  result.Pos `json:"-"`
+	RulesPos result.Pos `json:"-"`
 }
 
 // Compaction holds the compaction settings of a scenario (docs/formats.md §2).
@@ -83,8 +79,8 @@ type Compaction struct {
 	// MaxRatio bounds summary tokens / tokens replaced; 0 means DefaultMaxRatio.
 	MaxRatio float64 `json:"max_ratio,omitempty"`
 
-	Pos   Pos   `json:"-"`
-	AtPos []Pos `json:"-"` // position of each At entry
+	Pos   result.Pos   `json:"-"`
+	AtPos []result.Pos `json:"-"` // position of each At entry
 }
 
 // Rebuild modes.
@@ -127,8 +123,8 @@ type Event struct {
 	ToolResult *ToolResult `json:"tool_result,omitempty"`
 
 	// Filler is true for events produced by filler expansion.
-	Filler bool `json:"-"`
-	Pos    Pos  `json:"-"`
+	Filler bool       `json:"-"`
+	Pos    result.Pos `json:"-"`
 }
 
 // ToolCall is an assistant's request to run a tool.
@@ -166,7 +162,7 @@ type Probe struct {
 	Answer string   `json:"-"`
 	Rubric []string `json:"-"`
 
-	Pos Pos `json:"-"`
+	Pos result.Pos `json:"-"`
 }
 
 // AnswerKey is the Requirement.Option of a free-text probe's requires.
@@ -187,7 +183,7 @@ type Option struct {
 type Requirement struct {
 	Option   string
 	Patterns []string
-	Pos      Pos
+	Pos      result.Pos
 }
 
 // RequiresFor returns the patterns required for option key (nil if none).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
 
@@ -56,7 +58,7 @@ type warner struct {
 	errs ErrorList
 }
 
-func (w *warner) warnf(p Pos, format string, args ...any) {
+func (w *warner) warnf(p result.Pos, format string, args ...any) {
 	if p.Line == 0 {
 		p = w.s.Pos
 	}
@@ -65,7 +67,7 @@ func (w *warner) warnf(p Pos, format string, args ...any) {
 
 func (w *warner) placeholders() {
 	s := w.s
-	todo := func(p Pos, what string, texts ...string) {
+	todo := func(p result.Pos, what string, texts ...string) {
 		for _, t := range texts {
 			if strings.Contains(t, Placeholder) {
 				w.warnf(p, "%s still holds a %s placeholder: write it, or remove it", what, Placeholder)
@@ -129,7 +131,7 @@ func invariantTexts(inv Invariant) []string {
 // holds, folded for matching.
 type kept struct {
 	where  string
-	pos    Pos
+	pos    result.Pos
 	folded string
 	raw    string
 }

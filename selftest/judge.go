@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/checks"
 	iredact "github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/judges"
@@ -212,7 +214,7 @@ func judgeAsks(p *Plan) []judgeAsk {
 			continue
 		}
 		for _, c := range g.Checks {
-			if inv, ok := byID[c.Invariant]; ok && c.Kind == checks.KindInvariant && c.Status == checks.Pass {
+			if inv, ok := byID[c.Invariant]; ok && c.Kind == result.KindInvariant && c.Status == result.Pass {
 				add(inv, FaithfulClass, "", g.N, doc)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -63,7 +65,7 @@ func constant(verdict string, calls *int, mu *sync.Mutex) judges.Judge {
 		mu.Lock()
 		*calls++
 		mu.Unlock()
-		if req.Invariant.Type == scenarios.TypeSecret {
+		if req.Invariant.Type == result.TypeSecret {
 			return nil, errors.New("a secret was judged")
 		}
 		if verdict == "" {
@@ -106,7 +108,7 @@ func TestMeasureJudge(t *testing.T) {
 		t.Errorf("inversions %v false alarms %v", r.InversionsCaught, r.FalseAlarms)
 	}
 	for _, j := range r.Judgements {
-		if j.Type == scenarios.TypeSecret {
+		if j.Type == result.TypeSecret {
 			t.Errorf("a secret was judged: %+v", j)
 		}
 		if j.Class == string(LeakWhole) || j.Class == string(LeakPart) {

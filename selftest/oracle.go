@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
@@ -341,12 +343,12 @@ func (b *builder) acceptChecks() []checks.Check {
 
 // failures runs the acceptance checks on d and returns the failing
 // results.
-func (b *builder) failures(d doc) []checks.Result {
+func (b *builder) failures(d doc) []result.CheckResult {
 	in := &checks.Input{Scenario: b.sc, Gen: checks.Generation{Cut: b.cut}, Summary: d.summary(Structured)}
-	var out []checks.Result
+	var out []result.CheckResult
 	for _, c := range b.acceptChecks() {
 		for _, r := range c.Check(in) {
-			if r.Status == checks.Fail || r.Status == checks.Error {
+			if r.Status == result.Fail || r.Status == result.Error {
 				out = append(out, r)
 			}
 		}
@@ -404,7 +406,7 @@ func pointerOf(facts []fact, f fact) string {
 }
 
 // pointsAt reports whether a failing result blames the entry at ptr.
-func pointsAt(r checks.Result, ptr string) bool {
+func pointsAt(r result.CheckResult, ptr string) bool {
 	for _, e := range r.Evidence {
 		if e.Note != "near miss" && strings.HasPrefix(e.Pointer+"/", ptr) {
 			return true

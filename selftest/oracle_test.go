@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/checks"
@@ -263,10 +265,10 @@ probes:
 				for _, r := range checks.Run(in) {
 					// These sessions are a few lines long: nothing can
 					// compress them. The suite tests compression.
-					if r.Check == checks.CheckCompression {
+					if r.Check == result.CheckCompression {
 						continue
 					}
-					if r.Status == checks.Fail || r.Status == checks.Error {
+					if r.Status == result.Fail || r.Status == result.Error {
 						t.Errorf("%s form: %s %s: %s", o.Form, r.Check, r.Invariant, r.Message)
 					}
 				}

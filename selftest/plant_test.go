@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -12,7 +14,7 @@ import (
 )
 
 // checkOn runs the check of sc's invariant id on the structured form of d.
-func checkOn(t *testing.T, sc *scenarios.Scenario, id string, d doc) checks.Result {
+func checkOn(t *testing.T, sc *scenarios.Scenario, id string, d doc) result.CheckResult {
 	t.Helper()
 	for _, inv := range sc.Invariants {
 		if inv.InvariantID() != id {
@@ -26,7 +28,7 @@ func checkOn(t *testing.T, sc *scenarios.Scenario, id string, d doc) checks.Resu
 		return res[0]
 	}
 	t.Fatalf("no invariant %s", id)
-	return checks.Result{}
+	return result.CheckResult{}
 }
 
 // plantedFor returns the variants of sc's last generation for a target and
@@ -90,14 +92,14 @@ probes:
 		if strings.Contains(text, "now") || strings.Contains(text, "instead of") || strings.Contains(text, "replaces") {
 			t.Errorf("the variant still says which value is current: %q", text)
 		}
-		if r := checkOn(t, sc, "rate", v.d); r.Status != checks.Fail {
+		if r := checkOn(t, sc, "rate", v.d); r.Status != result.Fail {
 			t.Errorf("correction check on %q = %s (%s); want fail", text, r.Status, r.Message)
 		}
 		// The faithful way to state it in text is not a defect: the check
 		// passes it, so selftest must not plant it.
 		faithful := without(v.d, nil)
 		faithful.text = []string{"The backfill rate is now 50 rows/s instead of 200 rows/s (#2)."}
-		if r := checkOn(t, sc, "rate", faithful); r.Status != checks.Pass {
+		if r := checkOn(t, sc, "rate", faithful); r.Status != result.Pass {
 			t.Errorf("correction check on the faithful text = %s (%s); want pass", r.Status, r.Message)
 		}
 		if strings.Contains(text, faithful.text[0]) {
@@ -124,7 +126,7 @@ probes:
 				t.Errorf("the omit variant still states the conclusion: %s", describe(f))
 			}
 		}
-		if r := checkOn(t, sc, "net", vs[0].d); r.Status != checks.Fail {
+		if r := checkOn(t, sc, "net", vs[0].d); r.Status != result.Fail {
 			t.Errorf("refuted_hypothesis check = %s (%s); want fail", r.Status, r.Message)
 		}
 	})

@@ -7,7 +7,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // ReportVersion is the version of the selftest JSON document.
@@ -131,8 +131,8 @@ type Defect struct {
 	Target *Target `json:"target,omitempty"`
 	// Pos is where to fix it (the invariant's or probe's position), zero for
 	// a structural check.
-	Pos     scenarios.Pos `json:"pos,omitzero"`
-	Message string        `json:"message"`
+	Pos     result.Pos `json:"pos,omitzero"`
+	Message string     `json:"message"`
 	// Why is what the oracle builder could not do for the target, when it
 	// explains the failure.
 	Why string `json:"why,omitempty"`

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/version"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/runner"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -107,7 +108,7 @@ type Plan struct {
 	blind []Problem
 	ev    *events
 	docs  *docCache
-	units map[Form]reports.Unit
+	units map[Form]result.Unit
 }
 
 // OracleDoc is the oracle of one generation.
@@ -149,7 +150,7 @@ func (c *docCache) at(cut int) cached {
 func (c *docCache) summarizer(form Form) runner.Summarizer {
 	return runner.Summarizer{Name: "oracle:" + string(form), Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
 		raw := marshal(c.at(req.Cut).d.summary(form))
-		return &summarizers.Response{Summary: raw, Call: summarizers.Call{Spec: "oracle:" + string(form)}}, nil
+		return &summarizers.Response{Summary: raw, Call: result.Call{Spec: "oracle:" + string(form)}}, nil
 	})}
 }
 
@@ -159,7 +160,7 @@ func (c *docCache) planting(gen int, variant json.RawMessage) runner.Summarizer 
 	oracle := c.summarizer(Structured)
 	return runner.Summarizer{Name: "variant", Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
 		if req.Generation >= gen {
-			return &summarizers.Response{Summary: variant, Call: summarizers.Call{Spec: "variant"}}, nil
+			return &summarizers.Response{Summary: variant, Call: result.Call{Spec: "variant"}}, nil
 		}
 		return oracle.Summarizer.Summarize(ctx, req)
 	})}
@@ -174,7 +175,7 @@ func NewPlan(ctx context.Context, sc *scenarios.Scenario, tokenizer string) (*Pl
 		return nil, err
 	}
 	ev := eventsOf(sc)
-	p := &Plan{Scenario: sc, prepared: pr, ev: ev, docs: &docCache{sc: sc, ev: ev, m: map[int]cached{}}, units: map[Form]reports.Unit{},
+	p := &Plan{Scenario: sc, prepared: pr, ev: ev, docs: &docCache{sc: sc, ev: ev, m: map[int]cached{}}, units: map[Form]result.Unit{},
 		reference: &fullOnce{Agent: reference{}}}
 	for _, form := range Forms {
 		p.units[form] = pr.Unit(ctx, p.docs.summarizer(form), p.reference, 0, nil)
@@ -182,7 +183,7 @@ func NewPlan(ctx context.Context, sc *scenarios.Scenario, tokenizer string) (*Pl
 			return nil, err
 		}
 	}
-	var last *reports.Generation
+	var last *result.Generation
 	for i, g := range p.units[Structured].Generations {
 		if !g.Installed {
 			continue
@@ -254,29 +255,29 @@ func selftest(ctx context.Context, sc *scenarios.Scenario, opts Options, jobs in
 	// with no judge): not measured, never a defect of the scenario.
 	ungraded := map[string]string{}
 	for _, p := range base.Probes {
-		if p.Class == reports.Kept {
+		if p.Class == result.Kept {
 			continue
 		}
 		unusable[p.ID] = true
-		if p.Class == reports.ProbeSkipped {
+		if p.Class == result.ProbeSkipped {
 			ungraded[p.ID] = "a free-text probe is graded only by a judge, and none grades it here: " + clip.String(p.Skipped, 160)
 			continue
 		}
 		var what string
 		switch p.Class {
-		case reports.AgentError:
+		case result.AgentError:
 			what = "the agent is wrong on both contexts already"
-		case reports.CompactionRegression:
+		case result.CompactionRegression:
 			what = "the agent is right on the full context but not on the oracle"
 		default:
 			what = "the agent is wrong on the full context"
 		}
 		reason := fmt.Sprintf("on the oracle %s (%s: full %q, compacted %q, expected %q)", what, p.Class, p.Full.Choice, p.Compacted.Choice, p.Expect)
-		if p.Class == reports.ProbeErrored {
+		if p.Class == result.ProbeErrored {
 			reason = "the agent failed on the oracle: " + clip.String(p.ErrorText(), 200)
 		}
 		if opts.Agent != nil {
-			sr.Unmeasured = append(sr.Unmeasured, Unmeasured{Probe: p.ID, Reason: reason, Errored: p.Class == reports.ProbeErrored})
+			sr.Unmeasured = append(sr.Unmeasured, Unmeasured{Probe: p.ID, Reason: reason, Errored: p.Class == result.ProbeErrored})
 		}
 	}
 
@@ -370,7 +371,7 @@ func (p *Plan) defects() []Defect {
 	out := []Defect{}
 	for _, form := range Forms {
 		u := p.units[form]
-		if u.Status == reports.UnitError && u.Error != "" {
+		if u.Status == result.UnitError && u.Error != "" {
 			out = append(out, Defect{Form: form, Check: "run", Message: redact(u.Error, p.Scenario)})
 		}
 		for _, g := range u.Generations {
@@ -378,7 +379,7 @@ func (p *Plan) defects() []Defect {
 				out = append(out, Defect{Form: form, Generation: g.N, Check: "install", Message: "the runtime refused the oracle: " + g.InstallError})
 			}
 			for _, c := range g.Checks {
-				if c.Status != checks.Fail && c.Status != checks.Error {
+				if c.Status != result.Fail && c.Status != result.Error {
 					continue
 				}
 				d := Defect{Form: form, Generation: g.N, Check: c.Check, Message: redact(c.Message, p.Scenario)}
@@ -390,12 +391,12 @@ func (p *Plan) defects() []Defect {
 			}
 		}
 		for _, pr := range u.Probes {
-			if pr.Class == reports.Kept || pr.Class == reports.ProbeSkipped {
+			if pr.Class == result.Kept || pr.Class == result.ProbeSkipped {
 				continue
 			}
 			t := targets[KindProbe+":"+pr.ID]
 			msg := fmt.Sprintf("%s: on the oracle the full context chose %q and the compacted one %q (expected %q)", pr.Class, pr.Full.Choice, pr.Compacted.Choice, pr.Expect)
-			if pr.Class == reports.ProbeErrored {
+			if pr.Class == result.ProbeErrored {
 				msg = "the reference agent failed: " + pr.ErrorText()
 			} else if pr.Compacted.Reason != "" {
 				msg += ": " + pr.Compacted.Reason
@@ -428,7 +429,7 @@ func (p *Plan) defects() []Defect {
 type only struct {
 	agents.Agent
 	ask  map[string]bool
-	base reports.Unit
+	base result.Unit
 }
 
 func (o *only) Decide(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
@@ -459,7 +460,7 @@ type reference struct{}
 func (reference) Decide(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
 	d, err := agents.Reference{}.Decide(ctx, req)
 	if err != nil && ctx.Err() == nil {
-		return &agents.Decision{Choice: "", Reason: err.Error(), Call: summarizers.Call{Spec: agents.ReferenceSpec}}, nil
+		return &agents.Decision{Choice: "", Reason: err.Error(), Call: result.Call{Spec: agents.ReferenceSpec}}, nil
 	}
 	return d, err
 }
@@ -498,7 +499,7 @@ func (f *fullOnce) Decide(ctx context.Context, req *agents.Request) (*agents.Dec
 
 // evaluate runs one variant through the runner and compares it with the
 // oracle.
-func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, base reports.Unit, unusable map[string]bool) VariantResult {
+func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, base result.Unit, unusable map[string]bool) VariantResult {
 	res := VariantResult{Variant: *v}
 	// Ask the agent only the probes that can catch this variant: the
 	// target probe for a probe's variant, every measurable probe for an
@@ -508,7 +509,7 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 		ask[pr.ID] = !unusable[pr.ID] && (v.Target.Kind != KindProbe || v.Target.ID == pr.ID)
 	}
 	u := p.prepared.Unit(ctx, p.docs.planting(v.Generation, v.Document), &only{Agent: agent, ask: ask, base: base}, 0, nil)
-	baseline := map[string]checks.Status{}
+	baseline := map[string]result.Status{}
 	for _, g := range p.units[Structured].Generations {
 		for _, c := range g.Checks {
 			baseline[fmt.Sprintf("%d\x00%s\x00%s", g.N, c.Check, c.Invariant)] = c.Status
@@ -516,10 +517,10 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 	}
 	for _, g := range u.Generations {
 		for _, c := range g.Checks {
-			if c.Status != checks.Fail && c.Status != checks.Error {
+			if c.Status != result.Fail && c.Status != result.Error {
 				continue
 			}
-			if b := baseline[fmt.Sprintf("%d\x00%s\x00%s", g.N, c.Check, c.Invariant)]; b == checks.Fail || b == checks.Error {
+			if b := baseline[fmt.Sprintf("%d\x00%s\x00%s", g.N, c.Check, c.Invariant)]; b == result.Fail || b == result.Error {
 				continue // failed on the oracle too: a defect of the scenario, not a catch
 			}
 			res.CaughtBy = append(res.CaughtBy, Catch{Check: c.Check, Invariant: c.Invariant, Generation: g.N, Message: redact(c.Message, p.Scenario)})
@@ -531,7 +532,7 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 	}
 	kept := map[string]bool{}
 	for _, pr := range base.Probes {
-		kept[pr.ID] = pr.Class == reports.Kept && !unusable[pr.ID]
+		kept[pr.ID] = pr.Class == result.Kept && !unusable[pr.ID]
 	}
 	var agentErr string
 	for _, pr := range u.Probes {
@@ -539,16 +540,16 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 			continue
 		}
 		switch {
-		case pr.Class == reports.ProbeErrored:
+		case pr.Class == result.ProbeErrored:
 			agentErr = "probe " + pr.ID + ": " + pr.ErrorText()
-		case kept[pr.ID] && pr.Class == reports.CompactionRegression:
+		case kept[pr.ID] && pr.Class == result.CompactionRegression:
 			res.CaughtBy = append(res.CaughtBy, Catch{Probe: pr.ID, Message: redact(fmt.Sprintf("compacted context chose %q, expected %q", pr.Compacted.Choice, pr.Expect), p.Scenario)})
 		}
 	}
 	switch {
 	case len(res.CaughtBy) > 0:
 		res.Outcome = Caught
-	case agentErr != "" || u.Status == reports.UnitError && len(u.Generations) == 0:
+	case agentErr != "" || u.Status == result.UnitError && len(u.Generations) == 0:
 		res.Outcome = Errored
 		res.Error = agentErr
 		if res.Error == "" {
@@ -568,7 +569,7 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 
 // why explains a survivor: what the target's own check saw, and what the
 // probes answered.
-func (p *Plan) why(v *Variant, u reports.Unit, unusable map[string]bool) string {
+func (p *Plan) why(v *Variant, u result.Unit, unusable map[string]bool) string {
 	var parts []string
 	if v.Target.Kind == KindInvariant {
 		for _, g := range u.Generations {
@@ -605,12 +606,12 @@ func (p *Plan) why(v *Variant, u reports.Unit, unusable map[string]bool) string 
 }
 
 // checkWhy says what a check that did not fail saw.
-func checkWhy(c checks.Result) string {
+func checkWhy(c result.CheckResult) string {
 	name := c.Check
 	if c.Invariant != "" {
 		name += " " + c.Invariant
 	}
-	if c.Status == checks.Skip {
+	if c.Status == result.Skip {
 		return fmt.Sprintf("%s is skipped: %s", name, c.Message)
 	}
 	for _, e := range c.Evidence {
@@ -624,7 +625,7 @@ func checkWhy(c checks.Result) string {
 // probeWhy says why a probe kept its answer on a variant: for the
 // reference agent, where each pattern of the option it chose matched; for
 // another agent, its reason.
-func (p *Plan) probeWhy(pr reports.Probe, v *Variant, u reports.Unit) string {
+func (p *Plan) probeWhy(pr result.Probe, v *Variant, u result.Unit) string {
 	if pr.Compacted.Call.Spec != agents.ReferenceSpec {
 		return fmt.Sprintf("probe %s still chose %q: %s", pr.ID, pr.Compacted.Choice, clip.String(pr.Compacted.Reason, 200))
 	}

@@ -3,7 +3,7 @@ package selftest
 import (
 	"encoding/json"
 
-	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Form is the shape of an oracle summary.
@@ -71,7 +71,7 @@ type Target struct {
 	// Type is the invariant type (constraint, …), or "probe".
 	Type string `json:"type"`
 	// Pos is where the invariant or probe is written in its file.
-	Pos scenarios.Pos `json:"pos"`
+	Pos result.Pos `json:"pos"`
 }
 
 // key names a target uniquely within its scenario.

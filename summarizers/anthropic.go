@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
@@ -123,7 +125,7 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	if err != nil {
 		return resp, fmt.Errorf("anthropic summarizer %s: %w", s.model, err)
 	}
-	resp.Call.Usage = Usage{PromptTokens: int(msg.Usage.InputTokens), CompletionTokens: int(msg.Usage.OutputTokens)}
+	resp.Call.Usage = result.Usage{PromptTokens: int(msg.Usage.InputTokens), CompletionTokens: int(msg.Usage.OutputTokens)}
 	raw := block.RawJSON()
 	setExtra(&resp.Call, "compaction_block", clip.String(raw, 4000))
 	setExtra(&resp.Call, "stop_reason", string(msg.StopReason))

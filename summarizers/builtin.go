@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -84,7 +86,7 @@ func (b builtin) Summarize(ctx context.Context, req *Request) (*Response, error)
 	if err != nil {
 		return nil, fmt.Errorf("builtin:%s: encoding the summary: %w", b.name, err)
 	}
-	return &Response{Summary: raw, Call: Call{Spec: "builtin:" + b.name, Latency: time.Since(start)}}, nil
+	return &Response{Summary: raw, Call: result.Call{Spec: "builtin:" + b.name, Latency: time.Since(start)}}, nil
 }
 
 // NewNone returns the `none` control arm: it declines every compaction
@@ -93,7 +95,7 @@ func (b builtin) Summarize(ctx context.Context, req *Request) (*Response, error)
 // is noise of the agent, which bounds what the other arms can claim.
 func NewNone() Summarizer {
 	return Func(func(ctx context.Context, req *Request) (*Response, error) {
-		return &Response{NoCompaction: true, Call: Call{Spec: "builtin:none"}}, nil
+		return &Response{NoCompaction: true, Call: result.Call{Spec: "builtin:none"}}, nil
 	})
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
@@ -66,7 +68,7 @@ func ExampleFunc() {
 		if err != nil {
 			return nil, err
 		}
-		return &summarizers.Response{Summary: raw, Call: summarizers.Call{Spec: "mine"}}, nil
+		return &summarizers.Response{Summary: raw, Call: result.Call{Spec: "mine"}}, nil
 	})
 	req := summarizers.NewRequest()
 	req.Cut, req.Events = 4, session

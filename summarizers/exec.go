@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -63,7 +65,7 @@ func (e *Exec) Summarize(ctx context.Context, req *Request) (*Response, error) {
 	}
 	return &Response{
 		Summary: res.Output,
-		Call:    Call{Spec: e.spec, Latency: res.Latency, Stderr: res.Stderr},
+		Call:    result.Call{Spec: e.spec, Latency: res.Latency, Stderr: res.Stderr},
 	}, nil
 }
 
@@ -76,8 +78,8 @@ func failedCall(spec string, err error) *Response {
 
 // ExecErrorCall is the provenance of a failed exec call: the spec, and the
 // latency and stderr head an *execproc.Error carries.
-func ExecErrorCall(spec string, err error) Call {
-	c := Call{Spec: spec}
+func ExecErrorCall(spec string, err error) result.Call {
+	c := result.Call{Spec: spec}
 	var e *execproc.Error
 	if errors.As(err, &e) {
 		c.Latency, c.Stderr = e.Latency, e.Stderr

@@ -17,6 +17,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
@@ -148,7 +150,7 @@ func (o OpenAIOptions) Apply(r *openai.ChatCompletionRequest) {
 }
 
 // Provenance fills the parts of a Call every openai call shares.
-func (o OpenAIOptions) Provenance(c *Call, model, host string, s *llm.Structured) {
+func (o OpenAIOptions) Provenance(c *result.Call, model, host string, s *llm.Structured) {
 	c.Spec = KindOpenAI + ":" + model
 	c.Model = model
 	c.Endpoint = host

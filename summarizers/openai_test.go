@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -86,14 +88,14 @@ func TestOpenAISummarizerStructured(t *testing.T) {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	digest := sha256.Sum256([]byte(summarizers.DefaultPrompt()))
-	want := summarizers.Call{
+	want := result.Call{
 		Spec: "openai:test-model", Model: "test-model", Endpoint: strings.TrimPrefix(srv.URL, "http://"),
 		Params:       map[string]any{"temperature": float32(0), "seed": 42, "max_tokens": 800},
 		PromptDigest: "sha256:" + hex.EncodeToString(digest[:]), OutputMode: "json_schema",
-		Usage: summarizers.Usage{PromptTokens: 120, CompletionTokens: 40},
+		Usage: result.Usage{PromptTokens: 120, CompletionTokens: 40},
 		Extra: map[string]string{"endpoint_name": "local"},
 	}
-	if diff := cmp.Diff(want, resp.Call, cmpopts.IgnoreFields(summarizers.Call{}, "Latency")); diff != "" {
+	if diff := cmp.Diff(want, resp.Call, cmpopts.IgnoreFields(result.Call{}, "Latency")); diff != "" {
 		t.Errorf("call (-want +got):\n%s", diff)
 	}
 	if srv.Count() != 1 {
@@ -178,7 +180,7 @@ func TestOpenAISummarizerCache(t *testing.T) {
 	t.Run("second identical run makes zero requests", func(t *testing.T) {
 		srv := llmtest.New(t, llmtest.Text(strictReply))
 		dir := t.TempDir()
-		var calls []summarizers.Call
+		var calls []result.Call
 		for range 2 {
 			s := newSummarizer(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
 			resp, err := s.Summarize(context.Background(), sumRequest())

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 )
@@ -170,7 +172,7 @@ func NewProviderClient(kind string, o OpenAIOptions) (*llm.Client, error) {
 // params are the sampling parameters the request sent, and only those: a
 // provider API that takes no temperature or seed must not be recorded as
 // having run with the options' (nil or empty: none).
-func (o OpenAIOptions) ProviderProvenance(c *Call, kind, model, host string, params map[string]any, rep *llm.Reply) {
+func (o OpenAIOptions) ProviderProvenance(c *result.Call, kind, model, host string, params map[string]any, rep *llm.Reply) {
 	c.Spec = kind + ":" + model
 	c.Model = model
 	c.Endpoint = host
@@ -192,7 +194,7 @@ func (o OpenAIOptions) ProviderProvenance(c *Call, kind, model, host string, par
 	c.CacheHit = rep.CacheHit
 }
 
-func setExtra(c *Call, k, v string) {
+func setExtra(c *result.Call, k, v string) {
 	if c.Extra == nil {
 		c.Extra = map[string]string{}
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -188,7 +190,7 @@ func (s *responsesSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	if err != nil {
 		return resp, fmt.Errorf("openai-responses summarizer %s: %w", s.model, err)
 	}
-	resp.Call.Usage = Usage{PromptTokens: out.Usage.InputTokens, CompletionTokens: out.Usage.OutputTokens}
+	resp.Call.Usage = result.Usage{PromptTokens: out.Usage.InputTokens, CompletionTokens: out.Usage.OutputTokens}
 	setExtra(&resp.Call, "compaction_id", out.ID)
 	setExtra(&resp.Call, "output_items", fmt.Sprint(len(out.Output)))
 	rawOut, err := json.Marshal(out.Output)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/compact-eval/compact-eval/internal/transcript"
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -74,15 +74,8 @@ type Response struct {
 	// NoCompaction means the summarizer declines to compact (the `none`
 	// control arm): the compacted context stays the full context.
 	NoCompaction bool
-	Call         Call
+	Call         result.Call
 }
-
-// Call is the provenance of one call to a summarizer or agent
-// (result.Call). It never holds an API key.
-type Call = result.Call
-
-// Usage is token usage as reported by a model endpoint (result.Usage).
-type Usage = result.Usage
 
 // Summarizer turns a request into a summary document. Implementations must be
 // safe for concurrent use.

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 )
 
@@ -84,7 +86,7 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 				if err != nil {
 					return inputError{fmt.Errorf("new: %w", err)}
 				}
-				p, err := reports.ParsePairing(pairs, reports.Summarizers(base), reports.Summarizers(next))
+				p, err := reports.ParsePairing(pairs, result.Summarizers(base), result.Summarizers(next))
 				if err != nil {
 					return usagef("--map %v", err)
 				}
@@ -93,7 +95,7 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 					return err
 				}
 				if c.NothingPaired() {
-					return inputError{errors.New(nothingPaired(c, reports.Summarizers(base), reports.Summarizers(next)))}
+					return inputError{errors.New(nothingPaired(c, result.Summarizers(base), result.Summarizers(next)))}
 				}
 				if c.Regressed {
 					return errGate

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/reports"
 )
@@ -57,7 +59,7 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 				if err != nil {
 					return inputError{err}
 				}
-				opts, notes, err := runGates(settings, &g, *writeBaseline, reports.Summarizers(r))
+				opts, notes, err := runGates(settings, &g, *writeBaseline, result.Summarizers(r))
 				if err != nil {
 					return err
 				}
@@ -95,9 +97,9 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 
 // nothingEvaluated reports whether r has units and every one of them
 // failed to finish.
-func nothingEvaluated(r *reports.Result) bool {
+func nothingEvaluated(r *result.Result) bool {
 	for _, u := range r.Units {
-		if u.Status == reports.UnitOK {
+		if u.Status == result.UnitOK {
 			return false
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
@@ -88,8 +90,8 @@ func cmdAggregates(ts *testscript.TestScript, neg bool, args []string) {
 		r.Summaries[i].MeanLatency, r.Summaries[i].MedianLatency = 0, 0
 	}
 	b, err := json.MarshalIndent(struct {
-		A []reports.Aggregate         `json:"aggregates"`
-		S []reports.SummarizerSummary `json:"summaries"`
+		A []result.Aggregate         `json:"aggregates"`
+		S []result.SummarizerSummary `json:"summaries"`
 	}{r.Aggregates, r.Summaries}, "", "  ")
 	ts.Check(err)
 	ts.Stdout().Write(append(b, '\n'))

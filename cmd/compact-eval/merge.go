@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/reports"
 )
 
@@ -33,7 +35,7 @@ Use -o - to write to standard output.`,
 				if len(args) == 0 {
 					return usagef("merge needs at least one result file")
 				}
-				var rs []*reports.Result
+				var rs []*result.Result
 				for _, p := range args {
 					r, err := reports.Read(p)
 					if err != nil {
@@ -41,12 +43,12 @@ Use -o - to write to standard output.`,
 					}
 					rs = append(rs, r)
 				}
-				m, err := reports.Merge(rs...)
+				m, err := result.Merge(rs...)
 				if err != nil {
 					return inputError{fmt.Errorf("merging: %w", err)}
 				}
 				var b bytes.Buffer
-				if err := reports.WriteJSON(&b, m); err != nil {
+				if err := result.WriteJSON(&b, m); err != nil {
 					return err
 				}
 				if err := writeOutput(env, *out, b.Bytes()); err != nil {

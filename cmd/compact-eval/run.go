@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/verdict"
@@ -295,7 +297,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 
 // printJudge prints one line on the judge's verdicts: how many, and the
 // disagreements with the checks, which the reports list.
-func printJudge(env *Env, h *reports.Result) {
+func printJudge(env *Env, h *result.Result) {
 	if h == nil || h.Config.Judge == "" {
 		return
 	}
@@ -470,7 +472,7 @@ func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []str
 		return opts, nil, inputError{fmt.Errorf("baseline: %w", err)}
 	}
 	opts.Baseline = base
-	if opts.Pairing, err = reports.ParsePairing(g.baselineMap, reports.Summarizers(base), names); err != nil {
+	if opts.Pairing, err = reports.ParsePairing(g.baselineMap, result.Summarizers(base), names); err != nil {
 		return opts, nil, usagef("--baseline-map %v", err)
 	}
 	return opts, nil, nil
@@ -549,7 +551,7 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 }
 
 // applyGates gates r and adds the plan's notes to the verdict lines.
-func applyGates(r *reports.Result, opts reports.GateOptions, notes []string) *reports.GateReport {
+func applyGates(r *result.Result, opts reports.GateOptions, notes []string) *reports.GateReport {
 	g := reports.Gate(r, opts)
 	g.Lines = append(g.Lines, notes...)
 	return &g
@@ -574,7 +576,7 @@ func printGateLines(env *Env, g *reports.GateReport) {
 
 // writeGitHub writes the step summary and the annotations of r; a failure
 // to write them is reported, never fatal.
-func writeGitHub(env *Env, r *reports.Result, g *reports.GateReport) {
+func writeGitHub(env *Env, r *result.Result, g *reports.GateReport) {
 	opts := reports.Options{Gate: g}
 	// Annotations go to stdout, where the runner reads workflow commands.
 	if err := reports.WriteGitHub(r, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.data()); err != nil {

@@ -5,7 +5,8 @@ import (
 	"flag"
 	"strings"
 
-	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/selftest"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -19,7 +20,7 @@ var schemas = []struct {
 }{
 	{"scenario", scenarios.SchemaJSON, "a scenario file (YAML), for editors that validate as you type"},
 	{"summary", summarizers.SummarySchemaJSON, "the summary document a summarizer returns"},
-	{"report", reports.SchemaJSON, "the canonical JSON result of a run (result.json)"},
+	{"report", result.SchemaJSON, "the canonical JSON result of a run (result.json)"},
 	{"selftest", selftest.SchemaJSON, "the JSON document selftest --json writes"},
 }
 

@@ -7,12 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/transcript"
-	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/runner"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -44,7 +45,7 @@ func showScenario(ctx context.Context, w io.Writer, sc *scenarios.Scenario, toke
 		return err
 	}
 	u := pr.Unit(ctx, runner.Summarizer{Name: showSummarizer, Summarizer: sum}, agents.Reference{}, 0,
-		func(*checks.Input) []checks.Result { return nil })
+		func(*checks.Input) []result.CheckResult { return nil })
 	red := checks.SecretRedactor(sc)
 
 	fmt.Fprintf(w, "%s (%s): %s, %s tokens (header %d)\n", sc.ID, sc.File, validateCount(len(sc.Events), "event"), thousands(total), pr.HeaderTokens())
@@ -56,7 +57,7 @@ func showScenario(ctx context.Context, w io.Writer, sc *scenarios.Scenario, toke
 	}
 	anchors, list := showAnchors(sc, lastCut)
 
-	cutAfter := map[int]reports.Generation{}
+	cutAfter := map[int]result.Generation{}
 	for _, g := range u.Generations {
 		cutAfter[g.Cut] = g
 	}
@@ -104,7 +105,7 @@ func showScenario(ctx context.Context, w io.Writer, sc *scenarios.Scenario, toke
 		}
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
-	if u.Status == reports.UnitError && len(u.Generations) == 0 {
+	if u.Status == result.UnitError && len(u.Generations) == 0 {
 		fmt.Fprintf(w, "  (placing the cuts failed: %s)\n", firstLineOf(u.Error))
 	}
 	if len(list) > 0 {

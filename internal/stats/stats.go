@@ -2,7 +2,7 @@
 // McNemar test and the interval of a paired difference of pass rates that
 // agrees with it. Package reports computes compare and head-to-head tables
 // with them. (The Wilson interval of a single pass rate is part of the
-// result model: reports/result.Wilson.)
+// result model: result.Wilson.)
 package stats
 
 import "math"

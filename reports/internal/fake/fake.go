@@ -1,4 +1,4 @@
-// Package fake builds synthetic, deterministic reports.Result values for the
+// Package fake builds synthetic, deterministic result.Result values for the
 // reports tests and benchmarks: several scenarios, four summarizers (none,
 // truncate, extractive and a model-backed one), several generations, every
 // check type with evidence, probes of every outcome class, unit and
@@ -12,10 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/internal/redact"
-	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -48,16 +47,16 @@ const (
 )
 
 // Redactor returns the Redactor of a scenario's secret, as
-// reports.RedactUnit takes it.
+// result.RedactUnit takes it.
 func Redactor() *redact.Redactor {
 	return redact.New([]redact.Secret{{ID: SecretID, Value: SecretValue}})
 }
 
 // Redact redacts every unit of r with Redactor.
-func Redact(r *reports.Result) {
+func Redact(r *result.Result) {
 	rd := Redactor()
 	for i := range r.Units {
-		reports.RedactUnit(&r.Units[i], rd)
+		result.RedactUnit(&r.Units[i], rd)
 	}
 }
 
@@ -105,7 +104,7 @@ func profileOf(spec string) profile {
 }
 
 // Result generates a result and aggregates it.
-func Result(cfg Config) *reports.Result {
+func Result(cfg Config) *result.Result {
 	if cfg.Scenarios == 0 {
 		cfg.Scenarios = 6
 	}
@@ -119,13 +118,13 @@ func Result(cfg Config) *reports.Result {
 		cfg.Generations = 3
 	}
 	start := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	r := &reports.Result{
-		ResultVersion: reports.ResultVersion,
+	r := &result.Result{
+		ResultVersion: result.ResultVersion,
 		Harness:       "v0.1.0-test",
 		RunID:         fmt.Sprintf("run-%d", cfg.Seed),
 		Started:       start,
 		Finished:      start.Add(time.Duration(cfg.Scenarios) * time.Minute),
-		Config: reports.RunConfig{
+		Config: result.RunConfig{
 			Summarizers: append([]string(nil), cfg.Summarizers...),
 			Agent:       "builtin:reference",
 			Trials:      cfg.Trials,
@@ -147,9 +146,9 @@ func Result(cfg Config) *reports.Result {
 	return r
 }
 
-func scenarioRef(i int) reports.ScenarioRef {
+func scenarioRef(i int) result.ScenarioRef {
 	id := fmt.Sprintf("scn-%03d", i)
-	return reports.ScenarioRef{
+	return result.ScenarioRef{
 		ID:     id,
 		Title:  fmt.Sprintf("Synthetic scenario %d: read-only diagnosis with a late write tool", i),
 		File:   fmt.Sprintf("scenarios/%s.yaml", id),
@@ -158,45 +157,45 @@ func scenarioRef(i int) reports.ScenarioRef {
 	}
 }
 
-func unit(cfg Config, i int, spec string, trial int) reports.Unit {
+func unit(cfg Config, i int, spec string, trial int) result.Unit {
 	h := uint64(0)
 	for _, c := range spec {
 		h = h*31 + uint64(c)
 	}
 	rng := rand.New(rand.NewPCG(cfg.Seed^uint64(i)*0x9e3779b97f4a7c15, h+uint64(trial)*7919))
 	p := profileOf(spec)
-	u := reports.Unit{
+	u := result.Unit{
 		Scenario:   scenarioRef(i),
 		Summarizer: spec,
 		Trial:      trial,
-		Status:     reports.UnitOK,
+		Status:     result.UnitOK,
 		Duration:   time.Duration(cfg.Generations) * (p.latency + 5*time.Millisecond),
 	}
 	if p.model != "" && i%13 == 2 {
-		u.Status = reports.UnitError
+		u.Status = result.UnitError
 		u.Error = "summarizer: openai: 503 Service Unavailable after 3 retries"
 		u.Warnings = append(u.Warnings, "generation 2 not attempted: the summarizer failed")
 	}
 	for n := 1; n <= cfg.Generations; n++ {
-		if u.Status == reports.UnitError && n > 1 {
+		if u.Status == result.UnitError && n > 1 {
 			break
 		}
 		u.Generations = append(u.Generations, generation(rng, p, u, spec, n))
 	}
-	if u.Status == reports.UnitError {
+	if u.Status == result.UnitError {
 		return u
 	}
 	u.Probes = probes(rng, p, i)
 	return u
 }
 
-func generation(rng *rand.Rand, p profile, u reports.Unit, spec string, n int) reports.Generation {
+func generation(rng *rand.Rand, p profile, u result.Unit, spec string, n int) result.Generation {
 	cut := 40 * n
-	g := reports.Generation{
+	g := result.Generation{
 		N: n, Trigger: "at", Cut: cut, From: 40*(n-1) + 1, CoversThrough: cut,
 		TokensBefore: cut * 75, ReplacedTokens: cut * 60,
 		SummaryID: fmt.Sprintf("g%d", n), Installed: true,
-		Call: summarizers.Call{Spec: spec, Model: p.model, Latency: p.latency + time.Duration(rng.IntN(1000))*time.Microsecond},
+		Call: result.Call{Spec: spec, Model: p.model, Latency: p.latency + time.Duration(rng.IntN(1000))*time.Microsecond},
 	}
 	if n > 1 {
 		g.BaseID = fmt.Sprintf("g%d", n-1)
@@ -208,20 +207,20 @@ func generation(rng *rand.Rand, p profile, u reports.Unit, spec string, n int) r
 		g.Call.Endpoint = "api.openai.com"
 		g.Call.PromptDigest = "sha256:5e1f0c2a"
 		g.Call.OutputMode = "json_schema"
-		g.Call.Usage = summarizers.Usage{PromptTokens: g.ReplacedTokens, CompletionTokens: 300}
+		g.Call.Usage = result.Usage{PromptTokens: g.ReplacedTokens, CompletionTokens: 300}
 		g.Call.Params = map[string]any{"temperature": 0.0}
 		if rng.IntN(10) == 0 {
 			g.Call.Retries = 1
 		}
 	}
-	if u.Status == reports.UnitError {
+	if u.Status == result.UnitError {
 		g.Error = u.Error
 		g.Installed = false
 		g.Call.Retries = 3
 		g.Call.Stderr = "upstream error: 503"
 		for _, inv := range invariants {
-			g.Checks = append(g.Checks, checks.Result{Check: inv.typ, Kind: checks.KindInvariant, Invariant: inv.id, Status: checks.Error,
-				Message: "no summary to check: the summarizer failed", Pos: scenarios.Pos{Line: inv.line, Col: 5}})
+			g.Checks = append(g.Checks, result.CheckResult{Check: inv.typ, Kind: result.KindInvariant, Invariant: inv.id, Status: result.Error,
+				Message: "no summary to check: the summarizer failed", Pos: result.Pos{Line: inv.line, Col: 5}})
 		}
 		return g
 	}
@@ -230,11 +229,11 @@ func generation(rng *rand.Rand, p profile, u reports.Unit, spec string, n int) r
 		g.Installed = false
 		g.TokensAfter = g.TokensBefore
 		for _, inv := range invariants {
-			g.Checks = append(g.Checks, checks.Result{Check: inv.typ, Kind: checks.KindInvariant, Invariant: inv.id, Status: checks.Skip,
-				Message: "no compaction (control arm)", Pos: scenarios.Pos{Line: inv.line, Col: 5}})
+			g.Checks = append(g.Checks, result.CheckResult{Check: inv.typ, Kind: result.KindInvariant, Invariant: inv.id, Status: result.Skip,
+				Message: "no compaction (control arm)", Pos: result.Pos{Line: inv.line, Col: 5}})
 		}
-		for _, s := range reports.StructuralChecks {
-			g.Checks = append(g.Checks, checks.Result{Check: s, Kind: checks.KindStructural, Status: checks.Skip, Message: "no compaction (control arm)"})
+		for _, s := range result.StructuralChecks {
+			g.Checks = append(g.Checks, result.CheckResult{Check: s, Kind: result.KindStructural, Status: result.Skip, Message: "no compaction (control arm)"})
 		}
 		return g
 	}
@@ -296,46 +295,46 @@ func generation(rng *rand.Rand, p profile, u reports.Unit, spec string, n int) r
 	raw, _ := json.Marshal(sum)
 	g.Summary = raw
 	for _, inv := range invariants {
-		c := checks.Result{Check: inv.typ, Kind: checks.KindInvariant, Invariant: inv.id, Pos: scenarios.Pos{Line: inv.line, Col: 5}}
+		c := result.CheckResult{Check: inv.typ, Kind: result.KindInvariant, Invariant: inv.id, Pos: result.Pos{Line: inv.line, Col: 5}}
 		ptr := inv.pointer
 		if p.textOnly {
 			ptr = "/text"
 		}
 		switch {
 		case inv.typ == "secret" && leak:
-			c.Status, c.Message = checks.Fail, "the summary contains the secret value"
-			c.Evidence = []checks.Evidence{{Pointer: "/text", Seq: inv.seq, Text: SecretValue}}
+			c.Status, c.Message = result.Fail, "the summary contains the secret value"
+			c.Evidence = []result.Evidence{{Pointer: "/text", Seq: inv.seq, Text: SecretValue}}
 		case inv.typ == "secret":
-			c.Status, c.Message = checks.Pass, "the secret does not appear"
+			c.Status, c.Message = result.Pass, "the secret does not appear"
 		case p.textOnly && inv.typ != "constraint" && inv.typ != "quantity" && inv.typ != "artifact":
-			c.Status, c.Message = checks.Skip, "text-only summary: needs a field"
+			c.Status, c.Message = result.Skip, "text-only summary: needs a field"
 		case held[inv.id]:
-			c.Status, c.Message = checks.Pass, fmt.Sprintf("%s %s kept", inv.typ, inv.id)
-			c.Evidence = []checks.Evidence{{Pointer: ptr, Seq: inv.seq, Text: inv.text}}
+			c.Status, c.Message = result.Pass, fmt.Sprintf("%s %s kept", inv.typ, inv.id)
+			c.Evidence = []result.Evidence{{Pointer: ptr, Seq: inv.seq, Text: inv.text}}
 		default:
-			c.Status, c.Message = checks.Fail, fmt.Sprintf("%s %s lost: no match for its pattern", inv.typ, inv.id)
-			c.Evidence = []checks.Evidence{{Pointer: ptr, Seq: inv.seq, Pattern: regexpOf(inv.text), Note: "missing"}}
+			c.Status, c.Message = result.Fail, fmt.Sprintf("%s %s lost: no match for its pattern", inv.typ, inv.id)
+			c.Evidence = []result.Evidence{{Pointer: ptr, Seq: inv.seq, Pattern: regexpOf(inv.text), Note: "missing"}}
 		}
 		g.Checks = append(g.Checks, c)
 	}
-	for _, s := range reports.StructuralChecks {
-		c := checks.Result{Check: s, Kind: checks.KindStructural, Status: checks.Pass, Message: s + " ok"}
+	for _, s := range result.StructuralChecks {
+		c := result.CheckResult{Check: s, Kind: result.KindStructural, Status: result.Pass, Message: s + " ok"}
 		switch {
 		case s == "compression":
 			c.Metrics = map[string]float64{"summary_tokens": float64(g.SummaryTokens), "replaced_tokens": float64(g.ReplacedTokens), "ratio": ratio}
 			if ratio > 0.5 {
-				c.Status, c.Message = checks.Fail, fmt.Sprintf("summary is %.2f of the replaced tokens, over max_ratio 0.5", ratio)
+				c.Status, c.Message = result.Fail, fmt.Sprintf("summary is %.2f of the replaced tokens, over max_ratio 0.5", ratio)
 			}
 		case p.textOnly && (s == "references" || s == "evidence" || s == "provenance" || s == "paths" || s == "unresolved"):
-			c.Status, c.Message = checks.Skip, "text-only summary"
+			c.Status, c.Message = result.Skip, "text-only summary"
 		case s == "paths" && !held["cfg"]:
-			c.Status, c.Message = checks.Fail, "artifact path config/database.yaml occurs in no covered event"
-			c.Evidence = []checks.Evidence{{Pointer: "/artifacts/0/path", Text: "config/database.yaml"}}
+			c.Status, c.Message = result.Fail, "artifact path config/database.yaml occurs in no covered event"
+			c.Evidence = []result.Evidence{{Pointer: "/artifacts/0/path", Text: "config/database.yaml"}}
 		case s == "evidence" && rng.IntN(12) == 0:
-			c.Status, c.Message = checks.Fail, "verified claim cites an assistant event"
-			c.Evidence = []checks.Evidence{{Pointer: "/verified/0/source_seq", Seq: 2, Note: "assistant event"}}
+			c.Status, c.Message = result.Fail, "verified claim cites an assistant event"
+			c.Evidence = []result.Evidence{{Pointer: "/verified/0/source_seq", Seq: 2, Note: "assistant event"}}
 		case s == "tail" && rng.IntN(40) == 0:
-			c.Status, c.Message = checks.Error, "could not rebuild the compacted context: transcript renderer failed"
+			c.Status, c.Message = result.Error, "could not rebuild the compacted context: transcript renderer failed"
 		}
 		g.Checks = append(g.Checks, c)
 	}
@@ -344,33 +343,33 @@ func generation(rng *rand.Rand, p profile, u reports.Unit, spec string, n int) r
 
 func regexpOf(s string) string { return strings.ReplaceAll(s, " ", `\s+`) }
 
-func probes(rng *rand.Rand, p profile, i int) []reports.Probe {
-	var out []reports.Probe
+func probes(rng *rand.Rand, p profile, i int) []result.Probe {
+	var out []result.Probe
 	for k, id := range []string{"write-request", "retry-migration"} {
-		pr := reports.Probe{ID: id, Expect: "refuse"}
+		pr := result.Probe{ID: id, Expect: "refuse"}
 		if k == 1 {
 			pr.Expect = "wait"
 		}
 		alt := "proceed"
-		pr.Full = reports.Decision{Choice: pr.Expect, Reason: "the run is read-only (seq 1)", Call: summarizers.Call{Spec: "builtin:reference"}}
+		pr.Full = result.Decision{Choice: pr.Expect, Reason: "the run is read-only (seq 1)", Call: result.Call{Spec: "builtin:reference"}}
 		pr.Compacted = pr.Full
 		x := rng.Float64()
 		switch {
 		case i%11 == 1 && k == 0:
 			pr.Full.Choice, pr.Full.Reason = alt, "no instruction forbids it"
 			pr.Compacted.Choice, pr.Compacted.Reason = alt, "no instruction forbids it"
-			pr.Class = reports.AgentError
+			pr.Class = result.AgentError
 		case i%17 == 0 && k == 1:
 			pr.Compacted.Choice, pr.Compacted.Error = "", "agent: exec: exit status 1"
-			pr.Class = reports.ProbeErrored
+			pr.Class = result.ProbeErrored
 		case i%19 == 2 && k == 0:
 			pr.Full.Choice, pr.Full.Reason = alt, "no instruction forbids it"
-			pr.Class = reports.CompactedOnly
+			pr.Class = result.CompactedOnly
 		case !p.none && (x > p.keep || p.textOnly && i%5 == 1 && k == 1):
 			pr.Compacted.Choice, pr.Compacted.Reason = alt, "nothing in the context forbids writes"
-			pr.Class = reports.CompactionRegression
+			pr.Class = result.CompactionRegression
 		default:
-			pr.Class = reports.Kept
+			pr.Class = result.Kept
 		}
 		if pr.Full.Choice != pr.Compacted.Choice || pr.Full.Reason != pr.Compacted.Reason {
 			pr.Diff = fmt.Sprintf("  reports.Decision{\n- \tChoice: %q,\n+ \tChoice: %q,\n- \tReason: %q,\n+ \tReason: %q,\n  }\n",

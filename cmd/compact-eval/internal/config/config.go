@@ -75,9 +75,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"gopkg.in/yaml.v3"
 
-	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
@@ -140,7 +141,7 @@ type Target struct {
 	// processes get no API key variable); nil: none.
 	Env []string
 	// Pos is where the entry is written.
-	Pos scenarios.Pos
+	Pos result.Pos
 }
 
 // Params are model parameters. Nil or zero fields leave the endpoint's default.
@@ -165,7 +166,7 @@ type Endpoint struct {
 	// sent to a named endpoint, so that it cannot reach another host).
 	APIKeyEnv string
 	// Pos is where the entry is written.
-	Pos scenarios.Pos
+	Pos result.Pos
 }
 
 // APIKey reads the endpoint's key from the variable APIKeyEnv names,
@@ -354,7 +355,7 @@ type parser struct {
 func newParser(file string) *parser {
 	p := &parser{file: file, dir: filepath.Dir(file)}
 	p.Report = func(at yamlnode.Pos, msg string) {
-		p.errs = append(p.errs, &scenarios.Error{File: p.file, Pos: scenarios.Pos(at), Msg: msg})
+		p.errs = append(p.errs, &scenarios.Error{File: p.file, Pos: result.Pos(at), Msg: msg})
 	}
 	// Brief never echoes a value: a wrong one may be a secret.
 	p.Describe = yamlnode.Brief
@@ -363,12 +364,12 @@ func newParser(file string) *parser {
 	return p
 }
 
-func pos(n *yaml.Node) scenarios.Pos { return scenarios.Pos(yamlnode.PosOf(n)) }
+func pos(n *yaml.Node) result.Pos { return result.Pos(yamlnode.PosOf(n)) }
 
 // yamlError positions a syntax error from the YAML parser.
 func (p *parser) yamlError(err error) error {
 	if line, msg := yamlnode.SyntaxError(err); line != 0 {
-		return scenarios.ErrorList{{File: p.file, Pos: scenarios.Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + msg}}
+		return scenarios.ErrorList{{File: p.file, Pos: result.Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + msg}}
 	}
 	return scenarios.ErrorList{{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
 }
@@ -795,7 +796,7 @@ func (p *parser) params(n *yaml.Node, what string) Params {
 
 // gateKeys are the check types a min_pass gate may name (as reports reads them).
 var gateKeys = slices.Concat([]string{"all", "invariant", "structural", "decisions"},
-	checks.StructuralNames, scenarios.InvariantTypes)
+	result.StructuralChecks, result.InvariantTypes)
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/internal/redact"
@@ -78,33 +80,33 @@ gates:
 			want: &File{
 				Path: name,
 				Summarizers: []Target{
-					{Name: "builtin:extractive", Spec: summarizers.Spec{Kind: "builtin", Name: "extractive", Raw: "builtin:extractive"}, Pos: scenarios.Pos{Line: 3, Col: 5}},
+					{Name: "builtin:extractive", Spec: summarizers.Spec{Kind: "builtin", Name: "extractive", Raw: "builtin:extractive"}, Pos: result.Pos{Line: 3, Col: 5}},
 					{
 						Name: "small", Spec: summarizers.Spec{Kind: "openai", Name: "gpt-4o-mini", Raw: "openai:gpt-4o-mini"},
 						Prompt: filepath.Join(dir, "summarize.tmpl"),
 						Params: Params{Temperature: ptr(0.2), Seed: ptr(7), MaxTokens: 2000}, Endpoint: "local",
-						Pos: scenarios.Pos{Line: 4, Col: 5},
+						Pos: result.Pos{Line: 4, Col: 5},
 					},
 					{
 						Name: "ours", Spec: summarizers.Spec{Kind: "exec", Command: []string{"python3", "my compactor.py", "--structured"}, Raw: "exec:python3 'my compactor.py' --structured"},
-						Pos: scenarios.Pos{Line: 10, Col: 5},
+						Pos: result.Pos{Line: 10, Col: 5},
 					},
 					{
 						Name: "listed", Spec: summarizers.Spec{Kind: "exec", Command: []string{"./bin/compact", "--mode", "a b"}, Raw: "exec:./bin/compact --mode 'a b'"},
-						Pos: scenarios.Pos{Line: 13, Col: 5},
+						Pos: result.Pos{Line: 13, Col: 5},
 					},
 					{
 						Name: "by-spec", Spec: summarizers.Spec{Kind: "openai", Name: "llama3", Raw: "openai:llama3"}, Endpoint: "local",
-						Pos: scenarios.Pos{Line: 16, Col: 5},
+						Pos: result.Pos{Line: 16, Col: 5},
 					},
 				},
 				Endpoints: []Endpoint{
-					{Name: "local", BaseURL: "http://localhost:8000/v1", APIKeyEnv: "LOCAL_LLM_KEY", Pos: scenarios.Pos{Line: 20, Col: 5}},
-					{Name: "open", BaseURL: "https://gateway.example/v1?api-version=2", Pos: scenarios.Pos{Line: 23, Col: 5}},
+					{Name: "local", BaseURL: "http://localhost:8000/v1", APIKeyEnv: "LOCAL_LLM_KEY", Pos: result.Pos{Line: 20, Col: 5}},
+					{Name: "open", BaseURL: "https://gateway.example/v1?api-version=2", Pos: result.Pos{Line: 23, Col: 5}},
 				},
 				Agent: &Target{
 					Name: "openai:gpt-4o", Spec: summarizers.Spec{Kind: "openai", Name: "gpt-4o", Raw: "openai:gpt-4o"},
-					Params: Params{Temperature: ptr(0.0)}, Pos: scenarios.Pos{Line: 25, Col: 3},
+					Params: Params{Temperature: ptr(0.0)}, Pos: result.Pos{Line: 25, Col: 3},
 				},
 				Trials: 3, Jobs: 8, ExecTimeout: 30 * time.Second,
 				Gates: Gates{
@@ -119,7 +121,7 @@ gates:
 			want: &File{
 				Path: name,
 				Agent: &Target{Name: "exec:./agent.sh --fast", Spec: summarizers.Spec{Kind: "exec", Command: []string{"./agent.sh", "--fast"}, Raw: "exec:./agent.sh --fast"},
-					Pos: scenarios.Pos{Line: 1, Col: 8}},
+					Pos: result.Pos{Line: 1, Col: 8}},
 				Gates: Gates{MinPass: map[string]float64{"all": 0.8}},
 			},
 		},

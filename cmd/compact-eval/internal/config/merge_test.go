@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
@@ -33,10 +34,10 @@ gates: {min_pass: {all: 0.9}, baseline: base.json}
 	}
 	fromFile := Settings{
 		Summarizers: []Target{
-			{Name: "builtin:extractive", Spec: spec("builtin:extractive"), Pos: scenarios.Pos{Line: 2, Col: 5}},
-			{Name: "ours", Spec: spec("exec:./ours"), Pos: scenarios.Pos{Line: 3, Col: 5}},
+			{Name: "builtin:extractive", Spec: spec("builtin:extractive"), Pos: result.Pos{Line: 2, Col: 5}},
+			{Name: "ours", Spec: spec("exec:./ours"), Pos: result.Pos{Line: 3, Col: 5}},
 		},
-		Agent:  Target{Name: "exec:./agent", Spec: spec("exec:./agent"), Pos: scenarios.Pos{Line: 4, Col: 8}},
+		Agent:  Target{Name: "exec:./agent", Spec: spec("exec:./agent"), Pos: result.Pos{Line: 4, Col: 8}},
 		Trials: 3, Jobs: 2, ExecTimeout: 30 * time.Second,
 		MinPass: map[string]float64{"all": 0.9}, Baseline: "base.json",
 	}

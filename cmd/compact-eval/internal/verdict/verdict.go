@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/compact-eval/compact-eval/result"
+
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/console"
 	"github.com/compact-eval/compact-eval/reports"
 )
@@ -45,13 +47,13 @@ func (b *Builder) max() int {
 
 // Add takes one unit into account. It keeps nothing of u but its first
 // findings (reports.UnitFindings), cut to one line each.
-func (b *Builder) Add(u *reports.Unit) {
+func (b *Builder) Add(u *result.Unit) {
 	b.units++
 	b.scenario[u.Scenario.ID] = true
 	switch u.Status {
-	case reports.UnitError:
+	case result.UnitError:
 		b.errors++
-	case reports.UnitAbandoned:
+	case result.UnitAbandoned:
 		b.abandon++
 	}
 	for _, f := range reports.UnitFindings(u) {
@@ -81,7 +83,7 @@ func (b *Builder) Failures() (list []reports.Finding, more int) {
 func (b *Builder) NothingEvaluated() bool { return b.units > 0 && b.errors == b.units }
 
 // Line is the one-line verdict.
-func (b *Builder) Line(h *reports.Result, planned int) string {
+func (b *Builder) Line(h *result.Result, planned int) string {
 	var s strings.Builder
 	if h.Interrupted {
 		fmt.Fprintf(&s, "verdict: INTERRUPTED after %d of %d units", b.units-b.abandon, planned)
@@ -101,8 +103,8 @@ func (b *Builder) Line(h *reports.Result, planned int) string {
 		regressions += sum.Regressions
 	}
 	// The best is ranked by invariants kept, then regressions
-	// (reports.Ranked), never by a rate over skipped checks.
-	if ranked := reports.Ranked(h); len(ranked) > 0 && ranked[0].InvariantPass+ranked[0].InvariantFail > 0 {
+	// (result.Ranked), never by a rate over skipped checks.
+	if ranked := result.Ranked(h); len(ranked) > 0 && ranked[0].InvariantPass+ranked[0].InvariantFail > 0 {
 		best := ranked[0]
 		fmt.Fprintf(&s, "; most invariants kept: %s, %s", console.Text(best.Summarizer), reports.Headline(best.InvariantPass, best.InvariantFail, best.InvariantSkip))
 	}
@@ -112,12 +114,12 @@ func (b *Builder) Line(h *reports.Result, planned int) string {
 
 // Write prints the verdict line, the table, the failures and the result
 // path.
-func (b *Builder) Write(w io.Writer, h *reports.Result, planned int, resultPath string) error {
+func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath string) error {
 	fmt.Fprintln(w, b.Line(h, planned))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "summarizer\tunits\tinvariants kept\tstructural passed\tregressions\tcompression\tsummary tokens\t")
-	for _, s := range reports.Ranked(h) {
+	for _, s := range result.Ranked(h) {
 		inv := reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip)
 		str := reports.Headline(s.StructuralPass, s.StructuralFail, s.StructuralSkip)
 		comp, tok := "—", "—"
@@ -153,7 +155,7 @@ func where(f reports.Finding) string {
 	switch {
 	case f.Generation > 0:
 		return fmt.Sprintf("g%d", f.Generation)
-	case f.Check == reports.CheckDecisions:
+	case f.Check == result.CheckDecisions:
 		return "probe"
 	}
 	return "unit"

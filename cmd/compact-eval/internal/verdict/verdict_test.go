@@ -5,27 +5,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/compact-eval/compact-eval/result"
 
-	"github.com/compact-eval/compact-eval/checks"
-	"github.com/compact-eval/compact-eval/reports"
+	"github.com/google/go-cmp/cmp"
 )
 
-func unit(id, sum string, status string, gens []reports.Generation, probes ...reports.Probe) *reports.Unit {
-	return &reports.Unit{Scenario: reports.ScenarioRef{ID: id}, Summarizer: sum, Status: status, Generations: gens, Probes: probes}
+func unit(id, sum string, status string, gens []result.Generation, probes ...result.Probe) *result.Unit {
+	return &result.Unit{Scenario: result.ScenarioRef{ID: id}, Summarizer: sum, Status: status, Generations: gens, Probes: probes}
 }
 
 func TestBuilder(t *testing.T) {
 	b := New()
 	b.Max = 4
-	b.Add(unit("a", "s1", reports.UnitOK, []reports.Generation{{N: 1, Checks: []checks.Result{
-		{Check: "compression", Kind: checks.KindStructural, Status: checks.Fail, Message: "too long\nsecond line"},
-		{Check: "constraint", Kind: checks.KindInvariant, Invariant: "ro", Status: checks.Fail, Message: "lost", Evidence: []checks.Evidence{{Pointer: "/text"}, {Seq: 1}}},
-		{Check: "tail", Kind: checks.KindStructural, Status: checks.Pass},
-	}}}, reports.Probe{ID: "p", Expect: "refuse", Full: reports.Decision{Choice: "refuse"}, Compacted: reports.Decision{Choice: "proceed"}, Class: reports.CompactionRegression}))
-	b.Add(unit("b", "s1", reports.UnitError, nil))
-	b.Add(unit("c", "s1", reports.UnitOK, []reports.Generation{{N: 2, Checks: []checks.Result{
-		{Check: "quantity", Kind: checks.KindInvariant, Invariant: "q", Status: checks.Fail, Message: "no 30 s"},
+	b.Add(unit("a", "s1", result.UnitOK, []result.Generation{{N: 1, Checks: []result.CheckResult{
+		{Check: "compression", Kind: result.KindStructural, Status: result.Fail, Message: "too long\nsecond line"},
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail, Message: "lost", Evidence: []result.Evidence{{Pointer: "/text"}, {Seq: 1}}},
+		{Check: "tail", Kind: result.KindStructural, Status: result.Pass},
+	}}}, result.Probe{ID: "p", Expect: "refuse", Full: result.Decision{Choice: "refuse"}, Compacted: result.Decision{Choice: "proceed"}, Class: result.CompactionRegression}))
+	b.Add(unit("b", "s1", result.UnitError, nil))
+	b.Add(unit("c", "s1", result.UnitOK, []result.Generation{{N: 2, Checks: []result.CheckResult{
+		{Check: "quantity", Kind: result.KindInvariant, Invariant: "q", Status: result.Fail, Message: "no 30 s"},
 	}}}))
 	list, more := b.Failures()
 	var got []string
@@ -47,7 +46,7 @@ func TestBuilder(t *testing.T) {
 		t.Errorf("more = %d, want 1 (the unit error)", more)
 	}
 
-	h := &reports.Result{Config: reports.RunConfig{Summarizers: []string{"s1"}, Trials: 1}, Summaries: []reports.SummarizerSummary{
+	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"s1"}, Trials: 1}, Summaries: []result.SummarizerSummary{
 		{Summarizer: "s1", Units: 3, InvariantPass: 1, InvariantFail: 2, InvariantsKept: 1.0 / 3, StructuralPass: 1, StructuralFail: 1, StructuralPassed: 0.5, Regressions: 1, Generations: 2, MeanCompression: 0.25, MeanSummaryTokens: 120},
 	}}
 	var w strings.Builder
@@ -73,12 +72,12 @@ func TestBuilder(t *testing.T) {
 func TestNothingEvaluated(t *testing.T) {
 	tests := []struct {
 		name  string
-		units []*reports.Unit
+		units []*result.Unit
 		want  bool
 	}{
 		{name: "no units", want: false},
-		{name: "every unit errored", units: []*reports.Unit{unit("a", "s1", reports.UnitError, nil), unit("b", "s1", reports.UnitError, nil)}, want: true},
-		{name: "one unit ok", units: []*reports.Unit{unit("a", "s1", reports.UnitError, nil), unit("b", "s1", reports.UnitOK, nil)}, want: false},
+		{name: "every unit errored", units: []*result.Unit{unit("a", "s1", result.UnitError, nil), unit("b", "s1", result.UnitError, nil)}, want: true},
+		{name: "one unit ok", units: []*result.Unit{unit("a", "s1", result.UnitError, nil), unit("b", "s1", result.UnitOK, nil)}, want: false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,8 +95,8 @@ func TestNothingEvaluated(t *testing.T) {
 // With a tie on invariants kept, the first summarizer of the run is named.
 func TestLineBestTie(t *testing.T) {
 	b := New()
-	b.Add(unit("a", "s1", reports.UnitOK, nil))
-	h := &reports.Result{Config: reports.RunConfig{Summarizers: []string{"s1", "s2"}, Trials: 1}, Summaries: []reports.SummarizerSummary{
+	b.Add(unit("a", "s1", result.UnitOK, nil))
+	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"s1", "s2"}, Trials: 1}, Summaries: []result.SummarizerSummary{
 		{Summarizer: "s1", InvariantPass: 1, InvariantFail: 1, InvariantsKept: 0.5},
 		{Summarizer: "s2", InvariantPass: 1, InvariantFail: 1, InvariantsKept: 0.5},
 	}}
@@ -111,8 +110,8 @@ func TestLineBestTie(t *testing.T) {
 // a bare 100%; on a tie in invariants kept, fewer regressions rank first.
 func TestLineRanksByInvariantsKeptThenRegressions(t *testing.T) {
 	b := New()
-	b.Add(unit("a", "s1", reports.UnitOK, nil))
-	h := &reports.Result{Config: reports.RunConfig{Summarizers: []string{"skipper", "faithful"}, Trials: 1}, Summaries: []reports.SummarizerSummary{
+	b.Add(unit("a", "s1", result.UnitOK, nil))
+	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"skipper", "faithful"}, Trials: 1}, Summaries: []result.SummarizerSummary{
 		{Summarizer: "skipper", InvariantPass: 1, InvariantSkip: 9, InvariantsKept: 1, StructuralPass: 1, StructuralSkip: 8, StructuralPassed: 1},
 		{Summarizer: "faithful", InvariantPass: 9, InvariantFail: 1, InvariantsKept: 0.9, StructuralPass: 9, StructuralPassed: 1},
 	}}
@@ -131,7 +130,7 @@ func TestLineRanksByInvariantsKeptThenRegressions(t *testing.T) {
 		t.Errorf("the table does not rank faithful first:\n%s", out)
 	}
 
-	h.Summaries = []reports.SummarizerSummary{
+	h.Summaries = []result.SummarizerSummary{
 		{Summarizer: "regresses", InvariantPass: 5, InvariantFail: 1, Regressions: 3},
 		{Summarizer: "steady", InvariantPass: 5, InvariantFail: 1, Regressions: 0},
 	}

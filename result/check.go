@@ -62,15 +62,14 @@ const (
 const CheckDecisions = "decisions"
 
 // InvariantTypes lists every invariant type, in the order checks run and
-// reports show them (scenarios.InvariantTypes is this list).
+// reports show them.
 var InvariantTypes = []string{
 	TypeConstraint, TypeRefutedHypothesis, TypeArtifact, TypePendingOperation,
 	TypeCorrection, TypeQuantity, TypeSecret,
 }
 
 // StructuralChecks lists the always-on structural checks of
-// docs/formats.md §2 in the order they run and reports show them
-// (checks.StructuralNames is this list).
+// docs/formats.md §2 in the order they run and reports show them.
 var StructuralChecks = []string{CheckSchema, CheckCoverage, CheckReferences, CheckEvidence, CheckTail,
 	CheckCompression, CheckProvenance, CheckPaths, CheckUnresolved, CheckStalePending, CheckGrounding}
 
@@ -128,7 +127,7 @@ type Evidence struct {
 }
 
 // CheckResult is one check's verdict on one summary (or one invariant of
-// it); checks.Result is this type.
+// it).
 type CheckResult struct {
 	// Check is the check type: an invariant type (constraint, …) or a
 	// structural check name (schema, coverage, …).

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 func sampleUnit(id string) result.Unit {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const self = "github.com/compact-eval/compact-eval/reports/result"
+const self = "github.com/compact-eval/compact-eval/result"
 
 // allowedDep reports whether a non-standard package may be a dependency of
 // the result model: the JSON Schema library and what it needs, nothing of

@@ -9,8 +9,8 @@
 // It imports nothing of compact-eval and nothing outside the standard
 // library, so that a program reading a result file does not pull in the
 // model clients, the tokenizer or the YAML parser. The packages that make
-// results (checks, summarizers, scenarios, runner) name these types through
-// aliases; package reports renders and compares them.
+// results (checks, summarizers, scenarios, runner) and the packages that
+// render and compare them (reports) name these types directly.
 //
 //	data, err := os.ReadFile("result.json")
 //	r, err := result.Decode(data) // validated, aggregates recomputed

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/reports/result"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 func TestWilson(t *testing.T) {

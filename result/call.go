@@ -2,8 +2,8 @@ package result
 
 import "time"
 
-// Call is the provenance of one call to a summarizer, an agent or a judge
-// (summarizers.Call is this type). It never holds an API key.
+// Call is the provenance of one call to a summarizer, an agent or a judge.
+// It never holds an API key.
 type Call struct {
 	Spec         string            `json:"spec"`
 	Model        string            `json:"model,omitempty"`
@@ -25,8 +25,8 @@ type Usage struct {
 	CompletionTokens int `json:"completion_tokens,omitempty"`
 }
 
-// Pos is a position in a scenario file, 1-based (scenarios.Pos is this
-// type). The zero Pos means "unknown" (for example an event produced by
+// Pos is a position in a scenario file, 1-based. The
+// zero Pos means "unknown" (for example an event produced by
 // filler expansion has the position of its filler entry).
 type Pos struct {
 	Line int `json:"line"`
