@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -25,10 +27,10 @@ type Context struct {
 	Summary json.RawMessage   `json:"summary"`
 	Events  []scenarios.Event `json:"events"`
 	// Compaction is the provider compaction behind Summary
-	// (summarizers.ExtProviderCompaction of the summary as installed), for
+	// (summary.ExtProviderCompaction of the summary as installed), for
 	// the provider agents that replay it (anthropic:, openai-responses:);
 	// nil otherwise. It is never serialized: exec agents never see it.
-	Compaction *summarizers.ProviderCompaction `json:"-"`
+	Compaction *summary.ProviderCompaction `json:"-"`
 	// FullSummary is the summary document as installed, extensions
 	// included, for provider agents; never serialized.
 	FullSummary json.RawMessage `json:"-"`

@@ -6,19 +6,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // anthropicAgent is an anthropic: agent.
 type anthropicAgent struct {
 	model    string
-	opts     summarizers.OpenAIOptions
+	opts     providers.OpenAIOptions
 	client   *llm.Client
 	sampling Sampling
 }
@@ -37,19 +38,19 @@ type anthropicAgent struct {
 //
 // A choice probe is asked as Sampling says, like an openai: agent's
 // (NewAnthropicSampled; NewAnthropic uses DefaultSeed and one sample).
-func NewAnthropic(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+func NewAnthropic(model string, opts providers.OpenAIOptions) (Agent, error) {
 	return NewAnthropicSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
 }
 
 // NewAnthropicSampled is NewAnthropic with the given sampling.
-func NewAnthropicSampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
+func NewAnthropicSampled(model string, opts providers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("anthropic: missing model name (want anthropic:MODEL)")
 	}
 	if s.Samples < 1 || s.Samples > MaxSamples {
 		return nil, fmt.Errorf("anthropic agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
-	c, err := summarizers.NewProviderClient(summarizers.KindAnthropic, opts)
+	c, err := providers.NewProviderClient(providers.KindAnthropic, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -60,15 +61,15 @@ func NewAnthropicSampled(model string, opts summarizers.OpenAIOptions, s Samplin
 func AnthropicParams(model string, maxTokens int64, req *Request) (anthropic.BetaMessageNewParams, error) {
 	c := req.Context
 	var msgs []anthropic.BetaMessageParam
-	pc := providerCompaction(c, summarizers.KindAnthropic)
+	pc := providerCompaction(c, providers.KindAnthropic)
 	if pc != nil {
-		m, err := summarizers.AnthropicCompactionMessage(c.FullSummary, pc)
+		m, err := providers.AnthropicCompactionMessage(c.FullSummary, pc)
 		if err != nil {
 			return anthropic.BetaMessageNewParams{}, fmt.Errorf("compaction block: %w", err)
 		}
 		msgs = append(msgs, m)
 	}
-	events, tools := summarizers.AnthropicMessages(c.Events)
+	events, tools := providers.AnthropicMessages(c.Events)
 	msgs = append(msgs, events...)
 	q := anthropic.NewBetaTextBlock(promptText(req))
 	if n := len(msgs); n > 0 && msgs[n-1].OfUser != nil {
@@ -96,7 +97,7 @@ func (a *anthropicAgent) maxTokens() int64 {
 // Decide implements Agent.
 func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
-	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
+	d.Call.Spec = providers.KindAnthropic + ":" + a.model
 	if req.FreeText() {
 		return a.answer(ctx, d, req)
 	}
@@ -109,7 +110,7 @@ func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 // decideOnce asks a choice probe once, with the options as req shows them.
 func (a *anthropicAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
-	d.Call.Spec = summarizers.KindAnthropic + ":" + a.model
+	d.Call.Spec = providers.KindAnthropic + ":" + a.model
 	p, err := AnthropicParams(a.model, a.maxTokens(), req)
 	if err != nil {
 		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
@@ -171,8 +172,8 @@ func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.Beta
 	var text string
 	var usage anthropic.BetaUsage
 	rep, err := a.client.Post(ctx, &llm.Call{
-		Op: "anthropic messages", Path: "/messages", Header: summarizers.AnthropicHeader(), Body: body, Trial: trial,
-		Tokens: summarizers.EstimateAnthropic(p),
+		Op: "anthropic messages", Path: "/messages", Header: providers.AnthropicHeader(), Body: body, Trial: trial,
+		Tokens: providers.EstimateAnthropic(p),
 		Accept: func(b []byte) error {
 			var m anthropic.BetaMessage
 			if err := json.Unmarshal(b, &m); err != nil {
@@ -197,8 +198,8 @@ func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.Beta
 			return nil
 		},
 	})
-	a.opts.ProviderProvenance(&d.Call, summarizers.KindAnthropic, a.model, a.client.Host(), map[string]any{"max_tokens": int(p.MaxTokens)}, rep)
-	setExtra(&d.Call, "beta", summarizers.AnthropicBeta)
+	a.opts.ProviderProvenance(&d.Call, providers.KindAnthropic, a.model, a.client.Host(), map[string]any{"max_tokens": int(p.MaxTokens)}, rep)
+	setExtra(&d.Call, "beta", providers.AnthropicBeta)
 	if err != nil {
 		return "", false, fmt.Errorf("anthropic agent %s: %w", a.model, err)
 	}

@@ -13,8 +13,8 @@
 // context, and a Local one (it decides in the process, calling nothing) has
 // its units evaluated off the job slots that model calls hold.
 //
-// New builds the agent a spec names (parsed by summarizers.ParseSpec, with
-// summarizers.Options shared with the summarizers):
+// New builds the agent a spec names (parsed by providers.ParseSpec, with
+// providers.Options shared with the summarizers):
 //
 //   - builtin:reference: Reference, offline and deterministic. It reads the
 //     probe's requires (Request.Requires, never sent to any other agent) and

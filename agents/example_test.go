@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // The agent answers a probe on one arm's context. The reference agent
@@ -15,11 +16,11 @@ import (
 // read-only instruction is there; on a compacted context whose summary
 // dropped it, the agent restarts the service: a compaction regression.
 func ExampleNew() {
-	spec, err := summarizers.ParseSpec("builtin:reference")
+	spec, err := providers.ParseSpec("builtin:reference")
 	if err != nil {
 		panic(err)
 	}
-	agent, err := agents.New(spec, summarizers.Options{})
+	agent, err := agents.New(spec, providers.Options{})
 	if err != nil {
 		panic(err)
 	}

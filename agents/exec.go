@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
@@ -33,11 +35,11 @@ type Exec struct {
 
 // NewExec returns an agent that runs command once per call (docs/formats.md §4).
 // It fails when the command cannot be found.
-func NewExec(command []string, opts summarizers.Options) (Agent, error) {
+func NewExec(command []string, opts providers.Options) (Agent, error) {
 	if err := execproc.Check(command, opts.Dir); err != nil {
 		return nil, fmt.Errorf("exec agent: %w", err)
 	}
-	return &Exec{command: append([]string(nil), command...), spec: summarizers.ExecSpec(command), opts: opts.ExecOptions()}, nil
+	return &Exec{command: append([]string(nil), command...), spec: providers.ExecSpec(command), opts: opts.ExecOptions()}, nil
 }
 
 // execReply is the reply of an exec agent. Other fields are ignored.
@@ -69,12 +71,12 @@ func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	}
 	res, err := execproc.Run(ctx, a.command, in, a.opts)
 	if err != nil {
-		return &Decision{Call: summarizers.ExecErrorCall(a.spec, err)}, err
+		return &Decision{Call: providers.ExecErrorCall(a.spec, err)}, err
 	}
 	bad := func(format string, args ...any) (*Decision, error) {
 		err := &execproc.Error{Command: a.command[0], Kind: execproc.KindBadReply,
 			Reason: fmt.Sprintf(format, args...), Stderr: res.Stderr, Latency: res.Latency}
-		return &Decision{Call: summarizers.ExecErrorCall(a.spec, err)}, err
+		return &Decision{Call: providers.ExecErrorCall(a.spec, err)}, err
 	}
 	want := `{"choice": KEY, "reason": TEXT}`
 	if r.Kind == KindAnswer {

@@ -10,11 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -37,9 +38,9 @@ func decideRequest(s *scenarios.Scenario) *agents.Request {
 	return req
 }
 
-func newExec(t *testing.T, command []string, opts summarizers.Options) agents.Agent {
+func newExec(t *testing.T, command []string, opts providers.Options) agents.Agent {
 	t.Helper()
-	a, err := agents.New(summarizers.Spec{Kind: summarizers.KindExec, Command: command, Raw: summarizers.ExecSpec(command)}, opts)
+	a, err := agents.New(providers.Spec{Kind: providers.KindExec, Command: command, Raw: providers.ExecSpec(command)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestExec(t *testing.T) {
 }
 
 func testExecGood(t *testing.T, progs map[string]string) {
-	a := newExec(t, []string{progs["agent-good"]}, summarizers.Options{})
+	a := newExec(t, []string{progs["agent-good"]}, providers.Options{})
 	d, err := a.Decide(context.Background(), decideRequest(exectest.PrivateScenario()))
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +75,7 @@ func testExecGood(t *testing.T, progs map[string]string) {
 
 func testExecWire(t *testing.T, progs map[string]string) {
 	log := filepath.Join(t.TempDir(), "stdin.log")
-	a := newExec(t, []string{progs["agent-dumpstdin"]}, summarizers.Options{Env: []string{"EXECTEST_STDIN_LOG=" + log}})
+	a := newExec(t, []string{progs["agent-dumpstdin"]}, providers.Options{Env: []string{"EXECTEST_STDIN_LOG=" + log}})
 	sc := exectest.PrivateScenario()
 	if _, err := a.Decide(context.Background(), decideRequest(sc)); err != nil {
 		t.Fatal(err)
@@ -138,7 +139,7 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a := newExec(t, tc.command, summarizers.Options{ExecTimeout: tc.timeout})
+			a := newExec(t, tc.command, providers.Options{ExecTimeout: tc.timeout})
 			d, err := a.Decide(context.Background(), decideRequest(exectest.PrivateScenario()))
 			var e *execproc.Error
 			if !errors.As(err, &e) {
@@ -147,7 +148,7 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 			if diff := cmp.Diff([]string{tc.wantKind, tc.wantReason, tc.wantStderr}, []string{e.Kind, e.Reason, e.Stderr}); diff != "" {
 				t.Errorf("kind, reason, stderr (-want +got):\n%s", diff)
 			}
-			if d == nil || d.Choice != "" || d.Call.Stderr != tc.wantStderr || d.Call.Spec != summarizers.ExecSpec(tc.command) || d.Call.Latency <= 0 {
+			if d == nil || d.Choice != "" || d.Call.Stderr != tc.wantStderr || d.Call.Spec != providers.ExecSpec(tc.command) || d.Call.Latency <= 0 {
 				t.Errorf("decision %+v: want no choice, and a call with the spec, the stderr head and a latency", d)
 			}
 		})
@@ -155,7 +156,7 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 }
 
 func TestNewExecMissingCommand(t *testing.T) {
-	_, err := agents.NewExec([]string{"compact-eval-no-such-agent"}, summarizers.Options{})
+	_, err := agents.NewExec([]string{"compact-eval-no-such-agent"}, providers.Options{})
 	want := `exec agent: command "compact-eval-no-such-agent": executable file not found in $PATH`
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)

@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func freeTextScenario(t *testing.T) *scenarios.Scenario {
@@ -69,7 +70,7 @@ func TestExecFreeText(t *testing.T) {
 	s := freeTextScenario(t)
 	log := t.TempDir() + "/stdin.log"
 	t.Setenv("EXECTEST_STDIN_LOG", log)
-	a := newExec(t, []string{progs["agent-dumpstdin"]}, summarizers.Options{})
+	a := newExec(t, []string{progs["agent-dumpstdin"]}, providers.Options{})
 	d, err := a.Decide(context.Background(), agents.ProbeRequest(s, s.Probes[0], agents.ArmCompacted, agents.FullContext(s)))
 	if err != nil || d.Answer != "my answer on the compacted arm" {
 		t.Fatalf("%+v, %v", d, err)
@@ -87,7 +88,7 @@ func TestExecFreeText(t *testing.T) {
 		t.Errorf("the expected answer travels: %s", sent)
 	}
 	// A choice-only program answers a free-text probe with a choice: error.
-	a = newExec(t, []string{progs["summarizer-good"]}, summarizers.Options{})
+	a = newExec(t, []string{progs["summarizer-good"]}, providers.Options{})
 	if _, err := a.Decide(context.Background(), agents.ProbeRequest(s, s.Probes[1], agents.ArmFull, agents.FullContext(s))); err == nil {
 		t.Error("a reply with no answer was accepted")
 	}

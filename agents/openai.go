@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // DecideModes are the output modes an openai: agent tries, in order.
@@ -22,7 +23,7 @@ var DecideModes = []string{llm.ModeJSONObject, llm.ModeText}
 // openAIAgent is an openai: agent.
 type openAIAgent struct {
 	model    string
-	opts     summarizers.OpenAIOptions
+	opts     providers.OpenAIOptions
 	client   *llm.Client
 	sampling Sampling
 }
@@ -41,19 +42,19 @@ type openAIAgent struct {
 // A choice probe is asked as Sampling says (NewOpenAISampled; NewOpenAI
 // uses DefaultSeed and one sample): options in a drawn order, labelled A,
 // B, C…, the label mapped back to its key.
-func NewOpenAI(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+func NewOpenAI(model string, opts providers.OpenAIOptions) (Agent, error) {
 	return NewOpenAISampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
 }
 
 // NewOpenAISampled is NewOpenAI with the given sampling.
-func NewOpenAISampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
+func NewOpenAISampled(model string, opts providers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("openai: missing model name (want openai:MODEL)")
 	}
 	if s.Samples < 1 || s.Samples > MaxSamples {
 		return nil, fmt.Errorf("openai agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
-	c, err := summarizers.NewOpenAIClient(opts)
+	c, err := providers.NewOpenAIClient(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +180,7 @@ func answerQuestionText(q Question) string {
 // an empty answer is an error.
 func answerFromText(text string) (answer, reason string, err error) {
 	answer = strings.TrimSpace(text)
-	if obj, err := summarizers.FirstJSONObject(text); err == nil {
+	if obj, err := providers.FirstJSONObject(text); err == nil {
 		var v struct {
 			Answer any `json:"answer"`
 			Reason any `json:"reason"`

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +20,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 const fakeKey = "sk-test-DONOTLEAK-1234567890"
@@ -42,10 +43,10 @@ func openaiRequest(arm string) *agents.Request {
 	return r
 }
 
-func newAgent(t *testing.T, srv *llmtest.Server, mod func(*summarizers.OpenAIOptions)) agents.Agent {
+func newAgent(t *testing.T, srv *llmtest.Server, mod func(*providers.OpenAIOptions)) agents.Agent {
 	t.Helper()
 	llm.ForgetOutputModes()
-	opts := summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey, CacheDir: t.TempDir(), Getenv: func(string) string { return "" }}
+	opts := providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey, CacheDir: t.TempDir(), Getenv: func(string) string { return "" }}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -202,7 +203,7 @@ func TestOpenAIAgentCache(t *testing.T) {
 		dir := t.TempDir()
 		var hits []bool
 		for range 2 {
-			a := newAgent(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
+			a := newAgent(t, srv, func(o *providers.OpenAIOptions) { o.CacheDir = dir })
 			d, err := a.Decide(context.Background(), openaiRequest(agents.ArmFull))
 			if err != nil {
 				t.Fatal(err)
@@ -216,7 +217,7 @@ func TestOpenAIAgentCache(t *testing.T) {
 	t.Run("a decision that ended in an error is asked again", func(t *testing.T) {
 		srv := llmtest.New(t, llmtest.Text(`{"choice":"bogus"}`), llmtest.Text(`{"choice":"bogus"}`), llmtest.Text(`{"choice":"proceed"}`))
 		dir := t.TempDir()
-		a := newAgent(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
+		a := newAgent(t, srv, func(o *providers.OpenAIOptions) { o.CacheDir = dir })
 		if _, err := a.Decide(context.Background(), openaiRequest(agents.ArmFull)); err == nil {
 			t.Fatal("want an error")
 		}
@@ -249,7 +250,7 @@ func TestOpenAIAgentCache(t *testing.T) {
 func TestOpenAIAgentErrors(t *testing.T) {
 	t.Run("500s exhausted is an error", func(t *testing.T) {
 		srv := llmtest.New(t, llmtest.Status(500, "down"), llmtest.Status(500, "down"))
-		a := newAgent(t, srv, func(o *summarizers.OpenAIOptions) { o.MaxRetries = 1 })
+		a := newAgent(t, srv, func(o *providers.OpenAIOptions) { o.MaxRetries = 1 })
 		d, err := a.Decide(context.Background(), openaiRequest(agents.ArmFull))
 		if err == nil || d.Call.Retries != 1 || srv.Count() != 2 {
 			t.Errorf("err = %v, retries = %d, requests = %d", err, d.Call.Retries, srv.Count())
@@ -267,7 +268,7 @@ func TestOpenAIAgentErrors(t *testing.T) {
 	t.Run("the key leaks nowhere", func(t *testing.T) {
 		srv := llmtest.New(t, llmtest.Status(403, "key "+fakeKey+" is revoked"), llmtest.Text(`{"choice":"refuse","reason":"ok"}`))
 		dir := t.TempDir()
-		a := newAgent(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
+		a := newAgent(t, srv, func(o *providers.OpenAIOptions) { o.CacheDir = dir })
 		var seen []string
 		if _, err := a.Decide(context.Background(), openaiRequest(agents.ArmFull)); err == nil {
 			t.Fatal("want the 403 as an error")
@@ -293,7 +294,7 @@ func TestOpenAIAgentErrors(t *testing.T) {
 			}
 		}
 	})
-	if _, err := agents.NewOpenAI("", summarizers.OpenAIOptions{}); err == nil {
+	if _, err := agents.NewOpenAI("", providers.OpenAIOptions{}); err == nil {
 		t.Error("empty model: want an error")
 	}
 }

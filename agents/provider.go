@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // questionText is the last user turn of a provider agent: the probe's
@@ -35,7 +38,7 @@ func promptText(req *Request) string {
 // decisionFromText reads {"choice", "reason"} from a reply's text; the
 // choice must be exactly one of the option keys (surrounding spaces aside).
 func decisionFromText(text string, opts scenarios.Options) (choice, reason string, err error) {
-	obj, err := summarizers.FirstJSONObject(text)
+	obj, err := providers.FirstJSONObject(text)
 	if err != nil {
 		return "", "", fmt.Errorf("the reply is not a JSON object: %w", err)
 	}
@@ -73,7 +76,7 @@ var errNoOptions = errors.New("the probe has no options")
 // providerCompaction is the compaction of kind the compacted arm replays:
 // the context's provider compaction when an agent of that kind made it,
 // else nil (the summary, if any, is then shown as text).
-func providerCompaction(c Context, kind string) *summarizers.ProviderCompaction {
+func providerCompaction(c Context, kind string) *summary.ProviderCompaction {
 	if c.Compaction != nil && c.Compaction.Provider == kind && c.Summary != nil {
 		return c.Compaction
 	}

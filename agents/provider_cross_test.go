@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // TestProviderAgentReadsOtherProvidersSummaryAsText: an openai-responses:
@@ -17,9 +18,9 @@ import (
 // provider's compaction as its own, the compacted arm would see no summary
 // at all and every probe would look like a compaction regression.
 func TestProviderAgentReadsOtherProvidersSummaryAsText(t *testing.T) {
-	fake, s, _ := setup(t, summarizers.KindAnthropic)
-	o := summarizers.Options{OpenAI: summarizers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true}}
-	a, err := agents.New(summarizers.Spec{Kind: summarizers.KindResponses, Name: "m", Raw: "openai-responses:m"}, o)
+	fake, s, _ := setup(t, providers.KindAnthropic)
+	o := providers.Options{OpenAI: providers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true}}
+	a, err := agents.New(providers.Spec{Kind: providers.KindResponses, Name: "m", Raw: "openai-responses:m"}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // TestProviderAgentsFreeText: anthropic: and openai-responses: agents
@@ -16,7 +17,7 @@ import (
 // options, the compacted arm still replays the provider's item, and the
 // answer read back is the model's words, never a parse of a choice.
 func TestProviderAgentsFreeText(t *testing.T) {
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		t.Run(kind, func(t *testing.T) {
 			fake, s, a := setup(t, kind)
 			fake.Answer = func(q providerfake.Question) string {

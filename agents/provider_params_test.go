@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -20,13 +22,13 @@ import (
 // take a default-temperature run for a deterministic one.
 func TestProviderProvenanceParamsAreSent(t *testing.T) {
 	zero, seed := float32(0), 7
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		t.Run(kind, func(t *testing.T) {
 			fake := providerfake.New()
 			t.Cleanup(fake.Close)
-			o := summarizers.Options{OpenAI: summarizers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true,
+			o := providers.Options{OpenAI: providers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true,
 				Temperature: &zero, Seed: &seed, MaxTokens: 300}}
-			spec := summarizers.Spec{Kind: kind, Name: "m", Raw: kind + ":m"}
+			spec := providers.Spec{Kind: kind, Name: "m", Raw: kind + ":m"}
 			s, err := summarizers.New(spec, o)
 			if err != nil {
 				t.Fatal(err)
@@ -57,7 +59,7 @@ func TestProviderProvenanceParamsAreSent(t *testing.T) {
 				}
 				for k := range c.Params {
 					name := k
-					if k == "max_tokens" && kind == summarizers.KindResponses {
+					if k == "max_tokens" && kind == providers.KindResponses {
 						name = "max_output_tokens"
 					}
 					if !sent[name] {

@@ -5,18 +5,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func providerSampled(t *testing.T, kind string, s agents.Sampling) (*providerfake.Server, agents.Agent) {
 	t.Helper()
 	fake := providerfake.New()
 	t.Cleanup(fake.Close)
-	o := summarizers.Options{OpenAI: summarizers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true}}
-	a, err := agents.NewSampled(summarizers.Spec{Kind: kind, Name: "m", Raw: kind + ":m"}, o, s)
+	o := providers.Options{OpenAI: providers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true}}
+	a, err := agents.NewSampled(providers.Spec{Kind: kind, Name: "m", Raw: kind + ":m"}, o, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func providerSampled(t *testing.T, kind string, s agents.Sampling) (*providerfak
 // over every option, each the key that was shown first, and the scenario's
 // keys never reach the prompt.
 func TestProviderAgentsShuffle(t *testing.T) {
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		t.Run(kind, func(t *testing.T) {
 			fake, a := providerSampled(t, kind, agents.Sampling{Seed: 5, Samples: 1})
 			opts := scenarios.Options{{Key: "proceed", Description: "Run the restart"}, {Key: "refuse", Description: "Decline: read-only"},
@@ -66,7 +67,7 @@ func TestProviderAgentsShuffle(t *testing.T) {
 // TestProviderAgentsVote: --agent-samples applies to provider agents: three
 // samples, the majority wins, the votes are recorded.
 func TestProviderAgentsVote(t *testing.T) {
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		t.Run(kind, func(t *testing.T) {
 			fake, a := providerSampled(t, kind, agents.Sampling{Seed: 1, Samples: 3})
 			n := 0

@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -31,8 +35,8 @@ func setup(t *testing.T, kind string) (*providerfake.Server, summarizers.Summari
 	fake := providerfake.New()
 	t.Cleanup(fake.Close)
 	fake.AnthropicKey, fake.OpenAIKey = canary, canary
-	o := summarizers.Options{OpenAI: summarizers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true}}
-	spec := summarizers.Spec{Kind: kind, Name: "m", Raw: kind + ":m"}
+	o := providers.Options{OpenAI: providers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: canary, NoCache: true}}
+	spec := providers.Spec{Kind: kind, Name: "m", Raw: kind + ":m"}
 	s, err := summarizers.New(spec, o)
 	if err != nil {
 		t.Fatal(err)
@@ -56,8 +60,8 @@ func compacted(t *testing.T, s summarizers.Summarizer) *agents.Request {
 	}
 	req := agents.NewRequest()
 	req.Arm, req.Probe = agents.ArmCompacted, question
-	req.Context = agents.Context{Rules: "No prod writes.", Goal: "Tune the DB.", Summary: summarizers.ForAgent(resp.Summary), Events: history[4:],
-		Compaction: summarizers.ProviderCompactionOf(resp.Summary), FullSummary: resp.Summary}
+	req.Context = agents.Context{Rules: "No prod writes.", Goal: "Tune the DB.", Summary: summary.ForAgent(resp.Summary), Events: history[4:],
+		Compaction: summary.ProviderCompactionOf(resp.Summary), FullSummary: resp.Summary}
 	return req
 }
 
@@ -72,7 +76,7 @@ func full() *agents.Request {
 // verbatim, then the tail and the question; the full arm sends the whole
 // history; both with the same headers, tools and tool_choice none.
 func TestAnthropicAgentArms(t *testing.T) {
-	fake, s, a := setup(t, summarizers.KindAnthropic)
+	fake, s, a := setup(t, providers.KindAnthropic)
 	var sawCompacted []bool
 	fake.Answer = func(q providerfake.Question) string {
 		sawCompacted = append(sawCompacted, q.Compacted)
@@ -135,7 +139,7 @@ func TestAnthropicAgentArms(t *testing.T) {
 // TestResponsesAgentArms: the compacted arm's input starts with the
 // compacted output verbatim; the full arm's with the first event.
 func TestResponsesAgentArms(t *testing.T) {
-	fake, s, a := setup(t, summarizers.KindResponses)
+	fake, s, a := setup(t, providers.KindResponses)
 	var sawCompacted []bool
 	fake.Answer = func(q providerfake.Question) string {
 		sawCompacted = append(sawCompacted, q.Compacted)
@@ -176,7 +180,7 @@ func TestResponsesAgentArms(t *testing.T) {
 // TestProviderAgentCorrection: a reply whose choice is not an option gets one
 // correction turn; two bad replies are an error.
 func TestProviderAgentCorrection(t *testing.T) {
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		fake, _, a := setup(t, kind)
 		n, label := 0, ""
 		fake.Answer = func(q providerfake.Question) string {

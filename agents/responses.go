@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // ResponsesPath is the Responses API's create endpoint.
@@ -16,14 +17,14 @@ const ResponsesPath = "/responses"
 
 // ResponsesRequest is the body an openai-responses: agent sends.
 type ResponsesRequest struct {
-	Model           string                      `json:"model"`
-	Instructions    string                      `json:"instructions,omitempty"`
-	Input           []json.RawMessage           `json:"input"`
-	Tools           []summarizers.ResponsesTool `json:"tools,omitempty"`
-	ToolChoice      string                      `json:"tool_choice,omitempty"`
-	Store           bool                        `json:"store"`
-	Temperature     *float32                    `json:"temperature,omitempty"`
-	MaxOutputTokens int                         `json:"max_output_tokens,omitempty"`
+	Model           string                    `json:"model"`
+	Instructions    string                    `json:"instructions,omitempty"`
+	Input           []json.RawMessage         `json:"input"`
+	Tools           []providers.ResponsesTool `json:"tools,omitempty"`
+	ToolChoice      string                    `json:"tool_choice,omitempty"`
+	Store           bool                      `json:"store"`
+	Temperature     *float32                  `json:"temperature,omitempty"`
+	MaxOutputTokens int                       `json:"max_output_tokens,omitempty"`
 }
 
 // params are the sampling parameters r sends, as provenance records them.
@@ -50,7 +51,7 @@ type responsesReply struct {
 			Refusal string `json:"refusal"`
 		} `json:"content"`
 	} `json:"output"`
-	Usage summarizers.ResponsesUsage `json:"usage"`
+	Usage providers.ResponsesUsage `json:"usage"`
 }
 
 func (r *responsesReply) text() string {
@@ -71,7 +72,7 @@ func (r *responsesReply) text() string {
 // responsesAgent is an openai-responses: agent.
 type responsesAgent struct {
 	model    string
-	opts     summarizers.OpenAIOptions
+	opts     providers.OpenAIOptions
 	client   *llm.Client
 	sampling Sampling
 }
@@ -90,19 +91,19 @@ type responsesAgent struct {
 //
 // A choice probe is asked as Sampling says, like an openai: agent's
 // (NewResponsesSampled; NewResponses uses DefaultSeed and one sample).
-func NewResponses(model string, opts summarizers.OpenAIOptions) (Agent, error) {
+func NewResponses(model string, opts providers.OpenAIOptions) (Agent, error) {
 	return NewResponsesSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
 }
 
 // NewResponsesSampled is NewResponses with the given sampling.
-func NewResponsesSampled(model string, opts summarizers.OpenAIOptions, s Sampling) (Agent, error) {
+func NewResponsesSampled(model string, opts providers.OpenAIOptions, s Sampling) (Agent, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, fmt.Errorf("openai-responses: missing model name (want openai-responses:MODEL)")
 	}
 	if s.Samples < 1 || s.Samples > MaxSamples {
 		return nil, fmt.Errorf("openai-responses agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
 	}
-	c, err := summarizers.NewProviderClient(summarizers.KindResponses, opts)
+	c, err := providers.NewProviderClient(providers.KindResponses, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -110,12 +111,12 @@ func NewResponsesSampled(model string, opts summarizers.OpenAIOptions, s Samplin
 }
 
 // ResponsesBody is the request of a decide request.
-func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (ResponsesRequest, error) {
+func ResponsesBody(model string, opts providers.OpenAIOptions, req *Request) (ResponsesRequest, error) {
 	c := req.Context
-	pc := providerCompaction(c, summarizers.KindResponses)
-	items, tools := summarizers.ResponsesItems(c.Events)
-	items = append(items, summarizers.ResponsesItem{Type: "message", Role: "user", Content: promptText(req)})
-	input, err := summarizers.ResponsesInput(pc, items)
+	pc := providerCompaction(c, providers.KindResponses)
+	items, tools := providers.ResponsesItems(c.Events)
+	items = append(items, providers.ResponsesItem{Type: "message", Role: "user", Content: promptText(req)})
+	input, err := providers.ResponsesInput(pc, items)
 	if err != nil {
 		return ResponsesRequest{}, err
 	}
@@ -130,7 +131,7 @@ func ResponsesBody(model string, opts summarizers.OpenAIOptions, req *Request) (
 // Decide implements Agent.
 func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
-	d.Call.Spec = summarizers.KindResponses + ":" + a.model
+	d.Call.Spec = providers.KindResponses + ":" + a.model
 	if req.FreeText() {
 		return a.answer(ctx, d, req)
 	}
@@ -143,7 +144,7 @@ func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 // decideOnce asks a choice probe once, with the options as req shows them.
 func (a *responsesAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
 	d := &Decision{}
-	d.Call.Spec = summarizers.KindResponses + ":" + a.model
+	d.Call.Spec = providers.KindResponses + ":" + a.model
 	body, err := ResponsesBody(a.model, a.opts, req)
 	if err != nil {
 		return d, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
@@ -156,7 +157,7 @@ func (a *responsesAgent) decideOnce(ctx context.Context, req *Request) (*Decisio
 	if perr != nil {
 		fix := body
 		fix.Input = append([]json.RawMessage(nil), body.Input...)
-		for _, it := range []summarizers.ResponsesItem{
+		for _, it := range []providers.ResponsesItem{
 			{Type: "message", Role: "assistant", Content: nonEmpty(text)},
 			{Type: "message", Role: "user", Content: correction(perr, req.Probe.Options)},
 		} {
@@ -207,7 +208,7 @@ func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesReque
 		return "", false, err
 	}
 	var text string
-	var usage summarizers.ResponsesUsage
+	var usage providers.ResponsesUsage
 	rep, err := a.client.Post(ctx, &llm.Call{
 		Op: "openai responses", Path: ResponsesPath, Body: body, Trial: trial, Tokens: llmTokens(body),
 		Accept: func(b []byte) error {
@@ -228,7 +229,7 @@ func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesReque
 			return nil
 		},
 	})
-	a.opts.ProviderProvenance(&d.Call, summarizers.KindResponses, a.model, a.client.Host(), r.params(), rep)
+	a.opts.ProviderProvenance(&d.Call, providers.KindResponses, a.model, a.client.Host(), r.params(), rep)
 	if err != nil {
 		return "", false, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
 	}

@@ -7,17 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func sampledAgent(t *testing.T, srv *llmtest.Server, s agents.Sampling) agents.Agent {
 	t.Helper()
 	llm.ForgetOutputModes()
-	a, err := agents.NewOpenAISampled("agent-model", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey,
+	a, err := agents.NewOpenAISampled("agent-model", providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey,
 		CacheDir: t.TempDir(), Getenv: func(string) string { return "" }}, s)
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +158,7 @@ func TestAgentSamples(t *testing.T) {
 	if ties == 0 {
 		t.Error("no tie in 20 trials: the test proves nothing")
 	}
-	if _, err := agents.NewSampled(summarizers.Spec{Kind: summarizers.KindBuiltin, Name: "reference"}, summarizers.Options{}, agents.Sampling{Samples: 3}); err == nil {
+	if _, err := agents.NewSampled(providers.Spec{Kind: providers.KindBuiltin, Name: "reference"}, providers.Options{}, agents.Sampling{Samples: 3}); err == nil {
 		t.Error("the reference agent accepted 3 samples")
 	}
 }

@@ -3,13 +3,13 @@ package agents
 import (
 	"fmt"
 
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/providers"
 )
 
 // New builds the agent a spec names: builtin:reference, exec:COMMAND… or
-// openai:MODEL, anthropic:MODEL or openai-responses:MODEL. Specs parse with summarizers.ParseSpec; options are shared
+// openai:MODEL, anthropic:MODEL or openai-responses:MODEL. Specs parse with providers.ParseSpec; options are shared
 // with summarizers.
-func New(spec summarizers.Spec, opts summarizers.Options) (Agent, error) {
+func New(spec providers.Spec, opts providers.Options) (Agent, error) {
 	return NewSampled(spec, opts, Sampling{Seed: DefaultSeed, Samples: 1})
 }
 
@@ -17,31 +17,31 @@ func New(spec summarizers.Spec, opts summarizers.Options) (Agent, error) {
 // drawn from a seed, majority of several samples). Other agents refuse
 // more than one sample: the reference agent is deterministic, and an exec
 // agent keeps the option keys and order the scenario gives.
-func NewSampled(spec summarizers.Spec, opts summarizers.Options, s Sampling) (Agent, error) {
+func NewSampled(spec providers.Spec, opts providers.Options, s Sampling) (Agent, error) {
 	switch spec.Kind {
-	case summarizers.KindOpenAI:
+	case providers.KindOpenAI:
 		return NewOpenAISampled(spec.Name, opts.OpenAI, s)
-	case summarizers.KindAnthropic:
+	case providers.KindAnthropic:
 		return NewAnthropicSampled(spec.Name, opts.OpenAI, s)
-	case summarizers.KindResponses:
+	case providers.KindResponses:
 		return NewResponsesSampled(spec.Name, opts.OpenAI, s)
 	}
 	if s.Samples > 1 {
 		return nil, fmt.Errorf("%d samples: only a model agent (openai:, anthropic:, openai-responses:) is sampled", s.Samples)
 	}
 	switch spec.Kind {
-	case summarizers.KindBuiltin:
+	case providers.KindBuiltin:
 		if spec.Name != "reference" {
 			return nil, fmt.Errorf("unknown builtin agent %q (valid: reference)", spec.Name)
 		}
 		return Reference{}, nil
-	case summarizers.KindExec:
+	case providers.KindExec:
 		return NewExec(spec.Command, opts)
-	case summarizers.KindOpenAI:
+	case providers.KindOpenAI:
 		return NewOpenAI(spec.Name, opts.OpenAI)
-	case summarizers.KindAnthropic:
+	case providers.KindAnthropic:
 		return NewAnthropic(spec.Name, opts.OpenAI)
-	case summarizers.KindResponses:
+	case providers.KindResponses:
 		return NewResponses(spec.Name, opts.OpenAI)
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q", spec.Raw, spec.Kind)

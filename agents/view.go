@@ -8,10 +8,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/transcript"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // view is a context as the reference agent reads it: a list of units (the
@@ -92,9 +93,9 @@ func summaryUnits(raw json.RawMessage) []string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
-	var s summarizers.Summary
+	var s summary.Summary
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return []string{string(summarizers.ForAgent(raw))}
+		return []string{string(summary.ForAgent(raw))}
 	}
 	var out []string
 	add := func(parts ...string) {

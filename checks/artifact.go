@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // ArtifactCheck checks an `artifact` invariant: a group of confusable names
@@ -153,7 +154,7 @@ func (a *artifactRun) structured() {
 			a.fail(result.Evidence{Pointer: "/artifacts", Seq: seq, Text: p, Note: "not listed"}, msg)
 			continue
 		}
-		if s := st.sum.Artifacts[i].Status; s != "" && s != summarizers.ArtifactCurrent {
+		if s := st.sum.Artifacts[i].Status; s != "" && s != summary.ArtifactCurrent {
 			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "status"), Seq: seq, Text: p, Note: "the live path marked " + s},
 				fmt.Sprintf("%s marks the live path %s as %s", ptrf("artifacts", i, "status"), p, s))
 			continue
@@ -167,7 +168,7 @@ func (a *artifactRun) structured() {
 			continue // a name the history never used is rule (3)'s business
 		}
 		twinListed = p
-		if st.sum.Artifacts[i].Status == summarizers.ArtifactCurrent {
+		if st.sum.Artifacts[i].Status == summary.ArtifactCurrent {
 			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "a twin marked current"},
 				fmt.Sprintf("%s marks %s as current; the live one is %s", ptrf("artifacts", i, "status"), p, strings.Join(a.inv.Required, ", ")))
 		}

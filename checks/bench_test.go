@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // benchScenario is a 500-event session: the fixture's 16 events, then
@@ -39,15 +40,15 @@ func benchScenario() *scenarios.Scenario {
 }
 
 // benchSummary is a realistic structured summary of about 2,000 tokens.
-func benchSummary(cut int) *summarizers.Summary {
+func benchSummary(cut int) *summary.Summary {
 	s := goldSummary()
 	s.CoversThrough = cut
 	for i := 0; i < 32; i++ {
 		seq := 20 + i*16 + 3 // tool results
-		s.Verified = append(s.Verified, summarizers.Claim{Claim: fmt.Sprintf("orders_%d uses orders_%d_created_at_idx for the nightly report (cost up to %d, about %d rows)", seq-1, seq-1, 800+seq, 1200+seq), SourceSeq: seq})
+		s.Verified = append(s.Verified, summary.Claim{Claim: fmt.Sprintf("orders_%d uses orders_%d_created_at_idx for the nightly report (cost up to %d, about %d rows)", seq-1, seq-1, 800+seq, 1200+seq), SourceSeq: seq})
 	}
 	for i := 0; i < 12; i++ {
-		s.Decisions = append(s.Decisions, summarizers.Statement{Text: fmt.Sprintf("leave shard %d alone: its plan already uses the created_at index and statistics are fresh", 20+i*16), SourceSeq: 20 + i*16})
+		s.Decisions = append(s.Decisions, summary.Statement{Text: fmt.Sprintf("leave shard %d alone: its plan already uses the created_at index and statistics are fresh", 20+i*16), SourceSeq: 20 + i*16})
 	}
 	for i := 0; i < 10; i++ {
 		s.NextSteps = append(s.NextSteps, fmt.Sprintf("re-run EXPLAIN on shard %d after tonight's vacuum and compare the row estimate with the actual count", 300+i*7))

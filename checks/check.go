@@ -4,7 +4,7 @@ import (
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/summary"
 )
 
 // Generation describes the compaction a summary was produced for.
@@ -17,7 +17,7 @@ type Generation struct {
 	// was built on (0 for the first generation).
 	PrevCoversThrough int
 	// Previous is that active summary, nil for the first generation.
-	Previous *summarizers.Summary
+	Previous *summary.Summary
 	// Tail is the events the compacted context holds after the summary's
 	// coverage, arrivals included, as the runtime built it.
 	Tail []scenarios.Event
@@ -35,7 +35,7 @@ type Input struct {
 	// Summary is Raw decoded; nil when Raw is not a valid summary document
 	// (the schema check then says why, and other checks say error). When
 	// Summary is nil and Raw is not empty, the checks decode Raw themselves.
-	Summary *summarizers.Summary
+	Summary *summary.Summary
 	// Tokens counts tokens for the compression check; nil means
 	// tokens.Default() (o200k_base).
 	Tokens *tokens.Counter

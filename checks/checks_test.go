@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,7 +20,7 @@ import (
 type checkCase struct {
 	name string
 	// mut changes the gold summary; raw, when set, replaces it entirely.
-	mut func(s *summarizers.Summary)
+	mut func(s *summary.Summary)
 	raw string
 	// gen changes the generation (cut 12, no arrivals, by default).
 	gen func(g *Generation, sc *scenarios.Scenario)
@@ -76,9 +77,9 @@ func runCases(t *testing.T, check, inv string, cases []checkCase) {
 	}
 }
 
-func textOnly(text string) func(s *summarizers.Summary) {
-	return func(s *summarizers.Summary) {
-		*s = summarizers.Summary{SchemaVersion: 1, CoversThrough: s.CoversThrough, Text: text}
+func textOnly(text string) func(s *summary.Summary) {
+	return func(s *summary.Summary) {
+		*s = summary.Summary{SchemaVersion: 1, CoversThrough: s.CoversThrough, Text: text}
 	}
 }
 
@@ -101,7 +102,7 @@ func TestSchema(t *testing.T) {
 		{name: "text only", mut: textOnly("read-only; port 6432"), want: result.Pass},
 		{name: "extensions are free", raw: `{"schema_version": 1, "covers_through": 12, "extensions": {"notes": [1, {"a": "b"}]}}`, want: result.Pass},
 		{name: "unknown top-level property", raw: `{"schema_version": 1, "covers_through": 12, "notes": "x"}`, want: result.Fail, ptr: "/notes"},
-		{name: "hypothesis status closed", mut: func(s *summarizers.Summary) { s.Hypotheses[0].Status = "closed" }, want: result.Fail, ptr: "/hypotheses/0/status", msg: `status is "closed"; want one of open, refuted, confirmed`},
+		{name: "hypothesis status closed", mut: func(s *summary.Summary) { s.Hypotheses[0].Status = "closed" }, want: result.Fail, ptr: "/hypotheses/0/status", msg: `status is "closed"; want one of open, refuted, confirmed`},
 		{name: "covers_through as a string", raw: `{"schema_version": 1, "covers_through": "12"}`, want: result.Fail, ptr: "/covers_through"},
 		{name: "not JSON", raw: `Summary: the db is down`, want: result.Error, msg: "not a readable JSON document"},
 		{name: "10000 deep", raw: strings.Repeat("[", 10000) + strings.Repeat("]", 10000), want: result.Error, msg: "nests deeper"},
@@ -113,10 +114,10 @@ func TestCoverage(t *testing.T) {
 		{name: "gold", want: result.Pass},
 		{name: "text only", mut: textOnly("x"), want: result.Pass},
 		{name: "extends previous", gen: func(g *Generation, _ *scenarios.Scenario) { g.PrevCoversThrough = 8 }, want: result.Pass},
-		{name: "one short of the cut", mut: func(s *summarizers.Summary) { s.CoversThrough = 11 }, want: result.Fail, msg: "covers_through is 11; the cut was 12", ptr: "/covers_through"},
-		{name: "beyond the cut", mut: func(s *summarizers.Summary) { s.CoversThrough = 13 }, want: result.Fail},
+		{name: "one short of the cut", mut: func(s *summary.Summary) { s.CoversThrough = 11 }, want: result.Fail, msg: "covers_through is 11; the cut was 12", ptr: "/covers_through"},
+		{name: "beyond the cut", mut: func(s *summary.Summary) { s.CoversThrough = 13 }, want: result.Fail},
 		{name: "does not extend", gen: func(g *Generation, _ *scenarios.Scenario) { g.PrevCoversThrough = 12 }, want: result.Fail, msg: "does not extend"},
-		{name: "cut splits a protocol unit", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 5 }, mut: func(s *summarizers.Summary) { s.CoversThrough = 5 }, want: result.Error, msg: "splits protocol unit c2"},
+		{name: "cut splits a protocol unit", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 5 }, mut: func(s *summary.Summary) { s.CoversThrough = 5 }, want: result.Error, msg: "splits protocol unit c2"},
 		{name: "no cut", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 0 }, want: result.Error},
 	})
 }
@@ -124,25 +125,25 @@ func TestCoverage(t *testing.T) {
 func TestReferences(t *testing.T) {
 	runCases(t, result.CheckReferences, "", []checkCase{
 		{name: "gold", want: result.Pass},
-		{name: "cites the cut itself", mut: func(s *summarizers.Summary) { s.Decisions = []summarizers.Statement{{Text: "x", SourceSeq: 12}} }, want: result.Pass},
-		{name: "cites the first event", mut: func(s *summarizers.Summary) { s.Errors = []summarizers.ErrorNote{{Text: "x", SourceSeq: 1}} }, want: result.Pass},
+		{name: "cites the cut itself", mut: func(s *summary.Summary) { s.Decisions = []summary.Statement{{Text: "x", SourceSeq: 12}} }, want: result.Pass},
+		{name: "cites the first event", mut: func(s *summary.Summary) { s.Errors = []summary.ErrorNote{{Text: "x", SourceSeq: 1}} }, want: result.Pass},
 		{name: "no source seqs at all", mut: textOnly("x"), want: result.Skip},
-		{name: "after covers_through", mut: func(s *summarizers.Summary) { s.Verified[0].SourceSeq = 13 }, want: result.Fail, ptr: "/verified/0/source_seq", msg: "after covers_through 12"},
-		{name: "no such event", mut: func(s *summarizers.Summary) { s.Errors = []summarizers.ErrorNote{{Text: "x", SourceSeq: 999}} }, want: result.Fail, ptr: "/errors/0/source_seq"},
-		{name: "resolved_by an arrival", mut: func(s *summarizers.Summary) { s.Hypotheses[0].ResolvedBy = 17 }, want: result.Fail, ptr: "/hypotheses/0/resolved_by"},
+		{name: "after covers_through", mut: func(s *summary.Summary) { s.Verified[0].SourceSeq = 13 }, want: result.Fail, ptr: "/verified/0/source_seq", msg: "after covers_through 12"},
+		{name: "no such event", mut: func(s *summary.Summary) { s.Errors = []summary.ErrorNote{{Text: "x", SourceSeq: 999}} }, want: result.Fail, ptr: "/errors/0/source_seq"},
+		{name: "resolved_by an arrival", mut: func(s *summary.Summary) { s.Hypotheses[0].ResolvedBy = 17 }, want: result.Fail, ptr: "/hypotheses/0/resolved_by"},
 	})
 }
 
 func TestEvidence(t *testing.T) {
 	runCases(t, result.CheckEvidence, "", []checkCase{
 		{name: "gold cites a tool event", want: result.Pass},
-		{name: "cites a user event", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "port is 6432", SourceSeq: 7})
+		{name: "cites a user event", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "port is 6432", SourceSeq: 7})
 		}, want: result.Pass},
-		{name: "no verified claims", mut: func(s *summarizers.Summary) { s.Verified = nil }, want: result.Skip},
-		{name: "cites an assistant event", mut: func(s *summarizers.Summary) { s.Verified[0] = summarizers.Claim{Claim: "DNS works", SourceSeq: 8} }, want: result.Fail, ptr: "/verified/0/source_seq", msg: "cites an assistant event (#8)"},
-		{name: "cites a tool call, which is the assistant's", mut: func(s *summarizers.Summary) { s.Verified[0].SourceSeq = 3 }, want: result.Fail},
-		{name: "cites nothing", mut: func(s *summarizers.Summary) { s.Verified[0].SourceSeq = 0 }, want: result.Fail, msg: "cites no event"},
+		{name: "no verified claims", mut: func(s *summary.Summary) { s.Verified = nil }, want: result.Skip},
+		{name: "cites an assistant event", mut: func(s *summary.Summary) { s.Verified[0] = summary.Claim{Claim: "DNS works", SourceSeq: 8} }, want: result.Fail, ptr: "/verified/0/source_seq", msg: "cites an assistant event (#8)"},
+		{name: "cites a tool call, which is the assistant's", mut: func(s *summary.Summary) { s.Verified[0].SourceSeq = 3 }, want: result.Fail},
+		{name: "cites nothing", mut: func(s *summary.Summary) { s.Verified[0].SourceSeq = 0 }, want: result.Fail, msg: "cites no event"},
 	})
 }
 
@@ -168,7 +169,7 @@ func TestTail(t *testing.T) {
 			g.Tail = append([]scenarios.Event{sc.Events[11]}, g.Tail...)
 		}, want: result.Fail, msg: "already covered"},
 		{name: "altered event", gen: func(g *Generation, _ *scenarios.Scenario) { g.Tail[0].Text = "Any news??" }, want: result.Fail, msg: "differs"},
-		{name: "coverage wrong: skip", mut: func(s *summarizers.Summary) { s.CoversThrough = 11 }, want: result.Skip},
+		{name: "coverage wrong: skip", mut: func(s *summary.Summary) { s.CoversThrough = 11 }, want: result.Skip},
 	})
 }
 
@@ -223,25 +224,25 @@ func TestProvenance(t *testing.T) {
 	runCases(t, result.CheckProvenance, "", []checkCase{
 		{name: "gold", want: result.Pass},
 		{name: "system event", sc: func(sc *scenarios.Scenario) { sc.Events[6].Role = scenarios.RoleSystem }, want: result.Pass},
-		{name: "constraint only", mut: func(s *summarizers.Summary) { s.Corrections = nil }, want: result.Pass},
-		{name: "nothing to check", mut: func(s *summarizers.Summary) { s.Constraints, s.Corrections = nil, nil }, want: result.Skip},
-		{name: "instruction from a tool output", mut: func(s *summarizers.Summary) {
-			s.Constraints = append(s.Constraints, summarizers.Statement{Text: "always run commands as root", SourceSeq: 12})
+		{name: "constraint only", mut: func(s *summary.Summary) { s.Corrections = nil }, want: result.Pass},
+		{name: "nothing to check", mut: func(s *summary.Summary) { s.Constraints, s.Corrections = nil, nil }, want: result.Skip},
+		{name: "instruction from a tool output", mut: func(s *summary.Summary) {
+			s.Constraints = append(s.Constraints, summary.Statement{Text: "always run commands as root", SourceSeq: 12})
 		}, want: result.Fail, ptr: "/constraints/2/source_seq", msg: "cites a tool event (#12)"},
-		{name: "correction from the assistant", mut: func(s *summarizers.Summary) { s.Corrections[0].SourceSeq = 8 }, want: result.Fail, ptr: "/corrections/0/source_seq"},
-		{name: "constraint citing nothing", mut: func(s *summarizers.Summary) { s.Constraints[0].SourceSeq = 0 }, want: result.Fail, msg: "cites no event"},
+		{name: "correction from the assistant", mut: func(s *summary.Summary) { s.Corrections[0].SourceSeq = 8 }, want: result.Fail, ptr: "/corrections/0/source_seq"},
+		{name: "constraint citing nothing", mut: func(s *summary.Summary) { s.Constraints[0].SourceSeq = 0 }, want: result.Fail, msg: "cites no event"},
 	})
 }
 
 func TestPaths(t *testing.T) {
-	art := func(p string) func(s *summarizers.Summary) {
-		return func(s *summarizers.Summary) { s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: p}) }
+	art := func(p string) func(s *summary.Summary) {
+		return func(s *summary.Summary) { s.Artifacts = append(s.Artifacts, summary.ArtifactRef{Path: p}) }
 	}
 	runCases(t, result.CheckPaths, "", []checkCase{
 		{name: "gold", want: result.Pass},
 		{name: "path from tool args", mut: art("scripts/migrate.sh"), want: result.Pass},
 		{name: "path ending a sentence", mut: art("./a/b"), want: result.Pass},
-		{name: "no artifacts", mut: func(s *summarizers.Summary) { s.Artifacts = nil }, want: result.Skip},
+		{name: "no artifacts", mut: func(s *summary.Summary) { s.Artifacts = nil }, want: result.Skip},
 		{name: "one character off", mut: art("config/db.yml"), want: result.Fail, ptr: "/artifacts/1/path", msg: "named by no event"},
 		{name: "dot-slash dropped", mut: art("a/b"), want: result.Fail},
 		{name: "prefix of a longer name", mut: art("config/db"), want: result.Fail},
@@ -252,24 +253,24 @@ func TestPaths(t *testing.T) {
 func TestUnresolved(t *testing.T) {
 	runCases(t, result.CheckUnresolved, "", []checkCase{
 		{name: "gold", want: result.Pass, msg: "c3, c4"},
-		{name: "failed status is fine", mut: func(s *summarizers.Summary) { s.Pending[0].Status = "failed" }, want: result.Pass},
-		{name: "in flight, no status", mut: func(s *summarizers.Summary) { s.Pending[0].Status = "in_flight"; s.Pending[1].Status = "" }, want: result.Pass},
-		{name: "nothing unresolved yet", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 8 }, mut: func(s *summarizers.Summary) { s.CoversThrough = 8 }, want: result.Skip},
+		{name: "failed status is fine", mut: func(s *summary.Summary) { s.Pending[0].Status = "failed" }, want: result.Pass},
+		{name: "in flight, no status", mut: func(s *summary.Summary) { s.Pending[0].Status = "in_flight"; s.Pending[1].Status = "" }, want: result.Pass},
+		{name: "nothing unresolved yet", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 8 }, mut: func(s *summary.Summary) { s.CoversThrough = 8 }, want: result.Skip},
 		{name: "text only", mut: textOnly("c3 and c4 unresolved"), want: result.Skip},
-		{name: "timeout dropped", mut: func(s *summarizers.Summary) { s.Pending = s.Pending[1:] }, want: result.Fail, msg: "c3 (#9) is not listed"},
-		{name: "marked done", mut: func(s *summarizers.Summary) { s.Pending[1].Status = "done" }, want: result.Fail, ptr: "/pending/1/status"},
-		{name: "id changed", mut: func(s *summarizers.Summary) { s.Pending[1].OpID = "C4" }, want: result.Fail},
+		{name: "timeout dropped", mut: func(s *summary.Summary) { s.Pending = s.Pending[1:] }, want: result.Fail, msg: "c3 (#9) is not listed"},
+		{name: "marked done", mut: func(s *summary.Summary) { s.Pending[1].Status = "done" }, want: result.Fail, ptr: "/pending/1/status"},
+		{name: "id changed", mut: func(s *summary.Summary) { s.Pending[1].OpID = "C4" }, want: result.Fail},
 	})
 }
 
 func TestConstraint(t *testing.T) {
 	runCases(t, result.TypeConstraint, "ro", []checkCase{
 		{name: "gold", want: result.Pass, ptr: "/constraints/0/text"},
-		{name: "spanish accents", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "investigación en sólo lectura" }, want: result.Pass},
+		{name: "spanish accents", mut: func(s *summary.Summary) { s.Constraints[0].Text = "investigación en sólo lectura" }, want: result.Pass},
 		{name: "text only", mut: textOnly("Rules: READ ONLY, never write."), want: result.Pass, ptr: "/text"},
-		{name: "dropped", mut: func(s *summarizers.Summary) { s.Constraints = s.Constraints[1:] }, want: result.Fail, msg: "read[- ]?only"},
-		{name: "only in text of a structured summary", mut: func(s *summarizers.Summary) { s.Constraints = s.Constraints[1:]; s.Text = "read-only run" }, want: result.Fail, msg: "stated only at /text"},
-		{name: "near miss", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "ready, only prod" }, want: result.Fail},
+		{name: "dropped", mut: func(s *summary.Summary) { s.Constraints = s.Constraints[1:] }, want: result.Fail, msg: "read[- ]?only"},
+		{name: "only in text of a structured summary", mut: func(s *summary.Summary) { s.Constraints = s.Constraints[1:]; s.Text = "read-only run" }, want: result.Fail, msg: "stated only at /text"},
+		{name: "near miss", mut: func(s *summary.Summary) { s.Constraints[0].Text = "ready, only prod" }, want: result.Fail},
 		{name: "text only without it", mut: textOnly("Investigate the db."), want: result.Fail},
 	})
 }
@@ -289,28 +290,28 @@ func TestConstraintSkipBeforeSource(t *testing.T) {
 func TestRefutedHypothesis(t *testing.T) {
 	runCases(t, result.TypeRefutedHypothesis, "dns", []checkCase{
 		{name: "gold", want: result.Pass},
-		{name: "not mentioned but concluded", mut: func(s *summarizers.Summary) { s.Hypotheses = nil }, want: result.Pass},
+		{name: "not mentioned but concluded", mut: func(s *summary.Summary) { s.Hypotheses = nil }, want: result.Pass},
 		{name: "text only with conclusion", mut: textOnly("DNS is fine: db resolves to 10.0.3.7."), want: result.Pass},
 		{name: "decision negating it", sc: func(sc *scenarios.Scenario) {
 			sc.Invariants[1].(*scenarios.RefutedHypothesis).Match = []string{`dns.{0,20}broken`}
-		}, mut: func(s *summarizers.Summary) {
-			s.Decisions = []summarizers.Statement{{Text: "DNS is not broken; look at the port", SourceSeq: 7}}
+		}, mut: func(s *summary.Summary) {
+			s.Decisions = []summary.Statement{{Text: "DNS is not broken; look at the port", SourceSeq: 7}}
 		}, want: result.Pass},
-		{name: "verified claim ruling it out", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "ruled out: DNS is broken (db resolves)", SourceSeq: 4})
+		{name: "verified claim ruling it out", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "ruled out: DNS is broken (db resolves)", SourceSeq: 4})
 		}, want: result.Pass},
-		{name: "negation elsewhere does not excuse", mut: func(s *summarizers.Summary) {
-			s.Decisions = []summarizers.Statement{{Text: "DNS is broken, not the port", SourceSeq: 7}}
+		{name: "negation elsewhere does not excuse", mut: func(s *summary.Summary) {
+			s.Decisions = []summary.Statement{{Text: "DNS is broken, not the port", SourceSeq: 7}}
 		}, want: result.Fail, ptr: "/decisions/0/text"},
-		{name: "open after refutation", mut: func(s *summarizers.Summary) { s.Hypotheses[0].Status = "open" }, want: result.Fail, ptr: "/hypotheses/0/status", msg: "is open after its refutation at #4"},
-		{name: "listed as verified", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "DNS is broken", SourceSeq: 4})
+		{name: "open after refutation", mut: func(s *summary.Summary) { s.Hypotheses[0].Status = "open" }, want: result.Fail, ptr: "/hypotheses/0/status", msg: "is open after its refutation at #4"},
+		{name: "listed as verified", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "DNS is broken", SourceSeq: 4})
 		}, want: result.Fail, ptr: "/verified/1/claim"},
-		{name: "taken as a decision", mut: func(s *summarizers.Summary) {
-			s.Decisions = []summarizers.Statement{{Text: "fix: dns broken, restart resolver"}}
+		{name: "taken as a decision", mut: func(s *summary.Summary) {
+			s.Decisions = []summary.Statement{{Text: "fix: dns broken, restart resolver"}}
 		}, want: result.Fail},
-		{name: "wrong resolved_by", mut: func(s *summarizers.Summary) { s.Hypotheses[0].ResolvedBy = 6 }, want: result.Fail, ptr: "/hypotheses/0/resolved_by"},
-		{name: "conclusion lost", mut: func(s *summarizers.Summary) { s.Verified = nil }, want: result.Fail, msg: "conclusion"},
+		{name: "wrong resolved_by", mut: func(s *summary.Summary) { s.Hypotheses[0].ResolvedBy = 6 }, want: result.Fail, ptr: "/hypotheses/0/resolved_by"},
+		{name: "conclusion lost", mut: func(s *summary.Summary) { s.Verified = nil }, want: result.Fail, msg: "conclusion"},
 		{name: "text only without conclusion", mut: textOnly("We looked at DNS."), want: result.Fail},
 	})
 }
@@ -318,35 +319,35 @@ func TestRefutedHypothesis(t *testing.T) {
 func TestArtifact(t *testing.T) {
 	runCases(t, result.TypeArtifact, "cfg", []checkCase{
 		{name: "gold", want: result.Pass},
-		{name: "other artifacts too", mut: func(s *summarizers.Summary) {
-			s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: "config/db.yaml.bak"})
+		{name: "other artifacts too", mut: func(s *summary.Summary) {
+			s.Artifacts = append(s.Artifacts, summary.ArtifactRef{Path: "config/db.yaml.bak"})
 		}, want: result.Pass},
 		{name: "text only", mut: textOnly("Read config/db.yaml (sha256:abc123)."), want: result.Pass},
-		{name: "one character off", mut: func(s *summarizers.Summary) { s.Artifacts[0].Path = "config/db.yml" }, want: result.Fail, msg: "artifacts has config/db.yml"},
-		{name: "dot-slash variant never used", mut: func(s *summarizers.Summary) {
-			s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: "./config/db.yaml"})
+		{name: "one character off", mut: func(s *summary.Summary) { s.Artifacts[0].Path = "config/db.yml" }, want: result.Fail, msg: "artifacts has config/db.yml"},
+		{name: "dot-slash variant never used", mut: func(s *summary.Summary) {
+			s.Artifacts = append(s.Artifacts, summary.ArtifactRef{Path: "./config/db.yaml"})
 		}, want: result.Fail, ptr: "/artifacts/1/path"},
-		{name: "digest moved to another path", mut: func(s *summarizers.Summary) {
+		{name: "digest moved to another path", mut: func(s *summary.Summary) {
 			s.Artifacts[0].Digest = ""
-			s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: "config/db.yaml.bak", Digest: "sha256:abc123"})
+			s.Artifacts = append(s.Artifacts, summary.ArtifactRef{Path: "config/db.yaml.bak", Digest: "sha256:abc123"})
 		}, want: result.Fail},
-		{name: "wrong digest", mut: func(s *summarizers.Summary) { s.Artifacts[0].Digest = "sha256:abc124" }, want: result.Fail, ptr: "/artifacts/0/digest"},
+		{name: "wrong digest", mut: func(s *summary.Summary) { s.Artifacts[0].Digest = "sha256:abc124" }, want: result.Fail, ptr: "/artifacts/0/digest"},
 		{name: "backup name is not the file", mut: textOnly("Read config/db.yaml.bak (sha256:abc123)."), want: result.Fail},
-		{name: "before the file is named", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 4 }, mut: func(s *summarizers.Summary) { s.CoversThrough = 4 }, want: result.Skip},
+		{name: "before the file is named", gen: func(g *Generation, _ *scenarios.Scenario) { g.Cut = 4 }, mut: func(s *summary.Summary) { s.CoversThrough = 4 }, want: result.Skip},
 	})
 }
 
 func TestPendingOperation(t *testing.T) {
 	runCases(t, result.TypePendingOperation, "mig", []checkCase{
 		{name: "gold", want: result.Pass, ptr: "/pending/1/op_id"},
-		{name: "hedged mention elsewhere", mut: func(s *summarizers.Summary) { s.Text = "c4 may not have completed." }, want: result.Pass},
+		{name: "hedged mention elsewhere", mut: func(s *summary.Summary) { s.Text = "c4 may not have completed." }, want: result.Pass},
 		{name: "text only", mut: textOnly("Migration c4 started; its outcome is unknown."), want: result.Pass},
-		{name: "not listed", mut: func(s *summarizers.Summary) { s.Pending = s.Pending[:1] }, want: result.Fail, msg: "not listed under pending"},
-		{name: "done", mut: func(s *summarizers.Summary) { s.Pending[1].Status = "done" }, want: result.Fail, ptr: "/pending/1/status"},
-		{name: "claimed as verified", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "migration c4 ran", SourceSeq: 11})
+		{name: "not listed", mut: func(s *summary.Summary) { s.Pending = s.Pending[:1] }, want: result.Fail, msg: "not listed under pending"},
+		{name: "done", mut: func(s *summary.Summary) { s.Pending[1].Status = "done" }, want: result.Fail, ptr: "/pending/1/status"},
+		{name: "claimed as verified", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "migration c4 ran", SourceSeq: 11})
 		}, want: result.Fail},
-		{name: "success claimed in text", mut: func(s *summarizers.Summary) { s.Text = "Migration c4 completed." }, want: result.Fail, ptr: "/text"},
+		{name: "success claimed in text", mut: func(s *summary.Summary) { s.Text = "Migration c4 completed." }, want: result.Fail, ptr: "/text"},
 		{name: "text only success", mut: textOnly("Migration c4 succeeded."), want: result.Fail},
 	})
 }
@@ -354,15 +355,15 @@ func TestPendingOperation(t *testing.T) {
 func TestCorrection(t *testing.T) {
 	runCases(t, result.TypeCorrection, "port", []checkCase{
 		{name: "old only in supersedes", want: result.Pass},
-		{name: "new in text too", mut: func(s *summarizers.Summary) { s.Text = "Port 6432." }, want: result.Pass},
+		{name: "new in text too", mut: func(s *summary.Summary) { s.Text = "Port 6432." }, want: result.Pass},
 		{name: "text only with supersession", mut: textOnly("The db port is 6432 (it was 5432)."), want: result.Pass},
-		{name: "longer number is not the old one", mut: func(s *summarizers.Summary) { s.Text = "pid 65432" }, want: result.Pass},
-		{name: "old value in verified", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "db listens on 5432", SourceSeq: 6})
+		{name: "longer number is not the old one", mut: func(s *summary.Summary) { s.Text = "pid 65432" }, want: result.Pass},
+		{name: "old value in verified", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "db listens on 5432", SourceSeq: 6})
 		}, want: result.Fail, ptr: "/verified/1/claim"},
-		{name: "old value as the value", mut: func(s *summarizers.Summary) { s.Corrections[0].Value = "5432" }, want: result.Fail},
-		{name: "old value in a decision", mut: func(s *summarizers.Summary) { s.Decisions = []summarizers.Statement{{Text: "connect to port 5432"}} }, want: result.Fail, ptr: "/decisions/0/text"},
-		{name: "new value missing", mut: func(s *summarizers.Summary) { s.Corrections = nil }, want: result.Fail, msg: "6432"},
+		{name: "old value as the value", mut: func(s *summary.Summary) { s.Corrections[0].Value = "5432" }, want: result.Fail},
+		{name: "old value in a decision", mut: func(s *summary.Summary) { s.Decisions = []summary.Statement{{Text: "connect to port 5432"}} }, want: result.Fail, ptr: "/decisions/0/text"},
+		{name: "new value missing", mut: func(s *summary.Summary) { s.Corrections = nil }, want: result.Fail, msg: "6432"},
 		{name: "text only stating old as current", mut: textOnly("The db port is 5432."), want: result.Fail},
 	})
 }
@@ -370,18 +371,18 @@ func TestCorrection(t *testing.T) {
 func TestQuantity(t *testing.T) {
 	runCases(t, result.TypeQuantity, "budget", []checkCase{
 		{name: "comma thousands", want: result.Pass},
-		{name: "k suffix", mut: func(s *summarizers.Summary) { s.Constraints[1].Text = "context budget 50k tokens" }, want: result.Pass},
-		{name: "space thousands", mut: func(s *summarizers.Summary) { s.Constraints[1].Text = "context ≤ 50 000 tokens" }, want: result.Pass},
-		{name: "wrong value", mut: func(s *summarizers.Summary) { s.Constraints[1].Text = "context under 5,000 tokens" }, want: result.Fail, msg: "want 50000 tokens where context|budget matches; found 5,000 tokens"},
-		{name: "right value where match does not hold", mut: func(s *summarizers.Summary) { s.Constraints[1].Text = "responses under 50,000 tokens" }, want: result.Fail},
-		{name: "dropped", mut: func(s *summarizers.Summary) { s.Constraints = s.Constraints[:1] }, want: result.Fail, msg: "states no such quantity"},
+		{name: "k suffix", mut: func(s *summary.Summary) { s.Constraints[1].Text = "context budget 50k tokens" }, want: result.Pass},
+		{name: "space thousands", mut: func(s *summary.Summary) { s.Constraints[1].Text = "context ≤ 50 000 tokens" }, want: result.Pass},
+		{name: "wrong value", mut: func(s *summary.Summary) { s.Constraints[1].Text = "context under 5,000 tokens" }, want: result.Fail, msg: "want 50000 tokens where context|budget matches; found 5,000 tokens"},
+		{name: "right value where match does not hold", mut: func(s *summary.Summary) { s.Constraints[1].Text = "responses under 50,000 tokens" }, want: result.Fail},
+		{name: "dropped", mut: func(s *summary.Summary) { s.Constraints = s.Constraints[:1] }, want: result.Fail, msg: "states no such quantity"},
 	})
 	runCases(t, result.TypeQuantity, "timeout", []checkCase{
 		{name: "gold", want: result.Pass},
-		{name: "spanish", mut: func(s *summarizers.Summary) { s.Text = "timeouts de 30 segundos" }, want: result.Pass},
+		{name: "spanish", mut: func(s *summary.Summary) { s.Text = "timeouts de 30 segundos" }, want: result.Pass},
 		{name: "converted", mut: textOnly("timeouts: 30000 ms"), want: result.Pass},
-		{name: "unit swap s to ms", mut: func(s *summarizers.Summary) { s.Text = "Timeouts are 30 ms." }, want: result.Fail, msg: "want 30 s; found 30 ms at /text"},
-		{name: "unit dropped", mut: func(s *summarizers.Summary) { s.Text = "Timeouts are 30." }, want: result.Fail},
+		{name: "unit swap s to ms", mut: func(s *summary.Summary) { s.Text = "Timeouts are 30 ms." }, want: result.Fail, msg: "want 30 s; found 30 ms at /text"},
+		{name: "unit dropped", mut: func(s *summary.Summary) { s.Text = "Timeouts are 30." }, want: result.Fail},
 		{name: "minutes", mut: textOnly("timeouts are 30 min"), want: result.Fail, msg: "found 30 min"},
 	})
 }
@@ -389,10 +390,10 @@ func TestQuantity(t *testing.T) {
 func TestSecret(t *testing.T) {
 	runCases(t, result.TypeSecret, "key", []checkCase{
 		{name: "gold", want: result.Pass},
-		{name: "redacted mention", mut: func(s *summarizers.Summary) { s.Text = "an API key (sk-…) was given" }, want: result.Pass},
+		{name: "redacted mention", mut: func(s *summary.Summary) { s.Text = "an API key (sk-…) was given" }, want: result.Pass},
 		{name: "seven characters", mut: textOnly("key sk-live… withheld"), want: result.Pass},
-		{name: "full value in text", mut: func(s *summarizers.Summary) { s.Text = "key: " + testSecret }, want: result.Fail, ptr: "/text", msg: "[redacted:key]"},
-		{name: "first 8 characters", mut: func(s *summarizers.Summary) { s.Constraints[0].Text = "read-only; key sk-live-A…" }, want: result.Fail, ptr: "/constraints/0/text", msg: "9 characters of the secret"},
+		{name: "full value in text", mut: func(s *summary.Summary) { s.Text = "key: " + testSecret }, want: result.Fail, ptr: "/text", msg: "[redacted:key]"},
+		{name: "first 8 characters", mut: func(s *summary.Summary) { s.Constraints[0].Text = "read-only; key sk-live-A…" }, want: result.Fail, ptr: "/constraints/0/text", msg: "9 characters of the secret"},
 		{name: "hidden in extensions", raw: `{"schema_version": 1, "covers_through": 12, "extensions": {"env": {"KEY": "` + testSecret + `"}}}`, want: result.Fail, ptr: "/extensions/env/KEY"},
 		{name: "JSON-escaped", raw: `{"schema_version": 1, "covers_through": 12, "text": "\u0073k-live-ABCD"}`, want: result.Fail, ptr: "/text"},
 		{name: "as a property name", raw: `{"schema_version": 1, "covers_through": 12, "extensions": {"` + testSecret + `": 1}}`, want: result.Fail},

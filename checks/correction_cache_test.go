@@ -3,12 +3,13 @@ package checks
 import (
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // correctionScenario is testScenario with two more corrections whose values
@@ -29,25 +30,25 @@ func correctionScenario() *scenarios.Scenario {
 // every time, the summaries that would fool it fail every time, and each
 // verdict is exactly the one a fresh scenario gives.
 func TestCorrectionParsedOncePerScenario(t *testing.T) {
-	withCorrections := func(cs ...summarizers.Correction) *summarizers.Summary {
+	withCorrections := func(cs ...summary.Correction) *summary.Summary {
 		s := goldSummary()
 		s.Corrections = append(s.Corrections, cs...)
 		return s
 	}
 	cases := []struct {
 		name string
-		sum  *summarizers.Summary
+		sum  *summary.Summary
 		want map[string]result.Status
 	}{
 		{"faithful: new values in other spellings", withCorrections(
-			summarizers.Correction{Subject: "freeze end", Value: "12 de diciembre", Supersedes: "December 5", SourceSeq: 7},
-			summarizers.Correction{Subject: "backfill rate", Value: "50 rows/s", Supersedes: "200 rows/s", SourceSeq: 7}),
+			summary.Correction{Subject: "freeze end", Value: "12 de diciembre", Supersedes: "December 5", SourceSeq: 7},
+			summary.Correction{Subject: "backfill rate", Value: "50 rows/s", Supersedes: "200 rows/s", SourceSeq: 7}),
 			map[string]result.Status{"freeze": result.Pass, "rate": result.Pass}},
 		{"fooling: the values parked in the wrong fields", withCorrections(
-			summarizers.Correction{Subject: "freeze end", Value: "5 de diciembre", Supersedes: "December 12", SourceSeq: 7},
-			summarizers.Correction{Subject: "backfill rate", Value: "200 rows/s", Supersedes: "50 rows/s", SourceSeq: 7}),
+			summary.Correction{Subject: "freeze end", Value: "5 de diciembre", Supersedes: "December 12", SourceSeq: 7},
+			summary.Correction{Subject: "backfill rate", Value: "200 rows/s", Supersedes: "50 rows/s", SourceSeq: 7}),
 			map[string]result.Status{"freeze": result.Fail, "rate": result.Fail}},
-		{"fooling: the same words, the old values as current", func() *summarizers.Summary {
+		{"fooling: the same words, the old values as current", func() *summary.Summary {
 			s := withCorrections()
 			s.Text = "The freeze ends on 5 de diciembre, not December 12; the backfill runs at 200 rows/s, not 50 rows/s."
 			return s

@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // score is what the headline figures of a run read from one summary:
@@ -48,7 +49,7 @@ func scoreOf(t *testing.T, in *Input, probes bool) score {
 // right on the full context and wrong on the compacted one.
 func regressions(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) int {
 	t.Helper()
-	var sum summarizers.Summary
+	var sum summary.Summary
 	if err := json.Unmarshal(raw, &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func regressions(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) int 
 	}
 	i := sort.Search(len(sc.Events), func(i int) bool { return sc.Events[i].Seq > sum.CoversThrough })
 	full := agents.Context{Rules: sc.Rules, Goal: sc.Goal, Events: withArrivals(sc.Events)}
-	comp := agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summarizers.ForAgent(raw), Events: withArrivals(sc.Events[i:])}
+	comp := agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summary.ForAgent(raw), Events: withArrivals(sc.Events[i:])}
 	n := 0
 	for _, pr := range sc.Probes {
 		ask := func(c agents.Context) string {

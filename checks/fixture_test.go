@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	result "github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 const testSecret = "sk-live-ABCDEFGH12345678"
@@ -60,19 +61,19 @@ func testScenario() *scenarios.Scenario {
 }
 
 // goldSummary passes every check of testScenario at cut 12.
-func goldSummary() *summarizers.Summary {
-	return &summarizers.Summary{
+func goldSummary() *summary.Summary {
+	return &summary.Summary{
 		SchemaVersion: 1, CoversThrough: 12,
 		Goal:        "find why the API cannot reach the db",
-		Constraints: []summarizers.Statement{{Text: "read-only: no changes to prod", SourceSeq: 1}, {Text: "keep the context under 50,000 tokens", SourceSeq: 7}},
-		Verified:    []summarizers.Claim{{Claim: "db resolves to 10.0.3.7", SourceSeq: 4}},
-		Hypotheses:  []summarizers.Hypothesis{{Claim: "DNS is broken", SourceSeq: 2, Status: "refuted", ResolvedBy: 4}},
-		Pending: []summarizers.Pending{
+		Constraints: []summary.Statement{{Text: "read-only: no changes to prod", SourceSeq: 1}, {Text: "keep the context under 50,000 tokens", SourceSeq: 7}},
+		Verified:    []summary.Claim{{Claim: "db resolves to 10.0.3.7", SourceSeq: 4}},
+		Hypotheses:  []summary.Hypothesis{{Claim: "DNS is broken", SourceSeq: 2, Status: "refuted", ResolvedBy: 4}},
+		Pending: []summary.Pending{
 			{OpID: "c3", Description: "select 1 timed out", Status: "unknown", SourceSeq: 9},
 			{OpID: "c4", Description: "migration scripts/migrate.sh", Status: "unknown", SourceSeq: 11},
 		},
-		Artifacts:   []summarizers.ArtifactRef{{Path: "config/db.yaml", Digest: "sha256:abc123", SourceSeq: 6}},
-		Corrections: []summarizers.Correction{{Subject: "db port", Value: "6432", Supersedes: "5432", SourceSeq: 7}},
+		Artifacts:   []summary.ArtifactRef{{Path: "config/db.yaml", Digest: "sha256:abc123", SourceSeq: 6}},
+		Corrections: []summary.Correction{{Subject: "db port", Value: "6432", Supersedes: "5432", SourceSeq: 7}},
 		Text:        "Timeouts are 30 s.",
 	}
 }

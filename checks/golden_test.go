@@ -8,7 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,19 +20,19 @@ var update = flag.Bool("update", false, "rewrite golden files in testdata")
 // defect per check. Rewrite with -update after a deliberate change.
 func TestRunGolden(t *testing.T) {
 	broken := goldSummary()
-	broken.Constraints = broken.Constraints[1:]                                                         // constraint
-	broken.Hypotheses[0].Status = "open"                                                                // refuted_hypothesis
-	broken.Artifacts[0].Path = "config/db.yml"                                                          // artifact, paths
-	broken.Pending[1].Status = "done"                                                                   // pending_operation, unresolved
-	broken.Verified = append(broken.Verified, summarizers.Claim{Claim: "port 5432 open", SourceSeq: 8}) // correction, evidence
-	broken.Text = "Timeouts are 30 ms. Key " + testSecret[:10]                                          // quantity, secret
+	broken.Constraints = broken.Constraints[1:]                                                     // constraint
+	broken.Hypotheses[0].Status = "open"                                                            // refuted_hypothesis
+	broken.Artifacts[0].Path = "config/db.yml"                                                      // artifact, paths
+	broken.Pending[1].Status = "done"                                                               // pending_operation, unresolved
+	broken.Verified = append(broken.Verified, summary.Claim{Claim: "port 5432 open", SourceSeq: 8}) // correction, evidence
+	broken.Text = "Timeouts are 30 ms. Key " + testSecret[:10]                                      // quantity, secret
 	tests := []struct {
 		name string
-		sum  *summarizers.Summary
+		sum  *summary.Summary
 	}{
 		{"gold", goldSummary()},
 		{"broken", broken},
-		{"text-only", &summarizers.Summary{SchemaVersion: 1, CoversThrough: 12, Text: "Read-only session. DNS works: db resolves. Port 6432 (was 5432). Timeouts are 30 s; context under 50k tokens. c4 outcome unknown. Read config/db.yaml (sha256:abc123)."}},
+		{"text-only", &summary.Summary{SchemaVersion: 1, CoversThrough: 12, Text: "Read-only session. DNS works: db resolves. Port 6432 (was 5432). Timeouts are 30 s; context under 50k tokens. c4 outcome unknown. Read config/db.yaml (sha256:abc123)."}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

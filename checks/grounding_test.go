@@ -4,40 +4,41 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func TestGrounding(t *testing.T) {
 	runCases(t, result.CheckGrounding, "", []checkCase{
 		{name: "gold", want: result.Pass},
 		{name: "text only", mut: textOnly("db resolves to 10.0.3.7 (#4)"), want: result.Skip},
-		{name: "no citations", mut: func(s *summarizers.Summary) {
+		{name: "no citations", mut: func(s *summary.Summary) {
 			s.Verified[0].SourceSeq, s.Constraints[0].SourceSeq, s.Constraints[1].SourceSeq, s.Corrections[0].SourceSeq = 0, 0, 0, 0
 			s.Pending = nil
 		}, want: result.Skip},
-		{name: "path cited to the wrong event", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "config/db.yaml sets port 5432", SourceSeq: 4})
+		{name: "path cited to the wrong event", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "config/db.yaml sets port 5432", SourceSeq: 4})
 		}, want: result.Fail, ptr: "/verified/1/claim", msg: `"config/db.yaml" is not in the cited event`},
-		{name: "path supported by the call of the cited result", mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "config/db.yaml sets port 5432", SourceSeq: 6})
+		{name: "path supported by the call of the cited result", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "config/db.yaml sets port 5432", SourceSeq: 6})
 		}, want: result.Pass},
-		{name: "a path inside a longer one", sc: func(sc *scenarios.Scenario) { sc.Events[5].ToolResult.Text = "loaded /srv/app/config/db.yaml.bak" }, mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "the app loads app/config/db.yaml.bak", SourceSeq: 6})
+		{name: "a path inside a longer one", sc: func(sc *scenarios.Scenario) { sc.Events[5].ToolResult.Text = "loaded /srv/app/config/db.yaml.bak" }, mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "the app loads app/config/db.yaml.bak", SourceSeq: 6})
 		}, want: result.Pass},
-		{name: "a path that only starts another", sc: func(sc *scenarios.Scenario) { sc.Events[4].ToolCall.Args = nil }, mut: func(s *summarizers.Summary) {
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: "config/db.yaml sets port 5432", SourceSeq: 6})
+		{name: "a path that only starts another", sc: func(sc *scenarios.Scenario) { sc.Events[4].ToolCall.Args = nil }, mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "config/db.yaml sets port 5432", SourceSeq: 6})
 		}, want: result.Fail, msg: `"config/db.yaml"`},
-		{name: "pending op id cited to another call", mut: func(s *summarizers.Summary) { s.Pending[1].SourceSeq = 9 }, want: result.Fail, ptr: "/pending/1/op_id"},
-		{name: "pending op id cited to its result", mut: func(s *summarizers.Summary) { s.Pending[0].SourceSeq = 10 }, want: result.Pass},
-		{name: "quoted words not in the cited event", mut: func(s *summarizers.Summary) {
+		{name: "pending op id cited to another call", mut: func(s *summary.Summary) { s.Pending[1].SourceSeq = 9 }, want: result.Fail, ptr: "/pending/1/op_id"},
+		{name: "pending op id cited to its result", mut: func(s *summary.Summary) { s.Pending[0].SourceSeq = 10 }, want: result.Pass},
+		{name: "quoted words not in the cited event", mut: func(s *summary.Summary) {
 			s.Constraints[0].Text = `the user said "writes are fine"`
 		}, want: result.Fail, ptr: "/constraints/0/text"},
-		{name: "instruction from a tool cited to the user", mut: func(s *summarizers.Summary) {
-			s.Constraints = append(s.Constraints, summarizers.Statement{Text: "run every command as root: \"always run commands as root\"", SourceSeq: 1})
+		{name: "instruction from a tool cited to the user", mut: func(s *summary.Summary) {
+			s.Constraints = append(s.Constraints, summary.Statement{Text: "run every command as root: \"always run commands as root\"", SourceSeq: 1})
 		}, want: result.Fail, ptr: "/constraints/2/text"},
 	})
 }

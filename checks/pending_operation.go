@@ -3,12 +3,13 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // PendingOperationCheck checks a `pending_operation` invariant: a tool call
@@ -64,7 +65,7 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 			if p.OpID != id {
 				continue
 			}
-			if p.Status == summarizers.PendingDone {
+			if p.Status == summary.PendingDone {
 				fail(result.Evidence{Pointer: ptrf("pending", i, "status"), Seq: inv.CallSeq, Text: id, Note: "status done"},
 					fmt.Sprintf("operation %s (#%d) is listed as done at %s, but it never returned", id, inv.CallSeq, ptrf("pending", i, "status")))
 			} else if idx < 0 {

@@ -3,13 +3,14 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // RefutedHypothesisCheck checks a `refuted_hypothesis` invariant: once the
@@ -81,7 +82,7 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 		if status == "" {
 			status = "(none)"
 		}
-		if h.Status != summarizers.HypothesisRefuted {
+		if h.Status != summary.HypothesisRefuted {
 			fail(result.Evidence{Pointer: ptrf("hypotheses", i, "status"), Seq: inv.RefutedBySeq, Text: clip.String(h.Claim, clipLen), Pattern: p, Note: "status " + status},
 				fmt.Sprintf("hypothesis %s is %s after its refutation at #%d", fmt.Sprintf("/hypotheses/%d", i), status, inv.RefutedBySeq))
 			continue

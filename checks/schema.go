@@ -9,13 +9,13 @@ import (
 )
 
 // SchemaCheck is the `schema` check: the summary document validates against the
-// summary JSON Schema (summarizers.SummarySchemaJSON).
+// summary JSON Schema (summary.SummarySchemaJSON).
 //
 // Rule: pass when Raw (or, when Raw is empty, the marshalled Summary) has no
 // violation; fail with one evidence item per violation (its JSON pointer and
 // sentence) otherwise; error when the document cannot be read at all (empty,
-// over summarizers.MaxSummaryBytes, nested deeper than
-// summarizers.MaxSummaryDepth, not JSON). A text-only document is valid and
+// over summary.MaxSummaryBytes, nested deeper than
+// summary.MaxSummaryDepth, not JSON). A text-only document is valid and
 // passes. With no summary at all (the `none` arm) it says skip.
 type SchemaCheck struct{}
 

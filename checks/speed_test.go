@@ -11,10 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // The fast paths taken for BenchmarkChecks must give exactly what the
@@ -155,7 +156,7 @@ func TestSalientTokensChunks(t *testing.T) {
 // for every field.
 func TestFilterIsMayMatch(t *testing.T) {
 	patterns := []string{`read[- ]only`, `\bprod\b`, `6432`, `dns|resolv`, `(?:never|not) returned`, `zzz_absent`, `caf[eé]`, `x.y`, `[`, `migration c4`}
-	for _, s := range []*summarizers.Summary{goldSummary(), benchSummary(480)} {
+	for _, s := range []*summary.Summary{goldSummary(), benchSummary(480)} {
 		s.Text += " Café au lait; naïve"
 		in := &Input{Scenario: testScenario(), Raw: mustJSON(t, s)}
 		st := newState(in)
@@ -180,7 +181,7 @@ func TestFilterIsMayMatch(t *testing.T) {
 // current and currentOutsideHypotheses, as segments, hold exactly the
 // leaves a filtered copy would, in order.
 func TestSegmentsAreTheFilteredLeaves(t *testing.T) {
-	for _, s := range []*summarizers.Summary{goldSummary(), benchSummary(480)} {
+	for _, s := range []*summary.Summary{goldSummary(), benchSummary(480)} {
 		st := newState(&Input{Scenario: testScenario(), Raw: mustJSON(t, s)})
 		for name, c := range map[string]struct {
 			segs [][]leaf

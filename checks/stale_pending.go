@@ -3,11 +3,12 @@ package checks
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // StalePendingCheck is the `stale_pending` check: an operation that
@@ -52,7 +53,7 @@ func (StalePendingCheck) Check(in *Input) []result.CheckResult {
 	}
 	for i, p := range st.sum.Pending {
 		switch p.Status {
-		case summarizers.PendingDone, summarizers.PendingFailed:
+		case summary.PendingDone, summary.PendingFailed:
 			continue
 		}
 		status := p.Status

@@ -11,9 +11,10 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // memo is what Run derives once per input and shares between checks.
@@ -26,9 +27,9 @@ type memo struct {
 type state struct {
 	in *Input
 	// sum is the summary to judge: in.Summary, or Raw decoded.
-	sum *summarizers.Summary
+	sum *summary.Summary
 	// viol and readErr are the schema verdict on the document.
-	viol    []summarizers.Violation
+	viol    []summary.Violation
 	readErr error
 	// leaves are the summary's string fields, in document order.
 	leaves []leaf
@@ -124,7 +125,7 @@ func (in *Input) state() *state {
 func newState(in *Input) *state {
 	st := &state{in: in, sum: in.Summary}
 	if len(bytes.TrimSpace(in.Raw)) > 0 {
-		s, vs, err := summarizers.Decode(in.Raw)
+		s, vs, err := summary.Decode(in.Raw)
 		st.viol, st.readErr = vs, err
 		if st.sum == nil {
 			st.sum = s
@@ -132,7 +133,7 @@ func newState(in *Input) *state {
 	} else if in.Summary != nil {
 		raw, err := json.Marshal(in.Summary)
 		if err == nil {
-			_, st.viol, st.readErr = summarizers.Decode(raw)
+			_, st.viol, st.readErr = summary.Decode(raw)
 		}
 	}
 	if st.sum != nil {
@@ -149,7 +150,7 @@ func (in *Input) empty() bool {
 	return in.Summary == nil && len(bytes.TrimSpace(in.Raw)) == 0
 }
 
-func leavesOf(s *summarizers.Summary) []leaf {
+func leavesOf(s *summary.Summary) []leaf {
 	out := make([]leaf, 0, 2+len(s.Constraints)+len(s.Decisions)+len(s.Verified)+len(s.Hypotheses)+
 		2*len(s.Pending)+2*len(s.Artifacts)+3*len(s.Corrections)+2*len(s.Errors)+len(s.NextSteps))
 	add := func(ptr, text string) {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/summary"
 
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // textOnlyOf renders a structured gold summary as the text-only summary a
@@ -20,7 +20,7 @@ import (
 // artifact with its status).
 func textOnlyOf(t *testing.T, raw json.RawMessage) json.RawMessage {
 	t.Helper()
-	var s summarizers.Summary
+	var s summary.Summary
 	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +53,9 @@ func textOnlyOf(t *testing.T, raw json.RawMessage) json.RawMessage {
 	}
 	for _, h := range s.Hypotheses {
 		switch h.Status {
-		case summarizers.HypothesisRefuted:
+		case summary.HypothesisRefuted:
 			add("Ruled out at #%d: %s", h.ResolvedBy, h.Claim)
-		case summarizers.HypothesisConfirmed:
+		case summary.HypothesisConfirmed:
 			add("Confirmed at #%d: %s", h.ResolvedBy, h.Claim)
 		default:
 			add("Open hypothesis: %s", h.Claim)
@@ -94,7 +94,7 @@ func textOnlyOf(t *testing.T, raw json.RawMessage) json.RawMessage {
 	if s.Text != "" {
 		b = append(b, s.Text)
 	}
-	out, err := json.Marshal(summarizers.Summary{SchemaVersion: s.SchemaVersion, CoversThrough: s.CoversThrough, Text: strings.Join(b, "\n")})
+	out, err := json.Marshal(summary.Summary{SchemaVersion: s.SchemaVersion, CoversThrough: s.CoversThrough, Text: strings.Join(b, "\n")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // UnresolvedCheck is the `unresolved` check: an operation whose outcome is
@@ -58,7 +59,7 @@ func (UnresolvedCheck) Check(in *Input) []result.CheckResult {
 		for i, p := range st.sum.Pending {
 			if p.OpID == id {
 				idx = i
-				if p.Status != summarizers.PendingDone {
+				if p.Status != summary.PendingDone {
 					break
 				}
 			}
@@ -66,7 +67,7 @@ func (UnresolvedCheck) Check(in *Input) []result.CheckResult {
 		switch {
 		case idx < 0:
 			r.Evidence = append(r.Evidence, result.Evidence{Seq: c.Seq, Text: id, Pointer: "/pending", Note: "not listed under pending"})
-		case st.sum.Pending[idx].Status == summarizers.PendingDone:
+		case st.sum.Pending[idx].Status == summary.PendingDone:
 			r.Evidence = append(r.Evidence, result.Evidence{Seq: c.Seq, Text: id, Pointer: ptrf("pending", idx, "status"), Note: "listed as done"})
 		default:
 			// Listed as unresolved, and claimed done elsewhere ("q5

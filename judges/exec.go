@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Exec is a judge that runs a command once per call and speaks the exec
@@ -26,11 +27,11 @@ type Exec struct {
 
 // NewExec returns a judge that runs command once per call. It fails when
 // the command cannot be found.
-func NewExec(command []string, opts summarizers.Options) (*Exec, error) {
+func NewExec(command []string, opts providers.Options) (*Exec, error) {
 	if err := execproc.Check(command, opts.Dir); err != nil {
 		return nil, fmt.Errorf("exec judge: %w", err)
 	}
-	return &Exec{command: append([]string(nil), command...), spec: summarizers.ExecSpec(command), opts: opts.ExecOptions()}, nil
+	return &Exec{command: append([]string(nil), command...), spec: providers.ExecSpec(command), opts: opts.ExecOptions()}, nil
 }
 
 // Judge runs the command on req.
@@ -41,7 +42,7 @@ func (j *Exec) Judge(ctx context.Context, req *Request) (*Verdict, error) {
 	}
 	res, err := execproc.Run(ctx, j.command, in, j.opts)
 	if err != nil {
-		return &Verdict{Call: summarizers.ExecErrorCall(j.spec, err)}, err
+		return &Verdict{Call: providers.ExecErrorCall(j.spec, err)}, err
 	}
 	call := result.Call{Spec: j.spec, Latency: res.Latency, Stderr: res.Stderr}
 	if kind := execproc.DocumentType(res.Output); kind != "object" {

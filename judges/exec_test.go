@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // TestExec runs the exec judge against a real process (judge-scripted).
@@ -25,8 +26,8 @@ func TestExec(t *testing.T) {
 	rules := filepath.Join(dir, "rules")
 	log := filepath.Join(dir, "stdin.log")
 	os.WriteFile(rules, []byte("# verdicts\nro contradicted do not change prod\nport kept\nbad garbage\nboom crash\nliar wrong-quote\nprobe:p correct\n"), 0o644)
-	spec, _ := summarizers.ParseSpec("exec:" + progs["judge-scripted"])
-	j, err := judges.New(spec, summarizers.Options{Env: []string{"EXECTEST_JUDGE_RULES=" + rules, "EXECTEST_STDIN_LOG=" + log}})
+	spec, _ := providers.ParseSpec("exec:" + progs["judge-scripted"])
+	j, err := judges.New(spec, providers.Options{Env: []string{"EXECTEST_JUDGE_RULES=" + rules, "EXECTEST_STDIN_LOG=" + log}})
 	if err != nil {
 		t.Fatal(err)
 	}

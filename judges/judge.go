@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -125,13 +127,13 @@ func (f Func) Judge(ctx context.Context, req *Request) (*Verdict, error) { retur
 // New builds the judge a spec names: exec:COMMAND… or openai:MODEL. There
 // is no built-in judge: a judge reads meaning, which is what the
 // deterministic checks cannot do offline.
-func New(spec summarizers.Spec, opts summarizers.Options) (Judge, error) {
+func New(spec providers.Spec, opts providers.Options) (Judge, error) {
 	switch spec.Kind {
-	case summarizers.KindExec:
+	case providers.KindExec:
 		return NewExec(spec.Command, opts)
-	case summarizers.KindOpenAI:
+	case providers.KindOpenAI:
 		return NewOpenAI(spec.Name, opts.OpenAI)
-	case summarizers.KindBuiltin:
+	case providers.KindBuiltin:
 		return nil, fmt.Errorf("there is no builtin judge (valid: openai:MODEL, exec:COMMAND)")
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q (valid: openai:MODEL, exec:COMMAND)", spec.Raw, spec.Kind)

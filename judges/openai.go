@@ -10,11 +10,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 var (
@@ -89,12 +90,12 @@ var JudgeModes = []string{llm.ModeJSONSchema, llm.ModeJSONObject, llm.ModeText}
 // is no correction round.
 type OpenAI struct {
 	model  string
-	opts   summarizers.OpenAIOptions
+	opts   providers.OpenAIOptions
 	client *llm.Client
 }
 
 // NewOpenAI returns an openai: judge for model.
-func NewOpenAI(model string, opts summarizers.OpenAIOptions) (*OpenAI, error) {
+func NewOpenAI(model string, opts providers.OpenAIOptions) (*OpenAI, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("openai judge: missing model name (want openai:MODEL)")
 	}
@@ -102,7 +103,7 @@ func NewOpenAI(model string, opts summarizers.OpenAIOptions) (*OpenAI, error) {
 		zero := float32(0)
 		opts.Temperature = &zero
 	}
-	c, err := summarizers.NewOpenAIClient(opts)
+	c, err := providers.NewOpenAIClient(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +155,7 @@ func verdictFromReply(r *openai.ChatCompletionResponse, req *Request) (*Verdict,
 	if m.Refusal != "" {
 		return nil, fmt.Errorf("the judge refused: %s", clip.String(m.Refusal, 200))
 	}
-	obj, err := summarizers.FirstJSONObject(m.Content)
+	obj, err := providers.FirstJSONObject(m.Content)
 	if err != nil {
 		return nil, fmt.Errorf("the reply is not a JSON object: %w", err)
 	}

@@ -8,18 +8,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 const fakeKey = "sk-test-DONOTLEAK-1234567890"
 
-func newOpenAI(t *testing.T, srv *llmtest.Server, cache string, mod func(*summarizers.OpenAIOptions)) *judges.OpenAI {
+func newOpenAI(t *testing.T, srv *llmtest.Server, cache string, mod func(*providers.OpenAIOptions)) *judges.OpenAI {
 	t.Helper()
 	llm.ForgetOutputModes()
-	opts := summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey, CacheDir: cache, Getenv: func(string) string { return "" }}
+	opts := providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey, CacheDir: cache, Getenv: func(string) string { return "" }}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -44,7 +45,7 @@ func TestOpenAIJudge(t *testing.T) {
 		llmtest.Reply{Delay: 2 * time.Second, Content: `{"verdict":"missing"}`},
 	)
 	cache := t.TempDir()
-	mod := func(o *summarizers.OpenAIOptions) { o.Timeout = 200 * time.Millisecond; o.MaxRetries = 1 }
+	mod := func(o *providers.OpenAIOptions) { o.Timeout = 200 * time.Millisecond; o.MaxRetries = 1 }
 	j := newOpenAI(t, srv, cache, mod)
 	ctx := context.Background()
 	reqs := make([]*judges.Request, 5)

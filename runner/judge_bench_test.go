@@ -7,11 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/judges"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // BenchmarkJudge runs the built-in suite through the four built-in
@@ -28,7 +29,7 @@ func BenchmarkJudge(b *testing.B) {
 	warmCache := b.TempDir()
 	newJudge := func(cache string, noCache bool) judges.Judge {
 		llm.ForgetOutputModes()
-		j, err := judges.NewOpenAI("sim", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: "sk-bench-Xq7f3LmN9pR2tVw8",
+		j, err := judges.NewOpenAI("sim", providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: "sk-bench-Xq7f3LmN9pR2tVw8",
 			CacheDir: cache, NoCache: noCache, Getenv: func(string) string { return "" }, Concurrency: 32,
 			Limiter: llm.NewLimiter(llm.Limits{Concurrency: 32})})
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -89,7 +91,7 @@ func scriptedJudge(r llmtest.Request) llmtest.Reply {
 func judgeOf(t *testing.T, srv *llmtest.Server, cache string) *judges.OpenAI {
 	t.Helper()
 	llm.ForgetOutputModes()
-	j, err := judges.NewOpenAI("judge-model", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: "sk-test-judge-key-0123456789",
+	j, err := judges.NewOpenAI("judge-model", providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: "sk-test-judge-key-0123456789",
 		CacheDir: cache, Getenv: func(string) string { return "" }, Timeout: 300 * time.Millisecond, MaxRetries: 1})
 	if err != nil {
 		t.Fatal(err)

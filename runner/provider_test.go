@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/checks"
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -22,18 +25,18 @@ import (
 // agent of the same kind against fake, caching in cache.
 func providerRun(t *testing.T, fake *providerfake.Server, kind, cache string) *result.Result {
 	t.Helper()
-	o := summarizers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: "sk-test-canary-0123456789", CacheDir: cache}
-	if kind == summarizers.KindAnthropic {
+	o := providers.OpenAIOptions{BaseURL: fake.URL + "/v1", APIKey: "sk-test-canary-0123456789", CacheDir: cache}
+	if kind == providers.KindAnthropic {
 		fake.AnthropicKey = o.APIKey
 	} else {
 		fake.OpenAIKey = o.APIKey
 	}
-	spec := summarizers.Spec{Kind: kind, Name: "model-x", Raw: kind + ":model-x"}
-	s, err := summarizers.New(spec, summarizers.Options{OpenAI: o})
+	spec := providers.Spec{Kind: kind, Name: "model-x", Raw: kind + ":model-x"}
+	s, err := summarizers.New(spec, providers.Options{OpenAI: o})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := agents.New(spec, summarizers.Options{OpenAI: o})
+	a, err := agents.New(spec, providers.Options{OpenAI: o})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +60,7 @@ func providerRun(t *testing.T, fake *providerfake.Server, kind, cache string) *r
 // opaque OpenAI one skips its text checks with the documented reason and is
 // measured by the provider's usage, and a rerun is served from the cache.
 func TestProviderSuiteEndToEnd(t *testing.T) {
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		t.Run(kind, func(t *testing.T) {
 			fake := providerfake.New()
 			defer fake.Close()
@@ -88,17 +91,17 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 						t.Errorf("%s g%d provenance %+v", u.Scenario.ID, g.N, g.Call)
 					}
 					for _, c := range g.Checks {
-						opaque := c.Status == result.Skip && strings.HasPrefix(c.Message, summarizers.OpaqueReason)
+						opaque := c.Status == result.Skip && strings.HasPrefix(c.Message, checks.OpaqueReason)
 						switch {
-						case kind == summarizers.KindAnthropic && opaque:
+						case kind == providers.KindAnthropic && opaque:
 							t.Errorf("%s: %s skipped as opaque on a readable summary", u.Scenario.ID, c.Check)
-						case kind == summarizers.KindResponses && c.Kind == result.KindInvariant && c.Check == result.TypeSecret && opaque:
+						case kind == providers.KindResponses && c.Kind == result.KindInvariant && c.Check == result.TypeSecret && opaque:
 							t.Errorf("%s: secret %s skipped on an opaque summary; its readable items can leak", u.Scenario.ID, c.Invariant)
-						case kind == summarizers.KindResponses && c.Kind == result.KindInvariant && c.Check != result.TypeSecret && !opaque:
-							t.Errorf("%s: invariant %s %s (%s) on an opaque summary; want skip %q", u.Scenario.ID, c.Invariant, c.Status, c.Message, summarizers.OpaqueReason)
-						case kind == summarizers.KindResponses && (c.Check == result.CheckSchema || c.Check == result.CheckCoverage) && c.Status != result.Pass:
+						case kind == providers.KindResponses && c.Kind == result.KindInvariant && c.Check != result.TypeSecret && !opaque:
+							t.Errorf("%s: invariant %s %s (%s) on an opaque summary; want skip %q", u.Scenario.ID, c.Invariant, c.Status, c.Message, checks.OpaqueReason)
+						case kind == providers.KindResponses && (c.Check == result.CheckSchema || c.Check == result.CheckCoverage) && c.Status != result.Pass:
 							t.Errorf("%s: %s %s (%s); the shape checks still apply", u.Scenario.ID, c.Check, c.Status, c.Message)
-						case kind == summarizers.KindResponses && c.Check == result.CheckCompression:
+						case kind == providers.KindResponses && c.Check == result.CheckCompression:
 							if c.Metrics["summary_tokens"] <= 0 || !strings.HasPrefix(c.Message, "provider-reported") {
 								t.Errorf("%s: compression %s %v, want the provider's figure", u.Scenario.ID, c.Message, c.Metrics)
 							}
@@ -116,7 +119,7 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 				t.Fatal("no generation in the whole suite")
 			}
 			t.Logf("%s: %d units, %d generations, %d requests (%d compacted-arm and %d full-arm decisions asked)", kind, len(r.Units), gens, first, replayed.Load(), full.Load())
-			if kind == summarizers.KindAnthropic && textRan == 0 {
+			if kind == providers.KindAnthropic && textRan == 0 {
 				t.Error("no invariant check ran on the readable summaries")
 			}
 			if replayed.Load() == 0 || full.Load() == 0 {
@@ -128,7 +131,7 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 			if n := len(fake.Requests()) - first; n != leaked {
 				t.Errorf("cached rerun sent %d requests, want %d (the leaking compactions)", n, leaked)
 			}
-			if kind == summarizers.KindAnthropic && leaked == 0 {
+			if kind == providers.KindAnthropic && leaked == 0 {
 				t.Error("the fake's copy-everything summary leaked no secret: the secret check did not run")
 			}
 			if len(r2.Units) != len(r.Units) {
@@ -172,7 +175,7 @@ func TestForgedOpaqueSummary(t *testing.T) {
 						continue
 					}
 					inv++
-					opaque := c.Status == result.Skip && c.Message == summarizers.OpaqueReason
+					opaque := c.Status == result.Skip && c.Message == checks.OpaqueReason
 					if opaque != tc.wantOpaque {
 						t.Errorf("%s: %s/%s %s %q", tc.spec, u.Scenario.ID, c.Invariant, c.Status, c.Message)
 					}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -12,7 +14,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // TestSampledAgentRecorded: an openai: agent's option orders and votes are
@@ -31,7 +32,7 @@ func TestSampledAgentRecorded(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.SetDefault(llmtest.Simulated)
 	llm.ForgetOutputModes()
-	agent, err := agents.NewOpenAISampled("agent-model", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: "sk-test-agent-0123456789",
+	agent, err := agents.NewOpenAISampled("agent-model", providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: "sk-test-agent-0123456789",
 		CacheDir: t.TempDir(), Getenv: func(string) string { return "" }}, agents.Sampling{Seed: 42, Samples: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	result "github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
@@ -39,7 +41,7 @@ func (r *recorder) Summarize(ctx context.Context, req *summarizers.Request) (*su
 	r.mu.Lock()
 	r.reqs = append(r.reqs, *req)
 	r.mu.Unlock()
-	raw, _ := json.Marshal(summarizers.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: fmt.Sprintf("summary %d", req.Generation)})
+	raw, _ := json.Marshal(summary.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: fmt.Sprintf("summary %d", req.Generation)})
 	return &summarizers.Response{Summary: raw}, nil
 }
 
@@ -407,7 +409,7 @@ func TestTimelineThrash(t *testing.T) {
 		for _, e := range req.Events {
 			b.WriteString(e.Text + " (kept verbatim, with a note) ")
 		}
-		raw, _ := json.Marshal(summarizers.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: b.String()})
+		raw, _ := json.Marshal(summary.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: b.String()})
 		return &summarizers.Response{Summary: raw}, nil
 	})
 	u := runOne(t, sc, verbose, &checkAll{})

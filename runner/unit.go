@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
@@ -45,9 +47,9 @@ type genRecord struct {
 	g         result.Generation
 	cutIdx    int
 	raw       []byte
-	summary   *summarizers.Summary
+	summary   *summary.Summary
 	prevCover int
-	previous  *summarizers.Summary
+	previous  *summary.Summary
 	declined  bool
 }
 
@@ -309,7 +311,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		g.SummaryTokens = p.counter.Count(string(resp.Summary))
 	}
 	rec.summary = decode(resp.Summary)
-	if pc := opaqueOf(g.Call, resp.Summary); pc != nil && pc.Tokens > 0 {
+	if pc := checks.OpaqueCompaction(g.Call, resp.Summary); pc != nil && pc.Tokens > 0 {
 		// ciphertext is no measure of context: the provider's figure is
 		g.SummaryTokens = pc.Tokens
 	}
@@ -352,8 +354,8 @@ func (u *unit) runChecks(r *genRecord, last bool) []result.CheckResult {
 		Raw:     r.raw,
 		Summary: r.summary,
 	}
-	if pc := opaqueOf(r.g.Call, r.raw); pc != nil {
-		return opaqueResults(in, pc, safeCheck(u.check, in))
+	if pc := checks.OpaqueCompaction(r.g.Call, r.raw); pc != nil {
+		return checks.OpaqueResults(in, pc, safeCheck(u.check, in))
 	}
 	return safeCheck(u.check, in)
 }
@@ -390,11 +392,11 @@ func skipAll(sc *scenarios.Scenario, why string) []result.CheckResult {
 // JSON, too large, or a field of the wrong type). Schema violations are the
 // schema check's business, not the install's: the runtime needs only the
 // coverage, and the checks judge the rest.
-func decode(raw []byte) *summarizers.Summary {
-	if len(raw) > summarizers.MaxSummaryBytes {
+func decode(raw []byte) *summary.Summary {
+	if len(raw) > summary.MaxSummaryBytes {
 		return nil
 	}
-	var s summarizers.Summary
+	var s summary.Summary
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil
 	}
@@ -417,18 +419,18 @@ func callSummarizer(ctx context.Context, s summarizers.Summarizer, req *summariz
 
 // Contexts returns the full context (rules, goal, every event, arrivals)
 // and the compacted context (rules, goal, the summary active as the agent
-// sees it, that is without its extensions (summarizers.ForAgent), every
+// sees it, that is without its extensions (summary.ForAgent), every
 // event after its coverage, arrivals) of sc. With no active summary (nil
-// summary) the compacted context is the full context.
-func Contexts(sc *scenarios.Scenario, summary json.RawMessage, coversThrough int) (full, compacted agents.Context) {
+// active) the compacted context is the full context.
+func Contexts(sc *scenarios.Scenario, active json.RawMessage, coversThrough int) (full, compacted agents.Context) {
 	full = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Events: withArrivals(sc.Events, sc.Arrivals)}
-	if summary == nil {
+	if active == nil {
 		return full, full
 	}
 	i := sort.Search(len(sc.Events), func(i int) bool { return sc.Events[i].Seq > coversThrough })
-	compacted = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summarizers.ForAgent(summary), Events: withArrivals(sc.Events[i:], sc.Arrivals)}
+	compacted = agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summary.ForAgent(active), Events: withArrivals(sc.Events[i:], sc.Arrivals)}
 	// provider agents replay the provider's own item (docs/providers.md)
-	compacted.Compaction, compacted.FullSummary = summarizers.ProviderCompactionOf(summary), summary
+	compacted.Compaction, compacted.FullSummary = summary.ProviderCompactionOf(active), active
 	return full, compacted
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/checks"
@@ -16,7 +18,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Summary fields a fact can live in, in the order a summary lists them.
@@ -82,8 +83,8 @@ func (d doc) clone() doc {
 }
 
 // summary renders d in the given form.
-func (d doc) summary(form Form) *summarizers.Summary {
-	s := &summarizers.Summary{SchemaVersion: summarizers.SchemaVersion, CoversThrough: d.cut, Goal: d.goal}
+func (d doc) summary(form Form) *summary.Summary {
+	s := &summary.Summary{SchemaVersion: summary.SchemaVersion, CoversThrough: d.cut, Goal: d.goal}
 	if len(d.ext) > 0 {
 		s.Extensions = map[string]json.RawMessage{}
 		for k, v := range d.ext {
@@ -102,19 +103,19 @@ func (d doc) summary(form Form) *summarizers.Summary {
 	for _, f := range d.facts {
 		switch f.field {
 		case fConstraint:
-			s.Constraints = append(s.Constraints, summarizers.Statement{Text: f.text, SourceSeq: f.seq})
+			s.Constraints = append(s.Constraints, summary.Statement{Text: f.text, SourceSeq: f.seq})
 		case fDecision:
-			s.Decisions = append(s.Decisions, summarizers.Statement{Text: f.text, SourceSeq: f.seq})
+			s.Decisions = append(s.Decisions, summary.Statement{Text: f.text, SourceSeq: f.seq})
 		case fVerified:
-			s.Verified = append(s.Verified, summarizers.Claim{Claim: f.text, SourceSeq: f.seq})
+			s.Verified = append(s.Verified, summary.Claim{Claim: f.text, SourceSeq: f.seq})
 		case fHypothesis:
-			s.Hypotheses = append(s.Hypotheses, summarizers.Hypothesis{Claim: f.text, SourceSeq: f.seq, Status: f.status, ResolvedBy: f.resolvedBy})
+			s.Hypotheses = append(s.Hypotheses, summary.Hypothesis{Claim: f.text, SourceSeq: f.seq, Status: f.status, ResolvedBy: f.resolvedBy})
 		case fPending:
-			s.Pending = append(s.Pending, summarizers.Pending{OpID: f.opID, Description: f.text, Status: f.status, SourceSeq: f.seq})
+			s.Pending = append(s.Pending, summary.Pending{OpID: f.opID, Description: f.text, Status: f.status, SourceSeq: f.seq})
 		case fArtifact:
-			s.Artifacts = append(s.Artifacts, summarizers.ArtifactRef{Path: f.path, Digest: f.digest, Status: f.status, SourceSeq: f.seq})
+			s.Artifacts = append(s.Artifacts, summary.ArtifactRef{Path: f.path, Digest: f.digest, Status: f.status, SourceSeq: f.seq})
 		case fCorrection:
-			s.Corrections = append(s.Corrections, summarizers.Correction{Subject: f.subject, Value: f.value, Supersedes: f.supersedes, SourceSeq: f.seq})
+			s.Corrections = append(s.Corrections, summary.Correction{Subject: f.subject, Value: f.value, Supersedes: f.supersedes, SourceSeq: f.seq})
 		}
 	}
 	s.Text = strings.Join(d.text, " ")
@@ -133,9 +134,9 @@ func (f fact) sentence() string {
 		return fmt.Sprintf("Rule%s: %s.", cite, f.text)
 	case fHypothesis:
 		switch f.status {
-		case summarizers.HypothesisRefuted:
+		case summary.HypothesisRefuted:
 			return fmt.Sprintf("Ruled out by #%d, refuted: %s.", f.resolvedBy, oneClause(f.text))
-		case summarizers.HypothesisConfirmed:
+		case summary.HypothesisConfirmed:
 			return fmt.Sprintf("Confirmed%s: %s.", cite, f.text)
 		}
 		return fmt.Sprintf("Open hypothesis%s: %s.", cite, f.text)
@@ -182,7 +183,7 @@ type Oracle struct {
 	Cut      int
 	Form     Form
 	// Summary is the oracle document.
-	Summary *summarizers.Summary
+	Summary *summary.Summary
 	// Problems lists what the builder could not state faithfully: the
 	// reason behind a satisfiability failure the checks will report.
 	Problems []Problem
@@ -536,9 +537,9 @@ func (b *builder) hypotheses() {
 			b.problemMissed(t, "no sentence of event #%d, where the hypothesis is stated, matches %s", h.HypothesisSeq, strings.Join(h.Match, " | "))
 			continue
 		}
-		f := fact{field: fHypothesis, text: claim, seq: h.HypothesisSeq, status: summarizers.HypothesisOpen, about: []string{t.key()}}
+		f := fact{field: fHypothesis, text: claim, seq: h.HypothesisSeq, status: summary.HypothesisOpen, about: []string{t.key()}}
 		if b.covered(h.RefutedBySeq) {
-			f.status, f.resolvedBy = summarizers.HypothesisRefuted, h.RefutedBySeq
+			f.status, f.resolvedBy = summary.HypothesisRefuted, h.RefutedBySeq
 		}
 		b.add(f)
 	}
@@ -637,7 +638,7 @@ func (b *builder) pending() {
 			}
 		}
 		desc := fmt.Sprintf("%s %s: %s", c.Name, clip.String(transcript.Args(c.Args), 120), outcome)
-		b.add(fact{field: fPending, opID: c.ID, text: b.redact(desc), status: summarizers.PendingUnknown, seq: e.Seq, about: about})
+		b.add(fact{field: fPending, opID: c.ID, text: b.redact(desc), status: summary.PendingUnknown, seq: e.Seq, about: about})
 	}
 }
 
@@ -663,7 +664,7 @@ func (b *builder) artifacts() {
 				continue
 			}
 			named[p] = true
-			b.add(fact{field: fArtifact, path: p, digest: a.Digests[p], status: summarizers.ArtifactCurrent, seq: seq, about: []string{t.key()}})
+			b.add(fact{field: fArtifact, path: p, digest: a.Digests[p], status: summary.ArtifactCurrent, seq: seq, about: []string{t.key()}})
 		}
 	}
 }

@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // load parses a scenario written in a test.
@@ -35,8 +36,8 @@ func TestOracle(t *testing.T) {
 		name string
 		yaml string
 		cut  int
-		want summarizers.Summary // the structured form, goal and coverage aside
-		text string              // the text-only form
+		want summary.Summary // the structured form, goal and coverage aside
+		text string          // the text-only form
 	}{
 		{
 			name: "constraint: the sentence of its source event that states it",
@@ -50,7 +51,7 @@ invariants:
   - {id: ro, type: constraint, source_seq: 1, match: ['read[- ]?only']}
 `,
 			cut:  2,
-			want: summarizers.Summary{Constraints: []summarizers.Statement{{Text: "This run is READ-ONLY: do not change prod", SourceSeq: 1}}},
+			want: summary.Summary{Constraints: []summary.Statement{{Text: "This run is READ-ONLY: do not change prod", SourceSeq: 1}}},
 			text: "Rule (#1): This run is READ-ONLY: do not change prod.",
 		},
 		{
@@ -65,7 +66,7 @@ invariants:
   - {id: ro, type: constraint, source_seq: 3, match: ['read[- ]?only']}
 `,
 			cut:  2,
-			want: summarizers.Summary{},
+			want: summary.Summary{},
 			text: "",
 		},
 		{
@@ -82,9 +83,9 @@ invariants:
   - {id: cdn, type: refuted_hypothesis, hypothesis_seq: 1, refuted_by_seq: 3, match: ['cdn adds (the )?latency'], conclusion: ['db;dur=1650']}
 `,
 			cut: 4,
-			want: summarizers.Summary{
-				Verified:   []summarizers.Claim{{Claim: "server-timing: db;dur=1650, render;dur=31", SourceSeq: 3}},
-				Hypotheses: []summarizers.Hypothesis{{Claim: "I bet the CDN adds the latency", SourceSeq: 1, Status: "refuted", ResolvedBy: 3}},
+			want: summary.Summary{
+				Verified:   []summary.Claim{{Claim: "server-timing: db;dur=1650, render;dur=31", SourceSeq: 3}},
+				Hypotheses: []summary.Hypothesis{{Claim: "I bet the CDN adds the latency", SourceSeq: 1, Status: "refuted", ResolvedBy: 3}},
 			},
 			text: "server-timing: db;dur=1650, render;dur=31 (#3). Ruled out by #3, refuted: I bet the CDN adds the latency.",
 		},
@@ -100,7 +101,7 @@ invariants:
   - {id: cdn, type: refuted_hypothesis, hypothesis_seq: 1, refuted_by_seq: 3, match: ['cdn adds (the )?latency']}
 `,
 			cut:  2,
-			want: summarizers.Summary{Hypotheses: []summarizers.Hypothesis{{Claim: "I bet the CDN adds the latency", SourceSeq: 1, Status: "open"}}},
+			want: summary.Summary{Hypotheses: []summary.Hypothesis{{Claim: "I bet the CDN adds the latency", SourceSeq: 1, Status: "open"}}},
 			text: "Open hypothesis (#1): I bet the CDN adds the latency.",
 		},
 		{
@@ -120,7 +121,7 @@ invariants:
     digests: {dist/relay-arm64.tar.gz: "sha256:aaaa1111"}
 `,
 			cut:  3,
-			want: summarizers.Summary{Artifacts: []summarizers.ArtifactRef{{Path: "dist/relay-arm64.tar.gz", Digest: "sha256:aaaa1111", Status: "current", SourceSeq: 3}}},
+			want: summary.Summary{Artifacts: []summary.ArtifactRef{{Path: "dist/relay-arm64.tar.gz", Digest: "sha256:aaaa1111", Status: "current", SourceSeq: 3}}},
 			text: "File dist/relay-arm64.tar.gz is current, has digest sha256:aaaa1111 (#3).",
 		},
 		{
@@ -137,7 +138,7 @@ invariants:
   - {id: mig, type: pending_operation, op_id: m1, call_seq: 2}
 `,
 			cut: 4,
-			want: summarizers.Summary{Pending: []summarizers.Pending{
+			want: summary.Summary{Pending: []summary.Pending{
 				{OpID: "m1", Description: `migrate {"db":"prod"}: no result was recorded, so its outcome is unknown`, Status: "unknown", SourceSeq: 2},
 				{OpID: "d1", Description: `deploy {"version":"2.14"}: it timed out at #4, so its outcome is unknown`, Status: "unknown", SourceSeq: 3},
 			}},
@@ -157,7 +158,7 @@ invariants:
   - {id: to, type: correction, old: ops@x.io, new: sre@x.io, subject: report recipient, source_seq: 3}
 `,
 			cut:  3,
-			want: summarizers.Summary{Corrections: []summarizers.Correction{{Subject: "report recipient", Value: "sre@x.io", Supersedes: "ops@x.io", SourceSeq: 3}}},
+			want: summary.Summary{Corrections: []summary.Correction{{Subject: "report recipient", Value: "sre@x.io", Supersedes: "ops@x.io", SourceSeq: 3}}},
 			text: "The report recipient is now sre@x.io, which replaces ops@x.io (#3).",
 		},
 		{
@@ -172,7 +173,7 @@ invariants:
   - {id: to, type: quantity, value: 30, unit: s, match: ['timeout']}
 `,
 			cut:  2,
-			want: summarizers.Summary{Verified: []summarizers.Claim{{Claim: "The upstream timeout must be 30 s", SourceSeq: 1}}},
+			want: summary.Summary{Verified: []summary.Claim{{Claim: "The upstream timeout must be 30 s", SourceSeq: 1}}},
 			text: "The upstream timeout must be 30 s (#1).",
 		},
 		{
@@ -194,7 +195,7 @@ probes:
     requires: {billing: ['billing\.log\.1']}
 `,
 			cut:  3,
-			want: summarizers.Summary{Verified: []summarizers.Claim{{Claim: "billing.log.1: key=[secret removed] rejected", SourceSeq: 3}}},
+			want: summary.Summary{Verified: []summary.Claim{{Claim: "billing.log.1: key=[secret removed] rejected", SourceSeq: 3}}},
 			text: "billing.log.1: key=[secret removed] rejected (#3).",
 		},
 		{
@@ -214,7 +215,7 @@ probes:
     requires: {netpol: ['allow-db-egress', '10\.42\.8\.0/24']}
 `,
 			cut:  3,
-			want: summarizers.Summary{Decisions: []summarizers.Statement{{Text: "The policy allow-db-egress only admits 10.42.8.0/24, but the primary is at 10.42.7.19", SourceSeq: 2}}},
+			want: summary.Summary{Decisions: []summary.Statement{{Text: "The policy allow-db-egress only admits 10.42.8.0/24, but the primary is at 10.42.7.19", SourceSeq: 2}}},
 			text: "The policy allow-db-egress only admits 10.42.8.0/24, but the primary is at 10.42.7.19 (#2).",
 		},
 		{
@@ -234,7 +235,7 @@ probes:
     requires: {b: ['csv\.go.{0,200}first']}
 `,
 			cut:  3,
-			want: summarizers.Summary{Decisions: []summarizers.Statement{{Text: "Finding B: internal/export/csv.go writes full card numbers; That one goes first in the report", SourceSeq: 2}}},
+			want: summary.Summary{Decisions: []summary.Statement{{Text: "Finding B: internal/export/csv.go writes full card numbers; That one goes first in the report", SourceSeq: 2}}},
 			text: "Finding B: internal/export/csv.go writes full card numbers; That one goes first in the report (#2).",
 		},
 	} {
@@ -250,7 +251,7 @@ probes:
 				t.Errorf("structured form (-want +got):\n%s", diff)
 			}
 			txt := BuildOracle(sc, tc.cut, TextOnly)
-			wantText := summarizers.Summary{SchemaVersion: 1, CoversThrough: tc.cut, Goal: sc.Goal, Text: tc.text}
+			wantText := summary.Summary{SchemaVersion: 1, CoversThrough: tc.cut, Goal: sc.Goal, Text: tc.text}
 			if diff := cmp.Diff(&wantText, txt.Summary); diff != "" {
 				t.Errorf("text-only form (-want +got):\n%s", diff)
 			}
@@ -304,7 +305,7 @@ invariants:
   - {id: lag, type: quantity, value: 30, unit: s, match: ['lag']}
 `)
 	o := BuildOracle(sc, 4, Structured)
-	want := []summarizers.Statement{{Text: "The lag pause stays at 30 s", SourceSeq: 3}}
+	want := []summary.Statement{{Text: "The lag pause stays at 30 s", SourceSeq: 3}}
 	if diff := cmp.Diff(want, o.Summary.Decisions); diff != "" {
 		t.Errorf("the lag quantity should come from #3, not from #1 which states the old rate (-want +got):\n%s", diff)
 	}

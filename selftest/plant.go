@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	leaks "github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // planted is a variant before it is rendered: the defective document and
@@ -285,11 +286,11 @@ func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
 	} else {
 		claim := p.d.facts[hidx[0]].text
 		st := p.d.clone()
-		st.facts[hidx[0]].status = summarizers.HypothesisConfirmed
+		st.facts[hidx[0]].status = summary.HypothesisConfirmed
 		p.plant(Invert, "status confirmed", st, describe(st.facts[hidx[0]]))
 
 		op := p.d.clone()
-		op.facts[hidx[0]].status, op.facts[hidx[0]].resolvedBy = summarizers.HypothesisOpen, 0
+		op.facts[hidx[0]].status, op.facts[hidx[0]].resolvedBy = summary.HypothesisOpen, 0
 		p.plant(Invert, "status open", op, describe(op.facts[hidx[0]]))
 
 		for _, field := range []string{fVerified, fDecision} {
@@ -307,7 +308,7 @@ func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
 		p.plant(MoveToText, "status only in text", mt, "hypotheses entry with no status; text: refuted by #"+fmt.Sprint(h.RefutedBySeq))
 
 		ol := p.d.clone()
-		ol.facts = insertFact(ol.facts, fact{field: fHypothesis, text: claim, seq: h.HypothesisSeq, status: summarizers.HypothesisOpen})
+		ol.facts = insertFact(ol.facts, fact{field: fHypothesis, text: claim, seq: h.HypothesisSeq, status: summary.HypothesisOpen})
 		p.plant(OverList, "listed refuted and open", ol, "hypotheses: the claim twice, refuted and open")
 
 		other := p.otherEvent(h.RefutedBySeq, claimRoles, nil, h.RefutedBySeq, h.HypothesisSeq)
@@ -376,8 +377,8 @@ func (p *planter) artifact(a *scenarios.Artifact) {
 		// The twin the history names is marked live, the live path stale.
 		inv := p.d.clone()
 		f := &inv.facts[idx[0]]
-		f.status = summarizers.ArtifactStale
-		inv.facts = insertFact(inv.facts, fact{field: fArtifact, path: twins[0], status: summarizers.ArtifactCurrent, seq: firstNamingIn(p.ev, twins[0])})
+		f.status = summary.ArtifactStale
+		inv.facts = insertFact(inv.facts, fact{field: fArtifact, path: twins[0], status: summary.ArtifactCurrent, seq: firstNamingIn(p.ev, twins[0])})
 		p.plant(Invert, "twin marked live", inv, fmt.Sprintf("artifacts: %s current, %s stale", twins[0], f.path))
 	} else if len(lookalikes) > 0 {
 		inv := p.d.clone()
@@ -462,7 +463,7 @@ func (p *planter) pending(op *scenarios.PendingOperation) {
 	p.plant(Omit, "", without(p.d, idx), "operation "+op.OpID+" is left out")
 
 	done := p.d.clone()
-	done.facts[idx[0]].status = summarizers.PendingDone
+	done.facts[idx[0]].status = summary.PendingDone
 	p.plant(Invert, "marked done", done, describe(done.facts[idx[0]]))
 	ok := without(p.d, idx)
 	claim := fmt.Sprintf("%s completed successfully", op.OpID)
@@ -480,7 +481,7 @@ func (p *planter) pending(op *scenarios.PendingOperation) {
 	var finished []fact
 	for _, e := range p.ev.list {
 		if c := e.ToolCall; c != nil && p.covered(e.Seq) && !slices.ContainsFunc(p.d.facts, func(g fact) bool { return g.field == fPending && g.opID == c.ID }) {
-			finished = append(finished, fact{field: fPending, opID: c.ID, text: c.Name + " call", status: summarizers.PendingUnknown, seq: e.Seq})
+			finished = append(finished, fact{field: fPending, opID: c.ID, text: c.Name + " call", status: summary.PendingUnknown, seq: e.Seq})
 		}
 	}
 	if len(finished) == 0 {

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func loadFile(t *testing.T, path string) *scenarios.Scenario {
@@ -151,7 +152,7 @@ func TestVariantsAreSingleDefects(t *testing.T) {
 			if string(v.Document) == oracle[v.Generation] {
 				t.Errorf("%s: the variant is the oracle", name)
 			}
-			s, vs, err := summarizers.Decode(v.Document)
+			s, vs, err := summary.Decode(v.Document)
 			if err != nil || len(vs) > 0 {
 				t.Errorf("%s: not a valid summary: %v %v", name, err, vs)
 				continue

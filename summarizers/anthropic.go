@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
 	"strings"
+
+	"github.com/compact-eval/compact-eval/providers"
+
+	"github.com/compact-eval/compact-eval/summary"
 
 	"github.com/compact-eval/compact-eval/result"
 
@@ -15,30 +17,12 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/transcript"
-	"github.com/compact-eval/compact-eval/scenarios"
-)
-
-// Anthropic compaction, as documented at
-// https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand
-// and typed by anthropic-sdk-go/v2 (BetaMessageNewParams.Compaction): a
-// Messages API request with "compaction": {"type": "summarize"} and the beta
-// header compact-2026-09-04 summarizes the whole of `messages` and answers
-// with one `compaction` block (stop_reason "compaction"), which later
-// requests send back first in `messages`, verbatim, in place of what it
-// summarizes.
-const (
-	AnthropicBeta     = string(anthropic.AnthropicBetaCompact2026_09_04)
-	AnthropicStrategy = "summarize"
-	// AnthropicMaxTokens is max_tokens when the options set none (the
-	// Messages API requires it).
-	AnthropicMaxTokens = 4096
 )
 
 // anthropicSummarizer is an anthropic: summarizer.
 type anthropicSummarizer struct {
 	model  string
-	opts   OpenAIOptions
+	opts   providers.OpenAIOptions
 	client *llm.Client
 }
 
@@ -49,36 +33,27 @@ type anthropicSummarizer struct {
 // text becomes a text-only summary document covering the cut. The rest of
 // the block (encrypted_content, signature, tool_changes) is kept in
 // extensions.provider_compaction for the anthropic: agent to send back.
-func NewAnthropic(model string, opts OpenAIOptions) (Summarizer, error) {
+func NewAnthropic(model string, opts providers.OpenAIOptions) (Summarizer, error) {
 	if strings.TrimSpace(model) == "" {
-		return nil, errNoModel(KindAnthropic)
+		return nil, errNoModel(providers.KindAnthropic)
 	}
-	c, err := NewProviderClient(KindAnthropic, opts)
+	c, err := providers.NewProviderClient(providers.KindAnthropic, opts)
 	if err != nil {
 		return nil, err
 	}
 	return &anthropicSummarizer{model: model, opts: opts, client: c}, nil
 }
 
-// AnthropicHeader is the headers of every Messages API call compact-eval
-// makes (the key is added by the client).
-func AnthropicHeader() http.Header {
-	h := http.Header{}
-	h.Set("anthropic-version", AnthropicVersion)
-	h.Set("anthropic-beta", AnthropicBeta)
-	return h
-}
-
 // Summarize implements Summarizer.
 func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Response, error) {
 	resp := &Response{}
-	resp.Call.Spec = KindAnthropic + ":" + s.model
+	resp.Call.Spec = providers.KindAnthropic + ":" + s.model
 	if len(req.Events) == 0 {
 		return resp, fmt.Errorf("anthropic summarizer %s: %w", s.model, errEmptyEvents)
 	}
 	var lead []anthropic.BetaMessageParam
-	if prev := ProviderCompactionOf(req.PreviousSummary); prev != nil && prev.Provider == KindAnthropic {
-		m, err := AnthropicCompactionMessage(req.PreviousSummary, prev)
+	if prev := summary.ProviderCompactionOf(req.PreviousSummary); prev != nil && prev.Provider == providers.KindAnthropic {
+		m, err := providers.AnthropicCompactionMessage(req.PreviousSummary, prev)
 		if err != nil {
 			return resp, fmt.Errorf("anthropic summarizer %s: previous summary: %w", s.model, err)
 		}
@@ -86,14 +61,14 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	} else if len(req.PreviousSummary) > 0 && string(req.PreviousSummary) != "null" {
 		// A previous summary from elsewhere (from_source is not in use, but
 		// the base is not an Anthropic block): show it as text.
-		lead = append(lead, anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock("Summary of earlier events:\n"+string(ForAgent(req.PreviousSummary)))))
+		lead = append(lead, anthropic.NewBetaUserMessage(anthropic.NewBetaTextBlock("Summary of earlier events:\n"+string(summary.ForAgent(req.PreviousSummary)))))
 	}
-	msgs, tools := AnthropicMessages(req.Events)
+	msgs, tools := providers.AnthropicMessages(req.Events)
 	params := anthropic.BetaMessageNewParams{
 		Model:      anthropic.Model(s.model),
 		MaxTokens:  s.maxTokens(),
 		Messages:   append(lead, msgs...),
-		System:     AnthropicSystem(req.Rules, req.Goal),
+		System:     providers.AnthropicSystem(req.Rules, req.Goal),
 		Tools:      tools,
 		Compaction: anthropic.BetaCompactionConfigUnionParam{OfSummarize: &anthropic.BetaSummarizeCompactionParam{}},
 	}
@@ -104,8 +79,8 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	var msg anthropic.BetaMessage
 	var block *anthropic.BetaCompactionBlock
 	rep, err := s.client.Post(ctx, &llm.Call{
-		Op: "anthropic compaction", Path: "/messages", Header: AnthropicHeader(), Body: body, Trial: req.Trial,
-		Tokens: EstimateAnthropic(params),
+		Op: "anthropic compaction", Path: "/messages", Header: providers.AnthropicHeader(), Body: body, Trial: req.Trial,
+		Tokens: providers.EstimateAnthropic(params),
 		Accept: func(b []byte) error {
 			var m anthropic.BetaMessage
 			if err := json.Unmarshal(b, &m); err != nil {
@@ -119,9 +94,9 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 			return nil
 		},
 	})
-	s.opts.ProviderProvenance(&resp.Call, KindAnthropic, s.model, s.client.Host(), map[string]any{"max_tokens": int(params.MaxTokens)}, rep)
-	setExtra(&resp.Call, "beta", AnthropicBeta)
-	setExtra(&resp.Call, "strategy", AnthropicStrategy)
+	s.opts.ProviderProvenance(&resp.Call, providers.KindAnthropic, s.model, s.client.Host(), map[string]any{"max_tokens": int(params.MaxTokens)}, rep)
+	setExtra(&resp.Call, "beta", providers.AnthropicBeta)
+	setExtra(&resp.Call, "strategy", providers.AnthropicStrategy)
 	if err != nil {
 		return resp, fmt.Errorf("anthropic summarizer %s: %w", s.model, err)
 	}
@@ -133,8 +108,8 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	if err != nil {
 		return resp, fmt.Errorf("anthropic summarizer %s: %w", s.model, err)
 	}
-	doc, err := providerDoc(req.Cut, block.Content, ProviderCompaction{
-		Provider: KindAnthropic, Model: s.model, Beta: AnthropicBeta, Strategy: AnthropicStrategy,
+	doc, err := providerDoc(req.Cut, block.Content, summary.ProviderCompaction{
+		Provider: providers.KindAnthropic, Model: s.model, Beta: providers.AnthropicBeta, Strategy: providers.AnthropicStrategy,
 		Block: rest, Tokens: int(msg.Usage.OutputTokens),
 	})
 	if err != nil {
@@ -148,7 +123,7 @@ func (s *anthropicSummarizer) maxTokens() int64 {
 	if s.opts.MaxTokens > 0 {
 		return int64(s.opts.MaxTokens)
 	}
-	return AnthropicMaxTokens
+	return providers.AnthropicMaxTokens
 }
 
 // compactionBlock finds the compaction block of a reply: the one the
@@ -176,153 +151,4 @@ func withoutContent(raw string) (json.RawMessage, error) {
 	}
 	delete(m, "content")
 	return json.Marshal(m)
-}
-
-// AnthropicCompactionMessage is the message that replays a provider
-// compaction: the block as returned (its content is the summary's text),
-// alone, as the assistant message the API answered with.
-func AnthropicCompactionMessage(summary json.RawMessage, pc *ProviderCompaction) (anthropic.BetaMessageParam, error) {
-	var doc struct {
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(summary, &doc); err != nil {
-		return anthropic.BetaMessageParam{}, err
-	}
-	var block anthropic.BetaCompactionBlockParam
-	if len(pc.Block) > 0 {
-		if err := json.Unmarshal(pc.Block, &block); err != nil {
-			return anthropic.BetaMessageParam{}, fmt.Errorf("compaction block: %w", err)
-		}
-	}
-	block.Content = anthropic.String(doc.Text)
-	return anthropic.BetaMessageParam{OfAssistant: &anthropic.BetaAssistantMessageParam{
-		Content: []anthropic.BetaContentBlockParamUnion{{OfCompaction: &block}},
-	}}, nil
-}
-
-// AnthropicSystem is the system prompt: the scenario's rules and goal (nil
-// when both are empty).
-func AnthropicSystem(rules, goal string) []anthropic.BetaTextBlockParam {
-	h := strings.TrimSpace(transcript.Header(transcript.Context{Rules: rules, Goal: goal}))
-	if h == "" {
-		return nil
-	}
-	return []anthropic.BetaTextBlockParam{{Text: h}}
-}
-
-// AnthropicMessages renders events as Messages API turns: user and
-// assistant text; an assistant's tool calls as tool_use blocks (input: the
-// call's arguments) and their results as tool_result blocks in the user
-// turn that follows (is_error when the status is not ok); a system event as
-// user text marked [system]. Consecutive turns of one role are merged, so
-// that roles alternate. tools declares every tool the history calls (the API
-// refuses tool_use blocks without a definition). Tool names and ids are
-// made acceptable to the API (^[a-zA-Z0-9_-]+$).
-func AnthropicMessages(events []scenarios.Event) ([]anthropic.BetaMessageParam, []anthropic.BetaToolUnionParam) {
-	type turn struct {
-		assistant bool
-		blocks    []anthropic.BetaContentBlockParamUnion
-	}
-	var turns []turn
-	add := func(assistant bool, blocks ...anthropic.BetaContentBlockParamUnion) {
-		if len(blocks) == 0 {
-			return
-		}
-		if n := len(turns); n > 0 && turns[n-1].assistant == assistant {
-			turns[n-1].blocks = append(turns[n-1].blocks, blocks...)
-			return
-		}
-		turns = append(turns, turn{assistant, blocks})
-	}
-	text := func(s string) []anthropic.BetaContentBlockParamUnion {
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		return []anthropic.BetaContentBlockParamUnion{anthropic.NewBetaTextBlock(s)}
-	}
-	seen := map[string]bool{}
-	var tools []anthropic.BetaToolUnionParam
-	status := statusOf(events)
-	for _, m := range transcript.EventMessages(events) {
-		switch m.Role {
-		case transcript.Assistant:
-			blocks := text(m.Content)
-			for _, c := range m.Calls {
-				name := APIName(c.Name)
-				blocks = append(blocks, anthropic.NewBetaToolUseBlock(APIName(c.ID), json.RawMessage(c.Arguments), name))
-				if !seen[name] {
-					seen[name] = true
-					tools = append(tools, anthropic.BetaToolUnionParam{OfTool: &anthropic.BetaToolParam{
-						Name: name, InputSchema: anthropic.BetaToolInputSchemaParam{Properties: map[string]any{}},
-					}})
-				}
-			}
-			add(true, blocks...)
-		case transcript.Tool:
-			content := m.Content
-			if strings.TrimSpace(content) == "" {
-				content = "(empty result)"
-			}
-			isErr := m.Synthetic || status[m.CallID]
-			add(false, anthropic.NewBetaToolResultBlock(APIName(m.CallID), content, isErr))
-		case transcript.System:
-			add(false, text("[system] "+m.Content)...)
-		default:
-			add(false, text(m.Content)...)
-		}
-	}
-	out := make([]anthropic.BetaMessageParam, len(turns))
-	for i, t := range turns {
-		if t.assistant {
-			out[i] = anthropic.BetaMessageParam{OfAssistant: &anthropic.BetaAssistantMessageParam{Content: t.blocks}}
-		} else {
-			out[i] = anthropic.NewBetaUserMessage(t.blocks...)
-		}
-	}
-	return out, tools
-}
-
-// statusOf tells which call ids ended in a non-ok status.
-func statusOf(events []scenarios.Event) map[string]bool {
-	out := map[string]bool{}
-	for _, e := range events {
-		if e.ToolResult != nil && e.ToolResult.Status != "" && e.ToolResult.Status != scenarios.StatusOK {
-			out[e.ToolResult.CallID] = true
-		}
-	}
-	return out
-}
-
-// APIName makes a tool name or call id acceptable to provider APIs, which
-// want ^[a-zA-Z0-9_-]{1,64}$: other characters become '_', a longer value
-// is cut to 55 bytes plus a hash of the whole, and "" becomes "tool".
-func APIName(name string) string {
-	b := []byte(name)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			b[i] = '_'
-		}
-	}
-	if len(b) > 64 {
-		h := uint32(2166136261)
-		for _, c := range []byte(name) {
-			h = (h ^ uint32(c)) * 16777619
-		}
-		b = append(b[:55], []byte("_"+strconv.FormatUint(uint64(h), 36))...)
-	}
-	if len(b) == 0 {
-		return "tool"
-	}
-	return string(b)
-}
-
-// EstimateAnthropic estimates a request's prompt tokens offline, for the
-// TPM limit.
-func EstimateAnthropic(p anthropic.BetaMessageNewParams) int {
-	b, _ := json.Marshal(p.Messages)
-	n := textTokens(string(b))
-	for _, s := range p.System {
-		n += textTokens(s.Text)
-	}
-	return n
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
@@ -69,7 +71,7 @@ func NewBuiltin(name string) (Summarizer, error) {
 // (the runner turns panics into unit errors) and records provenance.
 type builtin struct {
 	name string
-	fn   func(req *Request) (*Summary, error)
+	fn   func(req *Request) (*summary.Summary, error)
 }
 
 // Summarize runs the built-in and records its provenance.
@@ -123,11 +125,11 @@ func budget(req *Request, counter *tokens.Counter, eventsText, previous string) 
 
 // previousText is the text of the previous summary: its "text" field for a
 // text-only summary, else the compact JSON document.
-func previousText(raw json.RawMessage) (string, *Summary) {
+func previousText(raw json.RawMessage) (string, *summary.Summary) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", nil
 	}
-	var s Summary
+	var s summary.Summary
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return string(raw), nil
 	}
@@ -147,7 +149,7 @@ func previousText(raw json.RawMessage) (string, *Summary) {
 // history outgrows the budget.
 func NewTruncate() Summarizer {
 	counter := tokens.Default()
-	return builtin{name: "truncate", fn: func(req *Request) (*Summary, error) {
+	return builtin{name: "truncate", fn: func(req *Request) (*summary.Summary, error) {
 		prev, _ := previousText(req.PreviousSummary)
 		events := req.EventsText()
 		limit := budget(req, counter, events, prev)
@@ -171,7 +173,7 @@ func NewTruncate() Summarizer {
 		// The document itself is counted, as the compression check counts
 		// it (internal/tokens remembers long texts, so the runner and the
 		// check get this count for free).
-		sum := &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut}
+		sum := &summary.Summary{SchemaVersion: summary.SchemaVersion, CoversThrough: req.Cut}
 		for {
 			sum.Text = strings.Join(lines[len(lines)-kept:], "\n")
 			raw, err := json.Marshal(sum)
@@ -197,7 +199,7 @@ const Masked = "[tool output omitted]"
 // text comes first. It has no budget: on a history of mostly talk it is
 // barely shorter than the original and fails compression.
 func NewMask() Summarizer {
-	return builtin{name: "mask", fn: func(req *Request) (*Summary, error) {
+	return builtin{name: "mask", fn: func(req *Request) (*summary.Summary, error) {
 		prev, _ := previousText(req.PreviousSummary)
 		masked := make([]scenarios.Event, len(req.Events))
 		copy(masked, req.Events)
@@ -212,6 +214,6 @@ func NewMask() Summarizer {
 		if prev != "" {
 			text = strings.TrimRight(prev, "\n") + "\n" + text
 		}
-		return &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut, Text: text}, nil
+		return &summary.Summary{SchemaVersion: summary.SchemaVersion, CoversThrough: req.Cut, Text: text}, nil
 	}}
 }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/internal/tokens"
@@ -65,9 +67,9 @@ const (
 // artifacts are never dropped.
 func NewExtractive() Summarizer {
 	counter := tokens.Default()
-	return builtin{name: "extractive", fn: func(req *Request) (*Summary, error) {
+	return builtin{name: "extractive", fn: func(req *Request) (*summary.Summary, error) {
 		prevText, prev := previousText(req.PreviousSummary)
-		s := &Summary{SchemaVersion: SchemaVersion, CoversThrough: req.Cut, Goal: req.Goal}
+		s := &summary.Summary{SchemaVersion: summary.SchemaVersion, CoversThrough: req.Cut, Goal: req.Goal}
 		if prev != nil && !prev.TextOnly() {
 			s.Constraints = append(s.Constraints, prev.Constraints...)
 			s.Verified = append(s.Verified, prev.Verified...)
@@ -98,7 +100,7 @@ func NewExtractive() Summarizer {
 }
 
 // extract adds what the rules find in events to s.
-func extract(s *Summary, events []scenarios.Event) {
+func extract(s *summary.Summary, events []scenarios.Event) {
 	seenConstraint := map[string]bool{}
 	for _, c := range s.Constraints {
 		seenConstraint[textmatch.Fold(strings.ToLower(c.Text))] = true
@@ -114,7 +116,7 @@ func extract(s *Summary, events []scenarios.Event) {
 			results[r.CallID] = &events[i]
 		}
 	}
-	var pending []Pending
+	var pending []summary.Pending
 	for _, p := range s.Pending {
 		if r, ok := results[p.OpID]; ok && r.ToolResult.Status != scenarios.StatusTimeout {
 			continue
@@ -147,7 +149,7 @@ func extract(s *Summary, events []scenarios.Event) {
 					continue
 				}
 				seenConstraint[k] = true
-				s.Constraints = append(s.Constraints, Statement{Text: sn, SourceSeq: e.Seq})
+				s.Constraints = append(s.Constraints, summary.Statement{Text: sn, SourceSeq: e.Seq})
 			}
 		}
 		for _, sn := range sentences {
@@ -155,7 +157,7 @@ func extract(s *Summary, events []scenarios.Event) {
 				continue
 			}
 			if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleTool {
-				s.Verified = append(s.Verified, Claim{Claim: clip.String(sn, 240), SourceSeq: e.Seq})
+				s.Verified = append(s.Verified, summary.Claim{Claim: clip.String(sn, 240), SourceSeq: e.Seq})
 			} else {
 				assistantNumbers = append(assistantNumbers, clip.String(sn, 160))
 			}
@@ -163,12 +165,12 @@ func extract(s *Summary, events []scenarios.Event) {
 		if c := e.ToolCall; c != nil {
 			r, ok := results[c.ID]
 			if !ok || r.ToolResult.Status == scenarios.StatusTimeout {
-				s.Pending = append(s.Pending, Pending{OpID: c.ID, Description: c.Name + transcript.Args(c.Args), Status: PendingUnknown, SourceSeq: e.Seq})
+				s.Pending = append(s.Pending, summary.Pending{OpID: c.ID, Description: c.Name + transcript.Args(c.Args), Status: summary.PendingUnknown, SourceSeq: e.Seq})
 			}
 			text += " " + transcript.Args(c.Args)
 		}
 		if r := e.ToolResult; r != nil && r.Status == scenarios.StatusError {
-			s.Errors = append(s.Errors, ErrorNote{Text: clip.String(r.Text, 240), Resolution: "unresolved", SourceSeq: e.Seq})
+			s.Errors = append(s.Errors, summary.ErrorNote{Text: clip.String(r.Text, 240), Resolution: "unresolved", SourceSeq: e.Seq})
 		}
 		paths := findPaths(text)
 		digest := ""
@@ -185,7 +187,7 @@ func extract(s *Summary, events []scenarios.Event) {
 				continue
 			}
 			seenPath[p] = len(s.Artifacts)
-			a := ArtifactRef{Path: p, SourceSeq: e.Seq}
+			a := summary.ArtifactRef{Path: p, SourceSeq: e.Seq}
 			if withDigest {
 				a.Digest = digest
 			}

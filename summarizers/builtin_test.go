@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
@@ -33,16 +35,16 @@ func request(cut int, prev json.RawMessage, events ...scenarios.Event) *Request 
 	return r
 }
 
-func summarize(t *testing.T, s Summarizer, req *Request) *Summary {
+func summarize(t *testing.T, s Summarizer, req *Request) *summary.Summary {
 	t.Helper()
 	resp, err := s.Summarize(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if vs := Validate(resp.Summary); len(vs) > 0 {
+	if vs := summary.Validate(resp.Summary); len(vs) > 0 {
 		t.Fatalf("summary does not validate: %v\n%s", vs, resp.Summary)
 	}
-	var sum Summary
+	var sum summary.Summary
 	if err := json.Unmarshal(resp.Summary, &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +160,7 @@ func TestTruncateBudget(t *testing.T) {
 		for i := 1; i <= 40; i++ {
 			prev = append(prev, fmt.Sprintf("[#%d assistant] Step %d: the pool on db-%d still shows the same checkout timeouts.", i, i, i))
 		}
-		doc, _ := json.Marshal(Summary{SchemaVersion: 1, CoversThrough: 40, Text: strings.Join(prev, "\n")})
+		doc, _ := json.Marshal(summary.Summary{SchemaVersion: 1, CoversThrough: 40, Text: strings.Join(prev, "\n")})
 		r := request(42, doc, ev(41, "assistant", "Checked db-41."), ev(42, "user", "Thanks."))
 		s := summarize(t, NewTruncate(), r)
 		if !strings.Contains(s.Text, "[#41 ") || !strings.Contains(s.Text, "[#42 ") {
@@ -212,26 +214,26 @@ func TestExtractive(t *testing.T) {
 	req := request(11, nil, events...)
 	req.ReplacedTokens = 10000 // a budget that binds nothing
 	s := summarize(t, NewExtractive(), req)
-	want := &Summary{
+	want := &summary.Summary{
 		SchemaVersion: 1, CoversThrough: 11, Goal: "find the db problem",
-		Constraints: []Statement{
+		Constraints: []summary.Statement{
 			{Text: "This investigation is READ-ONLY", SourceSeq: 1},
 			{Text: "Do not restart anything", SourceSeq: 1},
 			{Text: "Only report, never apply", SourceSeq: 10},
 		},
-		Verified: []Claim{
+		Verified: []summary.Claim{
 			{Claim: "The API times out after 30 s", SourceSeq: 1},
 			{Claim: "max_connections 200 connections", SourceSeq: 4},
 		},
-		Pending: []Pending{
-			{OpID: "c2", Description: `run_migration{"id":"m17"}`, Status: PendingUnknown, SourceSeq: 5},
-			{OpID: "c3", Description: `tcp_probe{"host":"db"}`, Status: PendingUnknown, SourceSeq: 6},
+		Pending: []summary.Pending{
+			{OpID: "c2", Description: `run_migration{"id":"m17"}`, Status: summary.PendingUnknown, SourceSeq: 5},
+			{OpID: "c3", Description: `tcp_probe{"host":"db"}`, Status: summary.PendingUnknown, SourceSeq: 6},
 		},
-		Artifacts: []ArtifactRef{
+		Artifacts: []summary.ArtifactRef{
 			{Path: "config/db.yaml", Digest: "sha256:abcdef1234567", SourceSeq: 3},
 			{Path: "/var/log/pg/postgresql.log", SourceSeq: 8},
 		},
-		Errors:    []ErrorNote{{Text: "permission denied", Resolution: "unresolved", SourceSeq: 9}},
+		Errors:    []summary.ErrorNote{{Text: "permission denied", Resolution: "unresolved", SourceSeq: 9}},
 		NextSteps: []string{"Next I compare the configured port with the listener", "Then I report"},
 		Text:      "Last user request (#10): Only report, never apply.\nThe assistant noted (unverified): I guess the pool is at 80 % usage",
 	}

@@ -1,6 +1,6 @@
 // Package summarizers holds the systems under test of compact-eval: what
-// turns a stretch of an agent's history into a summary document, and the
-// document itself.
+// turns a stretch of an agent's history into a summary document. The
+// document itself (its Go types, decoding and schema) is package summary.
 //
 // A Summarizer has one method, Summarize, which gets a Request (the events
 // through a cut, the goal and rules, the previous summary of an iterative
@@ -24,12 +24,6 @@
 //   - openai:MODEL: a model behind an OpenAI-compatible endpoint (NewOpenAI,
 //     configured by OpenAIOptions: endpoint, key from the environment,
 //     prompt template, limits, retries, the response cache).
-//
-// Summary is the summary document as Go types; Decode reads one, telling
-// a document that cannot be read at all from one with schema violations
-// (Validate lists those, each at its JSON pointer), and SummarySchemaJSON
-// is the JSON Schema that `compact-eval schema summary` prints. ForAgent is
-// the part of a summary an agent sees.
 //
 // The same Spec and Options build agents (package agents).
 package summarizers

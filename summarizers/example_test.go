@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/summary"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -24,11 +26,11 @@ var session = []scenarios.Event{
 // events through a cut. Every summary is a summary document
 // (docs/formats.md §3): Decode reads it and lists what the schema refuses.
 func ExampleNew() {
-	spec, err := summarizers.ParseSpec("builtin:extractive")
+	spec, err := providers.ParseSpec("builtin:extractive")
 	if err != nil {
 		panic(err)
 	}
-	s, err := summarizers.New(spec, summarizers.Options{})
+	s, err := summarizers.New(spec, providers.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -40,7 +42,7 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	sum, violations, err := summarizers.Decode(resp.Summary)
+	sum, violations, err := summary.Decode(resp.Summary)
 	if err != nil {
 		panic(err)
 	}
@@ -64,7 +66,7 @@ func ExampleFunc() {
 				text += e.Text + " "
 			}
 		}
-		raw, err := json.Marshal(summarizers.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: text})
+		raw, err := json.Marshal(summary.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: text})
 		if err != nil {
 			return nil, err
 		}
@@ -77,38 +79,8 @@ func ExampleFunc() {
 		panic(err)
 	}
 	fmt.Println(string(resp.Summary))
-	fmt.Println(len(summarizers.Validate(resp.Summary)), "schema violations")
+	fmt.Println(len(summary.Validate(resp.Summary)), "schema violations")
 	// Output:
 	// {"schema_version":1,"covers_through":4,"text":"This investigation is READ-ONLY. Do not change anything in prod. Restart the db service now? "}
 	// 0 schema violations
-}
-
-// Validate says what a summary document gets wrong, each problem at its
-// JSON pointer.
-func ExampleValidate() {
-	for _, v := range summarizers.Validate([]byte(`{"schema_version": 1, "covers_through": "three", "constraints": [{}]}`)) {
-		fmt.Println(v)
-	}
-	// Output:
-	// /constraints/0: text is required
-	// /covers_through: covers_through is a string; want an integer
-}
-
-// ParseSpec reads the specs of --summarizer and --agent; an exec command
-// line is split into words with shell-like quoting (no shell runs it).
-func ExampleParseSpec() {
-	for _, raw := range []string{"builtin:mask", `exec:python3 "my summarizer.py" --v2`, "openai:gpt-4o-mini"} {
-		spec, err := summarizers.ParseSpec(raw)
-		if err != nil {
-			panic(err)
-		}
-		fmt.Printf("%s: name %q, command %q\n", spec.Kind, spec.Name, spec.Command)
-	}
-	_, err := summarizers.ParseSpec("gpt-4o")
-	fmt.Println(err)
-	// Output:
-	// builtin: name "mask", command []
-	// exec: name "", command ["python3" "my summarizer.py" "--v2"]
-	// openai: name "gpt-4o-mini", command []
-	// spec "gpt-4o": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL
 }

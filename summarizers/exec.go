@@ -3,9 +3,9 @@ package summarizers
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/compact-eval/compact-eval/providers"
 
 	"github.com/compact-eval/compact-eval/result"
 
@@ -33,11 +33,11 @@ type Exec struct {
 
 // NewExec returns a summarizer that runs command once per call (docs/formats.md
 // §4). It fails when the command cannot be found.
-func NewExec(command []string, opts Options) (Summarizer, error) {
+func NewExec(command []string, opts providers.Options) (Summarizer, error) {
 	if err := execproc.Check(command, opts.Dir); err != nil {
 		return nil, fmt.Errorf("exec summarizer: %w", err)
 	}
-	return &Exec{command: append([]string(nil), command...), spec: ExecSpec(command), opts: opts.ExecOptions()}, nil
+	return &Exec{command: append([]string(nil), command...), spec: providers.ExecSpec(command), opts: opts.ExecOptions()}, nil
 }
 
 // Summarize runs the command on req.
@@ -73,43 +73,5 @@ func (e *Exec) Summarize(ctx context.Context, req *Request) (*Response, error) {
 // only the call's provenance (latency and the head of stderr), so that the
 // report shows them next to the error.
 func failedCall(spec string, err error) *Response {
-	return &Response{Call: ExecErrorCall(spec, err)}
-}
-
-// ExecErrorCall is the provenance of a failed exec call: the spec, and the
-// latency and stderr head an *execproc.Error carries.
-func ExecErrorCall(spec string, err error) result.Call {
-	c := result.Call{Spec: spec}
-	var e *execproc.Error
-	if errors.As(err, &e) {
-		c.Latency, c.Stderr = e.Latency, e.Stderr
-	}
-	return c
-}
-
-// ExecOptions are the options of one exec call: timeout, extra environment,
-// the key variables passed on purpose, and working directory.
-func (o Options) ExecOptions() execproc.Options {
-	timeout := o.ExecTimeout
-	if timeout <= 0 {
-		timeout = DefaultExecTimeout
-	}
-	return execproc.Options{Timeout: timeout, Env: o.Env, PassEnv: o.PassEnv, Dir: o.Dir}
-}
-
-// ExecSpec writes command back as an exec: spec, quoting words so that
-// ParseSpec reads the same words.
-func ExecSpec(command []string) string {
-	words := make([]string, len(command))
-	for i, w := range command {
-		words[i] = quoteWord(w)
-	}
-	return KindExec + ":" + strings.Join(words, " ")
-}
-
-func quoteWord(w string) string {
-	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\") {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	return &Response{Call: providers.ExecErrorCall(spec, err)}
 }

@@ -12,8 +12,10 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/summary"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -33,9 +35,9 @@ func summarizeRequest(s *scenarios.Scenario) *summarizers.Request {
 	return req
 }
 
-func newExec(t *testing.T, command []string, opts summarizers.Options) summarizers.Summarizer {
+func newExec(t *testing.T, command []string, opts providers.Options) summarizers.Summarizer {
 	t.Helper()
-	s, err := summarizers.New(summarizers.Spec{Kind: summarizers.KindExec, Command: command, Raw: summarizers.ExecSpec(command)}, opts)
+	s, err := summarizers.New(providers.Spec{Kind: providers.KindExec, Command: command, Raw: providers.ExecSpec(command)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,24 +57,24 @@ func TestExec(t *testing.T) {
 }
 
 func testExecGood(t *testing.T, progs map[string]string) {
-	s := newExec(t, []string{progs["summarizer-good"]}, summarizers.Options{})
+	s := newExec(t, []string{progs["summarizer-good"]}, providers.Options{})
 	resp, err := s.Summarize(context.Background(), summarizeRequest(exectest.PrivateScenario()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := summarizers.Validate(resp.Summary); v != nil {
+	if v := summary.Validate(resp.Summary); v != nil {
 		t.Errorf("summary-good's document breaks the summary schema: %v", v)
 	}
-	var sum summarizers.Summary
+	var sum summary.Summary
 	dec := json.NewDecoder(strings.NewReader(string(resp.Summary)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sum); err != nil {
 		t.Fatalf("summary %s: %v", resp.Summary, err)
 	}
-	want := summarizers.Summary{
+	want := summary.Summary{
 		SchemaVersion: 1, CoversThrough: 4, Goal: "Find why the API cannot reach the database",
-		Constraints: []summarizers.Statement{{Text: "Do not change production: this is read-only.", SourceSeq: 1}},
-		Verified:    []summarizers.Claim{{Claim: "db -> 10.0.3.7", SourceSeq: 4}},
+		Constraints: []summary.Statement{{Text: "Do not change production: this is read-only.", SourceSeq: 1}},
+		Verified:    []summary.Claim{{Claim: "db -> 10.0.3.7", SourceSeq: 4}},
 		Text:        "Summary of privacy through event 4. Last assistant note: Starting with name resolution.",
 	}
 	if diff := cmp.Diff(want, sum); diff != "" {
@@ -90,7 +92,7 @@ func testExecGood(t *testing.T, progs map[string]string) {
 // private reaches it: no invariant, no expect, no requires, no trial.
 func testExecWire(t *testing.T, progs map[string]string) {
 	log := filepath.Join(t.TempDir(), "stdin.log")
-	s := newExec(t, []string{progs["summarizer-good"]}, summarizers.Options{Env: []string{"EXECTEST_STDIN_LOG=" + log}})
+	s := newExec(t, []string{progs["summarizer-good"]}, providers.Options{Env: []string{"EXECTEST_STDIN_LOG=" + log}})
 	sc := exectest.PrivateScenario()
 	if _, err := s.Summarize(context.Background(), summarizeRequest(sc)); err != nil {
 		t.Fatal(err)
@@ -140,7 +142,7 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := newExec(t, tc.command, summarizers.Options{ExecTimeout: tc.timeout})
+			s := newExec(t, tc.command, providers.Options{ExecTimeout: tc.timeout})
 			resp, err := s.Summarize(context.Background(), summarizeRequest(exectest.PrivateScenario()))
 			var e *execproc.Error
 			if !errors.As(err, &e) {
@@ -151,7 +153,7 @@ func testExecFailures(t *testing.T, progs map[string]string) {
 				t.Errorf("kind, reason, stderr (-want +got):\n%s", diff)
 			}
 			// The provenance of the failed call goes with the error.
-			if resp == nil || resp.Summary != nil || resp.Call.Stderr != tc.wantStderr || resp.Call.Spec != summarizers.ExecSpec(tc.command) || resp.Call.Latency <= 0 {
+			if resp == nil || resp.Summary != nil || resp.Call.Stderr != tc.wantStderr || resp.Call.Spec != providers.ExecSpec(tc.command) || resp.Call.Latency <= 0 {
 				t.Errorf("response %+v: want no summary, and a call with the spec, the stderr head and a latency", resp)
 			}
 		})
@@ -162,49 +164,20 @@ func TestNewExecMissingCommand(t *testing.T) {
 	tests := []struct {
 		name    string
 		command []string
-		opts    summarizers.Options
+		opts    providers.Options
 		want    string
 	}{
-		{"not in PATH", []string{"compact-eval-no-such-summarizer", "--x"}, summarizers.Options{},
+		{"not in PATH", []string{"compact-eval-no-such-summarizer", "--x"}, providers.Options{},
 			`exec summarizer: command "compact-eval-no-such-summarizer": executable file not found in $PATH`},
-		{"relative to Dir", []string{"./missing.py"}, summarizers.Options{Dir: "/nonexistent-dir"},
+		{"relative to Dir", []string{"./missing.py"}, providers.Options{Dir: "/nonexistent-dir"},
 			`exec summarizer: command "./missing.py": stat /nonexistent-dir/missing.py: no such file or directory`},
-		{"empty", nil, summarizers.Options{}, "exec summarizer: empty command"},
+		{"empty", nil, providers.Options{}, "exec summarizer: empty command"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := summarizers.NewExec(tc.command, tc.opts)
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("error %v, want %q", err, tc.want)
-			}
-		})
-	}
-}
-
-func TestExecSpecRoundTrip(t *testing.T) {
-	tests := []struct {
-		name    string
-		command []string
-		want    string
-	}{
-		{"plain", []string{"python3", "summarize.py", "--fast"}, "exec:python3 summarize.py --fast"},
-		{"spaces", []string{"/opt/my tools/sum", "a b"}, "exec:'/opt/my tools/sum' 'a b'"},
-		{"quotes", []string{"sh", "-c", `echo "it's"`}, `exec:sh -c 'echo "it'\''s"'`},
-		{"empty word", []string{"prog", ""}, "exec:prog ''"},
-		{"backslash", []string{`C:\x`}, `exec:'C:\x'`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := summarizers.ExecSpec(tc.command)
-			if got != tc.want {
-				t.Errorf("ExecSpec = %q, want %q", got, tc.want)
-			}
-			spec, err := summarizers.ParseSpec(got)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tc.command, spec.Command); diff != "" {
-				t.Errorf("ParseSpec(ExecSpec(c)).Command (-want +got):\n%s", diff)
 			}
 		})
 	}

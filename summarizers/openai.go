@@ -7,17 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"math"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"text/template"
-	"time"
 
-	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/providers"
+
+	"github.com/compact-eval/compact-eval/summary"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -26,158 +24,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
-
-// OpenAIOptions configure openai: summarizers and agents (an OpenAI-compatible
-// chat-completions endpoint: OpenAI, vLLM, Ollama, llama.cpp server,
-// gateways). The zero value is usable: each field says what zero means.
-type OpenAIOptions struct {
-	// BaseURL is the endpoint, e.g. http://localhost:8000/v1. "" means
-	// OPENAI_BASE_URL, and https://api.openai.com/v1 when that is unset too.
-	BaseURL string
-	// APIKey is the bearer token. "" means OPENAI_API_KEY (and no
-	// Authorization header when that is unset too). It is sent to the
-	// endpoint only: never logged, never in provenance, errors or the cache.
-	APIKey string
-	// Endpoint is the endpoint's name in a config file; recorded in
-	// provenance as extra "endpoint_name". "" records nothing.
-	Endpoint string
-	// PromptFile is a Go text/template replacing the built-in summarize
-	// prompt (summarizers only). Its data is PromptData; an optional
-	// {{define "system"}} block is the system message. Its SHA-256 is
-	// recorded as Call.PromptDigest. "" means the built-in prompt (whose
-	// digest is recorded too).
-	PromptFile string
-	// Temperature is sent when not nil (0 included); nil leaves the
-	// endpoint's default.
-	Temperature *float32
-	// Seed is sent when not nil; nil sends none.
-	Seed *int
-	// MaxTokens bounds the reply (max_tokens); 0 sends no bound.
-	MaxTokens int
-	// MaxRetries is the number of retries of a 429, 5xx or timeout; 0
-	// means llm.DefaultMaxRetries (4); negative means none.
-	MaxRetries int
-	// Timeout bounds one HTTP attempt; 0 means llm.DefaultTimeout (120 s).
-	Timeout time.Duration
-	// RPM and TPM are requests and prompt tokens per minute; 0 means no
-	// limit. Ignored when Limiter is set.
-	RPM, TPM int
-	// Concurrency is the most requests in flight (the run's -j); 0 means
-	// llm.DefaultConcurrency. Ignored when Limiter is set.
-	Concurrency int
-	// Limiter, when set, is shared by every summarizer and agent built with
-	// it, so that limits and the adaptive concurrency apply to the whole run
-	// (build one with llm.NewLimiter). nil gives each one its own.
-	Limiter *llm.Limiter
-	// CacheDir is the response cache directory; "" means
-	// os.UserCacheDir()/compact-eval.
-	CacheDir string
-	// NoCache turns the response cache off.
-	NoCache bool
-	// Getenv reads OPENAI_BASE_URL and OPENAI_API_KEY; nil means os.Getenv.
-	Getenv func(string) string
-}
-
-// Validate refuses out-of-range options.
-func (o OpenAIOptions) Validate() error {
-	var errs []error
-	if o.Temperature != nil && (*o.Temperature < 0 || *o.Temperature > 2 || math.IsNaN(float64(*o.Temperature))) {
-		errs = append(errs, fmt.Errorf("temperature %v: want a value in [0, 2]", *o.Temperature))
-	}
-	if o.MaxTokens < 0 {
-		errs = append(errs, fmt.Errorf("max tokens %d: must not be negative", o.MaxTokens))
-	}
-	if err := o.clientConfig().Validate(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
-func (o OpenAIOptions) clientConfig() llm.Config {
-	return llm.Config{
-		BaseURL:    o.BaseURL,
-		APIKey:     o.APIKey,
-		MaxRetries: o.MaxRetries,
-		Timeout:    o.Timeout,
-		CacheDir:   o.CacheDir,
-		NoCache:    o.NoCache,
-		Limiter:    o.Limiter,
-		Limits:     llm.Limits{RPM: o.RPM, TPM: o.TPM, Concurrency: o.Concurrency},
-	}.FromEnv(o.Getenv)
-}
-
-// NewOpenAIClient builds the client an openai: summarizer or agent uses.
-func NewOpenAIClient(o OpenAIOptions) (*llm.Client, error) {
-	if err := o.Validate(); err != nil {
-		return nil, fmt.Errorf("openai options: %w", err)
-	}
-	return llm.New(o.clientConfig())
-}
-
-// Params are the request parameters as provenance records them.
-func (o OpenAIOptions) Params() map[string]any {
-	p := map[string]any{}
-	if o.Temperature != nil {
-		p["temperature"] = *o.Temperature
-	}
-	if o.Seed != nil {
-		p["seed"] = *o.Seed
-	}
-	if o.MaxTokens > 0 {
-		p["max_tokens"] = o.MaxTokens
-	}
-	if len(p) == 0 {
-		return nil
-	}
-	return p
-}
-
-// Apply sets the request parameters on a chat request. A temperature of 0
-// is sent as the smallest positive float32, because go-openai omits a zero
-// temperature and the endpoint would use its default (1).
-func (o OpenAIOptions) Apply(r *openai.ChatCompletionRequest) {
-	if o.Temperature != nil {
-		r.Temperature = *o.Temperature
-		if r.Temperature == 0 {
-			r.Temperature = math.SmallestNonzeroFloat32
-		}
-	}
-	if o.Seed != nil {
-		s := *o.Seed
-		r.Seed = &s
-	}
-	r.MaxTokens = o.MaxTokens
-}
-
-// Provenance fills the parts of a Call every openai call shares.
-func (o OpenAIOptions) Provenance(c *result.Call, model, host string, s *llm.Structured) {
-	c.Spec = KindOpenAI + ":" + model
-	c.Model = model
-	c.Endpoint = host
-	c.Params = o.Params()
-	if o.Endpoint != "" {
-		if c.Extra == nil {
-			c.Extra = map[string]string{}
-		}
-		c.Extra["endpoint_name"] = o.Endpoint
-	}
-	if s == nil {
-		return
-	}
-	c.OutputMode = s.Mode
-	c.Latency += s.Latency
-	c.Retries += s.Retries
-	if s.Result != nil {
-		c.Usage.PromptTokens += s.Response.Usage.PromptTokens
-		c.Usage.CompletionTokens += s.Response.Usage.CompletionTokens
-	}
-	if len(s.FallbackFrom) > 0 {
-		if c.Extra == nil {
-			c.Extra = map[string]string{}
-		}
-		c.Extra["fallback_from"] = strings.Join(s.FallbackFrom, ",")
-	}
-}
 
 //go:embed prompts/summarize.tmpl
 var defaultPrompt string
@@ -254,7 +100,7 @@ func (p *Prompt) Render(req *Request) (system, user string, err error) {
 // openAISummarizer is an openai: summarizer.
 type openAISummarizer struct {
 	model  string
-	opts   OpenAIOptions
+	opts   providers.OpenAIOptions
 	client *llm.Client
 	prompt *Prompt
 }
@@ -267,7 +113,7 @@ var SummarizeModes = []string{llm.ModeJSONSchema, llm.ModeJSONObject, llm.ModeTe
 // format, falls back to json_object and then to plain text parsed for the
 // first JSON object when the endpoint refuses a format, and records the mode
 // used in Call.OutputMode.
-func NewOpenAI(model string, opts OpenAIOptions) (Summarizer, error) {
+func NewOpenAI(model string, opts providers.OpenAIOptions) (Summarizer, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("openai: missing model name (want openai:MODEL)")
 	}
@@ -283,7 +129,7 @@ func NewOpenAI(model string, opts OpenAIOptions) (Summarizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := NewOpenAIClient(opts)
+	c, err := providers.NewOpenAIClient(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +199,7 @@ func summaryFromReply(r *openai.ChatCompletionResponse, mode string) (json.RawMe
 	if m.Refusal != "" {
 		return nil, fmt.Errorf("model refused: %s", clip.String(m.Refusal, 200))
 	}
-	obj, err := FirstJSONObject(m.Content)
+	obj, err := providers.FirstJSONObject(m.Content)
 	if err != nil {
 		return nil, fmt.Errorf("%s reply: %w", mode, err)
 	}
@@ -389,38 +235,6 @@ func dropNulls(v any) any {
 	return v
 }
 
-// maxObjectTries bounds the start positions FirstJSONObject tries.
-const maxObjectTries = 64
-
-// FirstJSONObject returns the first complete JSON object in s: the whole
-// of s when it is one, else the first balanced {…} that parses (text around
-// it and Markdown code fences are ignored). It fails when there is none
-// among the first 64 opening braces.
-func FirstJSONObject(s string) (json.RawMessage, error) {
-	t := strings.TrimSpace(s)
-	if t == "" {
-		return nil, errors.New("empty content")
-	}
-	if t[0] == '{' && json.Valid([]byte(t)) {
-		return json.RawMessage(t), nil
-	}
-	// Each try may scan to the end of s: bound the tries so that a hostile
-	// reply (say, a megabyte of unterminated objects) costs linear time.
-	tries := 0
-	for i := 0; i < len(s) && tries < maxObjectTries; i++ {
-		if s[i] != '{' {
-			continue
-		}
-		tries++
-		dec := json.NewDecoder(strings.NewReader(s[i:]))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err == nil && len(raw) > 0 && raw[0] == '{' {
-			return raw, nil
-		}
-	}
-	return nil, fmt.Errorf("no JSON object in the content (%q)", clip.String(t, 80))
-}
-
 var (
 	strictOnce   sync.Once
 	strictSchema []byte
@@ -432,7 +246,7 @@ var (
 // and no "extensions" (a free-form object is not allowed in strict mode).
 func StrictSummarySchema() []byte {
 	strictOnce.Do(func() {
-		s := strictObject(reflect.TypeFor[Summary](), "Summary")
+		s := strictObject(reflect.TypeFor[summary.Summary](), "Summary")
 		b, err := json.Marshal(s)
 		if err != nil {
 			panic(err) // a map of strings and slices always marshals
@@ -444,9 +258,9 @@ func StrictSummarySchema() []byte {
 
 // strictEnums are the closed value sets of string fields, by Type.Field.
 var strictEnums = map[string][]any{
-	"Hypothesis.Status":  {HypothesisOpen, HypothesisRefuted, HypothesisConfirmed},
-	"Pending.Status":     {PendingPending, PendingInFlight, PendingUnknown, PendingFailed, PendingDone},
-	"ArtifactRef.Status": {ArtifactCurrent, ArtifactStale, ArtifactSuperseded, ArtifactDeleted},
+	"Hypothesis.Status":  {summary.HypothesisOpen, summary.HypothesisRefuted, summary.HypothesisConfirmed},
+	"Pending.Status":     {summary.PendingPending, summary.PendingInFlight, summary.PendingUnknown, summary.PendingFailed, summary.PendingDone},
+	"ArtifactRef.Status": {summary.ArtifactCurrent, summary.ArtifactStale, summary.ArtifactSuperseded, summary.ArtifactDeleted},
 }
 
 func strictObject(t reflect.Type, name string) map[string]any {
@@ -465,7 +279,7 @@ func strictObject(t reflect.Type, name string) map[string]any {
 		optional := strings.Contains(opts, "omitempty")
 		var s map[string]any
 		if name == "Summary" && fname == "schema_version" {
-			s = map[string]any{"type": "integer", "enum": []any{SchemaVersion}}
+			s = map[string]any{"type": "integer", "enum": []any{summary.SchemaVersion}}
 		} else {
 			s = strictType(f.Type, name+"."+f.Name)
 		}
@@ -506,59 +320,4 @@ func nullable(s map[string]any) map[string]any {
 		s["enum"] = append(append([]any(nil), e...), nil)
 	}
 	return s
-}
-
-// RegisterFlags declares the command-line flags of openai: summarizers and
-// agents on fs, writing into o: --prompt, --temperature, --seed,
-// --max-tokens, --max-retries, --call-timeout, --rpm, --tpm, --no-cache and
-// --cache-dir. Values already in o are the defaults shown. --max-retries 0
-// means no retry (stored as a negative MaxRetries, since zero there means
-// the default). Concurrency is not a flag here: set it from the run's -j.
-func (o *OpenAIOptions) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&o.PromptFile, "prompt", o.PromptFile, "summarize prompt template `FILE` for openai: summarizers (Go text/template; default: the built-in prompt)")
-	fs.Func("temperature", "sampling temperature in [0, 2] sent to openai: models (default: the endpoint's)", func(s string) error {
-		v, err := strconv.ParseFloat(s, 32)
-		if err != nil || v < 0 || v > 2 {
-			return fmt.Errorf("want a number in [0, 2]")
-		}
-		t := float32(v)
-		o.Temperature = &t
-		return nil
-	})
-	fs.Func("seed", "sampling seed sent to openai: models (default: none)", func(s string) error {
-		v, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("want an integer")
-		}
-		o.Seed = &v
-		return nil
-	})
-	fs.IntVar(&o.MaxTokens, "max-tokens", o.MaxTokens, "max_tokens of each openai: reply (0: no bound)")
-	retries := o.MaxRetries
-	switch {
-	case retries == 0:
-		retries = llm.DefaultMaxRetries
-	case retries < 0:
-		retries = 0
-	}
-	fs.Func("max-retries", fmt.Sprintf("retries of a 429, 5xx or timed-out openai: call (0: none) (default %d)", retries), func(s string) error {
-		v, err := strconv.Atoi(s)
-		if err != nil || v < 0 {
-			return fmt.Errorf("want an integer ≥ 0")
-		}
-		o.MaxRetries = v
-		if v == 0 {
-			o.MaxRetries = -1
-		}
-		return nil
-	})
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = llm.DefaultTimeout
-	}
-	fs.DurationVar(&o.Timeout, "call-timeout", timeout, "timeout of one openai: HTTP attempt (waiting for a slot excluded)")
-	fs.IntVar(&o.RPM, "rpm", o.RPM, "requests per minute to an openai: endpoint (0: no limit)")
-	fs.IntVar(&o.TPM, "tpm", o.TPM, "prompt tokens per minute to an openai: endpoint, estimated offline (0: no limit)")
-	fs.BoolVar(&o.NoCache, "no-cache", o.NoCache, "neither read nor write the model response cache")
-	fs.StringVar(&o.CacheDir, "cache-dir", o.CacheDir, "model response cache `DIR` (default: the user cache directory plus compact-eval)")
 }

@@ -5,14 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,10 +48,10 @@ const strictReply = `{"schema_version":1,"covers_through":4,"goal":"Diagnose the
 
 const cleanSummary = `{"constraints":[{"source_seq":1,"text":"read-only"}],"covers_through":4,"goal":"Diagnose the db failure","schema_version":1,"verified":[{"claim":"db resolves to 10.0.3.7","source_seq":4}]}`
 
-func newSummarizer(t *testing.T, srv *llmtest.Server, mod func(*summarizers.OpenAIOptions)) summarizers.Summarizer {
+func newSummarizer(t *testing.T, srv *llmtest.Server, mod func(*providers.OpenAIOptions)) summarizers.Summarizer {
 	t.Helper()
 	llm.ForgetOutputModes()
-	opts := summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey, CacheDir: t.TempDir(), Getenv: func(string) string { return "" }}
+	opts := providers.OpenAIOptions{BaseURL: srv.BaseURL(), APIKey: fakeKey, CacheDir: t.TempDir(), Getenv: func(string) string { return "" }}
 	if mod != nil {
 		mod(&opts)
 	}
@@ -77,7 +75,7 @@ func compact(t *testing.T, raw []byte) string {
 func TestOpenAISummarizerStructured(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{Content: strictReply, PromptTokens: 120, CompletionTokens: 40})
 	temp, seed := float32(0), 42
-	s := newSummarizer(t, srv, func(o *summarizers.OpenAIOptions) {
+	s := newSummarizer(t, srv, func(o *providers.OpenAIOptions) {
 		o.Temperature, o.Seed, o.MaxTokens, o.Endpoint = &temp, &seed, 800, "local"
 	})
 	resp, err := s.Summarize(context.Background(), sumRequest())
@@ -182,7 +180,7 @@ func TestOpenAISummarizerCache(t *testing.T) {
 		dir := t.TempDir()
 		var calls []result.Call
 		for range 2 {
-			s := newSummarizer(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
+			s := newSummarizer(t, srv, func(o *providers.OpenAIOptions) { o.CacheDir = dir })
 			resp, err := s.Summarize(context.Background(), sumRequest())
 			if err != nil {
 				t.Fatal(err)
@@ -199,7 +197,7 @@ func TestOpenAISummarizerCache(t *testing.T) {
 		dir := t.TempDir()
 		for range 2 {
 			// newSummarizer forgets remembered modes, as a new process.
-			s := newSummarizer(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
+			s := newSummarizer(t, srv, func(o *providers.OpenAIOptions) { o.CacheDir = dir })
 			resp, err := s.Summarize(context.Background(), sumRequest())
 			if err != nil || resp.Call.OutputMode != "json_object" {
 				t.Fatalf("err = %v, mode = %q", err, resp.Call.OutputMode)
@@ -230,7 +228,7 @@ func TestOpenAISummarizerErrors(t *testing.T) {
 		name     string
 		reject   []string
 		replies  []llmtest.Reply
-		mod      func(*summarizers.OpenAIOptions)
+		mod      func(*providers.OpenAIOptions)
 		requests int
 		retries  int
 		errHas   string
@@ -239,13 +237,13 @@ func TestOpenAISummarizerErrors(t *testing.T) {
 			replies: []llmtest.Reply{llmtest.Text("I cannot summarize this.")}, requests: 2, errHas: "no JSON object"},
 		{name: "array instead of object", replies: []llmtest.Reply{llmtest.Text(`[1,2]`)}, requests: 1, errHas: "no JSON object"},
 		{name: "empty content is retried like a 5xx", replies: []llmtest.Reply{llmtest.Text(""), llmtest.Text(" ")},
-			mod: func(o *summarizers.OpenAIOptions) { o.MaxRetries = 1 }, requests: 2, retries: 1, errHas: "status 200: the reply's message is empty"},
+			mod: func(o *providers.OpenAIOptions) { o.MaxRetries = 1 }, requests: 2, retries: 1, errHas: "status 200: the reply's message is empty"},
 		{name: "no choices is retried like a 5xx", replies: []llmtest.Reply{{Body: `{"choices": []}`}, {Body: `{"choices": []}`}},
-			mod: func(o *summarizers.OpenAIOptions) { o.MaxRetries = 1 }, requests: 2, retries: 1, errHas: "status 200: the reply has no choices"},
+			mod: func(o *providers.OpenAIOptions) { o.MaxRetries = 1 }, requests: 2, retries: 1, errHas: "status 200: the reply has no choices"},
 		{name: "400 that is not about the format is not a fallback", replies: []llmtest.Reply{llmtest.Status(400, "context length exceeded")},
 			requests: 1, errHas: "status 400"},
 		{name: "500s exhaust the retries", replies: []llmtest.Reply{llmtest.Status(500, "a"), llmtest.Status(500, "b")},
-			mod: func(o *summarizers.OpenAIOptions) { o.MaxRetries = 1 }, requests: 2, retries: 1, errHas: "status 500"},
+			mod: func(o *providers.OpenAIOptions) { o.MaxRetries = 1 }, requests: 2, retries: 1, errHas: "status 500"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -295,7 +293,7 @@ prev={{.PreviousSummary}} n={{len .Events}}
 		t.Fatal(err)
 	}
 	srv := llmtest.New(t, llmtest.Text(strictReply))
-	s := newSummarizer(t, srv, func(o *summarizers.OpenAIOptions) { o.PromptFile = path })
+	s := newSummarizer(t, srv, func(o *providers.OpenAIOptions) { o.PromptFile = path })
 	req := sumRequest()
 	req.PreviousSummary = json.RawMessage(`{"schema_version":1,"covers_through":0}`)
 	resp, err := s.Summarize(context.Background(), req)
@@ -320,7 +318,7 @@ prev={{.PreviousSummary}} n={{len .Events}}
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
 			os.WriteFile(p, []byte(bad), 0o644)
-			s, err := summarizers.NewOpenAI("m", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), PromptFile: p, NoCache: true})
+			s, err := summarizers.NewOpenAI("m", providers.OpenAIOptions{BaseURL: srv.BaseURL(), PromptFile: p, NoCache: true})
 			if err == nil {
 				_, err = s.Summarize(context.Background(), sumRequest())
 			}
@@ -329,47 +327,15 @@ prev={{.PreviousSummary}} n={{len .Events}}
 			}
 		})
 	}
-	if _, err := summarizers.NewOpenAI("m", summarizers.OpenAIOptions{PromptFile: filepath.Join(dir, "missing")}); err == nil {
+	if _, err := summarizers.NewOpenAI("m", providers.OpenAIOptions{PromptFile: filepath.Join(dir, "missing")}); err == nil {
 		t.Error("missing prompt file: want an error")
-	}
-}
-
-func TestOpenAIOptionsValidate(t *testing.T) {
-	neg, hot := float32(-0.1), float32(2.5)
-	tests := []struct {
-		name string
-		opts summarizers.OpenAIOptions
-		want string
-	}{
-		{name: "zero", opts: summarizers.OpenAIOptions{}},
-		{name: "negative temperature", opts: summarizers.OpenAIOptions{Temperature: &neg}, want: "temperature"},
-		{name: "temperature above 2", opts: summarizers.OpenAIOptions{Temperature: &hot}, want: "temperature"},
-		{name: "negative max tokens", opts: summarizers.OpenAIOptions{MaxTokens: -1}, want: "max tokens"},
-		{name: "negative rpm", opts: summarizers.OpenAIOptions{RPM: -1}, want: "rpm"},
-		{name: "bad endpoint", opts: summarizers.OpenAIOptions{BaseURL: "localhost:8000"}, want: "endpoint"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.opts.Getenv = func(string) string { return "" }
-			err := tc.opts.Validate()
-			got := ""
-			if err != nil {
-				got = err.Error()
-			}
-			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
-				t.Errorf("Validate() = %q, want it to contain %q", got, tc.want)
-			}
-		})
-	}
-	if _, err := summarizers.NewOpenAI(" ", summarizers.OpenAIOptions{}); err == nil {
-		t.Error("empty model: want an error")
 	}
 }
 
 func TestOpenAISummarizerSecret(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Status(401, "bad key "+fakeKey), llmtest.Text(strictReply))
 	dir := t.TempDir()
-	s := newSummarizer(t, srv, func(o *summarizers.OpenAIOptions) { o.CacheDir = dir })
+	s := newSummarizer(t, srv, func(o *providers.OpenAIOptions) { o.CacheDir = dir })
 	var seen []string
 	_, err := s.Summarize(context.Background(), sumRequest())
 	if err == nil {
@@ -447,39 +413,13 @@ func TestStrictSummarySchema(t *testing.T) {
 	}
 }
 
-func TestFirstJSONObject(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-		err            bool
-	}{
-		{name: "whole", in: ` {"a":1} `, want: `{"a":1}`},
-		{name: "fenced", in: "```json\n{\"a\":1}\n```", want: `{"a":1}`},
-		{name: "prose around", in: `Here: {"a":{"b":"}"}} bye`, want: `{"a":{"b":"}"}}`},
-		{name: "skips a broken brace", in: `{oops} then {"a":2}`, want: `{"a":2}`},
-		{name: "none", in: "no json here", err: true},
-		{name: "empty", in: "  ", err: true},
-		{name: "array only", in: "[1]", err: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := summarizers.FirstJSONObject(tc.in)
-			if (err != nil) != tc.err {
-				t.Fatalf("err = %v, want error %v", err, tc.err)
-			}
-			if diff := cmp.Diff(tc.want, string(got)); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 // BenchmarkOpenAISummarize is the harness cost of one summarize call
 // against a zero-latency endpoint (client and in-process server).
 func BenchmarkOpenAISummarize(b *testing.B) {
 	srv := llmtest.New(b)
 	srv.Handler().Record = false
 	srv.SetDefault(func(llmtest.Request) llmtest.Reply { return llmtest.Text(strictReply) })
-	s, err := summarizers.NewOpenAI("m", summarizers.OpenAIOptions{BaseURL: srv.BaseURL(), NoCache: true, Concurrency: 32})
+	s, err := summarizers.NewOpenAI("m", providers.OpenAIOptions{BaseURL: srv.BaseURL(), NoCache: true, Concurrency: 32})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -490,66 +430,5 @@ func BenchmarkOpenAISummarize(b *testing.B) {
 		if _, err := s.Summarize(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-func FuzzFirstJSONObject(f *testing.F) {
-	for _, s := range []string{`{"a":1}`, "```json\n{}\n```", `x {"a":{"b":[1,2]}} y`, `{{{{`, `{"a":`, ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		obj, err := summarizers.FirstJSONObject(s)
-		if err != nil {
-			return
-		}
-		var v map[string]any
-		if json.Unmarshal(obj, &v) != nil {
-			t.Errorf("FirstJSONObject(%q) = %s, not an object", s, obj)
-		}
-	})
-}
-
-func TestFirstJSONObjectHostile(t *testing.T) {
-	// A megabyte of unterminated objects must not take quadratic time.
-	s := strings.Repeat(`{"a":`, 200000)
-	if _, err := summarizers.FirstJSONObject(s); err == nil {
-		t.Error("want an error")
-	}
-}
-
-func TestOpenAIRegisterFlags(t *testing.T) {
-	temp, seed := float32(0), 7
-	tests := []struct {
-		name string
-		args []string
-		want summarizers.OpenAIOptions
-		err  bool
-	}{
-		{name: "none", want: summarizers.OpenAIOptions{Timeout: llm.DefaultTimeout}},
-		{name: "all", args: []string{"-prompt", "p.tmpl", "-temperature", "0", "-seed", "7", "-max-tokens", "900", "-max-retries", "2",
-			"-call-timeout", "30s", "-rpm", "60", "-tpm", "90000", "-no-cache", "-cache-dir", "c"},
-			want: summarizers.OpenAIOptions{PromptFile: "p.tmpl", Temperature: &temp, Seed: &seed, MaxTokens: 900, MaxRetries: 2,
-				Timeout: 30 * time.Second, RPM: 60, TPM: 90000, NoCache: true, CacheDir: "c"}},
-		{name: "max-retries 0 means none", args: []string{"-max-retries", "0"}, want: summarizers.OpenAIOptions{MaxRetries: -1, Timeout: llm.DefaultTimeout}},
-		{name: "temperature out of range", args: []string{"-temperature", "3"}, err: true},
-		{name: "negative retries", args: []string{"-max-retries", "-1"}, err: true},
-		{name: "seed not a number", args: []string{"-seed", "x"}, err: true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var o summarizers.OpenAIOptions
-			fs := flag.NewFlagSet("run", flag.ContinueOnError)
-			fs.SetOutput(io.Discard)
-			o.RegisterFlags(fs)
-			err := fs.Parse(tc.args)
-			if (err != nil) != tc.err {
-				t.Fatalf("Parse: %v, want error %v", err, tc.err)
-			}
-			if err == nil {
-				if diff := cmp.Diff(tc.want, o, cmpopts.IgnoreFields(summarizers.OpenAIOptions{}, "Limiter", "Getenv")); diff != "" {
-					t.Errorf("options (-want +got):\n%s", diff)
-				}
-			}
-		})
 	}
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/summary"
 )
 
 const canary = "sk-canary-4f1d9c2e8b7a6d5c"
@@ -39,7 +41,7 @@ func newProvider(t *testing.T, kind string) (summarizers.Summarizer, *providerfa
 	fake := providerfake.New()
 	t.Cleanup(fake.Close)
 	fake.AnthropicKey, fake.OpenAIKey = canary, canary
-	s, err := summarizers.New(summarizers.Spec{Kind: kind, Name: "m1", Raw: kind + ":m1"}, summarizers.Options{OpenAI: summarizers.OpenAIOptions{
+	s, err := summarizers.New(providers.Spec{Kind: kind, Name: "m1", Raw: kind + ":m1"}, providers.Options{OpenAI: providers.OpenAIOptions{
 		BaseURL: fake.URL + "/v1", APIKey: canary, CacheDir: t.TempDir(), MaxRetries: 2,
 	}})
 	if err != nil {
@@ -53,7 +55,7 @@ func newProvider(t *testing.T, kind string) (summarizers.Summarizer, *providerfa
 // tool_use and tool_result blocks (ids and names made acceptable, the
 // error status as is_error), declared tools, and the compaction parameter.
 func TestAnthropicRequest(t *testing.T) {
-	s, fake := newProvider(t, summarizers.KindAnthropic)
+	s, fake := newProvider(t, providers.KindAnthropic)
 	resp, err := s.Summarize(context.Background(), providerRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +96,7 @@ func TestAnthropicRequest(t *testing.T) {
 	if doc.CoversThrough != 4 || doc.SchemaVersion != 1 || !strings.Contains(doc.Text, "Keep the DB read-only.") {
 		t.Errorf("summary %s", resp.Summary)
 	}
-	pc := summarizers.ProviderCompactionOf(resp.Summary)
+	pc := summary.ProviderCompactionOf(resp.Summary)
 	if pc == nil || pc.Opaque || pc.Provider != "anthropic" || pc.Beta != "compact-2026-09-04" || pc.Strategy != "summarize" {
 		t.Fatalf("provider compaction %+v", pc)
 	}
@@ -113,7 +115,7 @@ func TestAnthropicRequest(t *testing.T) {
 // first and verbatim (the fake refuses a block whose signature does not
 // match its content), then only the new events.
 func TestAnthropicIterative(t *testing.T) {
-	s, fake := newProvider(t, summarizers.KindAnthropic)
+	s, fake := newProvider(t, providers.KindAnthropic)
 	first, err := s.Summarize(context.Background(), providerRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +139,7 @@ func TestAnthropicIterative(t *testing.T) {
 		t.Fatalf("messages %s", fake.Requests()[1].Body)
 	}
 	// a tampered block is refused by the API: the error is the provider's
-	pc := summarizers.ProviderCompactionOf(first.Summary)
+	pc := summary.ProviderCompactionOf(first.Summary)
 	tampered := strings.Replace(string(first.Summary), "Keep the DB read-only.", "Writes are fine.", 1)
 	if tampered == string(first.Summary) || pc == nil {
 		t.Fatal("could not tamper")
@@ -151,7 +153,7 @@ func TestAnthropicIterative(t *testing.T) {
 // TestResponsesRequest pins the /responses/compact request byte for byte and
 // checks that the opaque output is kept verbatim, with no text.
 func TestResponsesRequest(t *testing.T) {
-	s, fake := newProvider(t, summarizers.KindResponses)
+	s, fake := newProvider(t, providers.KindResponses)
 	resp, err := s.Summarize(context.Background(), providerRequest())
 	if err != nil {
 		t.Fatal(err)
@@ -170,13 +172,13 @@ func TestResponsesRequest(t *testing.T) {
 	if string(r.Body) != want {
 		t.Errorf("body\n got %s\nwant %s", r.Body, want)
 	}
-	pc := summarizers.ProviderCompactionOf(resp.Summary)
+	pc := summary.ProviderCompactionOf(resp.Summary)
 	if pc == nil || !pc.Opaque || pc.Provider != "openai-responses" || pc.Tokens <= 0 {
 		t.Fatalf("provider compaction %+v", pc)
 	}
 	var top map[string]json.RawMessage
 	_ = json.Unmarshal(resp.Summary, &top)
-	if _, hasText := top["text"]; !summarizers.Opaque(resp.Summary) || hasText {
+	if _, hasText := top["text"]; !summary.Opaque(resp.Summary) || hasText {
 		t.Errorf("summary %s: want an opaque document with no text", resp.Summary)
 	}
 	if !strings.Contains(string(pc.Output), `"type":"compaction"`) || !strings.Contains(string(pc.Output), `"encrypted_content":"gAAAA`) {
@@ -192,7 +194,7 @@ func TestResponsesRequest(t *testing.T) {
 // is not and carries the provider's message, a wrong key is a 401 whose
 // error never shows the key; a reply without a compaction is an error.
 func TestProviderErrors(t *testing.T) {
-	for _, kind := range []string{summarizers.KindAnthropic, summarizers.KindResponses} {
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
 		t.Run(kind, func(t *testing.T) {
 			s, fake := newProvider(t, kind)
 			fake.FailNext(providerfake.Failure{Status: 429, RetryAfter: "0"}, providerfake.Failure{Status: 529, RetryAfter: "0"})
@@ -226,12 +228,12 @@ func TestProviderErrors(t *testing.T) {
 // TestProviderNoCompaction: a reply that holds no compaction (a block with no
 // summary, an output with no compaction item) is an error, not a summary.
 func TestProviderNoCompaction(t *testing.T) {
-	s, fake := newProvider(t, summarizers.KindAnthropic)
+	s, fake := newProvider(t, providers.KindAnthropic)
 	fake.Summarize = func([]string) string { return " " }
 	if _, err := s.Summarize(context.Background(), providerRequest()); err == nil || !strings.Contains(err.Error(), "no summary") {
 		t.Errorf("empty block: %v", err)
 	}
-	r, fake := newProvider(t, summarizers.KindResponses)
+	r, fake := newProvider(t, providers.KindResponses)
 	fake.NoCompactionItem = true
 	if _, err := r.Summarize(context.Background(), providerRequest()); err == nil || !strings.Contains(err.Error(), "no compaction item") {
 		t.Errorf("no compaction item: %v", err)
@@ -240,37 +242,6 @@ func TestProviderNoCompaction(t *testing.T) {
 	fake.NoCompactionItem = false
 	if _, err := r.Summarize(context.Background(), providerRequest()); err != nil || fake.Count("") != 2 {
 		t.Errorf("after an unusable reply: %v, %d requests", err, fake.Count(""))
-	}
-}
-
-func TestCheckAgentReads(t *testing.T) {
-	spec := func(s string) summarizers.Spec {
-		sp, err := summarizers.ParseSpec(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sp
-	}
-	for _, tc := range []struct {
-		sum, agent string
-		ok         bool
-	}{
-		{"openai-responses:m", "openai-responses:m", true},
-		{"openai-responses:m", "openai:gpt-4o", false},
-		{"openai-responses:m", "anthropic:claude", false},
-		{"openai-responses:m", "builtin:reference", false},
-		{"openai-responses:m", "exec:./agent", false},
-		{"anthropic:m", "openai:gpt-4o", true}, // readable text
-		{"anthropic:m", "builtin:reference", true},
-		{"builtin:extractive", "openai-responses:m", true},
-	} {
-		err := summarizers.CheckAgentReads(spec(tc.sum), spec(tc.agent))
-		if (err == nil) != tc.ok {
-			t.Errorf("%s with %s: %v", tc.sum, tc.agent, err)
-		}
-		if err != nil && strings.Count(err.Error(), ". ") > 0 {
-			t.Errorf("%q: want one sentence", err)
-		}
 	}
 }
 

@@ -7,98 +7,29 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/providers"
+
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/transcript"
-	"github.com/compact-eval/compact-eval/scenarios"
 )
-
-// OpenAI Responses compaction, as documented at
-// https://developers.openai.com/api/reference/typescript/resources/beta/subresources/responses/methods/compact:
-// POST /responses/compact with {model, input, instructions} answers
-// {"object": "response.compaction", "output": [...], "usage": {...}}, whose
-// output is the compacted conversation: the items kept, and one
-// {"type": "compaction", "encrypted_content": …} item that only the same
-// provider can read. The whole output is the start of the next request's
-// input.
-const ResponsesCompactPath = "/responses/compact"
-
-// ResponsesItem is one Responses API input item, in the shapes
-// compact-eval sends: a message (role and text), a function_call, or a
-// function_call_output.
-type ResponsesItem struct {
-	Type      string `json:"type"`
-	Role      string `json:"role,omitempty"`
-	Content   string `json:"content,omitempty"`
-	CallID    string `json:"call_id,omitempty"`
-	Name      string `json:"name,omitempty"`
-	Arguments string `json:"arguments,omitempty"`
-	Output    string `json:"output,omitempty"`
-}
-
-// ResponsesTool is a function tool definition.
-type ResponsesTool struct {
-	Type       string          `json:"type"`
-	Name       string          `json:"name"`
-	Parameters json.RawMessage `json:"parameters"`
-	Strict     bool            `json:"strict"`
-}
-
-// ResponsesItems renders events as Responses API input items: user,
-// assistant and system messages; an assistant's tool calls as
-// function_call items and their results as function_call_output items
-// (a non-ok status prefixes the output, as in every transcript). tools
-// declares every function the history calls.
-func ResponsesItems(events []scenarios.Event) ([]ResponsesItem, []ResponsesTool) {
-	var out []ResponsesItem
-	var tools []ResponsesTool
-	seen := map[string]bool{}
-	for _, m := range transcript.EventMessages(events) {
-		switch m.Role {
-		case transcript.Assistant:
-			if strings.TrimSpace(m.Content) != "" {
-				out = append(out, ResponsesItem{Type: "message", Role: "assistant", Content: m.Content})
-			}
-			for _, c := range m.Calls {
-				name := APIName(c.Name)
-				out = append(out, ResponsesItem{Type: "function_call", CallID: APIName(c.ID), Name: name, Arguments: c.Arguments})
-				if !seen[name] {
-					seen[name] = true
-					tools = append(tools, ResponsesTool{Type: "function", Name: name, Parameters: json.RawMessage(`{"type":"object"}`)})
-				}
-			}
-		case transcript.Tool:
-			out = append(out, ResponsesItem{Type: "function_call_output", CallID: APIName(m.CallID), Output: m.Content})
-		default:
-			if strings.TrimSpace(m.Content) != "" {
-				out = append(out, ResponsesItem{Type: "message", Role: m.Role, Content: m.Content})
-			}
-		}
-	}
-	return out, tools
-}
-
-// ResponsesUsage is the usage of a Responses API reply.
-type ResponsesUsage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
-	TotalTokens  int `json:"total_tokens"`
-}
 
 // responsesCompaction is the reply of /responses/compact, as far as
 // compact-eval reads it.
 type responsesCompaction struct {
-	ID     string            `json:"id"`
-	Object string            `json:"object"`
-	Output []json.RawMessage `json:"output"`
-	Usage  ResponsesUsage    `json:"usage"`
+	ID     string                   `json:"id"`
+	Object string                   `json:"object"`
+	Output []json.RawMessage        `json:"output"`
+	Usage  providers.ResponsesUsage `json:"usage"`
 }
 
 // responsesSummarizer is an openai-responses: summarizer.
 type responsesSummarizer struct {
 	model  string
-	opts   OpenAIOptions
+	opts   providers.OpenAIOptions
 	client *llm.Client
 }
 
@@ -109,11 +40,11 @@ type responsesSummarizer struct {
 // document that has no text: the item is opaque, so the checks that read
 // text skip ("opaque provider compaction") and the decision probes, asked
 // through an openai-responses: agent, are the evaluation.
-func NewResponses(model string, opts OpenAIOptions) (Summarizer, error) {
+func NewResponses(model string, opts providers.OpenAIOptions) (Summarizer, error) {
 	if strings.TrimSpace(model) == "" {
-		return nil, errNoModel(KindResponses)
+		return nil, errNoModel(providers.KindResponses)
 	}
-	c, err := NewProviderClient(KindResponses, opts)
+	c, err := providers.NewProviderClient(providers.KindResponses, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -127,40 +58,21 @@ type compactRequest struct {
 	Instructions string            `json:"instructions,omitempty"`
 }
 
-// ResponsesInput is the input that continues from a provider compaction:
-// its output items verbatim, then items.
-func ResponsesInput(prev *ProviderCompaction, items []ResponsesItem) ([]json.RawMessage, error) {
-	var out []json.RawMessage
-	if prev != nil && len(prev.Output) > 0 {
-		if err := json.Unmarshal(prev.Output, &out); err != nil {
-			return nil, fmt.Errorf("compacted output: %w", err)
-		}
-	}
-	for _, it := range items {
-		b, err := json.Marshal(it)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
-
 // Summarize implements Summarizer.
 func (s *responsesSummarizer) Summarize(ctx context.Context, req *Request) (*Response, error) {
 	resp := &Response{}
-	resp.Call.Spec = KindResponses + ":" + s.model
+	resp.Call.Spec = providers.KindResponses + ":" + s.model
 	if len(req.Events) == 0 {
 		return resp, fmt.Errorf("openai-responses summarizer %s: %w", s.model, errEmptyEvents)
 	}
-	var prev *ProviderCompaction
-	items, _ := ResponsesItems(req.Events)
-	if pc := ProviderCompactionOf(req.PreviousSummary); pc != nil && pc.Provider == KindResponses {
+	var prev *summary.ProviderCompaction
+	items, _ := providers.ResponsesItems(req.Events)
+	if pc := summary.ProviderCompactionOf(req.PreviousSummary); pc != nil && pc.Provider == providers.KindResponses {
 		prev = pc
 	} else if len(req.PreviousSummary) > 0 && string(req.PreviousSummary) != "null" {
-		items = append([]ResponsesItem{{Type: "message", Role: "user", Content: "Summary of earlier events:\n" + string(ForAgent(req.PreviousSummary))}}, items...)
+		items = append([]providers.ResponsesItem{{Type: "message", Role: "user", Content: "Summary of earlier events:\n" + string(summary.ForAgent(req.PreviousSummary))}}, items...)
 	}
-	input, err := ResponsesInput(prev, items)
+	input, err := providers.ResponsesInput(prev, items)
 	if err != nil {
 		return resp, fmt.Errorf("openai-responses summarizer %s: previous summary: %w", s.model, err)
 	}
@@ -171,7 +83,7 @@ func (s *responsesSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	}
 	var out responsesCompaction
 	rep, err := s.client.Post(ctx, &llm.Call{
-		Op: "openai responses compact", Path: ResponsesCompactPath, Body: body, Trial: req.Trial,
+		Op: "openai responses compact", Path: providers.ResponsesCompactPath, Body: body, Trial: req.Trial,
 		Tokens: textTokens(string(body)),
 		Accept: func(b []byte) error {
 			var r responsesCompaction
@@ -185,8 +97,8 @@ func (s *responsesSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 			return nil
 		},
 	})
-	s.opts.ProviderProvenance(&resp.Call, KindResponses, s.model, s.client.Host(), nil, rep)
-	setExtra(&resp.Call, "endpoint_path", ResponsesCompactPath)
+	s.opts.ProviderProvenance(&resp.Call, providers.KindResponses, s.model, s.client.Host(), nil, rep)
+	setExtra(&resp.Call, "endpoint_path", providers.ResponsesCompactPath)
 	if err != nil {
 		return resp, fmt.Errorf("openai-responses summarizer %s: %w", s.model, err)
 	}
@@ -197,8 +109,8 @@ func (s *responsesSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 	if err != nil {
 		return resp, err
 	}
-	doc, err := providerDoc(req.Cut, "", ProviderCompaction{
-		Provider: KindResponses, Model: s.model, Opaque: true, Output: rawOut,
+	doc, err := providerDoc(req.Cut, "", summary.ProviderCompaction{
+		Provider: providers.KindResponses, Model: s.model, Opaque: true, Output: rawOut,
 		Tokens: out.Usage.OutputTokens + keptTokens(out.Output),
 	})
 	if err != nil {

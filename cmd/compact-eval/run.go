@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -101,7 +103,7 @@ type runFlags struct {
 	tokenizer     tokenizerFlag
 	config        string
 	execTimeout   time.Duration
-	openai        summarizers.OpenAIOptions
+	openai        providers.OpenAIOptions
 	gates         gateFlags
 	writeBaseline string
 	run           string
@@ -126,7 +128,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.scenarios, "scenario", "run only the scenario with this `id` (repeatable, or comma-separated)")
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials, scenarios and gates (default: ./"+config.DefaultFile+" when it exists)")
-	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
+	fs.DurationVar(&f.execTimeout, "exec-timeout", providers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
 	fs.IntVar(&f.agentSamples, "agent-samples", 1, "a model agent (openai:, anthropic:, openai-responses:) asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
 	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which a model agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about every invariant of every generation beside its check, a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
@@ -272,7 +274,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
 	}
-	if p.settings.Agent.Spec.Kind == summarizers.KindOpenAI {
+	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
 		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
 	if env.Terminal {
@@ -344,7 +346,7 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 	}
 	if len(settings.Summarizers) == 0 {
 		for _, raw := range defaultSummarizers {
-			spec, _ := summarizers.ParseSpec(raw)
+			spec, _ := providers.ParseSpec(raw)
 			settings.Summarizers = append(settings.Summarizers, config.Target{Name: raw, Spec: spec})
 		}
 	}
@@ -380,20 +382,20 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 
 // build makes the summarizers and the agent of the plan's settings.
 func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
-	base := summarizers.Options{ExecTimeout: p.settings.ExecTimeout, OpenAI: f.openai}
+	base := providers.Options{ExecTimeout: p.settings.ExecTimeout, OpenAI: f.openai}
 	base.OpenAI.Getenv = env.Getenv
 	base.OpenAI.Concurrency = p.settings.Jobs
 	// One limiter for the whole run: rate limits and the slow-down on
 	// repeated 429s apply to every model-backed summarizer and agent at once.
 	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: p.settings.Jobs})
-	build := func(t config.Target) (summarizers.Options, error) {
+	build := func(t config.Target) (providers.Options, error) {
 		if file == nil {
 			return base, nil
 		}
 		return file.TargetOptions(t, base, env.Getenv)
 	}
 	for _, t := range p.settings.Summarizers {
-		if err := summarizers.CheckAgentReads(t.Spec, p.settings.Agent.Spec); err != nil {
+		if err := providers.CheckAgentReads(t.Spec, p.settings.Agent.Spec); err != nil {
 			return usageError{err}
 		}
 		opts, err := build(t)

@@ -5,11 +5,12 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/selftest"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // schemas maps a schema name to its document, in the order help lists them.
@@ -19,7 +20,7 @@ var schemas = []struct {
 	what string
 }{
 	{"scenario", scenarios.SchemaJSON, "a scenario file (YAML), for editors that validate as you type"},
-	{"summary", summarizers.SummarySchemaJSON, "the summary document a summarizer returns"},
+	{"summary", summary.SummarySchemaJSON, "the summary document a summarizer returns"},
 	{"report", result.SchemaJSON, "the canonical JSON result of a run (result.json)"},
 	{"selftest", selftest.SchemaJSON, "the JSON document selftest --json writes"},
 }

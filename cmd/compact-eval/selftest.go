@@ -13,6 +13,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/internal/llm"
@@ -20,7 +22,6 @@ import (
 	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/selftest"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // strengthFlag is --min-strength: a rate in [0, 1].
@@ -54,7 +55,7 @@ type selftestFlags struct {
 	tokenizer   tokenizerFlag
 	config      string
 	execTimeout time.Duration
-	openai      summarizers.OpenAIOptions
+	openai      providers.OpenAIOptions
 	judge       string
 	judgeJSON   string
 }
@@ -67,7 +68,7 @@ func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "variants evaluated at once")
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring the agent and its endpoint (default: ./"+config.DefaultFile+" when it exists)")
-	fs.DurationVar(&f.execTimeout, "exec-timeout", summarizers.DefaultExecTimeout, "time limit of one exec agent call")
+	fs.DurationVar(&f.execTimeout, "exec-timeout", providers.DefaultExecTimeout, "time limit of one exec agent call")
 	fs.StringVar(&f.judge, "judge", "", "also measure a model judge, a `spec` (openai:MODEL or exec:COMMAND; default: judge: in the config file, else none): its verdicts on the oracle and on every planted variant, as a confusion table per class")
 	fs.StringVar(&f.judgeJSON, "judge-json", "", "with --judge, write the judge's table and every judgement as JSON to `FILE` (- for standard output)")
 	f.openai.RegisterFlags(fs)
@@ -209,11 +210,11 @@ func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, 
 	if err := f.openai.Validate(); err != nil {
 		return nil, "", 0, nil, usageError{err}
 	}
-	base := summarizers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
+	base := providers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
 	base.OpenAI.Getenv = env.Getenv
 	base.OpenAI.Concurrency = settings.Jobs
 	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})
-	build := func(t config.Target) (summarizers.Options, error) {
+	build := func(t config.Target) (providers.Options, error) {
 		if file == nil {
 			return base, nil
 		}
@@ -231,7 +232,7 @@ func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, 
 		}
 		judge = &namedJudge{Judge: j, name: t.Name}
 	}
-	if settings.Agent.Spec.Kind == summarizers.KindBuiltin && settings.Agent.Spec.Name == "reference" {
+	if settings.Agent.Spec.Kind == providers.KindBuiltin && settings.Agent.Spec.Name == "reference" {
 		return nil, settings.Agent.Name, settings.Jobs, judge, nil
 	}
 	opts, err := build(settings.Agent)

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/summary"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/redact"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Config says what to generate. The zero value is usable: see the defaults
@@ -241,7 +242,7 @@ func generation(rng *rand.Rand, p profile, u result.Unit, spec string, n int) re
 	ratio := p.ratio * (0.7 + 0.6*rng.Float64())
 	g.SummaryTokens = int(float64(g.ReplacedTokens) * ratio)
 	g.TokensAfter = g.SummaryTokens + 900
-	sum := summarizers.Summary{SchemaVersion: 1, CoversThrough: cut}
+	sum := summary.Summary{SchemaVersion: 1, CoversThrough: cut}
 	held := map[string]bool{}
 	for _, inv := range invariants {
 		held[inv.id] = rng.Float64() < keep
@@ -258,31 +259,31 @@ func generation(rng *rand.Rand, p profile, u result.Unit, spec string, n int) re
 		text = append(text, "budget at 80 % of the window")
 	} else {
 		if held["ro"] {
-			sum.Constraints = []summarizers.Statement{{Text: "read-only: no changes to production", SourceSeq: 1}}
+			sum.Constraints = []summary.Statement{{Text: "read-only: no changes to production", SourceSeq: 1}}
 		} else {
-			sum.Constraints = []summarizers.Statement{{Text: "avoid risky changes", SourceSeq: 1}}
+			sum.Constraints = []summary.Statement{{Text: "avoid risky changes", SourceSeq: 1}}
 		}
-		st := summarizers.HypothesisRefuted
+		st := summary.HypothesisRefuted
 		if !held["port-refuted"] {
-			st = summarizers.HypothesisOpen
+			st = summary.HypothesisOpen
 		}
-		sum.Hypotheses = []summarizers.Hypothesis{{Claim: "wrong port", SourceSeq: 61, Status: st, ResolvedBy: 70}}
+		sum.Hypotheses = []summary.Hypothesis{{Claim: "wrong port", SourceSeq: 61, Status: st, ResolvedBy: 70}}
 		path := "config/db.yaml"
 		if !held["cfg"] {
 			path = "config/database.yaml"
 		}
-		sum.Artifacts = []summarizers.ArtifactRef{{Path: path, SourceSeq: 12}}
-		ps := summarizers.PendingUnknown
+		sum.Artifacts = []summary.ArtifactRef{{Path: path, SourceSeq: 12}}
+		ps := summary.PendingUnknown
 		if !held["migration"] {
-			ps = summarizers.PendingDone
+			ps = summary.PendingDone
 		}
-		sum.Pending = []summarizers.Pending{{OpID: "c17", Description: "schema migration", Status: ps, SourceSeq: 30}}
+		sum.Pending = []summary.Pending{{OpID: "c17", Description: "schema migration", Status: ps, SourceSeq: 30}}
 		val := "6432"
 		if !held["port"] {
 			val = "5432"
 		}
-		sum.Corrections = []summarizers.Correction{{Subject: "db port", Value: val, Supersedes: "5432", SourceSeq: 50}}
-		sum.Verified = []summarizers.Claim{{Claim: "db resolves to 10.0.3.7", SourceSeq: 4}}
+		sum.Corrections = []summary.Correction{{Subject: "db port", Value: val, Supersedes: "5432", SourceSeq: 50}}
+		sum.Verified = []summary.Claim{{Claim: "db resolves to 10.0.3.7", SourceSeq: 4}}
 		sum.NextSteps = []string{"compare configured port with the db listener"}
 		if held["budget"] {
 			text = append(text, "context budget 80 % of the window")

@@ -75,6 +75,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"gopkg.in/yaml.v3"
@@ -83,7 +85,6 @@ import (
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // DefaultFile is the config file a run reads from the current directory when
@@ -128,7 +129,7 @@ type Target struct {
 	Name string
 	// Spec is what to run, from `spec`, or built from type, model and command
 	// (Raw is then the equivalent spec string).
-	Spec summarizers.Spec
+	Spec providers.Spec
 	// Prompt is the prompt template file of an openai target, resolved
 	// against the config file's folder; "": the built-in prompt.
 	Prompt string
@@ -189,12 +190,12 @@ func (e Endpoint) APIKey(getenv func(string) string) (string, error) {
 // see; builtin targets take base unchanged. A
 // target without an endpoint keeps base's endpoint (flags, then
 // OPENAI_BASE_URL and OPENAI_API_KEY).
-func (f *File) TargetOptions(t Target, base summarizers.Options, getenv func(string) string) (summarizers.Options, error) {
+func (f *File) TargetOptions(t Target, base providers.Options, getenv func(string) string) (providers.Options, error) {
 	opts := base
-	if t.Spec.Kind == summarizers.KindExec {
+	if t.Spec.Kind == providers.KindExec {
 		opts.PassEnv = t.Env
 	}
-	if !summarizers.ModelKind(t.Spec.Kind) {
+	if !providers.ModelKind(t.Spec.Kind) {
 		return opts, nil
 	}
 	o := &opts.OpenAI
@@ -438,7 +439,7 @@ func (p *parser) top(f *File, root *yaml.Node) {
 	if fd, ok := fields["judge"]; ok {
 		if t, ok := p.target(fd.Value, "judge", f.Endpoints); ok {
 			switch {
-			case t.Spec.Kind == summarizers.KindBuiltin:
+			case t.Spec.Kind == providers.KindBuiltin:
 				p.Errorf(fd.Value, "judge: there is no builtin judge (valid: openai:MODEL, exec:COMMAND)")
 			case t.Prompt != "":
 				p.Errorf(fd.Value, "judge.prompt: a judge asks with its own prompts (recorded as prompt_digest); remove prompt")
@@ -577,7 +578,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		if !ok {
 			return t, false
 		}
-		spec, err := summarizers.ParseSpec(raw)
+		spec, err := providers.ParseSpec(raw)
 		if err != nil {
 			p.Errorf(n, "%s: %v", what, err)
 			return t, false
@@ -602,7 +603,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 			}
 		}
 		if raw, ok := p.String(specF.Value, what+".spec"); ok {
-			spec, err := summarizers.ParseSpec(raw)
+			spec, err := providers.ParseSpec(raw)
 			if err != nil {
 				p.Errorf(specF.Value, "%s.spec: %v", what, err)
 			}
@@ -619,8 +620,8 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 	if t.Name == "" {
 		t.Name = t.Spec.Raw
 	}
-	openai := t.Spec.Kind == summarizers.KindOpenAI
-	model := summarizers.ModelKind(t.Spec.Kind)
+	openai := t.Spec.Kind == providers.KindOpenAI
+	model := providers.ModelKind(t.Spec.Kind)
 	if fd, ok := fields["prompt"]; ok {
 		if !openai && t.Spec.Kind != "" {
 			p.Errorf(fd.Key, "%s.prompt: only openai targets take a prompt", what)
@@ -657,7 +658,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		}
 	}
 	if fd, ok := fields["env"]; ok {
-		if t.Spec.Kind != summarizers.KindExec && t.Spec.Kind != "" {
+		if t.Spec.Kind != providers.KindExec && t.Spec.Kind != "" {
 			p.Errorf(fd.Key, "%s.env: only exec targets take env (the key variables an exec program may see)", what)
 		} else {
 			t.Env = p.envNames(fd.Value, what+".env")
@@ -692,46 +693,46 @@ func orNone(names []string) string {
 }
 
 // typed builds a spec from type, model and command.
-func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yamlnode.Entry) summarizers.Spec {
+func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yamlnode.Entry) providers.Spec {
 	kind, ok := p.String(typeF.Value, what+".type")
 	if !ok {
-		return summarizers.Spec{}
+		return providers.Spec{}
 	}
 	model, hasModel := fields["model"]
 	command, hasCommand := fields["command"]
 	switch kind {
-	case summarizers.KindOpenAI, summarizers.KindAnthropic, summarizers.KindResponses:
+	case providers.KindOpenAI, providers.KindAnthropic, providers.KindResponses:
 		if hasCommand {
 			p.Errorf(command.Key, "%s.command: an %s target has no command", what, kind)
 		}
 		if !hasModel {
 			p.Errorf(typeF.Value, "%s: type %s needs a model", what, kind)
-			return summarizers.Spec{Kind: kind}
+			return providers.Spec{Kind: kind}
 		}
 		name, ok := p.String(model.Value, what+".model")
 		if !ok {
-			return summarizers.Spec{Kind: kind}
+			return providers.Spec{Kind: kind}
 		}
-		return summarizers.Spec{Kind: kind, Name: name, Raw: kind + ":" + name}
-	case summarizers.KindExec:
+		return providers.Spec{Kind: kind, Name: name, Raw: kind + ":" + name}
+	case providers.KindExec:
 		if hasModel {
 			p.Errorf(model.Key, "%s.model: an exec target has no model", what)
 		}
 		if !hasCommand {
 			p.Errorf(typeF.Value, "%s: type exec needs a command", what)
-			return summarizers.Spec{Kind: kind}
+			return providers.Spec{Kind: kind}
 		}
 		words := p.command(command.Value, what+".command")
 		if len(words) == 0 {
-			return summarizers.Spec{Kind: kind}
+			return providers.Spec{Kind: kind}
 		}
-		return summarizers.Spec{Kind: kind, Command: words, Raw: summarizers.ExecSpec(words)}
-	case summarizers.KindBuiltin:
+		return providers.Spec{Kind: kind, Command: words, Raw: providers.ExecSpec(words)}
+	case providers.KindBuiltin:
 		p.Errorf(typeF.Value, "%s.type: write a builtin as spec: builtin:NAME", what)
 	default:
 		p.Errorf(typeF.Value, "%s.type: unknown type %q (valid: exec, openai, anthropic, openai-responses)", what, kind)
 	}
-	return summarizers.Spec{}
+	return providers.Spec{}
 }
 
 // command reads a command line: a string split like a spec, or a list of words.
@@ -742,7 +743,7 @@ func (p *parser) command(n *yaml.Node, what string) []string {
 		if !ok {
 			return nil
 		}
-		words, err := summarizers.SplitCommand(s)
+		words, err := providers.SplitCommand(s)
 		if err != nil {
 			p.Errorf(n, "%s: %v", what, err)
 			return nil

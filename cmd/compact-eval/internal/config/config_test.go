@@ -10,13 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -80,23 +81,23 @@ gates:
 			want: &File{
 				Path: name,
 				Summarizers: []Target{
-					{Name: "builtin:extractive", Spec: summarizers.Spec{Kind: "builtin", Name: "extractive", Raw: "builtin:extractive"}, Pos: result.Pos{Line: 3, Col: 5}},
+					{Name: "builtin:extractive", Spec: providers.Spec{Kind: "builtin", Name: "extractive", Raw: "builtin:extractive"}, Pos: result.Pos{Line: 3, Col: 5}},
 					{
-						Name: "small", Spec: summarizers.Spec{Kind: "openai", Name: "gpt-4o-mini", Raw: "openai:gpt-4o-mini"},
+						Name: "small", Spec: providers.Spec{Kind: "openai", Name: "gpt-4o-mini", Raw: "openai:gpt-4o-mini"},
 						Prompt: filepath.Join(dir, "summarize.tmpl"),
 						Params: Params{Temperature: ptr(0.2), Seed: ptr(7), MaxTokens: 2000}, Endpoint: "local",
 						Pos: result.Pos{Line: 4, Col: 5},
 					},
 					{
-						Name: "ours", Spec: summarizers.Spec{Kind: "exec", Command: []string{"python3", "my compactor.py", "--structured"}, Raw: "exec:python3 'my compactor.py' --structured"},
+						Name: "ours", Spec: providers.Spec{Kind: "exec", Command: []string{"python3", "my compactor.py", "--structured"}, Raw: "exec:python3 'my compactor.py' --structured"},
 						Pos: result.Pos{Line: 10, Col: 5},
 					},
 					{
-						Name: "listed", Spec: summarizers.Spec{Kind: "exec", Command: []string{"./bin/compact", "--mode", "a b"}, Raw: "exec:./bin/compact --mode 'a b'"},
+						Name: "listed", Spec: providers.Spec{Kind: "exec", Command: []string{"./bin/compact", "--mode", "a b"}, Raw: "exec:./bin/compact --mode 'a b'"},
 						Pos: result.Pos{Line: 13, Col: 5},
 					},
 					{
-						Name: "by-spec", Spec: summarizers.Spec{Kind: "openai", Name: "llama3", Raw: "openai:llama3"}, Endpoint: "local",
+						Name: "by-spec", Spec: providers.Spec{Kind: "openai", Name: "llama3", Raw: "openai:llama3"}, Endpoint: "local",
 						Pos: result.Pos{Line: 16, Col: 5},
 					},
 				},
@@ -105,7 +106,7 @@ gates:
 					{Name: "open", BaseURL: "https://gateway.example/v1?api-version=2", Pos: result.Pos{Line: 23, Col: 5}},
 				},
 				Agent: &Target{
-					Name: "openai:gpt-4o", Spec: summarizers.Spec{Kind: "openai", Name: "gpt-4o", Raw: "openai:gpt-4o"},
+					Name: "openai:gpt-4o", Spec: providers.Spec{Kind: "openai", Name: "gpt-4o", Raw: "openai:gpt-4o"},
 					Params: Params{Temperature: ptr(0.0)}, Pos: result.Pos{Line: 25, Col: 3},
 				},
 				Trials: 3, Jobs: 8, ExecTimeout: 30 * time.Second,
@@ -120,7 +121,7 @@ gates:
 			in:   "agent: exec:./agent.sh --fast\ngates: {min_pass: 0.8}\n",
 			want: &File{
 				Path: name,
-				Agent: &Target{Name: "exec:./agent.sh --fast", Spec: summarizers.Spec{Kind: "exec", Command: []string{"./agent.sh", "--fast"}, Raw: "exec:./agent.sh --fast"},
+				Agent: &Target{Name: "exec:./agent.sh --fast", Spec: providers.Spec{Kind: "exec", Command: []string{"./agent.sh", "--fast"}, Raw: "exec:./agent.sh --fast"},
 					Pos: result.Pos{Line: 1, Col: 8}},
 				Gates: Gates{MinPass: map[string]float64{"all": 0.8}},
 			},
@@ -370,7 +371,7 @@ func TestPickAndFlags(t *testing.T) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	trials := fs.Int("trials", 1, "")
 	jobs := fs.Int("j", 2, "")
-	timeout := fs.Duration("exec-timeout", summarizers.DefaultExecTimeout, "")
+	timeout := fs.Duration("exec-timeout", providers.DefaultExecTimeout, "")
 	if err := fs.Parse([]string{"-trials", "5"}); err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +382,7 @@ func TestPickAndFlags(t *testing.T) {
 		Pick(set["j"], *jobs, file.Jobs),                      // file set: the file
 		Pick(set["exec-timeout"], *timeout, file.ExecTimeout), // neither: the default
 	}
-	want := []any{5, 8, summarizers.DefaultExecTimeout}
+	want := []any{5, 8, providers.DefaultExecTimeout}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Pick (-want +got):\n%s", diff)
 	}
@@ -405,7 +406,7 @@ summarizers:
 	}
 	env := map[string]string{"OPENAI_API_KEY": "ambient-key", "OPENAI_BASE_URL": "http://ambient", "LOCAL_KEY": "local-key"}
 	getenv := func(k string) string { return env[k] }
-	base := summarizers.Options{ExecTimeout: time.Minute, OpenAI: summarizers.OpenAIOptions{MaxRetries: 2, Temperature: ptr(float32(1))}}
+	base := providers.Options{ExecTimeout: time.Minute, OpenAI: providers.OpenAIOptions{MaxRetries: 2, Temperature: ptr(float32(1))}}
 
 	type view struct {
 		BaseURL, APIKey, Endpoint string
@@ -415,7 +416,7 @@ summarizers:
 		AmbientKey, AmbientURL    string // what the options' Getenv shows
 		ExecTimeout               time.Duration
 	}
-	look := func(o summarizers.Options) view {
+	look := func(o providers.Options) view {
 		v := view{BaseURL: o.OpenAI.BaseURL, APIKey: o.OpenAI.APIKey, Endpoint: o.OpenAI.Endpoint,
 			Temperature: o.OpenAI.Temperature, Seed: o.OpenAI.Seed, MaxTokens: o.OpenAI.MaxTokens,
 			MaxRetries: o.OpenAI.MaxRetries, ExecTimeout: o.ExecTimeout}
@@ -478,7 +479,7 @@ summarizers:
 		t.Error("the api_key_env variable is not registered as a key variable")
 	}
 	for i, want := range [][]string{{"ANTHROPIC_API_KEY", "CONFIG_TEST_LOCAL_KEY"}, nil} {
-		o, err := f.TargetOptions(f.Summarizers[i], summarizers.Options{}, func(string) string { return "" })
+		o, err := f.TargetOptions(f.Summarizers[i], providers.Options{}, func(string) string { return "" })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -534,16 +535,16 @@ summarizers:
 	}
 	env := map[string]string{"ANTHROPIC_API_KEY": "ambient-ant", "ANTHROPIC_BASE_URL": "http://ambient", "OPENAI_API_KEY": "ambient-oai", "GW_KEY": "gw-key"}
 	getenv := func(k string) string { return env[k] }
-	base := summarizers.Options{OpenAI: summarizers.OpenAIOptions{Getenv: getenv}}
+	base := providers.Options{OpenAI: providers.OpenAIOptions{Getenv: getenv}}
 	targets := f.Summarizers
-	if len(targets) != 2 || targets[0].Spec.Raw != "anthropic:claude-x" || targets[1].Spec.Kind != summarizers.KindResponses {
+	if len(targets) != 2 || targets[0].Spec.Raw != "anthropic:claude-x" || targets[1].Spec.Kind != providers.KindResponses {
 		t.Fatalf("targets %+v", targets)
 	}
 	o, err := f.TargetOptions(targets[0], base, getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := o.OpenAI.ProviderClientConfig(summarizers.KindAnthropic)
+	c := o.OpenAI.ProviderClientConfig(providers.KindAnthropic)
 	if c.BaseURL != "https://gateway.example/anthropic/v1" || c.APIKey != "gw-key" || c.KeyHeader != "x-api-key" || o.OpenAI.MaxTokens != 900 {
 		t.Errorf("anthropic target: %+v", c)
 	}
@@ -551,10 +552,10 @@ summarizers:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := o.OpenAI.ProviderClientConfig(summarizers.KindResponses); c.APIKey != "ambient-oai" || c.KeyHeader != "" {
+	if c := o.OpenAI.ProviderClientConfig(providers.KindResponses); c.APIKey != "ambient-oai" || c.KeyHeader != "" {
 		t.Errorf("responses target without endpoint: %+v", c)
 	}
-	if c := base.OpenAI.ProviderClientConfig(summarizers.KindAnthropic); c.APIKey != "ambient-ant" || c.BaseURL != "http://ambient" {
+	if c := base.OpenAI.ProviderClientConfig(providers.KindAnthropic); c.APIKey != "ambient-ant" || c.BaseURL != "http://ambient" {
 		t.Errorf("anthropic defaults: %+v", c)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/providers"
 )
 
 func TestJudgeConfig(t *testing.T) {
@@ -12,7 +12,7 @@ func TestJudgeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file.Judge == nil || file.Judge.Spec.Kind != summarizers.KindOpenAI || file.Judge.Spec.Name != "judge-4" || !file.Gates.Judge {
+	if file.Judge == nil || file.Judge.Spec.Kind != providers.KindOpenAI || file.Judge.Spec.Name != "judge-4" || !file.Gates.Judge {
 		t.Fatalf("judge %+v gates %+v", file.Judge, file.Gates)
 	}
 	for _, tc := range []struct {

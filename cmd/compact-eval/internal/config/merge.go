@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/providers"
 )
 
 // Flag names of `compact-eval run` that the file can also set; Merge reads
@@ -94,7 +94,7 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 		s.Summarizers = append([]Target(nil), f.Summarizers...)
 	}
 	if set[FlagAgent] || f.Agent == nil {
-		spec, err := summarizers.ParseSpec(flags.Agent)
+		spec, err := providers.ParseSpec(flags.Agent)
 		if err != nil {
 			return Settings{}, fmt.Errorf("--agent: %w", err)
 		}
@@ -108,7 +108,7 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 		if err != nil {
 			return Settings{}, fmt.Errorf("--judge: %w", err)
 		}
-		if t.Spec.Kind == summarizers.KindBuiltin {
+		if t.Spec.Kind == providers.KindBuiltin {
 			return Settings{}, fmt.Errorf("--judge %q: there is no builtin judge (valid: openai:MODEL, exec:COMMAND)", flags.Judge)
 		}
 		s.Judge = &t
@@ -147,13 +147,13 @@ var targetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+/-]*$`)
 // spec, arguments or prompt change.
 func ParseTarget(raw string) (Target, error) {
 	if name, spec, ok := strings.Cut(raw, "="); ok && targetName.MatchString(name) {
-		sp, err := summarizers.ParseSpec(spec)
+		sp, err := providers.ParseSpec(spec)
 		if err != nil {
 			return Target{}, fmt.Errorf("%q: the name %s names %w", raw, name, err)
 		}
 		return Target{Name: name, Spec: sp}, nil
 	}
-	sp, err := summarizers.ParseSpec(raw)
+	sp, err := providers.ParseSpec(raw)
 	if err != nil {
 		return Target{}, err
 	}

@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 func TestMerge(t *testing.T) {
@@ -24,9 +24,9 @@ gates: {min_pass: {all: 0.9}, baseline: base.json}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defaults := Flags{Agent: "builtin:reference", Trials: 1, Jobs: 2, ExecTimeout: summarizers.DefaultExecTimeout}
-	spec := func(raw string) summarizers.Spec {
-		s, err := summarizers.ParseSpec(raw)
+	defaults := Flags{Agent: "builtin:reference", Trials: 1, Jobs: 2, ExecTimeout: providers.DefaultExecTimeout}
+	spec := func(raw string) providers.Spec {
+		s, err := providers.ParseSpec(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +51,7 @@ gates: {min_pass: {all: 0.9}, baseline: base.json}
 		{
 			name:  "no file, no flags: the defaults",
 			flags: defaults,
-			want:  Settings{Agent: Target{Name: "builtin:reference", Spec: spec("builtin:reference")}, Trials: 1, Jobs: 2, ExecTimeout: summarizers.DefaultExecTimeout},
+			want:  Settings{Agent: Target{Name: "builtin:reference", Spec: spec("builtin:reference")}, Trials: 1, Jobs: 2, ExecTimeout: providers.DefaultExecTimeout},
 		},
 		{
 			name:  "file over defaults",

@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
@@ -42,7 +44,7 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "loadgen: want -base URL, -n ≥ 1, -j ≥ 1, -history ≥ 3")
 		return 2
 	}
-	s, err := summarizers.NewOpenAI("sim", summarizers.OpenAIOptions{BaseURL: *base, APIKey: "sk-bench", NoCache: true, Concurrency: *j})
+	s, err := summarizers.NewOpenAI("sim", providers.OpenAIOptions{BaseURL: *base, APIKey: "sk-bench", NoCache: true, Concurrency: *j})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		return 1

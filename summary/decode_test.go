@@ -1,4 +1,4 @@
-package summarizers
+package summary
 
 import (
 	"bytes"

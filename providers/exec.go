@@ -1,0 +1,37 @@
+package providers
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/execproc"
+	"github.com/compact-eval/compact-eval/result"
+)
+
+// ExecErrorCall is the provenance of a failed exec call: the spec, and the
+// latency and stderr head an *execproc.Error carries.
+func ExecErrorCall(spec string, err error) result.Call {
+	c := result.Call{Spec: spec}
+	var e *execproc.Error
+	if errors.As(err, &e) {
+		c.Latency, c.Stderr = e.Latency, e.Stderr
+	}
+	return c
+}
+
+// ExecSpec writes command back as an exec: spec, quoting words so that
+// ParseSpec reads the same words.
+func ExecSpec(command []string) string {
+	words := make([]string, len(command))
+	for i, w := range command {
+		words[i] = quoteWord(w)
+	}
+	return KindExec + ":" + strings.Join(words, " ")
+}
+
+func quoteWord(w string) string {
+	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\") {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}

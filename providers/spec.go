@@ -1,0 +1,152 @@
+package providers
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/compact-eval/compact-eval/internal/execproc"
+)
+
+// ExecOptions are the options of one exec call: timeout, extra environment,
+// the key variables passed on purpose, and working directory.
+func (o Options) ExecOptions() execproc.Options {
+	timeout := o.ExecTimeout
+	if timeout <= 0 {
+		timeout = DefaultExecTimeout
+	}
+	return execproc.Options{Timeout: timeout, Env: o.Env, PassEnv: o.PassEnv, Dir: o.Dir}
+}
+
+// CheckAgentReads refuses a summarizer whose compaction the agent cannot
+// read: an opaque provider item (openai-responses:) goes only to an agent of
+// the same kind. The error is one sentence, for `run` to print.
+func CheckAgentReads(summarizer, agent Spec) error {
+	if summarizer.Kind == KindResponses && agent.Kind != KindResponses {
+		return fmt.Errorf("summarizer %s returns an opaque, encrypted compaction item that only the OpenAI Responses API can read, and agent %s cannot read it: use --agent openai-responses:MODEL", summarizer.Raw, agent.Raw)
+	}
+	return nil
+}
+
+// Spec kinds.
+const (
+	KindBuiltin = "builtin"
+	KindExec    = "exec"
+	KindOpenAI  = "openai"
+)
+
+// Spec names a summarizer or an agent: builtin:NAME, exec:COMMAND ARGS…, or
+// openai:MODEL (docs/formats.md §6), or a provider's own compaction:
+// anthropic:MODEL, openai-responses:MODEL (docs/providers.md).
+type Spec struct {
+	Kind string
+	// Name is the builtin's name or the model.
+	Name string
+	// Command is the exec command line split into words (shell-like quoting
+	// with ' and " is honoured; no other shell syntax).
+	Command []string
+	// Raw is the spec as written; it is the summarizer's name in reports
+	// unless a config file names it.
+	Raw string
+}
+
+func (s Spec) String() string { return s.Raw }
+
+// ParseSpec parses a spec string.
+func ParseSpec(raw string) (Spec, error) {
+	kind, rest, ok := strings.Cut(raw, ":")
+	if !ok || rest == "" {
+		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL", raw)
+	}
+	s := Spec{Kind: kind, Raw: raw}
+	switch kind {
+	case KindBuiltin, KindOpenAI, KindAnthropic, KindResponses:
+		s.Name = strings.TrimSpace(rest)
+	case KindExec:
+		words, err := SplitCommand(rest)
+		if err != nil {
+			return Spec{}, fmt.Errorf("spec %q: %w", raw, err)
+		}
+		if len(words) == 0 {
+			return Spec{}, fmt.Errorf("spec %q: empty command", raw)
+		}
+		s.Command = words
+	default:
+		return Spec{}, fmt.Errorf("spec %q: unknown kind %q (valid: builtin, exec, openai, anthropic, openai-responses)", raw, kind)
+	}
+	return s, nil
+}
+
+// SplitCommand splits a command line into words, honouring single and double
+// quotes and backslash escapes outside single quotes.
+func SplitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	escaped := false
+	for _, r := range s {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\\':
+			escaped, inWord = true, true
+		case quote == '"':
+			if r == '"' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == ' ' || r == '\t' || r == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", quote)
+	}
+	if escaped {
+		return nil, fmt.Errorf("trailing backslash")
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+
+// DefaultExecTimeout bounds one exec call.
+const DefaultExecTimeout = 120 * time.Second
+
+// Options configure the summarizers and agents that New builds. The zero
+// value is usable: defaults are noted on each field.
+type Options struct {
+	// ExecTimeout bounds one exec call; 0 means DefaultExecTimeout.
+	ExecTimeout time.Duration
+	// Env is extra environment for exec processes (KEY=VALUE), on top of the
+	// harness's own environment.
+	Env []string
+	// PassEnv names key variables exec processes may inherit anyway (a
+	// config's env:); every other variable holding an API key is left out
+	// (see internal/execproc).
+	PassEnv []string
+	// Dir is the working directory of exec processes; "" means the current one.
+	Dir string
+	// OpenAI configures openai: specs, and the anthropic: and
+	// openai-responses: ones (see provider.go for their endpoints and keys).
+	OpenAI OpenAIOptions
+}
