@@ -4,11 +4,22 @@
 // "30 s", "30 sec", "30 segundos" and "30 seconds", and "80 %", "80%",
 // "80 percent" and "80 por ciento".
 //
-// Units of one dimension convert (30 s = 30000 ms = 0.5 min) because they
-// state the same fact; units of different dimensions never compare equal
-// (30 ms is not 30 s). A unit the package does not know is compared by its
-// lower-cased word, with a plural "s" removed, except from an acronym
-// (CVSS, IOPS, TPS, RPS are never de-pluralised).
+// Units of one dimension convert (30 s = 30000 ms = 0.5 min; 1.5 GiB =
+// 1536 MiB = 1536Mi) because they state the same fact; units of different
+// dimensions never compare equal (30 ms is not 30 s). A unit the package
+// does not know is compared by its lower-cased word, with a plural "s"
+// removed, except from an acronym (CVSS, IOPS, TPS, RPS are never
+// de-pluralised).
+//
+// Numbers are read in either locale: 41,206,553 = 41.206.553 =
+// 41 206 553, and 1,5 s = 1.5 s. A figure that only the locale can decide
+// ("1.500", "128,000": one mark followed by three digits) is read in the
+// locale its text shows (see Locale); when the text shows none, it keeps
+// both readings and Same accepts either.
+//
+// Same compares two figures as written, with the rounding their precision
+// allows across units (1791Mi is "1.8 GiB"); Equal compares two exact
+// values. The rules are on Same.
 package quantity
 
 import (
@@ -17,13 +28,15 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode"
 	"unicode/utf8"
 )
 
 // Quantity is a number with its unit, as found in text.
 type Quantity struct {
 	// Value is the number as written (50k → 50000), before unit conversion.
+	// For a figure with two readings (see Alt) it is the English one: a
+	// comma groups thousands ("1,500" → 1500), a point marks decimals
+	// ("1.500" → 1.5).
 	Value float64
 	// Unit is the canonical unit name ("s", "ms", "%", "tokens", …); "" for a
 	// bare number.
@@ -32,42 +45,65 @@ type Quantity struct {
 	Text string
 	// Start and End are byte offsets of Text in the parsed string.
 	Start, End int
+	// Ulp is the place of the last digit written, in Value's scale: 0.1 for
+	// "1.8 GiB", 1 for "1791Mi", 1000 for "50k". Same lets a figure in
+	// another unit round to it. Zero means exact: no rounding is allowed.
+	Ulp float64
+	// Alt is the other reading of a figure its text leaves ambiguous
+	// ("1.500 s" in a text that shows no locale: 1.5 or 1500), with AltUlp
+	// its last digit's place; 0 when the figure has one reading.
+	Alt, AltUlp float64
 }
 
 // unitInfo is a canonical unit: its dimension and its size in the
-// dimension's base unit.
+// dimension's base unit. twin is the size of the unit's binary reading, for
+// a decimal byte prefix that many tools and people use for the binary one
+// (GB for GiB); 0 when there is none.
 type unitInfo struct {
 	canon  string
 	dim    string
 	factor float64
+	twin   float64
 }
 
 var units = map[string]unitInfo{}
 
 func def(canon, dim string, factor float64, aliases ...string) {
 	for _, a := range append(aliases, canon) {
-		units[a] = unitInfo{canon, dim, factor}
+		units[a] = unitInfo{canon: canon, dim: dim, factor: factor}
+	}
+}
+
+// defBytes defines a decimal byte prefix with its binary twin.
+func defBytes(canon string, factor, twin float64, aliases ...string) {
+	for _, a := range append(aliases, canon) {
+		units[a] = unitInfo{canon: canon, dim: "bytes", factor: factor, twin: twin}
 	}
 }
 
 func init() {
 	def("s", "time", 1, "sec", "secs", "second", "seconds", "segundo", "segundos", "seg", "segs")
-	def("ms", "time", 1e-3, "msec", "msecs", "millisecond", "milliseconds", "milisegundo", "milisegundos")
+	def("ms", "time", 1e-3, "msec", "msecs", "millisecond", "milliseconds", "milisegundo", "milisegundos", "mseg")
 	def("us", "time", 1e-6, "µs", "μs", "usec", "microsecond", "microseconds", "microsegundo", "microsegundos")
 	def("ns", "time", 1e-9, "nanosecond", "nanoseconds", "nanosegundo", "nanosegundos")
 	def("min", "time", 60, "m", "mins", "minute", "minutes", "minuto", "minutos")
 	def("h", "time", 3600, "hr", "hrs", "hour", "hours", "hora", "horas")
 	def("d", "time", 86400, "day", "days", "dia", "dias", "día", "días")
-	def("%", "percent", 1, "percent", "per cent", "pct", "por ciento", "porciento")
+	def("%", "percent", 1, "percent", "per cent", "pct", "por ciento", "porciento", "por cien")
 	def("tokens", "tokens", 1, "token", "tok", "toks")
 	def("B", "bytes", 1, "b", "byte", "bytes")
-	def("KB", "bytes", 1e3, "kb", "kilobyte", "kilobytes")
-	def("MB", "bytes", 1e6, "mb", "megabyte", "megabytes")
-	def("GB", "bytes", 1e9, "gb", "gigabyte", "gigabytes")
-	def("TB", "bytes", 1e12, "tb", "terabyte", "terabytes")
-	def("KiB", "bytes", 1024, "kib")
-	def("MiB", "bytes", 1<<20, "mib")
-	def("GiB", "bytes", 1<<30, "gib")
+	defBytes("KB", 1e3, 1<<10, "kb", "kB", "kilobyte", "kilobytes")
+	defBytes("MB", 1e6, 1<<20, "mb", "megabyte", "megabytes")
+	defBytes("GB", 1e9, 1<<30, "gb", "gigabyte", "gigabytes")
+	defBytes("TB", 1e12, 1<<40, "tb", "terabyte", "terabytes")
+	defBytes("PB", 1e15, 1<<50, "pb", "petabyte", "petabytes")
+	// Binary prefixes, with the Kubernetes suffixes (Ki, Mi, Gi, …), which
+	// are matched with their case only: "mi" is not a unit.
+	def("KiB", "bytes", 1<<10, "kib", "Ki", "kibibyte", "kibibytes")
+	def("MiB", "bytes", 1<<20, "mib", "Mi", "mebibyte", "mebibytes")
+	def("GiB", "bytes", 1<<30, "gib", "Gi", "gibibyte", "gibibytes")
+	def("TiB", "bytes", 1<<40, "tib", "Ti", "tebibyte", "tebibytes")
+	def("PiB", "bytes", 1<<50, "pib", "Pi", "pebibyte", "pebibytes")
 }
 
 // multiword units, tried before single words.
@@ -110,7 +146,11 @@ func infoOf(unit string) unitInfo {
 	}
 	if i := strings.Index(u, "/"); i > 0 && i < len(u)-1 {
 		a, b := infoOf(u[:i]), infoOf(u[i+1:])
-		return unitInfo{canon: a.canon + "/" + b.canon, dim: a.dim + "/" + b.dim, factor: a.factor / b.factor}
+		r := unitInfo{canon: a.canon + "/" + b.canon, dim: a.dim + "/" + b.dim, factor: a.factor / b.factor}
+		if a.twin != 0 {
+			r.twin = a.twin / b.factor
+		}
+		return r
 	}
 	if i, ok := units[u]; ok {
 		return i
@@ -173,134 +213,6 @@ func Format(v float64, unit string) string {
 		return n
 	}
 	return n + " " + Canon(unit)
-}
-
-func isDigit(b byte) bool { return b >= '0' && b <= '9' }
-
-func isGroupSep(s string, i int) (size int, ok bool) {
-	if i >= len(s) {
-		return 0, false
-	}
-	switch s[i] {
-	case ',', ' ', '_', '\'':
-		return 1, true
-	}
-	r, n := utf8.DecodeRuneInString(s[i:])
-	switch r {
-	case '\u00a0', '\u202f', '\u2009':
-		return n, true
-	}
-	return 0, false
-}
-
-func isLetter(r rune) bool { return unicode.IsLetter(r) }
-
-// Parse returns every quantity in s, in order. A number glued to a letter
-// before it (c17, v1.2) is not a quantity.
-func Parse(s string) []Quantity {
-	var out []Quantity
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			continue
-		}
-		if i > 0 {
-			r, _ := utf8.DecodeLastRuneInString(s[:i])
-			if isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1]) {
-				// skip the rest of this digit run
-				for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
-					i++
-				}
-				continue
-			}
-		}
-		q, end := parseAt(s, i)
-		out = append(out, q)
-		i = end - 1
-	}
-	return out
-}
-
-func parseAt(s string, start int) (Quantity, int) {
-	i := start
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	// num is the number's digits, a '.' for its decimal mark: s[start:i]
-	// itself (no copy) until a group separator or a decimal comma is read.
-	var num strings.Builder
-	plain := true
-	text := func() {
-		if plain {
-			num.WriteString(s[start:i])
-			plain = false
-		}
-	}
-	// thousands groups: a separator followed by exactly three digits.
-	if i-start <= 3 {
-		for {
-			n, ok := isGroupSep(s, i)
-			if !ok {
-				break
-			}
-			j := i + n
-			k := j
-			for k < len(s) && isDigit(s[k]) {
-				k++
-			}
-			if k-j != 3 {
-				break
-			}
-			text()
-			num.WriteString(s[j:k])
-			i = k
-		}
-	}
-	// decimals: '.' or ',' followed by digits.
-	if i+1 < len(s) && (s[i] == '.' || s[i] == ',') && isDigit(s[i+1]) {
-		j := i + 1
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-		if plain && s[i] == '.' {
-			i = j // s[start:j] is the number as ParseFloat reads it
-		} else {
-			text()
-			num.WriteByte('.')
-			num.WriteString(s[i+1 : j])
-			i = j
-		}
-	}
-	digits := num.String()
-	if plain {
-		digits = s[start:i]
-	}
-	v, err := strconv.ParseFloat(digits, 64)
-	if err != nil {
-		v = math.NaN()
-	}
-	end := i
-	// multiplier suffix glued to the number: 50k, 2M.
-	if i < len(s) && (s[i] == 'k' || s[i] == 'K' || s[i] == 'M') {
-		if i+1 >= len(s) || !isWordByte(s, i+1) {
-			if s[i] == 'M' {
-				v *= 1e6
-			} else {
-				v *= 1e3
-			}
-			i++
-			end = i
-		}
-	}
-	unit, uend := unitAt(s, i)
-	if unit != "" {
-		end = uend
-	}
-	return Quantity{Value: v, Unit: Canon(unit), Text: s[start:end], Start: start, End: end}, end
-}
-
-func isWordByte(s string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(s[i:])
-	return isLetter(r) || isDigit(s[i])
 }
 
 // unitAt reads a unit starting at i, after at most one space.
