@@ -31,6 +31,11 @@ func (l Locale) String() string {
 	return "any"
 }
 
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 func isLetter(r rune) bool { return unicode.IsLetter(r) }
@@ -254,9 +259,11 @@ func scan(s string) (out []Quantity, ambiguous bool, point, comma int) {
 		if !isDigit(s[i]) {
 			continue
 		}
+		keyed := false // key:value, as in anon-rss:786420kB or memory:768Mi
 		if i > 0 {
 			r, _ := utf8.DecodeLastRuneInString(s[:i])
-			if isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1]) {
+			keyed = r == ':' && i > 1 && isLetter(lastRune(s[:i-1]))
+			if !keyed && (isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1])) {
 				// skip the rest of this digit run
 				for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
 					i++
@@ -265,6 +272,13 @@ func scan(s string) (out []Quantity, ambiguous bool, point, comma int) {
 			}
 		}
 		q, num, end := parseAt(s, i)
+		if keyed && !Known(q.Unit) {
+			// a port (host:8080) or a name's number: not a quantity
+			for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
+				i++
+			}
+			continue
+		}
 		if num.sep != 0 {
 			ambiguous = true
 		}

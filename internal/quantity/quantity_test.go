@@ -38,6 +38,8 @@ func TestParse(t *testing.T) {
 		{"million suffix", "2M tokens", []vu{{2e6, "tokens"}}},
 		{"date is a number and a word", "12 de diciembre", []vu{{12, "de"}}},
 		{"ip address is not a quantity", "10.0.3.7", []vu{{10.0, ""}}},
+		{"key:value with a unit", "anon-rss:786420kB memory:768Mi timeout:30s", []vu{{786420, "KB"}, {768, "MiB"}, {30, "s"}}},
+		{"key:value without a unit, a port, a time", "host:8080 at 12:30 s", []vu{{12, ""}}},
 		{"four leading digits take no thousands group", "1234 567 rows", []vu{{1234, ""}, {567, "row"}}},
 	}
 	for _, tc := range tests {

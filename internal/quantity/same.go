@@ -45,13 +45,11 @@ func (q Quantity) Is(v float64, unit string) bool {
 //     and "18 GiB" do not). A figure of one significant digit ("2 GB",
 //     "30 s" is two) must be exact.
 //   - Against a figure in a binary prefix (KiB, MiB, Mi, Gi, …), a figure
-//     of at most three significant digits in a decimal prefix (kB, MB, GB,
-//     TB, PB) may also mean its binary twin, as many tools and people
-//     write it: "1 GB" may be 1 GiB, "1.8 GB" may be 1791Mi, "1.5 GB" may
-//     be 1536Mi. A longer figure was computed in the unit it names
-//     ("1,626,718,863.36 kB"), and against bytes or another decimal prefix
-//     the prefix is decimal: 1551 B is not "1.515 kB", 1000 MB is not
-//     1024 MB.
+//     in a decimal prefix (kB, MB, GB, TB, PB) may also mean its binary
+//     twin, as many tools and people write it: the Linux kernel's
+//     "anon-rss:786420kB" is 768Mi, "1 GB" may be 1 GiB, "1.8 GB" may be
+//     1791Mi. Against bytes or another decimal prefix the prefix is
+//     decimal: 1551 B is not "1.515 kB", 1000 MB is not 1024 MB.
 //   - A figure with two readings (Alt: "1.500 s" where the text shows no
 //     locale) is the same as the other when either reading is.
 //
@@ -73,10 +71,10 @@ func Same(a, b Quantity) bool {
 			if sameFigure(x, ia.factor, y, ib.factor) {
 				return true
 			}
-			// GB for GiB: a coarse figure in a decimal prefix read as binary,
-			// against a figure in a binary prefix
-			if ia.twin != 0 && binary(ib) && coarse(x) && sameFigure(x, ia.twin, y, ib.factor) ||
-				ib.twin != 0 && binary(ia) && coarse(y) && sameFigure(x, ia.factor, y, ib.twin) {
+			// GB for GiB: a decimal prefix read as binary, against a figure
+			// in a binary prefix
+			if ia.twin != 0 && binary(ib) && sameFigure(x, ia.twin, y, ib.factor) ||
+				ib.twin != 0 && binary(ia) && sameFigure(x, ia.factor, y, ib.twin) {
 				return true
 			}
 		}
@@ -99,12 +97,6 @@ func binary(i unitInfo) bool {
 	c, _, _ := strings.Cut(i.canon, "/")
 	return i.dim != "" && strings.HasPrefix(i.dim, "bytes") && len(c) == 3 && c[1] == 'i' && c[2] == 'B'
 }
-
-// coarse reports whether r is written with at most three significant
-// digits: a figure a decimal byte prefix may write for a binary one (172
-// GB, 1.5 GB, 512 MB), where a longer one (1.515 kB, 1,626,718,863.36 kB)
-// was computed in the decimal unit it names.
-func coarse(r reading) bool { return r.ulp > 0 && sigDigits(r) <= 3 }
 
 // sameFigure compares x in a unit of size fx with y in a unit of size fy.
 func sameFigure(x reading, fx float64, y reading, fy float64) bool {
