@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/summary"
 
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Arms of a decision.
@@ -89,7 +90,7 @@ type Request struct {
 func (r *Request) FreeText() bool { return r.Kind == KindAnswer }
 
 // NewRequest fills the protocol fields.
-func NewRequest() *Request { return &Request{Protocol: summarizers.Protocol, Kind: KindDecide} }
+func NewRequest() *Request { return &Request{Protocol: providers.Protocol, Kind: KindDecide} }
 
 // Decision is an agent's answer to a probe: an option key (Choice), or
 // words (Answer) for a free-text probe.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
 	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Exec is an agent that runs a command once per call and speaks the exec
@@ -52,7 +51,7 @@ type execReply struct {
 // Decide runs the command on req.
 func (a *Exec) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	r := *req
-	r.Protocol = summarizers.Protocol
+	r.Protocol = providers.Protocol
 	if r.Kind != KindAnswer {
 		r.Kind = KindDecide
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/execproc"
-	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/internal/testkit/exectest"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/google/go-cmp/cmp"
 )

@@ -13,8 +13,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // DecideModes are the output modes an openai: agent tries, in order.
@@ -32,7 +32,7 @@ type openAIAgent struct {
 //
 // The conversation it sends is the agent's context as a chat: a system
 // message with the rules, the goal and (on the compacted arm) the summary
-// (internal/transcript.Header); the events as chat messages with real
+// (scenarios/transcript.Header); the events as chat messages with real
 // tool_calls and tool messages; then a user message with the probe's
 // question and options asking for {"choice": KEY, "reason": …} (json_object
 // mode, falling back to plain text when the endpoint refuses it). A reply

@@ -10,8 +10,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/summary"
 
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // questionText is the last user turn of a provider agent: the probe's

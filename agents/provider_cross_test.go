@@ -9,7 +9,7 @@ import (
 	"github.com/compact-eval/compact-eval/providers"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 )
 
 // TestProviderAgentReadsOtherProvidersSummaryAsText: an openai-responses:

@@ -8,7 +8,7 @@ import (
 	"github.com/compact-eval/compact-eval/providers"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 )
 
 // TestProviderAgentsFreeText: anthropic: and openai-responses: agents

@@ -10,7 +10,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 

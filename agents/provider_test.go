@@ -11,7 +11,7 @@ import (
 	"github.com/compact-eval/compact-eval/summary"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 )

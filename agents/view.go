@@ -12,7 +12,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // view is a context as the reference agent reads it: a list of units (the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // MaxQuote bounds the text of one quoted event, in bytes.

@@ -12,7 +12,7 @@ import (
 	"github.com/compact-eval/compact-eval/providers"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
-	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/internal/testkit/exectest"
 	"github.com/compact-eval/compact-eval/judges"
 )
 

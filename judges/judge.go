@@ -8,8 +8,6 @@ import (
 	"github.com/compact-eval/compact-eval/providers"
 
 	"github.com/compact-eval/compact-eval/result"
-
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // Request kinds (the "kind" field of the exec protocol).
@@ -89,13 +87,13 @@ type Probe struct {
 
 // NewInvariantRequest is a KindInvariant request.
 func NewInvariantRequest(scenarioID string, generation int, f *Fact, summary json.RawMessage) *Request {
-	return &Request{Protocol: summarizers.Protocol, Kind: KindInvariant, ScenarioID: scenarioID,
+	return &Request{Protocol: providers.Protocol, Kind: KindInvariant, ScenarioID: scenarioID,
 		Generation: generation, Invariant: f, Summary: summary}
 }
 
 // NewAnswerRequest is a KindAnswer request.
 func NewAnswerRequest(scenarioID string, p *Probe, answer string) *Request {
-	return &Request{Protocol: summarizers.Protocol, Kind: KindAnswer, ScenarioID: scenarioID, Probe: p, Answer: &answer}
+	return &Request{Protocol: providers.Protocol, Kind: KindAnswer, ScenarioID: scenarioID, Probe: p, Answer: &answer}
 }
 
 // Verdict is a judge's answer.

@@ -35,3 +35,6 @@ func quoteWord(w string) string {
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
+
+// Protocol is the exec protocol version (docs/formats.md §4).
+const Protocol = 1

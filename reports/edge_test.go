@@ -7,8 +7,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/result"
 
+	"github.com/compact-eval/compact-eval/internal/testkit/fake"
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/reports/internal/fake"
 )
 
 // TestEmptyAndClean renders a result with no unit and one where every check

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/testkit/fake"
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/reports/internal/fake"
 )
 
 // McNemar's exact test on the discordant pairs of two paired runs: one

@@ -11,8 +11,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/result"
 
+	"github.com/compact-eval/compact-eval/internal/testkit/fake"
 	"github.com/compact-eval/compact-eval/reports"
-	"github.com/compact-eval/compact-eval/reports/internal/fake"
 	"github.com/google/go-cmp/cmp"
 )
 

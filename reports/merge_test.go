@@ -7,7 +7,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/result"
 
-	"github.com/compact-eval/compact-eval/reports/internal/fake"
+	"github.com/compact-eval/compact-eval/internal/testkit/fake"
 	"github.com/google/go-cmp/cmp"
 )
 

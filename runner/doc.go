@@ -10,7 +10,7 @@
 //
 // # Timeline
 //
-// Token counts. Every event is rendered once with internal/transcript (the
+// Token counts. Every event is rendered once with scenarios/transcript (the
 // message order of transcript.EventMessages over the whole history) and
 // counted once with internal/tokens; the count of a message is attributed to
 // the first event it renders (a synthetic "no result" reply counts with its

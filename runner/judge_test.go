@@ -15,7 +15,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"

@@ -15,7 +15,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/agents"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-openai.sh — speed of the openai: summarizer path against a local
-# simulated OpenAI-compatible endpoint (internal/llm/llmtest/simserver).
+# simulated OpenAI-compatible endpoint (internal/testkit/simserver).
 #
 # Usage: scripts/bench-openai.sh [CALLS] [CONCURRENCY] [LATENCY] [RUNS] [HISTORY]
 #        defaults:               400     32            100ms     3      3
@@ -8,7 +8,7 @@
 # HISTORY is the events each call summarizes: 3 makes a 6 KB request, 150
 # about the built-in suite's 21 KB (compare with scripts/bench-suite.sh).
 #
-# It builds simserver and loadgen (internal/llm/llmtest/loadgen: the real
+# It builds simserver and loadgen (internal/testkit/loadgen: the real
 # summarizers.NewOpenAI path: prompt rendering, strict json_schema request,
 # retries/limits machinery, reply parsing; cache off) and measures:
 #
@@ -49,8 +49,8 @@ cleanup() {
 trap cleanup EXIT
 
 cd "$root"
-go build -o "$tmp/simserver" ./internal/llm/llmtest/simserver
-go build -o "$tmp/loadgen" ./internal/llm/llmtest/loadgen
+go build -o "$tmp/simserver" ./internal/testkit/simserver
+go build -o "$tmp/loadgen" ./internal/testkit/loadgen
 
 # start_sim LATENCY: starts a fresh simserver, sets $base.
 start_sim() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-suite.sh — the real command on the built-in suite × trials through an
 # openai: summarizer, against the simulated OpenAI-compatible endpoint
-# (internal/llm/llmtest/simserver, its own process), as issue 17 measures it.
+# (internal/testkit/simserver, its own process), as issue 17 measures it.
 #
 # Usage: scripts/bench-suite.sh [TRIALS] [JOBS] [LATENCY] [RUNS]
 #        defaults:              16       32     100ms     3
@@ -54,7 +54,7 @@ trap 'stop_sim; rm -rf "$tmp"' EXIT
 
 cd "$root"
 go build -o "$tmp/compact-eval" ./cmd/compact-eval
-go build -o "$tmp/simserver" ./internal/llm/llmtest/simserver
+go build -o "$tmp/simserver" ./internal/testkit/simserver
 builds=(this)
 if [[ -n ${CE_BASELINE:-} ]]; then
 	git worktree add --quiet --detach "$tmp/baseline-src" "$CE_BASELINE"

@@ -16,8 +16,8 @@ import (
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // Summary fields a fact can live in, in the order a summary lists them.

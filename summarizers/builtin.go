@@ -12,8 +12,8 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // Builtins lists the built-in summarizers, the offline baselines that let
@@ -140,7 +140,7 @@ func previousText(raw json.RawMessage) (string, *summary.Summary) {
 }
 
 // NewTruncate returns the `truncate` baseline: a text-only summary holding
-// the rendered lines (internal/transcript) of the most recent covered
+// the rendered lines (scenarios/transcript) of the most recent covered
 // events that fit the budget (see budget: max_ratio × the tokens replaced,
 // with a margin), newest kept, everything older dropped. In iterative mode
 // the previous summary's lines are older than the new events and are the

@@ -3,8 +3,8 @@ package summarizers_test
 import (
 	"testing"
 
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 

@@ -43,7 +43,7 @@ func NewExec(command []string, opts providers.Options) (Summarizer, error) {
 // Summarize runs the command on req.
 func (e *Exec) Summarize(ctx context.Context, req *Request) (*Response, error) {
 	r := *req
-	r.Protocol, r.Kind = Protocol, "summarize"
+	r.Protocol, r.Kind = providers.Protocol, "summarize"
 	if r.Events == nil {
 		r.Events = []scenarios.Event{}
 	}

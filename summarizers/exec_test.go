@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
-	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/internal/testkit/exectest"
 	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"

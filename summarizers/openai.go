@@ -46,7 +46,7 @@ type PromptData struct {
 	// Events are the events to summarize.
 	Events []scenarios.Event
 	// Transcript is Events rendered one line per message, with seqs and call
-	// ids (internal/transcript's text form).
+	// ids (scenarios/transcript's text form).
 	Transcript string
 	// Trial is the trial index.
 	Trial int

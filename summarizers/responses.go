@@ -14,7 +14,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
 
 // responsesCompaction is the reply of /responses/compact, as far as

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/compact-eval/compact-eval/internal/transcript"
+	"github.com/compact-eval/compact-eval/providers"
+
 	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
-
-// Protocol is the exec protocol version (docs/formats.md §4).
-const Protocol = 1
 
 // Request is a summarize request (docs/formats.md §4). It carries no invariant and
 // no probe answer: a summarizer sees only what an agent runtime would.
@@ -65,7 +64,7 @@ func (r *Request) EventsText() string {
 func (r *Request) SetEventsText(text func() string) { r.eventsText = text }
 
 // NewRequest fills the protocol fields.
-func NewRequest() *Request { return &Request{Protocol: Protocol, Kind: "summarize"} }
+func NewRequest() *Request { return &Request{Protocol: providers.Protocol, Kind: "summarize"} }
 
 // Response is what a summarizer returned for one request.
 type Response struct {

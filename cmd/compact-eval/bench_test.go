@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 

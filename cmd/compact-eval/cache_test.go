@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 // TestOpenAIRunCache runs a scenario twice through an openai: summarizer and

@@ -13,7 +13,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
+	"github.com/compact-eval/compact-eval/internal/testkit/exectest"
 	"github.com/compact-eval/compact-eval/reports"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest/providerfake"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 )
 
 // fakes are the provider fakes the scripts started, by script work dir.
@@ -22,7 +22,7 @@ var (
 
 // cmdProviderFake is the script command "providerfake": it starts a fake of
 // the Anthropic Messages API and the OpenAI Responses API for this script
-// (internal/llm/llmtest/providerfake), expecting the keys in
+// (internal/testkit/providerfake), expecting the keys in
 // ANTHROPIC_API_KEY and OPENAI_API_KEY, and points ANTHROPIC_BASE_URL and
 // OPENAI_BASE_URL at it. The fake answers every probe with its last
 // option.

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/internal/redact/redacttest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 // Two scenario secrets, one with non-ASCII characters (Python's json.dumps

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 // TestSelftestOpenAIAgent runs selftest with --agent openai:MODEL against an

@@ -18,8 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
-	"github.com/compact-eval/compact-eval/internal/execproc/exectest"
 	"github.com/compact-eval/compact-eval/internal/redact"
+	"github.com/compact-eval/compact-eval/internal/testkit/exectest"
 	"github.com/google/go-cmp/cmp"
 )
 

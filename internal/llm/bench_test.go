@@ -11,7 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 func cpuTime(b *testing.B) time.Duration {

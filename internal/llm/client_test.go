@@ -19,7 +19,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 const fakeKey = "sk-test-DONOTLEAK-1234567890"

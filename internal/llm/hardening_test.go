@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
 	"github.com/compact-eval/compact-eval/internal/redact"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 // noChoices is the reply of the issue: a 200 whose choices array is empty.

@@ -1,6 +1,6 @@
 // Command judge-scripted is an exec-protocol test program; see package exectest.
 package main
 
-import "github.com/compact-eval/compact-eval/internal/execproc/exectest"
+import "github.com/compact-eval/compact-eval/internal/testkit/exectest"
 
 func main() { exectest.JudgeScripted() }

@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/compact-eval/compact-eval/internal/llm/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 )
 
 func main() {

@@ -19,8 +19,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/providers"
 
-	"github.com/compact-eval/compact-eval/internal/transcript"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/scenarios/transcript"
 	"github.com/compact-eval/compact-eval/summarizers"
 )
 
