@@ -5,7 +5,7 @@ import "slices"
 // Status is the outcome of one check.
 type Status string
 
-// The four statuses of docs/formats.md §2.
+// The statuses of docs/formats.md §2.
 const (
 	// Pass: the summary kept what the check asks for.
 	Pass Status = "pass"
@@ -17,6 +17,10 @@ const (
 	// Skip: not applicable (for example a field-level check on a text-only
 	// summary, or no summary at all for the `none` arm).
 	Skip Status = "skip"
+	// Uncertain: the check's subject is touched by a clause it cannot
+	// classify (an unknown verb or modal on it), so it can say neither pass
+	// nor fail. It is never counted as kept; a judge may settle it.
+	Uncertain Status = "uncertain"
 )
 
 // Kinds of check (CheckResult.Kind, Aggregate.Kind).
