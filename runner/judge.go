@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -68,7 +67,7 @@ func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			c.Judge = askJudge(u.hard, u.judge, req)
+			c.Judge = judges.Ask(u.hard, u.judge, req)
 			switch {
 			case !u.judgeGate || c.Status != result.Pass:
 			case c.Judge.Verdict == judges.Contradicted:
@@ -112,30 +111,6 @@ func withoutExtensions(doc json.RawMessage) json.RawMessage {
 	return out
 }
 
-// askJudge asks j and returns the judgement: the verdict, or the error
-// for this judgement alone, with the call's provenance either way.
-func askJudge(ctx context.Context, j judges.Judge, req *judges.Request) (out *result.Judgement) {
-	out = &result.Judgement{}
-	defer func() {
-		if p := recover(); p != nil {
-			out = &result.Judgement{Error: fmt.Sprintf("judge panic: %v", p)}
-		}
-	}()
-	v, err := j.Judge(ctx, req)
-	if v != nil {
-		out.Call = v.Call
-	}
-	switch {
-	case err != nil:
-		out.Error = err.Error()
-	case v == nil:
-		out.Error = "the judge returned no verdict"
-	default:
-		out.Verdict, out.Quote, out.Reason = v.Verdict, v.Quote, v.Reason
-	}
-	return out
-}
-
 // judgeAnswers grades both arms' answers to a free-text probe with the
 // judge (never telling it which arm an answer comes from) and classifies
 // the probe as a choice probe would be: correct stands for the expected
@@ -155,7 +130,7 @@ func (u *unit) judgeAnswers(pr scenarios.Probe, rp *result.Probe) {
 		p.Rubric = append([]string(nil), probe.Rubric...)
 		req := judges.NewAnswerRequest(u.p.sc.ID, &p, answer)
 		judges.Redact(rd, req)
-		return askJudge(u.hard, u.judge, req)
+		return judges.Ask(u.hard, u.judge, req)
 	}
 	if rp.Full.Answer == rp.Compacted.Answer {
 		// The same words get the same grade: one question.

@@ -163,25 +163,9 @@ type judgeAsk struct {
 
 func (a judgeAsk) ask(ctx context.Context, j judges.Judge) Judgement {
 	out := a.j
-	v, err := safeJudge(ctx, j, a.req)
-	switch {
-	case err != nil:
-		out.Error = err.Error()
-	case v == nil:
-		out.Error = "the judge returned no verdict"
-	default:
-		out.Verdict, out.Quote = v.Verdict, v.Quote
-	}
+	v := judges.Ask(ctx, j, a.req)
+	out.Verdict, out.Quote, out.Error = v.Verdict, v.Quote, v.Error
 	return out
-}
-
-func safeJudge(ctx context.Context, j judges.Judge, req *judges.Request) (v *judges.Verdict, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			v, err = nil, fmt.Errorf("judge panic: %v", p)
-		}
-	}()
-	return j.Judge(ctx, req)
 }
 
 // judgeAsks lists a plan's questions: each invariant whose check passes
