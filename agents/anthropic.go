@@ -17,12 +17,7 @@ import (
 )
 
 // anthropicAgent is an anthropic: agent.
-type anthropicAgent struct {
-	model    string
-	opts     providers.OpenAIOptions
-	client   *llm.Client
-	sampling Sampling
-}
+type anthropicAgent struct{ modelAgent }
 
 // NewAnthropic returns an agent that answers through Anthropic's Messages
 // API. Both arms go through the same API, model and headers (the
@@ -39,22 +34,16 @@ type anthropicAgent struct {
 // A choice probe is asked as Sampling says, like an openai: agent's
 // (NewAnthropicSampled; NewAnthropic uses DefaultSeed and one sample).
 func NewAnthropic(model string, opts providers.OpenAIOptions) (Agent, error) {
-	return NewAnthropicSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+	return NewAnthropicSampled(model, opts, oneSample)
 }
 
 // NewAnthropicSampled is NewAnthropic with the given sampling.
 func NewAnthropicSampled(model string, opts providers.OpenAIOptions, s Sampling) (Agent, error) {
-	if strings.TrimSpace(model) == "" {
-		return nil, fmt.Errorf("anthropic: missing model name (want anthropic:MODEL)")
-	}
-	if s.Samples < 1 || s.Samples > MaxSamples {
-		return nil, fmt.Errorf("anthropic agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
-	}
-	c, err := providers.NewProviderClient(providers.KindAnthropic, opts)
+	m, err := newModelAgent(providers.KindAnthropic, model, opts, s)
 	if err != nil {
 		return nil, err
 	}
-	return &anthropicAgent{model: model, opts: opts, client: c, sampling: s}, nil
+	return &anthropicAgent{m}, nil
 }
 
 // AnthropicParams is the Messages API request of a decide request.

@@ -21,12 +21,7 @@ import (
 var DecideModes = []string{llm.ModeJSONObject, llm.ModeText}
 
 // openAIAgent is an openai: agent.
-type openAIAgent struct {
-	model    string
-	opts     providers.OpenAIOptions
-	client   *llm.Client
-	sampling Sampling
-}
+type openAIAgent struct{ modelAgent }
 
 // NewOpenAI returns an agent backed by an OpenAI-compatible endpoint.
 //
@@ -43,22 +38,16 @@ type openAIAgent struct {
 // uses DefaultSeed and one sample): options in a drawn order, labelled A,
 // B, C…, the label mapped back to its key.
 func NewOpenAI(model string, opts providers.OpenAIOptions) (Agent, error) {
-	return NewOpenAISampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+	return NewOpenAISampled(model, opts, oneSample)
 }
 
 // NewOpenAISampled is NewOpenAI with the given sampling.
 func NewOpenAISampled(model string, opts providers.OpenAIOptions, s Sampling) (Agent, error) {
-	if strings.TrimSpace(model) == "" {
-		return nil, errors.New("openai: missing model name (want openai:MODEL)")
-	}
-	if s.Samples < 1 || s.Samples > MaxSamples {
-		return nil, fmt.Errorf("openai agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
-	}
-	c, err := providers.NewOpenAIClient(opts)
+	m, err := newModelAgent(providers.KindOpenAI, model, opts, s)
 	if err != nil {
 		return nil, err
 	}
-	return &openAIAgent{model: model, opts: opts, client: c, sampling: s}, nil
+	return &openAIAgent{m}, nil
 }
 
 // Decide implements Agent.

@@ -70,12 +70,7 @@ func (r *responsesReply) text() string {
 }
 
 // responsesAgent is an openai-responses: agent.
-type responsesAgent struct {
-	model    string
-	opts     providers.OpenAIOptions
-	client   *llm.Client
-	sampling Sampling
-}
+type responsesAgent struct{ modelAgent }
 
 // NewResponses returns an agent that answers through OpenAI's Responses API
 // (POST /responses, store false). Both arms go through the same API and
@@ -92,22 +87,16 @@ type responsesAgent struct {
 // A choice probe is asked as Sampling says, like an openai: agent's
 // (NewResponsesSampled; NewResponses uses DefaultSeed and one sample).
 func NewResponses(model string, opts providers.OpenAIOptions) (Agent, error) {
-	return NewResponsesSampled(model, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+	return NewResponsesSampled(model, opts, oneSample)
 }
 
 // NewResponsesSampled is NewResponses with the given sampling.
 func NewResponsesSampled(model string, opts providers.OpenAIOptions, s Sampling) (Agent, error) {
-	if strings.TrimSpace(model) == "" {
-		return nil, fmt.Errorf("openai-responses: missing model name (want openai-responses:MODEL)")
-	}
-	if s.Samples < 1 || s.Samples > MaxSamples {
-		return nil, fmt.Errorf("openai-responses agent: %d samples: want 1 to %d", s.Samples, MaxSamples)
-	}
-	c, err := providers.NewProviderClient(providers.KindResponses, opts)
+	m, err := newModelAgent(providers.KindResponses, model, opts, s)
 	if err != nil {
 		return nil, err
 	}
-	return &responsesAgent{model: model, opts: opts, client: c, sampling: s}, nil
+	return &responsesAgent{m}, nil
 }
 
 // ResponsesBody is the request of a decide request.

@@ -10,7 +10,7 @@ import (
 // openai:MODEL, anthropic:MODEL or openai-responses:MODEL. Specs parse with providers.ParseSpec; options are shared
 // with summarizers.
 func New(spec providers.Spec, opts providers.Options) (Agent, error) {
-	return NewSampled(spec, opts, Sampling{Seed: DefaultSeed, Samples: 1})
+	return NewSampled(spec, opts, oneSample)
 }
 
 // NewSampled is New with the sampling of an openai: agent (option orders
@@ -37,12 +37,6 @@ func NewSampled(spec providers.Spec, opts providers.Options, s Sampling) (Agent,
 		return Reference{}, nil
 	case providers.KindExec:
 		return NewExec(spec.Command, opts)
-	case providers.KindOpenAI:
-		return NewOpenAI(spec.Name, opts.OpenAI)
-	case providers.KindAnthropic:
-		return NewAnthropic(spec.Name, opts.OpenAI)
-	case providers.KindResponses:
-		return NewResponses(spec.Name, opts.OpenAI)
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q", spec.Raw, spec.Kind)
 }
