@@ -7,11 +7,13 @@ import (
 )
 
 // Headline renders a headline figure that cannot flatter: the rate over
-// the applicable results, with passed/applicable and the number skipped
-// ("93% (14/15, 3 skipped)"); "—" with the skips when nothing applied.
-// A summary whose checks were mostly skipped never shows a bare 100%.
-func Headline(pass, fail, skip int) string {
-	n := pass + fail
+// the applicable results, with passed/applicable, the number uncertain
+// and the number skipped ("88% (44/50, 3 uncertain, 2 skipped)"); "—"
+// with the skips when nothing applied. An uncertain result is applicable
+// and not passed: it is in the denominator (the 50), never in the 44. A
+// summary whose checks were mostly skipped never shows a bare 100%.
+func Headline(pass, fail, uncertain, skip int) string {
+	n := pass + fail + uncertain
 	var b strings.Builder
 	if n == 0 {
 		b.WriteString("—")
@@ -22,13 +24,20 @@ func Headline(pass, fail, skip int) string {
 		}
 		fmt.Fprintf(&b, "%.0f%% (%d/%d", pc, pass, n)
 	}
+	var extra []string
+	if uncertain > 0 {
+		extra = append(extra, fmt.Sprintf("%d uncertain", uncertain))
+	}
+	if skip > 0 {
+		extra = append(extra, fmt.Sprintf("%d skipped", skip))
+	}
 	switch {
-	case n > 0 && skip > 0:
-		fmt.Fprintf(&b, ", %d skipped)", skip)
+	case n > 0 && len(extra) > 0:
+		fmt.Fprintf(&b, ", %s)", strings.Join(extra, ", "))
 	case n > 0:
 		b.WriteString(")")
-	case skip > 0:
-		fmt.Fprintf(&b, " (%d skipped)", skip)
+	case len(extra) > 0:
+		fmt.Fprintf(&b, " (%s)", strings.Join(extra, ", "))
 	}
 	return b.String()
 }

@@ -83,17 +83,23 @@ func TestAggregateMedians(t *testing.T) {
 // Headline figures cannot flatter (issue 10).
 func TestHeadline(t *testing.T) {
 	for _, tc := range []struct {
-		pass, fail, skip int
-		want             string
+		pass, fail, uncertain, skip int
+		want                        string
 	}{
-		{1, 0, 9, "100% (1/1, 9 skipped)"},
-		{199, 1, 0, "99% (199/200)"},
-		{14, 1, 3, "93% (14/15, 3 skipped)"},
-		{0, 0, 5, "— (5 skipped)"},
-		{0, 0, 0, "—"},
+		{1, 0, 0, 9, "100% (1/1, 9 skipped)"},
+		{199, 1, 0, 0, "99% (199/200)"},
+		{14, 1, 0, 3, "93% (14/15, 3 skipped)"},
+		{0, 0, 0, 5, "— (5 skipped)"},
+		{0, 0, 0, 0, "—"},
+		// Uncertain is applicable and never kept (issue 24's example).
+		{44, 3, 3, 2, "88% (44/50, 3 uncertain, 2 skipped)"},
+		{10, 0, 1, 0, "91% (10/11, 1 uncertain)"},
+		// All passed but one doubt: never a bare 100%.
+		{199, 0, 1, 0, "99% (199/200, 1 uncertain)"},
+		{0, 0, 2, 1, "0% (0/2, 2 uncertain, 1 skipped)"},
 	} {
-		if got := reports.Headline(tc.pass, tc.fail, tc.skip); got != tc.want {
-			t.Errorf("reports.Headline(%d, %d, %d) = %q; want %q", tc.pass, tc.fail, tc.skip, got, tc.want)
+		if got := reports.Headline(tc.pass, tc.fail, tc.uncertain, tc.skip); got != tc.want {
+			t.Errorf("reports.Headline(%d, %d, %d, %d) = %q; want %q", tc.pass, tc.fail, tc.uncertain, tc.skip, got, tc.want)
 		}
 	}
 }

@@ -283,7 +283,7 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		} else {
 			cmp.Paired++
 		}
-		if b.status != result.Pass && b.status != result.Fail && b.status != result.Error {
+		if b.status != result.Pass && b.status != result.Fail && b.status != result.Uncertain && b.status != result.Error {
 			continue // skipped in the base: nothing to compare with
 		}
 		rk := rowKey{k.summarizer, k.check}
@@ -305,8 +305,13 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		case bp && !np:
 			row.B++
 			ch.Message = n.msg
-			if n.status == result.Skip {
+			switch n.status {
+			case result.Skip:
 				ch.Message = "no longer judged (skip): " + n.msg
+			case result.Uncertain:
+				// Not passed: a check that now cannot tell has lost what
+				// the base showed kept.
+				ch.Message = "now uncertain: " + n.msg
 			}
 			cmp.Regressions = append(cmp.Regressions, ch)
 		case !bp && np:

@@ -291,6 +291,16 @@ func TestCompareFailsClosed(t *testing.T) {
 			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
 		},
 		{
+			name: "a pass that is now uncertain regresses",
+			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Uncertain}, probes: map[string]string{"p": result.Kept}}),
+			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
+		},
+		{
+			name: "an uncertain base that now passes is a fix, never a regression",
+			base: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Uncertain}, probes: map[string]string{"p": result.Kept}}), new: handResult(ok("a", "x")),
+			verdict: "no regression: no pass→fail over 2 pairs (1 fail→pass)",
+		},
+		{
 			name: "a pass that now errors regresses",
 			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Error}, probes: map[string]string{"p": result.Kept}}),
 			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
@@ -410,5 +420,16 @@ func TestCompareWarnsWhenJudgeOrSamplingDiffer(t *testing.T) {
 		if !strings.Contains(all, s) {
 			t.Errorf("warnings lack %q:\n%s", s, all)
 		}
+	}
+}
+
+// A regression to uncertain says so: the reader must see the check could
+// not tell, not that the summary broke the rule.
+func TestCompareNowUncertainMessage(t *testing.T) {
+	base := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": pass}})
+	next := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Uncertain}})
+	c := reports.CompareWith(base, next, reports.CompareOptions{})
+	if len(c.Regressions) != 1 || !strings.HasPrefix(c.Regressions[0].Message, "now uncertain: ") {
+		t.Errorf("regressions %+v; want one whose message starts \"now uncertain: \"", c.Regressions)
 	}
 }

@@ -148,7 +148,7 @@ func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baselin
 //   - A result where no unit finished, or that is partial (interrupted, or
 //     merged with shards missing), fails.
 //   - min-pass: per summarizer × check type, the rate is pass / (pass +
-//     fail + error + lost), where lost counts the outcomes of the units
+//     fail + uncertain + error + lost), where lost counts the outcomes of the units
 //     that errored (or were abandoned): such a unit counts as failed as a
 //     whole, for every check type the scenario has (as the units of the same
 //     scenario that finished show; one outcome per check type when none
@@ -220,12 +220,14 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 // min-pass gate.
 type gateTally struct {
 	pass, fail, errs, skip int
+	// uncertain counts the outcomes a check could not tell: not passed.
+	uncertain int
 	// lost counts the outcomes of failed units, and units how many
 	// units they are.
 	lost, units int
 }
 
-func (t gateTally) n() int { return t.pass + t.fail + t.errs + t.lost }
+func (t gateTally) n() int { return t.pass + t.fail + t.uncertain + t.errs + t.lost }
 
 // minPassGate applies the minimum pass rates of m to r (see Gate).
 func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, notes []string) {
@@ -294,6 +296,9 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, note
 // misses explains what counted as misses besides failures.
 func (t gateTally) misses(check string) string {
 	var parts []string
+	if t.uncertain > 0 {
+		parts = append(parts, fmt.Sprintf("%d uncertain", t.uncertain))
+	}
 	if t.lost > 0 {
 		parts = append(parts, fmt.Sprintf("%s of %s that errored", plural(t.lost, "outcome"), plural(t.units, "unit")))
 	}
@@ -379,6 +384,7 @@ func tallyOutcomes(r *result.Result) (map[string]map[string]gateTally, map[strin
 				t.fail += m[result.Fail]
 				t.errs += m[result.Error]
 				t.skip += m[result.Skip]
+				t.uncertain += m[result.Uncertain]
 				ts[c] = t
 			}
 			continue

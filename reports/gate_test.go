@@ -310,6 +310,23 @@ func TestGateFailsClosed(t *testing.T) {
 			lines: []string{"FAIL evidence: the merged result lacks shard 2/3"},
 		},
 		{
+			// Issue 24: a check that cannot tell has not shown the fact
+			// kept; ignoring it would let a run of doubts hold any gate.
+			name: "uncertain counts as not passed",
+			r: handResult(unitSpec{scenario: "a", summarizer: "exec:doubt", checks: map[string]result.Status{"constraint/a": pass, "constraint/b": result.Uncertain, "schema": pass}},
+				good("a", "builtin:extractive")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=1")}, failed: true,
+			lines: []string{"FAIL min-pass: exec:doubt constraint 50.0% (1/2) < 100% (counted as misses: 1 uncertain)"},
+		},
+		{
+			name: "only uncertain outcomes are judged, not nothing to judge",
+			r: handResult(unitSpec{scenario: "a", summarizer: "exec:doubt", checks: map[string]result.Status{"constraint/a": result.Uncertain, "constraint/b": result.Uncertain}},
+				good("a", "builtin:extractive")),
+			opts: reports.GateOptions{MinPass: mustMinPass(t, "constraint=0.5"), AllowEmpty: true}, failed: true,
+			lines:  []string{"FAIL min-pass: exec:doubt constraint 0.0% (0/2) < 50% (counted as misses: 2 uncertain)"},
+			absent: []string{"nothing to judge"},
+		},
+		{
 			name:  "faithful: everything judged and kept",
 			r:     handResult(good("a", "builtin:extractive"), good("b", "builtin:extractive")),
 			opts:  reports.GateOptions{MinPass: mustMinPass(t, "all=1")},

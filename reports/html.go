@@ -195,8 +195,8 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 			cell := htmlRateCell{Text: "–", Color: "#eeeeee"}
 			if a := result.FindAggregate(r, s, ck); a != nil {
 				cell.Text = rateCell(a)
-				cell.Title = fmt.Sprintf("pass %d, fail %d, error %d, skip %d", a.Pass, a.Fail, a.Error, a.Skip)
-				if a.Pass+a.Fail > 0 {
+				cell.Title = fmt.Sprintf("pass %d, fail %d, uncertain %d, error %d, skip %d", a.Pass, a.Fail, a.Uncertain, a.Error, a.Skip)
+				if a.Judged() > 0 {
 					cell.Color = rateColor(a.PassRate)
 				}
 			}

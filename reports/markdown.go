@@ -46,7 +46,7 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 			dec = rateCell(a)
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.2f | %.0f | %s | %d | %d |\n", mdCode(s.Summarizer, true),
-			Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip), Headline(s.StructuralPass, s.StructuralFail, s.StructuralSkip),
+			Headline(s.InvariantPass, s.InvariantFail, s.InvariantUncertain, s.InvariantSkip), Headline(s.StructuralPass, s.StructuralFail, s.StructuralUncertain, s.StructuralSkip),
 			dec, s.MedianCompression, s.MeanSummaryTokens, s.MedianLatency.Round(time.Millisecond), s.Errors, s.Retries)
 	}
 	sums := result.Summarizers(r)
@@ -123,14 +123,18 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 }
 
 func rateCell(a *result.Aggregate) string {
-	n := a.Pass + a.Fail
+	n := a.Judged()
 	if n == 0 {
 		if a.Error > 0 {
 			return fmt.Sprintf("⚠ %d err", a.Error)
 		}
 		return "–"
 	}
-	s := fmt.Sprintf("%.0f%% [%.0f–%.0f] (%d/%d)", 100*a.PassRate, 100*a.Low, 100*a.High, a.Pass, n)
+	s := fmt.Sprintf("%.0f%% [%.0f–%.0f] (%d/%d", 100*a.PassRate, 100*a.Low, 100*a.High, a.Pass, n)
+	if a.Uncertain > 0 {
+		s += fmt.Sprintf(", %d uncertain", a.Uncertain)
+	}
+	s += ")"
 	if a.Error > 0 {
 		s += fmt.Sprintf(" ⚠%d", a.Error)
 	}

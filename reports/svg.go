@@ -59,7 +59,7 @@ func heatmapSVG(r *result.Result) template.HTML {
 		for j, c := range cks {
 			x := left + cw*j
 			a := result.FindAggregate(r, s, c)
-			if a == nil || a.Pass+a.Fail == 0 {
+			if a == nil || a.Judged() == 0 {
 				label := "–"
 				if a != nil && a.Error > 0 {
 					label = "err"
@@ -68,8 +68,8 @@ func heatmapSVG(r *result.Result) template.HTML {
 					x+1, y+1, cw-2, ch-2, esc(s), esc(c), x+cw/2, y+ch/2+4, label)
 				continue
 			}
-			fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s · %s: %.1f%% (%d/%d), 95%% CI %.1f–%.1f%%, %d errors, %d skipped</title></rect>`,
-				x+1, y+1, cw-2, ch-2, rateColor(a.PassRate), esc(s), esc(c), 100*a.PassRate, a.Pass, a.Pass+a.Fail, 100*a.Low, 100*a.High, a.Error, a.Skip)
+			fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s · %s: %.1f%% (%d/%d), 95%% CI %.1f–%.1f%%, %d uncertain, %d errors, %d skipped</title></rect>`,
+				x+1, y+1, cw-2, ch-2, rateColor(a.PassRate), esc(s), esc(c), 100*a.PassRate, a.Pass, a.Judged(), 100*a.Low, 100*a.High, a.Uncertain, a.Error, a.Skip)
 			fmt.Fprintf(&b, `<text class="v" x="%d" y="%d">%.0f%%</text>`, x+cw/2, y+ch/2+4, 100*a.PassRate)
 		}
 	}
@@ -141,7 +141,7 @@ func unitRetention(u *result.Unit) unitPoint {
 			case result.Pass:
 				pass++
 				n++
-			case result.Fail:
+			case result.Fail, result.Uncertain:
 				n++
 			}
 		}
@@ -218,7 +218,7 @@ func driftSVG(r *result.Result) template.HTML {
 		k := idx[u.Summarizer]
 		for _, g := range u.Generations {
 			for _, c := range g.Checks {
-				if c.Kind != result.KindInvariant || (c.Status != result.Pass && c.Status != result.Fail) {
+				if c.Kind != result.KindInvariant || (c.Status != result.Pass && c.Status != result.Fail && c.Status != result.Uncertain) {
 					continue
 				}
 				e := by[k][g.N]

@@ -42,6 +42,8 @@ func (r *Result) Aggregate() {
 			a.Fail++
 		case Error:
 			a.Error++
+		case Uncertain:
+			a.Uncertain++
 		default:
 			a.Skip++
 		}
@@ -93,6 +95,10 @@ func (r *Result) Aggregate() {
 					s.StructuralPass++
 				case c.Kind == KindStructural && c.Status == Fail:
 					s.StructuralFail++
+				case c.Kind == KindInvariant && c.Status == Uncertain:
+					s.InvariantUncertain++
+				case c.Kind == KindStructural && c.Status == Uncertain:
+					s.StructuralUncertain++
 				case c.Kind == KindInvariant && c.Status == Skip:
 					s.InvariantSkip++
 				case c.Kind == KindStructural && c.Status == Skip:
@@ -111,7 +117,7 @@ func (r *Result) Aggregate() {
 	}
 	r.Aggregates = make([]Aggregate, 0, len(aggs)) // never reuse: the slice may be shared
 	for _, a := range aggs {
-		a.PassRate, a.Low, a.High = Wilson(a.Pass, a.Pass+a.Fail)
+		a.PassRate, a.Low, a.High = Wilson(a.Pass, a.Judged())
 		r.Aggregates = append(r.Aggregates, *a)
 	}
 	order := map[string]int{}
@@ -135,8 +141,8 @@ func (r *Result) Aggregate() {
 			continue
 		}
 		s := ac.s
-		s.InvariantsKept = ratio(s.InvariantPass, s.InvariantPass+s.InvariantFail)
-		s.StructuralPassed = ratio(s.StructuralPass, s.StructuralPass+s.StructuralFail)
+		s.InvariantsKept = ratio(s.InvariantPass, s.InvariantPass+s.InvariantFail+s.InvariantUncertain)
+		s.StructuralPassed = ratio(s.StructuralPass, s.StructuralPass+s.StructuralFail+s.StructuralUncertain)
 		if d := aggs[key{name, CheckDecisions}]; d != nil {
 			s.RegressionRate = ratio(d.Fail, d.Pass+d.Fail)
 		}
@@ -196,9 +202,10 @@ func mean(xs []float64) float64 {
 // leaderboard rank them: most invariants kept (a count, so that a summary
 // whose invariants were skipped or whose units errored cannot rise on a
 // rate over fewer results), then fewest compaction regressions, then
-// fewest invariant failures, then fewest structural failures (a fabricated
-// citation keeps every invariant and fails grounding), then the order of
-// the run.
+// fewest invariant failures, then fewest uncertain invariants (a doubt is
+// better than a loss, worse than a keep), then fewest structural failures
+// (a fabricated citation keeps every invariant and fails grounding), then
+// the order of the run.
 func Ranked(r *Result) []SummarizerSummary {
 	out := append([]SummarizerSummary(nil), r.Summaries...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -211,6 +218,9 @@ func Ranked(r *Result) []SummarizerSummary {
 		}
 		if a.InvariantFail != b.InvariantFail {
 			return a.InvariantFail < b.InvariantFail
+		}
+		if a.InvariantUncertain != b.InvariantUncertain {
+			return a.InvariantUncertain < b.InvariantUncertain
 		}
 		return a.StructuralFail < b.StructuralFail
 	})

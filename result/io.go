@@ -151,9 +151,9 @@ func validate(r *Result) error {
 		for gi, g := range u.Generations {
 			for ci, c := range g.Checks {
 				switch c.Status {
-				case Pass, Fail, Error, Skip:
+				case Pass, Fail, Error, Skip, Uncertain:
 				default:
-					errs = append(errs, fmt.Errorf("%s.generations[%d].checks[%d]: unknown status %q (want pass, fail, error or skip)", where, gi, ci, c.Status))
+					errs = append(errs, fmt.Errorf("%s.generations[%d].checks[%d]: unknown status %q (want pass, fail, uncertain, error or skip)", where, gi, ci, c.Status))
 				}
 			}
 		}

@@ -208,11 +208,23 @@ type Aggregate struct {
 	Fail       int    `json:"fail"`
 	Error      int    `json:"error"`
 	Skip       int    `json:"skip"`
-	// PassRate is pass / (pass+fail); Low and High its Wilson 95% interval.
+	// Uncertain counts the results a check could not tell (absent from the
+	// JSON when zero, as in every result written before the status
+	// existed). An uncertain result is not a pass: it is in PassRate's
+	// denominator and never in its numerator.
+	Uncertain int `json:"uncertain,omitempty"`
+	// PassRate is pass / (pass+fail+uncertain) (Judged); Low and High its
+	// Wilson 95% interval. Errors and skips are left out.
 	PassRate float64 `json:"pass_rate"`
 	Low      float64 `json:"low"`
 	High     float64 `json:"high"`
 }
+
+// Judged is the denominator of a's PassRate: the results that had a
+// verdict to give, pass + fail + uncertain. An uncertain result counts
+// against the rate as a failure does: a check that cannot tell has not
+// shown the fact kept.
+func (a *Aggregate) Judged() int { return a.Pass + a.Fail + a.Uncertain }
 
 // SummarizerSummary holds the headline figures of one summarizer across all
 // its units, computed by Result.Aggregate. Rates are fractions in [0, 1]; a rate
@@ -220,19 +232,24 @@ type Aggregate struct {
 type SummarizerSummary struct {
 	Summarizer string `json:"summarizer"`
 	Units      int    `json:"units"`
-	// InvariantsKept is InvariantPass / (InvariantPass+InvariantFail);
-	// InvariantSkip counts the invariant results that were skipped, which
-	// the rate leaves out and every headline shows next to it.
-	InvariantsKept float64 `json:"invariants_kept"`
-	InvariantPass  int     `json:"invariant_pass"`
-	InvariantFail  int     `json:"invariant_fail"`
-	InvariantSkip  int     `json:"invariant_skip"`
-	// StructuralPassed is StructuralPass / (StructuralPass+StructuralFail);
-	// StructuralSkip counts the skipped structural results.
-	StructuralPassed float64 `json:"structural_passed"`
-	StructuralPass   int     `json:"structural_pass"`
-	StructuralFail   int     `json:"structural_fail"`
-	StructuralSkip   int     `json:"structural_skip"`
+	// InvariantsKept is InvariantPass / (InvariantPass + InvariantFail +
+	// InvariantUncertain): an invariant the check could not tell is not
+	// kept. InvariantSkip counts the invariant results that were skipped,
+	// which the rate leaves out and every headline shows next to it;
+	// InvariantUncertain (absent when zero) is shown there too.
+	InvariantsKept     float64 `json:"invariants_kept"`
+	InvariantPass      int     `json:"invariant_pass"`
+	InvariantFail      int     `json:"invariant_fail"`
+	InvariantUncertain int     `json:"invariant_uncertain,omitempty"`
+	InvariantSkip      int     `json:"invariant_skip"`
+	// StructuralPassed is StructuralPass / (StructuralPass + StructuralFail
+	// + StructuralUncertain); StructuralSkip counts the skipped structural
+	// results.
+	StructuralPassed    float64 `json:"structural_passed"`
+	StructuralPass      int     `json:"structural_pass"`
+	StructuralFail      int     `json:"structural_fail"`
+	StructuralUncertain int     `json:"structural_uncertain,omitempty"`
+	StructuralSkip      int     `json:"structural_skip"`
 	// Regressions counts probes whose class is CompactionRegression;
 	// RegressionRate divides it by the probes the agent answered as expected
 	// on the full context (kept + compaction_regression).

@@ -104,9 +104,9 @@ func (b *Builder) Line(h *result.Result, planned int) string {
 	}
 	// The best is ranked by invariants kept, then regressions
 	// (result.Ranked), never by a rate over skipped checks.
-	if ranked := result.Ranked(h); len(ranked) > 0 && ranked[0].InvariantPass+ranked[0].InvariantFail > 0 {
+	if ranked := result.Ranked(h); len(ranked) > 0 && ranked[0].InvariantPass+ranked[0].InvariantFail+ranked[0].InvariantUncertain > 0 {
 		best := ranked[0]
-		fmt.Fprintf(&s, "; most invariants kept: %s, %s", console.Text(best.Summarizer), reports.Headline(best.InvariantPass, best.InvariantFail, best.InvariantSkip))
+		fmt.Fprintf(&s, "; most invariants kept: %s, %s", console.Text(best.Summarizer), reports.Headline(best.InvariantPass, best.InvariantFail, best.InvariantUncertain, best.InvariantSkip))
 	}
 	fmt.Fprintf(&s, "; %s", plural(regressions, "compaction regression"))
 	return s.String()
@@ -120,8 +120,8 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "summarizer\tunits\tinvariants kept\tstructural passed\tregressions\tcompression\tsummary tokens\t")
 	for _, s := range result.Ranked(h) {
-		inv := reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip)
-		str := reports.Headline(s.StructuralPass, s.StructuralFail, s.StructuralSkip)
+		inv := reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantUncertain, s.InvariantSkip)
+		str := reports.Headline(s.StructuralPass, s.StructuralFail, s.StructuralUncertain, s.StructuralSkip)
 		comp, tok := "—", "—"
 		if s.Generations > 0 {
 			comp = fmt.Sprintf("%.2f", s.MeanCompression)
