@@ -255,6 +255,11 @@ func unitAt(s string, i int) (string, int) {
 		return "", i
 	}
 	unit := s[j:k]
+	if j == i && len(unit) == 2 && unit[1] == 'i' && strings.IndexByte("kmgtp", unit[0]) >= 0 {
+		// a Kubernetes suffix in lower case, glued to its number: 768mi is
+		// 768Mi (text folded to lower case, as the checks read it)
+		unit = strings.ToUpper(unit[:1]) + "i"
+	}
 	// a rate: rows/s, MB/s, "rows per second", "filas por segundo".
 	den, end := "", k
 	switch {
