@@ -85,6 +85,7 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 		leafAt[l.ptr] = int32(i)
 	}
 	judged := 0
+	var unsure []result.Evidence // entries whose relation cannot be told
 	for _, it := range items {
 		if it.seq == 0 {
 			continue
@@ -102,9 +103,21 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Seq: it.seq, Text: it.opID, Note: "op id not in the cited event"})
 			continue
 		}
-		note, ok := st.sd.unsupported(it, hay)
+		note, ok := st.sd.unsupported(it, it.seq, hay)
 		if !ok {
-			continue
+			if !it.words {
+				continue
+			}
+			switch v, who, which := st.sd.relationOf(it, it.seq, hay); v {
+			case relSwapped:
+				note, ok = fmt.Sprintf("the relation is swapped: the cited event gives %s to another of the entry's tokens, not to %q", wordList(which), who), true
+			case relUncertain:
+				unsure = append(unsure, result.Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen),
+					Note: fmt.Sprintf("cannot tell the relation: the cited event gives %s to %q and to another of the entry's tokens", wordList(which), who)})
+			}
+			if !ok {
+				continue
+			}
 		}
 		if it.instruction {
 			if e, ok := st.sd.citedEvent(it.seq); ok && (e.Role == scenarios.RoleUser || e.Role == scenarios.RoleSystem) {
@@ -125,6 +138,15 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 		r.Message = fmt.Sprintf("%s cites #%d, which does not support it: %s", e.Pointer, e.Seq, e.Note)
 		if len(r.Evidence) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d entries)", len(r.Evidence), judged)
+		}
+		return []result.CheckResult{r}
+	}
+	if len(unsure) > 0 {
+		e := unsure[0]
+		r.Status, r.Evidence = result.Uncertain, unsure
+		r.Message = fmt.Sprintf("%s cites #%d, which holds its tokens, but %s", e.Pointer, e.Seq, e.Note)
+		if len(unsure) > 1 {
+			r.Message += fmt.Sprintf(" (%d of %d entries)", len(unsure), judged)
 		}
 		return []result.CheckResult{r}
 	}
@@ -332,14 +354,14 @@ func isPathToken(t string) bool {
 // unsupported returns what the cited event (hay: folded, lower-cased) lacks
 // of entry it: a note naming the first salient token, number or the
 // content words it does not hold; ok is false when the event supports it.
-func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
+func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, bool) {
 	anchors := 0
 	low := it.low
 	if low == "" {
 		low = strings.ToLower(foldText(it.text))
 	}
 	for _, tok := range salientTokensLow(low) {
-		if !containsLoose(hay, tok) {
+		if !containsLoose(hay, tok) && !joinedIn(hay, tok) {
 			return fmt.Sprintf("%q is not in the cited event", tok), true
 		}
 		anchors++
@@ -352,7 +374,7 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 		if q.Unit == "" || !quantity.Known(q.Unit) || approxBefore(it.text[:q.Start]) {
 			continue
 		}
-		if !numberIn(q, hay) {
+		if !d.numberIn(q, seq, hay) {
 			return fmt.Sprintf("%q is not in the cited event", q.Text), true
 		}
 		anchors++
@@ -380,12 +402,15 @@ func (d *scenarioData) unsupported(it grounded, hay string) (string, bool) {
 	return "", false
 }
 
-// numberIn reports whether hay supports quantity q: the same quantity within
-// 10% (after unit conversion), or the number as written, or a bare number
-// that is q in the unit's base (bytes for GB) within 10%.
-func numberIn(q quantity.Quantity, hay string) bool {
-	for _, h := range quantity.Parse(hay) {
-		if h.Unit != "" && quantity.SameDimension(h.Unit, q.Unit) && near(quantity.Base(h.Value, h.Unit), quantity.Base(q.Value, q.Unit)) {
+// numberIn reports whether hay, the cited text of event seq, supports
+// quantity q: the same figure (package quantity: any unit, scale or
+// locale, rounded to the digits shown), or the same quantity within 10%
+// (after unit conversion), or the number as written, or a bare number that
+// is q in the unit's base (bytes for GB) within 10%.
+func (d *scenarioData) numberIn(q quantity.Quantity, seq int, hay string) bool {
+	hqs := d.readCited(seq, hay).qs
+	for _, h := range hqs {
+		if h.Unit != "" && quantity.SameDimension(h.Unit, q.Unit) && (quantity.Same(h, q) || near(quantity.Base(h.Value, h.Unit), quantity.Base(q.Value, q.Unit))) {
 			return true
 		}
 	}
@@ -400,11 +425,7 @@ func numberIn(q quantity.Quantity, hay string) bool {
 	if quantity.Canon(q.Unit) == "%" {
 		scaled = append(scaled, q.Value/100)
 	}
-	for _, m := range numRe.FindAllString(hay, -1) {
-		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(m), 64)
-		if err != nil {
-			continue
-		}
+	same := func(n float64) bool {
 		if n == q.Value {
 			return true
 		}
@@ -413,8 +434,142 @@ func numberIn(q quantity.Quantity, hay string) bool {
 				return true
 			}
 		}
+		return false
+	}
+	for _, h := range hqs {
+		// a bare number in any locale (41.206.553, 128.000)
+		if (h.Unit == "" || !quantity.Known(h.Unit)) && (same(h.Value) || h.Alt != 0 && same(h.Alt)) {
+			return true
+		}
+	}
+	for _, m := range numRe.FindAllString(hay, -1) {
+		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(m), 64)
+		if err == nil && same(n) {
+			return true
+		}
 	}
 	return false
+}
+
+// citedRead is a cited text read for figures and relations, once per
+// event.
+type citedRead struct {
+	qs []quantity.Quantity // figures of the folded text
+	// lines is the text with its lines, lineQs its figures, clauses its
+	// clauses (see readCited).
+	lines   string
+	lineQs  []quantity.Quantity
+	clauses textClauses
+}
+
+// readCited returns the figures and clauses of hay, the cited text of
+// event seq (0: a text of no event, read every time). The clauses are read
+// on the event's own lines (folded line by line: folding joins lines), so
+// a table's header and a YAML key's line stay apart from other lines.
+func (d *scenarioData) readCited(seq int, hay string) *citedRead {
+	if seq > 0 {
+		if v, ok := d.citedReads.Load(seq); ok {
+			return v.(*citedRead)
+		}
+	}
+	qs := quantity.Parse(hay)
+	lines := hay
+	if seq > 0 {
+		if raw, ok := d.citedLines(seq); ok {
+			lines = raw
+		}
+	}
+	r := &citedRead{qs: qs, lines: lines, lineQs: quantity.Parse(lines)}
+	r.clauses = readClauses(lines, r.lineQs)
+	if seq > 0 {
+		d.citedReads.Store(seq, r)
+	}
+	return r
+}
+
+// citedLines is citedText with the events' lines kept: each line folded
+// and lower-cased.
+func (d *scenarioData) citedLines(seq int) (string, bool) {
+	i := d.eventIndex(seq)
+	if i < 0 {
+		return "", false
+	}
+	e := d.sc.Events[i]
+	idx := []int{i}
+	if e.ToolResult != nil {
+		if ci, ok := d.callIndex[e.ToolResult.CallID]; ok && ci != i {
+			idx = append(idx, ci)
+		}
+	}
+	if e.ToolCall != nil {
+		if res, ok := d.results[e.ToolCall.ID]; ok {
+			if j := d.eventIndex(res.Seq); j >= 0 && j != i {
+				idx = append(idx, j)
+			}
+		}
+	}
+	var b strings.Builder
+	for _, k := range idx {
+		for _, line := range strings.Split(d.raw[k], "\n") {
+			b.WriteString(strings.ToLower(foldText(line)))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), true
+}
+
+// relationOf judges the relation entry it gives its salient tokens against
+// the cited event seq (see relation).
+func (d *scenarioData) relationOf(it grounded, seq int, hay string) (relVerdict, string, []string) {
+	low := it.low
+	if low == "" {
+		low = strings.ToLower(foldText(it.text))
+	}
+	var toks []relToken
+	for _, t := range salientTokensLow(low) {
+		toks = append(toks, relToken{name: t})
+	}
+	// quick count before reading the figures of low
+	n := len(toks)
+	for _, q := range it.qs {
+		if q.Unit != "" && quantity.Known(q.Unit) {
+			n++
+		}
+	}
+	if n < 2 {
+		return relHolds, "", nil
+	}
+	cqs := quantity.Parse(low)
+	for i := range cqs {
+		if cqs[i].Unit != "" && quantity.Known(cqs[i].Unit) && !approxBefore(low[:cqs[i].Start]) {
+			toks = append(toks, relToken{q: &cqs[i]})
+		}
+	}
+	r := d.readCited(seq, hay)
+	return relation(low, toks, r.lines, r.lineQs, cqs, r.clauses)
+}
+
+// joinedIn reports whether tok joins two names that hay holds apart
+// (host:/srv/data for "host" and "/srv/data").
+func joinedIn(hay, tok string) bool {
+	parts := joinedParts(tok)
+	if parts == nil {
+		return false
+	}
+	for _, p := range parts {
+		if !containsLoose(hay, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordList renders stems for a message: "agree", "agree and defau".
+func wordList(ws []string) string {
+	for i, w := range ws {
+		ws[i] = strconv.Quote(w)
+	}
+	return strings.Join(ws, " and ")
 }
 
 func near(a, b float64) bool {
@@ -577,7 +732,7 @@ func (d *scenarioData) toolHolding(it grounded, bound int) int {
 			continue
 		}
 		if hay, ok := d.citedText(e.Seq); ok {
-			if _, bad := d.unsupported(it, hay); !bad {
+			if _, bad := d.unsupported(it, e.Seq, hay); !bad {
 				return e.Seq
 			}
 		}

@@ -85,7 +85,7 @@ func TestNumberIn(t *testing.T) {
 		if len(qs) != 1 {
 			t.Fatalf("quantity.Parse(%q) = %v", tc.q, qs)
 		}
-		if got := numberIn(qs[0], tc.hay); got != tc.want {
+		if got := (&scenarioData{}).numberIn(qs[0], 0, tc.hay); got != tc.want {
 			t.Errorf("numberIn(%q, %q) = %v; want %v", tc.q, tc.hay, got, tc.want)
 		}
 	}

@@ -34,12 +34,13 @@ type scenarioData struct {
 	secretsOnce sync.Once
 	secrets     *secretData // see secret.go
 
-	replaced  sync.Map // replKey -> int
-	pathFirst sync.Map // path -> first seq naming it (0: none)
-	quantSeq  sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
-	cited     sync.Map // seq -> the text grounding reads ("\x00": no such event)
-	wordSets  sync.Map // cited text -> its words
-	finders   sync.Map // a correction's value -> its valueFinder
+	replaced   sync.Map // replKey -> int
+	pathFirst  sync.Map // path -> first seq naming it (0: none)
+	quantSeq   sync.Map // *scenarios.Quantity -> first seq stating it (0: none)
+	cited      sync.Map // seq -> the text grounding reads ("\x00": no such event)
+	wordSets   sync.Map // cited text -> its words
+	finders    sync.Map // a correction's value -> its valueFinder
+	citedReads sync.Map // seq -> *citedRead (grounding's figures and clauses)
 }
 
 type replKey struct {

@@ -1,0 +1,291 @@
+package checks
+
+import (
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/quantity"
+)
+
+// The relation a claim gives its tokens, read as the grounding check reads
+// it: each salient token (a path, an id, a quoted string, a figure with a
+// unit) takes the content words of the clauses it stands in, and the
+// cited event must give it some of the same words, not give them only to
+// another of the claim's tokens.
+//
+// A clause ends at a sentence or line end, a semicolon, a comma or a dash
+// before a space, a closing bracket (the bracket belongs to what stands
+// before it: "X (ignored)"), or a conjunction that joins two statements ("and", "but", "while", "whereas", "y", "pero", "mientras",
+// "aunque", "sino"). Reading clauses the same way on both sides, a claim
+// "X is ignored, Y is in use" against an event "Y is ignored; X is in use"
+// gives X "ignored", which the event gives only to Y: the relation is
+// swapped.
+
+// relVerdict is what the relation check says of one entry.
+type relVerdict int8
+
+const (
+	relHolds     relVerdict = iota // every token keeps its relation, or no relation to check
+	relSwapped                     // a token's words belong to another token in the event
+	relUncertain                   // a token's words stand with it and with another token alike
+)
+
+// span is a clause of a text: [start, end).
+type span struct{ start, end int }
+
+// conjunctions that start a new clause, with their spaces.
+var clauseJoins = []string{" and ", " but ", " while ", " whereas ", " whilst ", " y ", " pero ", " mientras ", " aunque ", " sino "}
+
+// sharedSubject are the words that open a predicate: after "and" or "y"
+// they continue the clause before ("X is a leftover and is ignored").
+var sharedSubject = set(`is are was were has have had will would can could must should may might does did
+	not never also then still
+	es son era eran fue fueron esta estan ha han se no sigue siguen queda quedan puede pueden debe deben tambien luego`)
+
+// wordAfter returns the word of letters at i in low.
+func wordAfter(low string, i int) (string, int) {
+	j := i
+	for j < len(low) && (low[j] >= 'a' && low[j] <= 'z' || low[j] >= 0x80) {
+		j++
+	}
+	return low[i:j], j
+}
+
+// clausesOf cuts low (folded, lower-cased) into clauses.
+func clausesOf(low string) []span {
+	var out []span
+	start := 0
+	cut := func(end, next int) {
+		if end > start {
+			out = append(out, span{start, end})
+		}
+		start = next
+	}
+	for i := 0; i < len(low); i++ {
+		c := low[i]
+		switch c {
+		case '\n', ';', '!', '?':
+			cut(i, i+1)
+			continue
+		case ')', ']':
+			// a bracket says something of what stands before it: "X
+			// (ignored)" keeps X's clause open until it closes
+			cut(i+1, i+1)
+			continue
+		case '.', ',':
+			if i+1 == len(low) || low[i+1] == ' ' || low[i+1] == '\n' {
+				cut(i, i+1)
+			}
+			continue
+		case '-':
+			if i > 0 && low[i-1] == ' ' && i+1 < len(low) && low[i+1] == ' ' {
+				cut(i, i+1)
+			}
+			continue
+		case ' ':
+			for _, j := range clauseJoins {
+				if strings.HasPrefix(low[i:], j) {
+					if next, _ := wordAfter(low, i+len(j)); !sharedSubject[next] {
+						cut(i, i+len(j)-1)
+						i += len(j) - 2
+					}
+					break
+				}
+			}
+		}
+		if c == 0xe2 && strings.HasPrefix(low[i:], "—") { // em dash
+			cut(i, i+len("—"))
+		}
+	}
+	cut(len(low), len(low))
+	return out
+}
+
+// relToken is one salient token of a claim: a string found as is, or a
+// figure.
+type relToken struct {
+	name string
+	q    *quantity.Quantity
+}
+
+// occurrences returns where tok stands in low (its start offsets); qs is
+// quantity.Parse(low).
+func (tok relToken) occurrences(low string, qs []quantity.Quantity) []int {
+	var out []int
+	if tok.q != nil {
+		for _, h := range qs {
+			if h.Unit != "" && quantity.Same(h, *tok.q) {
+				out = append(out, h.Start)
+			}
+		}
+		return out
+	}
+	add := func(t string) {
+		for off := 0; off < len(low); {
+			i := strings.Index(low[off:], t)
+			if i < 0 {
+				break
+			}
+			i += off
+			if (i == 0 || !wordish(rune(low[i-1]))) && boundaryAfter(low, i+len(t), t) {
+				out = append(out, i)
+			}
+			off = i + 1
+		}
+	}
+	add(tok.name)
+	if len(out) == 0 {
+		for _, part := range joinedParts(tok.name) {
+			add(part)
+		}
+	}
+	return out
+}
+
+// joinedParts splits a token that joins two names (host:/srv/data,
+// db-01:5432) into them; nil when it joins none.
+func joinedParts(tok string) []string {
+	i := strings.IndexByte(tok, ':')
+	if i < 2 || i > len(tok)-3 {
+		return nil
+	}
+	return []string{tok[:i], tok[i+1:]}
+}
+
+// textClauses is a text read for relations: its clauses, and each
+// clause's content-word stems and whether a negation stands in it.
+type textClauses struct {
+	spans []span
+	words []map[string]bool
+}
+
+// readClauses reads low, whose figures are qs: a figure's unit ("rows"
+// in 50 rows/s) is no content word.
+func readClauses(low string, qs []quantity.Quantity) textClauses {
+	tc := textClauses{spans: clausesOf(low)}
+	if len(qs) > 0 {
+		b := []byte(low)
+		for _, q := range qs {
+			if q.Unit != "" {
+				for i := q.Start; i < q.End; i++ {
+					b[i] = ' '
+				}
+			}
+		}
+		low = string(b)
+	}
+	tc.words = make([]map[string]bool, len(tc.spans))
+	for k, sp := range tc.spans {
+		ws := map[string]bool{}
+		for _, w := range wordRe.FindAllString(low[sp.start:sp.end], -1) {
+			if !stopWords[w] {
+				ws[relStem(w)] = true
+			}
+		}
+		tc.words[k] = ws
+	}
+	return tc
+}
+
+// clauseAt returns the index of the clause holding offset i, -1 when none.
+func (tc textClauses) clauseAt(i int) int {
+	for k, sp := range tc.spans {
+		if i >= sp.start && i < sp.end {
+			return k
+		}
+	}
+	return -1
+}
+
+// wordsAround returns the stems of the clauses holding the offsets, less
+// the stems of the tokens' own names.
+func (tc textClauses) wordsAround(at []int) map[string]bool {
+	out := map[string]bool{}
+	for _, i := range at {
+		if k := tc.clauseAt(i); k >= 0 {
+			for w := range tc.words[k] {
+				out[w] = true
+			}
+		}
+	}
+	return out
+}
+
+// relation judges the tokens of a claim (low: folded, lower-cased; qs: its
+// figures) against the cited event (hay, with hqs its figures). It returns
+// the verdict and, unless the relation holds, the token and the words that
+// stand with another token in the event.
+func relation(low string, toks []relToken, hay string, hqs []quantity.Quantity, cqs []quantity.Quantity, eventClauses textClauses) (relVerdict, string, []string) {
+	if len(toks) < 2 {
+		return relHolds, "", nil
+	}
+	claim := readClauses(low, cqs)
+	names := map[string]bool{}
+	for _, t := range toks {
+		for _, w := range wordRe.FindAllString(t.name, -1) {
+			names[relStem(w)] = true
+		}
+	}
+	pred := make([]map[string]bool, len(toks))
+	have := make([]map[string]bool, len(toks))
+	for i, t := range toks {
+		pred[i] = claim.wordsAround(t.occurrences(low, cqs))
+		have[i] = eventClauses.wordsAround(t.occurrences(hay, hqs))
+		for w := range names {
+			delete(pred[i], w)
+		}
+	}
+	verdict, who, which := relHolds, "", []string(nil)
+	for i, t := range toks {
+		if len(have[i]) == 0 {
+			continue // not found as such (a figure in a table, p95=744), or with no words: nothing to tell
+		}
+		own, cross := 0, []string(nil)
+		for w := range pred[i] {
+			if have[i][w] {
+				own++
+				continue
+			}
+			for j := range toks {
+				if j != i && have[j][w] && !pred[j][w] {
+					cross = append(cross, w)
+					break
+				}
+			}
+		}
+		switch {
+		case len(cross) > 0 && own == 0:
+			return relSwapped, label(t), cross
+		case len(cross) > own && verdict == relHolds:
+			verdict, who, which = relUncertain, label(t), cross
+		}
+	}
+	return verdict, who, which
+}
+
+// relStem is the stem a relation compares: the word without an English
+// inflection (-ing, -ed, -es, -s, a final -e) and cut to five letters, so
+// "load", "loads" and "loaded" are one, "agree" and "agreed" are one, and
+// "time" is not "timeout"; Spanish forms share their first five letters
+// ("ignora", "ignorado"; "acordado", "acordamos").
+func relStem(w string) string {
+	for _, suf := range []string{"ing", "ed", "es", "s", "e"} {
+		if len(w)-len(suf) >= 3 && strings.HasSuffix(w, suf) {
+			w = w[:len(w)-len(suf)]
+			break
+		}
+	}
+	if strings.HasSuffix(w, "e") && len(w) > 3 {
+		w = w[:len(w)-1]
+	}
+	if len(w) > 5 {
+		w = w[:5]
+	}
+	return w
+}
+
+func label(t relToken) string {
+	if t.q != nil {
+		return t.q.Text
+	}
+	return t.name
+}
