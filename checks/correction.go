@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/result"
@@ -63,11 +64,16 @@ func (c CorrectionCheck) Check(in *Input) []result.CheckResult {
 	if st.sum.TextOnly() {
 		leaves = st.textLeaves()
 	}
-	oldF, newF := st.valueFinder(inv.Old), st.valueFinder(inv.New)
+	oldF, newF := st.valueFinder(inv.Old, inv.SourceSeq), st.valueFinder(inv.New, inv.SourceSeq)
 	var newAt, newElsewhere *result.Evidence
 	for _, l := range leaves {
+		retired, isRetired := st.retiredArtifact(l.ptr)
 		for _, sp := range newF.spans(st, l) {
 			switch {
+			case isRetired:
+				if newElsewhere == nil {
+					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in an artifact marked " + retired}
+				}
 			case isSupersedes(l.ptr):
 				if newElsewhere == nil {
 					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in supersedes, which holds the old value"}
@@ -84,8 +90,8 @@ func (c CorrectionCheck) Check(in *Input) []result.CheckResult {
 				newAt = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
 			}
 		}
-		if isSupersedes(l.ptr) {
-			continue
+		if isSupersedes(l.ptr) || isRetired {
+			continue // an old value, or an artifact its status retires
 		}
 		for _, sp := range oldF.spans(st, l) {
 			if sp.v.Kind != "" {
@@ -142,30 +148,40 @@ type valueFinder struct {
 	lit   string
 	low   string // lit folded and lower-cased
 	isQ   bool
-	value float64
-	unit  string
+	q     quantity.Quantity // the value as a figure, when isQ
 	date  *quantity.Date
 }
 
 // valueFinder is newValueFinder(v), parsed once per scenario: every
-// generation of every unit checks the same corrections.
-func (st *state) valueFinder(v string) valueFinder {
+// generation of every unit checks the same corrections. A figure only a
+// locale decides ("1,500 ms") is read in the locale of the event at seq,
+// which states the correction: the value is the scenario's truth, so it
+// keeps one reading (a summary's figure may keep two; quantity.Same).
+func (st *state) valueFinder(v string, seq int) valueFinder {
 	if st.sd == nil {
-		return newValueFinder(v)
+		return newValueFinder(v, quantity.AnyLocale)
 	}
-	if f, ok := st.sd.finders.Load(v); ok {
+	key := v + "\x00" + strconv.Itoa(seq)
+	if f, ok := st.sd.finders.Load(key); ok {
 		return f.(valueFinder)
 	}
-	f := newValueFinder(v)
-	st.sd.finders.Store(v, f)
+	loc := quantity.AnyLocale
+	if i := st.sd.eventIndex(seq); i >= 0 {
+		loc = quantity.DetectLocale(st.sd.raw[i])
+	}
+	f := newValueFinder(v, loc)
+	st.sd.finders.Store(key, f)
 	return f
 }
 
-func newValueFinder(v string) valueFinder {
+func newValueFinder(v string, loc quantity.Locale) valueFinder {
 	f := valueFinder{lit: v, low: strings.ToLower(foldText(v))}
 	v = strings.TrimSpace(v)
-	if qs := quantity.Parse(v); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(v) && qs[0].Unit != "" && quantity.Known(qs[0].Unit) {
-		f.isQ, f.value, f.unit = true, qs[0].Value, qs[0].Unit
+	if qs := quantity.ParseLocale(v, loc); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(v) && qs[0].Unit != "" && quantity.Known(qs[0].Unit) {
+		f.isQ, f.q = true, qs[0]
+		// a truth has one reading: where the event shows no locale, the
+		// English one (quantity.Quantity.Value)
+		f.q.Alt, f.q.AltUlp = 0, 0
 	}
 	if ds := quantity.Dates(v); len(ds) == 1 && len(ds[0].Text) >= len(v)-5 {
 		f.date = &ds[0]
@@ -181,7 +197,7 @@ func (f valueFinder) in(text, lowFolded string) bool {
 	}
 	if f.isQ {
 		for _, q := range quantity.Parse(text) {
-			if quantity.Equal(q.Value, q.Unit, f.value, f.unit) {
+			if quantity.Same(q, f.q) {
 				return true
 			}
 		}
@@ -220,6 +236,9 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 		v := polarity.Verdict{}
 		if len(low) == len(l.folded) {
 			v = p.Judge(i, i+len(needle), nil, notCurrentOrFormer...)
+			if h, ok := historyFrame(l.folded, i, i+len(needle)); ok && v.Kind == "" {
+				v = h
+			}
 		}
 		out = append(out, valueSpan{v: v})
 		off = i + len(needle)
@@ -229,17 +248,30 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 	}
 	if f.isQ {
 		for _, q := range st.quantities(l) {
-			if quantity.Equal(q.Value, q.Unit, f.value, f.unit) {
-				out = append(out, valueSpan{v: st.polRaw(l).Judge(q.Start, q.End, nil, notCurrentOrFormer...)})
+			if quantity.Same(q, f.q) {
+				out = append(out, valueSpan{v: judgeValue(st, l, q.Start, q.End)})
 			}
 		}
 	}
 	if f.date != nil {
 		for _, d := range st.dates(l) {
 			if d.Month == f.date.Month && d.Day == f.date.Day {
-				out = append(out, valueSpan{v: st.polRaw(l).Judge(d.Start, d.End, nil, notCurrentOrFormer...)})
+				out = append(out, valueSpan{v: judgeValue(st, l, d.Start, d.End)})
 			}
 		}
 	}
 	return out
+}
+
+// judgeValue reads what l.text says of the value at [start, end): a
+// polarity cue that marks it as not current or former, else a history
+// frame (historyFrame).
+func judgeValue(st *state, l leaf, start, end int) polarity.Verdict {
+	v := st.polRaw(l).Judge(start, end, nil, notCurrentOrFormer...)
+	if v.Kind == "" {
+		if h, ok := historyFrame(l.text, start, end); ok {
+			return h
+		}
+	}
+	return v
 }

@@ -71,7 +71,7 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 			pattern = p
 		}
 		for _, q := range st.quantities(l) {
-			if quantity.Equal(q.Value, q.Unit, inv.Value, inv.Unit) {
+			if q.Is(inv.Value, inv.Unit) {
 				if isSupersedes(l.ptr) {
 					near = append(near, result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})
 					continue

@@ -187,7 +187,7 @@ func (d *scenarioData) firstQuantitySeq(q *scenarios.Quantity) int {
 
 func hasQuantity(text string, v float64, unit string) bool {
 	for _, f := range quantity.Parse(text) {
-		if quantity.Equal(f.Value, f.Unit, v, unit) {
+		if f.Is(v, unit) {
 			return true
 		}
 	}

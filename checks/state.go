@@ -39,6 +39,9 @@ type state struct {
 	pols polarities
 	// parsed caches the quantities and dates of the summary's texts.
 	parsed parsed
+	// loc is the locale of the summary's numbers (see locale).
+	localeOnce sync.Once
+	loc        quantity.Locale
 	// currentLeaves are the leaves without corrections[].supersedes.
 	currentOnce   sync.Once
 	currentLeaves [][]leaf
@@ -81,9 +84,34 @@ func (st *state) quantities(l leaf) []quantity.Quantity {
 		p.q, p.qDone = make([][]quantity.Quantity, len(st.leaves)), make([]bool, len(st.leaves))
 	}
 	if !p.qDone[l.i-1] {
-		p.q[l.i-1], p.qDone[l.i-1] = quantity.Parse(l.text), true
+		qs := quantity.Parse(l.text)
+		for _, q := range qs {
+			if q.Alt != 0 {
+				// a figure only a locale decides ("1.500 ms"), in a field
+				// that shows none: the summary's other fields may
+				if loc := st.locale(); loc != quantity.AnyLocale {
+					qs = quantity.ParseLocale(l.text, loc)
+				}
+				break
+			}
+		}
+		p.q[l.i-1], p.qDone[l.i-1] = qs, true
 	}
 	return p.q[l.i-1]
+}
+
+// locale is the locale the summary's fields write their numbers in
+// (quantity.DetectLocale of them all), read once.
+func (st *state) locale() quantity.Locale {
+	st.localeOnce.Do(func() {
+		var b strings.Builder
+		for _, l := range st.leaves {
+			b.WriteString(l.text)
+			b.WriteString("\n")
+		}
+		st.loc = quantity.DetectLocale(b.String())
+	})
+	return st.loc
 }
 
 // dates is quantity.Dates(l.text), parsed once per summary; shared like

@@ -119,7 +119,7 @@ func (d *describer) mentioning(s string) {
 // "db;dur=1650" that the session later reads as 1650 ms).
 func (d *describer) quantity(value float64, unit string) {
 	for _, same := range []func(q quantity.Quantity) bool{
-		func(q quantity.Quantity) bool { return quantity.Equal(q.Value, q.Unit, value, unit) },
+		func(q quantity.Quantity) bool { return q.Is(value, unit) },
 		func(q quantity.Quantity) bool { return q.Value == value },
 	} {
 		n := 0

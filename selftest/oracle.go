@@ -692,7 +692,7 @@ func (b *builder) quantities() {
 				return false
 			}
 			for _, f := range quantity.Parse(folded) {
-				if quantity.Equal(f.Value, f.Unit, q.Value, q.Unit) {
+				if f.Is(q.Value, q.Unit) {
 					return true
 				}
 			}

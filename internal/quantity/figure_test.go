@@ -147,7 +147,7 @@ func TestLocaleForms(t *testing.T) {
 		v    float64
 		unit string
 	}{
-		{"41.206.553 filas", 41206553, "fila"},
+		{"41.206.553 filas", 41206553, "row"},
 		{"41,206,553 rows", 41206553, "row"},
 		{"41 206 553 rows", 41206553, "row"},
 		{"41\u00a0206\u00a0553 rows", 41206553, "row"},

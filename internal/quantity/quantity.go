@@ -159,10 +159,53 @@ func infoOf(unit string) unitInfo {
 	if i, ok := units[l]; ok {
 		return i
 	}
+	if w, ok := countWords[l]; ok {
+		return unitInfo{canon: w, dim: "word:" + w, factor: 1}
+	}
 	if plural(u, l) {
 		l = strings.TrimSuffix(l, "s")
 	}
+	if w, ok := countWords[l]; ok {
+		l = w
+	}
 	return unitInfo{canon: l, dim: "word:" + l, factor: 1}
+}
+
+// countWords names, in English, the things a figure counts that an agent's
+// session often counts, in each spelling of both languages: "50 filas/s"
+// is "50 rows/s", "3 réplicas" is "3 replicas". Any other word is compared
+// as itself.
+var countWords = map[string]string{}
+
+func init() {
+	for _, row := range [][]string{
+		{"row", "rows", "fila", "filas", "registro", "registros"},
+		{"request", "requests", "req", "reqs", "peticion", "petición", "peticiones", "solicitud", "solicitudes"},
+		{"file", "files", "archivo", "archivos", "fichero", "ficheros"},
+		{"user", "users", "usuario", "usuarios"},
+		{"connection", "connections", "conn", "conns", "conexion", "conexión", "conexiones"},
+		{"replica", "replicas", "réplica", "réplicas"},
+		{"node", "nodes", "nodo", "nodos"},
+		{"error", "errors", "errores"},
+		{"retry", "retries", "reintento", "reintentos"},
+		{"message", "messages", "msg", "msgs", "mensaje", "mensajes"},
+		{"event", "events", "evento", "eventos"},
+		{"query", "queries", "consulta", "consultas"},
+		{"call", "calls", "llamada", "llamadas"},
+		{"job", "jobs", "trabajo", "trabajos", "tarea", "tareas"},
+		{"item", "items", "elemento", "elementos"},
+		{"line", "lines", "linea", "línea", "lineas", "líneas"},
+		{"core", "cores", "nucleo", "núcleo", "nucleos", "núcleos"},
+		{"worker", "workers"},
+		{"pod", "pods"},
+		{"shard", "shards", "fragmento", "fragmentos"},
+		{"batch", "batches", "lote", "lotes"},
+		{"chunk", "chunks", "bloque", "bloques"},
+	} {
+		for _, w := range row {
+			countWords[w] = row[0]
+		}
+	}
 }
 
 // plural reports whether the unknown unit u (l lower-cased) ends in a

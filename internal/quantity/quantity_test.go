@@ -33,7 +33,7 @@ func TestParse(t *testing.T) {
 		{"rate", "50 rows/s", []vu{{50, "row/s"}}},
 		{"hyphenated unit", "a 128,000-token context and a 30-second timeout", []vu{{128000, "tokens"}, {30, "s"}}},
 		{"hyphen before a word is not a unit", "3-replicas", []vu{{3, ""}}},
-		{"rate spelled", "50 rows per second and 3000 filas por minuto", []vu{{50, "row/s"}, {3000, "fila/min"}}},
+		{"rate spelled", "50 rows per second and 3000 filas por minuto", []vu{{50, "row/s"}, {3000, "row/min"}}},
 		{"megabytes", "702 MB, 702MB", []vu{{702, "MB"}, {702, "MB"}}},
 		{"million suffix", "2M tokens", []vu{{2e6, "tokens"}}},
 		{"date is a number and a word", "12 de diciembre", []vu{{12, "de"}}},
@@ -77,6 +77,10 @@ func TestEqual(t *testing.T) {
 		{"rate unit swap", 50, "rows/s", 50, "rows/min", false},
 		{"close is not equal", 30, "s", 30.1, "s", false},
 		{"short word keeps its s", 2, "bus", 2, "bu", false},
+		{"count word in Spanish", 50, "filas/s", 50, "rows/s", true},
+		{"count word in Spanish, converted", 3000, "peticiones/min", 50, "requests/s", true},
+		{"count word abbreviated", 3, "réplicas", 3, "replicas", true},
+		{"different count words", 50, "filas/s", 50, "files/s", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
