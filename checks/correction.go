@@ -145,11 +145,11 @@ func (c CorrectionCheck) Check(in *Input) []result.CheckResult {
 // unit ("50 rows/s", "30 s") or a date ("15 de diciembre"), as any spelling
 // of the same quantity or day.
 type valueFinder struct {
-	lit   string
-	low   string // lit folded and lower-cased
-	isQ   bool
-	q     quantity.Quantity // the value as a figure, when isQ
-	date  *quantity.Date
+	lit  string
+	low  string // lit folded and lower-cased
+	isQ  bool
+	q    quantity.Quantity // the value as a figure, when isQ
+	date *quantity.Date
 }
 
 // valueFinder is newValueFinder(v), parsed once per scenario: every
