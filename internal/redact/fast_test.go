@@ -37,17 +37,6 @@ func TestFoldFastPathIsAdd(t *testing.T) {
 	}
 }
 
-func TestIndexFoldASCII(t *testing.T) {
-	for _, s := range []string{"", "x", "deadBEEF", "zzDeAdBeEfzz", "dead dEAD deadbee", "0123abcd", "aaaaab", "ABAB"} {
-		for _, n := range []string{"deadbeef", "beef", "0123", "ab", "b", "aab"} {
-			want := strings.Index(strings.ToLower(s), n)
-			if got := indexFoldASCII(s, n); got != want {
-				t.Errorf("indexFoldASCII(%q, %q) = %d; want %d", s, n, got, want)
-			}
-		}
-	}
-}
-
 func TestContainsJSONIsJSON(t *testing.T) {
 	r := New([]Secret{{ID: "k", Value: "sk-live-ABCDEFGH12345678"}, {ID: "pin", Value: "90210777"}}, "the key ends in 12345678 and the public sk-live-**** form")
 	for _, doc := range []string{

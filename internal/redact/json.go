@@ -10,9 +10,11 @@ import (
 // JSON returns the JSON document doc with every leak hidden: each string
 // (property names included) is decoded, redacted as text (so escapes
 // inside a decoded string are read too) and re-encoded; a number that leaks
-// a secret becomes the tag as a string. The result is valid JSON when doc
-// is. A doc that is not valid JSON is redacted as text. doc is returned
-// unchanged (the same slice) when it leaks nothing.
+// a secret becomes the tag as a string. Then the document is searched as a
+// whole, for what only its values together spell (an array of character
+// codes): every string or number a leak touches becomes the tag. The result
+// is valid JSON when doc is. A doc that is not valid JSON is redacted as
+// text. doc is returned unchanged (the same slice) when it leaks nothing.
 func (r *Redactor) JSON(doc []byte) []byte {
 	if r == nil || len(doc) == 0 {
 		return doc
@@ -24,6 +26,29 @@ func (r *Redactor) JSON(doc []byte) []byte {
 		}
 		return doc
 	}
+	if !containsByte(doc, '\\') && !r.plainLeak(doc) {
+		return doc
+	}
+	out := r.jsonValues(doc)
+	// What the values spell together: replace the values a leak touches,
+	// until none is left (each round replaces at least one value).
+	for range 8 {
+		leaks := r.Find(string(out))
+		if len(leaks) == 0 {
+			break
+		}
+		next := r.replaceValues(out, leaks)
+		if next == nil {
+			break
+		}
+		out = next
+	}
+	return out
+}
+
+// jsonValues redacts every string and number of the valid JSON doc on its
+// own; it returns doc itself when nothing changes.
+func (r *Redactor) jsonValues(doc []byte) []byte {
 	var out []byte // nil until something changes
 	copied := 0    // doc[:copied] is in out
 	replace := func(from, to int, with []byte) {
@@ -65,6 +90,43 @@ func (r *Redactor) JSON(doc []byte) []byte {
 	return append(out, doc[copied:]...)
 }
 
+// replaceValues replaces every string or number of the valid JSON doc that
+// overlaps a leak by the tag of the leak's secret; nil when no value does.
+func (r *Redactor) replaceValues(doc []byte, leaks []Leak) []byte {
+	var out []byte
+	copied := 0
+	for i := 0; i < len(doc); {
+		end := i + 1
+		switch c := doc[i]; {
+		case c == '"':
+			end = stringEnd(doc, i)
+		case c == '-' || '0' <= c && c <= '9':
+			for end < len(doc) && strings.IndexByte("0123456789.eE+-", doc[end]) >= 0 {
+				end++
+			}
+		default:
+			i++
+			continue
+		}
+		for _, l := range leaks {
+			if l.Start < end && l.End > i {
+				tag := appendJSONString(nil, r.tag(l.ID))
+				if string(doc[i:end]) != string(tag) {
+					out = append(out, doc[copied:i]...)
+					out = append(out, tag...)
+					copied = end
+				}
+				break
+			}
+		}
+		i = end
+	}
+	if out == nil {
+		return nil
+	}
+	return append(out, doc[copied:]...)
+}
+
 // ContainsJSON reports whether the JSON document doc (or text, when it is
 // not JSON) leaks a secret.
 //
@@ -90,44 +152,31 @@ func (r *Redactor) ContainsValidJSON(doc []byte) bool {
 }
 
 func (r *Redactor) containsValidJSON(doc []byte) bool {
-	// A string without \, % or & decodes to its own bytes, and a number is
-	// its bytes: each is a piece of doc, folded the same way inside doc as
-	// alone, so a run of a secret it leaks is a run at least as long in
-	// doc, and an encoded secret in it is in doc. When doc as plain text
-	// leaks nothing, only the strings that may spell escapes need reading
-	// one by one.
-	escapesOnly := !r.plainLeak(doc)
+	// JSON searches the whole document after its strings and numbers one by
+	// one: a leak there touches a value, which it replaces. A string or a
+	// number without escapes is a piece of the document, searched there
+	// with its bytes as they are; only strings with escapes need reading
+	// one by one, decoded.
+	if r.plainLeak(doc) {
+		return true
+	}
 	for i := 0; i < len(doc); {
-		switch c := doc[i]; {
-		case c == '"':
-			end := stringEnd(doc, i)
-			lit := doc[i:end]
-			if escapesOnly && !containsByte(lit, '\\') && !containsByte(lit, '%') && !containsByte(lit, '&') {
-				i = end
-				continue
-			}
+		if doc[i] != '"' {
+			i++
+			continue
+		}
+		end := stringEnd(doc, i)
+		lit := doc[i:end]
+		if containsByte(lit, '\\') {
 			var s string
-			if !containsByte(lit, '\\') {
-				s = string(lit[1 : len(lit)-1])
-			} else if json.Unmarshal(lit, &s) != nil {
+			if json.Unmarshal(lit, &s) != nil {
 				s = string(lit)
 			}
-			if len(r.Find(s)) > 0 {
+			if r.anyLeak(s) {
 				return true
 			}
-			i = end
-		case c == '-' || '0' <= c && c <= '9':
-			end := i + 1
-			for end < len(doc) && strings.IndexByte("0123456789.eE+-", doc[end]) >= 0 {
-				end++
-			}
-			if !escapesOnly && len(r.Find(string(doc[i:end]))) > 0 {
-				return true
-			}
-			i = end
-		default:
-			i++
 		}
+		i = end
 	}
 	return false
 }

@@ -14,12 +14,20 @@
 // in the session outside the secret itself (a masked form such as
 // sk_live_****7Hq2 that a tool printed), is not a leak.
 //
-// Text is read for what it means, not for its bytes: a secret spelled with
-// escapes (JSON and JavaScript \u0073, \uD83D\uDE00, Python and Go \x73,
-// URL %73, HTML &#115;) is found, and so is the whole secret written in
-// base64 (standard or URL alphabet, at any alignment) or hex. A leak is
-// replaced by "[redacted:ID]", covering the bytes that spell it; JSON is
-// decoded string by string and re-encoded, so redacted JSON stays valid.
+// Text is read for what it means, not for its bytes: the search is a
+// normalising one (decode.go). It reads the text as it is and under a
+// family of decodings, alone and in pairs: escapes (JSON, JavaScript,
+// Python, C octal, URL, HTML numeric with or without semicolons, CSS,
+// quoted-printable), character codes (decimal and octal), line joins,
+// base64 and base32 at every alignment, hex with or without separators,
+// gzip inside base64, UTF-16, reversal, and a letter shift laid over an
+// encoding. In each it looks for the secret and for its variants: the
+// value reversed, its letters shifted (ROT13 and the other 24 shifts),
+// ROT47. A leak is replaced by "[redacted:ID]", covering the bytes that
+// spell it; JSON is decoded string by string and re-encoded, so redacted
+// JSON stays valid. A text built to multiply the decodings past a budget
+// (16 times its length, plus 1 MiB) is hidden whole rather than searched
+// partly.
 //
 // Keys registers the environment variables that hold API keys (the
 // defaults, every endpoint's api_key_env, every provider's) and builds the
@@ -28,8 +36,6 @@ package redact
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/hex"
 	"slices"
 	"sort"
 	"strings"
@@ -58,23 +64,30 @@ type Redactor struct {
 
 type secret struct {
 	id, tag string
-	s       []rune                // folded value
-	run     int                   // shortest leaking run: min(MinRun, len(s))
-	grams   map[uint64][]int32    // hash of each run-long gram → offsets
-	bits    [gramBits / 64]uint64 // filter of the gram hashes
-	pow     uint64                // hashBase^(run-1)
+	s       []rune // folded value
+	run     int    // shortest leaking run: min(MinRun, len(s))
+	// vars are the forms of the value searched for as runs: the value,
+	// reversed, its letters shifted (ROT13 and the 24 other shifts), ROT47,
+	// and each of those reversed. vars[0] is the value itself.
+	vars  []variant
+	grams map[uint64][]gramRef // hash of each run-long gram of every variant
+	bits  []uint64             // filter of the gram hashes
+	pow   uint64               // hashBase^(run-1)
 	// public[k] is the length of the longest run starting at s[k] that
 	// occurs in the public text: a run from k is a leak only when longer.
-	public  []int32
-	needles []needle
+	public []int32
 }
 
-// needle is an encoded form of a whole secret, found literally.
-type needle struct {
-	text     string
-	fold     bool // ASCII case does not matter (hex)
-	encoding string
+// variant is one form of a secret's folded value: the runes searched for,
+// and how they map back to the value.
+type variant struct {
+	name string // "" for the value itself, else "reversed", "ROT13", ...
+	s    []rune
+	rev  bool // s is the value reversed: s[k] is value[len-1-k]
 }
+
+// gramRef is where a gram occurs: variant v at offset k.
+type gramRef struct{ v, k int32 }
 
 // New returns a Redactor of secrets. public are the texts in which a run of
 // a secret is public (the session a secret appears in): a run that occurs
@@ -106,38 +119,36 @@ func New(secrets []Secret, public ...string) *Redactor {
 }
 
 func newSecret(sc Secret, s []rune, pub []folded) *secret {
-	x := &secret{id: sc.ID, tag: Tag(sc.ID), s: s, run: min(MinRun, len(s)), grams: map[uint64][]int32{}}
+	x := &secret{id: sc.ID, tag: Tag(sc.ID), s: s, run: min(MinRun, len(s)), grams: map[uint64][]gramRef{}}
 	x.pow = 1
 	for range x.run - 1 {
 		x.pow *= hashBase
 	}
-	for k := 0; k+x.run <= len(s); k++ {
-		h := hashRunes(s[k : k+x.run])
-		x.grams[h] = append(x.grams[h], int32(k))
-		x.bits[h>>58&(gramBits/64-1)] |= 1 << (h & 63)
+	x.vars = variants(sc.Value, s)
+	words := 1
+	for words*64 < 32*len(x.vars)*len(s) && words < 1<<12 {
+		words *= 2
+	}
+	x.bits = make([]uint64, words)
+	for v, vr := range x.vars {
+		for k := 0; k+x.run <= len(vr.s); k++ {
+			h := hashRunes(vr.s[k : k+x.run])
+			x.grams[h] = append(x.grams[h], gramRef{int32(v), int32(k)})
+			w, b := x.filter(h)
+			x.bits[w] |= b
+		}
 	}
 	x.public = make([]int32, len(s))
 	for _, p := range pub {
 		x.markPublic(p.r)
 	}
-	b := []byte(sc.Value)
-	for _, enc := range []struct {
-		name string
-		e    *base64.Encoding
-	}{{"base64", base64.RawStdEncoding}, {"base64", base64.RawURLEncoding}} {
-		for off := range 3 {
-			if k := (len(b) - off) / 3 * 3; k >= 6 {
-				n := enc.e.EncodeToString(b[off : off+k])
-				if !slices.ContainsFunc(x.needles, func(o needle) bool { return o.text == n }) {
-					x.needles = append(x.needles, needle{text: n, encoding: enc.name})
-				}
-			}
-		}
-	}
-	if len(b) >= 4 {
-		x.needles = append(x.needles, needle{text: hex.EncodeToString(b), fold: true, encoding: "hex"})
-	}
 	return x
+}
+
+// filter returns the word and bit of the gram filter for hash h.
+func (x *secret) filter(h uint64) (int, uint64) {
+	m := h * 0x9e3779b97f4a7c15
+	return int(m>>40) & (len(x.bits) - 1), 1 << (m >> 58)
 }
 
 // markPublic records the runs of the secret found in one public text,
@@ -146,15 +157,16 @@ func newSecret(sc Secret, s []rune, pub []folded) *secret {
 // not a public part of it).
 func (x *secret) markPublic(t []rune) {
 	start := 0
-	for _, occ := range x.occurrences(t) {
-		x.scan(t[start:occ[0]], func(p, k, l int) {
+	mark := func(p, k, l int, v *variant) {
+		if v.name == "" {
 			x.public[k] = max(x.public[k], int32(l))
-		})
+		}
+	}
+	for _, occ := range x.occurrences(t) {
+		x.scan(t[start:occ[0]], mark)
 		start = occ[1]
 	}
-	x.scan(t[start:], func(p, k, l int) {
-		x.public[k] = max(x.public[k], int32(l))
-	})
+	x.scan(t[start:], mark)
 }
 
 // occurrences returns the [start, end) rune ranges of t that spell the
@@ -194,33 +206,40 @@ func (x *secret) occurrences(t []rune) [][2]int {
 }
 
 // scan calls f for every position p of t where a run of at least x.run
-// characters matches the secret at offset k, with the run's length l.
-func (x *secret) scan(t []rune, f func(p, k, l int)) {
+// characters matches a variant of the secret, with the run's offset k in
+// the secret's value (for a reversed variant, where the run ends up once
+// turned around) and its length l.
+func (x *secret) scan(t []rune, f func(p, k, l int, v *variant)) {
 	if len(t) < x.run {
 		return
 	}
-	prevK, prevL := -2, 0 // the longest run found at p-1
+	prevV, prevK, prevL := int32(-1), int32(-2), 0 // the longest run found at p-1
 	h := hashRunes(t[:x.run])
 	for p := 0; ; p++ {
 		// A run of length L at p-1 from offset k is a run of length L-1 at
 		// p from offset k+1: start comparing there.
-		hintK, hintL := prevK+1, prevL-1
-		prevK, prevL = -2, 0
-		if x.bits[h>>58&(gramBits/64-1)]&(1<<(h&63)) != 0 {
-			for _, k32 := range x.grams[h] {
-				k, l := int(k32), 0
-				if k == hintK && hintL > 0 {
+		hintV, hintK, hintL := prevV, prevK+1, prevL-1
+		prevV, prevK, prevL = -1, -2, 0
+		if w, b := x.filter(h); x.bits[w]&b != 0 {
+			for _, g := range x.grams[h] {
+				vr := &x.vars[g.v]
+				k, l := int(g.k), 0
+				if g.v == hintV && g.k == hintK && hintL > 0 {
 					l = hintL
 				}
-				for p+l < len(t) && k+l < len(x.s) && t[p+l] == x.s[k+l] {
+				for p+l < len(t) && k+l < len(vr.s) && t[p+l] == vr.s[k+l] {
 					l++
 				}
 				if l < x.run {
 					continue
 				}
-				f(p, k, l)
+				at := k
+				if vr.rev {
+					at = len(vr.s) - k - l
+				}
+				f(p, at, l, vr)
 				if l > prevL {
-					prevK, prevL = k, l
+					prevV, prevK, prevL = g.v, g.k, l
 				}
 			}
 		}
@@ -230,9 +249,6 @@ func (x *secret) scan(t []rune, f func(p, k, l int)) {
 		h = (h-uint64(t[p])*x.pow)*hashBase + uint64(t[p+x.run])
 	}
 }
-
-// gramBits is the size of a secret's filter of gram hashes, in bits.
-const gramBits = 1 << 14
 
 const hashBase = 1000003
 
@@ -257,8 +273,9 @@ type Leak struct {
 	Chars int
 	// Whole is set when the whole secret is there.
 	Whole bool
-	// Encoding is "" for text read as it is, "escaped" when escapes spell it
-	// (JSON, URL, HTML, \x), "base64" or "hex".
+	// Encoding is "" for text read as it is, else the decodings that
+	// reveal it, outermost first: "escaped" when escapes spell it (JSON,
+	// URL, HTML, CSS, \x), "base64", "hex", "base64 of ROT13", ...
 	Encoding string
 }
 
@@ -274,8 +291,12 @@ func (l Leak) Describe(name string) string {
 		return what
 	case "escaped":
 		return what + ", spelled with escapes"
+	case "base64", "base32", "hex":
+		return what + ", " + l.Encoding + "-encoded"
+	case "too costly to search":
+		return "text built to multiply its decodings, hidden whole as if it held " + name
 	}
-	return what + ", " + l.Encoding + "-encoded"
+	return what + ", written as " + l.Encoding
 }
 
 func itoa(n int) string {
@@ -293,87 +314,59 @@ func itoa(n int) string {
 }
 
 // Find returns the leaks in s, ordered by position; overlapping leaks are
-// merged (the first secret in the Redactor's order names them).
+// merged (the first secret in the Redactor's order names them). s is
+// searched as it is and under every decoding of the normalising search
+// (decode.go), alone and in pairs.
 func (r *Redactor) Find(s string) []Leak {
 	if r == nil || s == "" {
 		return nil
 	}
-	var leaks []Leak
-	add := func(f *folded, encoding string) {
-		for _, x := range r.secrets {
-			first := len(leaks)
-			x.scan(f.r, func(p, k, l int) {
-				if int32(l) <= x.public[k] {
-					return
-				}
-				lk := Leak{ID: x.id, Start: int(f.src[p].start), End: int(f.src[p+l-1].end),
-					Chars: l, Whole: k == 0 && l == len(x.s), Encoding: encoding}
-				// Runs come in order of position: one that overlaps the last
-				// leak of this secret widens it (a repeated secret stays one
-				// leak per occurrence, not one per character).
-				if n := len(leaks); n > first && lk.Start <= leaks[n-1].End {
-					last := &leaks[n-1]
-					last.End = max(last.End, lk.End)
-					last.Chars = max(last.Chars, lk.Chars)
-					last.Whole = last.Whole || lk.Whole
-					return
-				}
-				leaks = append(leaks, lk)
-			})
-		}
+	sr := r.newSearcher(false)
+	defer putFolded(sr.f)
+	sr.search(s)
+	if sr.exhausted {
+		return []Leak{{ID: r.secrets[0].id, Start: 0, End: len(s), Encoding: "too costly to search"}}
 	}
-	f := getFolded()
-	defer putFolded(f)
-	f.foldString(s)
-	add(f, "")
-	if mayBeEscaped(s) {
-		if runes, src, ok := decodeEscapes(s); ok {
-			f.r, f.src = f.r[:0], f.src[:0]
-			for i, c := range runes {
-				f.add(c, src[i])
-			}
-			add(f, "escaped")
-		}
-	}
-	for _, x := range r.secrets {
-		for _, n := range x.needles {
-			for _, at := range indexAll(s, n.text, n.fold) {
-				leaks = append(leaks, Leak{ID: x.id, Start: at, End: at + len(n.text), Chars: len(x.s), Whole: true, Encoding: n.encoding})
-			}
-		}
-	}
-	return merge(leaks)
+	return merge(sr.leaks)
 }
 
-// plainLeak reports whether b, read as plain text (no escapes decoded),
-// holds a run of a secret that is not public or a whole encoded secret:
-// whether Find's first and last passes would find anything.
+// anyLeak reports whether Find(s) would find anything, stopping at the
+// first leak and recording no positions.
+func (r *Redactor) anyLeak(s string) bool {
+	if r == nil || s == "" {
+		return false
+	}
+	sr := r.newSearcher(true)
+	defer putFolded(sr.f)
+	sr.search(s)
+	return sr.found || sr.exhausted
+}
+
+func (r *Redactor) newSearcher(any bool) *searcher {
+	sr := &searcher{r: r, any: any, f: getFolded(), minRun: MinRun}
+	for _, x := range r.secrets {
+		sr.minRun = min(sr.minRun, x.run)
+	}
+	return sr
+}
+
+func (sr *searcher) search(s string) {
+	sr.budget = budgetFor(len(s))
+	root := &stream{b: s}
+	sr.scan(root)
+	if len(sr.leaks) > 0 {
+		sr.cover = merge(slices.Clone(sr.leaks))
+	}
+	sr.decode(root, decAll)
+}
+
+// plainLeak reports whether b, read as text, leaks: anyLeak of its bytes.
 func (r *Redactor) plainLeak(b []byte) bool {
 	if len(b) == 0 {
 		return false
 	}
 	// b is only read, and nothing read from s outlives the call: no copy.
-	s := unsafe.String(&b[0], len(b))
-	f := getFolded()
-	defer putFolded(f)
-	f.foldRunes(s)
-	for _, x := range r.secrets {
-		found := false
-		x.scan(f.r, func(p, k, l int) {
-			if int32(l) > x.public[k] {
-				found = true
-			}
-		})
-		if found {
-			return true
-		}
-		for _, n := range x.needles {
-			if len(indexAll(s, n.text, n.fold)) > 0 {
-				return true
-			}
-		}
-	}
-	return false
+	return r.anyLeak(unsafe.String(&b[0], len(b)))
 }
 
 // merge sorts leaks and joins those that overlap or touch.
@@ -401,73 +394,8 @@ func merge(leaks []Leak) []Leak {
 	return out
 }
 
-// indexAll returns the offsets of every occurrence of n in s (ASCII case
-// ignored when fold is set).
-func indexAll(s, n string, fold bool) []int {
-	if len(n) == 0 || len(s) < len(n) {
-		return nil
-	}
-	var out []int
-	for i := 0; i+len(n) <= len(s); {
-		var j int
-		if fold {
-			j = indexFoldASCII(s[i:], n)
-		} else {
-			j = strings.Index(s[i:], n)
-		}
-		if j < 0 {
-			break
-		}
-		out = append(out, i+j)
-		i += j + len(n)
-	}
-	return out
-}
-
-// indexFoldASCII is strings.Index ignoring ASCII case; n is lower case.
-func indexFoldASCII(s, n string) int {
-	first := n[0]
-	upper := first
-	if 'a' <= first && first <= 'z' {
-		upper = first - 'a' + 'A'
-	}
-	for i := 0; i+len(n) <= len(s); i++ {
-		if c := s[i]; c != first && c != upper {
-			// Jump to the next byte that may start n.
-			j := strings.IndexByte(s[i:], first)
-			if upper != first {
-				if k := strings.IndexByte(s[i:], upper); k >= 0 && (j < 0 || k < j) {
-					j = k
-				}
-			}
-			if j < 0 {
-				return -1
-			}
-			i += j
-			if i+len(n) > len(s) {
-				return -1
-			}
-		}
-		j := 1
-		for j < len(n) && lowerASCII(s[i+j]) == n[j] {
-			j++
-		}
-		if j == len(n) {
-			return i
-		}
-	}
-	return -1
-}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
 // Contains reports whether s leaks a secret.
-func (r *Redactor) Contains(s string) bool { return len(r.Find(s)) > 0 }
+func (r *Redactor) Contains(s string) bool { return r.anyLeak(s) }
 
 // String returns s with every leak replaced by the tag of its secret.
 func (r *Redactor) String(s string) string {

@@ -1,0 +1,1285 @@
+package redact
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The normalising search. A text is searched as it is, and under every
+// decoding of a family applied alone and in pairs: a leak is a run of a
+// secret (or of one of its variants: reversed, letter-shifted) in any of
+// them. The decodings:
+//
+//   - escapes: JSON, JavaScript, Python, C and Go backslash escapes
+//     (octal \163 too), URL %73, HTML &#115; and &#x73; with or without the
+//     semicolon; CSS escapes (\73 ); quoted-printable (=73, soft breaks);
+//   - character codes: runs of numbers read as decimal or octal code
+//     points ("115 107 95", "0163,0153", "chr(115)+chr(107)");
+//   - line joins: whitespace holding a line break dropped (a token wrapped
+//     across lines);
+//   - tokens: base64 (standard and URL alphabets, every alignment), base32
+//     (every alignment, either case), hex (either case, with or without
+//     separators, "0x" prefixes), each also read backwards; gzip inside
+//     base64 where it decodes;
+//   - UTF-16 (little and big endian) of a stream with NUL bytes;
+//   - reversal, and letter shifts of a token (as the outer of two
+//     decodings: the inner is then one of the above).
+//
+// Case folding, reversal and letter shifts of the secret itself are its
+// variants, searched for in every stream, so they cost nothing more.
+//
+// Cost. Every decoding has a cheap trigger (a byte it needs, a token long
+// enough to hold a run), and a decoded stream is read only where it holds
+// enough bytes of plausible text in a row: ordinary prose triggers almost
+// nothing and is searched about once.
+
+// maxDepth is how many decodings are applied in a chain.
+const maxDepth = 2
+
+// stream is text derived from the searched text by decodings: each byte of
+// b comes from the bytes src[i] of the original text.
+type stream struct {
+	b     string
+	src   []span // nil: byte i is the original's byte i
+	enc   string // the decodings applied, outermost first; "" for the text
+	depth int
+}
+
+// span returns the bytes of the original text that spell b[lo:hi].
+// Decodings map bytes in order (or, reversed, in reverse order), so the
+// ends of the range bound it.
+func (st *stream) span(lo, hi int) span {
+	if st.src == nil {
+		return span{int32(lo), int32(hi)}
+	}
+	a, b := st.src[lo], st.src[hi-1]
+	return span{min(a.start, b.start), max(a.end, b.end)}
+}
+
+// join names a decoding applied inside enc.
+func join(enc, inner string) string {
+	switch {
+	case enc == "":
+		return inner
+	case inner == "":
+		return enc
+	}
+	return enc + " of " + inner
+}
+
+// builder builds a child stream of parent.
+type builder struct {
+	parent *stream
+	b      []byte
+	src    []span
+}
+
+func newBuilder(parent *stream, n int) *builder {
+	return &builder{parent: parent, b: make([]byte, 0, n), src: make([]span, 0, n)}
+}
+
+// add appends byte c, spelled by parent bytes [lo, hi).
+func (bd *builder) add(c byte, lo, hi int) {
+	bd.b = append(bd.b, c)
+	bd.src = append(bd.src, bd.parent.span(lo, hi))
+}
+
+// addRune appends r, spelled by parent bytes [lo, hi).
+func (bd *builder) addRune(r rune, lo, hi int) {
+	sp := bd.parent.span(lo, hi)
+	n := len(bd.b)
+	bd.b = utf8.AppendRune(bd.b, r)
+	for range len(bd.b) - n {
+		bd.src = append(bd.src, sp)
+	}
+}
+
+func (bd *builder) stream(enc string) *stream {
+	return &stream{b: string(bd.b), src: bd.src, enc: join(bd.parent.enc, enc), depth: bd.parent.depth + 1}
+}
+
+// decoder masks: which decodings apply to a stream.
+const (
+	decEscapes = 1 << iota
+	decCodes
+	decJoin
+	decTokens
+	decUTF16
+	decReverse
+	decUnshift
+	decHex // hex alone (decTokens includes it)
+	decAll = 1<<iota - 1
+)
+
+// searcher runs one search of a Redactor over a text.
+type searcher struct {
+	r      *Redactor
+	leaks  []Leak
+	any    bool // stop at the first leak
+	found  bool
+	minRun int // the shortest leaking run of any secret
+	f      *folded
+	dec    []byte // scratch for decoded tokens
+	pos    []int  // scratch for the digits of a hex run
+	nums   [][2]int
+	cover  []Leak // the leaks of the text as it is, merged
+	// budget is how many more bytes the decodings may scan; spent, the
+	// search stops and the whole text counts as a leak (exhausted).
+	budget    int
+	exhausted bool
+}
+
+// budgetFor is what a search of n bytes may scan across its decodings:
+// ordinary text uses a small part of it; a text built to multiply the
+// decodings (escapes of every kind in every byte) would cost more, and is
+// hidden whole instead of searched.
+func budgetFor(n int) int { return 16*n + 1<<20 }
+
+// covered reports whether the original bytes sp lie inside a leak that the
+// text as it is showed: decoding what is already hidden whole finds nothing
+// more to hide.
+func (sr *searcher) covered(sp span) bool {
+	i, _ := slices.BinarySearchFunc(sr.cover, int(sp.start), func(l Leak, at int) int { return l.Start - at })
+	// the leak starting at or before sp.start
+	if i < len(sr.cover) && sr.cover[i].Start == int(sp.start) {
+		return int(sp.end) <= sr.cover[i].End
+	}
+	return i > 0 && int(sp.end) <= sr.cover[i-1].End
+}
+
+func (sr *searcher) done() bool { return sr.any && sr.found || sr.exhausted }
+
+// child scans a decoded stream and decodes it further.
+func (sr *searcher) child(st *stream, mask int) {
+	if sr.done() {
+		return
+	}
+	sr.scan(st)
+	sr.decode(st, mask)
+}
+
+// scan folds st and reports the runs of every secret in it.
+func (sr *searcher) scan(st *stream) {
+	if sr.done() || len(st.b) < sr.minRun {
+		return
+	}
+	if st.depth > 0 {
+		if sr.budget -= len(st.b); sr.budget < 0 {
+			sr.exhausted = true
+			return
+		}
+	}
+	f := sr.f
+	if sr.any {
+		f.foldRunes(st.b)
+	} else {
+		f.foldString(st.b)
+	}
+	sr.scanFolded(f, st)
+}
+
+func (sr *searcher) scanFolded(f *folded, st *stream) {
+	for _, x := range sr.r.secrets {
+		first := len(sr.leaks)
+		x.scan(f.r, func(p, k, l int, v *variant) {
+			if int32(l) <= x.public[k] || sr.done() {
+				return
+			}
+			sr.found = true
+			if sr.any {
+				return
+			}
+			sp := st.span(int(f.src[p].start), int(f.src[p+l-1].end))
+			lk := Leak{ID: x.id, Start: int(sp.start), End: int(sp.end), Chars: l,
+				Whole: k == 0 && l == len(x.s), Encoding: join(st.enc, v.name)}
+			// Runs come in order of position: one that overlaps the last
+			// leak of this secret widens it (a repeated secret stays one
+			// leak per occurrence, not one per character).
+			if n := len(sr.leaks); n > first && lk.Start <= sr.leaks[n-1].End && lk.End >= sr.leaks[n-1].Start {
+				last := &sr.leaks[n-1]
+				last.Start = min(last.Start, lk.Start)
+				last.End = max(last.End, lk.End)
+				last.Chars = max(last.Chars, lk.Chars)
+				last.Whole = last.Whole || lk.Whole
+				return
+			}
+			sr.leaks = append(sr.leaks, lk)
+		})
+	}
+}
+
+// decode applies every decoding of mask that st triggers, each child
+// scanned and decoded in turn while the chain is shorter than maxDepth.
+func (sr *searcher) decode(st *stream, mask int) {
+	if st.depth >= maxDepth || sr.done() || len(st.b) < sr.minRun {
+		return
+	}
+	next := decAll
+	sv := survey(st.b, sr.minRun)
+	if mask&decEscapes != 0 && sv&svEscape != 0 {
+		for _, m := range []escMode{escC, escCSS, escQP} {
+			if mayBeEscaped(st.b, m) {
+				if runes, src, ok := decodeEscapes(st.b, m); ok {
+					bd := newBuilder(st, len(st.b))
+					for i, r := range runes {
+						bd.addRune(r, int(src[i].start), int(src[i].end))
+					}
+					enc := "escaped"
+					if m == escQP {
+						enc = "quoted-printable"
+					}
+					sr.child(bd.stream(enc), next)
+				}
+			}
+		}
+	}
+	if mask&decCodes != 0 && sv&svCodes != 0 {
+		sr.codes(st, next)
+	}
+	if mask&decJoin != 0 && sv&svNewline != 0 {
+		for _, c := range joinLines(st) {
+			sr.child(c, next)
+		}
+	}
+	if mask&decUTF16 != 0 && sv&svNUL != 0 {
+		sr.utf16(st, next)
+	}
+	if mask&decTokens != 0 && sv&svTokens != 0 {
+		sr.tokens(st, next, false)
+	}
+	if mask&(decTokens|decHex) != 0 && sv&svHex != 0 {
+		sr.hex(st, next)
+	}
+	if mask&decReverse != 0 && sv&(svReversed|svCodes) != 0 && st.depth+1 < maxDepth {
+		// Reversed escapes and codes read forwards again; tokens are read
+		// both ways by tokens, and the secret's reversed variant covers
+		// reversed plain text.
+		sr.decode(reverseStream(st), decEscapes|decCodes|decHex)
+	}
+	if mask&decUnshift != 0 && sv&svUnshift != 0 {
+		sr.unshift(st)
+	}
+	if mask&decUnshift != 0 && sv&svEscape != 0 && st.depth+1 < maxDepth && brokenEscape(st.b) {
+		sr.unshiftEscapes(st)
+	}
+}
+
+// What survey finds in a stream: the decodings worth trying.
+const (
+	svEscape   = 1 << iota // \ % & =
+	svCodes                // a run of numbers codes would read
+	svNewline              // a line break
+	svNUL                  // NUL bytes, as many as a leaking run
+	svTokens               // a base64 or base32 run
+	svHex                  // a hex run, or pairs of digits apart
+	svUnshift              // a token a letter shift may hide an encoding in
+	svReversed             // an escape written backwards
+)
+
+// joinable reports whether a line break between the bytes a and b may cut
+// a token: any two bytes but the ends of the lines of pretty-printed JSON
+// or code (a line that ends with a comma or an opening bracket, or a next
+// that starts with a quote or a bracket); a comma and a digit may still
+// cut a list of codes.
+func joinable(a, b byte) bool {
+	return strings.IndexByte(",{[(", a) < 0 && strings.IndexByte("\"}]){[", b) < 0 || a == ',' && isDigit(b)
+}
+
+// byte classes for survey
+const (
+	cB64 = 1 << iota
+	cHex
+	cDigit
+	cUpper
+	cLower
+	cSpace
+	cEsc
+	cHexSep
+	cB32
+)
+
+var classes = func() (t [256]uint16) {
+	for c := 0; c < 256; c++ {
+		if b32[c] >= 0 {
+			t[c] |= cB32
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if b64[c] >= 0 {
+			t[c] |= cB64
+		}
+		if hexDigit(byte(c)) >= 0 {
+			t[c] |= cHex
+		}
+		if isDigit(byte(c)) {
+			t[c] |= cDigit
+		}
+		if 'A' <= c && c <= 'Z' {
+			t[c] |= cUpper
+		}
+		if 'a' <= c && c <= 'z' {
+			t[c] |= cLower
+		}
+		if isSpace(byte(c)) {
+			t[c] |= cSpace
+		}
+		if strings.IndexByte(`\%&=`, byte(c)) >= 0 {
+			t[c] |= cEsc
+		}
+		if strings.IndexByte(hexSeparators, byte(c)) >= 0 {
+			t[c] |= cHexSep
+		}
+	}
+	return t
+}()
+
+// survey reads s once and says which decodings may find something in it:
+// ordinary prose triggers few or none, so the search of it costs about one
+// scan.
+func survey(s string, minRun int) int {
+	min64, min32 := (minRun*4+2)/3, (minRun*8+4)/5
+	var out int
+	nul := 0
+	// the current base64 run, base32 run, hex run, chain of hex pairs,
+	// chain of numbers, bytes since the last digit, token
+	b64n, b64up, b32n, hexn, pairs, nums, gap, tokn := 0, 0, 0, 0, 0, 0, 0, 0
+	// the last byte that was not whitespace, and whether a line break
+	// came after it
+	var prev byte
+	sawNL := false
+	// b32case is the case a letter may not have to go on the run
+	var b64cls, tokcls, b32case uint16
+	var letters uint32
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		k := classes[c]
+		if k&cB64 != 0 {
+			b64n++
+			b64cls |= k
+			if k&cUpper != 0 {
+				b64up++
+			}
+		} else if b64n > 0 {
+			if b64n >= min64 && b64cls&(cUpper|cLower) == cUpper|cLower {
+				out |= svTokens
+				if mayBeBase64(b64n, b64up, b64cls) {
+					out |= svUnshift
+				}
+			}
+			b64n, b64up, b64cls = 0, 0, 0
+		}
+		if k&cB32 != 0 && k&b32case == 0 {
+			b32n++
+			b32case |= otherCase(k)
+		} else {
+			// the run ends, at a byte not base32 or a letter of the other
+			// case (which starts the next run)
+			if b32n >= min32 {
+				out |= svTokens
+			}
+			b32n, b32case = 0, 0
+			if k&cB32 != 0 {
+				b32n = 1
+				b32case = otherCase(k)
+			}
+		}
+		if k&cHex != 0 {
+			hexn++
+		} else if hexn > 0 || pairs > 0 {
+			if hexn >= 2*minRun {
+				out |= svHex
+			}
+			switch {
+			case hexn >= 2 && hexn%2 == 0:
+				if pairs += hexn / 2; pairs >= minRun {
+					out |= svHex
+				}
+				if k&cHexSep == 0 {
+					pairs = 0
+				}
+			case hexn == 1 && (c == 'x' || c == 'X') && s[i-1] == '0':
+				// a 0x prefix: the chain goes on
+			case hexn == 0 && k&cHexSep != 0:
+				// separators between units
+			default:
+				pairs = 0
+			}
+			hexn = 0
+		}
+		if k&cDigit != 0 {
+			if gap > 0 || nums == 0 {
+				if nums++; nums >= minRun {
+					out |= svCodes
+				}
+			}
+			gap = 0
+		} else if nums > 0 {
+			if gap++; gap > 8 {
+				nums = 0
+			}
+		}
+		if k&cSpace == 0 {
+			tokn++
+			tokcls |= k
+			if k&(cUpper|cLower) != 0 {
+				letters |= 1 << ((c | 0x20) - 'a')
+			}
+			if sawNL && joinable(prev, c) {
+				out |= svNewline
+			}
+			sawNL, prev = false, c
+		} else {
+			sawNL = sawNL || c == '\n'
+			if tokn > 0 {
+				out |= hexShiftable(tokn, tokcls, letters, minRun)
+				tokn, tokcls, letters = 0, 0, 0
+			}
+		}
+		if k&cEsc != 0 {
+			out |= svEscape
+			// an escape read backwards: "#&", two hex digits then % or =,
+			// the letter or a digit of an escape then a backslash
+			if i >= 2 {
+				b1, b2 := s[i-1], s[i-2]
+				switch c {
+				case '&':
+					if b1 == '#' {
+						out |= svReversed
+					}
+				case '%', '=':
+					if hexDigit(b1) >= 0 && hexDigit(b2) >= 0 {
+						out |= svReversed
+					}
+				case '\\':
+					if hexDigit(b1) >= 0 || strings.IndexByte("uUxX", b1) >= 0 {
+						out |= svReversed
+					}
+				}
+			}
+		}
+		if c == 0 {
+			nul++
+		}
+	}
+	if b64n >= min64 && b64cls&(cUpper|cLower) == cUpper|cLower || b32n >= min32 {
+		out |= svTokens
+	}
+	if b64n >= min64 && mayBeBase64(b64n, b64up, b64cls) {
+		out |= svUnshift
+	}
+	if hexn >= 2*minRun || hexn >= 2 && hexn%2 == 0 && pairs+hexn/2 >= minRun {
+		out |= svHex
+	}
+	out |= hexShiftable(tokn, tokcls, letters, minRun)
+	if nul >= minRun {
+		out |= svNUL
+	}
+	return out
+}
+
+// otherCase is the class of letters of the other case than a letter of
+// class k; 0 for a digit.
+func otherCase(k uint16) uint16 {
+	switch {
+	case k&cUpper != 0:
+		return cLower
+	case k&cLower != 0:
+		return cUpper
+	}
+	return 0
+}
+
+// hexShiftable says whether a token of n bytes, with byte classes cls and
+// letters, may be hex under a letter shift: digits, the separators of hex,
+// and letters within six of each other.
+func hexShiftable(n int, cls uint16, letters uint32, minRun int) int {
+	if n < 2*minRun || cls&cDigit == 0 || cls&(cUpper|cLower) == 0 || cls&^(cB64|cB32|cHex|cDigit|cUpper|cLower|cHexSep) != 0 || !inSixLetters(letters) {
+		return 0
+	}
+	return svUnshift
+}
+
+// mayBeBase64 says whether a token of n bytes, upper of them upper-case
+// letters, may be base64: letters of both cases, and digits or symbols, or
+// a quarter of each case (CamelCase words have fewer capitals).
+func mayBeBase64(n, upper int, cls uint16) bool {
+	if cls&(cUpper|cLower) != cUpper|cLower {
+		return false
+	}
+	if cls&(cDigit|cEsc) != 0 {
+		return true
+	}
+	return 4*upper >= n && 4*upper <= 3*n
+}
+
+// inSixLetters reports whether every letter of the set lies in some six
+// consecutive letters of the alphabet (cyclically): hex shifted.
+func inSixLetters(set uint32) bool {
+	const all = 1<<26 - 1
+	for start := range 26 {
+		if (set>>start|set<<(26-start))&all&^0x3f == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// joinLines joins the lines of st: every whitespace run that holds a line
+// break dropped, and (when it differs) only the line breaks with the
+// indentation all continued lines share, so that a space the text had at
+// the break stays ("0163 01\n   53 0137" wrapped from space-separated
+// codes).
+func joinLines(st *stream) []*stream {
+	s := st.b
+	bd := newBuilder(st, len(s))
+	indent := -1
+	for i := 0; i < len(s); {
+		if !isSpace(s[i]) {
+			bd.add(s[i], i, i+1)
+			i++
+			continue
+		}
+		j, nl := i, false
+		for j < len(s) && isSpace(s[j]) {
+			if s[j] == '\n' {
+				nl = true
+				k := j + 1
+				for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+					k++
+				}
+				if k < len(s) && s[k] != '\n' && s[k] != '\r' && (indent < 0 || k-j-1 < indent) {
+					indent = k - j - 1
+				}
+			}
+			j++
+		}
+		if !nl {
+			for k := i; k < j; k++ {
+				bd.add(s[k], k, k+1)
+			}
+		}
+		i = j
+	}
+	out := []*stream{bd.stream("wrapped")}
+	if indent < 0 {
+		return out
+	}
+	kept := newBuilder(st, len(s))
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			i++
+		case s[i] == '\n':
+			i++
+			for n := 0; n < indent && i < len(s) && (s[i] == ' ' || s[i] == '\t'); n++ {
+				i++
+			}
+		default:
+			kept.add(s[i], i, i+1)
+			i++
+		}
+	}
+	if string(kept.b) != out[0].b {
+		out = append(out, kept.stream("wrapped"))
+	}
+	return out
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// reverseStream is st backwards, character by character.
+func reverseStream(st *stream) *stream {
+	bd := newBuilder(st, len(st.b))
+	s := st.b
+	for i := len(s); i > 0; {
+		r, w := utf8.DecodeLastRuneInString(s[:i])
+		if r == utf8.RuneError {
+			bd.add(s[i-1], i-1, i)
+			i--
+			continue
+		}
+		bd.addRune(r, i-w, i)
+		i -= w
+	}
+	return bd.stream("reversed")
+}
+
+// plausible calls f for every stretch of b at least n bytes long that may
+// be text: valid UTF-8 without control characters other than whitespace
+// and NUL (UTF-16). Random bytes (a wrong alignment, a word read as
+// base64) rarely hold eight such bytes in a row.
+func plausible(b []byte, n int, f func(lo, hi int)) {
+	start := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' || c == '\n' || c == '\r' || c == 0 {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			if r, w := utf8.DecodeRune(b[i:]); r != utf8.RuneError {
+				i += w
+				continue
+			}
+		}
+		if i-start >= n {
+			f(start, i)
+		}
+		i++
+		start = i
+	}
+	if len(b)-start >= n {
+		f(start, len(b))
+	}
+}
+
+// byteSource maps decoded byte j to the [lo, hi) of the token (in stream
+// offsets) that spells it.
+type byteSource func(j int) (lo, hi int)
+
+// emitDecoded makes child streams of the plausible stretches of decoded
+// bytes, or of what they gunzip to.
+func (sr *searcher) emitDecoded(st *stream, dec []byte, src byteSource, enc string, next int) {
+	if len(dec) >= 18 && dec[0] == 0x1f && dec[1] == 0x8b {
+		dec = bytes.Clone(dec)
+		if plain, ok := gunzip(dec); ok {
+			lo0, hi0 := src(0)
+			lo1, hi1 := src(len(dec) - 1)
+			lo, hi := min(lo0, lo1), max(hi0, hi1)
+			bd := newBuilder(st, len(plain))
+			for _, c := range plain {
+				bd.add(c, lo, hi)
+			}
+			sr.child(bd.stream("gzip+"+enc), next)
+			return
+		}
+	}
+	var segs [][2]int
+	plausible(dec, sr.minRun, func(a, b int) { segs = append(segs, [2]int{a, b}) })
+	if len(segs) == 0 {
+		return
+	}
+	dec = bytes.Clone(dec) // the scratch buffer is reused by the children
+	for _, sg := range segs {
+		bd := newBuilder(st, sg[1]-sg[0])
+		for j := sg[0]; j < sg[1]; j++ {
+			lo, hi := src(j)
+			bd.add(dec[j], lo, hi)
+		}
+		sr.child(bd.stream(enc), next)
+	}
+}
+
+// maxGunzip bounds what a gzip stream inside a text may expand to.
+const maxGunzip = 1 << 20
+
+func gunzip(b []byte) ([]byte, bool) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, false
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, maxGunzip))
+	if len(out) == 0 || err != nil && len(out) < 8 {
+		return nil, false
+	}
+	return out, true
+}
+
+// b64 is the value of each base64 character, both alphabets: -1 when the
+// byte is not one.
+var b64 = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	const std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := range len(std) {
+		t[std[i]] = int8(i)
+	}
+	t['-'], t['_'] = 62, 63
+	return t
+}()
+
+// b32 is the value of each base32 character (RFC 4648), either case.
+var b32 = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = int8(c-'A'), int8(c-'A')
+	}
+	for c := '2'; c <= '7'; c++ {
+		t[c] = int8(c - '2' + 26)
+	}
+	return t
+}()
+
+// tokens decodes the runs of st that may be base64, base32 or hex, read
+// forwards and backwards, at every alignment.
+func (sr *searcher) tokens(st *stream, next int, shifted bool) {
+	s := st.b
+	// base64 and base32 need about 4/3 and 8/5 characters per byte.
+	min64, min32 := (sr.minRun*4+2)/3, (sr.minRun*8+4)/5
+	for i := 0; i < len(s); {
+		if b64[s[i]] < 0 {
+			i++
+			continue
+		}
+		j := i
+		var lower, upper bool
+		for j < len(s) && b64[s[j]] >= 0 {
+			lower = lower || 'a' <= s[j] && s[j] <= 'z'
+			upper = upper || 'A' <= s[j] && s[j] <= 'Z'
+			j++
+		}
+		if j-i >= min32 && !sr.covered(st.span(i, j)) {
+			// base64 of text has letters of both cases (the first
+			// character of a group of four is A-Z or a-f for any byte
+			// below 0x80): a word, an identifier or a path is not read
+			// as base64. base32 is written in one case.
+			if lower && upper && j-i >= min64 {
+				sr.base64(st, i, j, next)
+			}
+			if !shifted {
+				sr.base32(st, i, j, min32, next)
+			}
+		}
+		i = j
+	}
+}
+
+// base64 decodes s[i:j] at its four alignments, forwards and backwards.
+func (sr *searcher) base64(st *stream, i, j, next int) {
+	s := st.b
+	for _, rev := range []bool{false, true} {
+		at := func(k int) int { // the k-th character of the run
+			if rev {
+				return j - 1 - k
+			}
+			return i + k
+		}
+		n := j - i
+		for a := range 4 {
+			if sr.done() || n-a < 2 {
+				return
+			}
+			dec := sr.dec[:0]
+			var acc uint32
+			bits := 0
+			for k := a; k < n; k++ {
+				acc = acc<<6 | uint32(b64[s[at(k)]])
+				bits += 6
+				if bits >= 8 {
+					bits -= 8
+					dec = append(dec, byte(acc>>bits))
+				}
+			}
+			enc := "base64"
+			if rev {
+				enc = "reversed base64"
+			}
+			sr.dec = dec[:0]
+			sr.emitDecoded(st, dec, func(d int) (int, int) {
+				// byte d holds bits 8d..8d+8 of the run from a: characters
+				// (8d)/6 to (8d+7)/6.
+				lo, hi := at(a+8*d/6), at(a+(8*d+7)/6)
+				if lo > hi {
+					lo, hi = hi, lo
+				}
+				return lo, hi + 1
+			}, enc, next)
+		}
+	}
+}
+
+// base32 decodes the base32 runs inside s[i:j] at their eight alignments,
+// forwards and backwards.
+func (sr *searcher) base32(st *stream, i, j, min32, next int) {
+	s := st.b
+	for i < j {
+		if b32[s[i]] < 0 {
+			i++
+			continue
+		}
+		k, lower, upper := i, false, false
+		for k < j && b32[s[k]] >= 0 {
+			c := s[k]
+			l, u := 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z'
+			if l && upper || u && lower {
+				break // base32 is written in one case
+			}
+			lower, upper = lower || l, upper || u
+			k++
+		}
+		if k-i >= min32 {
+			sr.base32Run(st, i, k, next)
+		}
+		i = k
+	}
+}
+
+func (sr *searcher) base32Run(st *stream, i, j, next int) {
+	s := st.b
+	for _, rev := range []bool{false, true} {
+		at := func(k int) int {
+			if rev {
+				return j - 1 - k
+			}
+			return i + k
+		}
+		n := j - i
+		for a := range 8 {
+			if sr.done() || n-a < 2 {
+				return
+			}
+			dec := sr.dec[:0]
+			var acc uint64
+			bits := 0
+			for k := a; k < n; k++ {
+				acc = acc<<5 | uint64(b32[s[at(k)]])
+				bits += 5
+				if bits >= 8 {
+					bits -= 8
+					dec = append(dec, byte(acc>>bits))
+				}
+			}
+			enc := "base32"
+			if rev {
+				enc = "reversed base32"
+			}
+			sr.dec = dec[:0]
+			sr.emitDecoded(st, dec, func(d int) (int, int) {
+				lo, hi := at(a+8*d/5), at(a+(8*d+7)/5)
+				if lo > hi {
+					lo, hi = hi, lo
+				}
+				return lo, hi + 1
+			}, enc, next)
+		}
+	}
+}
+
+// hex decodes runs of hex digits: one run of at least two characters per
+// byte of a leak, at both alignments, or pairs of digits apart by a
+// separator (":", " ", "-", ", 0x", …), forwards and backwards.
+func (sr *searcher) hex(st *stream, next int) {
+	s := st.b
+	minDigits := 2 * sr.minRun
+	for i := 0; i < len(s); {
+		if hexDigit(s[i]) < 0 {
+			i++
+			continue
+		}
+		pos := sr.pos[:0] // offsets of the digits
+		units := 0
+		j := i
+		for {
+			k := j
+			if k+2 < len(s) && s[k] == '0' && (s[k+1] == 'x' || s[k+1] == 'X') && hexDigit(s[k+2]) >= 0 {
+				k += 2 // a 0x prefix
+			}
+			d := k
+			for d < len(s) && hexDigit(s[d]) >= 0 {
+				d++
+			}
+			if d == k {
+				break
+			}
+			if units == 0 && d-k < 2 {
+				j = d // a lone digit (a word's letter) starts nothing
+				break
+			}
+			if units > 0 && (d-k)%2 == 1 {
+				break // pairs end where a unit of odd length starts
+			}
+			for p := k; p < d; p++ {
+				pos = append(pos, p)
+			}
+			units++
+			j = d
+			if (d-k)%2 == 1 {
+				break // an odd run stands alone
+			}
+			// one or two separators, then the next digits
+			sep := 0
+			for sep < 3 && j+sep < len(s) && strings.IndexByte(hexSeparators, s[j+sep]) >= 0 {
+				sep++
+			}
+			if sep == 0 || sep > 2 || j+sep >= len(s) || hexDigit(s[j+sep]) < 0 {
+				break
+			}
+			j += sep
+		}
+		sr.pos = pos[:0]
+		if len(pos) >= minDigits && !sr.covered(st.span(pos[0], pos[len(pos)-1]+1)) {
+			sr.hexRun(st, slices.Clone(pos), units == 1, next)
+		}
+		i = max(j, i+1)
+	}
+}
+
+// hexSeparators are the characters that may stand between the pairs of
+// digits of a hex dump.
+const hexSeparators = " :-,;._|/\\"
+
+func (sr *searcher) hexRun(st *stream, pos []int, bothAlignments bool, next int) {
+	s := st.b
+	for _, rev := range []bool{false, true} {
+		digit := func(k int) int {
+			if rev {
+				return pos[len(pos)-1-k]
+			}
+			return pos[k]
+		}
+		for a := range 2 {
+			if sr.done() || a == 1 && !bothAlignments {
+				break
+			}
+			dec := sr.dec[:0]
+			for k := a; k+1 < len(pos); k += 2 {
+				dec = append(dec, byte(hexDigit(s[digit(k)])<<4|hexDigit(s[digit(k+1)])))
+			}
+			enc := "hex"
+			if rev {
+				enc = "reversed hex"
+			}
+			sr.dec = dec[:0]
+			sr.emitDecoded(st, dec, func(d int) (int, int) {
+				lo, hi := digit(a+2*d), digit(a+2*d+1)
+				if lo > hi {
+					lo, hi = hi, lo
+				}
+				return lo, hi + 1
+			}, enc, next)
+		}
+	}
+}
+
+// utf16 decodes a stream with NUL bytes as UTF-16, little and big endian,
+// at both byte alignments.
+func (sr *searcher) utf16(st *stream, next int) {
+	s := st.b
+	if len(s) < 2*sr.minRun {
+		return
+	}
+	for _, be := range []bool{false, true} {
+		for a := range 2 {
+			bd := newBuilder(st, len(s)/2)
+			units := make([]uint16, 0, (len(s)-a)/2)
+			for k := a; k+1 < len(s); k += 2 {
+				if be {
+					units = append(units, uint16(s[k])<<8|uint16(s[k+1]))
+				} else {
+					units = append(units, uint16(s[k+1])<<8|uint16(s[k]))
+				}
+			}
+			for u := 0; u < len(units); u++ {
+				lo := a + 2*u
+				r := rune(units[u])
+				if utf16.IsSurrogate(r) && u+1 < len(units) {
+					if p := utf16.DecodeRune(r, rune(units[u+1])); p != utf8.RuneError {
+						bd.addRune(p, lo, lo+4)
+						u++
+						continue
+					}
+				}
+				bd.addRune(r, lo, lo+2)
+			}
+			sr.child(bd.stream("UTF-16"), next)
+		}
+	}
+}
+
+// codes reads runs of numbers as character codes, decimal and octal:
+// "115 107 95", "[115,107,95]", "0163 0153", "chr(115)+chr(107)".
+func (sr *searcher) codes(st *stream, next int) {
+	s := st.b
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			i++
+			continue
+		}
+		nums := sr.nums[:0] // [start, end) of each number
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			k := j
+			for k < len(s) && isDigit(s[k]) {
+				k++
+			}
+			if k-j > 7 {
+				break
+			}
+			nums = append(nums, [2]int{j, k})
+			// a separator of up to 8 bytes, not a digit, not a blank line
+			sep := k
+			for sep < len(s) && sep-k < 8 && !isDigit(s[sep]) {
+				sep++
+			}
+			if sep == len(s) || !isDigit(s[sep]) || strings.Contains(s[k:sep], "\n\n") {
+				j = k
+				break
+			}
+			j = sep
+		}
+		sr.nums = nums[:0]
+		if len(nums) >= sr.minRun {
+			nums = slices.Clone(nums)
+			for _, base := range []int{10, 8} {
+				bd := newBuilder(st, len(nums))
+				octal := 0
+				for _, n := range nums {
+					v := 0
+					for p := n[0]; p < n[1]; p++ {
+						d := int(s[p] - '0')
+						if d >= base {
+							v = utf8.MaxRune + 1 // not a number of this base
+						}
+						v = v*base + d
+					}
+					if v > utf8.MaxRune || v < 0 {
+						v = utf8.RuneError
+					} else {
+						octal++
+					}
+					bd.addRune(rune(v), n[0], n[1])
+				}
+				if octal >= sr.minRun {
+					sr.child(bd.stream("character codes"), next)
+				}
+			}
+		}
+		i = max(j, i+1)
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// hasCodes reports whether s holds a run of n numbers codes would read.
+func hasCodes(s string, n int) bool {
+	count := 0
+	for i := 0; i < len(s); {
+		if !isDigit(s[i]) {
+			gap := 0
+			for i < len(s) && !isDigit(s[i]) {
+				i++
+				gap++
+			}
+			if gap > 8 {
+				count = 0
+			}
+			continue
+		}
+		k := i
+		for k < len(s) && isDigit(s[k]) {
+			k++
+		}
+		if k-i > 7 {
+			count = 0
+		} else if count++; count >= n {
+			return true
+		}
+		i = k
+	}
+	return false
+}
+
+// unshiftEscapes undoes a letter shift laid over escapes: around escapes
+// a shift broke (nextBrokenEscape), the text is shifted back by every
+// amount and its escapes decoded. A shift that leaves every escape valid
+// (CSS escapes whose letters are all a-c, shifted by 3) is not seen.
+func (sr *searcher) unshiftEscapes(st *stream) {
+	// Only around the broken escapes: a stretch from 64 bytes before the
+	// first to 64 after the last, where they come within 64 bytes of each
+	// other.
+	s := st.b
+	for lo := 0; lo < len(s); {
+		at := nextBrokenEscape(s, lo)
+		if at < 0 {
+			return
+		}
+		start, end := max(0, at-64), at+3
+		for {
+			next := nextBrokenEscape(s, end)
+			if next < 0 || next > end+64 {
+				break
+			}
+			end = next + 3
+		}
+		end = min(len(s), end+64)
+		for d := 1; d < 26 && !sr.done(); d++ {
+			bd := newBuilder(st, end-start)
+			sh := shiftLetters(s[start:end], 26-d)
+			for k := 0; k < len(sh); k++ {
+				bd.add(sh[k], start+k, start+k+1)
+			}
+			name := "ROT13"
+			if d != 13 {
+				name = "shifted letters"
+			}
+			sr.decode(bd.stream(name), decEscapes)
+		}
+		lo = end
+	}
+}
+
+// letteredEscape reports whether s holds an escape with a letter a shift
+// would change: a backslash before a letter (other than \n, \r, \t, which
+// start words in JSON text) or before a digit and a letter, a percent
+// sign before two letters or digits with a letter, an equals sign before
+// two upper-case letters or digits with a letter, "&#" before a letter.
+func brokenEscape(s string) bool { return nextBrokenEscape(s, 0) >= 0 }
+
+// nextBrokenEscape returns the offset of the first broken escape in
+// s[from:], -1 when there is none: what an escape becomes once a shift
+// moved its letters past f or off its escape letter: \h0073 and \x005i
+// (from \u0073), \7n (CSS \7a), %6O and =6O, &#k73 (from &#x73).
+func nextBrokenEscape(s string, from int) int {
+	past := func(c byte) bool { c |= 0x20; return 'g' <= c && c <= 'z' }
+	letter := func(c byte) bool { c |= 0x20; return 'a' <= c && c <= 'z' }
+	for i := from; i+2 < len(s); i++ {
+		c, d := s[i+1], s[i+2]
+		switch s[i] {
+		case '\\':
+			if past(c) && strings.IndexByte("nrtvuUxX", c) < 0 && isDigit(d) || isDigit(c) && past(d) {
+				return i
+			}
+			// an escape letter before four characters, one past f
+			if past(c) && strings.IndexByte("nrt", c) < 0 && i+5 < len(s) {
+				for _, e := range []byte(s[i+2 : i+6]) {
+					if past(e) {
+						return i
+					}
+				}
+			}
+		case '%', '=':
+			if hexDigit(c) >= 0 && past(d) || past(c) && hexDigit(d) >= 0 {
+				return i
+			}
+		case '&':
+			if c == '#' && letter(d) && d|0x20 != 'x' {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// unshift undoes a letter shift laid over a token encoding: each token (a
+// run without whitespace) that may be base64 (letters of both cases) or
+// hex (digits, and letters within six of each other) is shifted back by
+// every amount that may bring it back and decoded. Plain text shifted is
+// the secret's shifted variant, found without this.
+func (sr *searcher) unshift(st *stream) {
+	s := st.b
+	if st.depth+1 >= maxDepth {
+		return
+	}
+	min64 := (sr.minRun*4 + 2) / 3
+	try := func(i, j int, b64, hex bool, hexes uint32) {
+		if sr.covered(st.span(i, j)) {
+			return
+		}
+		for d := 1; d < 26 && !sr.done(); d++ {
+			tryHex := hex && hexes&(1<<d) != 0
+			if !b64 && !tryHex {
+				continue
+			}
+			bd := newBuilder(st, j-i)
+			sh := shiftLetters(s[i:j], 26-d)
+			for k := 0; k < len(sh); k++ {
+				bd.add(sh[k], i+k, i+k+1)
+			}
+			name := "ROT13"
+			if d != 13 {
+				name = "shifted letters"
+			}
+			c := bd.stream(name)
+			if b64 {
+				sr.tokens(c, decAll, true)
+			}
+			if tryHex {
+				sr.hex(c, decAll)
+			}
+		}
+	}
+	// base64: runs of its alphabet that mayBeBase64
+	for i := 0; i < len(s); {
+		if b64[s[i]] < 0 {
+			i++
+			continue
+		}
+		j, up := i, 0
+		var cls uint16
+		for j < len(s) && b64[s[j]] >= 0 {
+			k := classes[s[j]]
+			cls |= k
+			if k&cUpper != 0 {
+				up++
+			}
+			j++
+		}
+		if j-i >= min64 && mayBeBase64(j-i, up, cls) {
+			try(i, j, true, false, 0)
+		}
+		i = j
+	}
+	// hex: tokens (runs without whitespace) of digits, separators and
+	// letters within six of each other
+	for i := 0; i < len(s); {
+		if isSpace(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		var cls uint16
+		for j < len(s) && !isSpace(s[j]) {
+			cls |= classes[s[j]]
+			j++
+		}
+		if j-i >= 2*sr.minRun && cls&cDigit != 0 && cls&(cUpper|cLower) != 0 {
+			if hexes := hexShifts(s[i:j]); hexes != 0 {
+				try(i, j, false, true, hexes)
+			}
+		}
+		i = j
+	}
+}
+
+// hexShifts returns the shifts d (bit d, 1 to 25) that bring every letter
+// of a token into a-f; 0 when the token holds more than letters and digits
+// and the separators of hex.
+func hexShifts(tok string) uint32 {
+	var seen uint32
+	for i := 0; i < len(tok); i++ {
+		c := tok[i] | 0x20
+		switch {
+		case 'a' <= c && c <= 'z':
+			seen |= 1 << (c - 'a')
+		case isDigit(tok[i]) || strings.IndexByte(hexSeparators, tok[i]) >= 0:
+		default:
+			return 0
+		}
+	}
+	var out uint32
+	for d := 1; d < 26; d++ {
+		// shifted back by d, every letter must land in a-f
+		ok := true
+		for l := range 26 {
+			if seen&(1<<l) != 0 && (l-d+26)%26 > 5 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out |= 1 << d
+		}
+	}
+	return out
+}
