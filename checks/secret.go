@@ -27,7 +27,8 @@ import (
 // whitespace runs do not matter. The summary is read for what it means: in
 // every decoded string (extensions and property names included) and in the
 // raw bytes, with JSON, URL, HTML and backslash escapes decoded, and the
-// whole secret in base64 or hex counts too (internal/redact). The evidence
+// secret under the normalising search of internal/redact (escapes, codes,
+// base64, base32, hex, reversal, letter shifts, alone and in pairs). The evidence
 // gives the JSON pointer where it was found and what was found ("14
 // characters of the secret"); the message and evidence never contain the
 // secret, only "[redacted:<invariant id>]". Text-only and structured

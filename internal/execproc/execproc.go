@@ -58,8 +58,12 @@ const (
 	// DefaultMaxOutput is the stdout cap when Options.MaxOutput is zero:
 	// output above it is an error and the process is killed.
 	DefaultMaxOutput = 16 << 20
-	// StderrHead is how much of stderr is kept (the rest is read and dropped).
+	// StderrHead is how much of stderr is kept, cut after redaction.
 	StderrHead = 4 << 10
+	// StderrRead is how much of stderr is read and redacted before its head
+	// is cut: cutting first could leave part of an encoded secret that only
+	// the whole encoding shows. The rest is read and dropped, never stored.
+	StderrRead = 64 << 10
 	// ProtocolEnv is added to the environment of every process, after the
 	// harness's own environment and Options.Env, so it cannot be overridden.
 	ProtocolEnv = "COMPACT_EVAL_PROTOCOL=1"
@@ -178,15 +182,17 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 	cmd.WaitDelay = pipeGrace
 	cmd.Stdin = bytes.NewReader(input)
 	stdout := &capWriter{max: maxOut, onExceed: func() { killGroup(cmd) }}
-	stderr := &headWriter{max: StderrHead}
+	stderr := &headWriter{max: StderrRead}
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
 
 	begin := time.Now()
-	keys := redact.Keys()
+	// The keys, and the secrets of the scenario the call is for.
+	keys := redact.Join(redact.FromContext(ctx), redact.Keys())
+	head := func() string { return cutHead(keys.String(stderr.String()), StderrHead) }
 	fail := func(kind, reason string, code int, err error) (*Result, error) {
 		return nil, &Error{Command: command[0], Kind: kind, Reason: keys.String(reason), ExitCode: code,
-			Stderr: keys.String(stderr.String()), Latency: time.Since(begin), Err: err}
+			Stderr: head(), Latency: time.Since(begin), Err: err}
 	}
 	if err := start(cmd); err != nil {
 		switch {
@@ -240,7 +246,7 @@ func Run(ctx context.Context, command []string, input []byte, opts Options) (*Re
 		}
 		return fail(kind, err.Error(), code, nil)
 	}
-	return &Result{Output: out, Stderr: keys.String(stderr.String()), Latency: latency}, nil
+	return &Result{Output: out, Stderr: head(), Latency: latency}, nil
 }
 
 // filterEnv returns env without the entries that carry an API key
@@ -348,6 +354,21 @@ func (w *headWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return truncUTF8(w.buf.Bytes())
+}
+
+// cutHead returns the first n bytes of redacted text s, cut at a rune
+// boundary and before a redaction tag the cut would split.
+func cutHead(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = truncUTF8([]byte(s[:n]))
+	const tag = "[redacted:"
+	if i := strings.LastIndexByte(s, '['); i >= 0 && !strings.Contains(s[i:], "]") &&
+		(strings.HasPrefix(s[i:], tag) || strings.HasPrefix(tag, s[i:])) {
+		s = s[:i]
+	}
+	return s
 }
 
 // truncUTF8 drops a rune cut in half at the end of b.

@@ -5,6 +5,7 @@ package execproc_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -483,5 +484,27 @@ printf '{"openai":"%s","local":"%s","copy":"%s","passed":"%s","harmless":"%s"}' 
 		if !strings.Contains(e.Error(), "[redacted:OPENAI_API_KEY]") {
 			t.Errorf("%q: error %q does not show the key redacted", script, e)
 		}
+	}
+}
+
+// Issue 26, finding 2: the 4 KiB head of stderr was cut before redaction,
+// so the start of a secret's base64 that crossed the cut stayed, too short
+// to be recognised once cut. The head is now cut after the redaction of
+// what was read, with the scenario's secrets (from the context) too.
+func TestRunStderrCutAfterRedaction(t *testing.T) {
+	const secret = "sk_live_51QxT9mKq2RwZ8vN4bLc7HyPd3eFgA6sJ0tUi1oVzX5nMkE7Hq2"
+	enc := base64.StdEncoding.EncodeToString([]byte(secret))
+	pad := strings.Repeat("x", execproc.StderrHead-10)
+	ctx := redact.NewContext(context.Background(), redact.New([]redact.Secret{{ID: "stripe", Value: secret}}))
+	res, err := execproc.Run(ctx, []string{"sh", "-c", `printf '%s %s' "$PAD" "$ENC" >&2; echo '{}'`}, nil,
+		execproc.Options{Env: []string{"PAD=" + pad, "ENC=" + enc}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stderr) > execproc.StderrHead {
+		t.Errorf("stderr head is %d bytes, over %d", len(res.Stderr), execproc.StderrHead)
+	}
+	if tail := res.Stderr[len(pad):]; strings.Contains(tail, enc[:6]) || tail != " " {
+		t.Errorf("the head ends %q: the start of the encoded secret (%s…) stayed, or more than the text before it", tail, enc[:9])
 	}
 }

@@ -2,9 +2,14 @@ package llm_test
 
 import (
 	"context"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,6 +98,33 @@ func cacheDir(c *llm.Client) string {
 	return c.Cache().Dir()
 }
 
+func rot13(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case 'a' <= c && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case 'A' <= c && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	return string(b)
+}
+
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
+}
+
+func codes(s string) string {
+	var parts []string
+	for i := 0; i < len(s); i++ {
+		parts = append(parts, strconv.Itoa(int(s[i])))
+	}
+	return strings.Join(parts, " ")
+}
+
 // The issue's fourth finding: an openai summarizer that copied a scenario
 // secret had its reply stored, secret and all, in the response cache. A
 // reply that leaks a secret of the call's scenario (carried by the context)
@@ -109,6 +141,13 @@ func TestCacheNeverStoresASecret(t *testing.T) {
 		{"the secret, \\u-escaped inside the content", `{"text": "key \u0073\u006b_live_51QxT9mKq2RwZ8vN4bLc7H"}`, false},
 		{"the secret without its first character", `{"text": "` + secret[1:] + `"}`, false},
 		{"the API key", `{"text": "my key is ` + fakeKey + `"}`, false},
+		// Issue 26, finding 2: forms the secret check passed reached the cache.
+		{"the secret's hex wrapped across a line", `{"text": "` + hex.EncodeToString([]byte(secret))[:40] + `\n` + hex.EncodeToString([]byte(secret))[40:] + `"}`, false},
+		{"base64 of the secret without its first characters", `{"text": "` + base64.StdEncoding.EncodeToString([]byte(secret[2:])) + `"}`, false},
+		{"the secret in ROT13", `{"text": "` + rot13(secret) + `"}`, false},
+		{"the secret reversed", `{"text": "` + reverse(secret) + `"}`, false},
+		{"the secret as base32", `{"text": "` + base32.StdEncoding.EncodeToString([]byte(secret)) + `"}`, false},
+		{"the secret as decimal codes", `{"text": "` + codes(secret) + `"}`, false},
 		{"only the public masked form", `{"text": "revoked key sk_live_****7Hq2"}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

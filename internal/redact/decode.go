@@ -729,9 +729,19 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			i++
 			continue
 		}
-		j := i
+		j, same := i, 0
 		var lower, upper bool
 		for j < len(s) && b64[s[j]] >= 0 {
+			if j > i && s[j] == s[j-1] {
+				// A character repeated 24 times ends the run: no encoding
+				// of text writes that (gzip's header has up to 12 A's), and
+				// a document of one letter is not decoded at length.
+				if same++; same >= maxSame {
+					break
+				}
+			} else {
+				same = 0
+			}
 			lower = lower || 'a' <= s[j] && s[j] <= 'z'
 			upper = upper || 'A' <= s[j] && s[j] <= 'Z'
 			j++
@@ -749,8 +759,15 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			}
 		}
 		i = j
+		for i < len(s) && i > 0 && s[i] == s[i-1] {
+			i++ // the rest of a repeated character
+		}
 	}
 }
+
+// maxSame is how many times a character may repeat in a row in a token
+// read as base64, base32 or hex.
+const maxSame = 24
 
 // base64 decodes s[i:j] at its four alignments, forwards and backwards.
 func (sr *searcher) base64(st *stream, i, j, next int) {
@@ -882,8 +899,15 @@ func (sr *searcher) hex(st *stream, next int) {
 			if k+2 < len(s) && s[k] == '0' && (s[k+1] == 'x' || s[k+1] == 'X') && hexDigit(s[k+2]) >= 0 {
 				k += 2 // a 0x prefix
 			}
-			d := k
+			d, same := k, 0
 			for d < len(s) && hexDigit(s[d]) >= 0 {
+				if d > k && s[d] == s[d-1] {
+					if same++; same >= maxSame {
+						break
+					}
+				} else {
+					same = 0
+				}
 				d++
 			}
 			if d == k {
