@@ -116,15 +116,6 @@ func isResultBlock(t string) bool {
 	return false
 }
 
-// anthropicContent adds the events of one Anthropic message.
-func (b *builder) anthropicContent(role string, raw json.RawMessage) error {
-	c, err := parseContent(raw)
-	if err != nil {
-		return err
-	}
-	return b.addContent(role, c)
-}
-
 // addContent adds the events of one decoded Anthropic message: text blocks,
 // tool_use blocks as calls (with the text before them), tool_result blocks as
 // results. A user message's text is user text; tool results are tool events.
@@ -199,4 +190,32 @@ func chatRole(role string) (scenarios.Role, bool) {
 		return scenarios.RoleSystem, true
 	}
 	return "", false
+}
+
+// argsJSON turns a call's arguments string into raw JSON: an object as is,
+// anything else (invalid JSON, a bare string, a free-form tool input) wrapped
+// as {"input": "…"}.
+func argsJSON(s string) []byte {
+	t := bytes.TrimSpace([]byte(s))
+	if len(t) == 0 {
+		return nil
+	}
+	if t[0] == '{' && json.Valid(t) {
+		return t
+	}
+	wrapped, _ := json.Marshal(map[string]string{"input": s})
+	return wrapped
+}
+
+// argsValue accepts arguments as a JSON object or as a string holding one
+// (the OpenAI wire form).
+func argsValue(raw json.RawMessage) []byte {
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return nil
+	case raw[0] == '"':
+		return argsJSON(jsonString(raw))
+	}
+	return argsJSON(string(raw))
 }

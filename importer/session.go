@@ -1,11 +1,8 @@
 package importer
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -78,8 +75,6 @@ type builder struct {
 	records    int
 	each       bool
 }
-
-const spillMemory = 4 << 20 // events kept in memory before spilling to a file
 
 func newBuilder(opts Options, format Format) (*builder, error) {
 	b := &builder{
@@ -375,62 +370,6 @@ func (b *builder) warnings() []string {
 		out = append(out, fmt.Sprintf("%s: %d", k, b.counts[k]))
 	}
 	return out
-}
-
-// spill holds the rendered events' YAML, in memory up to spillMemory bytes
-// and in a temporary file beyond.
-type spill struct {
-	dir string
-	mem bytes.Buffer
-	f   *os.File
-	w   *bufio.Writer
-}
-
-func (s *spill) write(p []byte) error {
-	if s.w != nil {
-		_, err := s.w.Write(p)
-		return err
-	}
-	s.mem.Write(p)
-	if s.mem.Len() < spillMemory {
-		return nil
-	}
-	f, err := os.CreateTemp(s.dir, "compact-eval-import-*")
-	if err != nil {
-		return fmt.Errorf("spilling events: %w", err)
-	}
-	s.f = f
-	s.w = bufio.NewWriterSize(f, 1<<20)
-	_, err = s.w.Write(s.mem.Bytes())
-	s.mem = bytes.Buffer{}
-	return err
-}
-
-func (s *spill) finish() error {
-	if s.w == nil {
-		return nil
-	}
-	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("spilling events: %w", err)
-	}
-	_, err := s.f.Seek(0, io.SeekStart)
-	return err
-}
-
-// reader returns the spilled YAML.
-func (s *spill) reader() io.Reader {
-	if s.f != nil {
-		return s.f
-	}
-	return bytes.NewReader(s.mem.Bytes())
-}
-
-func (s *spill) close() {
-	if s.f != nil {
-		s.f.Close()
-		os.Remove(s.f.Name())
-		s.f = nil
-	}
 }
 
 // shorten returns s cut to about n characters, on a rune boundary, with "…".

@@ -314,19 +314,6 @@ func commandArgs(action string) []byte {
 	return b
 }
 
-// argsValue accepts arguments as a JSON object or as a string holding one
-// (the OpenAI wire form).
-func argsValue(raw json.RawMessage) []byte {
-	raw = bytes.TrimSpace(raw)
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
-		return nil
-	case raw[0] == '"':
-		return argsJSON(jsonString(raw))
-	}
-	return argsJSON(string(raw))
-}
-
 // miniMessage is one message of a mini-swe-agent trajectory.
 type miniMessage struct {
 	Role      string          `json:"role"`

@@ -1,0 +1,138 @@
+package importer
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"gopkg.in/yaml.v3"
+)
+
+// suggestion is one suggested invariant: why (a comment) and the node.
+type suggestion struct {
+	why  string
+	node *yaml.Node
+}
+
+func (b *builder) suggestions() []suggestion {
+	s := b.scan
+	var out []suggestion
+	seqOf := func(idx int) int { return idx + 1 }
+	for i, c := range s.constraints {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.idx].role, seqOf(c.idx), shorten(c.sentence, 100)),
+			node: mapping("id", str(fmt.Sprintf("constraint-%d", i+1)), "type", str(result.TypeConstraint),
+				"source_seq", intNode(seqOf(c.idx)), "match", flowSeq(str(c.pattern))),
+		})
+	}
+	// Pending operations: unresolved calls up to the cut, in order. A call
+	// after the cut stays in the tail, where no summary can lose it.
+	idxs := make([]int, 0, len(b.callID))
+	tail := 0
+	for idx := range b.callID {
+		if seqOf(idx) > b.cut {
+			tail++
+			continue
+		}
+		idxs = append(idxs, idx)
+	}
+	sort.Ints(idxs)
+	for i, idx := range idxs {
+		if i == maxPending {
+			out = append(out, suggestion{why: fmt.Sprintf("%d more unresolved calls not listed", len(idxs)-maxPending)})
+			break
+		}
+		op := b.callID[idx]
+		out = append(out, suggestion{
+			why: fmt.Sprintf("pending operation: the call at seq %d never got a result", seqOf(idx)),
+			node: mapping("id", str(fmt.Sprintf("pending-%d", i+1)), "type", str(result.TypePendingOperation),
+				"op_id", str(op), "call_seq", intNode(seqOf(idx))),
+		})
+	}
+	if tail > 0 {
+		out = append(out, suggestion{why: fmt.Sprintf("%d unresolved calls after the cut are not suggested: they stay in the tail", tail)})
+	}
+	for i, g := range s.artifactGroups() {
+		req, reqIdx, edited := s.required(g)
+		paths := make([]*yaml.Node, len(g))
+		for k, p := range g {
+			paths[k] = str(p)
+		}
+		why := fmt.Sprintf("artifact: near-twin paths the session touched; required is the one it edited (seq %d): check it", seqOf(reqIdx))
+		if !edited {
+			why = fmt.Sprintf("artifact: near-twin paths the session touched; none was edited, required is the one named last (seq %d): check it", seqOf(reqIdx))
+		}
+		out = append(out, suggestion{
+			why: why,
+			node: mapping("id", str(fmt.Sprintf("artifact-%d", i+1)), "type", str(result.TypeArtifact),
+				"paths", flowSeq(paths...), "required", flowSeq(str(req))),
+		})
+	}
+	if s.pathsFull {
+		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", maxPaths)})
+	}
+	for i, h := range s.refuted {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.claimIdx), shorten(h.claim, 80), seqOf(h.byIdx), shorten(h.by, 80)),
+			node: mapping("id", str(fmt.Sprintf("refuted-%d", i+1)), "type", str(result.TypeRefutedHypothesis),
+				"hypothesis_seq", intNode(seqOf(h.claimIdx)), "refuted_by_seq", intNode(seqOf(h.byIdx)),
+				"match", flowSeq(str(h.pattern))),
+		})
+	}
+	for i, c := range s.corrections {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.idx), shorten(c.text, 100)),
+			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(result.TypeCorrection),
+				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.old), "new", str(c.new),
+				"source_seq", intNode(seqOf(c.idx))),
+		})
+	}
+	for i, v := range s.secrets {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("secret: a key-like token first seen at seq %d", seqOf(s.secretIdx[v])),
+			node: mapping("id", str(fmt.Sprintf("secret-%d", i+1)), "type", str(result.TypeSecret),
+				"value", str(v)),
+		})
+	}
+	for i, q := range s.superseded() {
+		out = append(out, suggestion{
+			why: fmt.Sprintf("quantity: %q at seq %d", q.raw, seqOf(q.idx)),
+			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(result.TypeQuantity),
+				"value", floatNode(q.value), "unit", str(q.unit)),
+		})
+	}
+	return out
+}
+
+func (b *builder) writeSuggestions(w *bufio.Writer, sugs []suggestion, invariants int) {
+	w.WriteString("\n# Suggested invariants. None is active: a tool cannot know what matters.\n")
+	w.WriteString("# Uncomment the \"invariants:\" line and each block you confirm, and fix every TODO.\n")
+	if invariants == 0 {
+		// Notes only: no "invariants:" line, which uncommented alone
+		// would be a null list the loader refuses.
+		w.WriteString("# (nothing found to suggest)\n")
+		for _, s := range sugs {
+			w.WriteString("# " + strings.ReplaceAll(s.why, "\n", " ") + "\n")
+		}
+		return
+	}
+	w.WriteString("# invariants:\n")
+	var buf bytes.Buffer
+	for _, s := range sugs {
+		w.WriteString("# # " + strings.ReplaceAll(s.why, "\n", " ") + "\n")
+		if s.node == nil {
+			continue
+		}
+		buf.Reset()
+		if err := encode(&buf, seq(s.node)); err != nil {
+			continue
+		}
+		for _, line := range strings.SplitAfter(strings.TrimRight(buf.String(), "\n"), "\n") {
+			w.WriteString("# " + strings.TrimRight(line, "\n") + "\n")
+		}
+	}
+}
