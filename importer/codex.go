@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/lazyre"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -181,7 +182,7 @@ func injectedContext(text string) bool {
 	return false
 }
 
-var exitCodeLine = lazyRE(`(?m)^(?:Exit code|Process exited with code):? (-?\d+)`)
+var exitCodeLine = lazyre.New(`(?m)^(?:Exit code|Process exited with code):? (-?\d+)`)
 
 // codexOutput reads a function call output: a string that may hold JSON
 // {"output": …, "metadata": {"exit_code": N}}, or plain text that may start

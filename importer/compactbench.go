@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/compact-eval/compact-eval/internal/lazyre"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -230,7 +231,7 @@ func family(key string) string {
 	return sanitize(strings.TrimSuffix(k, "_starter"))
 }
 
-var versionSuffix = lazyRE(`_v\d+(?:_\d+)*$`)
+var versionSuffix = lazyre.New(`_v\d+(?:_\d+)*$`)
 
 // caseID is the scenario id of a case: Options.ID, else the case's
 // case_id, else the file's name (with the record's index when the file

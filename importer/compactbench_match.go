@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/lazyre"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -32,7 +33,7 @@ func (cv *cbConverter) match(pattern, folded string) (string, bool) {
 // folded, lower case.
 func fold(s string) string { return strings.ToLower(textmatch.Fold(s)) }
 
-var wordRE = lazyRE(`[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*`)
+var wordRE = lazyre.New(`[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*`)
 
 // strictPattern matches s's words in order with only punctuation and
 // spaces between them: an evaluation item's value is a substitution that
@@ -77,7 +78,7 @@ func prohibition(phrase string) string {
 }
 
 // overrideRE marks a turn that replaces an earlier plan.
-var overrideRE = lazyRE(`\b(?:actually|scratch that|instead|ignore (?:the|that|everything|what)|change of plan|new plan|total reset|reset|swap|switch|replace|replaces|replaced|supersedes?|override|overrides|forget (?:the|that|it|what)|off the table|no longer)\b`)
+var overrideRE = lazyre.New(`\b(?:actually|scratch that|instead|ignore (?:the|that|everything|what)|change of plan|new plan|total reset|reset|swap|switch|replace|replaces|replaced|supersedes?|override|overrides|forget (?:the|that|it|what)|off the table|no longer)\b`)
 
 // find returns the first event in [from, to) whose text the pattern
 // matches, and the match.

@@ -86,6 +86,21 @@
 // and the measured precision. Each list is capped, so the scan's state
 // stays small.
 //
+// The rules live in package importer/suggest, which reads events and knows
+// nothing of formats; this package renders what it finds as YAML comments.
+//
+// # Layout
+//
+// importer.go holds the API (Import, ImportEach, Options, Report) and
+// detect.go, shape.go and records.go find the format and the records; the
+// shared pipeline is the session builder (session.go, spill.go), the line
+// and JSON streaming (pipeline.go, lines.go, stream.go, jsonstr.go) and the
+// writer (write.go, suggestions.go, yaml.go). Each format has its own
+// file: openai.go and anthropic.go (over the chat containers of chat.go
+// and the content blocks of content.go), claudecode.go, codex.go,
+// sweagent.go, openhands.go, and compactbench*.go (the case, matching its
+// evidence, its invariants, its probes, writing its scenario).
+//
 // # Streaming, speed and memory
 //
 // Input is read as a stream: JSONL through a bufio.Reader with a large

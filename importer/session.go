@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/compact-eval/compact-eval/importer/suggest"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -28,6 +29,18 @@ type rec struct {
 	callName string
 	args     []byte // raw JSON, nil when the call has no arguments
 	status   string
+}
+
+// suggestEvent is what the suggestion scanner reads of r.
+func (r *rec) suggestEvent() suggest.Event {
+	e := suggest.Event{Kind: suggest.Text, Role: r.role, Text: r.text, CallName: r.callName, Args: r.args}
+	switch r.kind {
+	case kindCall:
+		e.Kind = suggest.Call
+	case kindResult:
+		e.Kind = suggest.Result
+	}
+	return e
 }
 
 // meta is what stays in memory for each event.
@@ -58,7 +71,7 @@ type builder struct {
 	warns  []string
 	malformed,
 	malformedListed int
-	scan    *scanner
+	scan    *suggest.Scanner
 	goal    string
 	first   time.Time
 	last    time.Time
@@ -83,7 +96,7 @@ func newBuilder(opts Options, format Format) (*builder, error) {
 		store:  spill{dir: opts.TempDir},
 		calls:  map[string]callRef{},
 		counts: map[string]int{},
-		scan:   newScanner(),
+		scan:   suggest.New(),
 		pipe:   make(chan rec, 256),
 		done:   make(chan struct{}),
 	}
@@ -100,7 +113,7 @@ func (b *builder) render(pipe <-chan rec) {
 	idx := 0
 	for r := range pipe {
 		if b.werr == nil {
-			b.scan.event(idx, r)
+			b.scan.Add(idx, r.suggestEvent())
 			buf = appendEvent(buf[:0], &r, idx+1)
 			b.werr = b.store.write(buf)
 		}

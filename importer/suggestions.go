@@ -7,10 +7,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/importer/suggest"
 	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"gopkg.in/yaml.v3"
 )
+
+// maxPending bounds the pending operations suggested.
+const maxPending = 20
 
 // suggestion is one suggested invariant: why (a comment) and the node.
 type suggestion struct {
@@ -22,11 +26,11 @@ func (b *builder) suggestions() []suggestion {
 	s := b.scan
 	var out []suggestion
 	seqOf := func(idx int) int { return idx + 1 }
-	for i, c := range s.constraints {
+	for i, c := range s.Constraints() {
 		out = append(out, suggestion{
-			why: fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.idx].role, seqOf(c.idx), shorten(c.sentence, 100)),
+			why: fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.Idx].role, seqOf(c.Idx), shorten(c.Sentence, 100)),
 			node: mapping("id", str(fmt.Sprintf("constraint-%d", i+1)), "type", str(result.TypeConstraint),
-				"source_seq", intNode(seqOf(c.idx)), "match", flowSeq(str(c.pattern))),
+				"source_seq", intNode(seqOf(c.Idx)), "match", flowSeq(str(c.Pattern))),
 		})
 	}
 	// Pending operations: unresolved calls up to the cut, in order. A call
@@ -56,8 +60,8 @@ func (b *builder) suggestions() []suggestion {
 	if tail > 0 {
 		out = append(out, suggestion{why: fmt.Sprintf("%d unresolved calls after the cut are not suggested: they stay in the tail", tail)})
 	}
-	for i, g := range s.artifactGroups() {
-		req, reqIdx, edited := s.required(g)
+	for i, g := range s.ArtifactGroups() {
+		req, reqIdx, edited := s.Required(g)
 		paths := make([]*yaml.Node, len(g))
 		for k, p := range g {
 			paths[k] = str(p)
@@ -72,37 +76,37 @@ func (b *builder) suggestions() []suggestion {
 				"paths", flowSeq(paths...), "required", flowSeq(str(req))),
 		})
 	}
-	if s.pathsFull {
-		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", maxPaths)})
+	if s.PathsFull() {
+		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", suggest.MaxPaths)})
 	}
-	for i, h := range s.refuted {
+	for i, h := range s.Refuted() {
 		out = append(out, suggestion{
-			why: fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.claimIdx), shorten(h.claim, 80), seqOf(h.byIdx), shorten(h.by, 80)),
+			why: fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.ClaimIdx), shorten(h.Claim, 80), seqOf(h.ByIdx), shorten(h.By, 80)),
 			node: mapping("id", str(fmt.Sprintf("refuted-%d", i+1)), "type", str(result.TypeRefutedHypothesis),
-				"hypothesis_seq", intNode(seqOf(h.claimIdx)), "refuted_by_seq", intNode(seqOf(h.byIdx)),
-				"match", flowSeq(str(h.pattern))),
+				"hypothesis_seq", intNode(seqOf(h.ClaimIdx)), "refuted_by_seq", intNode(seqOf(h.ByIdx)),
+				"match", flowSeq(str(h.Pattern))),
 		})
 	}
-	for i, c := range s.corrections {
+	for i, c := range s.Corrections() {
 		out = append(out, suggestion{
-			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.idx), shorten(c.text, 100)),
+			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.Idx), shorten(c.Text, 100)),
 			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(result.TypeCorrection),
-				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.old), "new", str(c.new),
-				"source_seq", intNode(seqOf(c.idx))),
+				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.Old), "new", str(c.New),
+				"source_seq", intNode(seqOf(c.Idx))),
 		})
 	}
-	for i, v := range s.secrets {
+	for i, v := range s.Secrets() {
 		out = append(out, suggestion{
-			why: fmt.Sprintf("secret: a key-like token first seen at seq %d", seqOf(s.secretIdx[v])),
+			why: fmt.Sprintf("secret: a key-like token first seen at seq %d", seqOf(v.Idx)),
 			node: mapping("id", str(fmt.Sprintf("secret-%d", i+1)), "type", str(result.TypeSecret),
-				"value", str(v)),
+				"value", str(v.Value)),
 		})
 	}
-	for i, q := range s.superseded() {
+	for i, q := range s.Quantities() {
 		out = append(out, suggestion{
-			why: fmt.Sprintf("quantity: %q at seq %d", q.raw, seqOf(q.idx)),
+			why: fmt.Sprintf("quantity: %q at seq %d", q.Raw, seqOf(q.Idx)),
 			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(result.TypeQuantity),
-				"value", floatNode(q.value), "unit", str(q.unit)),
+				"value", floatNode(q.Value), "unit", str(q.Unit)),
 		})
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/lazyre"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -322,10 +323,10 @@ type miniMessage struct {
 }
 
 // bashBlock is a fenced command block, as mini-swe-agent asks for them.
-var bashBlock = lazyRE("(?s)```(?:bash|sh|mswea_bash_command)?[ \t]*\n(.*?)\n?```")
+var bashBlock = lazyre.New("(?s)```(?:bash|sh|mswea_bash_command)?[ \t]*\n(.*?)\n?```")
 
 // returnCode reads mini-swe-agent's "<returncode>N</returncode>".
-var returnCode = lazyRE(`^\s*<returncode>(-?\d+)</returncode>`)
+var returnCode = lazyre.New(`^\s*<returncode>(-?\d+)</returncode>`)
 
 // miniMessage adds one mini-swe-agent message. Without tool calling, an
 // assistant message holding exactly one bash block is a call of that

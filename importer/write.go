@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/compact-eval/compact-eval/importer/suggest"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -141,8 +142,8 @@ func (b *builder) goalText() string {
 		return scenarios.Placeholder + ": state the session's goal."
 	}
 	var keep []string
-	for _, sent := range splitSentences(b.goal) {
-		if !b.scan.holdsEvidence(sent) {
+	for _, sent := range suggest.SplitSentences(b.goal) {
+		if !b.scan.HoldsEvidence(sent) {
 			keep = append(keep, sent)
 		}
 	}

@@ -23,6 +23,7 @@ var floors = map[string]int{
 
 	"scenarios":            1,
 	"scenarios/transcript": 2,
+	"importer/suggest":     2,
 	"providers":            3,
 
 	"summarizers": 4,

@@ -1,7 +1,6 @@
-package importer
+package suggest
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,35 +8,35 @@ import (
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
-func userRec(text string) rec {
-	return rec{kind: kindText, role: scenarios.RoleUser, text: text}
+func userRec(text string) Event {
+	return Event{Kind: Text, Role: scenarios.RoleUser, Text: text}
 }
 
-func assistantRec(text string) rec {
-	return rec{kind: kindText, role: scenarios.RoleAssistant, text: text}
+func assistantRec(text string) Event {
+	return Event{Kind: Text, Role: scenarios.RoleAssistant, Text: text}
 }
 
-func callRec(name, args string) rec {
-	return rec{kind: kindCall, role: scenarios.RoleAssistant, callName: name, args: []byte(args)}
+func callRec(name, args string) Event {
+	return Event{Kind: Call, Role: scenarios.RoleAssistant, CallName: name, Args: []byte(args)}
 }
 
-func resultRec(text string) rec {
-	return rec{kind: kindResult, role: scenarios.RoleTool, text: text}
+func resultRec(text string) Event {
+	return Event{Kind: Result, Role: scenarios.RoleTool, Text: text}
 }
 
 // scan feeds events to a new scanner, numbering them from 0.
-func scan(events ...rec) *scanner {
-	s := newScanner()
+func scan(events ...Event) *Scanner {
+	s := New()
 	for i, e := range events {
-		s.event(i, e)
+		s.Add(i, e)
 	}
 	return s
 }
 
-func constraintPatterns(s *scanner) []string {
+func constraintPatterns(s *Scanner) []string {
 	var got []string
 	for _, c := range s.constraints {
-		got = append(got, c.pattern)
+		got = append(got, c.Pattern)
 	}
 	return got
 }
@@ -88,14 +87,14 @@ func TestConstraintsDeduped(t *testing.T) {
 	s := scan(
 		userRec("Do not touch priv/static/assets; it's generated."),
 		userRec("Do not touch priv/static/assets; it's generated. Never push to main."),
-		rec{kind: kindText, role: scenarios.RoleSystem, text: "do not   touch priv/static/assets"},
+		Event{Kind: Text, Role: scenarios.RoleSystem, Text: "do not   touch priv/static/assets"},
 	)
 	want := []string{`do not touch priv/static/assets`, `never push to main`}
 	if diff := cmp.Diff(want, constraintPatterns(s)); diff != "" {
 		t.Errorf("patterns (-want +got):\n%s", diff)
 	}
-	if s.constraints[0].idx != 0 {
-		t.Errorf("the rule cites event %d, want its first statement 0", s.constraints[0].idx)
+	if s.constraints[0].Idx != 0 {
+		t.Errorf("the rule cites event %d, want its first statement 0", s.constraints[0].Idx)
 	}
 }
 
@@ -125,30 +124,30 @@ func TestCorrectionSuggestions(t *testing.T) {
 	const task = "Fix the export."
 	tests := []struct {
 		name     string
-		events   []rec
+		events   []Event
 		old, new string
 		none     bool
 	}{
-		{name: "not X but Y", events: []rec{userRec(task), userRec("The port is not 5432 but 6432.")}, old: "5432", new: "6432"},
-		{name: "actually X, not Y", events: []rec{userRec(task), userRec("Actually, use 6432, not 5432.")}, old: "5432", new: "6432"},
-		{name: "quantities with units", events: []rec{userRec(task), userRec("Correction: the timeout is 45 s, not 30 s.")}, old: "30 s", new: "45 s"},
-		{name: "a version before a colon", events: []rec{userRec(task), userRec("Actually, the release is 3.2.1, not 3.2.0: 3.2.0 was a mistake.")}, old: "3.2.0", new: "3.2.1"},
-		{name: "wait … instead", events: []rec{userRec(task), userRec("Wait, extract the full conversation instead, every message.")},
+		{name: "not X but Y", events: []Event{userRec(task), userRec("The port is not 5432 but 6432.")}, old: "5432", new: "6432"},
+		{name: "actually X, not Y", events: []Event{userRec(task), userRec("Actually, use 6432, not 5432.")}, old: "5432", new: "6432"},
+		{name: "quantities with units", events: []Event{userRec(task), userRec("Correction: the timeout is 45 s, not 30 s.")}, old: "30 s", new: "45 s"},
+		{name: "a version before a colon", events: []Event{userRec(task), userRec("Actually, the release is 3.2.1, not 3.2.0: 3.2.0 was a mistake.")}, old: "3.2.0", new: "3.2.1"},
+		{name: "wait … instead", events: []Event{userRec(task), userRec("Wait, extract the full conversation instead, every message.")},
 			old: "TODO(author): the value or plan it replaces", new: "extract the full conversation"},
-		{name: "instead alone", events: []rec{userRec(task), userRec("Use the staging bucket instead.")},
+		{name: "instead alone", events: []Event{userRec(task), userRec("Use the staging bucket instead.")},
 			old: "TODO(author): the value or plan it replaces", new: "Use the staging bucket"},
-		{name: "Y instead of X", events: []rec{userRec(task), userRec("Use gzip instead of zstd.")}, old: "zstd", new: "Use gzip"},
-		{name: "actually alone", events: []rec{userRec(task), userRec("Actually the bucket is logs-eu.")},
+		{name: "Y instead of X", events: []Event{userRec(task), userRec("Use gzip instead of zstd.")}, old: "zstd", new: "Use gzip"},
+		{name: "actually alone", events: []Event{userRec(task), userRec("Actually the bucket is logs-eu.")},
 			old: "TODO(author): the value or plan it replaces", new: "the bucket is logs-eu"},
-		{name: "spanish sino", events: []rec{userRec(task), userRec("El puerto no es 5432 sino 6432.")}, old: "5432", new: "6432"},
-		{name: "spanish en realidad keeps a file name whole", events: []rec{userRec(task), userRec("En realidad, el fichero es app.yaml, no app.yml")}, old: "app.yml", new: "app.yaml"},
-		{name: "after an interrupt, any redirection", events: []rec{userRec(task), userRec("[Request interrupted by user for tool use]"), userRec("Use the EU region.")},
+		{name: "spanish sino", events: []Event{userRec(task), userRec("El puerto no es 5432 sino 6432.")}, old: "5432", new: "6432"},
+		{name: "spanish en realidad keeps a file name whole", events: []Event{userRec(task), userRec("En realidad, el fichero es app.yaml, no app.yml")}, old: "app.yml", new: "app.yaml"},
+		{name: "after an interrupt, any redirection", events: []Event{userRec(task), userRec("[Request interrupted by user for tool use]"), userRec("Use the EU region.")},
 			old: "TODO(author): the value or plan it replaces", new: "Use the EU region"},
 		// Near misses.
-		{name: "near miss: the opening message", events: []rec{userRec("Actually, the bucket is logs-eu.")}, none: true},
-		{name: "near miss: wait for an aside", events: []rec{userRec(task), userRec("wait, the console.log also prints process.env, ignore that.")}, none: true},
-		{name: "near miss: plain follow-up", events: []rec{userRec(task), userRec("Please continue with the plan.")}, none: true},
-		{name: "near miss: an interrupt marker alone", events: []rec{userRec(task), userRec("[Request interrupted by user]")}, none: true},
+		{name: "near miss: the opening message", events: []Event{userRec("Actually, the bucket is logs-eu.")}, none: true},
+		{name: "near miss: wait for an aside", events: []Event{userRec(task), userRec("wait, the console.log also prints process.env, ignore that.")}, none: true},
+		{name: "near miss: plain follow-up", events: []Event{userRec(task), userRec("Please continue with the plan.")}, none: true},
+		{name: "near miss: an interrupt marker alone", events: []Event{userRec(task), userRec("[Request interrupted by user]")}, none: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,11 +162,11 @@ func TestCorrectionSuggestions(t *testing.T) {
 				t.Fatalf("got %d corrections (%+v), want 1", len(s.corrections), s.corrections)
 			}
 			c := s.corrections[0]
-			if diff := cmp.Diff([]string{tc.old, tc.new}, []string{c.old, c.new}); diff != "" {
+			if diff := cmp.Diff([]string{tc.old, tc.new}, []string{c.Old, c.New}); diff != "" {
 				t.Errorf("old/new (-want +got):\n%s", diff)
 			}
-			if c.idx != len(tc.events)-1 {
-				t.Errorf("idx = %d, want %d", c.idx, len(tc.events)-1)
+			if c.Idx != len(tc.events)-1 {
+				t.Errorf("idx = %d, want %d", c.Idx, len(tc.events)-1)
 			}
 		})
 	}
@@ -181,7 +180,7 @@ func TestCorrectionWidensAFragment(t *testing.T) {
 		callRec("shell", `{"cmd": "grep -n PGPASS /etc/backup/backup.env /etc/backup/backup.env.bak"}`),
 		userRec("En realidad el fichero es /etc/backup/backup.env, no el .bak."),
 	)
-	if len(s.corrections) != 1 || s.corrections[0].old != "/etc/backup/backup.env.bak" || s.corrections[0].new != "/etc/backup/backup.env" {
+	if len(s.corrections) != 1 || s.corrections[0].Old != "/etc/backup/backup.env.bak" || s.corrections[0].New != "/etc/backup/backup.env" {
 		t.Errorf("corrections %+v, want /etc/backup/backup.env.bak -> /etc/backup/backup.env", s.corrections)
 	}
 }
@@ -189,38 +188,38 @@ func TestCorrectionWidensAFragment(t *testing.T) {
 func TestRefutedHypothesisSuggestions(t *testing.T) {
 	tests := []struct {
 		name    string
-		events  []rec
+		events  []Event
 		pattern string // "" when none
 		claim   int
 	}{
-		{"a diagnosis denied", []rec{
+		{"a diagnosis denied", []Event{
 			userRec("CI fails on Dialyzer."),
 			assistantRec("It's a Dialyzer false positive: the spec is too narrow."),
 			userRec("No, that's not a false positive: rate/1 only has an atom clause."),
 		}, `false.{0,12}positive`, 1},
-		{"a guess on a call, denied in Spanish", []rec{
+		{"a guess on a call, denied in Spanish", []Event{
 			userRec("Revisa el backup."),
-			{kind: kindCall, role: scenarios.RoleAssistant, text: "Creo que el disco está lleno.", callName: "shell", args: []byte(`{"cmd":"df -h"}`)},
+			{Kind: Call, Role: scenarios.RoleAssistant, Text: "Creo que el disco está lleno.", CallName: "shell", Args: []byte(`{"cmd":"df -h"}`)},
 			resultRec("/dev/sda1 60G 20G"),
 			userRec("No, el disco no está lleno, tiene 40 GB libres."),
 		}, `disco.{0,12}lleno`, 1},
-		{"the latest matching claim", []rec{
+		{"the latest matching claim", []Event{
 			userRec("Why is the page slow?"),
 			assistantRec("Probably the cache is stale."),
 			assistantRec("I think the cache is cold after the deploy."),
 			userRec("The cache isn't cold, it was warmed at 9."),
 		}, `cache.{0,12}cold`, 2},
-		{"near miss: a denial about something else", []rec{
+		{"near miss: a denial about something else", []Event{
 			userRec("Why is the page slow?"),
 			assistantRec("I think the cache is stale."),
 			userRec("No, the slow part is the image resizer."),
 		}, "", 0},
-		{"near miss: no hedge, no claim", []rec{
+		{"near miss: no hedge, no claim", []Event{
 			userRec("Run the tests."),
 			assistantRec("Running the tests in tests/unit now."),
 			userRec("No, not the unit tests."),
 		}, "", 0},
-		{"near miss: one short shared word", []rec{
+		{"near miss: one short shared word", []Event{
 			userRec("Check it."),
 			assistantRec("I think the disk is bad."),
 			userRec("It's not the disk, check it again."),
@@ -239,8 +238,8 @@ func TestRefutedHypothesisSuggestions(t *testing.T) {
 				t.Fatalf("got %d refuted hypotheses (%+v), want 1", len(s.refuted), s.refuted)
 			}
 			h := s.refuted[0]
-			if h.pattern != tc.pattern || h.claimIdx != tc.claim || h.byIdx != len(tc.events)-1 {
-				t.Errorf("got %q claim %d by %d, want %q claim %d by %d", h.pattern, h.claimIdx, h.byIdx, tc.pattern, tc.claim, len(tc.events)-1)
+			if h.Pattern != tc.pattern || h.ClaimIdx != tc.claim || h.ByIdx != len(tc.events)-1 {
+				t.Errorf("got %q claim %d by %d, want %q claim %d by %d", h.Pattern, h.ClaimIdx, h.ByIdx, tc.pattern, tc.claim, len(tc.events)-1)
 			}
 			if len(s.corrections) != 0 {
 				t.Errorf("the refutation was also suggested as a correction: %+v", s.corrections)
@@ -288,63 +287,63 @@ func TestSecretSuggestions(t *testing.T) {
 func TestArtifactGroups(t *testing.T) {
 	tests := []struct {
 		name     string
-		events   []rec
+		events   []Event
 		want     [][]string
 		required []string
 	}{
-		{"touched by calls, the edited one required", []rec{
+		{"touched by calls, the edited one required", []Event{
 			callRec("shell", `{"cmd": "cat config/db.yml config/db.yaml"}`),
 			callRec("apply_patch", `{"input": "*** Begin Patch\n*** Update File: config/db.yaml\n"}`),
 		}, [][]string{{"config/db.yml", "config/db.yaml"}}, []string{"config/db.yaml"}},
-		{"edited first, read last: still the edited one", []rec{
+		{"edited first, read last: still the edited one", []Event{
 			callRec("Edit", `{"file_path": "src/handler.go", "old_string": "a", "new_string": "b"}`),
 			callRec("Read", `{"file_path": "src/handlers.go"}`),
 		}, [][]string{{"src/handler.go", "src/handlers.go"}}, []string{"src/handler.go"}},
-		{"a backup copy the user named", []rec{
+		{"a backup copy the user named", []Event{
 			userRec("Check /etc/backup/backup.env."),
 			callRec("shell", `{"cmd": "grep -n X /etc/backup/backup.env /etc/backup/backup.env.bak"}`),
 		}, [][]string{{"/etc/backup/backup.env", "/etc/backup/backup.env.bak"}}, []string{"/etc/backup/backup.env"}},
-		{"sed -i writes", []rec{
+		{"sed -i writes", []Event{
 			callRec("bash", `{"command": "cat config/prod.yaml config/prod.yml"}`),
 			callRec("bash", `{"command": "sed -i 's/a/b/' config/prod.yaml"}`),
 		}, [][]string{{"config/prod.yaml", "config/prod.yml"}}, []string{"config/prod.yaml"}},
-		{"whole tokens: root.html.heex is not root.html", []rec{
+		{"whole tokens: root.html.heex is not root.html", []Event{
 			callRec("Read", `{"file_path": "lib/layouts/root.html.heex"}`),
 			callRec("Edit", `{"file_path": "lib/layouts/root.html.eex", "old_string": "a"}`),
 		}, [][]string{{"lib/layouts/root.html.heex", "lib/layouts/root.html.eex"}}, []string{"lib/layouts/root.html.eex"}},
 		// Near misses.
-		{"near miss: one listing in a tool output", []rec{
+		{"near miss: one listing in a tool output", []Event{
 			callRec("Bash", `{"command": "ls lib/layouts"}`),
 			resultRec("app.html.heex\napp.html.eex\nroot.html.heex\nroot.html.eex\nadmin.html.heex\nadmin.html.eex"),
 		}, nil, nil},
-		{"near miss: twins read, none edited or named", []rec{
+		{"near miss: twins read, none edited or named", []Event{
 			callRec("shell", `{"cmd": "grep -c slow /var/log/nginx/access.log /var/log/nginx/access.log.1"}`),
 		}, nil, nil},
-		{"near miss: a diff's a/ and b/ prefixes", []rec{
+		{"near miss: a diff's a/ and b/ prefixes", []Event{
 			callRec("shell", `{"cmd": "git diff a/src/main.go b/src/main.go > /tmp/x.patch"}`),
 		}, nil, nil},
-		{"near miss: member accesses are not files", []rec{
+		{"near miss: member accesses are not files", []Event{
 			callRec("node", `{"code": "console.log(process.env.NODE_ENV); console.log(x)", "path": "src/console.go"}`),
 			callRec("Edit", `{"file_path": "src/console.go", "old_string": "a"}`),
 		}, nil, nil},
-		{"near miss: far apart", []rec{
+		{"near miss: far apart", []Event{
 			callRec("Edit", `{"file_path": "src/main.go", "old_string": "a"}`),
 			callRec("Read", `{"file_path": "docs/README.md"}`),
 		}, nil, nil},
-		{"near miss: urls are not paths", []rec{
+		{"near miss: urls are not paths", []Event{
 			callRec("fetch", `{"a": "https://example.com/a.json", "b": "https://example.com/b.json", "content": "x"}`),
 		}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := scan(tc.events...)
-			groups := s.artifactGroups()
+			groups := s.ArtifactGroups()
 			if diff := cmp.Diff(tc.want, groups); diff != "" {
 				t.Errorf("groups (-want +got):\n%s", diff)
 			}
 			var req []string
 			for _, g := range groups {
-				r, _, _ := s.required(g)
+				r, _, _ := s.Required(g)
 				req = append(req, r)
 			}
 			if diff := cmp.Diff(tc.required, req); diff != "" {
@@ -370,12 +369,12 @@ func TestQuantitySuggestions(t *testing.T) {
 	tests := []struct {
 		name string
 		text string
-		want []quantitySug
+		want []Quantity
 	}{
-		{"ms", "Keep p99 under 200 ms.", []quantitySug{{value: 200, unit: "ms", raw: "200 ms"}}},
-		{"percent and thousands", "Compact at 80% or 50,000 tokens.", []quantitySug{{value: 80, unit: "%", raw: "80%"}, {value: 50000, unit: "tokens", raw: "50,000 tokens"}}},
-		{"spanish decimal", "El límite es 1,5 GB.", []quantitySug{{value: 1.5, unit: "gb", raw: "1,5 GB"}}},
-		{"rate", "Do not go above 1,200 req/s.", []quantitySug{{value: 1200, unit: "req/s", raw: "1,200 req/s"}}},
+		{"ms", "Keep p99 under 200 ms.", []Quantity{{Value: 200, Unit: "ms", Raw: "200 ms"}}},
+		{"percent and thousands", "Compact at 80% or 50,000 tokens.", []Quantity{{Value: 80, Unit: "%", Raw: "80%"}, {Value: 50000, Unit: "tokens", Raw: "50,000 tokens"}}},
+		{"spanish decimal", "El límite es 1,5 GB.", []Quantity{{Value: 1.5, Unit: "gb", Raw: "1,5 GB"}}},
+		{"rate", "Do not go above 1,200 req/s.", []Quantity{{Value: 1200, Unit: "req/s", Raw: "1,200 req/s"}}},
 		// Near misses: shell syntax.
 		{"near miss: a sed range", "Run sed -i '1,10s/foo/bar/' on it.", nil},
 		{"near miss: a sed range unquoted", "then 1,10s/x/y/ fixes it", nil},
@@ -387,7 +386,7 @@ func TestQuantitySuggestions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := scan(userRec(tc.text))
-			if diff := cmp.Diff(tc.want, s.quantities, cmp.AllowUnexported(quantitySug{})); diff != "" {
+			if diff := cmp.Diff(tc.want, s.quantities, cmp.AllowUnexported(Quantity{})); diff != "" {
 				t.Errorf("quantities (-want +got):\n%s", diff)
 			}
 		})
@@ -399,62 +398,10 @@ func TestQuantitySuggestions(t *testing.T) {
 func TestCorrectedQuantityNotSuggested(t *testing.T) {
 	s := scan(userRec("Requests time out after 30 s."), userRec("Correction: the timeout is 45 s, not 30 s."))
 	var got []string
-	for _, q := range s.superseded() {
-		got = append(got, q.raw)
+	for _, q := range s.Quantities() {
+		got = append(got, q.Raw)
 	}
 	if diff := cmp.Diff([]string{"45 s"}, got); diff != "" {
 		t.Errorf("quantities (-want +got):\n%s", diff)
-	}
-}
-
-// TestGoalQuotesNoEvidence: the skeleton's goal quotes only the opening
-// sentences that hold no suggested invariant's evidence.
-func TestGoalQuotesNoEvidence(t *testing.T) {
-	tests := []struct {
-		name, opening string
-		want          string
-	}{
-		{"the rule left out", "The export writes to the wrong bucket. Fix scripts/export.py. Logging MUST remain disabled in production.",
-			"TODO(author): restate the goal without the rules and values the invariants check. The session opened with: The export writes to the wrong bucket. Fix scripts/export.py."},
-		{"nothing left", "This run is read-only. Keep p99 under 200 ms.",
-			"TODO(author): state the session's goal in your own words, without the rules and values the invariants check."},
-		{"no evidence at all", "Why is the report empty?",
-			"TODO(author): restate the goal without the rules and values the invariants check. The session opened with: Why is the report empty?"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b := &builder{scan: scan(userRec(tc.opening)), goal: tc.opening}
-			if got := b.goalText(); got != tc.want {
-				t.Errorf("goal:\n got %q\nwant %q", got, tc.want)
-			}
-			if strings.Contains(tc.want, "MUST") {
-				t.Fatal("the expected goal quotes the rule")
-			}
-		})
-	}
-}
-
-func TestChooseCut(t *testing.T) {
-	text := meta{role: scenarios.RoleUser, kind: kindText, result: -1}
-	call := func(result int32) meta { return meta{role: scenarios.RoleAssistant, kind: kindCall, result: result} }
-	res := meta{role: scenarios.RoleTool, kind: kindResult, result: -1}
-	tests := []struct {
-		name  string
-		metas []meta
-		want  int
-	}{
-		{"one event", []meta{text}, 1},
-		{"plain text", []meta{text, text, text, text, text, text}, 4},
-		{"moved before a call", []meta{text, text, text, call(4), res, text}, 3},
-		{"interleaved parallel calls", []meta{text, call(4), call(3), res, res, text}, 1},
-		{"unresolved call does not block", []meta{text, text, text, call(-1), text, text}, 4},
-		{"later when nothing earlier works", []meta{call(2), text, res}, 3},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := chooseCut(tc.metas); got != tc.want {
-				t.Errorf("chooseCut = %d, want %d", got, tc.want)
-			}
-		})
 	}
 }

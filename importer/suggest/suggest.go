@@ -1,4 +1,4 @@
-package importer
+package suggest
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/lazyre"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -19,35 +20,66 @@ const (
 	maxClaims       = 24
 	maxSecrets      = 20
 	maxQuantities   = 12
-	maxPaths        = 1000
+	MaxPaths        = 1000 // distinct paths compared for artifacts
 	maxArtifactSets = 10
-	maxPending      = 20
 	maxScanChars    = 20000 // of one text, for the sentence-level rules
 )
 
-type constraintSug struct {
-	idx      int
-	sentence string
-	pattern  string
+// Kind is what an event is to the scanner.
+type Kind uint8
+
+// The kinds of event.
+const (
+	Text   Kind = iota // a message
+	Call               // a tool call
+	Result             // a tool result
+)
+
+// Event is what the scanner reads of one event.
+type Event struct {
+	Kind     Kind
+	Role     scenarios.Role
+	Text     string
+	CallName string // a call's tool
+	Args     []byte // a call's arguments, raw JSON; nil when it has none
 }
 
-type correctionSug struct {
-	idx      int
-	old, new string
-	text     string
+// Constraint is a rule stated in the sentence of the event at Idx,
+// recognised by Pattern.
+type Constraint struct {
+	Idx      int
+	Sentence string
+	Pattern  string
 }
 
-type refutedSug struct {
-	claimIdx, byIdx int
-	claim, by       string
-	pattern         string
+// Correction is a user turn (the event at Idx, whose text is Text) that
+// replaced Old with New.
+type Correction struct {
+	Idx      int
+	Old, New string
+	Text     string
 }
 
-type quantitySug struct {
-	idx   int
-	value float64
-	unit  string
-	raw   string
+// Refuted is an assistant claim (at ClaimIdx) that a later user turn (at
+// ByIdx) denied; Pattern recognises the claim.
+type Refuted struct {
+	ClaimIdx, ByIdx int
+	Claim, By       string
+	Pattern         string
+}
+
+// Quantity is a number with its unit, as written (Raw) in the event at Idx.
+type Quantity struct {
+	Idx   int
+	Value float64
+	Unit  string
+	Raw   string
+}
+
+// Secret is a key-like token first seen in the event at Idx.
+type Secret struct {
+	Value string
+	Idx   int
 }
 
 type pathInfo struct {
@@ -63,13 +95,13 @@ type claim struct {
 	words []string // folded content words
 }
 
-// scanner looks at each event as it is added and keeps bounded candidate
-// lists for the suggested invariants.
-type scanner struct {
-	constraints []constraintSug
-	corrections []correctionSug
-	refuted     []refutedSug
-	quantities  []quantitySug
+// Scanner looks at each event as it is added and keeps bounded candidate
+// lists for the suggested invariants. It is not safe for concurrent use.
+type Scanner struct {
+	constraints []Constraint
+	corrections []Correction
+	refuted     []Refuted
+	quantities  []Quantity
 	secrets     []string
 	secretIdx   map[string]int
 	paths       map[string]*pathInfo // paths named in tool calls' arguments
@@ -81,25 +113,27 @@ type scanner struct {
 	interrupted bool // the user interrupted the agent: the next user turn redirects it
 }
 
-func newScanner() *scanner {
-	return &scanner{secretIdx: map[string]int{}, paths: map[string]*pathInfo{}, seen: map[string]bool{}, userPaths: map[string]bool{}}
+// New returns a scanner that has seen no event.
+func New() *Scanner {
+	return &Scanner{secretIdx: map[string]int{}, paths: map[string]*pathInfo{}, seen: map[string]bool{}, userPaths: map[string]bool{}}
 }
 
-func (s *scanner) event(idx int, r rec) {
-	text := stripANSI(stripTrimMarker(r.text))
-	args := stripANSI(string(r.args))
+// Add scans the event at idx (0-based, in order).
+func (s *Scanner) Add(idx int, e Event) {
+	text := stripANSI(stripTrimMarker(e.Text))
+	args := stripANSI(string(e.Args))
 	s.secretTokens(idx, text)
-	if r.kind == kindCall {
+	if e.Kind == Call {
 		s.secretTokens(idx, args)
-		s.touch(idx, r.callName, args)
+		s.touch(idx, e.CallName, args)
 	}
-	if r.kind == kindResult || strings.HasPrefix(text, "[earlier compaction summary]") {
+	if e.Kind == Result || strings.HasPrefix(text, "[earlier compaction summary]") {
 		return
 	}
 	if len(text) > maxScanChars {
 		text = text[:maxScanChars]
 	}
-	switch r.role {
+	switch e.Role {
 	case scenarios.RoleUser:
 		if isInterrupt(text) {
 			s.interrupted = true
@@ -117,7 +151,7 @@ func (s *scanner) event(idx int, r rec) {
 		s.userTurns++
 		s.interrupted = false
 		for _, p := range pathTokens(text) {
-			if len(s.userPaths) < maxPaths {
+			if len(s.userPaths) < MaxPaths {
 				s.userPaths[p] = true
 			}
 		}
@@ -131,7 +165,7 @@ func (s *scanner) event(idx int, r rec) {
 	}
 }
 
-var trimMarker = lazyRE(`…\[trimmed \d+ chars\]$`)
+var trimMarker = lazyre.New(`…\[trimmed \d+ chars\]$`)
 
 // stripTrimMarker removes the marker --max-event-chars adds, so suggestions
 // are drawn only from the text the event keeps.
@@ -147,7 +181,7 @@ func stripTrimMarker(s string) string {
 
 // ansiRE matches terminal escape sequences, raw (ESC [ … final byte, ESC ]
 // … BEL) or as text ("\e[22m", "\033[0m", "\x1b[1;31m", "\u001b[0m").
-var ansiRE = lazyRE(`(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB])(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))`)
+var ansiRE = lazyre.New(`(?:\x1b|\\e|\\033|\\x1[bB]|\\u001[bB])(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\))`)
 
 // stripANSI removes terminal escape sequences.
 func stripANSI(s string) string {
@@ -172,16 +206,16 @@ func isInterrupt(text string) bool {
 
 var (
 	// readOnlyRE finds a read-only rule in folded lower-case text.
-	readOnlyRE = lazyRE(`\bread[- ]?only\b|\bsolo lectura\b`)
+	readOnlyRE = lazyre.New(`\bread[- ]?only\b|\bsolo lectura\b`)
 	// leadRE is a clause that opens with an imperative marker.
-	leadRE = lazyRE(`^(?:(?:please|and|also|then|but|y|pero|ademas|por favor),? )?(do not|don't|dont|never|always|only|make sure|ensure|nunca|jamas|siempre|solo|solamente|unicamente|no)\b`)
+	leadRE = lazyre.New(`^(?:(?:please|and|also|then|but|y|pero|ademas|por favor),? )?(do not|don't|dont|never|always|only|make sure|ensure|nunca|jamas|siempre|solo|solamente|unicamente|no)\b`)
 	// strongLeadRE is a marker that opens a rule even after "and".
-	strongLeadRE = lazyRE(`^(?:do not|don't|dont|never|always|nunca|jamas|siempre)\b`)
+	strongLeadRE = lazyre.New(`^(?:do not|don't|dont|never|always|nunca|jamas|siempre)\b`)
 	// onlyRE is "only" restricting an instruction: "use the key only for
 	// staging".
-	onlyRE = lazyRE(`\b(only|solo|solamente|unicamente)\s+(for|in|on|from|under|with|to|within|inside|para|en|con|desde|dentro)\b`)
+	onlyRE = lazyre.New(`\b(only|solo|solamente|unicamente)\s+(for|in|on|from|under|with|to|within|inside|para|en|con|desde|dentro)\b`)
 	// modalRE is a modal that makes a clause a rule wherever it stands.
-	modalRE = lazyRE(`\b(must not|mustn't|must|shall not|shall|should never|is not allowed|are not allowed|is forbidden|are forbidden|is off limits|are off limits|is off-limits|are off-limits|no debe|no debes|debe|debes|esta prohibido|tiene que|hay que)\b`)
+	modalRE = lazyre.New(`\b(must not|mustn't|must|shall not|shall|should never|is not allowed|are not allowed|is forbidden|are forbidden|is off limits|are off limits|is off-limits|are off-limits|no debe|no debes|debe|debes|esta prohibido|tiene que|hay que)\b`)
 	// notVerb are words after "only" or a Spanish "no" that show a
 	// description, not an instruction ("only has", "no esta").
 	notVerb = map[string]bool{
@@ -203,8 +237,8 @@ var (
 
 // rules finds imperative rules in user and system text, in either polarity
 // ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
-func (s *scanner) rules(idx int, text string) {
-	for _, sent := range splitSentences(text) {
+func (s *Scanner) rules(idx int, text string) {
+	for _, sent := range SplitSentences(text) {
 		if len(s.constraints) >= maxConstraints {
 			return
 		}
@@ -218,7 +252,7 @@ func (s *scanner) rules(idx int, text string) {
 				continue
 			}
 			s.seen["c:"+pattern] = true
-			s.constraints = append(s.constraints, constraintSug{idx: idx, sentence: sent, pattern: pattern})
+			s.constraints = append(s.constraints, Constraint{Idx: idx, Sentence: sent, Pattern: pattern})
 			if len(s.constraints) >= maxConstraints {
 				return
 			}
@@ -338,10 +372,10 @@ func phrase(words []string, n int) string {
 	return regexp.QuoteMeta(p)
 }
 
-// splitSentences splits text at sentence ends (". ", "! ", "? ", "; ") and
+// SplitSentences splits text at sentence ends (". ", "! ", "? ", "; ") and
 // line breaks; a dot inside a word (a file name, a version) does not end a
 // sentence.
-func splitSentences(text string) []string {
+func SplitSentences(text string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(text); i++ {
@@ -368,20 +402,20 @@ func splitSentences(text string) []string {
 const valuePart = `(?:[^,;!?.\s]|\.[^\s,;!?.]|\s)`
 
 var (
-	notButRE      = lazyRE(`(?i)\bnot\s+(` + valuePart + `{1,40}?),?\s+but\s+(` + valuePart + `{1,40})`)
-	sinoRE        = lazyRE(`(?i)\bno\s+(?:es\s+|son\s+|era\s+)?(` + valuePart + `{1,40}?),?\s+sino\s+(?:que\s+)?(` + valuePart + `{1,40})`)
-	numNotRE      = lazyRE(`(?i)(\d[\d.,]*\s?[a-z%/°€]{0,6}),\s+(?:not|no)\s+(\d[\d.,]*\s?[a-z%/°€]{0,6})\b`)
-	xNotYRE       = lazyRE(`(?i)((?:[^,;!?.]|\.\S)*\S),\s+(?:not|no)\s+(?:the\s+|el\s+|la\s+)?(\S+?)[.:;!?]?(?:\s|$)`)
-	insteadOfRE   = lazyRE(`(?i)\b(` + valuePart + `{1,40}?)\s+instead\s+of\s+(` + valuePart + `{1,40})`)
-	correctionRE  = lazyRE(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
-	insteadTailRE = lazyRE(`(?i)^(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\b`)
+	notButRE      = lazyre.New(`(?i)\bnot\s+(` + valuePart + `{1,40}?),?\s+but\s+(` + valuePart + `{1,40})`)
+	sinoRE        = lazyre.New(`(?i)\bno\s+(?:es\s+|son\s+|era\s+)?(` + valuePart + `{1,40}?),?\s+sino\s+(?:que\s+)?(` + valuePart + `{1,40})`)
+	numNotRE      = lazyre.New(`(?i)(\d[\d.,]*\s?[a-z%/°€]{0,6}),\s+(?:not|no)\s+(\d[\d.,]*\s?[a-z%/°€]{0,6})\b`)
+	xNotYRE       = lazyre.New(`(?i)((?:[^,;!?.]|\.\S)*\S),\s+(?:not|no)\s+(?:the\s+|el\s+|la\s+)?(\S+?)[.:;!?]?(?:\s|$)`)
+	insteadOfRE   = lazyre.New(`(?i)\b(` + valuePart + `{1,40}?)\s+instead\s+of\s+(` + valuePart + `{1,40})`)
+	correctionRE  = lazyre.New(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
+	insteadTailRE = lazyre.New(`(?i)^(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\b`)
 )
 
 // correction finds a user turn that redirects the agent: "actually …",
 // "wait, …", "not X but Y", "Y, not X", "Y instead of X", "… instead",
 // Spanish "no X sino Y", "en realidad …", and any turn that follows an
 // interruption.
-func (s *scanner) correction(idx int, text string, afterInterrupt bool) {
+func (s *Scanner) correction(idx int, text string, afterInterrupt bool) {
 	if len(s.corrections) >= maxCorrections {
 		return
 	}
@@ -399,7 +433,7 @@ func (s *scanner) correction(idx int, text string, afterInterrupt bool) {
 			return
 		}
 		s.seen[key] = true
-		s.corrections = append(s.corrections, correctionSug{idx: idx, old: old, new: new, text: flat})
+		s.corrections = append(s.corrections, Correction{Idx: idx, Old: old, New: new, Text: flat})
 	}
 	if m := notButRE.FindStringSubmatch(flat); m != nil {
 		add(m[1], m[2])
@@ -450,7 +484,7 @@ func (s *scanner) correction(idx int, text string, afterInterrupt bool) {
 
 // valueCorrection finds only an explicit value correction ("Y, not X",
 // "not X but Y"): what is left of a turn that refuted a claim.
-func (s *scanner) valueCorrection(idx int, text string) {
+func (s *Scanner) valueCorrection(idx int, text string) {
 	flat := strings.Join(strings.Fields(text), " ")
 	if notButRE.MatchString(flat) || sinoRE.MatchString(flat) || numNotRE.MatchString(flat) {
 		s.correction(idx, text, false)
@@ -520,7 +554,7 @@ func directive(body string) bool {
 
 // widen turns a fragment ("the .bak") into the touched path it stands for,
 // when one ends with it and shares a stem with the new value.
-func (s *scanner) widen(old, new string) string {
+func (s *Scanner) widen(old, new string) string {
 	old = cleanValue(old)
 	if !strings.HasPrefix(old, ".") {
 		return old
@@ -565,9 +599,9 @@ func firstClause(s string) string {
 
 var (
 	// claimRE marks an assistant statement that is a guess or a diagnosis.
-	claimRE = lazyRE(`(?i)\b(i think|i suspect|i believe|probably|likely|my guess|it(?:'s| is) (?:a|an|the)|the (?:cause|problem|issue|culprit|bug) is|seems|must be|creo que|probablemente|sospecho|parece que|seguramente|el problema es)\b`)
+	claimRE = lazyre.New(`(?i)\b(i think|i suspect|i believe|probably|likely|my guess|it(?:'s| is) (?:a|an|the)|the (?:cause|problem|issue|culprit|bug) is|seems|must be|creo que|probablemente|sospecho|parece que|seguramente|el problema es)\b`)
 	// denyRE marks a user turn that denies something.
-	denyRE = lazyRE(`(?i)(?:^(?:no|nope|wrong|incorrect)\b[,.!]?|\b(?:is not|isn't|was not|wasn't|are not|aren't|not a|not the|not an|that's not|it's not|no es|no esta|no son|no fue|no era)\b)`)
+	denyRE = lazyre.New(`(?i)(?:^(?:no|nope|wrong|incorrect)\b[,.!]?|\b(?:is not|isn't|was not|wasn't|are not|aren't|not a|not the|not an|that's not|it's not|no es|no esta|no son|no fue|no era)\b)`)
 	// stopWords are left out when comparing a claim with a denial.
 	stopWords = map[string]bool{
 		"this": true, "that": true, "with": true, "from": true, "have": true, "will": true, "into": true, "then": true,
@@ -580,8 +614,8 @@ var (
 )
 
 // claim remembers an assistant statement that states a guess.
-func (s *scanner) claim(idx int, text string) {
-	for _, sent := range splitSentences(text) {
+func (s *Scanner) claim(idx int, text string) {
+	for _, sent := range SplitSentences(text) {
 		if !claimRE.MatchString(sent) {
 			continue
 		}
@@ -611,11 +645,11 @@ func contentWords(s string) []string {
 // refutes records a user turn that denies an earlier assistant claim (a
 // denial that shares the claim's key words) and returns the denying
 // sentence, or "".
-func (s *scanner) refutes(idx int, text string) string {
+func (s *Scanner) refutes(idx int, text string) string {
 	if len(s.refuted) >= maxRefuted || len(s.claims) == 0 {
 		return ""
 	}
-	for _, sent := range splitSentences(text) {
+	for _, sent := range SplitSentences(text) {
 		if !denyRE.MatchString(sent) {
 			continue
 		}
@@ -650,7 +684,7 @@ func (s *scanner) refutes(idx int, text string) string {
 				return sent
 			}
 			s.seen["h:"+pattern] = true
-			s.refuted = append(s.refuted, refutedSug{claimIdx: c.idx, byIdx: idx, claim: c.text, by: sent, pattern: pattern})
+			s.refuted = append(s.refuted, Refuted{ClaimIdx: c.idx, ByIdx: idx, Claim: c.text, By: sent, Pattern: pattern})
 			s.claims = append(s.claims[:i], s.claims[i+1:]...)
 			return sent
 		}
@@ -660,15 +694,15 @@ func (s *scanner) refutes(idx int, text string) string {
 
 // ---- quantities ----
 
-var quantityRE = lazyRE(`(?i)(?:^|[^\w.,/'-])(\d{1,3}(?:,\d{3})+|\d+(?:[.,]\d+)?)\s?(%|percent|por ciento|ms|milliseconds?|milisegundos?|seconds?|secs?|segundos?|s|minutes?|minutos?|mins?|hours?|horas?|h|days?|d[ií]as?|tokens?|kib|mib|gib|kb|mb|gb|tb|bytes?|req/s|rps|qps|usd|eur|€|°c|ms/op)(?:[^\w%/]|$)`)
+var quantityRE = lazyre.New(`(?i)(?:^|[^\w.,/'-])(\d{1,3}(?:,\d{3})+|\d+(?:[.,]\d+)?)\s?(%|percent|por ciento|ms|milliseconds?|milisegundos?|seconds?|secs?|segundos?|s|minutes?|minutos?|mins?|hours?|horas?|h|days?|d[ií]as?|tokens?|kib|mib|gib|kb|mb|gb|tb|bytes?|req/s|rps|qps|usd|eur|€|°c|ms/op)(?:[^\w%/]|$)`)
 
 // codeRE matches code spans and fenced blocks, which hold commands, not
 // prose.
-var codeRE = lazyRE("(?s)```.*?```|`[^`\n]*`")
+var codeRE = lazyre.New("(?s)```.*?```|`[^`\n]*`")
 
 // quantity finds numbers with units in the prose of user and system text:
 // never in code spans, fenced blocks or lines that are shell commands.
-func (s *scanner) quantity(idx int, text string) {
+func (s *Scanner) quantity(idx int, text string) {
 	text = codeRE.ReplaceAllString(text, " ")
 	for _, line := range strings.Split(text, "\n") {
 		if isCommandLine(line) {
@@ -694,13 +728,13 @@ func (s *scanner) quantity(idx int, text string) {
 				continue
 			}
 			s.seen[key] = true
-			s.quantities = append(s.quantities, quantitySug{idx: idx, value: v, unit: unit, raw: strings.TrimSpace(strings.Trim(m[0], " ,.;:()"))})
+			s.quantities = append(s.quantities, Quantity{Idx: idx, Value: v, Unit: unit, Raw: strings.TrimSpace(strings.Trim(m[0], " ,.;:()"))})
 		}
 	}
 }
 
 // commandRE is a line that is a shell command.
-var commandRE = lazyRE(`^\s*(?:\$ |# |sudo |sed |awk |grep |find |xargs |sleep |timeout |curl |kubectl |docker |git |go |npm |make |python3? |bash |sh )`)
+var commandRE = lazyre.New(`^\s*(?:\$ |# |sudo |sed |awk |grep |find |xargs |sleep |timeout |curl |kubectl |docker |git |go |npm |make |python3? |bash |sh )`)
 
 func isCommandLine(line string) bool { return commandRE.MatchString(line) }
 
@@ -708,7 +742,7 @@ func isCommandLine(line string) bool { return commandRE.MatchString(line) }
 
 // tokens splits text into key-like tokens with a byte loop (no regular
 // expression: this runs over every byte of the log).
-func (s *scanner) secretTokens(idx int, text string) {
+func (s *Scanner) secretTokens(idx int, text string) {
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && tokenBytes[text[i]] {
@@ -735,7 +769,7 @@ var tokenBytes = func() (t [256]bool) {
 	return t
 }()
 
-func (s *scanner) secretToken(idx int, tok string) {
+func (s *Scanner) secretToken(idx int, tok string) {
 	tok = strings.TrimRight(tok, ".")
 	if i := strings.IndexByte(tok, '='); i > 0 && i < len(tok)-1 && tok[i+1] != '=' {
 		// NAME=value: look at both sides.
@@ -833,10 +867,10 @@ func entropy(s string) float64 {
 // ---- paths ----
 
 // editTools are tool names that write the file they name.
-var editToolRE = lazyRE(`(?i)edit|write|patch|replace|create|insert|str_replace|apply|save|rename|move|delete`)
+var editToolRE = lazyre.New(`(?i)edit|write|patch|replace|create|insert|str_replace|apply|save|rename|move|delete`)
 
 // writeCommandRE marks a shell command that writes the files it names.
-var writeCommandRE = lazyRE(`(?:\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\btee\b|>>?\s*\S|\bmv\b|\bcp\b|\brm\b|\btouch\b|\bgit\s+mv\b|\bpatch\b|\bperl\s+-[a-z]*i)`)
+var writeCommandRE = lazyre.New(`(?:\bsed\s+(?:-[a-zA-Z]*i|--in-place)|\btee\b|>>?\s*\S|\bmv\b|\bcp\b|\brm\b|\btouch\b|\bgit\s+mv\b|\bpatch\b|\bperl\s+-[a-z]*i)`)
 
 // writeWords are what writeCommandRE needs one of; mayWrite checks them
 // first, since most commands hold none and the pattern is slow to rule out.
@@ -852,12 +886,12 @@ func mayWrite(args string) bool {
 }
 
 // patchFileRE names the files an apply_patch input changes.
-var patchFileRE = lazyRE(`\*\*\* (?:Update|Add|Delete) File: (\S+)`)
+var patchFileRE = lazyre.New(`\*\*\* (?:Update|Add|Delete) File: (\S+)`)
 
 // touch records the paths a tool call names in its arguments: read,
 // written, edited or executed. Paths that only appear in tool output (a
 // listing, a grep) are not touched.
-func (s *scanner) touch(idx int, name, args string) {
+func (s *Scanner) touch(idx int, name, args string) {
 	if args == "" {
 		return
 	}
@@ -873,7 +907,7 @@ func (s *scanner) touch(idx int, name, args string) {
 	for _, tok := range pathTokens(args) {
 		info, ok := s.paths[tok]
 		if !ok {
-			if len(s.paths) >= maxPaths {
+			if len(s.paths) >= MaxPaths {
 				s.pathsFull = true
 				continue
 			}
@@ -993,11 +1027,11 @@ func isPath(tok string) bool {
 	return true
 }
 
-// artifactGroups returns groups of near-twin paths among the paths tool
+// ArtifactGroups returns groups of near-twin paths among the paths tool
 // calls touched: at an edit distance of 2 or less (names of 5 characters or
 // more), equal but for the extension, or one the other with a suffix
 // (".bak", ".1"). Each group lists its paths in order of first sight.
-func (s *scanner) artifactGroups() [][]string {
+func (s *Scanner) ArtifactGroups() [][]string {
 	type item struct {
 		path string
 		info *pathInfo
@@ -1047,7 +1081,7 @@ func (s *scanner) artifactGroups() [][]string {
 // matters reports a group where the choice matters: the session edited one
 // of the paths, the user named one, or separate calls touched them. Two
 // rotated logs that one grep read are not an artifact to keep straight.
-func (s *scanner) matters(group []string) bool {
+func (s *Scanner) matters(group []string) bool {
 	calls := map[int]bool{}
 	for _, p := range group {
 		info := s.paths[p]
@@ -1059,9 +1093,9 @@ func (s *scanner) matters(group []string) bool {
 	return len(calls) > 1 // touched by separate calls, not one command naming both
 }
 
-// required picks the path of a group the session edited last, else the one
+// Required picks the path of a group the session edited last, else the one
 // it touched last.
-func (s *scanner) required(group []string) (string, int, bool) {
+func (s *Scanner) Required(group []string) (string, int, bool) {
 	best, bestIdx, edited := group[0], -1, false
 	for _, p := range group {
 		if info := s.paths[p]; info.edited > bestIdx || !edited && info.edited < 0 && info.last > bestIdx {
@@ -1149,15 +1183,15 @@ func withinDistance(a, b string, k int) bool {
 	return prev[len(b)] <= k
 }
 
-// superseded returns the quantities that no later correction replaced: a
+// Quantities returns the quantities that no later correction replaced: a
 // value the user corrected ("the timeout is 45 s, not 30 s") is not one a
 // summary must keep.
-func (s *scanner) superseded() []quantitySug {
-	var out []quantitySug
+func (s *Scanner) Quantities() []Quantity {
+	var out []Quantity
 	for _, q := range s.quantities {
 		replaced := false
 		for _, c := range s.corrections {
-			if c.idx > q.idx && strings.Contains(strings.ToLower(textmatch.Fold(c.old)), strings.ToLower(textmatch.Fold(q.raw))) {
+			if c.Idx > q.Idx && strings.Contains(strings.ToLower(textmatch.Fold(c.Old)), strings.ToLower(textmatch.Fold(q.Raw))) {
 				replaced = true
 			}
 		}
@@ -1168,23 +1202,23 @@ func (s *scanner) superseded() []quantitySug {
 	return out
 }
 
-// holdsEvidence reports whether a sentence holds what a suggestion checks:
+// HoldsEvidence reports whether a sentence holds what a suggestion checks:
 // a constraint's pattern, a quantity, a correction's value, a secret, a
 // path of a near-twin group.
-func (s *scanner) holdsEvidence(sent string) bool {
+func (s *Scanner) HoldsEvidence(sent string) bool {
 	folded := strings.ToLower(textmatch.Fold(sent))
 	for _, c := range s.constraints {
-		if _, ok := textmatch.Find(c.pattern, folded); ok {
+		if _, ok := textmatch.Find(c.Pattern, folded); ok {
 			return true
 		}
 	}
 	for _, q := range s.quantities {
-		if strings.Contains(sent, q.raw) {
+		if strings.Contains(sent, q.Raw) {
 			return true
 		}
 	}
 	for _, c := range s.corrections {
-		if strings.Contains(folded, strings.ToLower(textmatch.Fold(c.new))) {
+		if strings.Contains(folded, strings.ToLower(textmatch.Fold(c.New))) {
 			return true
 		}
 	}
@@ -1193,7 +1227,7 @@ func (s *scanner) holdsEvidence(sent string) bool {
 			return true
 		}
 	}
-	for _, g := range s.artifactGroups() {
+	for _, g := range s.ArtifactGroups() {
 		for _, p := range g {
 			if strings.Contains(sent, p) {
 				return true
@@ -1202,3 +1236,25 @@ func (s *scanner) holdsEvidence(sent string) bool {
 	}
 	return false
 }
+
+// Constraints returns the rules found, in order of first statement.
+func (s *Scanner) Constraints() []Constraint { return s.constraints }
+
+// Corrections returns the corrections found, in order.
+func (s *Scanner) Corrections() []Correction { return s.corrections }
+
+// Refuted returns the refuted hypotheses found, in order.
+func (s *Scanner) Refuted() []Refuted { return s.refuted }
+
+// Secrets returns the key-like tokens found, in order of first sight.
+func (s *Scanner) Secrets() []Secret {
+	out := make([]Secret, len(s.secrets))
+	for i, v := range s.secrets {
+		out[i] = Secret{Value: v, Idx: s.secretIdx[v]}
+	}
+	return out
+}
+
+// PathsFull reports that more than MaxPaths distinct paths were seen:
+// only the first MaxPaths were compared for artifacts.
+func (s *Scanner) PathsFull() bool { return s.pathsFull }
