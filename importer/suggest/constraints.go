@@ -1,0 +1,200 @@
+package suggest
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/lazyre"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+)
+
+var (
+	// readOnlyRE finds a read-only rule in folded lower-case text.
+	readOnlyRE = lazyre.New(`\bread[- ]?only\b|\bsolo lectura\b`)
+	// leadRE is a clause that opens with an imperative marker.
+	leadRE = lazyre.New(`^(?:(?:please|and|also|then|but|y|pero|ademas|por favor),? )?(do not|don't|dont|never|always|only|make sure|ensure|nunca|jamas|siempre|solo|solamente|unicamente|no)\b`)
+	// strongLeadRE is a marker that opens a rule even after "and".
+	strongLeadRE = lazyre.New(`^(?:do not|don't|dont|never|always|nunca|jamas|siempre)\b`)
+	// onlyRE is "only" restricting an instruction: "use the key only for
+	// staging".
+	onlyRE = lazyre.New(`\b(only|solo|solamente|unicamente)\s+(for|in|on|from|under|with|to|within|inside|para|en|con|desde|dentro)\b`)
+	// modalRE is a modal that makes a clause a rule wherever it stands.
+	modalRE = lazyre.New(`\b(must not|mustn't|must|shall not|shall|should never|is not allowed|are not allowed|is forbidden|are forbidden|is off limits|are off limits|is off-limits|are off-limits|no debe|no debes|debe|debes|esta prohibido|tiene que|hay que)\b`)
+	// notVerb are words after "only" or a Spanish "no" that show a
+	// description, not an instruction ("only has", "no esta").
+	notVerb = map[string]bool{
+		"the": true, "a": true, "an": true, "this": true, "these": true, "that": true, "those": true, "one": true,
+		"has": true, "have": true, "is": true, "are": true, "was": true, "were": true, "had": true, "if": true,
+		"when": true, "for": true, "in": true, "on": true, "at": true, "to": true, "after": true, "some": true,
+		"esta": true, "estan": true, "es": true, "son": true, "era": true, "hay": true, "tiene": true, "el": true,
+		"la": true, "los": true, "las": true, "un": true, "una": true, "lo": true, "se": true, "me": true, "funciona": true,
+	}
+	// stopTail are words a pattern does not end with.
+	stopTail = map[string]bool{
+		"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "on": true, "at": true, "for": true,
+		"and": true, "or": true, "with": true, "after": true, "before": true, "under": true, "over": true, "than": true,
+		"el": true, "la": true, "los": true, "las": true, "de": true, "del": true, "en": true, "y": true, "o": true,
+		"un": true, "una": true, "que": true, "con": true, "por": true, "para": true, "this": true, "that": true,
+		"these": true, "those": true, "este": true, "esta": true, "es": true, "is": true, "are": true,
+	}
+)
+
+// rules finds imperative rules in user and system text, in either polarity
+// ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
+func (s *Scanner) rules(idx int, text string) {
+	for _, sent := range SplitSentences(text) {
+		if len(s.constraints) >= maxConstraints {
+			return
+		}
+		if strings.HasSuffix(sent, "?") || looksLikeOutput(sent) {
+			continue
+		}
+		folded := strings.ToLower(textmatch.Fold(sent))
+		for _, clause := range splitClauses(folded) {
+			pattern := rulePattern(clause)
+			if pattern == "" || s.seen["c:"+pattern] {
+				continue
+			}
+			s.seen["c:"+pattern] = true
+			s.constraints = append(s.constraints, Constraint{Idx: idx, Sentence: sent, Pattern: pattern})
+			if len(s.constraints) >= maxConstraints {
+				return
+			}
+		}
+	}
+}
+
+// looksLikeOutput reports a sentence that is a program's output pasted or
+// echoed, not an instruction.
+func looksLikeOutput(sent string) bool {
+	l := strings.ToLower(sent)
+	for _, m := range []string{"no such file", "command not found", "permission denied", "not found:", "traceback (most recent", "exit code", "exit status"} {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitClauses splits folded text at ";" and ":" (not inside backticks),
+// and at ", " before a new imperative.
+func splitClauses(s string) []string {
+	var out []string
+	start, tick := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '`':
+			tick = !tick
+		case !tick && (c == ';' || c == ':' && (i+1 == len(s) || s[i+1] == ' ')):
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		case !tick && c == ',' && i+1 < len(s) && leadRE.MatchString(strings.TrimSpace(s[i+1:])):
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		case !tick && c == ' ':
+			// "rename a to b and never touch vendor/": a rule after a
+			// conjunction starts a clause of its own.
+			for _, conj := range []string{" and ", " but ", " y ", " pero ", " or "} {
+				if strings.HasPrefix(s[i:], conj) && strongLeadRE.MatchString(s[i+len(conj):]) {
+					out = append(out, strings.TrimSpace(s[start:i]))
+					start = i + len(conj)
+					i += len(conj) - 1
+					break
+				}
+			}
+		}
+	}
+	out = append(out, strings.TrimSpace(s[start:]))
+	return out
+}
+
+// rulePattern returns the pattern of the rule a folded clause states, or "".
+func rulePattern(clause string) string {
+	if readOnlyRE.MatchString(clause) {
+		if strings.Contains(readOnlyRE.FindString(clause), "lectura") {
+			return `solo lectura`
+		}
+		return `read[- ]?only`
+	}
+	if m := leadRE.FindStringSubmatchIndex(clause); m != nil {
+		marker := clause[m[2]:m[3]]
+		rest := strings.Fields(strings.ReplaceAll(clause[m[3]:], "`", ""))
+		if len(rest) == 0 || strings.HasPrefix(clause[m[3]:], ",") {
+			return "" // a bare "no", "never", or "No, …" as an answer
+		}
+		if (marker == "only" || marker == "solo" || marker == "no") && notVerb[trimWord(rest[0])] {
+			return "" // "only the tests fail", "no esta lleno": a description
+		}
+		if marker == "no" && len(rest) < 2 {
+			return ""
+		}
+		return phrase(append(strings.Fields(marker), rest...), len(strings.Fields(marker))+4)
+	}
+	if loc := onlyRE.FindStringIndex(clause); loc != nil && directive(clause) {
+		return phrase(strings.Fields(strings.ReplaceAll(clause[loc[0]:], "`", "")), 4)
+	}
+	if loc := modalRE.FindStringIndex(clause); loc != nil {
+		if quantityRE.MatchString(clause) {
+			return "" // "must time out after 30 s": the quantity says it better
+		}
+		before := strings.Fields(strings.ReplaceAll(clause[:loc[0]], "`", ""))
+		if len(before) > 2 {
+			before = before[len(before)-2:]
+		}
+		for len(before) > 0 && stopTail[trimWord(before[0])] {
+			before = before[1:] // "the write endpoints" -> "write endpoints"
+		}
+		modal := strings.Fields(clause[loc[0]:loc[1]])
+		after := strings.Fields(strings.ReplaceAll(clause[loc[1]:], "`", ""))
+		if len(before) == 0 && len(after) == 0 {
+			return ""
+		}
+		all := append(append(before, modal...), after...)
+		return phrase(all, len(before)+len(modal)+3)
+	}
+	return ""
+}
+
+func trimWord(w string) string { return strings.Trim(w, ".,;:!?()[]{}\"'") }
+
+// phrase joins up to n words, drops trailing stop words and punctuation,
+// and quotes it as a pattern.
+func phrase(words []string, n int) string {
+	if len(words) > n {
+		words = words[:n]
+	}
+	for i, w := range words {
+		words[i] = strings.TrimRight(w, ",;!?()\"'")
+	}
+	for len(words) > 1 && (stopTail[trimWord(words[len(words)-1])] || trimWord(words[len(words)-1]) == "") {
+		words = words[:len(words)-1]
+	}
+	p := strings.TrimRight(strings.Join(words, " "), ".:")
+	if len(strings.Fields(p)) < 2 {
+		return ""
+	}
+	return regexp.QuoteMeta(p)
+}
+
+// SplitSentences splits text at sentence ends (". ", "! ", "? ", "; ") and
+// line breaks; a dot inside a word (a file name, a version) does not end a
+// sentence.
+func SplitSentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := c == '\n' || ((c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n'))
+		if !end {
+			continue
+		}
+		if t := strings.TrimSpace(text[start : i+1]); len(t) > 1 {
+			out = append(out, t)
+		}
+		start = i + 1
+	}
+	if t := strings.TrimSpace(text[start:]); len(t) > 1 {
+		out = append(out, t)
+	}
+	return out
+}

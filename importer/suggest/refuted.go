@@ -1,0 +1,104 @@
+package suggest
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/lazyre"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+)
+
+var (
+	// claimRE marks an assistant statement that is a guess or a diagnosis.
+	claimRE = lazyre.New(`(?i)\b(i think|i suspect|i believe|probably|likely|my guess|it(?:'s| is) (?:a|an|the)|the (?:cause|problem|issue|culprit|bug) is|seems|must be|creo que|probablemente|sospecho|parece que|seguramente|el problema es)\b`)
+	// denyRE marks a user turn that denies something.
+	denyRE = lazyre.New(`(?i)(?:^(?:no|nope|wrong|incorrect)\b[,.!]?|\b(?:is not|isn't|was not|wasn't|are not|aren't|not a|not the|not an|that's not|it's not|no es|no esta|no son|no fue|no era)\b)`)
+	// stopWords are left out when comparing a claim with a denial.
+	stopWords = map[string]bool{
+		"this": true, "that": true, "with": true, "from": true, "have": true, "will": true, "into": true, "then": true,
+		"there": true, "their": true, "they": true, "what": true, "when": true, "which": true, "because": true, "after": true,
+		"before": true, "should": true, "would": true, "could": true, "think": true, "probably": true, "likely": true,
+		"suspect": true, "seems": true, "first": true, "check": true, "checking": true, "look": true, "let's": true,
+		"esta": true, "este": true, "creo": true, "para": true, "pero": true, "porque": true, "como": true, "problema": true,
+		"also": true, "just": true, "only": true, "every": true, "still": true, "instead": true, "again": true, "it's": true,
+	}
+)
+
+// claim remembers an assistant statement that states a guess.
+func (s *Scanner) claim(idx int, text string) {
+	for _, sent := range SplitSentences(text) {
+		if !claimRE.MatchString(sent) {
+			continue
+		}
+		words := contentWords(sent)
+		if len(words) == 0 {
+			continue
+		}
+		s.claims = append(s.claims, claim{idx: idx, text: sent, words: words})
+		if len(s.claims) > maxClaims {
+			s.claims = s.claims[1:]
+		}
+	}
+}
+
+func contentWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(textmatch.Fold(s)), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '\'')
+	}) {
+		if len(w) >= 4 && !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// refutes records a user turn that denies an earlier assistant claim (a
+// denial that shares the claim's key words) and returns the denying
+// sentence, or "".
+func (s *Scanner) refutes(idx int, text string) string {
+	if len(s.refuted) >= maxRefuted || len(s.claims) == 0 {
+		return ""
+	}
+	for _, sent := range SplitSentences(text) {
+		if !denyRE.MatchString(sent) {
+			continue
+		}
+		denied := map[string]bool{}
+		for _, w := range contentWords(sent) {
+			denied[w] = true
+		}
+		for i := len(s.claims) - 1; i >= 0; i-- {
+			c := s.claims[i]
+			// The longest run of the claim's content words that the denial
+			// repeats; one short word alone is too weak a link.
+			bestAt, bestLen := -1, 0
+			for k := 0; k < len(c.words); k++ {
+				n := 0
+				for k+n < len(c.words) && denied[c.words[k+n]] {
+					n++
+				}
+				if n > bestLen {
+					bestAt, bestLen = k, n
+				}
+			}
+			if bestLen == 0 || (bestLen == 1 && len(c.words[bestAt]) < 6) {
+				continue
+			}
+			run := c.words[bestAt : bestAt+min(bestLen, 2)] // short: a summary paraphrases
+			quoted := make([]string, len(run))
+			for k, w := range run {
+				quoted[k] = regexp.QuoteMeta(w)
+			}
+			pattern := strings.Join(quoted, ".{0,12}")
+			if s.seen["h:"+pattern] {
+				return sent
+			}
+			s.seen["h:"+pattern] = true
+			s.refuted = append(s.refuted, Refuted{ClaimIdx: c.idx, ByIdx: idx, Claim: c.text, By: sent, Pattern: pattern})
+			s.claims = append(s.claims[:i], s.claims[i+1:]...)
+			return sent
+		}
+	}
+	return ""
+}
