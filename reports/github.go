@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/result"
@@ -22,7 +23,9 @@ const MaxAnnotations = 50
 //
 // Without a baseline (opts.Gate nil or without a Comparison) every failing
 // invariant and every compaction regression is annotated, the invariant at
-// its line and the probe at the probe's line in the scenario file. With a
+// its line and the probe at the probe's line in the scenario file; an
+// invariant the check could not tell (uncertain) gets a `::warning`
+// there instead: not a loss, never a pass. With a
 // baseline only what is new against it is: each pass→fail of the
 // comparison (invariants, structural checks, probes, and the units that
 // errored, one annotation per unit), so a pull request shows the failures
@@ -75,7 +78,11 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 			props += fmt.Sprintf(",line=%d", a.line)
 		}
 		props += ",title=" + escapeProperty(a.title)
-		if _, err := fmt.Fprintf(annotations, "::error %s::%s\n", props, escapeData(a.msg)); err != nil {
+		level := a.level
+		if level == "" {
+			level = "error"
+		}
+		if _, err := fmt.Fprintf(annotations, "::%s %s::%s\n", level, props, escapeData(a.msg)); err != nil {
 			return err
 		}
 	}
@@ -89,6 +96,8 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 // annotation is one ::error workflow command; key deduplicates it with
 // file and line.
 type annotation struct {
+	// level is the workflow command: "error" ("" too) or "warning".
+	level      string
 	file       string
 	line       int
 	title, msg string
@@ -100,14 +109,19 @@ type annotation struct {
 func findingAnnotations(r *result.Result) []annotation {
 	var out []annotation
 	for _, f := range Findings(r) {
-		if (f.Severity != SevInvariant && f.Severity != SevRegression) || f.File == "" {
+		uncertainInvariant := f.Severity == SevUncertain && slices.Contains(result.InvariantTypes, f.Check)
+		if (f.Severity != SevInvariant && f.Severity != SevRegression && !uncertainInvariant) || f.File == "" {
 			continue
 		}
+		level := ""
 		title := fmt.Sprintf("%s lost by %s (g%d)", f.Label(), f.Summarizer, f.Generation)
-		if f.Severity == SevRegression {
+		switch {
+		case f.Severity == SevRegression:
 			title = fmt.Sprintf("%s regressed after compaction by %s", f.Label(), f.Summarizer)
+		case uncertainInvariant:
+			level, title = "warning", fmt.Sprintf("%s uncertain for %s (g%d)", f.Label(), f.Summarizer, f.Generation)
 		}
-		out = append(out, annotation{file: f.File, line: f.Line, title: title,
+		out = append(out, annotation{level: level, file: f.File, line: f.Line, title: title,
 			msg: fmt.Sprintf("%s · %s: %s%s", f.Scenario, f.Summarizer, f.Message, f.Where()),
 			key: f.Summarizer + ":" + f.Label()})
 	}

@@ -113,6 +113,7 @@ type htmlRateCell struct {
 type htmlUnitRow struct {
 	Anchor, Scenario, Summarizer, Status string
 	Trial, Fails, Regressions, Errors    int
+	Uncertain                            int
 }
 
 type htmlUnit struct {
@@ -161,7 +162,7 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 	}
 	c := Count(r)
 	if opts.Gate == nil {
-		v.Failed = c.InvariantFail+c.Regressions+c.StructuralFail+c.Errors > 0
+		v.Failed = c.InvariantFail+c.Regressions+c.StructuralFail+c.Errors+c.Uncertain > 0
 	}
 	v.Provenance = [][2]string{
 		{"harness", r.Harness}, {"run", r.RunID}, {"started", r.Started.UTC().Format(time.RFC3339)},
@@ -240,6 +241,8 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 					row.Fails++
 				case result.Error:
 					row.Errors++
+				case result.Uncertain:
+					row.Uncertain++
 				}
 			}
 		}
@@ -251,7 +254,7 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 				row.Errors++
 			}
 		}
-		us = append(us, scored{i, row, 3*row.Regressions + 2*row.Fails + row.Errors})
+		us = append(us, scored{i, row, 3*row.Regressions + 2*row.Fails + row.Errors + row.Uncertain})
 	}
 	sort.SliceStable(us, func(a, b int) bool { return us[a].score > us[b].score })
 	limit := opts.MaxDrillDown

@@ -98,6 +98,7 @@ type caseAcc struct {
 	file                   string
 	line                   int
 	fails, errs, passes, n int
+	uncertain              int
 	msgs                   []string
 	lastMsg                string
 	dur                    time.Duration
@@ -160,6 +161,9 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 				case result.Error:
 					a.errs++
 					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): error: %s", u.Trial, g.N, g.Cut, c.Message))
+				case result.Uncertain:
+					a.uncertain++
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): uncertain: %s%s", u.Trial, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
 				default:
 					a.lastMsg = c.Message
 				}
@@ -231,6 +235,12 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 			switch {
 			case a.fails > 0:
 				c.Failure = &junit.Problem{Message: firstLine(a.msgs), Type: failureType(a.key.check), Body: strings.Join(a.msgs, "\n")}
+				s.Failures++
+			case a.uncertain > 0:
+				// Not a pass, and not the harness's fault: a failure of its
+				// own type, so that CI shows it red and a tool can filter it
+				// (docs/formats.md §7).
+				c.Failure = &junit.Problem{Message: firstLine(a.msgs), Type: string(result.Uncertain), Body: strings.Join(a.msgs, "\n")}
 				s.Failures++
 			case a.errs > 0:
 				c.Error = &junit.Problem{Message: firstLine(a.msgs), Type: "error", Body: strings.Join(a.msgs, "\n")}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,7 +71,11 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\nPass rate = pass / (pass + fail), with its Wilson 95% interval; – means nothing to judge (skipped).\n")
+	if anyUncertain(r) {
+		b.WriteString("\nPass rate = pass / (pass + fail + uncertain), with its Wilson 95% interval: an uncertain check (it could not tell) is never counted as passed; – means nothing to judge (skipped).\n")
+	} else {
+		b.WriteString("\nPass rate = pass / (pass + fail), with its Wilson 95% interval; – means nothing to judge (skipped).\n")
+	}
 	writeJudgeMarkdown(&b, r)
 	var warn []string
 	warn = append(warn, r.Warnings...)
@@ -120,6 +125,11 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 	b.Write(tail.Bytes())
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// anyUncertain reports whether some check of r could not tell.
+func anyUncertain(r *result.Result) bool {
+	return slices.ContainsFunc(r.Aggregates, func(a result.Aggregate) bool { return a.Uncertain > 0 })
 }
 
 func rateCell(a *result.Aggregate) string {

@@ -73,6 +73,10 @@ const (
 	SevRegression        // a decision changed because of compaction
 	SevStructural        // a structural check failed
 	SevError             // the harness, summarizer or agent failed
+	// SevUncertain: a check could not tell (result.Uncertain). Not a
+	// failure of the summary, never a pass: listed last, its message
+	// starting "uncertain: ".
+	SevUncertain
 )
 
 // Finding is one thing that went wrong in a unit, as the Markdown, JUnit,
@@ -121,9 +125,10 @@ func (f Finding) Label() string {
 }
 
 // NSeverities is the number of severities; Sev* constants are below it.
-const NSeverities = SevError + 1
+const NSeverities = SevUncertain + 1
 
-// Findings lists every failure, regression and error of r, worst first,
+// Findings lists every failure, regression, error and uncertain check of
+// r, worst first,
 // then by scenario, summarizer, trial and generation.
 func Findings(r *result.Result) []Finding {
 	var out []Finding
@@ -144,9 +149,9 @@ func Findings(r *result.Result) []Finding {
 }
 
 // UnitFindings lists what went wrong in one unit, in the unit's order:
-// its error, then each generation's error and failed or errored checks (an
-// error that only follows from its generation's error is not listed
-// again), then its compaction regressions and failed probes.
+// its error, then each generation's error and failed, errored or
+// uncertain checks (an error that only follows from its generation's error
+// is not listed again), then its compaction regressions and failed probes.
 func UnitFindings(u *result.Unit) []Finding {
 	var out []Finding
 	base := Finding{Scenario: u.Scenario.ID, File: u.Scenario.File, Summarizer: u.Summarizer, Trial: u.Trial}
@@ -163,7 +168,7 @@ func UnitFindings(u *result.Unit) []Finding {
 			out = append(out, f)
 		}
 		for _, c := range g.Checks {
-			if c.Status != result.Fail && c.Status != result.Error {
+			if c.Status != result.Fail && c.Status != result.Error && c.Status != result.Uncertain {
 				continue
 			}
 			if c.Status == result.Error && g.Error != "" {
@@ -184,6 +189,9 @@ func UnitFindings(u *result.Unit) []Finding {
 				}
 			}
 			switch {
+			case c.Status == result.Uncertain:
+				f.Severity = SevUncertain
+				f.Message = "uncertain: " + c.Message
 			case c.Status == result.Error:
 				f.Severity = SevError
 			case c.Kind == result.KindInvariant:
@@ -216,7 +224,9 @@ func UnitFindings(u *result.Unit) []Finding {
 type Counts struct {
 	Units, Scenarios                                   int
 	InvariantFail, StructuralFail, Regressions, Errors int
-	Checks                                             int
+	// Uncertain counts the checks that could not tell.
+	Uncertain int
+	Checks    int
 }
 
 // Count totals r's findings.
@@ -241,6 +251,8 @@ func Count(r *result.Result) Counts {
 			c.Regressions++
 		case SevStructural:
 			c.StructuralFail++
+		case SevUncertain:
+			c.Uncertain++
 		default:
 			c.Errors++
 		}
@@ -269,6 +281,11 @@ func Verdict(r *result.Result, gate *GateReport) string {
 	add(c.Regressions, "compaction regression")
 	add(c.StructuralFail, "structural failure")
 	add(c.Errors, "error")
+	if len(parts) == 0 && c.Uncertain > 0 {
+		// Nothing failed, and not everything passed: never a ✅.
+		return "⚠️ " + plural(c.Uncertain, "uncertain check") + ", nothing failed (" + scope + ")"
+	}
+	add(c.Uncertain, "uncertain check")
 	if len(parts) == 0 {
 		return "✅ every check passed (" + scope + ")"
 	}

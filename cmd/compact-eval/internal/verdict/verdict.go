@@ -29,6 +29,7 @@ type Builder struct {
 	// (reports.Sev*), so that the worst can be listed in constant memory.
 	bySeverity [reports.NSeverities][]reports.Finding
 	total      int
+	uncertain  int
 	units      int
 	errors     int
 	abandon    int
@@ -58,6 +59,9 @@ func (b *Builder) Add(u *result.Unit) {
 	}
 	for _, f := range reports.UnitFindings(u) {
 		b.total++
+		if f.Severity == reports.SevUncertain {
+			b.uncertain++
+		}
 		if fs := &b.bySeverity[f.Severity]; len(*fs) < b.max() {
 			f.Message = firstLine(f.Message)
 			*fs = append(*fs, f)
@@ -109,6 +113,10 @@ func (b *Builder) Line(h *result.Result, planned int) string {
 		fmt.Fprintf(&s, "; most invariants kept: %s, %s", console.Text(best.Summarizer), reports.Headline(best.InvariantPass, best.InvariantFail, best.InvariantUncertain, best.InvariantSkip))
 	}
 	fmt.Fprintf(&s, "; %s", plural(regressions, "compaction regression"))
+	if b.uncertain > 0 {
+		// Never counted as kept: say how many could not be told.
+		fmt.Fprintf(&s, "; %s", plural(b.uncertain, "uncertain check"))
+	}
 	return s.String()
 }
 

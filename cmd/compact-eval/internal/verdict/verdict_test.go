@@ -138,3 +138,38 @@ func TestLineRanksByInvariantsKeptThenRegressions(t *testing.T) {
 		t.Errorf("Line = %q, want the tie broken by regressions", got)
 	}
 }
+
+// An uncertain check is never kept: the verdict line counts it, the table's
+// headline shows it beside the rate, and the failures list it last, saying
+// uncertain.
+func TestUncertain(t *testing.T) {
+	b := New()
+	b.Add(unit("a", "s1", result.UnitOK, []result.Generation{{N: 1, Checks: []result.CheckResult{
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Uncertain, Message: "cannot classify \"may\" on the rule's subject"},
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "pin", Status: result.Pass},
+		{Check: "quantity", Kind: result.KindInvariant, Invariant: "q", Status: result.Fail, Message: "no 30 s"},
+	}}}))
+	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"s1"}, Trials: 1}, Units: []result.Unit{*unit("a", "s1", result.UnitOK, []result.Generation{{N: 1, Checks: []result.CheckResult{
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Uncertain},
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "pin", Status: result.Pass},
+		{Check: "quantity", Kind: result.KindInvariant, Invariant: "q", Status: result.Fail},
+	}}})}}
+	h.Aggregate()
+	var w strings.Builder
+	if err := b.Write(&w, h, 1, "out/result.json"); err != nil {
+		t.Fatal(err)
+	}
+	out := w.String()
+	lines := strings.Split(out, "\n")
+	if want := "verdict: finished 1 unit (1 scenario × 1 summarizer × 1 trial); most invariants kept: s1, 33% (1/3, 1 uncertain); 0 compaction regressions; 1 uncertain check"; lines[0] != want {
+		t.Errorf("verdict line:\n got %s\nwant %s", lines[0], want)
+	}
+	for _, s := range []string{
+		"33% (1/3, 1 uncertain)",
+		"  a · s1 · g1 · quantity q · - · no 30 s\n  a · s1 · g1 · constraint ro · - · uncertain: cannot classify \"may\" on the rule's subject\n",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("output lacks %q:\n%s", s, out)
+		}
+	}
+}

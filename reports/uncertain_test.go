@@ -1,0 +1,163 @@
+package reports_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
+)
+
+// doubtResult: exec:doubt keeps ro on trial 0 and cannot tell on trial 1
+// (so a case that passed once must still not read as passed), and cannot
+// tell about pin; builtin:extractive keeps both.
+func doubtResult() *result.Result {
+	return handResult(
+		unitSpec{scenario: "a", summarizer: "exec:doubt", checks: map[string]result.Status{"constraint/ro": pass, "constraint/pin": result.Uncertain, "schema": pass}},
+		unitSpec{scenario: "a", summarizer: "exec:doubt", trial: 1, checks: map[string]result.Status{"constraint/ro": result.Uncertain, "constraint/pin": result.Uncertain, "schema": pass}},
+		unitSpec{scenario: "a", summarizer: "builtin:extractive", checks: map[string]result.Status{"constraint/ro": pass, "constraint/pin": pass, "schema": pass}},
+		unitSpec{scenario: "a", summarizer: "builtin:extractive", trial: 1, checks: map[string]result.Status{"constraint/ro": pass, "constraint/pin": pass, "schema": pass}},
+	)
+}
+
+// Nothing failed and not everything passed: the verdict never says ✅, and
+// every uncertain check is a finding whose message says so.
+func TestVerdictAndFindingsUncertain(t *testing.T) {
+	r := doubtResult()
+	if got, want := reports.Verdict(r, nil), "⚠️ 3 uncertain checks, nothing failed (1 scenario × 2 summarizers, 4 units)"; got != want {
+		t.Errorf("Verdict = %q; want %q", got, want)
+	}
+	fs := reports.Findings(r)
+	if len(fs) != 3 {
+		t.Fatalf("%d findings; want the 3 uncertain checks: %+v", len(fs), fs)
+	}
+	for _, f := range fs {
+		if f.Severity != reports.SevUncertain || !strings.HasPrefix(f.Message, "uncertain: ") || f.Summarizer != "exec:doubt" {
+			t.Errorf("finding %+v; want severity SevUncertain, message starting \"uncertain: \", summarizer exec:doubt", f)
+		}
+	}
+	if c := reports.Count(r); c.Uncertain != 3 || c.Errors != 0 || c.InvariantFail != 0 {
+		t.Errorf("Count = %+v; want 3 uncertain, no error, no failure", c)
+	}
+
+	// With a failure too, the verdict names both, failures first.
+	r2 := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": fail, "constraint/pin": result.Uncertain}})
+	if got, want := reports.Verdict(r2, nil), "❌ 1 invariant failure, 1 uncertain check (1 scenario × 1 summarizer, 1 unit)"; got != want {
+		t.Errorf("Verdict = %q; want %q", got, want)
+	}
+	// Uncertain findings come after errors: worst first.
+	r3 := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Error, "constraint/pin": result.Uncertain}})
+	if fs := reports.Findings(r3); len(fs) != 2 || fs[0].Severity != reports.SevError || fs[1].Severity != reports.SevUncertain {
+		t.Errorf("findings %+v; want the error, then the uncertain", fs)
+	}
+}
+
+// The Markdown report shows uncertain in the leaderboard headline, in the
+// rate cell, in the rate's definition and in the findings.
+func TestMarkdownUncertain(t *testing.T) {
+	var b bytes.Buffer
+	if err := reports.Write(&b, doubtResult(), "md", reports.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	for _, want := range []string{
+		"25% (1/4, 3 uncertain)",           // leaderboard: invariants kept by exec:doubt
+		"(1/4, 3 uncertain) |",             // the constraint rate cell
+		"pass / (pass + fail + uncertain)", // the rate's definition
+		"| `constraint/pin` | – | `uncertain: constraint/pin uncertain` |",
+		"**⚠️ 3 uncertain checks, nothing failed",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "✅") {
+		t.Errorf("markdown shows ✅ with uncertain checks:\n%s", md)
+	}
+}
+
+// The HTML report: the headline, a badge on each unit with uncertain
+// checks (never "ok"), a bad verdict.
+func TestHTMLUncertain(t *testing.T) {
+	var b bytes.Buffer
+	if err := reports.Write(&b, doubtResult(), "html", reports.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	h := b.String()
+	for _, want := range []string{"25% (1/4, 3 uncertain)", `<span class="badge u">2 uncertain</span>`, `<span class="badge u">1 uncertain</span>`, `class="verdict bad"`} {
+		if !strings.Contains(h, want) {
+			t.Errorf("html lacks %q", want)
+		}
+	}
+	if n := strings.Count(h, `<span class="badge ok">ok</span>`); n != 2 {
+		t.Errorf("%d units badged ok; want 2 (builtin:extractive's), never one with an uncertain check", n)
+	}
+}
+
+// JUnit: an uncertain case is a <failure type="uncertain">, even when
+// another trial of it passed; a case that only passed has none.
+func TestJUnitUncertain(t *testing.T) {
+	var b bytes.Buffer
+	if err := reports.Write(&b, doubtResult(), "junit", reports.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Type    string `xml:"type,attr"`
+					Message string `xml:"message,attr"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	got := map[string]string{}
+	for _, s := range doc.Suites {
+		for _, c := range s.Cases {
+			if c.Failure != nil {
+				got[c.Name] = c.Failure.Type + " | " + c.Failure.Message
+			} else {
+				got[c.Name] = "pass"
+			}
+		}
+	}
+	want := map[string]string{
+		"exec:doubt/constraint/pin":         "uncertain | trial 0 g1 (cut 4): uncertain: constraint/pin uncertain (and 1 more)",
+		"exec:doubt/constraint/ro":          "uncertain | trial 1 g1 (cut 4): uncertain: constraint/ro uncertain",
+		"exec:doubt/schema":                 "pass",
+		"builtin:extractive/constraint/pin": "pass",
+		"builtin:extractive/constraint/ro":  "pass",
+		"builtin:extractive/schema":         "pass",
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("case %s: %q; want %q", k, got[k], w)
+		}
+	}
+	if doc.Failures != 2 {
+		t.Errorf("failures=%d; want 2", doc.Failures)
+	}
+}
+
+// GitHub: an uncertain invariant is a ::warning at its line, a lost one an
+// ::error; structural uncertain checks are not annotated (as structural
+// failures are not).
+func TestGitHubUncertain(t *testing.T) {
+	r := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": fail, "constraint/pin": result.Uncertain, "grounding": result.Uncertain}})
+	var ann bytes.Buffer
+	if err := reports.WriteGitHub(r, reports.Options{}, "", &ann); err != nil {
+		t.Fatal(err)
+	}
+	want := "::error file=a.yaml,line=7,title=constraint/ro lost by x (g1)::a · x: constraint/ro fail\n" +
+		"::warning file=a.yaml,line=7,title=constraint/pin uncertain for x (g1)::a · x: uncertain: constraint/pin uncertain\n"
+	if ann.String() != want {
+		t.Errorf("annotations:\n%s\nwant:\n%s", ann.String(), want)
+	}
+}
