@@ -217,6 +217,11 @@ type CompareOptions struct {
 	// MapFlag is the flag that sets Pairing, named in the hints of the
 	// verdict; "" means --baseline-map.
 	MapFlag string
+	// Uncertain is how an uncertain outcome counts, in either run: the
+	// zero value as not passed; UncertainSkip leaves every pair where one
+	// side is uncertain out of the comparison; UncertainPass counts it as
+	// passed.
+	Uncertain UncertainAs
 }
 
 // Compare is CompareWith at alpha, pairing summarizers by name.
@@ -271,8 +276,15 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	no := gateEvidence(new, newNames, exclude)
 	type rowKey struct{ sum, check string }
 	rows := map[rowKey]*DeltaRow{}
+	leftUncertain := 0
 	for k, b := range bo.outcomes {
 		n, ok := no.outcomes[k]
+		if ok && opts.Uncertain == UncertainSkip && (b.status == result.Uncertain || n.status == result.Uncertain) {
+			cmp.Paired++
+			leftUncertain++
+			continue
+		}
+		b.status, n.status = opts.Uncertain.status(b.status), opts.Uncertain.status(n.status)
 		if !ok {
 			if b.status != result.Pass {
 				cmp.Unpaired++
@@ -324,6 +336,9 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		if _, ok := bo.outcomes[k]; !ok {
 			cmp.Unpaired++
 		}
+	}
+	if leftUncertain > 0 {
+		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%s uncertain in either run: not compared (--uncertain skip)", plural(leftUncertain, "outcome")))
 	}
 	if cmp.Missing > 0 {
 		cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%d outcomes that passed in the base are missing from the new run: counted as regressions", cmp.Missing))

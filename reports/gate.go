@@ -93,6 +93,70 @@ func (m MinPass) Threshold(check, kind string) (float64, bool) {
 	return 0, false
 }
 
+// UncertainAs is how the gates count an uncertain outcome (a check that
+// could not tell: result.Uncertain), as --uncertain and gates.uncertain
+// give it. The zero value is UncertainMiss. It implements flag.Value.
+type UncertainAs string
+
+// The ways of counting an uncertain outcome.
+const (
+	// UncertainMiss (the default): not passed. It stays in a --min-pass
+	// rate's denominator, and a baseline pass that is now uncertain is a
+	// regression.
+	UncertainMiss UncertainAs = "miss"
+	// UncertainSkip: left out, as a skipped outcome is: out of the
+	// --min-pass rate (a check type with only uncertain outcomes then has
+	// nothing to judge), and not compared with the baseline. The gate
+	// lines say how many were left out.
+	UncertainSkip UncertainAs = "skip"
+	// UncertainPass: counted as passed, for a suite whose doubts a person
+	// has reviewed. The gate lines say how many were counted so.
+	UncertainPass UncertainAs = "pass"
+)
+
+// UncertainValues lists the valid values of UncertainAs, default first.
+var UncertainValues = []UncertainAs{UncertainMiss, UncertainSkip, UncertainPass}
+
+// ParseUncertainAs reads miss, skip or pass.
+func ParseUncertainAs(s string) (UncertainAs, error) {
+	var u UncertainAs
+	err := u.Set(s)
+	return u, err
+}
+
+// Set reads miss, skip or pass.
+func (u *UncertainAs) Set(s string) error {
+	if slices.Contains(UncertainValues, UncertainAs(s)) {
+		*u = UncertainAs(s)
+		return nil
+	}
+	return fmt.Errorf("%q: want miss (count it as not passed, the default), skip (leave it out) or pass (count it as passed)", s)
+}
+
+// String is u's value; "miss" for the zero value.
+func (u *UncertainAs) String() string {
+	if u == nil || *u == "" {
+		return string(UncertainMiss)
+	}
+	return string(*u)
+}
+
+// status maps an outcome's status under u: an uncertain one becomes
+// Pass under UncertainPass and Skip under UncertainSkip; every other status
+// is kept.
+func (u UncertainAs) status(s result.Status) result.Status {
+	if s != result.Uncertain {
+		return s
+	}
+	switch u {
+	case UncertainPass:
+		return result.Pass
+	case UncertainSkip:
+		return result.Skip
+	}
+	return s
+}
+
 // GateReport is the verdict of the gates of a run.
 type GateReport struct {
 	// Failed is true when any gate failed; the exit code is then 1.
@@ -137,6 +201,9 @@ type GateOptions struct {
 	// AllowEmpty lets a gate hold with nothing to judge (no outcome of a
 	// check type for a summarizer); by default that fails.
 	AllowEmpty bool
+	// Uncertain is how both gates count an uncertain outcome; the zero
+	// value counts it as a miss.
+	Uncertain UncertainAs
 }
 
 // Asked reports whether o asks for any gate.
@@ -148,7 +215,8 @@ func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baselin
 //   - A result where no unit finished, or that is partial (interrupted, or
 //     merged with shards missing), fails.
 //   - min-pass: per summarizer × check type, the rate is pass / (pass +
-//     fail + uncertain + error + lost), where lost counts the outcomes of the units
+//     fail + uncertain + error + lost) (opts.Uncertain may count uncertain
+//     outcomes as skipped or passed instead), where lost counts the outcomes of the units
 //     that errored (or were abandoned): such a unit counts as failed as a
 //     whole, for every check type the scenario has (as the units of the same
 //     scenario that finished show; one outcome per check type when none
@@ -183,11 +251,11 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 		fails = append(fails, fmt.Sprintf("FAIL evidence: the merged result lacks shard %s: the result is partial", strings.Join(r.MissingShards, ", ")))
 	}
 	if len(opts.MinPass.Rates) > 0 {
-		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty)
+		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty, opts.Uncertain)
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
 	}
 	if opts.Baseline != nil {
-		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing})
+		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain})
 		g.Comparison = c
 		if p := c.Problems(); len(p) > 0 {
 			for _, s := range p {
@@ -222,6 +290,9 @@ type gateTally struct {
 	pass, fail, errs, skip int
 	// uncertain counts the outcomes a check could not tell: not passed.
 	uncertain int
+	// recounted counts the uncertain outcomes --uncertain counted as
+	// passed or skipped (already in pass or skip).
+	recounted int
 	// lost counts the outcomes of failed units, and units how many
 	// units they are.
 	lost, units int
@@ -230,8 +301,8 @@ type gateTally struct {
 func (t gateTally) n() int { return t.pass + t.fail + t.uncertain + t.errs + t.lost }
 
 // minPassGate applies the minimum pass rates of m to r (see Gate).
-func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, notes []string) {
-	tallies, kinds := tallyOutcomes(r)
+func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain UncertainAs) (fails, oks, notes []string) {
+	tallies, kinds := tallyOutcomes(r, uncertain)
 	sums := result.Summarizers(r)
 	controls := controlArms(r)
 	types := slices.Collect(mapKeys(kinds))
@@ -250,7 +321,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, note
 			}
 		}
 	}
-	held, control := 0, false
+	held, control, recounted := 0, false, 0
 	for _, s := range sums {
 		for _, c := range types {
 			t, ok := m.Threshold(c, kinds[c])
@@ -262,6 +333,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, note
 				continue
 			}
 			tl := tallies[s][c]
+			recounted += tl.recounted
 			n := tl.n()
 			switch {
 			case n == 0 && allowEmpty:
@@ -269,6 +341,8 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, note
 			case n == 0:
 				why := "no outcome"
 				switch {
+				case tl.recounted > 0:
+					why = fmt.Sprintf("%d uncertain left out by --uncertain skip, %d skipped", tl.recounted, tl.skip-tl.recounted)
 				case tl.skip == 1:
 					why = "its 1 outcome was skipped"
 				case tl.skip > 1:
@@ -289,6 +363,12 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool) (fails, oks, note
 	oks = append(oks, fmt.Sprintf("ok   min-pass %s: %d summarizer × check type rates hold", m.String(), held))
 	if control {
 		notes = append(notes, "note min-pass: builtin:none is the control arm (it never writes a summary): gated on decisions only")
+	}
+	switch {
+	case recounted > 0 && uncertain == UncertainPass:
+		notes = append(notes, fmt.Sprintf("note min-pass: %s counted as passed (--uncertain pass)", plural(recounted, "uncertain outcome")))
+	case recounted > 0 && uncertain == UncertainSkip:
+		notes = append(notes, fmt.Sprintf("note min-pass: %s left out of the rates (--uncertain skip)", plural(recounted, "uncertain outcome")))
 	}
 	return fails, oks, notes
 }
@@ -321,7 +401,7 @@ func (t gateTally) misses(check string) string {
 // that errored or was abandoned counts as failed: its outcomes, at least as
 // many per check type as the most any finished unit of its scenario has
 // (one per check type of the run when none finished), are lost.
-func tallyOutcomes(r *result.Result) (map[string]map[string]gateTally, map[string]string) {
+func tallyOutcomes(r *result.Result, uncertain UncertainAs) (map[string]map[string]gateTally, map[string]string) {
 	kinds := map[string]string{}
 	count := func(u *result.Unit) map[string]map[result.Status]int {
 		m := map[string]map[result.Status]int{}
@@ -384,7 +464,16 @@ func tallyOutcomes(r *result.Result) (map[string]map[string]gateTally, map[strin
 				t.fail += m[result.Fail]
 				t.errs += m[result.Error]
 				t.skip += m[result.Skip]
-				t.uncertain += m[result.Uncertain]
+				switch uncertain.status(result.Uncertain) {
+				case result.Pass:
+					t.pass += m[result.Uncertain]
+					t.recounted += m[result.Uncertain]
+				case result.Skip:
+					t.skip += m[result.Uncertain]
+					t.recounted += m[result.Uncertain]
+				default:
+					t.uncertain += m[result.Uncertain]
+				}
 				ts[c] = t
 			}
 			continue

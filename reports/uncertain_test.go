@@ -3,6 +3,7 @@ package reports_test
 import (
 	"bytes"
 	"encoding/xml"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,5 +160,92 @@ func TestGitHubUncertain(t *testing.T) {
 		"::warning file=a.yaml,line=7,title=constraint/pin uncertain for x (g1)::a · x: uncertain: constraint/pin uncertain\n"
 	if ann.String() != want {
 		t.Errorf("annotations:\n%s\nwant:\n%s", ann.String(), want)
+	}
+}
+
+// --uncertain: the default counts a doubt as a miss; skip leaves it out
+// (and a check type of doubts only has nothing to judge); pass counts it
+// as passed. Whatever the choice, the gate lines say what was recounted.
+func TestGateUncertainAs(t *testing.T) {
+	doubt := handResult(
+		unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": pass, "constraint/pin": result.Uncertain, "quantity/q": result.Uncertain}})
+	tests := []struct {
+		as     reports.UncertainAs
+		rates  string
+		failed bool
+		lines  []string
+		absent []string
+	}{
+		{"", "constraint=1", true, []string{"FAIL min-pass: x constraint 50.0% (1/2) < 100% (counted as misses: 1 uncertain)"}, []string{"note"}},
+		{reports.UncertainMiss, "constraint=1", true, []string{"FAIL min-pass: x constraint 50.0% (1/2) < 100% (counted as misses: 1 uncertain)"}, nil},
+		{reports.UncertainSkip, "constraint=1", false, []string{"ok   min-pass constraint=1: 1 summarizer × check type rates hold", "note min-pass: 1 uncertain outcome left out of the rates (--uncertain skip)"}, []string{"FAIL"}},
+		{reports.UncertainSkip, "quantity=0", true, []string{"FAIL min-pass: x quantity: nothing to judge (1 uncertain left out by --uncertain skip, 0 skipped; --allow-empty accepts this)"}, nil},
+		{reports.UncertainPass, "all=1", false, []string{"ok   min-pass all=1: 2 summarizer × check type rates hold", "note min-pass: 2 uncertain outcomes counted as passed (--uncertain pass)"}, []string{"FAIL"}},
+	}
+	for _, tc := range tests {
+		t.Run(string(tc.as)+" "+tc.rates, func(t *testing.T) {
+			g := reports.Gate(doubt, reports.GateOptions{MinPass: mustMinPass(t, tc.rates), Uncertain: tc.as})
+			all := strings.Join(g.Lines, "\n")
+			if g.Failed != tc.failed {
+				t.Errorf("Failed = %v; want %v:\n%s", g.Failed, tc.failed, all)
+			}
+			for _, l := range tc.lines {
+				if !strings.Contains(all, l) {
+					t.Errorf("lines lack %q:\n%s", l, all)
+				}
+			}
+			for _, l := range tc.absent {
+				if strings.Contains(all, l) {
+					t.Errorf("lines hold %q:\n%s", l, all)
+				}
+			}
+		})
+	}
+}
+
+// The baseline gate under each --uncertain: a base pass now uncertain is a
+// regression by default, left out with skip (and said), a pass with pass.
+func TestBaselineUncertainAs(t *testing.T) {
+	base := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": pass, "constraint/pin": pass}})
+	next := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": pass, "constraint/pin": result.Uncertain}})
+	for _, tc := range []struct {
+		as        reports.UncertainAs
+		regressed bool
+		warning   string
+	}{
+		{"", true, ""},
+		{reports.UncertainSkip, false, "1 outcome uncertain in either run: not compared (--uncertain skip)"},
+		{reports.UncertainPass, false, ""},
+	} {
+		g := reports.Gate(next, reports.GateOptions{Baseline: base, Uncertain: tc.as})
+		if g.Failed != tc.regressed {
+			t.Errorf("--uncertain %q: Failed = %v; want %v:\n%s", tc.as, g.Failed, tc.regressed, strings.Join(g.Lines, "\n"))
+		}
+		if tc.warning != "" && !slices.Contains(g.Comparison.Warnings, tc.warning) {
+			t.Errorf("--uncertain %q: warnings %q lack %q", tc.as, g.Comparison.Warnings, tc.warning)
+		}
+	}
+	// With skip, an uncertain base is not compared either: it can be
+	// neither a regression nor a fix.
+	c := reports.CompareWith(next, base, reports.CompareOptions{Uncertain: reports.UncertainSkip})
+	if len(c.Fixes) != 0 || len(c.Regressions) != 0 {
+		t.Errorf("skip: uncertain base compared: fixes %v, regressions %v", c.Fixes, c.Regressions)
+	}
+}
+
+func TestParseUncertainAs(t *testing.T) {
+	for _, v := range []string{"miss", "skip", "pass"} {
+		if u, err := reports.ParseUncertainAs(v); err != nil || string(u) != v {
+			t.Errorf("ParseUncertainAs(%q) = %q, %v", v, u, err)
+		}
+	}
+	for _, v := range []string{"", "fail", "ignore", "Pass"} {
+		if _, err := reports.ParseUncertainAs(v); err == nil || !strings.Contains(err.Error(), "want miss") {
+			t.Errorf("ParseUncertainAs(%q): error %v; want one listing the values", v, err)
+		}
+	}
+	var zero reports.UncertainAs
+	if zero.String() != "miss" {
+		t.Errorf("zero UncertainAs reads %q; want miss", zero.String())
 	}
 }
