@@ -15,12 +15,14 @@ import (
 func init() {
 	register(&Command{
 		Name:      "gate",
-		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--write-baseline FILE] [--config FILE] RESULT",
+		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--uncertain miss|skip|pass] [--write-baseline FILE] [--config FILE] RESULT",
 		Short:     "apply the gates to a saved result, such as merged shards",
 		Long: `Gate applies the gates of 'compact-eval run' to a result file that is
 already written: typically the result 'compact-eval merge' joins from the
 shards of a run split over several CI jobs. The gates and their rules are
-run's: --min-pass, --baseline (with --baseline-map and --alpha), and gates:
+run's: --min-pass, --baseline (with --baseline-map and --alpha), --uncertain
+(how an outcome a check could not tell counts: miss, the default, skip or
+pass), and gates:
 in compact-eval.yaml (or --config FILE), flags winning. They fail closed: an
 errored unit counts as failed, a gate with nothing to judge fails unless
 --allow-empty, a summarizer without a counterpart in the baseline fails, and
@@ -51,7 +53,7 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 				if err != nil {
 					return err
 				}
-				settings, err := config.Merge(file, config.Flags{Agent: "builtin:reference", MinPass: g.minPass.Rates, Baseline: g.baseline}, config.FlagsSet(fs))
+				settings, err := config.Merge(file, config.Flags{Agent: "builtin:reference", MinPass: g.minPass.Rates, Baseline: g.baseline, Uncertain: g.uncertain}, config.FlagsSet(fs))
 				if err != nil {
 					return usageError{err}
 				}

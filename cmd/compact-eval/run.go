@@ -80,6 +80,7 @@ type gateFlags struct {
 	baselineMap stringsFlag
 	allowEmpty  bool
 	alpha       float64
+	uncertain   reports.UncertainAs
 }
 
 func (g *gateFlags) register(fs *flag.FlagSet) {
@@ -87,6 +88,7 @@ func (g *gateFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.baseline, "baseline", "", "gate: a saved result.json `file`; exit 1 on a regression against it")
 	fs.Var(&g.baselineMap, "baseline-map", "gate: pair baseline summarizer OLD with this run's NEW, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out on purpose)")
 	fs.BoolVar(&g.allowEmpty, "allow-empty", false, "gate: let a gate hold when it has nothing to judge (by default it fails)")
+	fs.Var(&g.uncertain, "uncertain", "gate: how --min-pass and --baseline count an outcome a check could not tell, `miss|skip|pass`: miss (not passed, the default), skip (left out, like a skipped outcome) or pass (counted as passed)")
 	fs.Float64Var(&g.alpha, "alpha", reports.DefaultAlpha, "significance level of the baseline gate when there are several trials")
 }
 
@@ -184,8 +186,9 @@ judge protocol.
 
 Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
 config file; the gate verdict is then the first line printed. Gates fail
-closed: a unit that errored counts as failed, a gate with nothing to judge
-fails (unless --allow-empty), and a baseline summarizer with no counterpart
+closed: a unit that errored counts as failed, an outcome a check could not
+tell (uncertain) counts as not passed unless --uncertain skip or pass says
+otherwise, a gate with nothing to judge fails (unless --allow-empty), and a baseline summarizer with no counterpart
 in the run, or the reverse, fails (unless paired with --baseline-map). The
 first baseline is written with --write-baseline FILE. With
 GITHUB_ACTIONS=true the step summary and ::error annotations are written.
@@ -339,7 +342,7 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 	}
 	settings, err := config.Merge(file, config.Flags{
 		Summarizers: f.summarizers, Agent: f.agent, Judge: f.judge, JudgeGate: f.judgeGate, Trials: f.trials, Jobs: f.jobs,
-		ExecTimeout: f.execTimeout, MinPass: f.gates.minPass.Rates, Baseline: f.gates.baseline, Paths: args,
+		ExecTimeout: f.execTimeout, MinPass: f.gates.minPass.Rates, Baseline: f.gates.baseline, Uncertain: f.gates.uncertain, Paths: args,
 	}, config.FlagsSet(fs))
 	if err != nil {
 		return nil, usageError{err}
@@ -453,7 +456,7 @@ func (p *runPlan) names() []string {
 // unless --write-baseline names it: this run then creates it) and the
 // pairing of its summarizers with the run's names.
 func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
-	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: g.alpha, AllowEmpty: g.allowEmpty}
+	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: g.alpha, AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain}
 	if g.alpha <= 0 || g.alpha >= 1 {
 		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
 	}

@@ -31,6 +31,7 @@
 //	  min_pass: {constraint: 1, all: 0.9}  # or a single rate for all
 //	  baseline: baseline/result.json       # relative to this file
 //	  judge: true                          # a contradicted judge verdict fails its invariant (--judge-gate)
+//	  uncertain: miss                      # an uncertain outcome: miss (default), skip or pass (--uncertain)
 //
 // The file is read strictly, like a scenario: unknown and duplicate fields,
 // wrong types and bad values are refused, and every problem is reported as
@@ -76,6 +77,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/providers"
+	"github.com/compact-eval/compact-eval/reports"
 
 	"github.com/compact-eval/compact-eval/result"
 
@@ -250,6 +252,9 @@ type Gates struct {
 	// Judge, when set, makes a contradicted judge verdict fail the
 	// invariant (--judge-gate); it needs a judge.
 	Judge bool
+	// Uncertain is how the gates count an uncertain outcome
+	// (--uncertain): miss, skip or pass; "": not set (miss).
+	Uncertain reports.UncertainAs
 }
 
 // Endpoint returns the endpoint named name.
@@ -801,7 +806,7 @@ var gateKeys = slices.Concat([]string{"all", "invariant", "structural", "decisio
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates
-	fields := p.Fields(n, "gates", "min_pass", "baseline", "judge")
+	fields := p.Fields(n, "gates", "min_pass", "baseline", "judge", "uncertain")
 	if fd, ok := fields["min_pass"]; ok {
 		g.MinPass = map[string]float64{}
 		switch fd.Value.Kind {
@@ -840,6 +845,13 @@ func (p *parser) gates(n *yaml.Node) Gates {
 	if fd, ok := fields["judge"]; ok {
 		if p.Scalar(fd.Value, "gates.judge", "true or false", "!!bool") {
 			g.Judge = fd.Value.Value == "true"
+		}
+	}
+	if fd, ok := fields["uncertain"]; ok {
+		if p.Scalar(fd.Value, "gates.uncertain", "miss, skip or pass", "!!str") {
+			if err := g.Uncertain.Set(fd.Value.Value); err != nil {
+				p.Errorf(fd.Value, "gates.uncertain: %v", err)
+			}
 		}
 	}
 	return g

@@ -255,6 +255,7 @@ exec_timeout: 30
 gates:
   min_pass: {constraint: 1.5, everything: 1, all: "ninety%", schema: 90%}
   baseline: {}
+  uncertain: ignore
 `,
 			want: []string{
 				`1:10: version: unsupported version 2 (this compact-eval reads version 1)`,
@@ -265,6 +266,7 @@ gates:
 				`6:31: gates.min_pass: unknown check type "everything" (valid: all, invariant, structural, decisions, schema, coverage, references, evidence, tail, compression, provenance, paths, unresolved, stale_pending, grounding, constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret)`,
 				`6:51: gates.min_pass.all: want a rate in [0, 1] or a percentage, got "ninety%"`,
 				`7:13: gates.baseline: want a string, got a mapping`,
+				`8:14: gates.uncertain: "ignore": want miss (count it as not passed, the default), skip (leave it out) or pass (count it as passed)`,
 			},
 		},
 		{

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/providers"
+	"github.com/compact-eval/compact-eval/reports"
 )
 
 // Flag names of `compact-eval run` that the file can also set; Merge reads
@@ -21,6 +22,7 @@ const (
 	FlagBaseline    = "baseline"
 	FlagJudge       = "judge"
 	FlagJudgeGate   = "judge-gate"
+	FlagUncertain   = "uncertain"
 )
 
 // Flags are the values of the run flags that the file can also set, as
@@ -41,6 +43,8 @@ type Flags struct {
 	// MinPass is --min-pass (check type → rate); Baseline is --baseline.
 	MinPass  map[string]float64
 	Baseline string
+	// Uncertain is --uncertain: how the gates count an uncertain outcome.
+	Uncertain reports.UncertainAs
 	// Paths are the scenario paths given as arguments.
 	Paths []string
 }
@@ -63,6 +67,9 @@ type Settings struct {
 	// MinPass and Baseline are the gates: each flag replaces the file's.
 	MinPass  map[string]float64
 	Baseline string
+	// Uncertain is --uncertain when given, else gates.uncertain, else
+	// "" (reports.UncertainMiss: an uncertain outcome is a miss).
+	Uncertain reports.UncertainAs
 	// Paths are the scenario paths: the command line's when it names any,
 	// else the file's scenarios, else nil (the built-in suite).
 	Paths []string
@@ -130,6 +137,7 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 		s.MinPass = f.Gates.MinPass
 	}
 	s.Baseline = Pick(set[FlagBaseline], flags.Baseline, f.Gates.Baseline)
+	s.Uncertain = Pick(set[FlagUncertain], flags.Uncertain, f.Gates.Uncertain)
 	s.Paths = flags.Paths
 	if len(flags.Paths) == 0 {
 		s.Paths = f.Scenarios

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/providers"
+	"github.com/compact-eval/compact-eval/reports"
 
 	"github.com/compact-eval/compact-eval/result"
 
@@ -19,7 +20,7 @@ func TestMerge(t *testing.T) {
 agent: exec:./agent
 trials: 3
 exec_timeout: 30s
-gates: {min_pass: {all: 0.9}, baseline: base.json}
+gates: {min_pass: {all: 0.9}, baseline: base.json, uncertain: skip}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ gates: {min_pass: {all: 0.9}, baseline: base.json}
 		},
 		Agent:  Target{Name: "exec:./agent", Spec: spec("exec:./agent"), Pos: result.Pos{Line: 4, Col: 8}},
 		Trials: 3, Jobs: 2, ExecTimeout: 30 * time.Second,
-		MinPass: map[string]float64{"all": 0.9}, Baseline: "base.json",
+		MinPass: map[string]float64{"all": 0.9}, Baseline: "base.json", Uncertain: reports.UncertainSkip,
 	}
 	tests := []struct {
 		name  string
@@ -63,13 +64,13 @@ gates: {min_pass: {all: 0.9}, baseline: base.json}
 			name: "flags over file",
 			file: file,
 			flags: Flags{Summarizers: []string{"builtin:none"}, Agent: "builtin:reference", Trials: 5, Jobs: 4,
-				ExecTimeout: 2 * time.Second, MinPass: map[string]float64{"constraint": 1}, Baseline: "other.json"},
-			set: []string{FlagSummarizer, FlagAgent, FlagTrials, FlagJobs, FlagExecTimeout, FlagMinPass, FlagBaseline},
+				ExecTimeout: 2 * time.Second, MinPass: map[string]float64{"constraint": 1}, Baseline: "other.json", Uncertain: reports.UncertainPass},
+			set: []string{FlagSummarizer, FlagAgent, FlagTrials, FlagJobs, FlagExecTimeout, FlagMinPass, FlagBaseline, FlagUncertain},
 			want: Settings{
 				Summarizers: []Target{{Name: "builtin:none", Spec: spec("builtin:none")}},
 				Agent:       Target{Name: "builtin:reference", Spec: spec("builtin:reference")},
 				Trials:      5, Jobs: 4, ExecTimeout: 2 * time.Second,
-				MinPass: map[string]float64{"constraint": 1}, Baseline: "other.json",
+				MinPass: map[string]float64{"constraint": 1}, Baseline: "other.json", Uncertain: reports.UncertainPass,
 			},
 		},
 	}
