@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestSignalsEndABlockedProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	time.Sleep(300 * time.Millisecond) // let it block in the read
+	waitIdle(cmd.Process.Pid) // let it block in the read, its handler installed
 	start := time.Now()
 	for range 3 {
 		cmd.Process.Signal(os.Interrupt)
@@ -101,5 +102,43 @@ func TestSignalsEndABlockedProcess(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 		t.Fatalf("still running 10 s after three interrupts; stderr:\n%s", stderr.String())
+	}
+}
+
+// waitIdle waits until every thread of process pid has been asleep at
+// three looks in a row, 20 ms apart (at least 300 ms, at most 5 s): the
+// process has done its start-up work, installed its signal handlers and
+// blocked in a read. A fixed pause instead let a loaded machine deliver the
+// interrupt before the handler was there, and the default action killed
+// the process. Where /proc is missing it waits 300 ms.
+func waitIdle(pid int) {
+	min := time.Now().Add(300 * time.Millisecond)
+	deadline := time.Now().Add(5 * time.Second)
+	quiet := 0
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		if err != nil || len(tasks) == 0 {
+			time.Sleep(time.Until(min))
+			return
+		}
+		asleep := true
+		for _, t := range tasks {
+			b, err := os.ReadFile(t)
+			// the state follows the command name in parentheses
+			i := bytes.LastIndexByte(b, ')')
+			if err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'S' {
+				asleep = false
+				break
+			}
+		}
+		if asleep {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		if quiet >= 3 && time.Now().After(min) {
+			return
+		}
 	}
 }
