@@ -258,7 +258,9 @@ func runHang(t *testing.T, ctx context.Context, timeout time.Duration) *execproc
 }
 
 func TestRunTimeoutKillsGroup(t *testing.T) {
-	e := runHang(t, context.Background(), 500*time.Millisecond)
+	// 2 s: long enough for the hanging program to start its child and
+	// write its pid on a loaded machine (500 ms was not, at a load of 30).
+	e := runHang(t, context.Background(), 2*time.Second)
 	if e.Kind != execproc.KindTimeout {
 		t.Errorf("kind %q (%v), want %q", e.Kind, e, execproc.KindTimeout)
 	}
@@ -266,7 +268,7 @@ func TestRunTimeoutKillsGroup(t *testing.T) {
 
 func TestRunCancelKillsGroup(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(500*time.Millisecond, cancel)
+	time.AfterFunc(2*time.Second, cancel) // as in TestRunTimeoutKillsGroup
 	e := runHang(t, ctx, time.Hour)
 	if e.Kind != execproc.KindCanceled || e.Reason != "canceled: context canceled" {
 		t.Errorf("got %s %q, want %s %q", e.Kind, e.Reason, execproc.KindCanceled, "canceled: context canceled")
