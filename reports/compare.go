@@ -39,10 +39,21 @@ type Comparison struct {
 	// fail→pass. Both sorted by scenario, summarizer, trial, generation.
 	// A base pass whose outcome is missing from the new run (its unit
 	// errored, its scenario or trial did not run, it has fewer
-	// generations), or errored, or skipped there, is a regression too: a
-	// gate never holds on missing evidence.
+	// generations), or errored there, is a regression too: a gate never
+	// holds on missing evidence.
 	Regressions []Change
 	Fixes       []Change
+	// NoLongerJudged are the outcomes judged in the base (pass, fail or
+	// error) that the new run skipped: a check that no longer applies, as
+	// when a summarizer now writes plain text where field-level checks
+	// skip. NewlyJudged are the reverse: skipped in the base, judged now.
+	// Neither is a regression or a fix, nor counted in Rows: the check had
+	// nothing to judge on one side. FailOnUnjudged makes a base pass no
+	// longer judged fail the comparison.
+	NoLongerJudged []Change
+	NewlyJudged    []Change
+	// FailOnUnjudged is CompareOptions.FailOnUnjudged.
+	FailOnUnjudged bool
 	// Paired counts the outcomes present in both runs; Missing the base
 	// passes missing from the new run (counted as regressions).
 	Paired, Missing int
@@ -94,9 +105,14 @@ type Change struct {
 	Trial      int    // 0-based, as in the result; shown from 1
 	Generation int    // 0 for a probe
 	Check      string // check type or CheckDecisions
+	Kind       string // result.KindInvariant, KindStructural or KindDecision
 	Name       string // invariant or probe id, or ""
-	// Message is the new run's message (for a regression) or the base's
-	// (for a fix).
+	// Base and New are the outcome's status in each run (New is fail for
+	// an outcome missing from the new run).
+	Base, New result.Status
+	// Message is the new run's message: why it fails now (a regression),
+	// why it passes now (a fix), why it is skipped (no longer judged) or
+	// what it is now (newly judged).
 	Message string
 	// File and Line locate the invariant or probe in the scenario file of
 	// the new run (Line 0: unknown).
@@ -125,6 +141,7 @@ type unitKey struct {
 
 type outcome struct {
 	status result.Status
+	kind   string
 	msg    string
 	file   string
 	line   int
@@ -168,14 +185,26 @@ func gateEvidence(r *result.Result, names map[string]string, exclude map[string]
 		}
 		for _, g := range u.Generations {
 			for _, c := range g.Checks {
-				put(pairKey{u.Scenario.ID, sum, u.Trial, g.N, c.Check, c.Invariant}, outcome{status: c.Status, msg: c.Message, line: c.Pos.Line})
+				put(pairKey{u.Scenario.ID, sum, u.Trial, g.N, c.Check, c.Invariant}, outcome{status: c.Status, kind: checkKind(c), msg: c.Message, line: c.Pos.Line})
 			}
 		}
 		for _, p := range u.Probes {
-			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, result.CheckDecisions, p.ID}, outcome{status: result.DecisionStatus(p.Class), msg: probeMessage(p), line: p.Pos.Line})
+			put(pairKey{u.Scenario.ID, sum, u.Trial, 0, result.CheckDecisions, p.ID}, outcome{status: result.DecisionStatus(p.Class), kind: result.KindDecision, msg: probeMessage(p), line: p.Pos.Line})
 		}
 	}
 	return ev
+}
+
+// checkKind is the kind of a check result: its own, else the kind its type
+// implies.
+func checkKind(c result.CheckResult) string {
+	switch {
+	case c.Kind != "":
+		return c.Kind
+	case slices.Contains(result.StructuralChecks, c.Check):
+		return result.KindStructural
+	}
+	return result.KindInvariant
 }
 
 // unitFailed is why a unit counts as failed for the gates ("" when it
@@ -222,6 +251,10 @@ type CompareOptions struct {
 	// side is uncertain out of the comparison; UncertainPass counts it as
 	// passed.
 	Uncertain UncertainAs
+	// FailOnUnjudged makes an outcome that passed in the base and is no
+	// longer judged (skipped) in the new run fail the comparison; by
+	// default it is counted apart and fails nothing.
+	FailOnUnjudged bool
 }
 
 // Compare is CompareWith at alpha, pairing summarizers by name.
@@ -248,7 +281,7 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
-	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials), mapFlag: opts.MapFlag}
+	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials), mapFlag: opts.MapFlag, FailOnUnjudged: opts.FailOnUnjudged}
 	if cmp.mapFlag == "" {
 		cmp.mapFlag = "--baseline-map"
 	}
@@ -291,12 +324,22 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 				continue
 			}
 			cmp.Missing++
-			n = outcome{status: result.Fail, msg: no.whyMissing(k, new.Config.Trials), file: b.file, line: b.line}
+			n = outcome{status: result.Fail, kind: b.kind, msg: no.whyMissing(k, new.Config.Trials), file: b.file, line: b.line}
 		} else {
 			cmp.Paired++
 		}
-		if b.status != result.Pass && b.status != result.Fail && b.status != result.Uncertain && b.status != result.Error {
-			continue // skipped in the base: nothing to compare with
+		ch := Change{Scenario: k.scenario, Summarizer: k.summarizer, Trial: k.trial, Generation: k.gen, Check: k.check, Kind: b.kind,
+			Name: k.name, Base: b.status, New: n.status, Message: n.msg, File: n.file, Line: n.line}
+		bj, nj := judged(b.status), judged(n.status)
+		switch {
+		case !bj && nj:
+			cmp.NewlyJudged = append(cmp.NewlyJudged, ch)
+			continue
+		case !bj:
+			continue // skipped on both sides: nothing to compare
+		case !nj:
+			cmp.NoLongerJudged = append(cmp.NoLongerJudged, ch)
+			continue
 		}
 		rk := rowKey{k.summarizer, k.check}
 		row := rows[rk]
@@ -312,15 +355,10 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		if np {
 			row.NewPass++
 		}
-		ch := Change{Scenario: k.scenario, Summarizer: k.summarizer, Trial: k.trial, Generation: k.gen, Check: k.check, Name: k.name, File: n.file, Line: n.line}
 		switch {
 		case bp && !np:
 			row.B++
-			ch.Message = n.msg
-			switch n.status {
-			case result.Skip:
-				ch.Message = "no longer judged (skip): " + n.msg
-			case result.Uncertain:
+			if n.status == result.Uncertain {
 				// Not passed: a check that now cannot tell has lost what
 				// the base showed kept.
 				ch.Message = "now uncertain: " + n.msg
@@ -328,7 +366,6 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 			cmp.Regressions = append(cmp.Regressions, ch)
 		case !bp && np:
 			row.C++
-			ch.Message = b.msg
 			cmp.Fixes = append(cmp.Fixes, ch)
 		}
 	}
@@ -367,14 +404,128 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		return result.LessCheck(a.Check, b.Check)
 	})
 	sortChanges(cmp.Regressions, order)
+	// The regressions a reader must act on first: a decision that went
+	// wrong, then an invariant lost, then structure, then failed units.
+	slices.SortStableFunc(cmp.Regressions, func(a, b Change) int { return kindRank(a) - kindRank(b) })
 	sortChanges(cmp.Fixes, order)
+	sortChanges(cmp.NoLongerJudged, order)
+	sortChanges(cmp.NewlyJudged, order)
 	if cmp.Trials <= 1 && len(cmp.Regressions) > 0 {
+		cmp.Regressed = true
+	}
+	if cmp.unjudgedFails() > 0 {
 		cmp.Regressed = true
 	}
 	if len(cmp.UnpairedBase) > 0 || len(cmp.UnpairedNew) > 0 || cmp.NothingPaired() {
 		cmp.Regressed = true
 	}
 	return cmp
+}
+
+// judged reports whether a status is a verdict on the outcome (pass, fail,
+// error or uncertain) rather than a skip.
+func judged(s result.Status) bool { return s != result.Skip && s != "" }
+
+// unjudgedFails counts the base passes no longer judged when FailOnUnjudged
+// makes them fail the comparison; 0 otherwise.
+func (c *Comparison) unjudgedFails() int {
+	if !c.FailOnUnjudged {
+		return 0
+	}
+	n := 0
+	for _, ch := range c.NoLongerJudged {
+		if ch.Base == result.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+// ChangeCounts are the figures of a comparison every report shows alike.
+type ChangeCounts struct {
+	// Regressions are the pass→fail outcomes; Decisions, Invariants,
+	// Structural and Units split them by kind (Units: outcomes of a unit
+	// that errored or did not run, whatever their kind).
+	Regressions, Decisions, Invariants, Structural, Units int
+	Fixes                                                 int
+	NoLongerJudged, NewlyJudged                           int
+}
+
+// Counts counts the changes of c by kind.
+func (c *Comparison) Counts() ChangeCounts {
+	n := ChangeCounts{Regressions: len(c.Regressions), Fixes: len(c.Fixes), NoLongerJudged: len(c.NoLongerJudged), NewlyJudged: len(c.NewlyJudged)}
+	for _, ch := range c.Regressions {
+		switch ch.RegressionKind() {
+		case KindUnit:
+			n.Units++
+		case result.KindDecision:
+			n.Decisions++
+		case result.KindStructural:
+			n.Structural++
+		default:
+			n.Invariants++
+		}
+	}
+	return n
+}
+
+// kindRank orders regressions by kind: decisions, invariants, structural
+// checks, failed units.
+func kindRank(ch Change) int {
+	switch ch.RegressionKind() {
+	case result.KindDecision:
+		return 0
+	case result.KindInvariant:
+		return 1
+	case result.KindStructural:
+		return 2
+	}
+	return 3
+}
+
+// KindUnit is the RegressionKind of a change that is its unit's failure
+// (the unit errored, was abandoned or did not run) rather than its own.
+const KindUnit = "unit"
+
+// RegressionKind is what a regression is, for ordering and annotating:
+// KindUnit when the unit as a whole failed, else the check's kind.
+func (ch Change) RegressionKind() string {
+	if unitWide(ch.Message) {
+		return KindUnit
+	}
+	if ch.Kind == "" {
+		return result.KindInvariant
+	}
+	return ch.Kind
+}
+
+// NewAgainstBaseline is the one line every report gives the comparison:
+// "3 regressions (2 decisions, 1 invariant), 12 fixes, 45 no longer
+// judged, 0 newly judged".
+func (c *Comparison) NewAgainstBaseline() string {
+	n := c.Counts()
+	reg := plural(n.Regressions, "regression")
+	var kinds []string
+	for _, k := range []struct {
+		n         int
+		one, more string
+	}{{n.Decisions, "decision", "decisions"}, {n.Invariants, "invariant", "invariants"}, {n.Structural, "structural check", "structural checks"},
+		{n.Units, "outcome lost with its unit", "outcomes lost with their units"}} {
+		switch {
+		case k.n == 1:
+			kinds = append(kinds, "1 "+k.one)
+		case k.n > 1:
+			kinds = append(kinds, fmt.Sprintf("%d %s", k.n, k.more))
+		}
+	}
+	if len(kinds) > 0 {
+		reg += " (" + strings.Join(kinds, ", ") + ")"
+	}
+	fixes := fmt.Sprintf("%d fixes", n.Fixes)
+	if n.Fixes == 1 {
+		fixes = "1 fix"
+	}
+	return fmt.Sprintf("%s, %s, %d no longer judged, %d newly judged", reg, fixes, n.NoLongerJudged, n.NewlyJudged)
 }
 
 // whyMissing says why the new run has no outcome for k.
@@ -699,8 +850,13 @@ func (c *Comparison) WriteText(w io.Writer) error {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
+	if !c.NothingPaired() {
+		fmt.Fprintf(w, "\nnew against the baseline: %s\n", c.NewAgainstBaseline())
+	}
 	list("regressions (pass→fail)", c.Regressions)
 	list("fixes (fail→pass)", c.Fixes)
+	list("no longer judged (judged in the base, skipped now)", c.NoLongerJudged)
+	list("newly judged (skipped in the base, judged now)", c.NewlyJudged)
 	if len(c.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, s := range c.Warnings {
@@ -794,7 +950,7 @@ func (c *Comparison) Problems() []string {
 	}
 	switch {
 	case c.Trials <= 1 && len(c.Regressions) > 0:
-		out = append(out, fmt.Sprintf("%s went pass→fail (1 trial: any pass→fail counts)", plural(len(c.Regressions), "outcome")))
+		out = append(out, fmt.Sprintf("%s went pass→fail (%s; 1 trial: any pass→fail counts)", plural(len(c.Regressions), "outcome"), c.regressionKinds()))
 	case c.Trials > 1:
 		var drops []string
 		for _, r := range c.Rows {
@@ -806,7 +962,21 @@ func (c *Comparison) Problems() []string {
 			out = append(out, fmt.Sprintf("significant drop (α=%g) in %s", c.Alpha, strings.Join(drops, ", ")))
 		}
 	}
+	if n := c.unjudgedFails(); n > 0 {
+		out = append(out, fmt.Sprintf("%s that passed in the base %s no longer judged (--fail-on-unjudged)", plural(n, "outcome"), map[bool]string{true: "is", false: "are"}[n == 1]))
+	}
 	return out
+}
+
+// regressionKinds is "2 decisions, 1 invariant": the regressions by kind.
+func (c *Comparison) regressionKinds() string {
+	s := c.NewAgainstBaseline()
+	if i := strings.Index(s, " ("); i >= 0 {
+		if j := strings.Index(s[i:], ")"); j >= 0 {
+			return s[i+2 : i+j]
+		}
+	}
+	return ""
 }
 
 // Hint says how to pair summarizers without a counterpart; "" when every
@@ -842,9 +1012,10 @@ func (c *Comparison) Verdict() string {
 		return prefix + p[0]
 	}
 	if c.Trials > 1 {
-		return fmt.Sprintf("no regression: no significant drop at α=%g over %d pairs (%d pass→fail, %d fail→pass)", c.Alpha, c.Paired, len(c.Regressions), len(c.Fixes))
+		return fmt.Sprintf("no regression: no significant drop at α=%g over %d pairs (%d pass→fail, %d fail→pass, %d no longer judged, %d newly judged)",
+			c.Alpha, c.Paired, len(c.Regressions), len(c.Fixes), len(c.NoLongerJudged), len(c.NewlyJudged))
 	}
-	return fmt.Sprintf("no regression: no pass→fail over %d pairs (%d fail→pass)", c.Paired, len(c.Fixes))
+	return fmt.Sprintf("no regression: no pass→fail over %d pairs (%d fail→pass, %d no longer judged, %d newly judged)", c.Paired, len(c.Fixes), len(c.NoLongerJudged), len(c.NewlyJudged))
 }
 
 func pct(a, n int) string {

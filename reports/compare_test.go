@@ -62,8 +62,8 @@ func TestComparePlantedRegression(t *testing.T) {
 	setStatus(t, base, i, 1, "constraint", "ro", result.Pass)
 	setStatus(t, next, i, 1, "constraint", "ro", result.Fail)
 	c := reports.Compare(base, next, 0.05)
-	want := []reports.Change{{Scenario: "scn-003", Summarizer: "openai:gpt-4o-mini", Generation: 2, Check: "constraint", Name: "ro", Message: "constraint ro set to fail",
-		File: "scenarios/scn-003.yaml", Line: 21}}
+	want := []reports.Change{{Scenario: "scn-003", Summarizer: "openai:gpt-4o-mini", Generation: 2, Check: "constraint", Kind: result.KindInvariant, Name: "ro",
+		Base: result.Pass, New: result.Fail, Message: "constraint ro set to fail", File: "scenarios/scn-003.yaml", Line: 21}}
 	if d := cmp.Diff(want, c.Regressions); d != "" {
 		t.Errorf("regressions (-want +got):\n%s", d)
 	}
@@ -240,13 +240,14 @@ func TestCompareFailsClosed(t *testing.T) {
 	}
 	v1, v2 := "exec:python3 sum.py", "exec:python3 sum.py --v2"
 	tests := []struct {
-		name      string
-		base, new *result.Result
-		pairing   []string
-		regressed bool
-		nothing   bool
-		verdict   string
-		problems  []string
+		name           string
+		base, new      *result.Result
+		pairing        []string
+		failOnUnjudged bool
+		regressed      bool
+		nothing        bool
+		verdict        string
+		problems       []string
 	}{
 		{
 			name: "a renamed summarizer that drops the rule has no counterpart",
@@ -258,12 +259,12 @@ func TestCompareFailsClosed(t *testing.T) {
 		{
 			name: "mapped explicitly, the regression shows",
 			base: handResult(ok("a", v1)), new: handResult(lost("a", v2)), pairing: []string{v1 + "=" + v2},
-			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 trial: any pass→fail counts)",
+			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 decision, 1 invariant; 1 trial: any pass→fail counts)",
 		},
 		{
 			name: "a stable name pairs across a changed spec",
 			base: handResult(ok("a", "ours")), new: handResult(ok("a", "ours")),
-			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass)",
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)",
 		},
 		{
 			name: "a summarizer left out of the new run",
@@ -273,37 +274,51 @@ func TestCompareFailsClosed(t *testing.T) {
 		{
 			name: "left out on purpose",
 			base: handResult(ok("a", "x"), ok("a", "y")), new: handResult(ok("a", "x")), pairing: []string{"y="},
-			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass)",
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)",
 		},
 		{
 			name: "a unit that errored in the new run: its base passes regress",
 			base: handResult(ok("a", "x"), ok("b", "x")), new: handResult(ok("a", "x"), unitSpec{scenario: "b", summarizer: "x", err: "generation 1: summarizer: exit status 1"}),
-			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 trial: any pass→fail counts)",
+			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (2 outcomes lost with their units; 1 trial: any pass→fail counts)",
 		},
 		{
 			name: "a scenario that no longer runs: its base passes regress",
 			base: handResult(ok("a", "x"), ok("b", "x")), new: handResult(ok("a", "x")),
-			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (1 trial: any pass→fail counts)",
+			regressed: true, verdict: "REGRESSION: 2 outcomes went pass→fail (2 outcomes lost with their units; 1 trial: any pass→fail counts)",
 		},
 		{
-			name: "a pass that is now skipped regresses",
+			// A pass→skip is counted apart: the check had nothing to judge
+			// (a plain-text summary under a field-level check).
+			name: "a pass that is now skipped is no longer judged, not a regression",
 			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": skip}, probes: map[string]string{"p": result.Kept}}),
-			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass, 1 no longer judged, 0 newly judged)",
+		},
+		{
+			name: "with --fail-on-unjudged a pass no longer judged fails",
+			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": skip}, probes: map[string]string{"p": result.Kept}}),
+			failOnUnjudged: true,
+			regressed:      true, verdict: "REGRESSION: 1 outcome that passed in the base is no longer judged (--fail-on-unjudged)",
+		},
+		{
+			name:    "a skip that is judged now is newly judged, pass or fail",
+			base:    handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": skip, "constraint/rw": skip}}),
+			new:     handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": pass, "constraint/rw": fail}}),
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass, 0 no longer judged, 2 newly judged)",
 		},
 		{
 			name: "a pass that is now uncertain regresses",
 			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Uncertain}, probes: map[string]string{"p": result.Kept}}),
-			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
+			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 invariant; 1 trial: any pass→fail counts)",
 		},
 		{
 			name: "an uncertain base that now passes is a fix, never a regression",
 			base: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Uncertain}, probes: map[string]string{"p": result.Kept}}), new: handResult(ok("a", "x")),
-			verdict: "no regression: no pass→fail over 2 pairs (1 fail→pass)",
+			verdict: "no regression: no pass→fail over 2 pairs (1 fail→pass, 0 no longer judged, 0 newly judged)",
 		},
 		{
 			name: "a pass that now errors regresses",
 			base: handResult(ok("a", "x")), new: handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Error}, probes: map[string]string{"p": result.Kept}}),
-			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 trial: any pass→fail counts)",
+			regressed: true, verdict: "REGRESSION: 1 outcome went pass→fail (1 invariant; 1 trial: any pass→fail counts)",
 		},
 		{
 			name: "no scenario in common",
@@ -313,7 +328,7 @@ func TestCompareFailsClosed(t *testing.T) {
 		{
 			name: "new scenarios in the new run are not regressions",
 			base: handResult(ok("a", "x")), new: handResult(ok("a", "x"), lost("b", "x")),
-			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass)",
+			verdict: "no regression: no pass→fail over 2 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)",
 		},
 	}
 	for _, tc := range tests {
@@ -322,7 +337,7 @@ func TestCompareFailsClosed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := reports.CompareWith(tc.base, tc.new, reports.CompareOptions{Pairing: p})
+			c := reports.CompareWith(tc.base, tc.new, reports.CompareOptions{Pairing: p, FailOnUnjudged: tc.failOnUnjudged})
 			if c.Regressed != tc.regressed || c.NothingPaired() != tc.nothing {
 				t.Errorf("Regressed = %v, NothingPaired = %v; want %v, %v; verdict %s", c.Regressed, c.NothingPaired(), tc.regressed, tc.nothing, c.Verdict())
 			}

@@ -45,7 +45,7 @@ func ExampleGate() {
 	// Output:
 	// true
 	// FAIL min-pass: openai:gpt-4o-mini secret 50.0% (6/12) < 100% (counted as misses: 3 outcomes of 1 unit that errored)
-	// ok   min-pass secret=1: 2 summarizer × check type rates hold
+	// note min-pass secret=1: 2 summarizer × check type rates hold
 	// note min-pass: builtin:none is the control arm (it never writes a summary): gated on decisions only
 }
 

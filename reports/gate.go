@@ -161,7 +161,8 @@ func (u UncertainAs) status(s result.Status) result.Status {
 type GateReport struct {
 	// Failed is true when any gate failed; the exit code is then 1.
 	Failed bool
-	// Lines are the verdict lines, "FAIL …" before "ok …", then "note …"
+	// Lines are the verdict lines, "FAIL …" (each followed by its detail
+	// lines, indented, and "hint …" lines) before "ok …", then "note …"
 	// and "warn …".
 	Lines []string
 	// Comparison is the baseline comparison; nil without a baseline.
@@ -173,7 +174,7 @@ type GateReport struct {
 func (g *GateReport) Reason() string {
 	var fails []string
 	for _, l := range g.Lines {
-		if s, ok := strings.CutPrefix(l, "FAIL "); ok && !strings.HasPrefix(s, "baseline:   ") {
+		if s, ok := strings.CutPrefix(l, "FAIL "); ok {
 			fails = append(fails, s)
 		}
 	}
@@ -204,7 +205,14 @@ type GateOptions struct {
 	// Uncertain is how both gates count an uncertain outcome; the zero
 	// value counts it as a miss.
 	Uncertain UncertainAs
+	// FailOnUnjudged makes a baseline pass that the run no longer judges
+	// (skipped) fail the baseline gate; by default it is counted apart.
+	FailOnUnjudged bool
 }
+
+// GateDetail is the prefix of a detail line under a FAIL line: a
+// regression of the baseline gate.
+const GateDetail = "       "
 
 // Asked reports whether o asks for any gate.
 func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baseline != nil }
@@ -255,23 +263,24 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
 	}
 	if opts.Baseline != nil {
-		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain})
+		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain, FailOnUnjudged: opts.FailOnUnjudged})
 		g.Comparison = c
 		if p := c.Problems(); len(p) > 0 {
 			for _, s := range p {
 				fails = append(fails, "FAIL baseline: "+s)
 			}
 			if h := c.Hint(); h != "" {
-				fails = append(fails, "FAIL baseline:   "+h)
+				fails = append(fails, "hint baseline: "+h)
 			}
 			if c.Trials <= 1 {
 				for _, l := range ChangeLines(c.Regressions, 20) {
-					fails = append(fails, "FAIL baseline:   "+l)
+					fails = append(fails, GateDetail+l)
 				}
 			}
 		} else {
 			oks = append(oks, "ok   baseline: "+c.Verdict())
 		}
+		notes = append(notes, "note baseline: new against the baseline: "+c.NewAgainstBaseline())
 		for _, l := range c.LeftOut {
 			notes = append(notes, "note baseline: left out on purpose: "+l)
 		}
@@ -360,7 +369,13 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 		fails = append(fails, fmt.Sprintf("FAIL min-pass %s: nothing to judge: no summarizer has an outcome the gate covers", m.String()))
 		return fails, oks, notes
 	}
-	oks = append(oks, fmt.Sprintf("ok   min-pass %s: %d summarizer × check type rates hold", m.String(), held))
+	// A gate that failed prints no "ok" line of its own: the rates that
+	// held are a note beside its failures.
+	if len(fails) > 0 {
+		notes = append(notes, fmt.Sprintf("note min-pass %s: %d summarizer × check type rates hold", m.String(), held))
+	} else {
+		oks = append(oks, fmt.Sprintf("ok   min-pass %s: %d summarizer × check type rates hold", m.String(), held))
+	}
 	if control {
 		notes = append(notes, "note min-pass: builtin:none is the control arm (it never writes a summary): gated on decisions only")
 	}

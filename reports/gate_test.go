@@ -92,11 +92,11 @@ func TestGate(t *testing.T) {
 	}{
 		// builtin:truncate writes text only: every field-level check skips,
 		// so all=0 has nothing to judge for it there, and fails.
-		{"lenient thresholds need evidence", "all=0", nil, true, []string{"ok   min-pass all=0", "FAIL min-pass: builtin:truncate refuted_hypothesis: nothing to judge (all 24 outcomes were skipped; --allow-empty accepts this)"}},
+		{"lenient thresholds need evidence", "all=0", nil, true, []string{"note min-pass all=0", "FAIL min-pass: builtin:truncate refuted_hypothesis: nothing to judge (all 24 outcomes were skipped; --allow-empty accepts this)"}},
 		{"constraint must always hold", "constraint=1", nil, true, []string{"FAIL min-pass: builtin:truncate constraint"}},
 		{"baseline identical", "", func() *result.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 2}) }, false, []string{"ok   baseline: no regression"}},
 		// With one trial every pass→fail is listed under the verdict line.
-		{"baseline regression", "", func() *result.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline: ", "FAIL baseline:   scn-"}},
+		{"baseline regression", "", func() *result.Result { return fake.Result(fake.Config{Scenarios: 8, Seed: 5}) }, true, []string{"FAIL baseline: ", reports.GateDetail + "scn-", "note baseline: new against the baseline: "}},
 		// builtin:none passes every decision it got an answer for (13) and
 		// errored once: the error is a miss, so 100% does not hold.
 		{"errors count as misses", "decisions=1", nil, true, []string{"FAIL min-pass: builtin:none decisions 92.9% (13/14) < 100% (counted as misses: 1 probe whose agent call failed)"}},
@@ -126,6 +126,10 @@ func TestGate(t *testing.T) {
 			}
 			if tc.failed && !strings.HasPrefix(reports.Verdict(r, &g), "❌ FAIL: ") {
 				t.Errorf("verdict %q does not say FAIL", reports.Verdict(r, &g))
+			}
+			// A failing min-pass gate prints no "ok" line of its own.
+			if tc.minPass != "" && strings.Contains(all, "FAIL min-pass") && strings.Contains(all, "ok   min-pass") {
+				t.Errorf("a failing min-pass gate also prints an ok line:\n%s", all)
 			}
 			if (base != nil) != (g.Comparison != nil) {
 				t.Errorf("Comparison = %v with baseline %v", g.Comparison != nil, base != nil)

@@ -11,15 +11,15 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 )
 
-// MaxAnnotations bounds the ::error annotations WriteGitHub emits; GitHub
-// shows at most 10 error annotations per step and 50 per job.
-const MaxAnnotations = 50
+// MaxAnnotationsPerKind bounds the ::error annotations WriteGitHub emits
+// for each kind of failure (decisions, invariants, structural checks,
+// failed units): GitHub shows 10 error annotations per step.
+const MaxAnnotationsPerKind = 10
 
 // WriteGitHub writes the GitHub Actions outputs of r: the Markdown report
 // appended to stepSummaryPath ($GITHUB_STEP_SUMMARY; skipped when empty),
 // and `::error file=…,line=…,title=…::message` workflow commands on
-// annotations, at most MaxAnnotations, then a `::notice::` saying how many
-// were left out. Call it when GITHUB_ACTIONS=true.
+// annotations.
 //
 // Without a baseline (opts.Gate nil or without a Comparison) every failing
 // invariant and every compaction regression is annotated, the invariant at
@@ -27,10 +27,14 @@ const MaxAnnotations = 50
 // invariant the check could not tell (uncertain) gets a `::warning`
 // there instead: not a loss, never a pass. With a
 // baseline only what is new against it is: each pass→fail of the
-// comparison (invariants, structural checks, probes, and the units that
+// comparison (probes, invariants, structural checks, and the units that
 // errored, one annotation per unit), so a pull request shows the failures
-// it introduced, not those main already had. Annotations are deduplicated
-// per file, line, summarizer and check.
+// it introduced, not those main already had; what is no longer judged is
+// one ::notice, never an error. Either way decision regressions come
+// first, then invariants, structural checks and failed units, at most
+// MaxAnnotationsPerKind of each, and one ::notice per kind says how many
+// more there are. Annotations are deduplicated per file, line, summarizer
+// and check.
 func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotations io.Writer) error {
 	if stepSummaryPath != "" {
 		var b bytes.Buffer
@@ -53,26 +57,31 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 		return nil
 	}
 	var list []annotation
-	what := "failing invariants and compaction regressions"
+	var notices []string
+	against := ""
 	if opts.Gate != nil && opts.Gate.Comparison != nil {
-		list = baselineAnnotations(opts.Gate.Comparison)
-		what = "failures new against the baseline"
+		c := opts.Gate.Comparison
+		list = baselineAnnotations(c)
+		against = " new against the baseline"
+		if n := len(c.NoLongerJudged); n > 0 {
+			notices = append(notices, fmt.Sprintf("%s no longer judged (judged in the baseline, skipped now): not regressions; see the step summary", plural(n, "outcome")))
+		}
 	} else {
 		list = findingAnnotations(r)
 	}
 	seen := map[string]bool{}
-	n, left := 0, 0
+	shown, left := map[string]int{}, map[string]int{}
 	for _, a := range list {
 		key := fmt.Sprintf("%s:%d:%s", a.file, a.line, a.key)
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		if n == MaxAnnotations {
-			left++
+		if shown[a.kind] == MaxAnnotationsPerKind {
+			left[a.kind]++
 			continue
 		}
-		n++
+		shown[a.kind]++
 		props := "file=" + escapeProperty(a.file)
 		if a.line > 0 {
 			props += fmt.Sprintf(",line=%d", a.line)
@@ -86,15 +95,31 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 			return err
 		}
 	}
-	if left > 0 {
-		_, err := fmt.Fprintf(annotations, "::notice::%s\n", escapeData(fmt.Sprintf("%d more %s are not annotated; see the step summary", left, what)))
-		return err
+	for _, k := range annotationKinds {
+		if n := left[k.kind]; n > 0 {
+			notices = append(notices, fmt.Sprintf("%d more %s%s are not annotated; see the step summary", n, k.plural, against))
+		}
+	}
+	for _, n := range notices {
+		if _, err := fmt.Fprintf(annotations, "::notice::%s\n", escapeData(n)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
+// annotationKinds are the kinds of annotation in the order they are
+// written, with the words of their overflow notice.
+var annotationKinds = []struct{ kind, plural string }{
+	{result.KindDecision, "decision regressions"},
+	{result.KindInvariant, "invariant failures"},
+	{result.KindStructural, "structural failures"},
+	{KindUnit, "failed units"},
+	{string(result.Uncertain), "uncertain invariants (warnings)"},
+}
+
 // annotation is one ::error workflow command; key deduplicates it with
-// file and line.
+// file and line, kind orders and bounds it.
 type annotation struct {
 	// level is the workflow command: "error" ("" too) or "warning".
 	level      string
@@ -102,10 +127,21 @@ type annotation struct {
 	line       int
 	title, msg string
 	key        string
+	kind       string
+}
+
+// sortAnnotations orders annotations by kind (annotationKinds), keeping
+// the order within a kind.
+func sortAnnotations(as []annotation) {
+	rank := map[string]int{}
+	for i, k := range annotationKinds {
+		rank[k.kind] = i
+	}
+	slices.SortStableFunc(as, func(a, b annotation) int { return rank[a.kind] - rank[b.kind] })
 }
 
 // findingAnnotations annotates every failing invariant and compaction
-// regression of r.
+// regression of r, the regressions first.
 func findingAnnotations(r *result.Result) []annotation {
 	var out []annotation
 	for _, f := range Findings(r) {
@@ -115,16 +151,20 @@ func findingAnnotations(r *result.Result) []annotation {
 		}
 		level := ""
 		title := fmt.Sprintf("%s lost by %s (g%d)", f.Label(), f.Summarizer, f.Generation)
+		kind := result.KindInvariant
 		switch {
 		case f.Severity == SevRegression:
 			title = fmt.Sprintf("%s regressed after compaction by %s", f.Label(), f.Summarizer)
+			kind = result.KindDecision
 		case uncertainInvariant:
 			level, title = "warning", fmt.Sprintf("%s uncertain for %s (g%d)", f.Label(), f.Summarizer, f.Generation)
+			kind = string(result.Uncertain)
 		}
 		out = append(out, annotation{level: level, file: f.File, line: f.Line, title: title,
 			msg: fmt.Sprintf("%s · %s: %s%s", f.Scenario, f.Summarizer, f.Message, f.Where()),
-			key: f.Summarizer + ":" + f.Label()})
+			key: f.Summarizer + ":" + f.Label(), kind: kind})
 	}
+	sortAnnotations(out)
 	return out
 }
 
@@ -150,14 +190,15 @@ func baselineAnnotations(c *Comparison) []annotation {
 			out = append(out, annotation{file: ch.File,
 				title: fmt.Sprintf("%s fails where the baseline passed (trial %d)", ch.Summarizer, ch.Trial+1),
 				msg:   fmt.Sprintf("%s · %s: %s", ch.Scenario, ch.Summarizer, ch.Message),
-				key:   fmt.Sprintf("%s:%s:unit:%d", ch.Scenario, ch.Summarizer, ch.Trial)})
+				key:   fmt.Sprintf("%s:%s:unit:%d", ch.Scenario, ch.Summarizer, ch.Trial), kind: KindUnit})
 			continue
 		}
 		out = append(out, annotation{file: ch.File, line: ch.Line,
 			title: fmt.Sprintf("%s passed on the baseline and fails with %s (%s)", ch.Label(), ch.Summarizer, ch.Where()),
 			msg:   fmt.Sprintf("%s · %s: %s", ch.Scenario, ch.Summarizer, ch.Message),
-			key:   ch.Summarizer + ":" + ch.Label() + ":" + ch.Where()})
+			key:   ch.Summarizer + ":" + ch.Label() + ":" + ch.Where(), kind: ch.RegressionKind()})
 	}
+	sortAnnotations(out)
 	return out
 }
 

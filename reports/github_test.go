@@ -44,21 +44,64 @@ func TestWriteGitHub(t *testing.T) {
 	}
 }
 
+// TestWriteGitHubCapsAnnotations: decision regressions are annotated
+// first, then invariant failures, at most MaxAnnotationsPerKind of each,
+// with one notice per kind for the rest; against a baseline, what is no
+// longer judged is one notice, never an error.
 func TestWriteGitHubCapsAnnotations(t *testing.T) {
-	r := &result.Result{ResultVersion: 1, Config: result.RunConfig{Summarizers: []string{"s"}}}
-	u := result.Unit{Scenario: result.ScenarioRef{ID: "s", File: "s.yaml"}, Summarizer: "s", Status: result.UnitOK}
-	g := result.Generation{N: 1}
-	for i := range reports.MaxAnnotations + 7 {
-		g.Checks = append(g.Checks, result.CheckResult{Check: "constraint", Kind: result.KindInvariant, Invariant: "c" + itoa(i), Status: result.Fail, Message: "lost", Pos: result.Pos{Line: i + 1}})
+	const nInv, nDec = reports.MaxAnnotationsPerKind + 3, reports.MaxAnnotationsPerKind + 2
+	spec := func(st result.Status, class string) unitSpec {
+		u := unitSpec{scenario: "s", summarizer: "ours", checks: map[string]result.Status{"constraint/zz-skip": st}, probes: map[string]string{}}
+		for i := range nInv {
+			u.checks["constraint/c"+itoa(i)] = st
+		}
+		for i := range nDec {
+			u.probes["p"+itoa(i)] = class
+		}
+		return u
 	}
-	u.Generations = []result.Generation{g}
-	r.Units = []result.Unit{u}
-	var ann bytes.Buffer
-	if err := reports.WriteGitHub(r, reports.Options{}, "", &ann); err != nil {
-		t.Fatal(err)
+	failing := spec(fail, result.CompactionRegression)
+	failing.checks["constraint/zz-skip"] = skip
+	base, next := handResult(spec(pass, result.Kept)), handResult(failing)
+	for _, tc := range []struct {
+		name    string
+		opts    reports.Options
+		notices []string
+	}{
+		{"without a baseline", reports.Options{}, []string{
+			"::notice::2 more decision regressions are not annotated; see the step summary",
+			"::notice::3 more invariant failures are not annotated; see the step summary",
+		}},
+		{"against a baseline", reports.Options{Gate: gateAgainst(next, base)}, []string{
+			"::notice::1 outcome no longer judged (judged in the baseline, skipped now): not regressions; see the step summary",
+			"::notice::2 more decision regressions new against the baseline are not annotated; see the step summary",
+			"::notice::3 more invariant failures new against the baseline are not annotated; see the step summary",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ann bytes.Buffer
+			if err := reports.WriteGitHub(next, tc.opts, "", &ann); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(ann.String()), "\n")
+			if len(lines) != 2*reports.MaxAnnotationsPerKind+len(tc.notices) {
+				t.Fatalf("got %d lines, want %d:\n%s", len(lines), 2*reports.MaxAnnotationsPerKind+len(tc.notices), ann.String())
+			}
+			for i, l := range lines[:2*reports.MaxAnnotationsPerKind] {
+				decision := strings.Contains(l, "title=decisions/")
+				if !strings.HasPrefix(l, "::error ") || decision != (i < reports.MaxAnnotationsPerKind) || strings.Contains(l, "zz-skip") {
+					t.Errorf("line %d: want the %d decision regressions first, then invariants, and no skip: %s", i+1, reports.MaxAnnotationsPerKind, l)
+				}
+			}
+			if d := cmp.Diff(tc.notices, lines[2*reports.MaxAnnotationsPerKind:]); d != "" {
+				t.Errorf("notices (-want +got):\n%s", d)
+			}
+		})
 	}
-	lines := strings.Split(strings.TrimSpace(ann.String()), "\n")
-	if len(lines) != reports.MaxAnnotations+1 || lines[len(lines)-1] != "::notice::7 more failing invariants and compaction regressions are not annotated; see the step summary" {
-		t.Errorf("got %d lines, last %q", len(lines), lines[len(lines)-1])
-	}
+}
+
+// gateAgainst is the baseline gate of r against base.
+func gateAgainst(r, base *result.Result) *reports.GateReport {
+	g := reports.Gate(r, reports.GateOptions{Baseline: base})
+	return &g
 }

@@ -62,6 +62,7 @@ type htmlView struct {
 	Title, Verdict string
 	Failed         bool
 	GateLines      []string
+	Baseline       *baselineHTML
 	Provenance     [][2]string
 	Warnings       []string
 	Heatmap        template.HTML
@@ -156,6 +157,7 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 		Trials:  max(1, r.Config.Trials),
 		Judge:   judgeHTML(r),
 	}
+	v.Baseline = buildBaselineHTML(opts.comparison())
 	if opts.Gate != nil {
 		v.GateLines = opts.Gate.Lines
 		v.Failed = opts.Gate.Failed

@@ -46,7 +46,7 @@ func writeJudgeMarkdown(b *bytes.Buffer, r *result.Result) {
 		}
 		gen := fmt.Sprintf("g%d", d.Generation)
 		if r.Config.Trials > 1 {
-			gen = fmt.Sprintf("t%d %s", d.Trial, gen)
+			gen = fmt.Sprintf("t%d %s", d.Trial+1, gen)
 		}
 		check := string(d.Status)
 		if d.Gated {

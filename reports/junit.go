@@ -22,7 +22,20 @@ import (
 // (harness, agent, tokenizer, scenario digests, summarizer models and prompt
 // digests) goes in each suite's <properties>.
 func WriteJUnit(w io.Writer, r *result.Result) error {
+	return writeJUnit(w, r, Options{})
+}
+
+// writeJUnit is WriteJUnit with a gate: with a baseline, a first suite
+// "new against the baseline" holds a case per change against it.
+func writeJUnit(w io.Writer, r *result.Result, opts Options) error {
 	doc := BuildJUnit(r)
+	if c := opts.comparison(); c != nil {
+		s := baselineJUnitSuite(c)
+		doc.Suites = append([]junit.Suite{s}, doc.Suites...)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+		doc.Skipped += s.Skipped
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	// Written by hand rather than with xml.Encoder: the same document, at a
 	// fraction of the cost for large runs. TestJUnitCounts parses it back.
@@ -135,7 +148,7 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 			a := get(u, "run", "", 0)
 			a.n++
 			a.errs++
-			a.msgs = append(a.msgs, fmt.Sprintf("trial %d: %s", u.Trial, u.Error))
+			a.msgs = append(a.msgs, fmt.Sprintf("trial %d: %s", u.Trial+1, u.Error))
 		}
 		for _, g := range u.Generations {
 			if g.Call.Model != "" {
@@ -157,13 +170,13 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 					a.passes++
 				case result.Fail:
 					a.fails++
-					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): %s%s", u.Trial, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): %s%s", u.Trial+1, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
 				case result.Error:
 					a.errs++
-					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): error: %s", u.Trial, g.N, g.Cut, c.Message))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): error: %s", u.Trial+1, g.N, g.Cut, c.Message))
 				case result.Uncertain:
 					a.uncertain++
-					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): uncertain: %s%s", u.Trial, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): uncertain: %s%s", u.Trial+1, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
 				default:
 					a.lastMsg = c.Message
 				}
@@ -173,7 +186,7 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 			a := get(u, result.CheckDecisions, pr.ID, 0)
 			a.n++
 			a.dur += pr.Full.Call.Latency + pr.Compacted.Call.Latency
-			where := fmt.Sprintf("trial %d", u.Trial)
+			where := fmt.Sprintf("trial %d", u.Trial+1)
 			switch pr.Class {
 			case result.Kept:
 				a.passes++

@@ -14,7 +14,9 @@ import (
 )
 
 // WriteMarkdown writes r as GitHub-flavoured Markdown for a pull-request
-// comment or $GITHUB_STEP_SUMMARY: the verdict on the first line, a
+// comment or $GITHUB_STEP_SUMMARY: the verdict on the first line, then,
+// with a baseline gate, what is new against the baseline (regressions,
+// fixes, outcomes no longer or newly judged), the gate lines, a
 // leaderboard per summarizer, pass rates per summarizer × check type, then
 // the failures worst first (invariant failures, compaction regressions,
 // structural failures, errors), truncated with "… and N more" so the whole
@@ -27,6 +29,9 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "**%s**\n\n", mdText(Verdict(r, opts.Gate)))
+	if c := opts.comparison(); c != nil {
+		writeBaselineMarkdown(&b, c)
+	}
 	if opts.Gate != nil {
 		for _, l := range opts.Gate.Lines {
 			fmt.Fprintf(&b, "- %s\n", mdCode(l, false))
@@ -112,7 +117,7 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 			}
 			msg := f.Message + f.Where()
 			if r.Config.Trials > 1 {
-				gen = fmt.Sprintf("t%d %s", f.Trial, gen)
+				gen = fmt.Sprintf("t%d %s", f.Trial+1, gen)
 			}
 			line := fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", mdCode(f.Scenario, true), mdCode(f.Summarizer, true), gen, mdCode(f.Label(), true), seq, mdCode(msg, true))
 			if b.Len()+len(line) > budget {

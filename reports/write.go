@@ -43,7 +43,7 @@ func Write(w io.Writer, r *result.Result, format string, opts Options) error {
 	case "md", "markdown":
 		return WriteMarkdown(w, r, opts)
 	case "junit", "xml":
-		return WriteJUnit(w, r)
+		return writeJUnit(w, r, opts)
 	case "html":
 		return WriteHTML(w, r, opts)
 	default:

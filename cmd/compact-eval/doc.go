@@ -85,7 +85,9 @@
 //	…
 //	builtin:extractive  decisions           54.1% (20/37)   54.1% (20/37)   ~      [-9.5%, +9.5%]    p=1.000  n=37
 //
-//	no regression: no pass→fail over 399 pairs (0 fail→pass)
+//	new against the baseline: 0 regressions, 0 fixes, 0 no longer judged, 0 newly judged
+//
+//	no regression: no pass→fail over 399 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
 //
 //	$ compact-eval compare --a builtin:truncate --b builtin:extractive base/result.json
 //	head-to-head builtin:truncate vs builtin:extractive over 224 paired outcomes in 21 scenarios: builtin:extractive better on constraint (p<0.001), pending_operation (p=0.002), quantity (p=0.008), decisions (p=0.017)
@@ -99,7 +101,8 @@
 //	$ compact-eval gate --min-pass decisions=0.5 --baseline pr/result.json pr/result.json
 //	PASS: every gate holds
 //	  ok   min-pass decisions=0.5: 1 summarizer × check type rates hold
-//	  ok   baseline: no regression: no pass→fail over 399 pairs (0 fail→pass)
+//	  ok   baseline: no regression: no pass→fail over 399 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
+//	  note baseline: new against the baseline: 0 regressions, 0 fixes, 0 no longer judged, 0 newly judged
 //
 //	$ compact-eval gate --min-pass decisions=0.6 pr/result.json
 //	FAIL: min-pass: builtin:extractive decisions 54.1% (20/37) < 60%

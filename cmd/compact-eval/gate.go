@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "gate",
-		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--uncertain miss|skip|pass] [--write-baseline FILE] [--config FILE] RESULT",
+		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--uncertain miss|skip|pass] [--fail-on-unjudged] [--write-baseline FILE] [--config FILE] RESULT",
 		Short:     "apply the gates to a saved result, such as merged shards",
 		Long: `Gate applies the gates of 'compact-eval run' to a result file that is
 already written: typically the result 'compact-eval merge' joins from the
@@ -27,6 +27,9 @@ in compact-eval.yaml (or --config FILE), flags winning. They fail closed: an
 errored unit counts as failed, a gate with nothing to judge fails unless
 --allow-empty, a summarizer without a counterpart in the baseline fails, and
 so does a partial result (interrupted, or merged with a shard missing).
+Against a baseline, outcomes judged there and skipped now ("no longer
+judged"), or the reverse ("newly judged"), are counted apart and fail
+nothing unless --fail-on-unjudged.
 
 It prints the gate verdict first (PASS or FAIL), then one line per gate. With
 GITHUB_ACTIONS=true it writes the step summary and ::error annotations, as

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // reportFormatFlag is --format: one of reports.Formats.
@@ -28,7 +29,7 @@ func (f *reportFormatFlag) Set(v string) error {
 func init() {
 	register(&Command{
 		Name:      "report",
-		UsageLine: "report RESULT [--format json|md|junit|html] [-o FILE]",
+		UsageLine: "report RESULT [--format json|md|junit|html] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]]",
 		Short:     "render a saved result in another format",
 		Long: `Report renders a result file written by 'compact-eval run' (result.json) as
 JSON, Markdown (for pull requests and $GITHUB_STEP_SUMMARY), JUnit XML (for CI
@@ -36,8 +37,14 @@ test reporters) or one self-contained HTML page with charts and a drill-down
 per unit. Every format is rendered from the result file alone; secrets were
 redacted before the result was written.
 
+With --baseline FILE, the Markdown, HTML and JUnit open with what is new
+against that baseline: regressions (decisions first), fixes, outcomes no
+longer judged and newly judged, with the counts the baseline gate and
+compare print (--baseline-map pairs summarizers whose names differ).
+
 	$ compact-eval report out/result.json --format html -o report.html
 	$ compact-eval report out/result.json --format md >> "$GITHUB_STEP_SUMMARY"
+	$ compact-eval report pr/result.json --baseline main/result.json --format junit -o junit.xml
 
 Flags may come before or after RESULT.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
@@ -45,6 +52,9 @@ Flags may come before or after RESULT.`,
 			fs.Var(&format, "format", "output format: "+strings.Join(reports.Formats, ", "))
 			out := fs.String("o", "", "write to `FILE` instead of standard output")
 			drill := fs.Int("max-drill-down", reports.DefaultMaxDrillDown, "html: units shown in full, worst first; the rest get one row each (-1: all)")
+			baseline := fs.String("baseline", "", "a saved result.json `file`: open the report with what is new against it")
+			var pairs stringsFlag
+			fs.Var(&pairs, "baseline-map", "pair baseline summarizer OLD with NEW of RESULT, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("report takes one result file, got %d arguments", len(args))
@@ -53,8 +63,24 @@ Flags may come before or after RESULT.`,
 				if err != nil {
 					return inputError{err}
 				}
+				opts := reports.Options{MaxDrillDown: *drill}
+				switch {
+				case *baseline != "":
+					base, err := reports.Read(*baseline)
+					if err != nil {
+						return inputError{fmt.Errorf("baseline: %w", err)}
+					}
+					p, err := reports.ParsePairing(pairs, result.Summarizers(base), result.Summarizers(r))
+					if err != nil {
+						return usagef("--baseline-map %v", err)
+					}
+					g := reports.Gate(r, reports.GateOptions{Baseline: base, Pairing: p})
+					opts.Gate = &g
+				case len(pairs) > 0:
+					return usagef("--baseline-map needs --baseline FILE")
+				}
 				var b bytes.Buffer
-				if err := reports.Write(&b, r, string(format), reports.Options{MaxDrillDown: *drill}); err != nil {
+				if err := reports.Write(&b, r, string(format), opts); err != nil {
 					return err
 				}
 				return writeOutput(env, *out, b.Bytes())

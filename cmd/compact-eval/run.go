@@ -81,6 +81,8 @@ type gateFlags struct {
 	allowEmpty  bool
 	alpha       float64
 	uncertain   reports.UncertainAs
+	// failOnUnjudged makes a baseline pass no longer judged fail the gate.
+	failOnUnjudged bool
 }
 
 func (g *gateFlags) register(fs *flag.FlagSet) {
@@ -89,6 +91,7 @@ func (g *gateFlags) register(fs *flag.FlagSet) {
 	fs.Var(&g.baselineMap, "baseline-map", "gate: pair baseline summarizer OLD with this run's NEW, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out on purpose)")
 	fs.BoolVar(&g.allowEmpty, "allow-empty", false, "gate: let a gate hold when it has nothing to judge (by default it fails)")
 	fs.Var(&g.uncertain, "uncertain", "gate: how --min-pass and --baseline count an outcome a check could not tell, `miss|skip|pass`: miss (not passed, the default), skip (left out, like a skipped outcome) or pass (counted as passed)")
+	fs.BoolVar(&g.failOnUnjudged, "fail-on-unjudged", false, "gate: an outcome that passed in the baseline and is no longer judged (skipped) fails the baseline gate (by default it is counted apart)")
 	fs.Float64Var(&g.alpha, "alpha", reports.DefaultAlpha, "significance level of the baseline gate when there are several trials")
 }
 
@@ -188,9 +191,13 @@ Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
 config file; the gate verdict is then the first line printed. Gates fail
 closed: a unit that errored counts as failed, an outcome a check could not
 tell (uncertain) counts as not passed unless --uncertain skip or pass says
-otherwise, a gate with nothing to judge fails (unless --allow-empty), and a baseline summarizer with no counterpart
-in the run, or the reverse, fails (unless paired with --baseline-map). The
-first baseline is written with --write-baseline FILE. With
+otherwise, a gate with nothing to judge fails (unless --allow-empty), and a
+baseline summarizer with no counterpart in the run, or the reverse, fails
+(unless paired with --baseline-map). What is new against a baseline is
+counted by kind: regressions (decisions first), fixes, outcomes no longer
+judged (skipped now) and newly judged; the last two fail nothing unless
+--fail-on-unjudged. The first baseline is written with --write-baseline
+FILE. With
 GITHUB_ACTIONS=true the step summary and ::error annotations are written.
 
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
@@ -456,7 +463,7 @@ func (p *runPlan) names() []string {
 // unless --write-baseline names it: this run then creates it) and the
 // pairing of its summarizers with the run's names.
 func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
-	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: g.alpha, AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain}
+	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: g.alpha, AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged}
 	if g.alpha <= 0 || g.alpha >= 1 {
 		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
 	}
