@@ -371,9 +371,10 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 	}
 	// A gate that failed prints no "ok" line of its own: the rates that
 	// held are a note beside its failures.
-	if len(fails) > 0 {
+	switch {
+	case len(fails) > 0 && held > 0:
 		notes = append(notes, fmt.Sprintf("note min-pass %s: %d summarizer × check type rates hold", m.String(), held))
-	} else {
+	case len(fails) == 0:
 		oks = append(oks, fmt.Sprintf("ok   min-pass %s: %d summarizer × check type rates hold", m.String(), held))
 	}
 	if control {

@@ -130,8 +130,8 @@ func TestJUnitUncertain(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"exec:doubt/constraint/pin":         "uncertain | trial 0 g1 (cut 4): uncertain: constraint/pin uncertain (and 1 more)",
-		"exec:doubt/constraint/ro":          "uncertain | trial 1 g1 (cut 4): uncertain: constraint/ro uncertain",
+		"exec:doubt/constraint/pin":         "uncertain | trial 1 g1 (cut 4): uncertain: constraint/pin uncertain (and 1 more)",
+		"exec:doubt/constraint/ro":          "uncertain | trial 2 g1 (cut 4): uncertain: constraint/ro uncertain",
 		"exec:doubt/schema":                 "pass",
 		"builtin:extractive/constraint/pin": "pass",
 		"builtin:extractive/constraint/ro":  "pass",
