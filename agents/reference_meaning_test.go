@@ -77,3 +77,45 @@ func TestReferenceOrderIndependent(t *testing.T) {
 		}
 	}
 }
+
+// The reference agent reads a figure in any unit, scale, locale or
+// language (English and Spanish), and never a wrong figure in disguise.
+func TestReferenceFigures(t *testing.T) {
+	rate := scenarios.Requirement{Option: "rate-50", Patterns: []string{`\b50 ?rows ?(/|per) ?s`}}
+	budget := scenarios.Requirement{Option: "rate-50", Patterns: []string{`128,?000 tokens`}}
+	timeout := scenarios.Requirement{Option: "rate-50", Patterns: []string{`\b30 ?s(ec(ond)?s?)?\b`}}
+	mem := scenarios.Requirement{Option: "rate-50", Patterns: []string{`768 ?Mi(B)?\b`}}
+	doc := func(text string) string {
+		b, _ := json.Marshal(map[string]any{"schema_version": 1, "covers_through": 3, "text": text})
+		return string(b)
+	}
+	tests := []struct {
+		name, text string
+		req        scenarios.Requirement
+		want       string
+	}{
+		{"as written", "The backfill runs at 50 rows/s.", rate, "rate-50"},
+		{"per minute", "The backfill runs at 3000 rows/min.", rate, "rate-50"},
+		{"per hour, spelled", "The backfill runs at 180,000 rows per hour.", rate, "rate-50"},
+		{"es: filas por segundo", "El backfill va a 50 filas por segundo.", rate, "rate-50"},
+		{"es: filas por minuto, miles con punto", "El backfill va a 3.000 filas por minuto.", rate, "rate-50"},
+		{"es: thousands dot", "El límite de contexto es de 128.000 tokens.", budget, "rate-50"},
+		{"k", "The context cap is 128k tokens.", budget, "rate-50"},
+		{"ms", "The upstream timeout is 30000 ms.", timeout, "rate-50"},
+		{"es: minutos con coma", "El timeout del upstream es de 0,5 minutos.", timeout, "rate-50"},
+		{"GiB", "Pod memory limit: 0.75 GiB.", mem, "rate-50"},
+		{"wrong rate in another unit", "The backfill runs at 50 rows/min.", rate, "proceed"},
+		{"wrong rate, off by ten", "The backfill runs at 30000 rows/min.", rate, "proceed"},
+		{"30 ms in seconds", "The upstream timeout is 0.03 s.", timeout, "proceed"},
+		{"wrong figure in another unit, negated", "The backfill runs at 200 rows/s, not 3000 rows/min.", rate, "proceed"},
+		{"es: 1000 times off", "El límite de contexto es de 128 tokens.", budget, "proceed"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := decideOn(t, doc(tc.text), tc.req)
+			if !strings.HasPrefix(got, tc.want+" |") {
+				t.Errorf("got %s; want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -28,6 +28,10 @@ type view struct {
 	pols   []*polarity.Text
 	lower  string // joined, lower-cased, when it is ASCII (for textmatch.Need)
 	ascii  bool
+	// figs are the units with their figures respelled (figures.go);
+	// noFigures marks such a view, which has none of its own.
+	figs      figureView
+	noFigures bool
 }
 
 // refKinds are the cues that keep a match from counting for the reference
@@ -169,6 +173,22 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 	if err != nil {
 		return "", polarity.Verdict{}, false
 	}
+	m, neg, ok := v.findRe(re)
+	if ok || v.noFigures {
+		return m, neg, ok
+	}
+	if f := v.figures(); f != nil {
+		if m, fneg, ok := f.findRe(re); ok {
+			return m, neg, true
+		} else if neg.Kind == "" {
+			neg = fneg
+		}
+	}
+	return "", neg, false
+}
+
+// findRe is find with the pattern compiled, on v alone.
+func (v *view) findRe(re *regexp.Regexp) (match string, neg polarity.Verdict, ok bool) {
 	judge := func(u int, loc []int) (string, bool) {
 		vd := v.pol(u).Judge(loc[0], loc[1], re, refKinds...)
 		if !vd.Negated() {
