@@ -541,7 +541,7 @@ func (d *scenarioData) relationOf(it grounded, seq int, hay string) (relVerdict,
 	}
 	cqs := quantity.Parse(low)
 	for i := range cqs {
-		if cqs[i].Unit != "" && quantity.Known(cqs[i].Unit) && !approxBefore(low[:cqs[i].Start]) {
+		if cqs[i].Unit != "" && quantity.Known(cqs[i].Unit) {
 			toks = append(toks, relToken{q: &cqs[i]})
 		}
 	}

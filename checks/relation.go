@@ -234,6 +234,11 @@ func relation(low string, toks []relToken, hay string, hqs []quantity.Quantity, 
 			delete(pred[i], w)
 		}
 	}
+	// tokens that share a clause take their role from the preposition
+	// before them: "from 400 ms to 2 s" against "from 2 s to 400 ms"
+	if v, who, which := roleSwap(low, toks, cqs, hay, hqs, claim, eventClauses); v == relSwapped {
+		return v, who, which
+	}
 	verdict, who, which := relHolds, "", []string(nil)
 	for i, t := range toks {
 		if len(have[i]) == 0 {
@@ -288,4 +293,77 @@ func label(t relToken) string {
 		return t.q.Text
 	}
 	return t.name
+}
+
+// roleWords mark the role of the token after them in its clause: its
+// start or end, what it replaces or is compared with.
+var roleWords = set(`from to into desde hasta de del a al instead replaces replaced than versus vs not no`)
+
+// quantifierDe are the words that make a following "de" part of a
+// quantifier ("más de", "menos de", "cerca de").
+var quantifierDe = set(`mas menos cerca alrededor acerca unos unas`)
+
+// roleOf returns the role word nearest before offset at in its clause
+// (within four words, not past another token's start), "" when none.
+func roleOf(text string, at int, sp span, starts []int) string {
+	lo := sp.start
+	for _, s := range starts {
+		if s < at && s > lo {
+			lo = s
+		}
+	}
+	words := strings.Fields(wordsOnly(text[lo:at]))
+	for k, n := len(words)-1, 0; k >= 0 && n < 4; k, n = k-1, n+1 {
+		if roleWords[words[k]] {
+			if words[k] == "de" && k > 0 && quantifierDe[words[k-1]] {
+				continue // "más de 2 s": more than, not from
+			}
+			return words[k]
+		}
+	}
+	return ""
+}
+
+// roleSwap finds two tokens that share a clause in the claim and in the
+// event, each with the role word the event gives the other: "p95 went from
+// 2 s to 400 ms" against "from about 400 ms to well over 2 s".
+func roleSwap(low string, toks []relToken, cqs []quantity.Quantity, hay string, hqs []quantity.Quantity, claim, event textClauses) (relVerdict, string, []string) {
+	type place struct {
+		clause int
+		role   string
+	}
+	read := func(text string, qs []quantity.Quantity, tc textClauses) []place {
+		at := make([]int, len(toks))
+		for i, t := range toks {
+			at[i] = -1
+			if occ := t.occurrences(text, qs); len(occ) == 1 {
+				at[i] = occ[0]
+			}
+		}
+		out := make([]place, len(toks))
+		for i := range toks {
+			out[i] = place{clause: -1}
+			if at[i] < 0 {
+				continue
+			}
+			k := tc.clauseAt(at[i])
+			if k < 0 {
+				continue
+			}
+			out[i] = place{clause: k, role: roleOf(text, at[i], tc.spans[k], at)}
+		}
+		return out
+	}
+	c, e := read(low, cqs, claim), read(hay, hqs, event)
+	for i := range toks {
+		for j := i + 1; j < len(toks); j++ {
+			if c[i].clause < 0 || c[i].clause != c[j].clause || e[i].clause < 0 || e[i].clause != e[j].clause {
+				continue
+			}
+			if c[i].role != "" && c[j].role != "" && c[i].role != c[j].role && c[i].role == e[j].role && c[j].role == e[i].role {
+				return relSwapped, label(toks[i]), []string{c[i].role}
+			}
+		}
+	}
+	return relHolds, "", nil
 }

@@ -48,6 +48,8 @@ func TestGroundingRelationSwapped(t *testing.T) {
 		{"es: el otro archivo se carga", filesES, "config/app.yml se carga; config/app.yaml se ignora", result.Fail},
 		{"es: el otro valor acordado", valuesES, "acordado: 200 filas/s; 50 filas/s era el valor por defecto", result.Fail},
 		{"es: el otro valor acordado, entre paréntesis", valuesES, "200 filas/s (acordado) y 50 filas/s (por defecto)", result.Fail},
+		{"from and to swapped", "p95 went from about 400 ms to well over 2 s this week.", "p95 went from 2 s to 400 ms", result.Fail},
+		{"es: de y a intercambiados", "El p95 pasó de unos 400 ms a más de 2 s esta semana.", "el p95 pasó de 2 s a 400 ms", result.Fail},
 	})
 }
 
@@ -75,6 +77,8 @@ func TestGroundingRelationFaithful(t *testing.T) {
 		{"es: otra unidad", "Límite de memoria del pod: 768Mi; timeout del upstream 30s.", "límite de memoria del pod 0,75 GiB; timeout del upstream 30000 ms", result.Pass},
 		{"other locale", "Processed 41,206,553 rows/s at peak; p95 latency 1.5 s.", "pico: 41.206.553 rows/s; latencia p95 de 1,5 s", result.Pass},
 		{"es: otra locale", "Se procesaron 41.206.553 filas/s en el pico; latencia p95 de 1,5 s.", "peak 41,206,553 filas/s; p95 latency 1.5 s", result.Pass},
+		{"from and to, reordered", "p95 went from about 400 ms to well over 2 s this week.", "p95 rose to over 2 s from about 400 ms", result.Pass},
+		{"es: de y a, en otro orden", "El p95 pasó de unos 400 ms a más de 2 s esta semana.", "el p95 subió a más de 2 s desde unos 400 ms", result.Pass},
 		{"tokens split in the summary", "rsync backup-01:/srv/data started", "rsync of /srv/data on backup-01 started", result.Pass},
 	})
 }

@@ -677,6 +677,8 @@ func (p *planter) quantity(q *scenarios.Quantity) {
 	setExt(&me, "notes", texts)
 	p.plant(MoveToExtensions, "", me, "extensions.notes: "+strings.Join(texts, " "))
 
+	p.relationSwap(q, idx)
+
 	for _, i := range idx {
 		f := p.d.facts[i]
 		if f.field != fVerified {
@@ -691,6 +693,38 @@ func (p *planter) quantity(q *scenarios.Quantity) {
 		p.plant(FabricateCitation, "", fc, fmt.Sprintf("verified: %q cites #%d, stated at #%d", f.text, other, f.seq))
 		break
 	}
+}
+
+// relationSwap plants RelationSwap for quantity q: in a cited entry that
+// states q (a verified claim or a constraint, which grounding judges), q's
+// figure trades places with another figure of the same sentence, in a unit
+// of its own kind, so both figures stay in the summary and in the cited
+// event, each now standing in the other's relation.
+func (p *planter) relationSwap(q *scenarios.Quantity, idx []int) {
+	for _, i := range idx {
+		f := p.d.facts[i]
+		if (f.field != fVerified && f.field != fConstraint) || f.seq == 0 {
+			continue
+		}
+		at := quantitySpan(f.text, q)
+		if at == nil {
+			continue
+		}
+		for _, o := range quantity.Parse(f.text) {
+			if o.Start == at.Start || o.Unit == "" || !quantity.Known(o.Unit) || !quantity.SameDimension(o.Unit, at.Unit) || o.Is(q.Value, q.Unit) {
+				continue
+			}
+			a, b := *at, o
+			if b.Start < a.Start {
+				a, b = b, a
+			}
+			sw := p.d.clone()
+			sw.facts[i].text = f.text[:a.Start] + b.Text + f.text[a.End:b.Start] + a.Text + f.text[b.End:]
+			p.plant(RelationSwap, "figures swapped", sw, fmt.Sprintf("%s: %q cites #%d", f.field, sw.facts[i].text, f.seq))
+			return
+		}
+	}
+	p.skip(RelationSwap, "no cited entry states %s beside another figure of its kind", quantity.Format(q.Value, q.Unit))
 }
 
 // swapUnits rewrites every quantity of text equal to q's with the same

@@ -46,6 +46,10 @@ const (
 	OverList Class = "over-list"
 	// FabricateCitation cites an event that does not support the entry.
 	FabricateCitation Class = "fabricate-citation"
+	// RelationSwap keeps the cited event's own tokens and swaps their
+	// relation: a quoted figure trades places with another figure of the
+	// same sentence (the TTFT budget gets the timeout's value).
+	RelationSwap Class = "relation-swap"
 	// LeakWhole copies a secret into the summary.
 	LeakWhole Class = "leak-whole"
 	// LeakPart copies part of a secret into the summary.
@@ -53,7 +57,7 @@ const (
 )
 
 // Classes lists every class, in report order.
-var Classes = []Class{Omit, Invert, MoveToText, MoveToSupersedes, MoveToExtensions, OverList, FabricateCitation, LeakWhole, LeakPart}
+var Classes = []Class{Omit, Invert, MoveToText, MoveToSupersedes, MoveToExtensions, OverList, FabricateCitation, RelationSwap, LeakWhole, LeakPart}
 
 // Target kinds.
 const (
