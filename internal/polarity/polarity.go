@@ -83,6 +83,7 @@ type Text struct {
 	toks    []token
 	clauses []clause
 	tokCl   []int // clause of each token (-1 for separators)
+	ci      classInfo
 }
 
 type token struct {

@@ -1,0 +1,1634 @@
+package polarity
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Reading is what one clause says about the subject of an invariant.
+type Reading string
+
+// The readings, from the strongest: one clause that contradicts decides,
+// whatever else affirms.
+const (
+	// Contradicts: the clause says the opposite of the invariant (a rule
+	// permitted away, ended, or given its opposite state; an unfinished
+	// operation said to be done; a refuted idea said to be open, likely or
+	// true).
+	Contradicts Reading = "contradicts"
+	// CannotTell: the clause bears on the subject with a word no table
+	// holds (an unknown verb or modal on it), or hedges a contradiction
+	// ("the freeze may have been lifted"). The reader does not guess.
+	CannotTell Reading = "cannot-tell"
+	// Affirms: the clause states the invariant, or keeps it.
+	Affirms Reading = "affirms"
+	// History: the clause puts the subject in a frame of past use,
+	// proposal or consideration, or in someone else's words: it neither
+	// states nor contradicts the current state.
+	History Reading = "history"
+	// Unrelated: the clause names the subject but says nothing about it
+	// that the invariant is about.
+	Unrelated Reading = "unrelated"
+)
+
+var readingRank = map[Reading]int{Contradicts: 5, CannotTell: 4, Affirms: 3, History: 2, Unrelated: 1}
+
+// Role is what kind of invariant a subject belongs to.
+type Role int
+
+// The roles.
+const (
+	// RuleRole: a rule the user gave (a constraint).
+	RuleRole Role = iota + 1
+	// HypothesisRole: an idea that was refuted.
+	HypothesisRole
+	// OperationRole: an operation whose outcome never came back.
+	OperationRole
+)
+
+// Subject is the subject of an invariant, as the reader looks for it in a
+// text: where it occurs (the spans a caller passes to Read: the pattern's
+// matches, the operation id), and, for a rule, what the rule forbids and
+// which states it sets, worked out from the rule's patterns and statements.
+// Build it with RuleSubject, HypothesisSubject or OperationSubject; it is
+// read-only afterwards and safe for concurrent use.
+type Subject struct {
+	Role Role
+	// actions are stems of the actions the rule forbids ("push",
+	// "commit", "truncat"), from a negation or a prohibition before them
+	// in a pattern or a statement.
+	actions []string
+	// pairs are the antonym pairs (antonyms.tsv) whose state the rule
+	// sets.
+	pairs []int
+	// entities are the content words of the statement clauses: what the
+	// rule is about ("session", "prod-us-2"), to which an opposite state
+	// must be given to contradict it.
+	entities map[string]bool
+}
+
+// Actions returns the stems of the actions the rule forbids.
+func (s *Subject) Actions() []string { return append([]string(nil), s.actions...) }
+
+// States returns the states the rule sets, as the phrases of antonyms.tsv.
+func (s *Subject) States() []string {
+	tab := classesOf()
+	var out []string
+	for _, p := range s.pairs {
+		out = append(out, tab.entries[tab.pairs[p].States].Phrase)
+	}
+	return out
+}
+
+// HypothesisSubject is the subject of a refuted hypothesis.
+func HypothesisSubject() *Subject { return &Subject{Role: HypothesisRole} }
+
+// OperationSubject is the subject of an operation with no result.
+func OperationSubject() *Subject { return &Subject{Role: OperationRole} }
+
+// RuleSubject is the subject of a rule found by patterns (compiled, as
+// textmatch compiles them) and stated by statements (the event that gave
+// the rule, a summary's own statement of it; folded as textmatch folds).
+// What the rule forbids comes from the negations and prohibitions in the
+// patterns' literal words and in the statements' clauses the patterns
+// match ("must not commit, push or open PRs" forbids commit, push, PRs);
+// the states it sets from antonyms.tsv ("read-only", "frozen"); and its
+// entities from the content words of those clauses.
+func RuleSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
+	s := &Subject{Role: RuleRole, entities: map[string]bool{}}
+	acts := map[string]bool{}
+	pairs := map[int]bool{}
+	for _, re := range patterns {
+		if re == nil {
+			continue
+		}
+		for _, lit := range literalTexts(re) {
+			s.learn(New(lit), 0, len(lit), acts, pairs, false)
+		}
+	}
+	for _, st := range statements {
+		x := New(st)
+		seen := false
+		for _, re := range patterns {
+			if re == nil {
+				continue
+			}
+			for _, loc := range re.FindAllStringIndex(st, 4) {
+				if loc[1] > loc[0] {
+					s.learn(x, loc[0], loc[1], acts, pairs, true)
+					seen = true
+				}
+			}
+		}
+		if !seen && len(patterns) == 0 {
+			s.learn(x, 0, len(st), acts, pairs, true)
+		}
+	}
+	for a := range acts {
+		s.actions = append(s.actions, a)
+	}
+	sort.Strings(s.actions)
+	for p := range pairs {
+		s.pairs = append(s.pairs, p)
+	}
+	sort.Ints(s.pairs)
+	return s
+}
+
+// learn reads the clause of x holding [start, end): the actions its
+// negations and prohibitions bear on, the states it names, and (when
+// entities is set) its content words.
+func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map[int]bool, entities bool) {
+	x.buildClasses()
+	ci := x.clauseAt(start)
+	if ci < 0 {
+		return
+	}
+	cl := &x.clauses[ci]
+	tab := classesOf()
+	lang := x.lang()
+	// the clause, and those a colon or a dash chains to it ("Sesión de
+	// sólo lectura: nada de índices")
+	chain := []int{ci}
+	if c := x.clauses[ci]; c.prev >= 0 && (c.sep == ":" || c.sep == "-") {
+		chain = append(chain, c.prev)
+	}
+	if n := x.clauses[ci].next; n >= 0 && (x.clauses[n].sep == ":" || x.clauses[n].sep == "-") {
+		chain = append(chain, n)
+	}
+	for k := range x.clauses {
+		if p := x.clauses[k].parent; p == ci {
+			chain = append(chain, k)
+		}
+	}
+	for _, k := range chain {
+		for _, h := range x.ci.byClause[k] {
+			for _, e := range h.entries {
+				en := tab.entries[e]
+				switch {
+				case en.Class == Antonym && en.Sense == State:
+					pairs[en.Pair] = true
+				case en.Class == NegationClass || (en.Class == Deontic && en.Sense == Forbid):
+					for _, w := range x.governed(&x.clauses[k], h, lang) {
+						acts[stem(w)] = true
+					}
+				}
+			}
+		}
+	}
+	if !entities {
+		return
+	}
+	for _, ti := range cl.toks {
+		tk := x.toks[ti]
+		if !tk.word || x.ci.covered[ti] || stopword[tk.low] || len(tk.low) < 3 || isDigits(tk.low) {
+			continue
+		}
+		s.entities[tk.low] = true
+	}
+}
+
+// governed returns the head words of the list a negation or prohibition
+// stands before: "no manual apply, scale, patch or rollout restart" gives
+// apply, scale, patch, restart (in Spanish the first word of each item:
+// "nada de índices, VACUUM ni cambios de configuración" gives índices,
+// vacuum, cambios). The list ends at a barrier other than a comma or a
+// coordinator, at a condition (without, unless), or at a class word.
+func (x *Text) governed(c *clause, h classHit, lang string) []string {
+	var out []string
+	var item []string
+	skip := false
+	flush := func() {
+		skip = false
+		if len(item) == 0 {
+			return
+		}
+		if lang == "es" {
+			out = append(out, item[0])
+		} else {
+			out = append(out, item[len(item)-1])
+		}
+		item = item[:0]
+	}
+	for j := h.last + 1; j < len(c.toks) && j <= h.last+14; j++ {
+		tk := x.toks[c.toks[j]]
+		if !tk.word {
+			if tk.low == "," || tk.low == "/" {
+				flush()
+				continue
+			}
+			if tk.low == "-" || tk.low == "'" || tk.low == "." {
+				continue
+			}
+			break
+		}
+		if coordinators[tk.low] || tk.low == "nor" || tk.low == "ni" {
+			flush()
+			continue
+		}
+		if bothBarriers[tk.low] || conditionMarkers[tk.low] || leftBarriers[tk.low] {
+			break
+		}
+		if x.ci.covered[c.toks[j]] && !x.ci.antonymOnly[c.toks[j]] {
+			break
+		}
+		if prepositionsAll[tk.low] && len(item) > 0 && lang != "es" {
+			skip = true // "open PRs against ledger": the head is PRs
+		}
+		if skip || stopword[tk.low] || len(tk.low) < 2 {
+			continue
+		}
+		item = append(item, tk.low)
+	}
+	flush()
+	return out
+}
+
+// lang guesses the language of the text from its class and stop words.
+func (x *Text) lang() string {
+	es, en := 0, 0
+	for _, tk := range x.toks {
+		if !tk.word {
+			continue
+		}
+		if spanishWords[tk.low] {
+			es++
+		} else if englishWords[tk.low] {
+			en++
+		}
+	}
+	if es > en {
+		return "es"
+	}
+	return "en"
+}
+
+// literalTexts returns the literal word runs of a pattern, with the
+// alternatives of an alternation each as its own run: `(must not|do not)
+// (commit|push)` gives "must not commit", "must not push", …, at most a
+// few dozen.
+func literalTexts(re *regexp.Regexp) []string {
+	p, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	out := lits(p.Simplify(), 64)
+	for i := range out {
+		out[i] = strings.TrimSpace(strings.Join(strings.Fields(out[i]), " "))
+	}
+	return out
+}
+
+// lits returns the strings a regexp's literal parts spell, a gap (any
+// other operator) written as a space.
+func lits(p *syntax.Regexp, limit int) []string {
+	switch p.Op {
+	case syntax.OpLiteral:
+		return []string{strings.ToLower(string(p.Rune))}
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range p.Sub {
+			alts := lits(sub, limit)
+			if len(alts) == 0 {
+				alts = []string{" "}
+			}
+			var next []string
+			for _, o := range out {
+				for _, a := range alts {
+					if len(next) < limit {
+						next = append(next, o+a)
+					}
+				}
+			}
+			out = next
+		}
+		return out
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range p.Sub {
+			for _, a := range lits(sub, limit) {
+				if len(out) < limit {
+					out = append(out, a)
+				}
+			}
+		}
+		return out
+	case syntax.OpCapture:
+		return lits(p.Sub[0], limit)
+	case syntax.OpQuest:
+		return append([]string{""}, lits(p.Sub[0], limit)...)
+	case syntax.OpCharClass:
+		// a class of one or two characters (a separator such as [- ])
+		// is a gap between words
+		return []string{" "}
+	}
+	return []string{" "}
+}
+
+// stem cuts an English or Spanish inflection off a word, so "push"
+// finds pushes, pushing, pushed and "truncate" truncating.
+func stem(w string) string {
+	for _, suf := range []string{"ing", "es", "ed", "s", "e"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// hasStem reports whether word w is a form of stem st.
+func hasStem(w, st string) bool {
+	return strings.HasPrefix(w, st) && len(w)-len(st) <= 4
+}
+
+// classHit is one class entry found in a clause: tokens [first, last] of
+// the clause.
+type classHit struct {
+	cl, first, last int
+	a, b            int // byte offsets
+	entries         []int
+	seg             int
+}
+
+// segment is a run of a clause between commas, conjunctions and relative
+// words: the unit a class word bears within, linked to its antecedent
+// (the noun a relative clause or an appositive follows, the clause a
+// parenthetical or a colon continues, the subject of a predicate that
+// follows an appositive).
+type segment struct {
+	cl, first, last int
+	ante            int
+}
+
+// classInfo is the class reading of a text, built once.
+type classInfo struct {
+	once     sync.Once
+	hits     []classHit
+	byClause [][]classHit
+	segs     []segment
+	segOf    []int  // per token: its segment (-1 for none)
+	covered  []bool // per token: inside a class or cue hit
+	// antonymOnly marks tokens covered only by antonym entries (a state
+	// or action word inside a prohibition's list).
+	antonymOnly []bool
+}
+
+func (x *Text) buildClasses() {
+	x.build()
+	x.ci.once.Do(x.doBuildClasses)
+}
+
+func (x *Text) doBuildClasses() {
+	ci := &x.ci
+	tab := classesOf()
+	ci.byClause = make([][]classHit, len(x.clauses))
+	ci.segOf = make([]int, len(x.toks))
+	ci.covered = make([]bool, len(x.toks))
+	ci.antonymOnly = make([]bool, len(x.toks))
+	for i := range ci.segOf {
+		ci.segOf[i] = -1
+	}
+	for k := range x.clauses {
+		c := &x.clauses[k]
+		for _, h := range c.hits {
+			for j := h.first; j <= h.last; j++ {
+				ci.covered[c.toks[j]] = true
+			}
+		}
+		for _, root := range []*node{tab.trie, tab.antTrie} {
+			for j := 0; j < len(c.toks); j++ {
+				n := root
+				best := -1
+				var bestEntries []int
+				for m := j; m < len(c.toks); m++ {
+					n = n.next[x.toks[c.toks[m]].low]
+					if n == nil {
+						break
+					}
+					if len(n.cues) > 0 {
+						best, bestEntries = m, n.cues
+					}
+				}
+				if best < 0 {
+					continue
+				}
+				h := classHit{cl: k, first: j, last: best, a: x.toks[c.toks[j]].a, b: x.toks[c.toks[best]].b, entries: bestEntries}
+				for m := j; m <= best; m++ {
+					t := c.toks[m]
+					if root == tab.antTrie {
+						ci.antonymOnly[t] = !ci.covered[t]
+					} else {
+						ci.antonymOnly[t] = false
+					}
+					ci.covered[t] = true
+				}
+				ci.byClause[k] = append(ci.byClause[k], h)
+				if root == tab.trie {
+					j = best
+				} // antonym phrases may overlap ("is now on our own")
+			}
+		}
+		sort.Slice(ci.byClause[k], func(a, b int) bool { return ci.byClause[k][a].first < ci.byClause[k][b].first })
+	}
+	// segments
+	for k := range x.clauses {
+		c := &x.clauses[k]
+		first := len(ci.segs)
+		start, lead := 0, ""
+		cut := func(end int, nextLead string) {
+			if end >= start {
+				ci.segs = append(ci.segs, segment{cl: k, first: start, last: end, ante: -1})
+				x.linkSegment(len(ci.segs)-1, first, lead)
+			}
+			lead = nextLead
+		}
+		for j := 0; j < len(c.toks); j++ {
+			tk := x.toks[c.toks[j]]
+			switch {
+			case !tk.word && tk.low == ",":
+				cut(j-1, ",")
+				start = j + 1
+			case tk.word && (bothBarriers[tk.low] || tk.low == "nor" || tk.low == "ni") && j > start && !x.inHit(k, j):
+				cut(j-1, tk.low)
+				start = j + 1
+			case tk.word && leftBarriers[tk.low] && j > start && !x.inHit(k, j):
+				cut(j-1, "")
+				start = j
+				lead = "rel:" + tk.low
+			}
+		}
+		cut(len(c.toks)-1, "")
+		for s := first; s < len(ci.segs); s++ {
+			for j := ci.segs[s].first; j <= ci.segs[s].last; j++ {
+				ci.segOf[c.toks[j]] = s
+			}
+		}
+		for i := range ci.byClause[k] {
+			h := &ci.byClause[k][i]
+			h.seg = ci.segOf[c.toks[h.first]]
+		}
+	}
+	// parentheticals and clauses after a colon or a dash take the segment
+	// they follow as antecedent
+	for s := range ci.segs {
+		sg := &ci.segs[s]
+		if sg.ante >= 0 || (s > 0 && ci.segs[s-1].cl == sg.cl) {
+			continue
+		}
+		c := &x.clauses[sg.cl]
+		switch {
+		case c.parent >= 0:
+			sg.ante = x.segBefore(c.parent, c.at)
+		case c.prev >= 0 && (c.sep == ":" || c.sep == "-") && (x.words(c.prev) <= 8 || x.predicateFirst(sg)):
+			// "deploy_cgw_214: rolled out", "… latency — refuted at #31"
+			sg.ante = x.lastSeg(c.prev)
+		}
+	}
+	for k := range ci.byClause {
+		ci.hits = append(ci.hits, ci.byClause[k]...)
+	}
+}
+
+// inHit reports whether clause position j is inside a class hit.
+func (x *Text) inHit(cl, j int) bool {
+	for _, h := range x.ci.byClause[cl] {
+		if j >= h.first && j <= h.last {
+			return true
+		}
+	}
+	return false
+}
+
+// linkSegment sets the antecedent of segment s (first is the clause's
+// first segment) and merges a short list item into the segment before it.
+func (x *Text) linkSegment(s, first int, lead string) {
+	ci := &x.ci
+	sg := &ci.segs[s]
+	if s == first {
+		return
+	}
+	c := &x.clauses[sg.cl]
+	prev := &ci.segs[s-1]
+	if w := x.firstWord(sg); w >= 0 && leftBarriers[x.toks[c.toks[w]].low] {
+		lead = "rel:" + x.toks[c.toks[w]].low // ", which …"
+	}
+	switch {
+	case strings.HasPrefix(lead, "rel:"):
+		sg.ante = s - 1
+		return
+	case lead == "," || coordinators[lead] || lead == "nor" || lead == "ni":
+		// a short list item with no predicate of its own ("commit, push
+		// or open PRs") belongs to the segment before it
+		words, pred := 0, false
+		for j := sg.first; j <= sg.last; j++ {
+			tk := x.toks[c.toks[j]]
+			if !tk.word {
+				continue
+			}
+			words++
+			if copulas[tk.low] || (x.ci.covered[c.toks[j]] && !x.ci.antonymOnly[c.toks[j]]) {
+				pred = true
+			}
+		}
+		if words <= 3 && !pred {
+			prev.last = sg.last
+			ci.segs = ci.segs[:s]
+			return
+		}
+	}
+	// a predicate after an appositive ("The freeze, set at #15, was
+	// lifted") bears on the clause's subject
+	for j := sg.first; j <= sg.last; j++ {
+		tk := x.toks[c.toks[j]]
+		if !tk.word {
+			continue
+		}
+		if copulas[tk.low] || modals[tk.low] || x.inHit(sg.cl, j) {
+			sg.ante = first
+		}
+		break
+	}
+}
+
+// firstWord returns the clause position of the first word of segment
+// sg, -1 when it has none.
+func (x *Text) firstWord(sg *segment) int {
+	c := &x.clauses[sg.cl]
+	for j := sg.first; j <= sg.last; j++ {
+		if x.toks[c.toks[j]].word {
+			return j
+		}
+	}
+	return -1
+}
+
+// predicateFirst reports whether segment sg starts with a predicate (a
+// class word, a copula or a modal): it has no subject of its own.
+func (x *Text) predicateFirst(sg *segment) bool {
+	j := x.firstWord(sg)
+	if j < 0 {
+		return false
+	}
+	low := x.toks[x.clauses[sg.cl].toks[j]].low
+	return copulas[low] || modals[low] || x.inHit(sg.cl, j)
+}
+
+// segBefore returns the segment of clause cl that holds offset at (or
+// ends last before it).
+func (x *Text) segBefore(cl, at int) int {
+	best := -1
+	for s, sg := range x.ci.segs {
+		if sg.cl != cl {
+			continue
+		}
+		c := &x.clauses[cl]
+		if sg.first < len(c.toks) && x.toks[c.toks[sg.first]].a <= at {
+			best = s
+		}
+	}
+	return best
+}
+
+func (x *Text) lastSeg(cl int) int {
+	best := -1
+	for s, sg := range x.ci.segs {
+		if sg.cl == cl {
+			best = s
+		}
+	}
+	return best
+}
+
+func (x *Text) words(cl int) int {
+	n := 0
+	for _, ti := range x.clauses[cl].toks {
+		if x.toks[ti].word {
+			n++
+		}
+	}
+	return n
+}
+
+// linked reports whether segments a and b bear on each other: one, or one
+// the antecedent of the other (two steps at most).
+func (x *Text) linked(a, b int) bool {
+	if a < 0 || b < 0 {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	segs := x.ci.segs
+	for _, p := range [][2]int{{a, b}, {b, a}} {
+		u, v := p[0], p[1]
+		if au := segs[u].ante; au >= 0 && (au == v || segs[au].ante == v) {
+			return true
+		}
+	}
+	// two predicates of one subject
+	if au, bu := segs[a].ante, segs[b].ante; au >= 0 && au == bu {
+		return true
+	}
+	return false
+}
+
+// Span is one occurrence of a subject in a text: [Start, End) in the text
+// Read is asked about, and the pattern that found it (nil for an id).
+type Span struct {
+	Start, End int
+	Re         *regexp.Regexp
+}
+
+// ClauseReading is what one clause says about a subject.
+type ClauseReading struct {
+	Reading Reading
+	// Class and Sense are the class word that decided ("" for a plain
+	// statement, a cue of cues.tsv or an unknown word).
+	Class Class
+	Sense Sense
+	// Cue is the word or words that decided, as written ("" for a plain
+	// statement), and At their offset (else the clause's).
+	Cue string
+	At  int
+	// Clause is the clause, as written.
+	Clause string
+	// Verdict is the cue of cues.tsv that decided, when one did.
+	Verdict Verdict
+}
+
+// Decide returns the reading that decides among a field's (or a
+// summary's) clause readings: the first that contradicts; else the first
+// that cannot tell; else the first that affirms; else history; else
+// unrelated (the zero ClauseReading when rs is empty).
+func Decide(rs []ClauseReading) ClauseReading {
+	var best ClauseReading
+	for _, r := range rs {
+		if readingRank[r.Reading] > readingRank[best.Reading] {
+			best = r
+		}
+	}
+	return best
+}
+
+// occurrence kinds, for a rule
+const (
+	occSpan = iota
+	occAction
+	occState
+	occOpposite
+	occOppAction
+	occEntity
+)
+
+type occ struct {
+	kind    int
+	tok     int // first token
+	a, b    int
+	seg     int
+	re      *regexp.Regexp
+	negated bool // a negation stands right before it
+}
+
+// Read classifies every clause of the text that touches the subject: the
+// clauses holding spans (the subject's occurrences the caller found: the
+// pattern's matches, the operation's id) and, for a rule, the clauses that
+// name an action it forbids, a state it sets, or its opposite with one of
+// its entities. The result is one reading per clause, in text order.
+func (x *Text) Read(s *Subject, spans []Span) []ClauseReading {
+	x.buildClasses()
+	if len(x.clauses) == 0 || s == nil {
+		return nil
+	}
+	occs := x.occurrences(s, spans)
+	if len(occs) == 0 {
+		return nil
+	}
+	bySeg := map[int][]occ{}
+	var segsWith []int
+	for _, o := range occs {
+		if o.seg < 0 {
+			continue
+		}
+		if _, ok := bySeg[o.seg]; !ok {
+			segsWith = append(segsWith, o.seg)
+		}
+		bySeg[o.seg] = append(bySeg[o.seg], o)
+	}
+	sort.Ints(segsWith)
+	perClause := map[int]ClauseReading{}
+	var order []int
+	for _, sg := range segsWith {
+		r, ok := x.readSegment(s, sg, occs, bySeg[sg])
+		if !ok {
+			continue
+		}
+		cl := x.ci.segs[sg].cl
+		old, seen := perClause[cl]
+		if !seen {
+			order = append(order, cl)
+		}
+		if !seen || readingRank[r.Reading] > readingRank[old.Reading] {
+			perClause[cl] = r
+		}
+	}
+	sort.Ints(order)
+	out := make([]ClauseReading, 0, len(order))
+	for _, cl := range order {
+		out = append(out, perClause[cl])
+	}
+	return out
+}
+
+// occurrences finds the subject in the text.
+func (x *Text) occurrences(s *Subject, spans []Span) []occ {
+	var out []occ
+	tokAt := func(pos int) int {
+		for i, tk := range x.toks {
+			if tk.b > pos && tk.word {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, sp := range spans {
+		if sp.Start < 0 || sp.End > len(x.s) || sp.Start >= sp.End {
+			continue
+		}
+		ti := tokAt(sp.Start)
+		if ti < 0 {
+			continue
+		}
+		out = append(out, occ{kind: occSpan, tok: ti, a: sp.Start, b: sp.End, seg: x.ci.segOf[ti], re: sp.Re, negated: x.negatedAt(ti)})
+	}
+	if s.Role != RuleRole {
+		return out
+	}
+	tab := classesOf()
+	for _, h := range x.ci.hits {
+		for _, e := range h.entries {
+			en := tab.entries[e]
+			if en.Class != Antonym || !containsInt(s.pairs, en.Pair) {
+				continue
+			}
+			kind := occState
+			switch en.Sense {
+			case Opposite:
+				kind = occOpposite
+			case Action:
+				kind = occOppAction
+			}
+			ti := x.clauses[h.cl].toks[h.first]
+			out = append(out, occ{kind: kind, tok: ti, a: h.a, b: h.b, seg: h.seg, negated: x.negatedAt(ti)})
+		}
+	}
+	for i, tk := range x.toks {
+		if !tk.word || x.ci.segOf[i] < 0 {
+			continue
+		}
+		for _, a := range s.actions {
+			if hasStem(tk.low, a) {
+				out = append(out, occ{kind: occAction, tok: i, a: tk.a, b: tk.b, seg: x.ci.segOf[i], negated: x.negatedAt(i)})
+				break
+			}
+		}
+		if s.entities[tk.low] && !x.ci.covered[i] {
+			out = append(out, occ{kind: occEntity, tok: i, a: tk.a, b: tk.b, seg: x.ci.segOf[i]})
+		}
+	}
+	// an action whose object is the rule itself ("apply the freeze",
+	// "aplicar la congelación") is not an action the rule forbids
+	keep := out[:0]
+	for _, o := range out {
+		if (o.kind == occAction || o.kind == occOppAction) && x.objectIsRule(o, out) {
+			continue
+		}
+		keep = append(keep, o)
+	}
+	return keep
+}
+
+// objectIsRule reports whether a span or a state of the rule follows
+// action o, a determiner at most between them.
+func (x *Text) objectIsRule(o occ, all []occ) bool {
+	next := -1
+	for i := o.tok + 1; i < len(x.toks); i++ {
+		tk := x.toks[i]
+		if tk.a < o.b || !tk.word {
+			continue
+		}
+		if determiners[tk.low] {
+			continue
+		}
+		next = i
+		break
+	}
+	if next < 0 {
+		return false
+	}
+	for _, p := range all {
+		if (p.kind == occSpan || p.kind == occState) && p.tok == next {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedAt reports whether a negation stands right before token ti (at
+// most two words between, in its segment): "no pushes", "never
+// force-push", "without pushing", "not writable".
+func (x *Text) negatedAt(ti int) bool {
+	seg := x.ci.segOf[ti]
+	if seg < 0 {
+		return false
+	}
+	sg := x.ci.segs[seg]
+	c := &x.clauses[sg.cl]
+	pos := -1
+	for j, t := range c.toks {
+		if t == ti {
+			pos = j
+		}
+	}
+	if pos < 0 {
+		return false
+	}
+	tab := classesOf()
+	for _, h := range x.ci.byClause[sg.cl] {
+		if h.last >= pos || h.seg != seg || !hasClass(tab, h, NegationClass) {
+			continue
+		}
+		between := 0
+		for j := h.last + 1; j < pos; j++ {
+			if x.toks[c.toks[j]].word {
+				between++
+			}
+			if x.ci.covered[c.toks[j]] && !x.ci.antonymOnly[c.toks[j]] && !x.inNegation(sg.cl, j) && !x.inClass(sg.cl, j, Deontic) {
+				between = 99
+			}
+		}
+		if between <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// inClass reports whether clause position j is inside a hit of class c.
+func (x *Text) inClass(cl, j int, c Class) bool {
+	tab := classesOf()
+	for _, h := range x.ci.byClause[cl] {
+		if j >= h.first && j <= h.last && hasClass(tab, h, c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *Text) inNegation(cl, j int) bool {
+	tab := classesOf()
+	for _, h := range x.ci.byClause[cl] {
+		if j >= h.first && j <= h.last && hasClass(tab, h, NegationClass) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasClass(tab *classTable, h classHit, c Class) bool {
+	for _, e := range h.entries {
+		if tab.entries[e].Class == c {
+			return true
+		}
+	}
+	return false
+}
+
+// sense returns the sense of h in class c, and whether h has it.
+func senseOf(tab *classTable, h classHit, c Class) (Sense, bool) {
+	for _, e := range h.entries {
+		if tab.entries[e].Class == c {
+			return tab.entries[e].Sense, true
+		}
+	}
+	return "", false
+}
+
+// flipped reports whether a negation bears on class hit h: it stands
+// before h in h's segment with at most three words between and no other
+// class word, or right after a modal ("may not", "must not").
+func (x *Text) flipped(h classHit) bool {
+	tab := classesOf()
+	c := &x.clauses[h.cl]
+	for _, n := range x.ci.byClause[h.cl] {
+		if n.seg != h.seg || !hasClass(tab, n, NegationClass) || (n.first == h.first && n.last == h.last) {
+			continue
+		}
+		if n.first == h.last+1 {
+			if s, ok := senseOf(tab, h, Deontic); ok && (s == Permit || s == Oblige) {
+				return true
+			}
+		}
+		if n.last >= h.first {
+			continue
+		}
+		between, blocked := 0, false
+		for j := n.last + 1; j < h.first; j++ {
+			if x.toks[c.toks[j]].word {
+				between++
+			}
+			if x.inHit(h.cl, j) && !x.inNegation(h.cl, j) && !x.ci.antonymOnly[c.toks[j]] {
+				blocked = true
+			}
+		}
+		if !blocked && between <= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// readSegment reads segment sg, which holds the occurrences here; all is
+// every occurrence of the subject in the text. ok is false when the
+// segment says nothing of the subject (an entity alone).
+func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, bool) {
+	tab := classesOf()
+	seg := x.ci.segs[sg]
+	c := &x.clauses[seg.cl]
+	clauseText := x.clauseText(seg.cl)
+	base := ClauseReading{Clause: clauseText, At: x.toks[c.toks[seg.first]].a}
+	relevant := false
+	for _, o := range here {
+		if o.kind != occEntity {
+			relevant = true
+		}
+	}
+	// the occurrences and class words of the segments linked to this one
+	var linkedOccs []occ
+	for _, o := range all {
+		if x.linked(o.seg, sg) {
+			linkedOccs = append(linkedOccs, o)
+		}
+	}
+	var hits []classHit
+	for _, h := range x.ci.hits {
+		if x.linked(h.seg, sg) {
+			hits = append(hits, h)
+		}
+	}
+	has := func(kinds ...int) bool {
+		for _, o := range linkedOccs {
+			for _, k := range kinds {
+				if o.kind == k && !o.negated {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	hasNeg := func(kinds ...int) bool {
+		for _, o := range linkedOccs {
+			for _, k := range kinds {
+				if o.kind == k && o.negated {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// near reports whether entry en of hit h bears on occurrence o by
+	// position: an entry used before its subject ("may push", "lift the
+	// freeze") on one at most two words after it with no copula between,
+	// one used after it ("pushing is allowed", "the freeze was lifted")
+	// on one before it.
+	near := func(h classHit, en Entry, o occ) bool {
+		if (en.Class != Deontic && en.Class != Change) || en.Sense == RuleNoun {
+			return true
+		}
+		if en.Class == Change && o.a < h.b && o.b > h.a {
+			return false // the state itself ("disabled"), not a change of it
+		}
+		if !en.Follows {
+			return o.a < h.b
+		}
+		if o.a < h.b {
+			return o.b > h.a && o.a >= h.a // inside the hit
+		}
+		words := 0
+		for i := x.clauses[h.cl].toks[h.last] + 1; i < o.tok && i < len(x.toks); i++ {
+			if tk := x.toks[i]; tk.word {
+				words++
+				if copulas[tk.low] {
+					return false
+				}
+			}
+		}
+		return words <= 2
+	}
+	hasFor := func(h classHit, en Entry, neg bool, kinds ...int) bool {
+		for _, o := range linkedOccs {
+			if o.negated != neg || !near(h, en, o) {
+				continue
+			}
+			for _, k := range kinds {
+				if o.kind == k {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	inSeg := func(h classHit, cls Class, senses ...Sense) (classHit, bool) {
+		for _, g := range x.ci.byClause[h.cl] {
+			if (g.seg != h.seg && g.seg != sg) || (g.a == h.a && g.b == h.b) {
+				continue
+			}
+			if s, ok := senseOf(tab, g, cls); ok && (len(senses) == 0 || hasSense(senses, s)) {
+				return g, true
+			}
+		}
+		return classHit{}, false
+	}
+	mk := func(r Reading, h classHit, cls Class, sense Sense) ClauseReading {
+		out := base
+		out.Reading, out.Class, out.Sense = r, cls, sense
+		out.Cue, out.At = x.s[h.a:h.b], h.a
+		return out
+	}
+	// a contradiction is history in a frame of the past, and cannot be
+	// told when hedged
+	contra := func(h classHit, cls Class, sense Sense) ClauseReading {
+		if g, ok := inSeg(h, HistoryClass); ok {
+			return mk(History, g, HistoryClass, Past)
+		}
+		if s.Role != HypothesisRole {
+			if g, ok := inSeg(h, Epistemic, Open); ok {
+				return mk(CannotTell, g, Epistemic, Open)
+			}
+			if s.Role == RuleRole {
+				if g, ok := inSeg(h, Completion, Hedged); ok {
+					return mk(CannotTell, g, Completion, Hedged)
+				}
+			}
+		}
+		return mk(Contradicts, h, cls, sense)
+	}
+	var affirm *ClauseReading
+	setAffirm := func(r ClauseReading) {
+		if affirm == nil {
+			affirm = &r
+		}
+	}
+	var hist *ClauseReading
+	for _, h := range hits {
+		if x.ci.segs[h.seg].cl == seg.cl && h.seg == sg {
+			if _, ok := senseOf(tab, h, HistoryClass); ok && hist == nil {
+				r := mk(History, h, HistoryClass, Past)
+				hist = &r
+			}
+		}
+	}
+	switch s.Role {
+	case RuleRole:
+		// the cues of cues.tsv on the pattern's matches
+		spanAffirm := false
+		reported := false
+		for _, o := range here {
+			if o.kind != occSpan {
+				continue
+			}
+			relevant = true
+			v := x.Judge(o.a, o.b, o.re, Contradiction...)
+			if v.Reported || x.reported(x.clauseAt(o.a), o.a, o.a) {
+				reported = true
+				continue
+			}
+			if !v.Negated() || (v.At <= o.a && o.b <= v.At+len(v.Cue)) {
+				// the rule's own state inside a cue ("the auto-scaler is
+				// off" sets "off") states it
+				spanAffirm = true
+				continue
+			}
+			if x.keeps(v, sg) {
+				r := base
+				r.Reading, r.Cue, r.At, r.Verdict = Affirms, v.Cue, v.At, v
+				setAffirm(r)
+				continue
+			}
+			r := base
+			r.Reading, r.Cue, r.At, r.Verdict = Contradicts, v.Cue, v.At, v
+			if h, ok := x.hitAt(v.At); ok {
+				return contra(h, "", ""), true
+			}
+			if hist != nil {
+				return *hist, true
+			}
+			return r, true
+		}
+		for _, h := range hits {
+			if x.underNewFrame(h.cl, h.a) || (hasClass(tab, h, Change) && overlapsRule(h, linkedOccs)) {
+				continue
+			}
+			flip := x.flipped(h)
+			for _, e := range h.entries {
+				en := tab.entries[e]
+				sense := en.Sense
+				switch en.Class {
+				case Deontic:
+					if flip {
+						switch sense {
+						case Permit, Oblige:
+							sense = Forbid
+						case Forbid:
+							sense = Permit
+						}
+					}
+					switch sense {
+					case Permit:
+						if hasFor(h, en, false, occAction, occOppAction) {
+							return contra(h, Deontic, Permit), true
+						}
+					case Oblige:
+						if hasFor(h, en, false, occAction, occOppAction) {
+							return contra(h, Deontic, Oblige), true
+						}
+						if hasFor(h, en, false, occSpan, occState) {
+							setAffirm(mk(Affirms, h, Deontic, Oblige))
+						}
+					case Forbid:
+						if hasFor(h, en, false, occAction, occOppAction, occSpan) || hasFor(h, en, true, occAction, occOppAction) {
+							setAffirm(mk(Affirms, h, Deontic, Forbid))
+						}
+					}
+				case Change:
+					if flip {
+						switch sense {
+						case Ends:
+							sense = Holds
+						case Holds:
+							sense = Ends
+						}
+					}
+					switch sense {
+					case Ends:
+						if hasFor(h, en, false, occSpan, occState) || (has(occEntity) && x.ruleNounNear(hits, h, func(o occ) bool { return near(h, en, o) })) {
+							return contra(h, Change, Ends), true
+						}
+					case Holds:
+						if hasFor(h, en, false, occSpan, occState) {
+							setAffirm(mk(Affirms, h, Change, Holds))
+						}
+					}
+				}
+			}
+		}
+		for _, o := range linkedOccs {
+			if o.kind != occOpposite {
+				continue
+			}
+			if !has(occEntity, occState, occSpan) {
+				continue
+			}
+			h, _ := x.hitAt(o.a)
+			if o.negated {
+				setAffirm(mk(Affirms, h, Antonym, Opposite))
+				continue
+			}
+			return contra(h, Antonym, Opposite), true
+		}
+		if hasNeg(occAction, occOppAction) {
+			for _, o := range linkedOccs {
+				if (o.kind == occAction || o.kind == occOppAction) && o.negated {
+					r := base
+					r.Reading, r.Class, r.Sense, r.Cue, r.At = Affirms, NegationClass, Not, x.s[o.a:o.b], o.a
+					setAffirm(r)
+					break
+				}
+			}
+		}
+		if reported {
+			r := base
+			r.Reading = History
+			return r, true
+		}
+		if hist != nil {
+			return *hist, true
+		}
+		if affirm != nil {
+			return *affirm, true
+		}
+		if !relevant {
+			return ClauseReading{}, false
+		}
+		if r, ok := x.unknownOn(s, here, sg, base); ok {
+			return r, true
+		}
+		if spanAffirm {
+			r := base
+			r.Reading = Affirms
+			return r, true
+		}
+		r := base
+		r.Reading = Unrelated
+		return r, true
+
+	case OperationRole:
+		for _, h := range hits {
+			sense, ok := senseOf(tab, h, Completion)
+			if !ok {
+				continue
+			}
+			if sense == Done && x.flipped(h) {
+				sense = NotDone
+			}
+			switch sense {
+			case Done:
+				if g, ok := inSeg(h, Completion, Hedged); ok {
+					setAffirm(mk(Affirms, g, Completion, Hedged))
+					continue
+				}
+				if g, ok := inSeg(h, Epistemic, Open); ok {
+					setAffirm(mk(Affirms, g, Epistemic, Open))
+					continue
+				}
+				if g, ok := inSeg(h, HistoryClass); ok {
+					return mk(History, g, HistoryClass, Past), true
+				}
+				return mk(Contradicts, h, Completion, Done), true
+			case NotDone, Hedged:
+				setAffirm(mk(Affirms, h, Completion, sense))
+			}
+		}
+		if affirm != nil {
+			return *affirm, true
+		}
+		if hist != nil {
+			return *hist, true
+		}
+		for _, h := range hits {
+			if sense, ok := senseOf(tab, h, Completion); ok && sense == Started {
+				return mk(Unrelated, h, Completion, Started), true
+			}
+		}
+		if r, ok := x.unknownOn(s, here, sg, base); ok {
+			return r, true
+		}
+		r := base
+		r.Reading = Unrelated
+		return r, true
+
+	case HypothesisRole:
+		notAsserted := false
+		reported := false
+		var cueV Verdict
+		for _, o := range here {
+			v := x.Judge(o.a, o.b, o.re, append(Contradiction, Hedge)...)
+			if v.Reported || x.reported(x.clauseAt(o.a), o.a, o.a) {
+				reported = true
+			} else if v.Negated() {
+				notAsserted, cueV = true, v
+			}
+		}
+		for _, h := range hits {
+			sense, ok := senseOf(tab, h, Epistemic)
+			if !ok {
+				continue
+			}
+			if x.flipped(h) {
+				switch sense {
+				case Open, Confirmed:
+					sense = Refuted
+				case Refuted:
+					sense = Open
+				}
+			}
+			switch sense {
+			case Open, Confirmed:
+				if g, ok := inSeg(h, HistoryClass); ok {
+					return mk(History, g, HistoryClass, Past), true
+				}
+				return mk(Contradicts, h, Epistemic, sense), true
+			case Refuted:
+				setAffirm(mk(Affirms, h, Epistemic, Refuted))
+			}
+		}
+		if affirm != nil {
+			return *affirm, true
+		}
+		if notAsserted {
+			r := base
+			r.Reading, r.Cue, r.At, r.Verdict = Affirms, cueV.Cue, cueV.At, cueV
+			return r, true
+		}
+		if reported || hist != nil {
+			if hist != nil {
+				return *hist, true
+			}
+			r := base
+			r.Reading = History
+			return r, true
+		}
+		if r, ok := x.unknownOn(s, here, sg, base); ok {
+			return r, true
+		}
+		r := base
+		r.Reading = Contradicts // stated as it was, after its refutation
+		return r, true
+	}
+	return ClauseReading{}, false
+}
+
+// keeps reports whether a contradicting cue v is part of what keeps the
+// rule: a negation before a word that ends or permits ("do not move
+// protobuf off 3.25", "never lift the freeze"), a negation right before a
+// cancellation, permission or retraction cue ("never ignore read-only"),
+// or a retraction word inside a new decision's own content ("the new
+// rule: ignore rate limits").
+func (x *Text) keeps(v Verdict, sg int) bool {
+	tab := classesOf()
+	h, ok := x.hitAt(v.At)
+	cl := x.ci.segs[sg].cl
+	if v.Kind == Negation {
+		if !ok {
+			// the negation cue of cues.tsv may differ from the class
+			// entry's extent; find the negation hit that starts there
+			return false
+		}
+		c := &x.clauses[h.cl]
+		for _, g := range x.ci.byClause[h.cl] {
+			if g.first <= h.last || g.seg != h.seg {
+				continue
+			}
+			words := 0
+			for j := h.last + 1; j < g.first; j++ {
+				if x.toks[c.toks[j]].word {
+					words++
+				}
+			}
+			if words > 2 {
+				break
+			}
+			if s, ok := senseOf(tab, g, Change); ok && s == Ends {
+				return true
+			}
+			if s, ok := senseOf(tab, g, Deontic); ok && s == Permit {
+				return true
+			}
+			break
+		}
+		return false
+	}
+	// a negation right before the cue
+	if ok {
+		c := &x.clauses[h.cl]
+		for _, g := range x.ci.byClause[h.cl] {
+			if g.last >= h.first || g.seg != h.seg || !hasClass(tab, g, NegationClass) {
+				continue
+			}
+			words := 0
+			for j := g.last + 1; j < h.first; j++ {
+				if x.toks[c.toks[j]].word {
+					words++
+				}
+			}
+			if words <= 2 {
+				return true
+			}
+		}
+	}
+	if v.Kind == Retraction {
+		return x.underNewFrame(cl, v.At)
+	}
+	return false
+}
+
+// underNewFrame reports whether offset at of clause cl follows the frame
+// of a new decision ("the new rule:", "from now on"), in its clause or in
+// the heading clause a colon puts before it: what follows is the
+// decision's content.
+func (x *Text) underNewFrame(cl, at int) bool {
+	tab := classesOf()
+	for k, n := cl, 0; k >= 0 && n < 2; n++ {
+		for _, g := range x.ci.byClause[k] {
+			if g.a < at && hasClass(tab, g, FrameClass) {
+				return true
+			}
+		}
+		c := &x.clauses[k]
+		if c.sep != ":" || c.prev < 0 {
+			break
+		}
+		k = c.prev
+	}
+	return false
+}
+
+// hitAt returns the class hit that starts at offset at.
+func (x *Text) hitAt(at int) (classHit, bool) {
+	for _, h := range x.ci.hits {
+		if h.a == at {
+			return h, true
+		}
+		if h.a < at && at < h.b {
+			return h, true
+		}
+	}
+	return classHit{}, false
+}
+
+// overlapsRule reports whether hit h is part of a span or a state of the
+// rule ("change" of "change freeze"): then it is the rule's own word.
+func overlapsRule(h classHit, occs []occ) bool {
+	for _, o := range occs {
+		if (o.kind == occSpan || o.kind == occState) && h.a >= o.a && h.b <= o.b {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleNounNear reports whether a noun that names a rule ("ban",
+// "freeze") is among hits, other than h, where near says h bears on it.
+func (x *Text) ruleNounNear(hits []classHit, h classHit, near func(occ) bool) bool {
+	tab := classesOf()
+	for _, g := range hits {
+		if g.a == h.a {
+			continue
+		}
+		if s, ok := senseOf(tab, g, Change); ok && s == RuleNoun {
+			if near(occ{tok: x.clauses[g.cl].toks[g.first], a: g.a, b: g.b}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unknownOn looks for a word on the subject that no table holds: a
+// participle after a form of "be" or "get" that follows the subject ("the
+// freeze was softened"), a past-tense verb right after an operation's id
+// ("c17 cleared QA"), a verb in -ed before a determiner and the subject
+// ("we softened the freeze"), or a frame of modality around a forbidden
+// action ("agents are poised to push", "have the nod to push").
+func (x *Text) unknownOn(s *Subject, here []occ, sg int, base ClauseReading) (ClauseReading, bool) {
+	seg := x.ci.segs[sg]
+	c := &x.clauses[seg.cl]
+	pos := func(ti int) int {
+		for j := seg.first; j <= seg.last; j++ {
+			if c.toks[j] == ti {
+				return j
+			}
+		}
+		return -1
+	}
+	found := func(j int) (ClauseReading, bool) {
+		tk := x.toks[c.toks[j]]
+		r := base
+		r.Reading, r.Cue, r.At = CannotTell, x.s[tk.a:tk.b], tk.a
+		return r, true
+	}
+	for _, o := range here {
+		if o.kind == occEntity || o.kind == occOpposite {
+			continue
+		}
+		p := pos(o.tok)
+		if p < 0 {
+			continue
+		}
+		// past the occurrence's own tokens
+		end := p
+		for end+1 <= seg.last && x.toks[c.toks[end+1]].a < o.b {
+			end++
+		}
+		aux := false
+		for j, n := end+1, 0; j <= seg.last && n < 5; j++ {
+			tk := x.toks[c.toks[j]]
+			if !tk.word {
+				if tk.low == "(" || tk.low == ")" {
+					break
+				}
+				continue
+			}
+			n++
+			if copulas[tk.low] || auxiliaries[tk.low] {
+				aux = true
+				continue
+			}
+			if adverbs[tk.low] {
+				continue
+			}
+			if x.knownFor(s.Role, seg.cl, j) {
+				break
+			}
+			if participle(tk.low) && (aux || (s.Role == OperationRole && n == 1 && strings.HasSuffix(tk.low, "ed"))) {
+				return found(j)
+			}
+			break
+		}
+		// "we softened the freeze"
+		if p-2 >= seg.first {
+			det := x.toks[c.toks[p-1]]
+			verb := x.toks[c.toks[p-2]]
+			if determiners[det.low] && verb.word && !x.knownFor(s.Role, seg.cl, p-2) && strings.HasSuffix(verb.low, "ed") && len(verb.low) > 4 {
+				return found(p - 2)
+			}
+		}
+		// "are poised to push", "have the nod to push"
+		if o.kind == occAction && p-2 >= seg.first && x.toks[c.toks[p-1]].low == "to" {
+			w := p - 2
+			if !x.ci.covered[c.toks[w]] && x.toks[c.toks[w]].word && !stopword[x.toks[c.toks[w]].low] {
+				for k := w - 1; k >= seg.first && k >= w-2; k-- {
+					if low := x.toks[c.toks[k]].low; copulas[low] || low == "has" || low == "have" || low == "had" {
+						return found(w)
+					}
+				}
+			}
+		}
+	}
+	return ClauseReading{}, false
+}
+
+// knownFor reports whether clause position j of clause cl is a word the
+// tables know for a subject of role r: a class word of a class that
+// speaks of such a subject, a negation, a known word, or a cue of
+// cues.tsv other than a plain tense word.
+func (x *Text) knownFor(r Role, cl, j int) bool {
+	tab := classesOf()
+	for _, h := range x.ci.byClause[cl] {
+		if j < h.first || j > h.last {
+			continue
+		}
+		for _, e := range h.entries {
+			switch c := tab.entries[e].Class; {
+			case c == NegationClass || c == Known || c == HistoryClass:
+				return true
+			case r == OperationRole && c == Completion:
+				return true
+			case r == HypothesisRole && c == Epistemic:
+				return true
+			case r == RuleRole:
+				return true
+			}
+		}
+	}
+	c := &x.clauses[cl]
+	for _, h := range c.hits {
+		if j >= h.first && j <= h.last {
+			for _, i := range h.cues {
+				if k := tableOf().cues[i].Kind; k != Former && k != Current && k != Stale {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// participle reports whether w has the form of a past participle.
+func participle(w string) bool {
+	if len(w) < 5 {
+		return false
+	}
+	for _, suf := range []string{"ed", "en", "ado", "ada", "ido", "ida", "ados", "adas", "idos", "idas"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *Text) clauseText(cl int) string {
+	c := &x.clauses[cl]
+	if len(c.toks) == 0 {
+		return ""
+	}
+	return x.s[x.toks[c.toks[0]].a:x.toks[c.toks[len(c.toks)-1]].b]
+}
+
+var (
+	copulas = set(`is are was were be been being am 's get gets got gotten become becomes became
+		es son fue fueron era eran esta estan estaba estaban queda quedan quedo sido ha han se`)
+	auxiliaries = set(`has have had will would shall now also just`)
+	adverbs     = set(`now already just since also still again officially temporarily partially fully finally
+		effectively quietly silently recently today ya ahora tambien todavia aun recien hoy`)
+	prepositionsAll = set(`against to on in at for from into onto with within about over under by of during while toward towards`)
+	modals      = set(`may might can could should would will shall must ought puede pueden debe deben podria deberia`)
+	determiners = set(`the a an this that its their our your these those el la los las un una este esta su sus`)
+	// stopword are function words and words too common to name what a
+	// rule is about.
+	stopword = set(`the a an and or but of to in on at by for with from as is are was were be been being it its
+		this that these those there here any all some every each no not never nor only just also very so than then
+		too into onto over under up down out off about after before during until till since while if when where
+		which who whom whose what how why do does did done doing have has had having will would shall should can
+		could may might must need needs own other another more most less least same such you your we our us they
+		them their he she his her i me my mine yours ours theirs strictly please anything everything something nothing
+		anyone everyone someone nobody none thing things way ways time times make makes made get gets got let lets
+		one two via per etc e.g i.e ok yes
+		el la los las un una unos unas de del al y e o u ni que en con por para sin sobre entre hasta desde es son
+		fue era esta estan este estos estas ese esa eso lo le les se su sus mi mis tu tus nuestro nuestra muy mas
+		menos ya no si tambien como cuando donde cual quien todo toda todos todas nada algo cada otro otra`)
+	spanishWords = set(`el la los las de del que y en con por para una es son esta sesion solo lectura no se al lo`)
+	englishWords = set(`the of and to in is are with for on that this be not no never do must`)
+)
