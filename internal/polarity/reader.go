@@ -1614,8 +1614,8 @@ var (
 	adverbs     = set(`now already just since also still again officially temporarily partially fully finally
 		effectively quietly silently recently today ya ahora tambien todavia aun recien hoy`)
 	prepositionsAll = set(`against to on in at for from into onto with within about over under by of during while toward towards`)
-	modals      = set(`may might can could should would will shall must ought puede pueden debe deben podria deberia`)
-	determiners = set(`the a an this that its their our your these those el la los las un una este esta su sus`)
+	modals          = set(`may might can could should would will shall must ought puede pueden debe deben podria deberia`)
+	determiners     = set(`the a an this that its their our your these those el la los las un una este esta su sus`)
 	// stopword are function words and words too common to name what a
 	// rule is about.
 	stopword = set(`the a an and or but of to in on at by for with from as is are was were be been being it its
