@@ -27,28 +27,62 @@ func renderTable() string {
 	return b.String()
 }
 
-// The table in docs/polarity.md is the table the code reads.
+// renderClasses renders the class table as docs/polarity.md shows it.
+func renderClasses() string {
+	var b strings.Builder
+	b.WriteString("| lang | class | sense | words | example |\n|---|---|---|---|---|\n")
+	for _, e := range Entries() {
+		if e.Class == Antonym {
+			continue
+		}
+		ex := strings.NewReplacer("{C}", "…", "<", "**", ">", "**").Replace(e.Example)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", e.Lang, e.Class, e.Sense, strings.ReplaceAll(e.Phrase, "|", "\\|"), ex)
+	}
+	return b.String()
+}
+
+// renderPairs renders the antonym table as docs/polarity.md shows it.
+func renderPairs() string {
+	var b strings.Builder
+	b.WriteString("| lang | state | opposite | forbidden actions |\n|---|---|---|---|\n")
+	tab := classesOf()
+	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	for _, p := range Pairs() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", p.Lang, esc(tab.entries[p.States].Phrase), esc(tab.entries[p.Opposites].Phrase), esc(tab.entries[p.Action].Phrase))
+	}
+	return b.String()
+}
+
+// The tables in docs/polarity.md are the tables the code reads.
 func TestDocsTable(t *testing.T) {
-	const begin, end = "<!-- cues:begin (generated from internal/polarity/cues.tsv; go test ./internal/polarity -update) -->\n", "<!-- cues:end -->"
 	data, err := os.ReadFile(docsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	i, j := strings.Index(doc, begin), strings.Index(doc, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s has no generated cue table between %q and %q", docsPath, begin, end)
+	changed := false
+	for _, g := range []struct{ name, file, begin, end, want string }{
+		{"cue", "cues.tsv", "<!-- cues:begin (generated from internal/polarity/cues.tsv; go test ./internal/polarity -update) -->\n", "<!-- cues:end -->", renderTable()},
+		{"class", "classes.tsv", "<!-- classes:begin (generated from internal/polarity/classes.tsv; go test ./internal/polarity -update) -->\n", "<!-- classes:end -->", renderClasses()},
+		{"antonym", "antonyms.tsv", "<!-- antonyms:begin (generated from internal/polarity/antonyms.tsv; go test ./internal/polarity -update) -->\n", "<!-- antonyms:end -->", renderPairs()},
+	} {
+		i, j := strings.Index(doc, g.begin), strings.Index(doc, g.end)
+		if i < 0 || j < i {
+			t.Errorf("%s has no generated %s table between %q and %q", docsPath, g.name, g.begin, g.end)
+			continue
+		}
+		if doc[i+len(g.begin):j] == g.want {
+			continue
+		}
+		if !*update {
+			t.Errorf("the %s table of %s is out of date with %s; rerun with -update", g.name, docsPath, g.file)
+			continue
+		}
+		doc, changed = doc[:i+len(g.begin)]+g.want+doc[j:], true
 	}
-	want := renderTable()
-	got := doc[i+len(begin) : j]
-	if got == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(docsPath, []byte(doc[:i+len(begin)]+want+doc[j:]), 0o644); err != nil {
+	if changed {
+		if err := os.WriteFile(docsPath, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
 	}
-	t.Errorf("the cue table of %s is out of date with cues.tsv; rerun with -update", docsPath)
 }

@@ -35,6 +35,14 @@
 //   - affirming idioms ("no doubt", "not only … but", "sin duda") negate
 //     nothing, and a negation inside reported speech ("the wiki says
 //     read-only no longer applies") is marked Reported.
+//
+// Beyond cues, the class reader (Text.Read, classes.tsv, antonyms.tsv)
+// reads what each clause says about the subject of one invariant by
+// semantic class (deontic, negation, change of state, antonyms,
+// completion, epistemic, history, new-decision frames), on segments
+// linked across relative clauses, appositives, brackets and colons, and
+// answers contradicts, cannot-tell, affirms, history or unrelated per
+// clause; Decide picks the reading that decides (docs/polarity.md).
 package polarity
 
 import (

@@ -153,11 +153,12 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 	// the clause, and those a colon or a dash chains to it ("Sesión de
 	// sólo lectura: nada de índices")
 	chain := []int{ci}
-	if c := x.clauses[ci]; c.prev >= 0 && (c.sep == ":" || c.sep == "-") {
-		chain = append(chain, c.prev)
+	for k := ci; x.clauses[k].prev >= 0 && x.clauses[k].sep != "." && x.clauses[k].sep != ""; {
+		k = x.clauses[k].prev
+		chain = append(chain, k)
 	}
-	if n := x.clauses[ci].next; n >= 0 && (x.clauses[n].sep == ":" || x.clauses[n].sep == "-") {
-		chain = append(chain, n)
+	for k := x.clauses[ci].next; k >= 0 && x.clauses[k].sep != "."; k = x.clauses[k].next {
+		chain = append(chain, k)
 	}
 	for k := range x.clauses {
 		if p := x.clauses[k].parent; p == ci {
@@ -1013,6 +1014,9 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 		if !en.Follows {
 			return o.a < h.b
 		}
+		if en.Class == Deontic && x.passiveAfter(h) {
+			return true // "which can be swapped for postgres": the whole predicate
+		}
 		if o.a < h.b {
 			return o.b > h.a && o.a >= h.a // inside the hit
 		}
@@ -1111,7 +1115,7 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 				spanAffirm = true
 				continue
 			}
-			if x.keeps(v, sg) {
+			if x.keeps(s, v, sg) {
 				r := base
 				r.Reading, r.Cue, r.At, r.Verdict = Affirms, v.Cue, v.At, v
 				setAffirm(r)
@@ -1129,6 +1133,12 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 		}
 		for _, h := range hits {
 			if x.underNewFrame(h.cl, h.a) || (hasClass(tab, h, Change) && overlapsRule(h, linkedOccs)) {
+				continue
+			}
+			if x.reported(h.cl, h.a, h.a) {
+				// "a page claiming they may write to prod": someone
+				// else's words
+				reported = true
 				continue
 			}
 			flip := x.flipped(h)
@@ -1173,7 +1183,12 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 					}
 					switch sense {
 					case Ends:
-						if hasFor(h, en, false, occSpan, occState) || (has(occEntity) && x.ruleNounNear(hits, h, func(o occ) bool { return near(h, en, o) })) {
+						// on the state the rule sets, on a match of a rule
+						// that sets a state or names one near ("the
+						// wh_restore login was disabled" ends no rule), or
+						// on its entity near a noun that names a rule
+						nounNear := x.ruleNounNear(hits, h, func(o occ) bool { return near(h, en, o) })
+						if hasFor(h, en, false, occState) || (hasFor(h, en, false, occSpan) && (len(s.pairs) > 0 || nounNear)) || (has(occEntity) && nounNear) {
 							return contra(h, Change, Ends), true
 						}
 					case Holds:
@@ -1185,7 +1200,7 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 			}
 		}
 		for _, o := range linkedOccs {
-			if o.kind != occOpposite {
+			if o.kind != occOpposite || x.reported(x.clauseAt(o.a), o.a, o.a) {
 				continue
 			}
 			if !has(occEntity, occState, occSpan) {
@@ -1346,11 +1361,11 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 // cancellation, permission or retraction cue ("never ignore read-only"),
 // or a retraction word inside a new decision's own content ("the new
 // rule: ignore rate limits").
-func (x *Text) keeps(v Verdict, sg int) bool {
+func (x *Text) keeps(s *Subject, v Verdict, sg int) bool {
 	tab := classesOf()
 	h, ok := x.hitAt(v.At)
 	cl := x.ci.segs[sg].cl
-	if v.Kind == Negation {
+	if v.Kind == Negation || (ok && hasClass(tab, h, NegationClass)) {
 		if !ok {
 			// the negation cue of cues.tsv may differ from the class
 			// entry's extent; find the negation hit that starts there
@@ -1376,7 +1391,24 @@ func (x *Text) keeps(v Verdict, sg int) bool {
 			if s, ok := senseOf(tab, g, Deontic); ok && s == Permit {
 				return true
 			}
+			for _, e := range g.entries {
+				if en := tab.entries[e]; en.Class == Antonym && en.Sense == Action && containsInt(s.pairs, en.Pair) {
+					return true // "don't apply, restart or scale": what the rule forbids
+				}
+			}
 			break
+		}
+		// or before an action the rule forbids ("do not push")
+		for j := h.last + 1; j < len(c.toks) && j <= h.last+3; j++ {
+			tk := x.toks[c.toks[j]]
+			if !tk.word {
+				continue
+			}
+			for _, a := range s.actions {
+				if hasStem(tk.low, a) {
+					return true
+				}
+			}
 		}
 		return false
 	}
@@ -1438,6 +1470,42 @@ func (x *Text) hitAt(at int) (classHit, bool) {
 	return classHit{}, false
 }
 
+// passiveAfter reports whether a passive predicate follows hit h ("can be
+// swapped", "may be replaced").
+func (x *Text) passiveAfter(h classHit) bool {
+	c := &x.clauses[h.cl]
+	var ws []string
+	for j := h.last + 1; j < len(c.toks) && len(ws) < 3; j++ {
+		if tk := x.toks[c.toks[j]]; tk.word {
+			ws = append(ws, tk.low)
+		}
+	}
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "be" || ws[i] == "ser" {
+			return participle(ws[i+1])
+		}
+		if !adverbs[ws[i]] {
+			break
+		}
+	}
+	return false
+}
+
+// SegmentSpans returns a span at the first word of every segment of the
+// text: for a field that is wholly about a subject (an operation's own
+// pending entry), every clause touches it.
+func (x *Text) SegmentSpans() []Span {
+	x.buildClasses()
+	var out []Span
+	for _, sg := range x.ci.segs {
+		if j := x.firstWord(&sg); j >= 0 {
+			tk := x.toks[x.clauses[sg.cl].toks[j]]
+			out = append(out, Span{Start: tk.a, End: tk.b})
+		}
+	}
+	return out
+}
+
 // overlapsRule reports whether hit h is part of a span or a state of the
 // rule ("change" of "change freeze"): then it is the rule's own word.
 func overlapsRule(h classHit, occs []occ) bool {
@@ -1491,6 +1559,11 @@ func (x *Text) unknownOn(s *Subject, here []occ, sg int, base ClauseReading) (Cl
 	}
 	for _, o := range here {
 		if o.kind == occEntity || o.kind == occOpposite {
+			continue
+		}
+		if s.Role == RuleRole && o.kind == occSpan && len(s.pairs) == 0 {
+			// a rule that sets no state names an entity ("connect only
+			// as wh_restore"): what befalls the entity is not the rule
 			continue
 		}
 		p := pos(o.tok)
