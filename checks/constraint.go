@@ -8,6 +8,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -17,12 +18,24 @@ import (
 //
 // Rule: one of the invariant's match patterns (RE2, case-insensitive, on
 // whitespace- and accent-folded text) must match a constraints[].text (on a
-// text-only summary, text) in a clause that affirms it (internal/polarity,
-// docs/polarity.md). A match anywhere in the summary (but in
-// corrections[].supersedes) that a negation, cancellation, permission,
-// retraction or mistake cue bears on ("read-only no longer applies", "you
-// may ignore the freeze", "ya no es de solo lectura") is a contradiction:
-// fail, naming the pointer and the cue, even when the rule is also stated.
+// text-only summary, text) in a clause that affirms it. Every clause of
+// every field the agent sees (but corrections[].supersedes) that touches
+// the rule is read by class (internal/polarity, docs/polarity.md): its
+// matches, the actions it forbids, the state it sets, and its entities
+// given the opposite state. One clause that contradicts it fails the
+// check, naming the pointer and the words, even when the rule is also
+// stated: a cue ("read-only no longer applies", "ya no es de solo
+// lectura"), a permission on what it forbids ("the assistant has
+// clearance to push", "nada impide crear índices"), a change of state
+// ("the freeze has expired", "queda suspendida"), an antonym given to its
+// subject ("the session is now read-write", "prod-us-2 está
+// desbloqueado"), in a relative or embedded clause or in brackets too. A
+// negated action keeps the rule ("do not move protobuf off 3.25.x"), and a
+// retraction word inside a new decision's own content is no retraction.
+// A clause that touches the rule in words no table holds ("the freeze was
+// softened") makes the check uncertain (never kept) when nothing
+// contradicts and the rule is otherwise kept; a rule only in a frame of
+// history or reported speech is not kept.
 // The constraints entry that keeps the rule must cite an event that states
 // it (source_seq, or an event where a match pattern matches); no citation
 // is left to provenance. Fail gives the patterns that found nothing and,
@@ -54,15 +67,24 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 		all, where, prefix = [][]leaf{st.textLeaves()}, "text", "/text"
 	}
 	occ := st.occurrencesIn(all, inv.Match, contradicts)
-	if o, ok := firstNegated(occ); ok {
+	// Every clause of every field the agent sees that touches the rule
+	// (its matches, the actions it forbids, the state it sets and its
+	// opposite given to what it is about) is read by class.
+	rs := st.readPatterns(all, st.ruleSubject(inv), inv.Match)
+	if c, ok := firstReading(rs, polarity.Contradicts); ok {
+		note := readingNote(c.r)
 		r.Status = result.Fail
-		r.Message = fmt.Sprintf("%s contradicts the rule from #%d: %s (%s)", o.l.ptr, inv.SourceSeq, clipQ(o.l.text), cueNote(o.v))
-		r.Evidence = []result.Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern, Note: cueNote(o.v)}}
+		r.Message = fmt.Sprintf("%s contradicts the rule from #%d: %s (%s)", c.l.ptr, inv.SourceSeq, clipQ(c.r.Clause), note)
+		r.Evidence = []result.Evidence{{Pointer: c.l.ptr, Seq: inv.SourceSeq, Text: clip.String(c.l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}}
 		return []result.CheckResult{r}
 	}
 	var kept []occurrence
 	for _, o := range occ {
-		if o.v.Kind == "" && strings.HasPrefix(o.l.ptr, prefix) {
+		if !strings.HasPrefix(o.l.ptr, prefix) {
+			continue
+		}
+		cr, ok := st.readingAt(rs, o.l, o.at)
+		if (ok && (cr.Reading == polarity.Affirms || cr.Reading == polarity.CannotTell)) || (!ok && o.v.Kind == "") {
 			kept = append(kept, o)
 		}
 	}
@@ -85,6 +107,12 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 	for _, o := range kept {
 		seq := st.entrySeq(o.l.ptr)
 		if seq == 0 || seq == inv.SourceSeq || st.sd.eventMatches(seq, inv.Match) {
+			if u, ok := firstReading(rs, polarity.CannotTell); ok {
+				r.Status = result.Uncertain
+				r.Message = uncertainMessage(u, fmt.Sprintf("the rule from #%d", inv.SourceSeq))
+				r.Evidence = []result.Evidence{{Pointer: u.l.ptr, Seq: inv.SourceSeq, Text: clip.String(u.l.text, clipLen), Pattern: anyOf(inv.Match), Note: readingNote(u.r)}}
+				return []result.CheckResult{r}
+			}
 			r.Status = result.Pass
 			r.Message = fmt.Sprintf("constraint kept at %s: %q", o.l.ptr, clip.String(o.match, clipLen))
 			r.Evidence = []result.Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern}}

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/summary"
 
@@ -19,17 +20,18 @@ import (
 // Rule, on a structured summary: (1) some pending[] entry has op_id equal
 // to the invariant's op_id, verbatim (case-sensitive), no such entry has
 // status `done`, and the entry cites the call (call_seq), its result, or
-// nothing (left to grounding); (2) nothing claims it succeeded: no verified[] claim
-// names the op id, and no sentence of any other field names it (as a whole
-// token) together with a success word (succeeded, completed, done,
-// finished, applied, …, and their Spanish forms) unless the same sentence
-// also hedges (not, unknown, pending, whether, …). On a text-only summary
-// (1) asks that text names the op id and (2) reads text. A success word
-// counts when it is in the op id's clause and no negation, hedge,
-// cancellation, retraction or mistake cue bears on the two
-// (internal/polarity): "c17 completed successfully" claims success, "c17
-// did not complete", "whether c17 completed is unknown" and "c17 may have
-// finished" do not. Skip while call_seq is after the cut.
+// nothing (left to grounding); (2) nothing claims it succeeded: no
+// verified[] claim names the op id, and no clause of another field that
+// names it (as a whole token), nor of its own entry's description, says it
+// finished in words of the completion class (internal/polarity: completed,
+// shipped, merged, deployed, landed, rolled out, went out, is live, took
+// effect; terminado, desplegado, salió bien) unless negated or hedged in
+// its clause ("did not complete", "whether c17 completed is unknown", "may
+// have finished", "was to be deployed"). On a text-only summary (1) asks
+// that text names the op id and (2) reads text. A clause that says
+// something of the operation in words no table holds ("c17 cleared QA")
+// makes the check uncertain when nothing else fails. Skip while call_seq
+// is after the cut.
 type PendingOperationCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -82,12 +84,33 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 			fail(result.Evidence{Pointer: "/pending", Seq: inv.CallSeq, Text: id, Note: "not listed"}, fmt.Sprintf("operation %s (#%d) is not listed under pending", id, inv.CallSeq))
 		}
 	}
+	var unsure *reading
 	for _, l := range st.leaves {
 		if st.sum.TextOnly() && l.ptr != "/text" {
 			continue
 		}
 		f := fieldOf(l.ptr)
-		if f == "pending" || findToken(l.text, id) < 0 {
+		if f == "pending" {
+			// the operation's own entry: every clause of its
+			// description is about it ("went out to the canary pool")
+			if !st.ownDescription(l, id) {
+				continue
+			}
+			p := st.polRaw(l)
+			for _, cr := range p.Read(polarity.OperationSubject(), p.SegmentSpans()) {
+				switch cr.Reading {
+				case polarity.Contradicts:
+					fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(cr.Clause, clipLen), Note: "claims success: " + readingNote(cr)},
+						fmt.Sprintf("%s, the entry of operation %s, says it finished: %q (%s)", l.ptr, id, clip.String(cr.Clause, clipLen), readingNote(cr)))
+				case polarity.CannotTell:
+					if unsure == nil {
+						unsure = &reading{l: l, r: cr}
+					}
+				}
+			}
+			continue
+		}
+		if findToken(l.text, id) < 0 {
 			continue
 		}
 		if f == "verified" {
@@ -95,9 +118,16 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 				fmt.Sprintf("%s presents operation %s as verified, but it never returned", l.ptr, id))
 			continue
 		}
-		if s, ok := st.successClaim(l, id); ok {
-			fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(s, clipLen), Note: "claims success"},
-				fmt.Sprintf("%s claims operation %s succeeded: %q", l.ptr, id, clip.String(s, clipLen)))
+		for _, cr := range st.readOperation(l, id) {
+			switch cr.Reading {
+			case polarity.Contradicts:
+				fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(cr.Clause, clipLen), Note: "claims success: " + readingNote(cr)},
+					fmt.Sprintf("%s claims operation %s succeeded: %q (%s)", l.ptr, id, clip.String(cr.Clause, clipLen), readingNote(cr)))
+			case polarity.CannotTell:
+				if unsure == nil {
+					unsure = &reading{l: l, r: cr}
+				}
+			}
 		}
 	}
 	if len(msgs) > 0 {
@@ -107,36 +137,60 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 		}
 		return []result.CheckResult{r}
 	}
+	if unsure != nil {
+		r.Status = result.Uncertain
+		r.Message = uncertainMessage(*unsure, "operation "+id)
+		r.Evidence = []result.Evidence{{Pointer: unsure.l.ptr, Seq: inv.CallSeq, Text: clip.String(unsure.r.Clause, clipLen), Note: readingNote(unsure.r)}}
+		return []result.CheckResult{r}
+	}
 	r.Status = result.Pass
 	r.Message = fmt.Sprintf("operation %s kept as unresolved at %s", id, found.Pointer)
 	r.Evidence = []result.Evidence{*found}
 	return []result.CheckResult{r}
 }
 
-// successClaim returns the clause of leaf l that names id together with a
-// success word that nothing negates or hedges.
+// successClaim returns a clause of leaf l that says operation id
+// finished, in any words of the completion class that nothing negates or
+// hedges (internal/polarity): "c17 completed", "deploy_cgw_214 went out",
+// "reindex-7713 llegó hasta el final".
 func (st *state) successClaim(l leaf, id string) (string, bool) {
-	p := st.polRaw(l)
-	var successes []polarity.Verdict
+	for _, cr := range st.readOperation(l, id) {
+		if cr.Reading == polarity.Contradicts {
+			return cr.Clause, true
+		}
+	}
+	return "", false
+}
+
+// readOperation reads the clauses of leaf l that name operation id (as a
+// whole token).
+func (st *state) readOperation(l leaf, id string) []polarity.ClauseReading {
+	var spans []polarity.Span
 	for off := 0; off < len(l.text); {
 		i := findToken(l.text[off:], id)
 		if i < 0 {
 			break
 		}
 		i += off
+		spans = append(spans, polarity.Span{Start: i, End: i + len(id)})
 		off = i + len(id)
-		if successes == nil {
-			successes = p.Find(polarity.Success)
-		}
-		for _, s := range successes {
-			if !p.SameClause(i, s.At) {
-				continue
-			}
-			a, b := min(i, s.At), max(i+len(id), s.At+len(s.Cue))
-			if v := p.Judge(a, b, nil, unfinished...); v.Kind == "" {
-				return l.text[a:b], true
-			}
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	return st.polRaw(l).Read(polarity.OperationSubject(), spans)
+}
+
+// ownDescription reports whether l is the description of a pending entry
+// whose op_id is id.
+func (st *state) ownDescription(l leaf, id string) bool {
+	if !strings.HasSuffix(l.ptr, "/description") {
+		return false
+	}
+	for i, p := range st.sum.Pending {
+		if p.OpID == id && l.ptr == ptrf("pending", i, "description") {
+			return true
 		}
 	}
-	return "", false
+	return false
 }

@@ -77,6 +77,7 @@ type occurrence struct {
 	l       leaf
 	pattern string
 	match   string
+	at      int // offset of the match in l.folded
 	v       polarity.Verdict
 }
 
@@ -100,7 +101,7 @@ func (st *state) appendOccurrences(out []occurrence, leaves []leaf, patterns []s
 					continue
 				}
 				v := st.pol(l).Judge(loc[0], loc[1], re, kinds...)
-				out = append(out, occurrence{l: l, pattern: p, match: l.folded[loc[0]:loc[1]], v: v})
+				out = append(out, occurrence{l: l, pattern: p, match: l.folded[loc[0]:loc[1]], at: loc[0], v: v})
 			}
 		}
 	}

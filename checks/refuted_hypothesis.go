@@ -17,19 +17,22 @@ import (
 // event at refuted_by_seq refuted a hypothesis, the summary never presents
 // it as established or still open, in any field.
 //
-// Rule. A match of the invariant's match patterns asserts the hypothesis
-// unless its clause says otherwise (internal/polarity): a negation,
-// cancellation, retraction ("ruled out", "refuted", "descartado"), mistake
-// or hedge cue bearing on it ("the CDN does not add the latency", "Ruled
-// out: the CDN adds latency", "the CDN adds latency — refuted at #31"), or
-// reported speech. Affirming idioms negate nothing: "No doubt the CDN adds
-// the latency" asserts it, as does "the CDN adds the latency, not the db".
+// Rule. Every clause that matches the invariant's patterns is read by
+// class (internal/polarity): stated as it was ("the CDN adds the
+// latency"), or as open, likely or confirmed ("is still the most plausible
+// explanation", "remains to be seen", "sigue en pie"), it contradicts the
+// refutation; a negation, a retraction ("ruled out", "refuted",
+// "descartada"), a cancellation or a mistake cue bearing on it, a frame of
+// history ("initially we thought") or reported speech does not. Affirming
+// idioms negate nothing: "No doubt the CDN adds the latency" asserts it. A
+// clause that names the hypothesis in words no table holds ("was
+// revisited") makes the check uncertain when nothing else fails.
 // On a structured summary: (1) no field but hypotheses[] and
 // corrections[].supersedes asserts the hypothesis (verified, decisions,
 // constraints, next_steps, errors, text, …); (2) every hypotheses[] entry
 // whose claim matches has status `refuted` and resolved_by equal to
 // refuted_by_seq (`open`, `confirmed` or no status fail, as does a wrong or
-// missing resolved_by); (3) when conclusion patterns are given, one of them
+// missing resolved_by, and a claim that calls itself open or likely); (3) when conclusion patterns are given, one of them
 // matches some field in a clause that affirms it. On a text-only summary,
 // (1) and (3) read text. A summary that does not mention the hypothesis at
 // all passes (1) and (2). Skip while refuted_by_seq is after the cut.
@@ -61,23 +64,43 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 	if !st.sum.TextOnly() {
 		fields = st.currentOutsideHypotheses()
 	}
-	for _, o := range st.occurrencesIn(fields, inv.Match, notAsserted) {
-		if o.v.Kind != "" {
-			continue
+	// Every clause that names the hypothesis is read: stated as it was,
+	// or as likely, open or confirmed, it contradicts the refutation.
+	sub := polarity.HypothesisSubject()
+	rs := st.readPatterns(fields, sub, inv.Match)
+	if c, ok := firstReading(rs, polarity.Contradicts); ok {
+		f := fieldOf(c.l.ptr)
+		how := "asserted"
+		if c.r.Class == polarity.Epistemic {
+			how = fmt.Sprintf("restated as %s (%s)", c.r.Sense, readingNote(c.r))
 		}
-		f := fieldOf(o.l.ptr)
-		fail(result.Evidence{Pointer: o.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern},
-			fmt.Sprintf("the hypothesis refuted at #%d is asserted in %s at %s (%q)", inv.RefutedBySeq, f, o.l.ptr, clip.String(o.match, clipLen)))
-		break
+		fail(result.Evidence{Pointer: c.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(c.l.text, clipLen), Pattern: anyOf(inv.Match), Note: readingNote(c.r)},
+			fmt.Sprintf("the hypothesis refuted at #%d is %s in %s at %s (%q)", inv.RefutedBySeq, how, f, c.l.ptr, clip.String(c.r.Clause, clipLen)))
 	}
+	uncertain, hasUncertain := firstReading(rs, polarity.CannotTell)
 	listed := 0
 	claims := st.hypothesisClaims()
+	claimLeaves := st.leavesUnder("/hypotheses/")
 	for i, h := range st.sum.Hypotheses {
 		p, _, ok := textmatch.FindAny(inv.Match, claims[i])
 		if !ok {
 			continue
 		}
 		listed++
+		// the claim itself says what it is; a class word in it that
+		// makes it open, likely or confirmed contradicts the status
+		for _, l := range claimLeaves {
+			if l.ptr != ptrf("hypotheses", i, "claim") {
+				continue
+			}
+			for _, c := range st.readPatterns([][]leaf{{l}}, sub, inv.Match) {
+				if c.r.Reading == polarity.Contradicts && c.r.Class == polarity.Epistemic {
+					fail(result.Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: p, Note: readingNote(c.r)},
+						fmt.Sprintf("hypothesis /hypotheses/%d is restated as %s in its claim after its refutation at #%d (%s)", i, c.r.Sense, inv.RefutedBySeq, readingNote(c.r)))
+					break
+				}
+			}
+		}
 		status := h.Status
 		if status == "" {
 			status = "(none)"
@@ -113,6 +136,12 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 		}
 		return []result.CheckResult{r}
 	}
+	if hasUncertain {
+		r.Status = result.Uncertain
+		r.Message = uncertainMessage(uncertain, fmt.Sprintf("the hypothesis refuted at #%d", inv.RefutedBySeq))
+		r.Evidence = append(r.Evidence, result.Evidence{Pointer: uncertain.l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(uncertain.l.text, clipLen), Pattern: anyOf(inv.Match), Note: readingNote(uncertain.r)})
+		return []result.CheckResult{r}
+	}
 	r.Status = result.Pass
 	switch {
 	case listed > 0:
@@ -126,7 +155,3 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 	}
 	return []result.CheckResult{r}
 }
-
-// notAsserted are the cues that keep a mention of a refuted hypothesis
-// from asserting it.
-var notAsserted = append(append([]polarity.Kind(nil), polarity.Contradiction...), polarity.Hedge)

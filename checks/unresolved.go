@@ -17,9 +17,10 @@ import (
 // Rule: every tool call with seq ≤ covers_through that has no result with
 // seq ≤ covers_through, or whose result has status `timeout`, must be
 // listed under pending[] by its call id (op_id, verbatim) with a status
-// other than `done`, and no other field may claim it succeeded (a success
-// cue that nothing negates or hedges in the clause naming the id, as for
-// pending_operation: "q5 completed successfully"). Fail names each call
+// other than `done`, and no other field may claim it succeeded (a word of
+// the completion class that nothing negates or hedges in a clause naming
+// the id, as for pending_operation: "q5 completed successfully", "q5 went
+// through"). Fail names each call
 // missing, marked done or claimed done. Skip when
 // the covered history has no unresolved call, and on a text-only summary
 // (it has no pending field; the pending_operation invariant reads text).

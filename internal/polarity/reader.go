@@ -1124,7 +1124,11 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 			r := base
 			r.Reading, r.Cue, r.At, r.Verdict = Contradicts, v.Cue, v.At, v
 			if h, ok := x.hitAt(v.At); ok {
-				return contra(h, "", ""), true
+				c := contra(h, "", "")
+				if c.Reading == Contradicts {
+					c.Cue, c.At, c.Verdict = v.Cue, v.At, v
+				}
+				return c, true
 			}
 			if hist != nil {
 				return *hist, true
