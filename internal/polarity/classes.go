@@ -106,6 +106,8 @@ type Entry struct {
 // Pair is one row of antonyms.tsv: a state, its opposite and what it
 // forbids, as entries.
 type Pair struct {
+	// Concept names the state across languages ("readonly").
+	Concept                   string
 	Lang                      string
 	States, Opposites, Action int // indexes in Entries()
 	Example                   string
@@ -180,16 +182,21 @@ func parseClasses(classes, antonyms string) (*classTable, error) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 5 {
-			return nil, fmt.Errorf("antonyms.tsv:%d: want 5 tab-separated fields, got %d", i+1, len(f))
+		if len(f) != 6 {
+			return nil, fmt.Errorf("antonyms.tsv:%d: want 6 tab-separated fields, got %d", i+1, len(f))
 		}
+		concept := f[0]
+		if concept == "" {
+			return nil, fmt.Errorf("antonyms.tsv:%d: no concept", i+1)
+		}
+		f = f[1:]
 		if f[0] != "en" && f[0] != "es" {
 			return nil, fmt.Errorf("antonyms.tsv:%d: language %q", i+1, f[0])
 		}
 		if !strings.Contains(f[4], "{O}") || !strings.Contains(f[4], "<") {
 			return nil, fmt.Errorf("antonyms.tsv:%d: the example needs {O} and a <subject>", i+1)
 		}
-		p := Pair{Lang: f[0], Example: f[4], Line: i + 1}
+		p := Pair{Concept: concept, Lang: f[0], Example: f[4], Line: i + 1}
 		idx := []*int{&p.States, &p.Opposites, &p.Action}
 		for k, s := range []Sense{State, Opposite, Action} {
 			*idx[k] = len(t.entries)

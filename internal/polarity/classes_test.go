@@ -217,8 +217,9 @@ func TestClassTableErrors(t *testing.T) {
 		{"en\tdeontic\tends\tmay\tX {C} <y>.", "", "no sense"},
 		{"en\tdeontic\tpermit\tmay\tX may y.", "", "{C}"},
 		{"en\tdeontic\tpermit\t[may|\tX {C} <y>.", "", "unclosed"},
-		{"", "en\t[a]\t[b]\t[c]", "want 5"},
-		{"", "en\t[a]\t[b]\t[c]\tno slot", "{O}"},
+		{"", "x\ten\t[a]\t[b]\t[c]", "want 6"},
+		{"", "x\ten\t[a]\t[b]\t[c]\tno slot", "{O}"},
+		{"", "\ten\t[a]\t[b]\t[c]\tThe <x> is {O}.", "no concept"},
 	} {
 		if _, err := parseClasses(tc.classes, tc.antonyms); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("parseClasses(%q, %q) = %v; want an error with %q", tc.classes, tc.antonyms, err, tc.want)

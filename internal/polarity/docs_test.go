@@ -44,11 +44,11 @@ func renderClasses() string {
 // renderPairs renders the antonym table as docs/polarity.md shows it.
 func renderPairs() string {
 	var b strings.Builder
-	b.WriteString("| lang | state | opposite | forbidden actions |\n|---|---|---|---|\n")
+	b.WriteString("| concept | lang | state | opposite | forbidden actions |\n|---|---|---|---|---|\n")
 	tab := classesOf()
 	esc := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
 	for _, p := range Pairs() {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", p.Lang, esc(tab.entries[p.States].Phrase), esc(tab.entries[p.Opposites].Phrase), esc(tab.entries[p.Action].Phrase))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Concept, p.Lang, esc(tab.entries[p.States].Phrase), esc(tab.entries[p.Opposites].Phrase), esc(tab.entries[p.Action].Phrase))
 	}
 	return b.String()
 }

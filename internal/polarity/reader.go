@@ -131,6 +131,16 @@ func RuleSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
 		s.actions = append(s.actions, a)
 	}
 	sort.Strings(s.actions)
+	// a state is one concept in every language ("read-only" is "solo
+	// lectura" too)
+	tab := classesOf()
+	for p := range pairs {
+		for q, other := range tab.pairs {
+			if other.Concept == tab.pairs[p].Concept {
+				pairs[q] = true
+			}
+		}
+	}
 	for p := range pairs {
 		s.pairs = append(s.pairs, p)
 	}
@@ -152,19 +162,7 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 	lang := x.lang()
 	// the clause, and those a colon or a dash chains to it ("Sesión de
 	// sólo lectura: nada de índices")
-	chain := []int{ci}
-	for k := ci; x.clauses[k].prev >= 0 && x.clauses[k].sep != "." && x.clauses[k].sep != ""; {
-		k = x.clauses[k].prev
-		chain = append(chain, k)
-	}
-	for k := x.clauses[ci].next; k >= 0 && x.clauses[k].sep != "."; k = x.clauses[k].next {
-		chain = append(chain, k)
-	}
-	for k := range x.clauses {
-		if p := x.clauses[k].parent; p == ci {
-			chain = append(chain, k)
-		}
-	}
+	chain := x.sentenceAround(ci)
 	for _, k := range chain {
 		for _, h := range x.ci.byClause[k] {
 			for _, e := range h.entries {
@@ -172,8 +170,15 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 				switch {
 				case en.Class == Antonym && en.Sense == State:
 					pairs[en.Pair] = true
+				case en.Class == Deontic && en.Sense == Forbid && !en.Follows:
+					// "Manual mutating operations (apply, scale, patch,
+					// rollout restart) are not permitted"
+					for _, w := range x.governedBefore(k, h, lang) {
+						acts[stem(w)] = true
+					}
 				case en.Class == NegationClass || (en.Class == Deontic && en.Sense == Forbid):
-					for _, w := range x.governed(&x.clauses[k], h, lang) {
+					verbal := en.Class == Deontic || !nominalNegations[strings.ToLower(x.s[h.a:h.b])]
+					for _, w := range x.governed(&x.clauses[k], h, lang, verbal) {
 						acts[stem(w)] = true
 					}
 				}
@@ -183,14 +188,69 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 	if !entities {
 		return
 	}
-	for _, ti := range cl.toks {
-		tk := x.toks[ti]
-		if !tk.word || x.ci.covered[ti] || stopword[tk.low] || len(tk.low) < 3 || isDigits(tk.low) {
+	// the entities are those of the statement's own clause and its
+	// brackets: "One thing you need to know: protobuf stays pinned at
+	// 3.25.x" is about protobuf, not the grpc of the sentence before
+	for k := range x.clauses {
+		if k != ci && x.clauses[k].parent != ci {
 			continue
 		}
-		s.entities[tk.low] = true
+		for _, ti := range x.clauses[k].toks {
+			tk := x.toks[ti]
+			if !tk.word || x.ci.covered[ti] || stopword[tk.low] || len(tk.low) < 3 || isDigits(tk.low) {
+				continue
+			}
+			s.entities[tk.low] = true
+		}
 	}
+	_ = cl
 }
+
+// sentenceAround returns the clauses of the sentence holding clause ci
+// and of the sentences just before and after it, with their
+// parentheticals: the statement of a rule ("This investigation is
+// READ-ONLY. Do not change prod.").
+func (x *Text) sentenceAround(ci int) []int {
+	top := ci
+	for x.clauses[top].parent >= 0 {
+		top = x.clauses[top].parent
+	}
+	first := top
+	for ends := 0; x.clauses[first].prev >= 0; {
+		if x.clauses[first].sep == "." {
+			if ends++; ends == 2 {
+				break
+			}
+		}
+		first = x.clauses[first].prev
+	}
+	var out []int
+	in := map[int]bool{}
+	for k, ends := first, 0; k >= 0; k = x.clauses[k].next {
+		if k != first && x.clauses[k].sep == "." {
+			if k > top {
+				ends++
+			}
+			if ends == 2 {
+				break
+			}
+		}
+		out = append(out, k)
+		in[k] = true
+	}
+	for k := range x.clauses {
+		if p := x.clauses[k].parent; p >= 0 && in[p] && !in[k] {
+			out = append(out, k)
+			in[k] = true
+		}
+	}
+	return out
+}
+
+// nominalNegations negate a noun phrase ("no manual apply"): its head is
+// its last word in English; after any other negation the first word of
+// each item is the verb ("do not change prod").
+var nominalNegations = set(`no none nothing without neither nor`)
 
 // governed returns the head words of the list a negation or prohibition
 // stands before: "no manual apply, scale, patch or rollout restart" gives
@@ -198,7 +258,7 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 // "nada de índices, VACUUM ni cambios de configuración" gives índices,
 // vacuum, cambios). The list ends at a barrier other than a comma or a
 // coordinator, at a condition (without, unless), or at a class word.
-func (x *Text) governed(c *clause, h classHit, lang string) []string {
+func (x *Text) governed(c *clause, h classHit, lang string, verbal bool) []string {
 	var out []string
 	var item []string
 	skip := false
@@ -207,8 +267,8 @@ func (x *Text) governed(c *clause, h classHit, lang string) []string {
 		if len(item) == 0 {
 			return
 		}
-		if lang == "es" {
-			out = append(out, item[0])
+		if lang == "es" || verbal {
+			out = append(out, item[0]) // "do not change prod": change
 		} else {
 			out = append(out, item[len(item)-1])
 		}
@@ -233,8 +293,8 @@ func (x *Text) governed(c *clause, h classHit, lang string) []string {
 		if bothBarriers[tk.low] || conditionMarkers[tk.low] || leftBarriers[tk.low] {
 			break
 		}
-		if x.ci.covered[c.toks[j]] && !x.ci.antonymOnly[c.toks[j]] {
-			break
+		if x.inClass(h.cl, j, NegationClass) || x.inClass(h.cl, j, Deontic) || x.inClass(h.cl, j, HistoryClass) || x.inClass(h.cl, j, FrameClass) {
+			break // another operator ("… not X but may Y")
 		}
 		if prepositionsAll[tk.low] && len(item) > 0 && lang != "es" {
 			skip = true // "open PRs against ledger": the head is PRs
@@ -243,6 +303,70 @@ func (x *Text) governed(c *clause, h classHit, lang string) []string {
 			continue
 		}
 		item = append(item, tk.low)
+	}
+	flush()
+	return out
+}
+
+// governedBefore returns the head words of the list a prohibition that
+// follows its subject bears on: the items before it in its clause and in
+// the brackets it holds ("operations (apply, scale, patch, rollout
+// restart) are not permitted" gives operations, apply, scale, patch,
+// restart).
+func (x *Text) governedBefore(cl int, h classHit, lang string) []string {
+	var out []string
+	var item []string
+	flush := func() {
+		if len(item) == 0 {
+			return
+		}
+		if lang == "es" {
+			out = append(out, item[0])
+		} else {
+			out = append(out, item[len(item)-1])
+		}
+		item = item[:0]
+	}
+	var toks []int
+	for k := range x.clauses {
+		c := &x.clauses[k]
+		if k != cl && !(c.parent == cl && c.at < h.a) {
+			continue
+		}
+		for _, ti := range c.toks {
+			if x.toks[ti].b <= h.a {
+				toks = append(toks, ti)
+			}
+		}
+		toks = append(toks, -1) // an item ends with its clause
+	}
+	sort.Ints(toks)
+	if len(toks) > 24 {
+		toks = toks[len(toks)-24:]
+	}
+	prev := -2
+	for _, ti := range toks {
+		if ti < 0 {
+			continue
+		}
+		if prev >= 0 && x.tokCl[ti] != x.tokCl[prev] {
+			flush()
+		}
+		prev = ti
+		tk := x.toks[ti]
+		switch {
+		case !tk.word && (tk.low == "," || tk.low == "/"):
+			flush()
+		case !tk.word:
+		case coordinators[tk.low] || tk.low == "nor" || tk.low == "ni":
+			flush()
+		case bothBarriers[tk.low] || leftBarriers[tk.low]:
+			flush()
+			out = out[:0]
+		case stopword[tk.low] || copulas[tk.low] || len(tk.low) < 2:
+		default:
+			item = append(item, tk.low)
+		}
 	}
 	flush()
 	return out
@@ -540,6 +664,20 @@ func (x *Text) linkSegment(s, first int, lead string) {
 			return
 		}
 	}
+	// a segment of class words and function words alone ("…, most
+	// likely, …", "…, for now") bears on the segment before it
+	content := false
+	for j := sg.first; j <= sg.last; j++ {
+		tk := x.toks[c.toks[j]]
+		if tk.word && !x.ci.covered[c.toks[j]] && !stopword[tk.low] && !adverbs[tk.low] && tk.low != "most" {
+			content = true
+			break
+		}
+	}
+	if !content {
+		sg.ante = s - 1
+		return
+	}
 	// a predicate after an appositive ("The freeze, set at #15, was
 	// lifted") bears on the clause's subject
 	for j := sg.first; j <= sg.last; j++ {
@@ -795,7 +933,7 @@ func (x *Text) occurrences(s *Subject, spans []Span) []occ {
 				break
 			}
 		}
-		if s.entities[tk.low] && !x.ci.covered[i] {
+		if !x.ci.covered[i] && s.isEntity(tk.low) {
 			out = append(out, occ{kind: occEntity, tok: i, a: tk.a, b: tk.b, seg: x.ci.segOf[i]})
 		}
 	}
@@ -809,6 +947,25 @@ func (x *Text) occurrences(s *Subject, spans []Span) []occ {
 		keep = append(keep, o)
 	}
 	return keep
+}
+
+// isEntity reports whether word w names one of the rule's entities: the
+// same word, or a cognate in the other language (six letters in common at
+// the start: investigation and investigación, configuration and
+// configuración).
+func (s *Subject) isEntity(w string) bool {
+	if s.entities[w] {
+		return true
+	}
+	if len(w) < 6 {
+		return false
+	}
+	for e := range s.entities {
+		if len(e) >= 6 && e[:6] == w[:6] {
+			return true
+		}
+	}
+	return false
 }
 
 // objectIsRule reports whether a span or a state of the rule follows
@@ -1159,13 +1316,18 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 							sense = Permit
 						}
 					}
+					// an action the statement forbids counts alone; an
+					// action a state forbids ("write" for read-only) with
+					// what the rule is about ("may upgrade grpc" is no
+					// permission on the protobuf pin)
+					acts := hasFor(h, en, false, occAction) || (hasFor(h, en, false, occOppAction) && has(occEntity, occSpan, occState))
 					switch sense {
 					case Permit:
-						if hasFor(h, en, false, occAction, occOppAction) {
+						if acts {
 							return contra(h, Deontic, Permit), true
 						}
 					case Oblige:
-						if hasFor(h, en, false, occAction, occOppAction) {
+						if acts {
 							return contra(h, Deontic, Oblige), true
 						}
 						if hasFor(h, en, false, occSpan, occState) {
@@ -1593,7 +1755,7 @@ func (x *Text) unknownOn(s *Subject, here []occ, sg int, base ClauseReading) (Cl
 				aux = true
 				continue
 			}
-			if adverbs[tk.low] {
+			if adverbs[tk.low] || (n <= 2 && x.inRuleNoun(seg.cl, j)) {
 				continue
 			}
 			if x.knownFor(s.Role, seg.cl, j) {
@@ -1657,6 +1819,20 @@ func (x *Text) knownFor(r Role, cl, j int) bool {
 				if k := tableOf().cues[i].Kind; k != Former && k != Current && k != Stale {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// inRuleNoun reports whether clause position j is a noun that names a
+// rule ("the read-only rule was softened").
+func (x *Text) inRuleNoun(cl, j int) bool {
+	tab := classesOf()
+	for _, h := range x.ci.byClause[cl] {
+		if j >= h.first && j <= h.last {
+			if s, ok := senseOf(tab, h, Change); ok && s == RuleNoun {
+				return true
 			}
 		}
 	}
