@@ -68,6 +68,9 @@ type Subject struct {
 	// rule is about ("session", "prod-us-2"), to which an opposite state
 	// must be given to contradict it.
 	entities map[string]bool
+	// needles are the first words of every phrase that makes a clause
+	// touch the rule without a match (MayTouch).
+	needles map[string]bool
 }
 
 // Actions returns the stems of the actions the rule forbids.
@@ -145,7 +148,68 @@ func RuleSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
 		s.pairs = append(s.pairs, p)
 	}
 	sort.Ints(s.pairs)
+	s.needles = map[string]bool{}
+	for _, p := range s.pairs {
+		pr := tab.pairs[p]
+		for _, e := range []int{pr.States, pr.Opposites, pr.Action} {
+			seqs, _ := expand(tab.entries[e].Phrase)
+			for _, q := range seqs {
+				if toks := tokenize(q); len(toks) > 0 {
+					s.needles[toks[0].low] = true
+				}
+			}
+		}
+	}
+	for i, e := range tab.entries {
+		if e.Class == Change && e.Sense == RuleNoun {
+			seqs, _ := expand(tab.entries[i].Phrase)
+			for _, q := range seqs {
+				if toks := tokenize(q); len(toks) > 0 {
+					s.needles[toks[0].low] = true
+				}
+			}
+		}
+	}
 	return s
+}
+
+// MayTouch reports whether a text, lower-cased and folded as textmatch
+// folds, may hold a clause about a rule's subject other than a match of
+// its patterns: a word of an action it forbids, of a state it sets, its
+// opposite or its actions, or a noun that names a rule. When it does not,
+// Read of the text with no span finds nothing; a caller may skip it.
+func (s *Subject) MayTouch(lower string) bool {
+	if s.Role != RuleRole {
+		return false
+	}
+	for i := 0; i < len(lower); {
+		for i < len(lower) && !isWordByte(lower[i]) {
+			i++
+		}
+		j := i
+		for j < len(lower) && isWordByte(lower[j]) {
+			j++
+		}
+		if j > i {
+			w := lower[i:j]
+			if s.needles[w] {
+				return true
+			}
+			for _, a := range s.actions {
+				if hasStem(w, a) {
+					return true
+				}
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// isWordByte: letters, digits, underscore and any non-ASCII byte (a
+// folded text keeps few), as tokenize cuts words.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '_' || b == '\'' || b >= 0x80 || b >= 'A' && b <= 'Z'
 }
 
 // learn reads the clause of x holding [start, end): the actions its

@@ -183,3 +183,38 @@ func TestDecide(t *testing.T) {
 		t.Errorf("Decide(nil) = %+v", got)
 	}
 }
+
+// MayTouch is a safe filter: when it says a text cannot touch a rule, the
+// reader finds nothing in it without a match of the rule's patterns.
+func TestMayTouchIsSafe(t *testing.T) {
+	stmts := []string{
+		"You have read access only and this session is strictly read-only: diagnose and tell me what to change.",
+		"Before you go further: you must not commit, push or open PRs against ledger while this review runs.",
+		"Change freeze in effect for cluster prod-us-2 from 18:00 UTC: no manual apply, scale, patch or rollout restart.",
+		"Sesión de sólo lectura sobre facturas-prod: nada de índices, VACUUM ni cambios de configuración.",
+	}
+	texts := []string{
+		"the session is now read-write", "the agent can push the fix", "Nothing stops you from opening PRs",
+		"the cluster prod-us-2 thawed", "Manual scale of prod-us-2 is allowed", "se permite crear índices",
+		"DNS resolves to 10.0.3.7", "the report goes to sre-oncall", "the rule was softened", "prod-us-2 is fine",
+		"the restriction on prod-us-2 was lifted", "la sesión es de lectura y escritura",
+	}
+	for _, st := range stmts {
+		sub := RuleSubject([]*regexp.Regexp{compile(t, "xyzzy")}, textmatch.Fold(st))
+		for _, text := range texts {
+			text = textmatch.Fold(text)
+			if sub.MayTouch(strings.ToLower(text)) {
+				continue
+			}
+			if rs := New(text).Read(sub, nil); len(rs) > 0 {
+				t.Errorf("%q about %q: MayTouch says no, Read finds %+v", text, st, rs)
+			}
+		}
+	}
+	if !RuleSubject(nil, "this session is strictly read-only").MayTouch("the session is now read-write") {
+		t.Error("MayTouch misses an opposite state")
+	}
+	if RuleSubject(nil, "this session is strictly read-only").MayTouch("dns resolves to 10.0.3.7") {
+		t.Error("MayTouch lets through a text with nothing of the rule")
+	}
+}
