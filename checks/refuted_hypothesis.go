@@ -32,7 +32,8 @@ import (
 // constraints, next_steps, errors, text, …); (2) every hypotheses[] entry
 // whose claim matches has status `refuted` and resolved_by equal to
 // refuted_by_seq (`open`, `confirmed` or no status fail, as does a wrong or
-// missing resolved_by, and a claim that calls itself open or likely); (3) when conclusion patterns are given, one of them
+// missing resolved_by; the claim itself is the hypothesis as it was
+// stated, hedges included, and its status says what became of it); (3) when conclusion patterns are given, one of them
 // matches some field in a clause that affirms it. On a text-only summary,
 // (1) and (3) read text. A summary that does not mention the hypothesis at
 // all passes (1) and (2). Skip while refuted_by_seq is after the cut.
@@ -80,27 +81,12 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 	uncertain, hasUncertain := firstReading(rs, polarity.CannotTell)
 	listed := 0
 	claims := st.hypothesisClaims()
-	claimLeaves := st.leavesUnder("/hypotheses/")
 	for i, h := range st.sum.Hypotheses {
 		p, _, ok := textmatch.FindAny(inv.Match, claims[i])
 		if !ok {
 			continue
 		}
 		listed++
-		// the claim itself says what it is; a class word in it that
-		// makes it open, likely or confirmed contradicts the status
-		for _, l := range claimLeaves {
-			if l.ptr != ptrf("hypotheses", i, "claim") {
-				continue
-			}
-			for _, c := range st.readPatterns([][]leaf{{l}}, sub, inv.Match) {
-				if c.r.Reading == polarity.Contradicts && c.r.Class == polarity.Epistemic {
-					fail(result.Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: p, Note: readingNote(c.r)},
-						fmt.Sprintf("hypothesis /hypotheses/%d is restated as %s in its claim after its refutation at #%d (%s)", i, c.r.Sense, inv.RefutedBySeq, readingNote(c.r)))
-					break
-				}
-			}
-		}
 		status := h.Status
 		if status == "" {
 			status = "(none)"

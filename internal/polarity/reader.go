@@ -1245,7 +1245,8 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 		for i := x.clauses[h.cl].toks[h.last] + 1; i < o.tok && i < len(x.toks); i++ {
 			if tk := x.toks[i]; tk.word {
 				words++
-				if copulas[tk.low] {
+				if copulas[tk.low] || prepositionsAll[tk.low] {
+					// "the bump against protobuf 3.25.x": not its object
 					return false
 				}
 			}
@@ -1534,6 +1535,14 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 				reported = true
 			} else if v.Negated() {
 				notAsserted, cueV = true, v
+				if (v.Kind == Retraction || v.Kind == Negation) && v.At < o.a && !x.SameClause(v.At, o.a) {
+					// a heading ("Refuted at #31: the CDN adds latency,
+					// maybe …") refutes the whole quoted idea, its own
+					// hedges included
+					r := base
+					r.Reading, r.Cue, r.At, r.Verdict = Affirms, v.Cue, v.At, v
+					return r, true
+				}
 			}
 		}
 		for _, h := range hits {
