@@ -133,7 +133,7 @@ func validate(r *Result) error {
 		if j, dup := first[k]; dup {
 			// A unit counted twice skews every rate and hides the one it
 			// displaced: two processes wrote the run folder at once.
-			errs = append(errs, fmt.Errorf("%s repeats units[%d] (%s × %s, trial %d): a result holds each unit once; was the run folder written by two processes at once?", where, j, u.Scenario.ID, u.Summarizer, u.Trial))
+			errs = append(errs, fmt.Errorf("%s repeats units[%d] (%s × %s, trial %d): a result holds each unit once; was the run folder written by two processes at once?", where, j, u.Scenario.ID, u.Summarizer, u.Trial+1))
 		} else {
 			first[k] = i
 		}

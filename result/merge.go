@@ -69,7 +69,7 @@ func Merge(results ...*Result) (*Result, error) {
 		for _, u := range r.Units {
 			k := unitKey{u.Scenario.ID, u.Summarizer, u.Trial}
 			if j, dup := owner[k]; dup {
-				errs = append(errs, fmt.Errorf("results %d and %d overlap: both hold %s × %s trial %d", j+1, i+1, k.scenario, k.summarizer, k.trial))
+				errs = append(errs, fmt.Errorf("results %d and %d overlap: both hold %s × %s trial %d", j+1, i+1, k.scenario, k.summarizer, k.trial+1))
 				if len(errs) >= 10 {
 					return nil, errors.Join(append(errs, errors.New("too many overlaps"))...)
 				}
