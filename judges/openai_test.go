@@ -178,3 +178,28 @@ func TestPromptDigests(t *testing.T) {
 		t.Error("empty user message for an empty request")
 	}
 }
+
+// TestOpenAIJudgeRerunOfOddReplies: OpenAI's API indents its JSON; a reply
+// in any bytes (indented, CRLF, escaped unicode, a trailing newline) is
+// served from the cache on the rerun, which sends nothing.
+func TestOpenAIJudgeRerunOfOddReplies(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Handler().Odd = true
+	srv.SetDefault(func(llmtest.Request) llmtest.Reply {
+		return llmtest.Text(`{"verdict":"kept","quote":"This run is READ-ONLY","reason":"listed <here> — café"}`)
+	})
+	cache := t.TempDir()
+	for run := range 2 {
+		j := newOpenAI(t, srv, cache, nil)
+		v, err := j.Judge(context.Background(), invReq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Verdict != judges.Kept || v.Call.CacheHit != (run == 1) {
+			t.Errorf("run %d: verdict %q, cache hit %v", run+1, v.Verdict, v.Call.CacheHit)
+		}
+	}
+	if n := srv.Count(); n != 1 {
+		t.Errorf("%d requests over two runs, want 1", n)
+	}
+}

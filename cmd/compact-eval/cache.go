@@ -20,8 +20,15 @@ index (never the API key), so a second run with unchanged inputs sends no
 request. Only successful responses are stored. Disable it for a run with
 --no-cache.
 
-stats prints the cache directory, the number of entries and their size.
-clear removes every entry (and only files the cache wrote).
+Every reply is stored byte for byte as the provider sent it (indented JSON,
+CRLF, escaped unicode, a trailing newline), on every path: openai:,
+anthropic:, openai-responses: and the judge.
+
+stats prints the cache directory, the number of entries and their size. It
+reads every entry, and reports each one that cannot be read (torn, damaged,
+or written by an older version that reformatted the reply; a run that meets
+one moves it aside and fetches the reply again) once: it removes it after
+saying so. clear removes every entry (and only files the cache wrote).
 
 The default directory is the user cache directory plus compact-eval
 ($XDG_CACHE_HOME/compact-eval or ~/.cache/compact-eval on Linux,
@@ -47,13 +54,23 @@ neither stats nor clear counts it.
 				if d == "" {
 					d = llm.DefaultCacheDir()
 				}
+				if args[0] == "stats" {
+					st, err := llm.Inspect(d)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(env.Stdout, "dir: %s\nentries: %d\nsize: %s\n", d, st.Entries, byteSize(st.Bytes))
+					if len(st.Unreadable) > 0 {
+						fmt.Fprintf(env.Stdout, "unreadable: %d, removed (their requests are sent again on the next run):\n", len(st.Unreadable))
+						for _, u := range st.Unreadable {
+							fmt.Fprintf(env.Stdout, "  %s\n", u)
+						}
+					}
+					return nil
+				}
 				n, size, err := llm.Stats(d)
 				if err != nil {
 					return err
-				}
-				if args[0] == "stats" {
-					fmt.Fprintf(env.Stdout, "dir: %s\nentries: %d\nsize: %s\n", d, n, byteSize(size))
-					return nil
 				}
 				if err := llm.Clear(d); err != nil {
 					return err

@@ -20,17 +20,20 @@ var (
 	seen    = map[string]int{}
 )
 
-// cmdProviderFake is the script command "providerfake": it starts a fake of
+// cmdProviderFake is the script command "providerfake [-odd]": it starts a fake of
 // the Anthropic Messages API and the OpenAI Responses API for this script
 // (internal/testkit/providerfake), expecting the keys in
 // ANTHROPIC_API_KEY and OPENAI_API_KEY, and points ANTHROPIC_BASE_URL and
 // OPENAI_BASE_URL at it. The fake answers every probe with its last
 // option.
 func cmdProviderFake(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: providerfake")
+	if neg || len(args) > 1 || len(args) == 1 && args[0] != "-odd" {
+		ts.Fatalf("usage: providerfake [-odd]")
 	}
 	f := providerfake.New()
+	// -odd: every reply indented, CRLF, escaped unicode, a trailing
+	// newline (providerfake.OddJSON).
+	f.Odd = len(args) == 1
 	f.AnthropicKey, f.OpenAIKey = ts.Getenv("ANTHROPIC_API_KEY"), ts.Getenv("OPENAI_API_KEY")
 	f.Answer = func(q providerfake.Question) string { return q.Keys[len(q.Keys)-1] }
 	ts.Defer(f.Close)

@@ -20,9 +20,11 @@ import (
 const cacheLayout = "v1"
 
 // Cache is the on-disk response cache: content-addressed, one file per
-// entry, written atomically. Only successful responses go in it. A torn or
-// corrupt entry reads as a miss and is removed. It is safe for concurrent
-// use, also by several processes.
+// entry, written atomically. Only successful responses go in it, byte for
+// byte as the provider sent them (indented JSON, CRLF, escaped unicode and
+// a trailing newline come back unchanged). A torn or corrupt entry reads as
+// a miss and is moved aside (KEY.unreadable), for Inspect to report once.
+// It is safe for concurrent use, also by several processes.
 type Cache struct {
 	dir string
 }
@@ -53,10 +55,38 @@ func Key(endpoint string, trial int, req openai.ChatCompletionRequest) (string, 
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
+// entry is one cache file. Raw holds the reply's bytes (base64 in the
+// file), so that any bytes round-trip; Body is the form of earlier
+// versions, a JSON value the encoder compacts, which matched its sum only
+// when the reply was compact JSON already. It is still read.
 type entry struct {
 	Key  string          `json:"key"`
-	Sum  string          `json:"sum"` // hex SHA-256 of Body
-	Body json.RawMessage `json:"body"`
+	Sum  string          `json:"sum"` // hex SHA-256 of the reply
+	Raw  []byte          `json:"raw,omitempty"`
+	Body json.RawMessage `json:"body,omitempty"`
+}
+
+// unreadableSuffix names an entry moved aside because it could not be read.
+const unreadableSuffix = ".unreadable"
+
+// decodeEntry reads an entry file's bytes: the reply, or why it is
+// unreadable.
+func decodeEntry(b []byte, key string) ([]byte, error) {
+	var e entry
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, fmt.Errorf("not an entry: %v", err)
+	}
+	if e.Key != key {
+		return nil, fmt.Errorf("holds key %.12s…, not its own", e.Key)
+	}
+	body := e.Raw
+	if body == nil {
+		body = e.Body
+	}
+	if e.Sum != sum(body) {
+		return nil, errors.New("the reply does not match its checksum (torn, or written by an older version that reformatted it)")
+	}
+	return body, nil
 }
 
 func (c *Cache) path(key string) string {
@@ -71,8 +101,10 @@ func validKey(key string) bool {
 	return err == nil
 }
 
-// Get returns the body stored under key. A missing, torn or corrupt entry is
-// a miss; a corrupt one is removed.
+// Get returns the body stored under key, exactly as Put was given it. A
+// missing, torn or corrupt entry is a miss; a corrupt one is moved aside
+// (KEY.unreadable), so that the next Put writes it afresh and Inspect
+// reports it once.
 func (c *Cache) Get(key string) ([]byte, bool) {
 	if !validKey(key) {
 		return nil, false
@@ -82,12 +114,14 @@ func (c *Cache) Get(key string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var e entry
-	if err := json.Unmarshal(b, &e); err != nil || e.Key != key || e.Sum != sum(e.Body) {
-		os.Remove(p)
+	body, err := decodeEntry(b, key)
+	if err != nil {
+		if os.Rename(p, p+unreadableSuffix) != nil {
+			os.Remove(p)
+		}
 		return nil, false
 	}
-	return e.Body, true
+	return body, true
 }
 
 func sum(b []byte) string {
@@ -105,7 +139,7 @@ func (c *Cache) Put(key string, body []byte) error {
 	if !json.Valid(body) {
 		return fmt.Errorf("cache put: body is not JSON")
 	}
-	b, err := json.Marshal(entry{Key: key, Sum: sum(body), Body: body})
+	b, err := json.Marshal(entry{Key: key, Sum: sum(body), Raw: body})
 	if err != nil {
 		return fmt.Errorf("cache put: %w", err)
 	}
@@ -133,14 +167,83 @@ func (c *Cache) Put(key string, body []byte) error {
 	return nil
 }
 
-// isEntryName reports whether name is an entry file or a leftover temporary
-// file of this cache.
+// isEntryName reports whether name is an entry file, an entry moved aside
+// as unreadable, or a leftover temporary file of this cache.
 func isEntryName(name string) bool {
 	if strings.HasPrefix(name, ".tmp-") {
 		return true
 	}
+	name = strings.TrimSuffix(name, unreadableSuffix)
 	k, ok := strings.CutSuffix(name, ".json")
 	return ok && validKey(k)
+}
+
+// CacheStats is what Inspect finds in a cache.
+type CacheStats struct {
+	// Entries and Bytes count the readable entries and their size.
+	Entries int
+	Bytes   int64
+	// Unreadable are the entries that could not be read, "KEY: why",
+	// whether a run moved them aside or Inspect found them. Inspect
+	// removes them once reported: their requests are sent again.
+	Unreadable []string
+}
+
+// Inspect reads every entry of the cache in dir ("" means
+// DefaultCacheDir()): it counts the readable ones and reports, once, each
+// that cannot be read (torn, damaged, or written by a version that
+// reformatted the reply), removing it so that the next run fetches and
+// stores it again. A cache that does not exist yet is empty.
+func Inspect(dir string) (CacheStats, error) {
+	if dir == "" {
+		dir = DefaultCacheDir()
+	}
+	var st CacheStats
+	root := filepath.Join(dir, cacheLayout)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && p == root {
+				return fs.SkipAll
+			}
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() || !isEntryName(name) || strings.HasPrefix(name, ".tmp-") {
+			return nil
+		}
+		key := strings.TrimSuffix(strings.TrimSuffix(name, unreadableSuffix), ".json")
+		b, rerr := os.ReadFile(p)
+		if errors.Is(rerr, fs.ErrNotExist) {
+			return nil // removed meanwhile
+		}
+		why := ""
+		switch {
+		case rerr != nil:
+			why = rerr.Error()
+		case strings.HasSuffix(name, unreadableSuffix):
+			_, derr := decodeEntry(b, key)
+			why = "moved aside by a run"
+			if derr != nil {
+				why = derr.Error()
+			}
+		default:
+			if _, derr := decodeEntry(b, key); derr != nil {
+				why = derr.Error()
+			}
+		}
+		if why == "" {
+			st.Entries++
+			st.Bytes += int64(len(b))
+			return nil
+		}
+		st.Unreadable = append(st.Unreadable, key+": "+why)
+		os.Remove(p)
+		return nil
+	})
+	if err != nil {
+		return CacheStats{}, fmt.Errorf("cache stats %s: %w", dir, err)
+	}
+	return st, nil
 }
 
 // Stats counts the entries of the cache in dir ("" means DefaultCacheDir())
@@ -157,7 +260,7 @@ func Stats(dir string) (entries int, bytes int64, err error) {
 			}
 			return err
 		}
-		if d.IsDir() || !isEntryName(d.Name()) || strings.HasPrefix(d.Name(), ".tmp-") {
+		if d.IsDir() || !isEntryName(d.Name()) || strings.HasPrefix(d.Name(), ".tmp-") || strings.HasSuffix(d.Name(), unreadableSuffix) {
 			return nil
 		}
 		info, err := d.Info()

@@ -102,7 +102,7 @@ func TestCacheEntryForAnotherKeyIsAMiss(t *testing.T) {
 
 func TestCacheEntryWithAlteredBodyIsAMiss(t *testing.T) {
 	// A body changed on disk (a flipped byte that leaves valid JSON) fails
-	// its checksum: not served, and removed.
+	// its checksum: not served, and moved aside.
 	dir := t.TempDir()
 	c := llm.OpenCache(dir)
 	if err := c.Put(key('c'), []byte(`{"v":1}`)); err != nil {
@@ -113,7 +113,8 @@ func TestCacheEntryWithAlteredBodyIsAMiss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	altered := bytes.Replace(b, []byte(`{"v":1}`), []byte(`{"v":2}`), 1)
+	// The reply is stored as base64: eyJ2IjoxfQ== is {"v":1}, eyJ2IjoyfQ== {"v":2}.
+	altered := bytes.Replace(b, []byte(`eyJ2IjoxfQ==`), []byte(`eyJ2IjoyfQ==`), 1)
 	if bytes.Equal(altered, b) {
 		t.Fatalf("entry does not hold the body as written: %s", b)
 	}
@@ -124,7 +125,7 @@ func TestCacheEntryWithAlteredBodyIsAMiss(t *testing.T) {
 		t.Errorf("Get served an altered body %s", body)
 	}
 	if _, err := os.Stat(p); !os.IsNotExist(err) {
-		t.Error("the altered entry was not removed")
+		t.Error("the altered entry was not moved aside")
 	}
 }
 
@@ -146,5 +147,74 @@ func TestCacheConcurrentWriters(t *testing.T) {
 	tmp, _ := filepath.Glob(filepath.Join(dir, "v1", "ee", ".tmp-*"))
 	if len(tmp) != 0 {
 		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// TestCacheRoundTripsAnyReply: a reply comes back from the cache byte for
+// byte, whatever its whitespace or escapes. An entry that stored the JSON
+// value (compacted by the encoder) instead of the bytes missed on every
+// reread of an indented reply.
+func TestCacheRoundTripsAnyReply(t *testing.T) {
+	c := llm.OpenCache(t.TempDir())
+	for i, body := range []string{
+		"{\n  \"id\": \"resp_1\",\n  \"output\": [\n    {\"type\": \"message\"}\n  ]\n}",
+		"{\r\n\t\"id\": \"msg_1\",\r\n\t\"content\": []\r\n}\r\n",
+		`{"text":"caf\u00e9 \u2014 r\u00e9sum\u00e9","html":"<b>&amp;</b>"}`,
+		"{\"id\":\"x\"}\n",
+		"  {\"a\" : 1 , \"b\" :[ ]}  \n\n",
+		`{"s":"tab\tand \"quotes\" and \\u escapes \/ slash"}`,
+	} {
+		k := key("0123456789abcdef"[i])
+		if err := c.Put(k, []byte(body)); err != nil {
+			t.Fatalf("Put %q: %v", body, err)
+		}
+		got, ok := c.Get(k)
+		if !ok || string(got) != body {
+			t.Errorf("Get = %q, %v; want %q, true", got, ok, body)
+		}
+	}
+}
+
+// An entry that cannot be read is a miss, moved aside; cache stats reports
+// it once and removes it; a later Put stores the reply again.
+func TestCacheUnreadableReportedOnce(t *testing.T) {
+	dir := t.TempDir()
+	c := llm.OpenCache(dir)
+	good, torn, legacy := key('a'), key('b'), key('c')
+	for _, k := range []string{good, torn} {
+		if err := c.Put(k, []byte("{\n  \"v\": 1\n}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := func(k string) string { return filepath.Join(dir, "v1", k[:2], k+".json") }
+	b, _ := os.ReadFile(path(torn))
+	os.WriteFile(path(torn), b[:len(b)/2], 0o644)
+	// An entry of the earlier layout: the body compacted, its sum over the
+	// indented bytes the provider sent.
+	os.MkdirAll(filepath.Dir(path(legacy)), 0o755)
+	os.WriteFile(path(legacy), []byte(`{"key":"`+legacy+`","sum":"0000","body":{"v":1}}`), 0o644)
+
+	if _, ok := c.Get(torn); ok {
+		t.Fatal("a torn entry hit")
+	}
+	if _, err := os.Stat(path(torn) + ".unreadable"); err != nil {
+		t.Errorf("the torn entry was not moved aside: %v", err)
+	}
+	st, err := llm.Inspect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Entries != 1 || len(st.Unreadable) != 2 || !strings.HasPrefix(st.Unreadable[0], torn+": not an entry") ||
+		!strings.HasPrefix(st.Unreadable[1], legacy+": the reply does not match its checksum") {
+		t.Errorf("Inspect = %+v; want 1 entry and the torn and the legacy entries unreadable", st)
+	}
+	if st, _ := llm.Inspect(dir); st.Entries != 1 || len(st.Unreadable) != 0 {
+		t.Errorf("second Inspect = %+v; want the unreadable entries reported once", st)
+	}
+	if err := c.Put(torn, []byte(`{"v":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := c.Get(torn); !ok || string(got) != `{"v":2}` {
+		t.Errorf("after a new Put: %q, %v", got, ok)
 	}
 }

@@ -202,6 +202,24 @@ func TestPostCache(t *testing.T) {
 			t.Errorf("%d requests, want 1", n)
 		}
 	})
+	// Whatever bytes the provider sends, the rerun reads them back: a
+	// cache that kept the JSON value (compacted) missed these every time.
+	t.Run("an indented, CRLF, escaped reply is served again", func(t *testing.T) {
+		odd := scriptedReply{status: 200, body: "{\r\n\t\"text\": \"caf\\u00e9 <b>\",\r\n\t\"n\": [ 1, 2 ]\r\n}\r\n"}
+		c, h, _ := newRawClient(t, []scriptedReply{odd, odd}, nil)
+		for i := range 2 {
+			rep, err := c.Post(context.Background(), rawCall(`{"q":1}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.CacheHit != (i == 1) || string(rep.Body) != odd.body {
+				t.Errorf("call %d: hit %v, body %q", i, rep.CacheHit, rep.Body)
+			}
+		}
+		if n := len(h.got()); n != 1 {
+			t.Errorf("%d requests, want 1", n)
+		}
+	})
 	t.Run("headers, trial, path and body are part of the key", func(t *testing.T) {
 		c, h, _ := newRawClient(t, []scriptedReply{ok, ok, ok, ok, ok}, nil)
 		calls := []*llm.Call{rawCall(`{"q":1}`), rawCall(`{"q":2}`), rawCall(`{"q":1}`), rawCall(`{"q":1}`), rawCall(`{"q":1}`)}

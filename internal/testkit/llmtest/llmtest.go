@@ -18,6 +18,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 )
 
 // Reply is one scripted answer. The zero value is a 200 with empty content.
@@ -117,6 +119,10 @@ type Handler struct {
 	// OnRequest, if set, is called when a request arrives (before any
 	// delay), with the 1-based request number.
 	OnRequest func(n int)
+	// Odd writes every generated 200 reply as providerfake.OddJSON does
+	// (indented, CRLF, escaped unicode, a trailing newline), as OpenAI's
+	// own API indents its JSON.
+	Odd bool
 
 	mu       sync.Mutex
 	queue    []Reply
@@ -230,6 +236,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	latency := h.Latency
 	on := h.OnRequest
+	odd := h.Odd
 	h.mu.Unlock()
 	if on != nil {
 		on(n)
@@ -276,6 +283,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resp.Choices[0].FinishReason = openai.FinishReasonToolCalls
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if odd {
+		b, _ := json.Marshal(resp)
+		w.Write(providerfake.OddJSON(b))
+		return
+	}
 	json.NewEncoder(w).Encode(resp)
 }
 

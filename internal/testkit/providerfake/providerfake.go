@@ -18,6 +18,7 @@
 package providerfake
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -28,6 +29,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf16"
 )
 
 // Beta is the beta header on-demand compaction requires.
@@ -82,6 +84,10 @@ type Server struct {
 	// NoCompactionItem makes /responses/compact answer without its
 	// compaction item (a provider that compacted nothing).
 	NoCompactionItem bool
+	// Odd writes every successful reply as some providers do: indented,
+	// with CRLF line ends, every non-ASCII character escaped as \uXXXX and
+	// a trailing newline. The same document, other bytes.
+	Odd bool
 
 	srv *httptest.Server
 
@@ -183,7 +189,36 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	b, _ := json.Marshal(reply)
+	if s.Odd {
+		b = OddJSON(b)
+	}
 	w.Write(b)
+}
+
+// OddJSON rewrites a compact JSON document b as the same document in
+// other bytes: indented with a tab, CRLF line ends, every non-ASCII
+// character escaped as \uXXXX (a surrogate pair above the BMP), and a
+// trailing CRLF.
+func OddJSON(b []byte) []byte {
+	var ind bytes.Buffer
+	if json.Indent(&ind, b, "", "\t") != nil {
+		return b
+	}
+	var out strings.Builder
+	for _, r := range ind.String() {
+		switch {
+		case r == '\n':
+			out.WriteString("\r\n")
+		case r < 0x80:
+			out.WriteRune(r)
+		default:
+			for _, u := range utf16.Encode([]rune{r}) {
+				fmt.Fprintf(&out, "\\u%04x", u)
+			}
+		}
+	}
+	out.WriteString("\r\n")
+	return []byte(out.String())
 }
 
 // writeError answers with the provider's error shape.
