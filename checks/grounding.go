@@ -13,6 +13,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/quantity"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -56,8 +57,10 @@ type grounded struct {
 	// words: its content words must be supported (claims, constraints);
 	// instruction: a constraint or correction, which only a user gives.
 	words, instruction bool
-	// qs is quantity.Parse(text), when known.
-	qs []quantity.Quantity
+	// qs is quantity.Parse(text), when known; sal its salient tokens,
+	// once read.
+	qs  []quantity.Quantity
+	sal []string
 }
 
 // Check implements Check.
@@ -93,6 +96,10 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 		if i, ok := leafAt[it.ptr]; ok && st.leaves[i].text == it.text {
 			it.low, it.qs = st.leaves[i].lower, st.quantities(st.leaves[i])
 		}
+		if it.low == "" {
+			it.low = strings.ToLower(foldText(it.text))
+		}
+		it.sal = salientTokensLow(it.low)
 		hay, ok := st.sd.citedText(it.seq)
 		if !ok {
 			continue
@@ -360,7 +367,11 @@ func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, bo
 	if low == "" {
 		low = strings.ToLower(foldText(it.text))
 	}
-	for _, tok := range salientTokensLow(low) {
+	sal := it.sal
+	if sal == nil {
+		sal = salientTokensLow(low)
+	}
+	for _, tok := range sal {
 		if !containsLoose(hay, tok) && !joinedIn(hay, tok) {
 			return fmt.Sprintf("%q is not in the cited event", tok), true
 		}
@@ -525,28 +536,32 @@ func (d *scenarioData) relationOf(it grounded, seq int, hay string) (relVerdict,
 	if low == "" {
 		low = strings.ToLower(foldText(it.text))
 	}
-	var toks []relToken
-	for _, t := range salientTokensLow(low) {
+	sal := it.sal
+	if sal == nil {
+		sal = salientTokensLow(low)
+	}
+	qs := it.qs
+	if qs == nil {
+		qs = quantity.Parse(it.text)
+	}
+	toks := make([]relToken, 0, len(sal)+len(qs))
+	for _, t := range sal {
 		toks = append(toks, relToken{name: t})
 	}
-	// quick count before reading the figures of low
-	n := len(toks)
-	for _, q := range it.qs {
-		if q.Unit != "" && quantity.Known(q.Unit) {
-			n++
+	for i := range qs {
+		if qs[i].Unit != "" && quantity.Known(qs[i].Unit) {
+			toks = append(toks, relToken{q: &qs[i]})
 		}
 	}
-	if n < 2 {
+	if len(toks) < 2 {
 		return relHolds, "", nil
 	}
-	cqs := quantity.Parse(low)
-	for i := range cqs {
-		if cqs[i].Unit != "" && quantity.Known(cqs[i].Unit) {
-			toks = append(toks, relToken{q: &cqs[i]})
-		}
-	}
 	r := d.readCited(seq, hay)
-	return relation(low, toks, r.lines, r.lineQs, cqs, r.clauses)
+	var cqs []quantity.Quantity
+	if len(low) == len(it.text) && textmatch.IsASCII(it.text) {
+		cqs = qs // folding changed only the case: the offsets hold
+	}
+	return relation(low, toks, cqs, r.lines, r.lineQs, r.clauses)
 }
 
 // joinedIn reports whether tok joins two names that hay holds apart

@@ -1,7 +1,10 @@
 package checks
 
 import (
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/compact-eval/compact-eval/internal/quantity"
 )
@@ -151,35 +154,63 @@ func joinedParts(tok string) []string {
 	return []string{tok[:i], tok[i+1:]}
 }
 
+// stems is a small set of word stems, in the order first seen.
+type stems []string
+
+func (ws stems) has(w string) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func (ws stems) add(w string) stems {
+	if ws.has(w) {
+		return ws
+	}
+	return append(ws, w)
+}
+
 // textClauses is a text read for relations: its clauses, and each
-// clause's content-word stems and whether a negation stands in it.
+// clause's content-word stems.
 type textClauses struct {
 	spans []span
-	words []map[string]bool
+	words []stems
 }
 
 // readClauses reads low, whose figures are qs: a figure's unit ("rows"
 // in 50 rows/s) is no content word.
 func readClauses(low string, qs []quantity.Quantity) textClauses {
 	tc := textClauses{spans: clausesOf(low)}
-	if len(qs) > 0 {
-		b := []byte(low)
-		for _, q := range qs {
-			if q.Unit != "" {
-				for i := q.Start; i < q.End; i++ {
-					b[i] = ' '
-				}
-			}
-		}
-		low = string(b)
-	}
-	tc.words = make([]map[string]bool, len(tc.spans))
+	tc.words = make([]stems, len(tc.spans))
+	qi := 0
 	for k, sp := range tc.spans {
-		ws := map[string]bool{}
-		for _, w := range wordRe.FindAllString(low[sp.start:sp.end], -1) {
-			if !stopWords[w] {
-				ws[relStem(w)] = true
+		var ws stems
+		for i := sp.start; i < sp.end; {
+			r, n := utf8.DecodeRuneInString(low[i:])
+			if !unicode.IsLetter(r) {
+				i += n
+				continue
 			}
+			j, letters := i, 0
+			for j < sp.end {
+				r, n := utf8.DecodeRuneInString(low[j:])
+				if !unicode.IsLetter(r) {
+					break
+				}
+				j += n
+				letters++
+			}
+			for qi < len(qs) && qs[qi].End <= i {
+				qi++
+			}
+			inFigure := qi < len(qs) && qs[qi].Unit != "" && qs[qi].Start <= i
+			if w := low[i:j]; letters >= 4 && !inFigure && !stopWords[w] {
+				ws = ws.add(relStem(w))
+			}
+			i = j
 		}
 		tc.words[k] = ws
 	}
@@ -197,61 +228,77 @@ func (tc textClauses) clauseAt(i int) int {
 }
 
 // wordsAround returns the stems of the clauses holding the offsets, less
-// the stems of the tokens' own names.
-func (tc textClauses) wordsAround(at []int) map[string]bool {
-	out := map[string]bool{}
+// those in not.
+func (tc textClauses) wordsAround(at []int, not stems) stems {
+	var out stems
 	for _, i := range at {
 		if k := tc.clauseAt(i); k >= 0 {
-			for w := range tc.words[k] {
-				out[w] = true
+			for _, w := range tc.words[k] {
+				if !not.has(w) {
+					out = out.add(w)
+				}
 			}
 		}
 	}
 	return out
 }
 
-// relation judges the tokens of a claim (low: folded, lower-cased; qs: its
-// figures) against the cited event (hay, with hqs its figures). It returns
-// the verdict and, unless the relation holds, the token and the words that
-// stand with another token in the event.
-func relation(low string, toks []relToken, hay string, hqs []quantity.Quantity, cqs []quantity.Quantity, eventClauses textClauses) (relVerdict, string, []string) {
+// relation judges the tokens of a claim (low: folded, lower-cased; cqs
+// its figures, nil to read them) against the cited event (hay, with hqs its figures and eventClauses its
+// clauses). It returns the verdict and, unless the relation holds, the
+// token and the words that stand with another token in the event.
+func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, hqs []quantity.Quantity, eventClauses textClauses) (relVerdict, string, []string) {
 	if len(toks) < 2 {
 		return relHolds, "", nil
 	}
-	claim := readClauses(low, cqs)
-	names := map[string]bool{}
-	for _, t := range toks {
-		for _, w := range wordRe.FindAllString(t.name, -1) {
-			names[relStem(w)] = true
+	// where each token stands in the event: fewer than two found, nothing
+	// to compare
+	inEvent := make([][]int, len(toks))
+	found := 0
+	for i, t := range toks {
+		if inEvent[i] = t.occurrences(hay, hqs); len(inEvent[i]) > 0 {
+			found++
 		}
 	}
-	pred := make([]map[string]bool, len(toks))
-	have := make([]map[string]bool, len(toks))
+	if found < 2 {
+		return relHolds, "", nil
+	}
+	if cqs == nil {
+		cqs = quantity.Parse(low)
+	}
+	claim := readClauses(low, cqs)
+	inClaim := make([][]int, len(toks))
+	var names stems
 	for i, t := range toks {
-		pred[i] = claim.wordsAround(t.occurrences(low, cqs))
-		have[i] = eventClauses.wordsAround(t.occurrences(hay, hqs))
-		for w := range names {
-			delete(pred[i], w)
+		inClaim[i] = t.occurrences(low, cqs)
+		for _, w := range wordRe.FindAllString(t.name, -1) {
+			names = names.add(relStem(w))
 		}
 	}
 	// tokens that share a clause take their role from the preposition
 	// before them: "from 400 ms to 2 s" against "from 2 s to 400 ms"
-	if v, who, which := roleSwap(low, toks, cqs, hay, hqs, claim, eventClauses); v == relSwapped {
+	if v, who, which := roleSwap(low, toks, inClaim, hay, inEvent, claim, eventClauses); v == relSwapped {
 		return v, who, which
+	}
+	pred := make([]stems, len(toks))
+	have := make([]clauseSet, len(toks))
+	for i := range toks {
+		pred[i] = claim.wordsAround(inClaim[i], names)
+		have[i] = eventClauses.clausesAt(inEvent[i])
 	}
 	verdict, who, which := relHolds, "", []string(nil)
 	for i, t := range toks {
-		if len(have[i]) == 0 {
+		if !have[i].anyWords(eventClauses) {
 			continue // not found as such (a figure in a table, p95=744), or with no words: nothing to tell
 		}
 		own, cross := 0, []string(nil)
-		for w := range pred[i] {
-			if have[i][w] {
+		for _, w := range pred[i] {
+			if have[i].has(eventClauses, w) {
 				own++
 				continue
 			}
 			for j := range toks {
-				if j != i && have[j][w] && !pred[j][w] {
+				if j != i && have[j].has(eventClauses, w) && !pred[j].has(w) {
 					cross = append(cross, w)
 					break
 				}
@@ -265,6 +312,40 @@ func relation(low string, toks []relToken, hay string, hqs []quantity.Quantity, 
 		}
 	}
 	return verdict, who, which
+}
+
+// clauseSet lists the clauses of a text a token stands in.
+type clauseSet []int
+
+// clausesAt returns the clauses holding the offsets.
+func (tc textClauses) clausesAt(at []int) clauseSet {
+	var out clauseSet
+	for _, i := range at {
+		if k := tc.clauseAt(i); k >= 0 && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// has reports whether one of the clauses holds stem w.
+func (cs clauseSet) has(tc textClauses, w string) bool {
+	for _, k := range cs {
+		if tc.words[k].has(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyWords reports whether one of the clauses holds a content word.
+func (cs clauseSet) anyWords(tc textClauses) bool {
+	for _, k := range cs {
+		if len(tc.words[k]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // relStem is the stem a relation compares: the word without an English
@@ -327,17 +408,17 @@ func roleOf(text string, at int, sp span, starts []int) string {
 // roleSwap finds two tokens that share a clause in the claim and in the
 // event, each with the role word the event gives the other: "p95 went from
 // 2 s to 400 ms" against "from about 400 ms to well over 2 s".
-func roleSwap(low string, toks []relToken, cqs []quantity.Quantity, hay string, hqs []quantity.Quantity, claim, event textClauses) (relVerdict, string, []string) {
+func roleSwap(low string, toks []relToken, inClaim [][]int, hay string, inEvent [][]int, claim, event textClauses) (relVerdict, string, []string) {
 	type place struct {
 		clause int
 		role   string
 	}
-	read := func(text string, qs []quantity.Quantity, tc textClauses) []place {
+	read := func(text string, occ [][]int, tc textClauses) []place {
 		at := make([]int, len(toks))
-		for i, t := range toks {
+		for i := range toks {
 			at[i] = -1
-			if occ := t.occurrences(text, qs); len(occ) == 1 {
-				at[i] = occ[0]
+			if len(occ[i]) == 1 {
+				at[i] = occ[i][0]
 			}
 		}
 		out := make([]place, len(toks))
@@ -354,7 +435,25 @@ func roleSwap(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 		}
 		return out
 	}
-	c, e := read(low, cqs, claim), read(hay, hqs, event)
+	// only a pair of tokens that share a clause on both sides has roles
+	// to compare
+	clauseOf := func(occ []int, tc textClauses) int {
+		if len(occ) != 1 {
+			return -1
+		}
+		return tc.clauseAt(occ[0])
+	}
+	shared := false
+	for i := range toks {
+		ci, ei := clauseOf(inClaim[i], claim), clauseOf(inEvent[i], event)
+		for j := i + 1; j < len(toks) && ci >= 0 && ei >= 0 && !shared; j++ {
+			shared = ci == clauseOf(inClaim[j], claim) && ei == clauseOf(inEvent[j], event)
+		}
+	}
+	if !shared {
+		return relHolds, "", nil
+	}
+	c, e := read(low, inClaim, claim), read(hay, inEvent, event)
 	for i := range toks {
 		for j := i + 1; j < len(toks); j++ {
 			if c[i].clause < 0 || c[i].clause != c[j].clause || e[i].clause < 0 || e[i].clause != e[j].clause {
