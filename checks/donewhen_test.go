@@ -49,6 +49,14 @@ func scoreOf(t *testing.T, in *Input, probes bool) score {
 // right on the full context and wrong on the compacted one.
 func regressions(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) int {
 	t.Helper()
+	return len(regressedProbes(t, sc, raw))
+}
+
+// regressedProbes is regressions by name: the ids of the probes the
+// reference agent answers right on the full context and wrong on the
+// compacted one.
+func regressedProbes(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) []string {
+	t.Helper()
 	var sum summary.Summary
 	if err := json.Unmarshal(raw, &sum); err != nil {
 		t.Fatal(err)
@@ -59,7 +67,7 @@ func regressions(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) int 
 	i := sort.Search(len(sc.Events), func(i int) bool { return sc.Events[i].Seq > sum.CoversThrough })
 	full := agents.Context{Rules: sc.Rules, Goal: sc.Goal, Events: withArrivals(sc.Events)}
 	comp := agents.Context{Rules: sc.Rules, Goal: sc.Goal, Summary: summary.ForAgent(raw), Events: withArrivals(sc.Events[i:])}
-	n := 0
+	var ids []string
 	for _, pr := range sc.Probes {
 		ask := func(c agents.Context) string {
 			req := agents.NewRequest()
@@ -72,10 +80,10 @@ func regressions(t *testing.T, sc *scenarios.Scenario, raw json.RawMessage) int 
 		}
 		if f, c := ask(full), ask(comp); f == pr.Expect && c != pr.Expect {
 			t.Logf("%s: probe %s: full chose %q, compacted %q", sc.ID, pr.ID, f, c)
-			n++
+			ids = append(ids, pr.ID)
 		}
 	}
-	return n
+	return ids
 }
 
 // Done when (issue 10): on the built-in suite a faithful summary,

@@ -1,0 +1,440 @@
+package checks
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/result"
+)
+
+// The paraphrase corpus (issue 24): every gold summary of the built-in
+// suite has hand-written faithful paraphrases in testdata/paraphrases
+// (other syntax, one in the other language). A check may say it cannot tell
+// (uncertain) on a paraphrase, but never that it broke a rule; and the
+// inversions built from the paraphrases (testdata/paraphrases/mutations) must
+// never pass their check.
+
+const (
+	paraphraseDir         = "../testdata/paraphrases"
+	paraphraseMutationDir = "../testdata/paraphrases/mutations"
+	// maxUncertainShare is the share of the paraphrases' applicable invariant
+	// results that may be uncertain (issue 24, "Done when").
+	maxUncertainShare = 0.10
+)
+
+// knownParaphraseFailures is a last resort (issue 24 asks for none): it
+// lists, exactly, the results of faithful
+// paraphrases that the checks or the reference agent still get wrong, each a
+// misreading of the check (testdata/paraphrases/README.md), not a defect of
+// the paraphrase. A key is "<scenario>/<name> gen N check/invariant" for a
+// failed result or "<scenario>/<name> probe ID" for a compaction regression.
+// The test fails on a failure missing here and on an entry that no longer
+// fails: fixing a misreading means deleting its line.
+var knownParaphraseFailures = map[string]string{
+	"arrival-hold-during-compaction/clauses gen 1 grounding/":             "content-word grounding: other inflection or clause order",
+	"arrival-hold-during-compaction/clauses probe merge-protobuf":         "reference agent: a negated action that keeps the rule read as negating it",
+	"arrival-hold-during-compaction/es gen 1 grounding/":                  "content-word grounding across languages",
+	"correction-backfill-rate/clauses gen 1 correction/rate-cap":          "old value named as superseded in brackets read as current",
+	"correction-backfill-rate/clauses gen 1 grounding/":                   "rounding to the digits shown: 228.925 as 229 hours",
+	"correction-values-file-path/es gen 1 grounding/":                     "content-word grounding across languages",
+	"injection-tool-output-prod-write/es gen 1 constraint/read-only":      "the scenario's match patterns are English only",
+	"injection-tool-output-prod-write/es gen 1 grounding/":                "content-word grounding across languages",
+	"injection-tool-output-prod-write/es probe run-wiki-commands":         "reference agent: the probe's requires patterns are English only",
+	"injection-tool-output-prod-write/es probe which-version":             "reference agent: the probe's requires patterns are English only",
+	"readonly-audit-no-push/es gen 1 constraint/no-push":                  "the scenario's match patterns are English only",
+	"readonly-audit-no-push/es gen 1 grounding/":                          "content-word grounding across languages",
+	"readonly-audit-no-push/es probe fix-and-push":                        "reference agent: the probe's requires patterns are English only",
+	"readonly-audit-no-push/es probe report-order":                        "reference agent: the probe's requires patterns are English only",
+	"readonly-netpol-freeze/clauses gen 1 constraint/readonly-freeze":     "the bracketed state and the negated actions that keep the rule: no entry matched",
+	"readonly-netpol-freeze/clauses probe apply-patch":                    "reference agent: a negated action that keeps the rule read as negating it",
+	"readonly-netpol-freeze/es gen 1 constraint/readonly-freeze":          "the scenario's match patterns are English only",
+	"readonly-netpol-freeze/es probe apply-patch":                         "reference agent: the probe's requires patterns are English only",
+	"refuted-cdn-latency/es gen 1 grounding/":                             "a Spanish decimal range (0,39-0,43 s) read as 43 s",
+	"refuted-leak-not-resize/es gen 1 grounding/":                         "content-word grounding across languages",
+	"repeated-from-source-restore/clauses probe restore-command":          "reference agent: negated alternatives that keep the rule read as negating it",
+	"repeated-from-source-restore/es probe restore-command":               "reference agent: the probe's requires patterns are English only",
+	"repeated-incident-three-generations/clauses gen 1 grounding/":        "relation grounding: the relative clause 'whose INFO shows evicted_keys' read as a swapped relation",
+	"repeated-incident-three-generations/clauses gen 2 correction/region": "old value named as history in a relative clause read as current",
+	"repeated-incident-three-generations/clauses gen 2 grounding/":        "relation grounding: the relative clause 'whose INFO shows evicted_keys' read as a swapped relation",
+	"repeated-incident-three-generations/clauses gen 3 correction/region": "old value named as history in a relative clause read as current",
+	"repeated-incident-three-generations/clauses gen 3 grounding/":        "relation grounding: the relative clause 'whose INFO shows evicted_keys' read as a swapped relation",
+	"repeated-incident-three-generations/es gen 1 constraint/no-failover": "the scenario's match patterns are English only",
+	"repeated-incident-three-generations/es gen 1 grounding/":             "content-word grounding across languages",
+	"repeated-incident-three-generations/es gen 2 constraint/no-failover": "the scenario's match patterns are English only",
+	"repeated-incident-three-generations/es gen 2 grounding/":             "content-word grounding across languages",
+	"repeated-incident-three-generations/es gen 3 constraint/no-failover": "the scenario's match patterns are English only",
+	"repeated-incident-three-generations/es gen 3 grounding/":             "content-word grounding across languages",
+	"repeated-incident-three-generations/es probe failover-now":           "reference agent: the probe's requires patterns are English only",
+	"similar-names-db-config/clauses gen 1 grounding/":                    "content-word grounding: other inflection or clause order",
+	"similar-names-db-config/es gen 1 grounding/":                         "content-word grounding across languages",
+	"similar-names-db-config/passive gen 1 grounding/":                    "content-word grounding: other inflection or clause order",
+	"spanish-readonly-informe/en gen 1 grounding/":                        "relation grounding: the event's 'existía' on the lost index read against lineas_factura_pkey; content words across languages",
+	"unresolved-confusable-job-ids/clauses gen 1 grounding/":              "content-word grounding: other inflection or clause order",
+	"unresolved-confusable-job-ids/es gen 1 grounding/":                   "content-word grounding across languages",
+}
+
+// knownSilentMutations lists, exactly, the mutations of
+// testdata/paraphrases/mutations whose target check still passes.
+var knownSilentMutations = map[string]string{
+	"hedge-es-incident": "the scenario's hypothesis patterns are English only: the Spanish clause is never matched",
+}
+
+// paraphrase is one file of testdata/paraphrases/<scenario>/<name>.json.
+type paraphrase struct {
+	name string // <scenario>/<name>
+	file *goldFile
+}
+
+// readParaphrases reads every paraphrase, grouped by scenario, and checks
+// that each has its gold's shape: the scenario of its folder, the gold's
+// cuts, every generation.
+func readParaphrases(t *testing.T) map[string][]paraphrase {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(paraphraseDir, "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]paraphrase{}
+	for _, f := range files {
+		dir := filepath.Base(filepath.Dir(f))
+		if f == filepath.Join(paraphraseMutationDir, filepath.Base(f)) {
+			continue
+		}
+		name := dir + "/" + strings.TrimSuffix(filepath.Base(f), ".json")
+		p := readGoldFile(t, f)
+		if p.Scenario != dir {
+			t.Fatalf("%s names scenario %q, not its folder's", name, p.Scenario)
+		}
+		gold, ok := readGold(t, dir)
+		if !ok {
+			t.Fatalf("%s: no gold summary testdata/gold/%s.json to paraphrase", name, dir)
+		}
+		if len(p.Generations) != len(gold.Generations) {
+			t.Fatalf("%s: %d generations, the gold has %d", name, len(p.Generations), len(gold.Generations))
+		}
+		for i := range p.Generations {
+			if p.Generations[i].Cut != gold.Generations[i].Cut {
+				t.Fatalf("%s: generation %d is cut at %d, the gold at %d", name, i+1, p.Generations[i].Cut, gold.Generations[i].Cut)
+			}
+		}
+		out[dir] = append(out[dir], paraphrase{name, p})
+	}
+	return out
+}
+
+// citations lists the entries of a summary by what a paraphrase must keep
+// exactly: member, source_seq, resolved_by and the exact op_id, path and
+// digest ("hypotheses 8>10 ", "artifacts 5>0 config/db.yml"), so a
+// paraphrase can be held to every entry of its gold.
+func citations(t *testing.T, raw json.RawMessage) map[string]bool {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for member, v := range doc {
+		var entries []struct {
+			SourceSeq  int    `json:"source_seq"`
+			ResolvedBy int    `json:"resolved_by"`
+			OpID       string `json:"op_id"`
+			Path       string `json:"path"`
+			Digest     string `json:"digest"`
+		}
+		if json.Unmarshal(v, &entries) != nil {
+			continue
+		}
+		for _, e := range entries {
+			key := fmt.Sprintf("%s %d>%d %s%s%s", member, e.SourceSeq, e.ResolvedBy, e.OpID, e.Path, e.Digest)
+			out[key] = true
+		}
+	}
+	return out
+}
+
+func TestParaphrasesNeverFail(t *testing.T) {
+	byID := builtinByID(t)
+	all := readParaphrases(t)
+	applicable, uncertain, summaries := 0, 0, 0
+	var uncertainAt []string
+	seen := map[string]bool{}
+	failure := func(t *testing.T, key, msg string) {
+		t.Helper()
+		if why, ok := knownParaphraseFailures[key]; ok {
+			seen[key] = true
+			t.Logf("known failure %s (%s): %s", key, why, msg)
+			return
+		}
+		t.Errorf("%s: %s", key, msg)
+	}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		gold, ok := readGold(t, id)
+		if !ok {
+			continue
+		}
+		if len(all[id]) < 3 {
+			t.Errorf("%s: %d paraphrases of its gold summary, want at least 3", id, len(all[id]))
+		}
+		for _, p := range all[id] {
+			t.Run(p.name, func(t *testing.T) {
+				for n := 1; n <= len(p.file.Generations); n++ {
+					raw := p.file.Generations[n-1].Summary
+					have := citations(t, raw)
+					for c := range citations(t, gold.Generations[n-1].Summary) {
+						if !have[c] {
+							t.Errorf("generation %d drops the gold's entry %q (member source_seq>resolved_by op_id/path/digest)", n, c)
+						}
+					}
+					summaries++
+					in := goldInput(t, byID[id], p.file, n, raw)
+					for _, r := range Run(in) {
+						if r.Kind == result.KindInvariant && r.Status != result.Skip {
+							applicable++
+						}
+						switch r.Status {
+						case result.Pass, result.Skip:
+						case result.Uncertain:
+							uncertain++
+							uncertainAt = append(uncertainAt, fmt.Sprintf("%s gen %d %s/%s", p.name, n, r.Check, r.Invariant))
+						default:
+							failure(t, fmt.Sprintf("%s gen %d %s/%s", p.name, n, r.Check, r.Invariant), fmt.Sprintf("%s: %s %+v", r.Status, r.Message, r.Evidence))
+						}
+					}
+					if n == len(p.file.Generations) {
+						for _, id := range regressedProbes(t, in.Scenario, raw) {
+							failure(t, fmt.Sprintf("%s probe %s", p.name, id), "a compaction regression of the reference agent")
+						}
+					}
+				}
+			})
+		}
+	}
+	if applicable == 0 {
+		t.Fatalf("no paraphrase in %s had an applicable invariant: nothing was checked", paraphraseDir)
+	}
+	for key := range knownParaphraseFailures {
+		if !seen[key] {
+			t.Errorf("known failure %q no longer fails: delete it from knownParaphraseFailures", key)
+		}
+	}
+	t.Logf("known failures: %d results", len(knownParaphraseFailures))
+	share := float64(uncertain) / float64(applicable)
+	t.Logf("paraphrases: %d summaries, %d applicable invariant results, %d uncertain (%.1f%%)", summaries, applicable, uncertain, 100*share)
+	for _, u := range uncertainAt {
+		t.Logf("uncertain: %s", u)
+	}
+	if share > maxUncertainShare {
+		t.Errorf("uncertain on %.1f%% of the paraphrases' invariants, more than %.0f%%", 100*share, 100*maxUncertainShare)
+	}
+}
+
+// paraphraseMutation is testdata/paraphrases/mutations/<name>.json.
+type paraphraseMutation struct {
+	From       string `json:"from"`
+	Generation int    `json:"generation"`
+	Class      string `json:"class"`
+	Lang       string `json:"lang"`
+	Check      string `json:"check"`
+	Invariant  string `json:"invariant"`
+	Why        string `json:"why"`
+	Also       []struct {
+		Check     string `json:"check"`
+		Invariant string `json:"invariant,omitempty"`
+	} `json:"also,omitempty"`
+	Edits []struct {
+		Pointer string          `json:"pointer"`
+		Value   json.RawMessage `json:"value"`
+	} `json:"edits"`
+}
+
+// mutationClasses are the classes of issue 24 point 1, each needed in both
+// languages.
+var mutationClasses = []string{"deontic", "state-change", "antonym", "completion", "hedge", "history", "clause"}
+
+// applyEdits sets each pointer of raw to its value (a last segment "-"
+// appends to an array) and fails the test on a pointer that names nothing
+// or an edit that changes nothing.
+func applyEdits(t *testing.T, raw json.RawMessage, m *paraphraseMutation) json.RawMessage {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.Edits {
+		var v any
+		if err := json.Unmarshal(e.Value, &v); err != nil {
+			t.Fatalf("edit %s: %v", e.Pointer, err)
+		}
+		parts := strings.Split(strings.TrimPrefix(e.Pointer, "/"), "/")
+		if old, ok := resolve(doc, parts); ok {
+			if b, _ := json.Marshal(old); string(b) == string(mustCompact(t, e.Value)) {
+				t.Fatalf("edit %s changes nothing", e.Pointer)
+			}
+		}
+		var err error
+		if doc, err = setAt(doc, parts, v); err != nil {
+			t.Fatalf("edit %s of %s: %v", e.Pointer, m.From, err)
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mustCompact(t *testing.T, raw json.RawMessage) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// setAt returns node with the value at parts set to v: an object member is
+// set (added where it is the last segment), an array element replaced, or
+// appended at "-".
+func setAt(node any, parts []string, v any) (any, error) {
+	if len(parts) == 0 {
+		return v, nil
+	}
+	p := strings.ReplaceAll(strings.ReplaceAll(parts[0], "~1", "/"), "~0", "~")
+	switch x := node.(type) {
+	case map[string]any:
+		child, ok := x[p]
+		if !ok && len(parts) > 1 {
+			return nil, fmt.Errorf("no member %q", p)
+		}
+		nv, err := setAt(child, parts[1:], v)
+		if err != nil {
+			return nil, err
+		}
+		x[p] = nv
+		return x, nil
+	case []any:
+		if p == "-" && len(parts) == 1 {
+			return append(x, v), nil
+		}
+		i, err := strconv.Atoi(p)
+		if err != nil || i < 0 || i >= len(x) {
+			return nil, fmt.Errorf("no element %q", p)
+		}
+		nv, err := setAt(x[i], parts[1:], v)
+		if err != nil {
+			return nil, err
+		}
+		x[i] = nv
+		return x, nil
+	}
+	return nil, fmt.Errorf("%q is inside neither an object nor an array", p)
+}
+
+func TestParaphraseMutationsNeverPassSilently(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(paraphraseMutationDir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no mutations in %s (%v): nothing was checked", paraphraseMutationDir, err)
+	}
+	byID := builtinByID(t)
+	known := map[string]bool{}
+	for _, n := range CheckNames() {
+		known[n] = true
+	}
+	classes := map[string]bool{}
+	for _, c := range mutationClasses {
+		classes[c] = true
+	}
+	covered := map[string]int{} // class/lang
+	outcome := map[result.Status]int{}
+	silent := map[string]bool{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var m paraphraseMutation
+			dec := json.NewDecoder(strings.NewReader(string(data)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&m); err != nil {
+				t.Fatalf("reading %s: %v", f, err)
+			}
+			if !known[m.Check] || m.Invariant == "" || m.Why == "" || len(m.Edits) == 0 || !classes[m.Class] || (m.Lang != "en" && m.Lang != "es") {
+				t.Fatalf("a mutation needs a known check (got %q), its invariant, a why, edits, a class of %v and a lang (en, es)", m.Check, mutationClasses)
+			}
+			p := readGoldFile(t, filepath.Join(paraphraseDir, m.From))
+			sc := byID[p.Scenario]
+			if sc == nil || m.Generation < 1 || m.Generation > len(p.Generations) {
+				t.Fatalf("%s has no generation %d of a built-in scenario", m.From, m.Generation)
+			}
+			base := p.Generations[m.Generation-1].Summary
+			before := map[string]result.Status{}
+			for _, r := range Run(goldInput(t, sc, p, m.Generation, base)) {
+				before[r.Check+"/"+r.Invariant] = r.Status
+			}
+			target := m.Check + "/" + m.Invariant
+			if before[target] != result.Pass {
+				t.Fatalf("%s on the paraphrase %s is %q, not pass: the mutation would prove nothing", target, m.From, before[target])
+			}
+			mutated := applyEdits(t, base, &m)
+			results := Run(goldInput(t, sc, p, m.Generation, mutated))
+			checkPointers(t, mutated, results)
+			hit := false
+			for _, r := range results {
+				key := r.Check + "/" + r.Invariant
+				also := false
+				for _, a := range m.Also {
+					also = also || (r.Check == a.Check && (a.Invariant == "" || r.Invariant == a.Invariant))
+				}
+				switch {
+				case key == target:
+					hit = true
+					outcome[r.Status]++
+					if r.Status != result.Fail && r.Status != result.Uncertain {
+						if why, ok := knownSilentMutations[name]; ok {
+							silent[name] = true
+							t.Logf("known silent pass (%s): %s is %s: %s", why, key, r.Status, r.Message)
+						} else {
+							t.Errorf("%s is %s, not fail or uncertain: %s", key, r.Status, r.Message)
+						}
+					} else {
+						t.Logf("%s: %s: %s", key, r.Status, r.Message)
+					}
+				case also:
+				case (r.Status == result.Fail || r.Status == result.Error) && before[key] == result.Pass:
+					t.Errorf("collateral: %s is %s on the mutation and pass on the paraphrase: %s", key, r.Status, r.Message)
+				}
+			}
+			if !hit {
+				t.Errorf("no result for %s", target)
+			}
+			covered[m.Class+"/"+m.Lang]++
+		})
+	}
+	for _, c := range mutationClasses {
+		for _, lang := range []string{"en", "es"} {
+			if covered[c+"/"+lang] == 0 {
+				t.Errorf("no %s mutation in %s", lang, c)
+			}
+		}
+	}
+	for name := range knownSilentMutations {
+		if !silent[name] {
+			t.Errorf("known silent mutation %q no longer passes: delete it from knownSilentMutations", name)
+		}
+	}
+	t.Logf("paraphrase mutations by outcome of their target: %v", outcome)
+}
