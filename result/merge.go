@@ -31,7 +31,7 @@ func Merge(results ...*Result) (*Result, error) {
 	}
 	out := &Result{
 		ResultVersion: first.ResultVersion, Harness: first.Harness, RunID: first.RunID,
-		Started: first.Started, Finished: first.Finished, Config: first.Config,
+		Started: first.Started, Finished: first.Finished, Config: first.Config, Git: first.Git,
 	}
 	out.Config.Shard = ""
 	out.Config.Summarizers = slices.Clone(first.Config.Summarizers)

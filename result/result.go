@@ -39,6 +39,20 @@ type Result struct {
 	// MissingShards lists the shards ("i/n") a merged result lacks: its
 	// evidence is partial, and the gates fail on it.
 	MissingShards []string `json:"missing_shards,omitempty"`
+	// Git is the state of the git checkout the run was started in, nil
+	// when the working directory is not one (or git is not installed).
+	Git *Git `json:"git,omitempty"`
+}
+
+// Git is the state of a git checkout when a run started.
+type Git struct {
+	// Commit is the full hash of HEAD.
+	Commit string `json:"commit"`
+	// Branch is the checked-out branch, "" when HEAD is detached.
+	Branch string `json:"branch,omitempty"`
+	// Dirty is set when a tracked file differs from HEAD (staged or
+	// not); untracked files do not count.
+	Dirty bool `json:"dirty,omitempty"`
 }
 
 // RunConfig is what the run was asked to do.

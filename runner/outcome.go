@@ -16,7 +16,7 @@ import (
 func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *result.Result {
 	h := &result.Result{
 		ResultVersion: result.ResultVersion, Harness: version.Harness(),
-		RunID: RunID(started), Started: started,
+		RunID: RunID(started), Started: started, Git: opts.Git,
 		Config: result.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
 			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate,
 			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},

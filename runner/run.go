@@ -137,6 +137,9 @@ type Options struct {
 	Abort context.Context
 	// Paths are recorded in the result's config.
 	Paths []string
+	// Git is recorded in the result: the checkout the run was started in.
+	// Nil: none.
+	Git *result.Git
 	// ResumeCommand is the command that resumes this run, recorded in an
 	// interrupted result. "" means a generic "compact-eval run --resume OUT".
 	ResumeCommand string

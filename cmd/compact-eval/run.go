@@ -283,6 +283,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
+		Git: gitState(ctx, "."),
 	}
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
 		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
