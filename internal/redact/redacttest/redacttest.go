@@ -61,7 +61,7 @@ func Leaks(data []byte, secret string) []string {
 		lt := strings.ToLower(t)
 		for _, w := range Windows(secret) {
 			if i := strings.Index(lt, w); i >= 0 {
-				found = append(found, fmt.Sprintf("run %q at %q", w, around(t, i)))
+				found = append(found, fmt.Sprintf("run %q at %q", w, around(lt, i)))
 				break
 			}
 		}
@@ -69,7 +69,7 @@ func Leaks(data []byte, secret string) []string {
 	ld := strings.ToLower(string(data))
 	for _, f := range Forms(secret) {
 		if i := strings.Index(ld, strings.ToLower(f)); i >= 0 {
-			found = append(found, fmt.Sprintf("form %q at %q", f, around(string(data), i)))
+			found = append(found, fmt.Sprintf("form %q at %q", f, around(ld, i)))
 		}
 	}
 	return found
