@@ -93,13 +93,22 @@ type htmlFindingGroup struct {
 
 type htmlCheckGroup struct {
 	Label, Doc string
-	Findings   []Finding
+	Findings   []htmlFinding
+}
+
+// htmlFinding is a failure with the address of its check (or probe, or
+// unit) in the drill-down.
+type htmlFinding struct {
+	Finding
+	Href string
 }
 
 type htmlHeadToHead struct {
 	*HeadToHead
 	Side [][3]string
-	Open bool
+	// ID is the section's id; Shown is set on the pair shown first.
+	ID    string
+	Shown bool
 }
 
 type htmlRateRow struct {
@@ -123,8 +132,13 @@ type htmlUnit struct {
 	Duration                   time.Duration
 	Warnings                   []string
 	Generations                []htmlGen
-	Probes                     []result.Probe
+	Probes                     []htmlProbe
 	Open                       bool
+}
+
+type htmlProbe struct {
+	result.Probe
+	Anchor string
 }
 
 type htmlGen struct {
@@ -132,12 +146,16 @@ type htmlGen struct {
 	Ratio   float64
 	Checks  []htmlCheck
 	Summary []htmlLine
+	// Sections are the summary as a reader sees it (nil when it is not a
+	// summary document: Summary, the raw JSON, is then shown alone).
+	Sections []htmlSection
 }
 
 type htmlCheck struct {
 	result.CheckResult
 	Label    string
 	Evidence []string
+	Anchor   string
 }
 
 type htmlLine struct {
@@ -213,7 +231,6 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 		f = f[:maxHTMLFindings]
 	}
 	v.Findings = f
-	v.Groups = groupFindings(f)
 	for _, ck := range result.CheckTypes(r) {
 		if d := CheckDoc(ck); d != "" {
 			v.Glossary = append(v.Glossary, [2]string{ck, d})
@@ -232,7 +249,7 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 	var us []scored
 	for i := range r.Units {
 		u := &r.Units[i]
-		row := htmlUnitRow{Anchor: fmt.Sprintf("u%d", i), Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Status: u.Status, Trial: u.Trial}
+		row := htmlUnitRow{Anchor: UnitAnchor(u.Scenario.ID, u.Summarizer, u.Trial), Scenario: u.Scenario.ID, Summarizer: u.Summarizer, Status: u.Status, Trial: u.Trial}
 		if u.Status == result.UnitError {
 			row.Errors++
 		}
@@ -263,26 +280,43 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 	if limit == 0 {
 		limit = DefaultMaxDrillDown
 	}
+	drilled := map[string]bool{}
 	for k, s := range us {
 		if limit >= 0 && k >= limit {
 			v.Rows = append(v.Rows, s.row)
 			continue
 		}
+		drilled[s.row.Anchor] = true
 		v.Units = append(v.Units, buildHTMLUnit(&r.Units[s.i], s.row, k == 0))
 	}
+	units := map[string]*result.Unit{}
+	for i := range r.Units {
+		u := &r.Units[i]
+		units[UnitAnchor(u.Scenario.ID, u.Summarizer, u.Trial)] = u
+	}
+	v.Groups = groupFindings(f, func(f Finding) string {
+		a := UnitAnchor(f.Scenario, f.Summarizer, f.Trial)
+		if u := units[a]; u != nil {
+			return findingAnchor(u, f, drilled[a])
+		}
+		return a
+	})
 	return v
 }
 
 func buildHTMLUnit(u *result.Unit, row htmlUnitRow, open bool) htmlUnit {
 	hu := htmlUnit{htmlUnitRow: row, Title: u.Scenario.Title, File: u.Scenario.File, Digest: u.Scenario.Digest,
-		Error: u.Error, Duration: u.Duration, Warnings: u.Warnings, Probes: u.Probes, Open: open}
+		Error: u.Error, Duration: u.Duration, Warnings: u.Warnings, Open: open}
+	for k, p := range u.Probes {
+		hu.Probes = append(hu.Probes, htmlProbe{Probe: p, Anchor: probeAnchor(row.Anchor, k)})
+	}
 	for _, g := range u.Generations {
 		hg := htmlGen{Generation: g}
 		if g.ReplacedTokens > 0 && len(g.Summary) > 0 {
 			hg.Ratio = float64(g.SummaryTokens) / float64(g.ReplacedTokens)
 		}
-		for _, c := range g.Checks {
-			hc := htmlCheck{CheckResult: c, Label: c.Check}
+		for j, c := range g.Checks {
+			hc := htmlCheck{CheckResult: c, Label: c.Check, Anchor: checkAnchor(row.Anchor, g.N, j)}
 			if c.Invariant != "" {
 				hc.Label += "/" + c.Invariant
 			}
@@ -292,6 +326,7 @@ func buildHTMLUnit(u *result.Unit, row htmlUnitRow, open bool) htmlUnit {
 			hg.Checks = append(hg.Checks, hc)
 		}
 		hg.Summary = highlightSummary(g.Summary, g.Checks)
+		hg.Sections = summarySections(g.Summary, g.Checks)
 		hu.Generations = append(hu.Generations, hg)
 	}
 	return hu
@@ -317,8 +352,7 @@ func prettyJSON(raw []byte) ([]jsonLine, error) {
 		}
 		d, isDelim := tok.(json.Delim)
 		if !isDelim {
-			b, _ := json.Marshal(tok)
-			out = append(out, jsonLine{ptr, indent, prefix + string(b)})
+			out = append(out, jsonLine{ptr, indent, prefix + rawJSON(tok)})
 			return nil
 		}
 		open, closing := "{", "}"
@@ -338,8 +372,7 @@ func prettyJSON(raw []byte) ([]jsonLine, error) {
 					return err
 				}
 				key, _ := kt.(string)
-				kb, _ := json.Marshal(key)
-				child, pre = ptr+"/"+pointerEscape(key), string(kb)+": "
+				child, pre = ptr+"/"+pointerEscape(key), rawJSON(key)+": "
 			}
 			if err := walk(child, indent+1, pre); err != nil {
 				return err
@@ -359,6 +392,16 @@ func prettyJSON(raw []byte) ([]jsonLine, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// rawJSON is v as JSON without the HTML escapes (\u003c, \u003e, \u0026)
+// that encoding/json adds: the page escapes once, for HTML.
+func rawJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
@@ -414,7 +457,7 @@ func highlightSummary(raw json.RawMessage, cs []result.CheckResult) []htmlLine {
 
 // groupFindings groups the failures by scenario (in their order, worst
 // first) and, within one, by check label.
-func groupFindings(fs []Finding) []htmlFindingGroup {
+func groupFindings(fs []Finding, href func(Finding) string) []htmlFindingGroup {
 	var out []htmlFindingGroup
 	at := map[string]int{}
 	for _, f := range fs {
@@ -432,18 +475,19 @@ func groupFindings(fs []Finding) []htmlFindingGroup {
 			g.Checks = append(g.Checks, htmlCheckGroup{Label: label, Doc: CheckDoc(f.Check)})
 			j = len(g.Checks) - 1
 		}
-		g.Checks[j].Findings = append(g.Checks[j].Findings, f)
+		g.Checks[j].Findings = append(g.Checks[j].Findings, htmlFinding{Finding: f, Href: href(f)})
 	}
 	return out
 }
 
-// maxHTMLHeadToHeads bounds the head-to-head sections: every pair of
-// summarizers up to this many, else each summarizer against the first.
-const maxHTMLHeadToHeads = 6
+// maxHTMLHeadToHeads bounds the head-to-head pairs the reader chooses
+// from: every pair of summarizers up to this many (10 summarizers), else
+// each summarizer against the first.
+const maxHTMLHeadToHeads = 45
 
 // htmlHeadToHeads compares the summarizers of r pairwise (the control arm
-// builtin:none left out: it has no summary to compare), the first pair
-// open.
+// builtin:none left out: it has no summary to compare); the page lists the
+// pairs and shows the one chosen, the first at first.
 func htmlHeadToHeads(r *result.Result) []htmlHeadToHead {
 	control := controlArms(r)
 	var sums []string
@@ -467,7 +511,7 @@ func htmlHeadToHeads(r *result.Result) []htmlHeadToHead {
 		if h.NothingPaired() {
 			continue
 		}
-		out = append(out, htmlHeadToHead{HeadToHead: h, Side: h.sideBySide(), Open: len(out) == 0})
+		out = append(out, htmlHeadToHead{HeadToHead: h, Side: h.sideBySide(), ID: fmt.Sprintf("h2h-%d", len(out)), Shown: len(out) == 0})
 	}
 	return out
 }

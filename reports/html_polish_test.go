@@ -59,7 +59,8 @@ func TestHTMLPolish(t *testing.T) {
 		{"failures grouped by scenario", `<details class="fgroup" open><summary><b>readonly</b> · 4 failures · constraint/ro ×2, decisions/restart ×2</summary>`},
 		{"a check explained where it fails", `<tr class="fcheck" data-c="0"><td colspan="5">constraint/ro <span class="muted">— a rule given by the user or system`},
 		{"the glossary", `<dt>coverage</dt><dd>covers_through is the cut`},
-		{"the head-to-head", `<details class="h2h" open><summary>A: <code>builtin:extractive</code> vs B: <code>` + regexp.QuoteMeta(long) + `</code></summary>`},
+		{"the head-to-head", `<div class="h2h" id="h2h-0"><h3>A: <code>builtin:extractive</code> vs B: <code>` + regexp.QuoteMeta(long) + `</code></h3>`},
+		{"its pair in the list", `<option value="h2h-0" selected>A: builtin:extractive vs B: ` + regexp.QuoteMeta(long) + `</option>`},
 		{"its paired rows", `<td><abbr title="[^"]+">constraint</abbr></td><td class="num">100.0% \(2/2\)</td><td class="num">0.0% \(0/2\)</td>`},
 	} {
 		if !regexp.MustCompile(want.re).MatchString(page) {

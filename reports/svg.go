@@ -206,7 +206,10 @@ func scatterSVG(r *result.Result) template.HTML {
 // driftSVG draws invariant retention by generation, one line per summarizer.
 func driftSVG(r *result.Result) template.HTML {
 	sums := result.Summarizers(r)
-	type cnt struct{ pass, n int }
+	type cnt struct {
+		pass, n int
+		scen    map[string]bool
+	}
 	by := make([]map[int]*cnt, len(sums))
 	idx := map[string]int{}
 	for i, s := range sums {
@@ -223,10 +226,11 @@ func driftSVG(r *result.Result) template.HTML {
 				}
 				e := by[k][g.N]
 				if e == nil {
-					e = &cnt{}
+					e = &cnt{scen: map[string]bool{}}
 					by[k][g.N] = e
 				}
 				e.n++
+				e.scen[u.Scenario.ID] = true
 				if c.Status == result.Pass {
 					e.pass++
 				}
@@ -253,6 +257,8 @@ func driftSVG(r *result.Result) template.HTML {
 		ticks = append(ticks, float64(gens[i]))
 	}
 	p.axes(&b, "generation (repeated compaction)", "invariants kept", ticks, func(v float64) string { return fmt.Sprintf("g%.0f", v) })
+	var thin []string // the points that rest on one outcome or one scenario
+	labelled := len(gens) <= maxDriftLabels
 	for k, s := range sums {
 		var pts []string
 		for _, g := range gens {
@@ -263,17 +269,37 @@ func driftSVG(r *result.Result) template.HTML {
 			rate, lo, hi := result.Wilson(e.pass, e.n)
 			x, y := p.x(float64(g)), p.y(rate)
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+			fill, note := color(k), ""
+			switch {
+			case e.n == 1:
+				fill, note = "#fff", " — n = 1: one outcome, not a rate"
+				thin = append(thin, fmt.Sprintf("%s at g%d (n = 1)", s, g))
+			case len(e.scen) == 1:
+				fill, note = "#fff", " — all from one scenario"
+				thin = append(thin, fmt.Sprintf("%s at g%d (n = %d, one scenario)", s, g, e.n))
+			}
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-opacity="0.5"/>`, x, x, p.y(lo), p.y(hi), color(k))
-			fmt.Fprintf(&b, `<circle class="gen" cx="%.1f" cy="%.1f" r="4" fill="%s"><title>%s g%d: %.1f%% (%d/%d), 95%% CI %.1f–%.1f%%</title></circle>`,
-				x, y, color(k), esc(s), g, 100*rate, e.pass, e.n, 100*lo, 100*hi)
+			fmt.Fprintf(&b, `<circle class="gen" cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s" stroke-width="1.5"><title>%s g%d: %.1f%% (%d/%d, from %s), 95%% CI %.1f–%.1f%%%s</title></circle>`,
+				x, y, fill, color(k), esc(s), g, 100*rate, e.pass, e.n, plural(len(e.scen), "scenario"), 100*lo, 100*hi, esc(note))
+			if labelled {
+				fmt.Fprintf(&b, `<text class="n" x="%.1f" y="%.1f" font-size="10" fill="%s">n=%d</text>`, x+6, y-6-float64(k%3)*11, color(k), e.n)
+			}
 		}
 		if len(pts) > 1 {
 			fmt.Fprintf(&b, `<polyline class="line" fill="none" stroke="%s" stroke-width="2" points="%s"/>`, color(k), strings.Join(pts, " "))
 		}
 	}
 	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) + legendHTML(sums)
+	out := template.HTML(b.String()) + legendHTML(sums)
+	if len(thin) > 0 {
+		out += template.HTML(`<p class="muted thin">Hollow points rest on one outcome (n = 1) or on one scenario, not a rate across scenarios: ` + esc(strings.Join(thin, "; ")) + `.</p>`)
+	}
+	return out
 }
+
+// maxDriftLabels is the most generations whose points get their n written
+// beside them; past it, n is in each point's tooltip.
+const maxDriftLabels = 12
 
 // middleClip shortens s to n characters by replacing its middle with "…",
 // keeping the start (the kind, exec: or openai:) and the end (the
