@@ -26,6 +26,7 @@
 //	schema     print the JSON Schema of a scenario, a summary, a result or a selftest
 //	cache      show or clear the model response cache
 //	version    print the version and the contract versions
+//	view       browse every run: runs, trends across commits, diffs, reports (local web server)
 //
 // 'compact-eval help <command>' describes each command and its flags.
 //

@@ -29,13 +29,15 @@ func (f *reportFormatFlag) Set(v string) error {
 func init() {
 	register(&Command{
 		Name:      "report",
-		UsageLine: "report RESULT [--format json|md|junit|html] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]]",
+		UsageLine: "report RESULT [--format json|md|junit|html|csv] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]]",
 		Short:     "render a saved result in another format",
 		Long: `Report renders a result file written by 'compact-eval run' (result.json) as
 JSON, Markdown (for pull requests and $GITHUB_STEP_SUMMARY), JUnit XML (for CI
-test reporters) or one self-contained HTML page with charts and a drill-down
-per unit. Every format is rendered from the result file alone; secrets were
-redacted before the result was written.
+test reporters), one self-contained HTML page with charts and a drill-down
+per unit, or CSV with one row per check outcome (for a spreadsheet or a
+notebook; the columns are in docs/formats.md, "CSV"). Every format is
+rendered from the result file alone; secrets were redacted before the result
+was written.
 
 With --baseline FILE, the Markdown, HTML and JUnit open with what is new
 against that baseline: regressions (decisions first), fixes, outcomes no
@@ -45,6 +47,7 @@ compare print (--baseline-map pairs summarizers whose names differ).
 	$ compact-eval report out/result.json --format html -o report.html
 	$ compact-eval report out/result.json --format md >> "$GITHUB_STEP_SUMMARY"
 	$ compact-eval report pr/result.json --baseline main/result.json --format junit -o junit.xml
+	$ compact-eval report out/result.json --format csv -o outcomes.csv
 
 Flags may come before or after RESULT.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {

@@ -38,6 +38,7 @@ var floors = map[string]int{
 	"runner/internal/":  0,
 
 	"runner":   5,
+	"viewer":   5,
 	"selftest": 6,
 
 	"cmd/compact-eval/internal/console": 7,

@@ -1,0 +1,280 @@
+package viewer_test
+
+import (
+	"bytes"
+	"html"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/viewer"
+)
+
+func TestRunsPage(t *testing.T) {
+	dir := fixture(t, 4)
+	corrupt := writeRun(t, dir, "corrupt", fixtureRun(9, 2))
+	must(t, os.WriteFile(filepath.Join(corrupt, "result.json"), []byte("{"), 0o644))
+	site := viewer.New([]string{dir})
+
+	code, page := get(t, site, "/")
+	if code != 200 {
+		t.Fatalf("GET / = %d", code)
+	}
+	rows := regexp.MustCompile(`<tr class="run" data-state="([^"]+)" data-id="0/([^"]+)"`).FindAllStringSubmatch(page, -1)
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, r[2])
+	}
+	want := []string{"corrupt", fixtureRun(3, 4).RunID, fixtureRun(2, 4).RunID, fixtureRun(1, 4).RunID, fixtureRun(0, 4).RunID}
+	// The corrupt run has no start time of its own: its folder's time,
+	// now, puts it first.
+	if strings.Join(ids, " ") != strings.Join(want, " ") {
+		t.Errorf("rows %q, want newest first %q", ids, want)
+	}
+	for _, re := range []string{
+		`<span class="state">unreadable</span>: <span class="reason">[^<]*corrupt/result.json: [^<]*invalid result`,
+		`<code class="name" title="c0010{36}">c0010{6}</code><span class="dirty"[^>]*>\+dirty</span><br><span class="name muted">main</span>`,
+		`<li><code class="name">builtin:truncate</code> \d+% \(\d+/\d+`,
+		`<a class="name" href="/run/0/` + fixtureRun(3, 4).RunID + `">`,
+		`<span class="muted" id="rcount">5 of 5</span>`,
+	} {
+		if !regexp.MustCompile(re).MatchString(page) {
+			t.Errorf("the runs page lacks %s", re)
+		}
+	}
+
+	// ?q= keeps the rows holding every word.
+	_, page = get(t, site, "/?q=dirty+"+fixtureRun(3, 4).RunID[:13])
+	if n := strings.Count(page, `<tr class="run"`); n != 1 || !strings.Contains(page, "3 of 5") && !strings.Contains(page, "1 of 5") {
+		t.Errorf("filtered page has %d rows, want 1", n)
+	}
+	_, page = get(t, site, "/?q=nothing-matches-this")
+	if strings.Count(page, `<tr class="run"`) != 0 {
+		t.Error("a filter that matches nothing kept rows")
+	}
+
+	// The rows alone, for the page's refresh: a new run appears.
+	writeRun(t, dir, "zz-new", fixtureRun(20, 2))
+	code, frag := get(t, site, "/runs/rows")
+	if code != 200 || strings.Contains(frag, "<html") || !strings.Contains(frag, `data-id="0/zz-new"`) {
+		t.Errorf("GET /runs/rows = %d, new run listed: %v, a fragment: %v", code, strings.Contains(frag, "zz-new"), !strings.Contains(frag, "<html"))
+	}
+}
+
+func TestTrendsPage(t *testing.T) {
+	dir := fixture(t, 6)
+	site := viewer.New([]string{dir})
+	code, page := get(t, site, "/trends")
+	if code != 200 || !strings.Contains(page, `<option selected>invariants kept</option>`) {
+		t.Fatalf("GET /trends = %d; the default figure is not invariants kept", code)
+	}
+	links := regexp.MustCompile(`<a class="pt" href="/run/0/([^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(links) != 12 {
+		t.Errorf("%d points, want 6 runs × 2 summarizers", len(links))
+	}
+	for _, l := range links {
+		if c, _ := get(t, site, "/run/0/"+l[1]); c != 200 {
+			t.Errorf("point link /run/0/%s = %d", l[1], c)
+		}
+	}
+	if !regexp.MustCompile(`<text class="n"[^>]*>n=\d+</text>`).MatchString(page) {
+		t.Error("the points do not show n")
+	}
+
+	// By commit: one slot per commit (two runs each), labelled by it,
+	// a dirty one marked.
+	_, page = get(t, site, "/trends?order=commit&figure=constraint&summarizer=builtin:extractive")
+	for _, want := range []string{">c000000000</text>", ">c002000000</text>", `<option selected>builtin:extractive</option>`, `<option selected>constraint</option>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the commit-ordered trend lacks %s", want)
+		}
+	}
+	if n := strings.Count(page, `<a class="pt"`); n != 6 {
+		t.Errorf("%d points for one summarizer, want 6", n)
+	}
+	// An unknown figure falls back to the default, never an error page.
+	if code, _ := get(t, site, "/trends?figure=%3Cscript%3E"); code != 200 {
+		t.Errorf("an unknown figure: %d", code)
+	}
+}
+
+// TestTrendFigures computes a trend's points by hand from the results.
+func TestTrendFigures(t *testing.T) {
+	dir := fixture(t, 3)
+	runs := viewer.NewStore([]string{dir}).Runs()
+	tr := viewer.BuildTrend(runs, "constraint", "time", nil)
+	if len(tr.Series) != 2 || tr.Runs != 3 {
+		t.Fatalf("series %d, runs %d", len(tr.Series), tr.Runs)
+	}
+	for _, se := range tr.Series {
+		for k, p := range se.Points {
+			r := fixtureRun(k, 4)
+			r.Aggregate()
+			a := result.FindAggregate(r, se.Summarizer, "constraint")
+			if p.Pass != a.Pass || p.N != a.Pass+a.Fail || p.X != k {
+				t.Errorf("%s run %d: point %d/%d at %d, want %d/%d at %d", se.Summarizer, k, p.Pass, p.N, p.X, a.Pass, a.Pass+a.Fail, k)
+			}
+			if rate, lo, hi := result.Wilson(a.Pass, a.Pass+a.Fail); p.Rate != rate || p.Low != lo || p.High != hi {
+				t.Errorf("%s run %d: interval differs", se.Summarizer, k)
+			}
+		}
+	}
+	// One outcome per point: the chart says so.
+	one := t.TempDir()
+	r := fixtureRun(0, 1)
+	r.Units = r.Units[:1]
+	r.Units[0].Generations = r.Units[0].Generations[:1]
+	var keep []result.CheckResult
+	for _, c := range r.Units[0].Generations[0].Checks {
+		if c.Check == "constraint" {
+			c.Status = result.Pass
+			keep = append(keep, c)
+			break
+		}
+	}
+	r.Units[0].Generations[0].Checks = keep
+	r.Aggregate()
+	writeRun(t, one, "one", r)
+	_, page := get(t, viewer.New([]string{one}), "/trends?figure=constraint")
+	if !strings.Contains(page, `id="n1"`) || !strings.Contains(page, `>n=1</text>`) || !strings.Contains(page, "n = 1: one outcome") {
+		t.Error("a point with n = 1 is not called out")
+	}
+}
+
+func TestDiffPage(t *testing.T) {
+	dir := fixture(t, 2)
+	site := viewer.New([]string{dir})
+	a, b := fixtureRun(0, 4), fixtureRun(1, 4)
+	code, page := get(t, site, "/diff?base=0/"+a.RunID+"&new=0/"+b.RunID)
+	if code != 200 {
+		t.Fatalf("diff: %d\n%s", code, page)
+	}
+	base, _ := reports.Read(filepath.Join(dir, a.RunID, "result.json"))
+	next, _ := reports.Read(filepath.Join(dir, b.RunID, "result.json"))
+	p, _ := reports.ParsePairing(nil, result.Summarizers(base), result.Summarizers(next))
+	c := reports.CompareWith(base, next, reports.CompareOptions{Alpha: reports.DefaultAlpha, Pairing: p, MapFlag: "--map"})
+	if len(c.Regressions) == 0 || len(c.Fixes) == 0 {
+		t.Fatal("the fixture runs differ in nothing: the test would prove little")
+	}
+	for id, n := range map[string]int{"n-paired": c.Paired, "n-regressions": len(c.Regressions), "n-fixes": len(c.Fixes), "n-missing": c.Missing} {
+		if !strings.Contains(page, `id="`+id+`">`+strconv.Itoa(n)+`<`) {
+			t.Errorf("%s is not %d", id, n)
+		}
+	}
+	var text bytes.Buffer
+	c.WriteText(&text)
+	if pre := regexp.MustCompile(`(?s)<pre>(.*)</pre>`).FindStringSubmatch(page); pre == nil || html.UnescapeString(pre[1]) != text.String() {
+		t.Error("the page does not hold the comparison as compare prints it")
+	}
+	// Each regression links to its unit in the new run's report, and the
+	// anchor is there.
+	m := regexp.MustCompile(`<table class="changes" id="regressions">.*?<a class="name" href="(/run/[^"#]+)#([^"]+)"`).FindStringSubmatch(strings.ReplaceAll(page, "\n", " "))
+	if m == nil {
+		t.Fatal("no link from a regression to its unit")
+	}
+	if _, rep := get(t, site, m[1]); !strings.Contains(rep, `id="`+m[2]+`"`) {
+		t.Errorf("the run's report has no element %s", m[2])
+	}
+
+	// Head-to-head: the counts of reports.CompareSummarizers.
+	code, page = get(t, site, "/diff?run=0/"+a.RunID+"&a=builtin:truncate&b=builtin:extractive")
+	h := reports.CompareSummarizers(base, "builtin:truncate", "builtin:extractive", reports.DefaultAlpha)
+	if code != 200 || !strings.Contains(page, `id="n-paired">`+strconv.Itoa(h.Paired)+`<`) || !strings.Contains(page, `id="n-aonly">`+strconv.Itoa(len(h.AOnly))+`<`) || !strings.Contains(page, `id="n-bonly">`+strconv.Itoa(len(h.BOnly))+`<`) {
+		t.Errorf("head-to-head: %d, counts differ from CompareSummarizers (paired %d)", code, h.Paired)
+	}
+	// A run alone offers its summarizers, the first two chosen.
+	_, page = get(t, site, "/diff?run=0/"+a.RunID)
+	if !strings.Contains(page, `<select name="a"><option selected>builtin:truncate</option>`) {
+		t.Error("the head-to-head does not offer the run's summarizers")
+	}
+
+	for path, want := range map[string]int{
+		"/diff":                              200,
+		"/diff?base=0/nope&new=0/" + b.RunID: 404,
+		"/diff?base=0/" + a.RunID:            400,
+		"/diff?run=0/" + a.RunID + "&a=x&b=builtin:truncate":                400,
+		"/diff?run=0/" + a.RunID + "&a=builtin:truncate&b=builtin:truncate": 400,
+	} {
+		if code, page := get(t, site, path); code != want || !strings.Contains(page, "</html>") {
+			t.Errorf("GET %s = %d, want %d with a page", path, code, want)
+		}
+	}
+}
+
+func TestRunPage(t *testing.T) {
+	dir := fixture(t, 1)
+	corrupt := writeRun(t, dir, "corrupt", fixtureRun(9, 2))
+	must(t, os.WriteFile(filepath.Join(corrupt, "result.json"), []byte("{"), 0o644))
+	site := viewer.New([]string{dir})
+	id := fixtureRun(0, 4).RunID
+	code, page := get(t, site, "/run/0/"+id)
+	if code != 200 || !strings.Contains(page, `<nav class="viewer-bar"`) || !strings.Contains(page, `<h2>Leaderboard</h2>`) {
+		t.Fatalf("GET /run = %d, the report with the bar: %v", code, strings.Contains(page, "viewer-bar"))
+	}
+	code, csv := get(t, site, "/run/0/"+id+"/report.csv")
+	r, _ := reports.Read(filepath.Join(dir, id, "result.json"))
+	var want bytes.Buffer
+	reports.Write(&want, r, "csv", reports.Options{})
+	if code != 200 || csv != want.String() {
+		t.Errorf("GET report.csv = %d, equal to report --format csv: %v", code, csv == want.String())
+	}
+	for path, want := range map[string]int{"/run/0/nope": 404, "/run/0/corrupt": 409, "/run/0/corrupt/report.csv": 409, "/run/7/" + id: 404, "/run/0/..%2F..%2Fetc": 404, "/nope": 404} {
+		if code, _ := get(t, site, path); code != want {
+			t.Errorf("GET %s = %d, want %d", path, code, want)
+		}
+	}
+}
+
+func TestStaticAndMethods(t *testing.T) {
+	site := viewer.New([]string{t.TempDir()})
+	rec := httptest.NewRecorder()
+	site.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/static/app.js", nil))
+	if rec.Code != 200 || !strings.Contains(rec.Header().Get("Content-Type"), "javascript") || !strings.Contains(rec.Body.String(), "/runs/rows") {
+		t.Errorf("app.js: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+		rec := httptest.NewRecorder()
+		site.ServeHTTP(rec, httptest.NewRequest(m, "/", nil))
+		if rec.Code != http.StatusMethodNotAllowed {
+			t.Errorf("%s / = %d, want 405", m, rec.Code)
+		}
+	}
+	// No page loads anything from elsewhere.
+	_, page := get(t, site, "/")
+	if regexp.MustCompile(`(src|href)="(https?:)?//`).MatchString(page) {
+		t.Error("the page loads an asset from another site")
+	}
+}
+
+// TestReadOnly: serving every page changes nothing in the run folders.
+func TestReadOnly(t *testing.T) {
+	dir := fixture(t, 3)
+	prog := writeRun(t, dir, "in-progress", fixtureRun(7, 2))
+	must(t, os.Remove(filepath.Join(prog, "result.json")))
+	snap := func() string {
+		var b strings.Builder
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			info, _ := d.Info()
+			b.WriteString(p + " " + info.Mode().String() + " " + strconv.FormatInt(info.Size(), 10) + " " + info.ModTime().String() + "\n")
+			return nil
+		})
+		return b.String()
+	}
+	before := snap()
+	site := viewer.New([]string{dir})
+	a, b := fixtureRun(0, 4).RunID, fixtureRun(1, 4).RunID
+	for _, p := range []string{"/", "/runs/rows", "/trends", "/trends?order=commit", "/diff?base=0/" + a + "&new=0/" + b, "/diff?run=0/" + a, "/run/0/" + a, "/run/0/" + a + "/report.csv", "/run/0/in-progress"} {
+		get(t, site, p)
+	}
+	if after := snap(); after != before {
+		t.Errorf("the folders changed:\n%s\nthen\n%s", before, after)
+	}
+}
