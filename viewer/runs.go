@@ -98,7 +98,7 @@ func (s *Server) runsRows(w http.ResponseWriter, r *http.Request) {
 
 // kept is a summarizer's invariants-kept headline in a run.
 func kept(s result.SummarizerSummary) string {
-	return reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantSkip)
+	return reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantUncertain, s.InvariantSkip)
 }
 
 func init() { funcs["kept"] = kept }

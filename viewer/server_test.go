@@ -119,10 +119,11 @@ func TestTrendFigures(t *testing.T) {
 			r := fixtureRun(k, 4)
 			r.Aggregate()
 			a := result.FindAggregate(r, se.Summarizer, "constraint")
-			if p.Pass != a.Pass || p.N != a.Pass+a.Fail || p.X != k {
-				t.Errorf("%s run %d: point %d/%d at %d, want %d/%d at %d", se.Summarizer, k, p.Pass, p.N, p.X, a.Pass, a.Pass+a.Fail, k)
+			n := a.Pass + a.Fail + a.Uncertain
+			if p.Pass != a.Pass || p.N != n || p.X != k {
+				t.Errorf("%s run %d: point %d/%d at %d, want %d/%d at %d", se.Summarizer, k, p.Pass, p.N, p.X, a.Pass, n, k)
 			}
-			if rate, lo, hi := result.Wilson(a.Pass, a.Pass+a.Fail); p.Rate != rate || p.Low != lo || p.High != hi {
+			if rate, lo, hi := result.Wilson(a.Pass, n); p.Rate != rate || p.Low != lo || p.High != hi {
 				t.Errorf("%s run %d: interval differs", se.Summarizer, k)
 			}
 		}

@@ -17,8 +17,8 @@ const (
 	FigureStructural = "structural passed"
 )
 
-// Point is one run's figure for one summarizer: Pass of N outcomes, with
-// the Wilson 95% interval.
+// Point is one run's figure for one summarizer: Pass of N outcomes (pass,
+// fail or uncertain), with the Wilson 95% interval.
 type Point struct {
 	Run             *Run
 	X               int // slot on the x axis
@@ -54,16 +54,18 @@ func figure(r *Run, sum, fig string) (pass, n int, ok bool) {
 			if s.Summarizer != sum {
 				continue
 			}
+			// An uncertain result is applicable and not passed, as in
+			// every headline.
 			if fig == FigureInvariants {
-				return s.InvariantPass, s.InvariantPass + s.InvariantFail, true
+				return s.InvariantPass, s.InvariantPass + s.InvariantFail + s.InvariantUncertain, true
 			}
-			return s.StructuralPass, s.StructuralPass + s.StructuralFail, true
+			return s.StructuralPass, s.StructuralPass + s.StructuralFail + s.StructuralUncertain, true
 		}
 		return 0, 0, false
 	}
 	for _, a := range r.Aggregates {
 		if a.Summarizer == sum && a.Check == fig {
-			return a.Pass, a.Pass + a.Fail, true
+			return a.Pass, a.Judged(), true
 		}
 	}
 	return 0, 0, false
