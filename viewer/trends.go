@@ -178,7 +178,7 @@ const maxLabelled = 40
 // the points are many); a point that rests on one outcome (n = 1) is drawn
 // hollow.
 func (t *Trend) SVG() template.HTML {
-	const w, h, left, right, top, bottom = 960.0, 340.0, 56.0, 16.0, 16.0, 58.0
+	const w, h, left, right, top, bottom = 960.0, 340.0, 84.0, 44.0, 16.0, 58.0
 	slots := max(1, len(t.Slots))
 	x := func(i int) float64 {
 		if slots == 1 {
