@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
+	"github.com/compact-eval/compact-eval/internal/redact"
 )
 
 // ExecOptions are the options of one exec call: timeout, extra environment,
@@ -70,11 +71,50 @@ func ParseSpec(raw string) (Spec, error) {
 		if len(words) == 0 {
 			return Spec{}, fmt.Errorf("spec %q: empty command", raw)
 		}
+		if err := CheckCommand(words); err != nil {
+			return Spec{}, err
+		}
 		s.Command = words
+		// The spec as written names the summarizer in every record: with
+		// a word that looks like a key it is recorded redacted (the
+		// command keeps the word, to run).
+		s.Raw = redact.Keys().String(raw)
 	default:
 		return Spec{}, fmt.Errorf("spec %q: unknown kind %q (valid: builtin, exec, openai, anthropic, openai-responses)", raw, kind)
 	}
 	return s, nil
+}
+
+// KeyInCommandError is a command line that holds the value of a key the
+// harness knows. Its message names the variable, never the value.
+type KeyInCommandError struct{ Var string }
+
+func (e *KeyInCommandError) Error() string {
+	return fmt.Sprintf("the command line holds the value of %s: pass the variable to the program with --exec-env %s (or pass_env: [%s] in compact-eval.yaml), never its value", e.Var, e.Var, e.Var)
+}
+
+// CheckCommand refuses a command line that holds the value of a key the
+// harness knows (redact.KeyValues): the program should get the variable
+// (--exec-env, pass_env), not its value, which every record of the spec
+// would otherwise carry. Words that look like keys (redact.LooksLikeKey)
+// are registered as keys, so that whatever writes the spec hides them.
+func CheckCommand(words []string) error {
+	known := redact.KeyValues()
+	for i, w := range words {
+		for _, k := range known {
+			if strings.Contains(w, k.Value) {
+				return &KeyInCommandError{Var: k.ID}
+			}
+		}
+		prev := ""
+		if i > 0 {
+			prev = words[i-1]
+		}
+		for _, v := range redact.KeysInArgument(prev, w) {
+			redact.RegisterKey("command-line-key", v)
+		}
+	}
+	return nil
 }
 
 // SplitCommand splits a command line into words, honouring single and double

@@ -88,17 +88,17 @@ const (
 
 // ScenarioRef identifies the scenario a unit ran.
 type ScenarioRef struct {
-	ID     string   `json:"id"`
+	ID     string   `json:"id" redact:"keep"`
 	Title  string   `json:"title,omitempty"`
 	File   string   `json:"file"`
-	Digest string   `json:"digest"`
+	Digest string   `json:"digest" redact:"keep"`
 	Tags   []string `json:"tags,omitempty"`
 }
 
 // Unit is one scenario × summarizer × trial.
 type Unit struct {
 	Scenario    ScenarioRef  `json:"scenario"`
-	Summarizer  string       `json:"summarizer"`
+	Summarizer  string       `json:"summarizer" redact:"keep"`
 	Trial       int          `json:"trial"`
 	Status      string       `json:"status"`
 	Error       string       `json:"error,omitempty"`

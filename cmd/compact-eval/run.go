@@ -37,6 +37,26 @@ var defaultSummarizers = []string{"builtin:none", "builtin:truncate", "builtin:m
 // scheduling after N finished units, as if interrupted.
 const failpointEnv = "COMPACT_EVAL_FAILPOINT"
 
+// envNamesFlag is --exec-env: names of environment variables, repeatable
+// or comma-separated, that exec programs may see although they hold keys.
+type envNamesFlag []string
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func (e *envNamesFlag) String() string { return strings.Join(*e, ",") }
+
+// Set refuses anything but a variable's name, without echoing it: a key
+// pasted by mistake must not reach the console.
+func (e *envNamesFlag) Set(v string) error {
+	for _, n := range strings.Split(v, ",") {
+		if !envNameRE.MatchString(n) {
+			return errors.New("want the NAME of an environment variable (such as OPENAI_API_KEY), not a value")
+		}
+		*e = append(*e, n)
+	}
+	return nil
+}
+
 // stringsFlag is a repeatable string flag.
 type stringsFlag []string
 
@@ -117,6 +137,7 @@ type runFlags struct {
 	judgeGate     bool
 	agentSamples  int
 	agentSeed     uint64
+	execEnv       envNamesFlag
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -134,6 +155,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring summarizers, endpoints, agent, trials, scenarios and gates (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", providers.DefaultExecTimeout, "time limit of one exec summarizer or agent call")
+	fs.Var(&f.execEnv, "exec-env", "let exec summarizers, agents and judges see this key `variable` (repeatable or comma-separated; by default no exec program sees an API key)")
 	fs.IntVar(&f.agentSamples, "agent-samples", 1, "a model agent (openai:, anthropic:, openai-responses:) asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
 	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which a model agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about every invariant of every generation beside its check, a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
@@ -393,7 +415,7 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 
 // build makes the summarizers and the agent of the plan's settings.
 func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
-	base := providers.Options{ExecTimeout: p.settings.ExecTimeout, OpenAI: f.openai}
+	base := providers.Options{ExecTimeout: p.settings.ExecTimeout, OpenAI: f.openai, PassEnv: f.execEnv}
 	base.OpenAI.Getenv = env.Getenv
 	base.OpenAI.Concurrency = p.settings.Jobs
 	// One limiter for the whole run: rate limits and the slow-down on

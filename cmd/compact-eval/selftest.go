@@ -58,6 +58,7 @@ type selftestFlags struct {
 	openai      providers.OpenAIOptions
 	judge       string
 	judgeJSON   string
+	execEnv     envNamesFlag
 }
 
 func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
@@ -69,6 +70,7 @@ func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
 	fs.Var(&f.tokenizer, "tokenizer", "token `encoding`: "+strings.Join(tokens.Encodings, ", "))
 	fs.StringVar(&f.config, "config", "", "config `file` declaring the agent and its endpoint (default: ./"+config.DefaultFile+" when it exists)")
 	fs.DurationVar(&f.execTimeout, "exec-timeout", providers.DefaultExecTimeout, "time limit of one exec agent call")
+	fs.Var(&f.execEnv, "exec-env", "let exec agents and judges see this key `variable` (repeatable or comma-separated; by default no exec program sees an API key)")
 	fs.StringVar(&f.judge, "judge", "", "also measure a model judge, a `spec` (openai:MODEL or exec:COMMAND; default: judge: in the config file, else none): its verdicts on the oracle and on every planted variant, as a confusion table per class")
 	fs.StringVar(&f.judgeJSON, "judge-json", "", "with --judge, write the judge's table and every judgement as JSON to `FILE` (- for standard output)")
 	f.openai.RegisterFlags(fs)
@@ -210,7 +212,7 @@ func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, 
 	if err := f.openai.Validate(); err != nil {
 		return nil, "", 0, nil, usageError{err}
 	}
-	base := providers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai}
+	base := providers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai, PassEnv: f.execEnv}
 	base.OpenAI.Getenv = env.Getenv
 	base.OpenAI.Concurrency = settings.Jobs
 	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: settings.Jobs})

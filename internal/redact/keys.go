@@ -2,6 +2,7 @@ package redact
 
 import (
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -116,4 +117,72 @@ func HoldsKey(entry string, known []Secret) bool {
 		}
 	}
 	return false
+}
+
+// keyPrefixes start the keys of common services.
+var keyPrefixes = []string{"sk-", "sk_", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "glpat-",
+	"xoxa-", "xoxb-", "xoxp-", "xoxr-", "AKIA", "ASIA", "AIza", "hf_", "eyJ", "Bearer "}
+
+// keyFlag matches the names of flags and settings whose value is a key.
+var keyFlag = regexp.MustCompile(`(?i)^-{0,2}([a-z0-9]+[-_])*(api[-_]?key|key|token|secret|passw(or)?d|pass|auth|bearer|credentials?|access[-_]?key)$`)
+
+// KeysInArgument returns the values in one word of a command line that
+// look like keys, prev being the word before it: the value of --key=VALUE
+// or of a word after a key flag (--api-key VALUE, --token VALUE), a word
+// with the prefix of a service's keys (sk-, ghp_, AKIA, …), or a long word
+// mixing upper case, lower case and digits with no path in it. Such values
+// are hidden as keys everywhere (RegisterKey), however they got there (an
+// unexported shell variable, a file's content).
+func KeysInArgument(prev, word string) []string {
+	var out []string
+	add := func(v string) {
+		v = strings.Trim(v, `"'`)
+		if len([]rune(v)) >= MinKeyLen && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	if name, value, ok := strings.Cut(word, "="); ok && keyFlag.MatchString(name) {
+		add(value)
+	}
+	if strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") && keyFlag.MatchString(prev) || strings.EqualFold(prev, "bearer") {
+		add(word)
+	}
+	for _, part := range strings.FieldsFunc(word, func(r rune) bool { return strings.ContainsRune("=:, \t\"'", r) }) {
+		if looksLikeKey(part) {
+			add(part)
+		}
+	}
+	return out
+}
+
+// looksLikeKey reports whether s has the shape of a key: a service's
+// prefix and 16 characters or more, or 24 or more characters of letters of
+// both cases and digits (and - _ .), without a path separator.
+func looksLikeKey(s string) bool {
+	if len(s) < 16 {
+		return false
+	}
+	for _, p := range keyPrefixes {
+		if strings.HasPrefix(s, p) && len(s) >= len(p)+12 {
+			return true
+		}
+	}
+	if len(s) < 24 || strings.ContainsAny(s, `/\`) {
+		return false
+	}
+	var lower, upper, digit bool
+	for _, c := range s {
+		switch {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case '0' <= c && c <= '9':
+			digit = true
+		case c == '-' || c == '_' || c == '.' || c == '+':
+		default:
+			return false
+		}
+	}
+	return lower && upper && digit
 }

@@ -344,3 +344,29 @@ func BenchmarkFindHostile(b *testing.B) {
 		}
 	}
 }
+
+// Words of a command line that look like keys, and words that do not.
+func TestKeysInArgument(t *testing.T) {
+	for _, tc := range []struct {
+		prev, word string
+		want       []string
+	}{
+		{"--key", "sk-proj-Qw3rTy7UiOp9AsDfGh", []string{"sk-proj-Qw3rTy7UiOp9AsDfGh"}},
+		{"", "--api-key=abcdefgh12345678", []string{"abcdefgh12345678"}},
+		{"--token", "short", nil},
+		{"-H", "Authorization: Bearer ghp_16C7e42F292c6912E7710c8", []string{"ghp_16C7e42F292c6912E7710c8"}},
+		{"", "wJalrXUtnFEMI_K7MDENG_bPxRfiCYEXAMPLE9", []string{"wJalrXUtnFEMI_K7MDENG_bPxRfiCYEXAMPLE9"}},
+		{"Bearer", "abcdefgh-ijklmnop", []string{"abcdefgh-ijklmnop"}},
+		{"", "/opt/summarizers/GptSummarizerV2Final2024.py", nil},
+		{"--model", "gpt-4o-mini-2024-07-18", nil},
+		{"", "summarize.py", nil},
+		{"--max-tokens", "40960000", nil},
+		{"", "--max-tokens=40960000", nil},
+		{"", "OPENAI_API_KEY=abcdefgh12345678", []string{"abcdefgh12345678"}},
+		{"--auth-token", "abcdefgh12345678", []string{"abcdefgh12345678"}},
+	} {
+		if got := KeysInArgument(tc.prev, tc.word); !cmp.Equal(got, tc.want) {
+			t.Errorf("KeysInArgument(%q, %q) = %q, want %q", tc.prev, tc.word, got, tc.want)
+		}
+	}
+}

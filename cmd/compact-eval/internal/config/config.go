@@ -195,7 +195,7 @@ func (e Endpoint) APIKey(getenv func(string) string) (string, error) {
 func (f *File) TargetOptions(t Target, base providers.Options, getenv func(string) string) (providers.Options, error) {
 	opts := base
 	if t.Spec.Kind == providers.KindExec {
-		opts.PassEnv = t.Env
+		opts.PassEnv = append(slices.Clone(base.PassEnv), t.Env...)
 	}
 	if !providers.ModelKind(t.Spec.Kind) {
 		return opts, nil
@@ -592,7 +592,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		return t, true
 	}
 	n0 := len(p.errs)
-	fields := p.Fields(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env")
+	fields := p.Fields(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env", "pass_env")
 	if fields == nil {
 		return t, false
 	}
@@ -662,11 +662,15 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 			}
 		}
 	}
-	if fd, ok := fields["env"]; ok {
+	for _, key := range []string{"pass_env", "env"} {
+		fd, ok := fields[key]
+		if !ok {
+			continue
+		}
 		if t.Spec.Kind != providers.KindExec && t.Spec.Kind != "" {
-			p.Errorf(fd.Key, "%s.env: only exec targets take env (the key variables an exec program may see)", what)
+			p.Errorf(fd.Key, "%s.%s: only exec targets take %s (the key variables an exec program may see)", what, key, key)
 		} else {
-			t.Env = p.envNames(fd.Value, what+".env")
+			t.Env = append(t.Env, p.envNames(fd.Value, what+"."+key)...)
 		}
 	}
 	return t, len(p.errs) == n0
@@ -731,7 +735,11 @@ func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yaml
 		if len(words) == 0 {
 			return providers.Spec{Kind: kind}
 		}
-		return providers.Spec{Kind: kind, Command: words, Raw: providers.ExecSpec(words)}
+		if err := providers.CheckCommand(words); err != nil {
+			p.Errorf(command.Value, "%s.command: %v", what, err)
+			return providers.Spec{}
+		}
+		return providers.Spec{Kind: kind, Command: words, Raw: redact.Keys().String(providers.ExecSpec(words))}
 	case providers.KindBuiltin:
 		p.Errorf(typeF.Value, "%s.type: write a builtin as spec: builtin:NAME", what)
 	default:

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -105,7 +106,7 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 		if err != nil {
 			return Settings{}, fmt.Errorf("--agent: %w", err)
 		}
-		s.Agent = Target{Name: flags.Agent, Spec: spec}
+		s.Agent = Target{Name: spec.Raw, Spec: spec}
 	} else {
 		s.Agent = *f.Agent
 	}
@@ -156,6 +157,10 @@ var targetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+/-]*$`)
 func ParseTarget(raw string) (Target, error) {
 	if name, spec, ok := strings.Cut(raw, "="); ok && targetName.MatchString(name) {
 		sp, err := providers.ParseSpec(spec)
+		var keyErr *providers.KeyInCommandError
+		if errors.As(err, &keyErr) {
+			return Target{}, err // without the spec, which holds a key
+		}
 		if err != nil {
 			return Target{}, fmt.Errorf("%q: the name %s names %w", raw, name, err)
 		}
@@ -165,5 +170,5 @@ func ParseTarget(raw string) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
-	return Target{Name: raw, Spec: sp}, nil
+	return Target{Name: sp.Raw, Spec: sp}, nil
 }

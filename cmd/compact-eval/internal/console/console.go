@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/compact-eval/compact-eval/internal/redact"
 )
 
 // Text is s for a console line: control characters (C0 but none, DEL,
@@ -87,7 +89,9 @@ func Lines(s string) string {
 // line counts as a blank here (a ':' after "日本" is escaped too, which
 // costs nothing but looks). Other control characters but '\n', '\r' and
 // '\t' are escaped as \xNN, so that no escape sequence reaches a
-// terminal. It is safe for concurrent use; each Write is whole.
+// terminal. Every API key the harness knows (redact.Keys) is hidden as
+// [redacted:NAME] in what a Write carries, whatever printed it. It is safe
+// for concurrent use; each Write is whole.
 type Guard struct {
 	mu     sync.Mutex
 	w      io.Writer
@@ -104,6 +108,12 @@ func (g *Guard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.buf = g.buf[:0]
+	n := len(p)
+	if keys := redact.Keys(); keys != nil {
+		if s := string(p); keys.Contains(s) {
+			p = []byte(keys.String(s))
+		}
+	}
 	for _, c := range p {
 		hashes := g.hashes
 		g.hashes = 0
@@ -135,5 +145,5 @@ func (g *Guard) Write(p []byte) (int, error) {
 	if _, err := g.w.Write(g.buf); err != nil {
 		return 0, err
 	}
-	return len(p), nil
+	return n, nil
 }
