@@ -278,7 +278,7 @@ func Compare(base, new *result.Result, alpha float64) *Comparison {
 // tokenizer, agent and prompt digests).
 func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	alpha := opts.Alpha
-	if alpha <= 0 || alpha >= 1 {
+	if !(alpha > 0 && alpha < 1) { // NaN too
 		alpha = DefaultAlpha
 	}
 	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials), mapFlag: opts.MapFlag, FailOnUnjudged: opts.FailOnUnjudged}

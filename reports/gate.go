@@ -3,6 +3,7 @@ package reports
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -53,11 +54,11 @@ func (m *MinPass) Set(s string) error {
 			v, scale = p, 100
 		}
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return fmt.Errorf("min-pass %s: %q is not a number", k, v)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("min-pass %s: %q is not a finite number", k, v)
 		}
 		f /= scale
-		if f < 0 || f > 1 {
+		if !(f >= 0 && f <= 1) {
 			return fmt.Errorf("min-pass %s: rate %s is outside [0, 1] (write 0.9 or 90%%)", k, v)
 		}
 		m.Rates[k] = f
@@ -358,7 +359,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 					why = fmt.Sprintf("all %d outcomes were skipped", tl.skip)
 				}
 				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s: nothing to judge (%s; --allow-empty accepts this)", s, c, why))
-			case float64(tl.pass)/float64(n) < t:
+			case !(float64(tl.pass)/float64(n) >= t): // NaN, a library caller's, fails too
 				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s %s < %s%s", s, c, pct(tl.pass, n), pctf(t), tl.misses(c)))
 			default:
 				held++

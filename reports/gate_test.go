@@ -35,7 +35,16 @@ func TestParseMinPass(t *testing.T) {
 		{"decisions", "decisions=0.8", map[string]float64{"decisions": 0.8}, ""},
 		{"unknown key", "constrain=1", nil, `unknown check type "constrain"`},
 		{"no rate", "constraint", nil, "want key=rate"},
-		{"not a number", "all=high", nil, `"high" is not a number`},
+		{"not a number", "all=high", nil, `"high" is not a finite number`},
+		// Issue 26, finding 3: NaN compared false against both bounds and
+		// opened the gate.
+		{"NaN", "constraint=NaN", nil, `"NaN" is not a finite number`},
+		{"NaN%", "constraint=NaN%", nil, `"NaN" is not a finite number`},
+		{"nan", "all=nan", nil, `"nan" is not a finite number`},
+		{"Inf", "all=Inf", nil, `"Inf" is not a finite number`},
+		{"-Inf%", "all=-Inf%", nil, `"-Inf" is not a finite number`},
+		{"overflow", "all=1e999", nil, "is not a finite number"},
+		{"empty rate", "all=", nil, `"" is not a finite number`},
 		{"above one", "all=90", nil, "outside [0, 1]"},
 		{"just above one", "all=1.01", nil, "outside [0, 1]"},
 		{"just above 100%", "all=100.5%", nil, "outside [0, 1]"},
@@ -355,5 +364,14 @@ func TestGateFailsClosed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A library caller's NaN threshold fails the gate instead of holding it.
+func TestMinPassNaNFailsClosed(t *testing.T) {
+	r := handResult(unitSpec{scenario: "s", summarizer: "x", checks: map[string]result.Status{"constraint/ro": result.Pass}})
+	rep := reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"all": math.NaN()}}})
+	if !rep.Failed {
+		t.Fatalf("a NaN rate held the gate: %v", rep.Lines)
 	}
 }

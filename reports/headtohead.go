@@ -95,7 +95,7 @@ func specs(r *result.Result) map[string]string {
 // every outcome of a unit that errored count as failures, a skip on either
 // side leaves the pair out (counted in OneSided).
 func CompareSummarizers(r *result.Result, a, b string, alpha float64) *HeadToHead {
-	if alpha <= 0 || alpha >= 1 {
+	if !(alpha > 0 && alpha < 1) { // NaN too
 		alpha = DefaultAlpha
 	}
 	h := &HeadToHead{A: a, B: b, Alpha: alpha}

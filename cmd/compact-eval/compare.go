@@ -59,7 +59,9 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 	$ compact-eval compare --a builtin:extractive --b ours out/result.json
 	$ compact-eval compare --a builtin:extractive --b ours --format md out/result.json >> "$GITHUB_STEP_SUMMARY"`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
-			alpha := fs.Float64("alpha", reports.DefaultAlpha, "significance level of the McNemar test, in (0, 1)")
+			lv := levelFlag(reports.DefaultAlpha)
+			alpha := (*float64)(&lv)
+			fs.Var(&lv, "alpha", "significance `level` of the McNemar test, in (0, 1) (default 0.05)")
 			var pairs stringsFlag
 			fs.Var(&pairs, "map", "pair summarizer OLD of BASE with NEW of the new run, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out)")
 			a := fs.String("a", "", "head-to-head: summarizer A of the one RESULT, by `NAME or SPEC`")
@@ -75,7 +77,7 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 				if len(args) != 2 {
 					return usagef("compare takes two result files, BASE and NEW; got %d arguments", len(args))
 				}
-				if *alpha <= 0 || *alpha >= 1 {
+				if !(*alpha > 0 && *alpha < 1) {
 					return usagef("-alpha %g: want a level in (0, 1), e.g. 0.05", *alpha)
 				}
 				base, err := reports.Read(args[0])

@@ -37,6 +37,20 @@ var defaultSummarizers = []string{"builtin:none", "builtin:truncate", "builtin:m
 // scheduling after N finished units, as if interrupted.
 const failpointEnv = "COMPACT_EVAL_FAILPOINT"
 
+// levelFlag is a significance level (--alpha): a finite number in (0, 1).
+type levelFlag float64
+
+func (l *levelFlag) String() string { return strconv.FormatFloat(float64(*l), 'g', -1, 64) }
+
+func (l *levelFlag) Set(v string) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || !(f > 0 && f < 1) { // NaN and ±Inf too
+		return errors.New("want a level in (0, 1), e.g. 0.05")
+	}
+	*l = levelFlag(f)
+	return nil
+}
+
 // envNamesFlag is --exec-env: names of environment variables, repeatable
 // or comma-separated, that exec programs may see although they hold keys.
 type envNamesFlag []string
@@ -99,7 +113,7 @@ type gateFlags struct {
 	baseline    string
 	baselineMap stringsFlag
 	allowEmpty  bool
-	alpha       float64
+	alpha       levelFlag
 	uncertain   reports.UncertainAs
 	// failOnUnjudged makes a baseline pass no longer judged fail the gate.
 	failOnUnjudged bool
@@ -112,7 +126,8 @@ func (g *gateFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.allowEmpty, "allow-empty", false, "gate: let a gate hold when it has nothing to judge (by default it fails)")
 	fs.Var(&g.uncertain, "uncertain", "gate: how --min-pass and --baseline count an outcome a check could not tell, `miss|skip|pass`: miss (not passed, the default), skip (left out, like a skipped outcome) or pass (counted as passed)")
 	fs.BoolVar(&g.failOnUnjudged, "fail-on-unjudged", false, "gate: an outcome that passed in the baseline and is no longer judged (skipped) fails the baseline gate (by default it is counted apart)")
-	fs.Float64Var(&g.alpha, "alpha", reports.DefaultAlpha, "significance level of the baseline gate when there are several trials")
+	g.alpha = reports.DefaultAlpha
+	fs.Var(&g.alpha, "alpha", "significance `level` of the baseline gate when there are several trials, in (0, 1) (default 0.05)")
 }
 
 // runFlags are the flags of `compact-eval run`.
@@ -486,8 +501,8 @@ func (p *runPlan) names() []string {
 // unless --write-baseline names it: this run then creates it) and the
 // pairing of its summarizers with the run's names.
 func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
-	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: g.alpha, AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged}
-	if g.alpha <= 0 || g.alpha >= 1 {
+	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: float64(g.alpha), AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged}
+	if !(g.alpha > 0 && g.alpha < 1) {
 		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
 	}
 	if s.Baseline == "" {

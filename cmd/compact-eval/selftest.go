@@ -39,7 +39,7 @@ func (s *strengthFlag) String() string {
 
 func (s *strengthFlag) Set(v string) error {
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 || f > 1 {
+	if err != nil || !(f >= 0 && f <= 1) { // NaN and ±Inf too
 		return fmt.Errorf("want a number in [0, 1], e.g. 0.95")
 	}
 	s.v, s.set = f, true

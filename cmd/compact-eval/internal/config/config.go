@@ -67,6 +67,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -415,8 +416,8 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 	}
 	// Plain decimal only (strconv.ParseFloat): no .inf or .nan.
 	v, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil {
-		p.Errorf(n, "%s: %q is not a number", what, n.Value)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		p.Errorf(n, "%s: %q is not a finite number", what, n.Value)
 		return 0, false
 	}
 	return v, true
@@ -870,7 +871,7 @@ func (p *parser) rate(n *yaml.Node, what string) (float64, bool) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
 		if pct, ok := strings.CutSuffix(strings.TrimSpace(n.Value), "%"); ok {
 			v, err := strconv.ParseFloat(strings.TrimSpace(pct), 64)
-			if err != nil || v < 0 || v > 100 {
+			if err != nil || !(v >= 0 && v <= 100) { // NaN% too
 				p.Errorf(n, "%s: want a rate in [0, 1] or a percentage, got %q", what, n.Value)
 				return 0, false
 			}
@@ -881,7 +882,7 @@ func (p *parser) rate(n *yaml.Node, what string) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if v < 0 || v > 1 {
+	if !(v >= 0 && v <= 1) {
 		p.Errorf(n, "%s: want a rate in [0, 1] (write 0.9 or \"90%%\"), got %s", what, n.Value)
 		return 0, false
 	}
