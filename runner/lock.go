@@ -19,9 +19,11 @@ const LockFile = "lock"
 var ErrFolderLocked = errors.New("run folder in use")
 
 // folderLock is the exclusive lock of a run folder, held for the life of a
-// run or resume: flock on Unix (released by the kernel when the process
-// dies, however it dies), a lock file holding the owner's pid elsewhere (a
-// file whose pid no longer runs is taken over).
+// run or resume: on Unix an flock of the folder itself, open for the
+// writer's life (released by the kernel when the process dies, however it
+// dies; deleting or replacing the lock file, which only names the holder's
+// pid, admits no second writer), a lock file holding the owner's pid
+// elsewhere (a file whose pid no longer runs is taken over).
 type folderLock struct {
 	f    *os.File
 	path string
