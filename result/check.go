@@ -151,14 +151,18 @@ type CheckResult struct {
 	// replaced_tokens, ratio).
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Judge is the model judge's opinion of the same invariant, when a
-	// judge was asked (run --judge); nil otherwise. It never changes Status,
-	// except that --judge-gate turns a pass the judge calls contradicted
-	// into a fail (Judge.Overrode then says "pass").
+	// judge was asked (run --judge); nil otherwise. It never changes a pass
+	// or a fail, except that --judge-gate turns a pass the judge calls
+	// contradicted into a fail (Judge.Overrode then says "pass"). It
+	// settles an uncertain status: kept makes it pass, contradicted or
+	// missing fail (Judge.Settled then says "uncertain"); with no verdict
+	// it stays uncertain.
 	Judge *Judgement `json:"judge,omitempty"`
 }
 
 // Judgement is a model judge's second opinion (package judges), recorded
-// beside a deterministic verdict and never instead of it: on an invariant
+// beside a deterministic verdict and never instead of it (except where the
+// check could not tell: see Settled): on an invariant
 // check's CheckResult (Verdict kept, contradicted or missing) and on a
 // free-text probe's answer (Verdict correct, incorrect or unsure). The
 // judge never sees the deterministic status it is recorded beside.
@@ -178,6 +182,10 @@ type Judgement struct {
 	// Overrode is the status the check had before --judge-gate replaced it
 	// with fail ("" when the gate changed nothing).
 	Overrode Status `json:"overrode,omitempty"`
+	// Settled is the status the check had before this verdict settled it:
+	// "uncertain" (the check could not tell, and the judge's verdict became
+	// the status); "" when the judge settled nothing.
+	Settled Status `json:"settled,omitempty"`
 	// Call is the provenance of the judge's call: spec, model, prompt
 	// digest, latency, usage, cache hit.
 	Call Call `json:"call"`

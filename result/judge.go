@@ -1,5 +1,17 @@
 package result
 
+// Judge scopes (run --judge-scope): which invariants a judge is asked
+// about.
+const (
+	// JudgeScopeUncertain (the default): only the invariants whose check
+	// could not tell; the judge's verdict settles them (Judgement.Settled).
+	JudgeScopeUncertain = "uncertain"
+	// JudgeScopeAll: every invariant whose check applies; a verdict on a
+	// pass or a fail is recorded beside it, and an uncertain one is
+	// settled as with JudgeScopeUncertain.
+	JudgeScopeAll = "all"
+)
+
 // Disagreement kinds: the deterministic check and the model judge read the
 // same invariant of the same summary differently.
 const (
@@ -47,6 +59,9 @@ type JudgeSummary struct {
 	PassContradicted int    `json:"check_pass_judge_contradicted"`
 	FailKept         int    `json:"check_fail_judge_kept"`
 	Gated            int    `json:"gated,omitempty"`
+	// Settled counts the uncertain checks the judge's verdict settled
+	// (Judgement.Settled); they are neither agreements nor disagreements.
+	Settled int `json:"settled,omitempty"`
 	Answers          struct {
 		Correct   int `json:"correct"`
 		Incorrect int `json:"incorrect"`
@@ -81,6 +96,10 @@ func (r *Result) judgeFigures() {
 				if j.Overrode != "" {
 					status = j.Overrode
 					s.Gated++
+				}
+				if j.Settled != "" {
+					status = j.Settled
+					s.Settled++
 				}
 				switch j.Verdict {
 				case "kept":

@@ -72,6 +72,10 @@ type RunConfig struct {
 	// invariants (--judge-gate).
 	Judge     string `json:"judge,omitempty"`
 	JudgeGate bool   `json:"judge_gate,omitempty"`
+	// JudgeScope is which invariants the judge was asked about (run
+	// --judge-scope): JudgeScopeUncertain or JudgeScopeAll. "" with a judge
+	// is a result written before the scope existed: all.
+	JudgeScope string `json:"judge_scope,omitempty"`
 	// AgentSeed and AgentSamples are how an openai: agent's choice probes
 	// are asked (--agent-seed, --agent-samples); zero for other agents.
 	AgentSeed    uint64 `json:"agent_seed,omitempty"`

@@ -172,8 +172,8 @@ func sameRun(prev, cur *result.RunConfig) error {
 		return fmt.Errorf("the run used shard %q, not %q", prev.Shard, cur.Shard)
 	case prev.AgentSeed != cur.AgentSeed || prev.AgentSamples != cur.AgentSamples:
 		return fmt.Errorf("the run used agent seed %d and %d samples, not %d and %d", prev.AgentSeed, prev.AgentSamples, cur.AgentSeed, cur.AgentSamples)
-	case prev.Judge != cur.Judge || prev.JudgeGate != cur.JudgeGate:
-		return fmt.Errorf("the run used judge %q (gate %t), not %q (gate %t)", prev.Judge, prev.JudgeGate, cur.Judge, cur.JudgeGate)
+	case prev.Judge != cur.Judge || prev.JudgeGate != cur.JudgeGate || prev.JudgeScope != cur.JudgeScope:
+		return fmt.Errorf("the run used judge %q (gate %t, scope %q), not %q (gate %t, scope %q)", prev.Judge, prev.JudgeGate, prev.JudgeScope, cur.Judge, cur.JudgeGate, cur.JudgeScope)
 	case prev.Tokenizer != cur.Tokenizer:
 		return fmt.Errorf("the run used tokenizer %q, not %q", prev.Tokenizer, cur.Tokenizer)
 	case prev.Run != cur.Run || !slices.Equal(prev.Scenarios, cur.Scenarios):

@@ -24,13 +24,31 @@ const GateReason = "judge: contradicted"
 // turned into an error because the judge gave no verdict on it.
 const GateNoVerdict = "judge: no verdict"
 
-// judgeChecks asks the judge about every invariant result of a generation
-// that is not skip (secrets excepted: Describe refuses them) and records each verdict beside
-// its check (Result.Judge). The judge sees the invariant in plain words and
-// the summary, secrets redacted, never the check's status. With gate, a
+// judgeScope is the judge scope recorded in the result: "" without a
+// judge, else the scope asked (JudgeScopeUncertain when not set).
+func (o *Options) judgeScope() string {
+	switch {
+	case o.Judge == nil:
+		return ""
+	case o.JudgeScope == "":
+		return result.JudgeScopeUncertain
+	}
+	return o.JudgeScope
+}
+
+// SettledReason starts the message of an uncertain check the judge's
+// verdict settled.
+const SettledReason = "judge: "
+
+// judgeChecks asks the judge about the invariant results of a generation
+// (secrets excepted: Describe refuses them): the uncertain ones, or with
+// judgeAll every one that is not skip. The judge sees the invariant in
+// plain words and the summary, secrets redacted, never the check's status.
+// Its verdict on an uncertain check settles it (settle); on a pass or a
+// fail it is recorded beside the check (Result.Judge). With gate, a
 // contradicted verdict turns a pass into a fail, and a judgement that
-// errored turns it into an error (the gate fails closed); Judgement.Overrode
-// says it was a pass.
+// errored turns it into an error (the gate fails closed);
+// Judgement.Overrode says it was a pass.
 func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 	if u.judge == nil || r.raw == nil || r.declined {
 		return
@@ -57,6 +75,10 @@ func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 			// check reads): neither has the judge.
 			continue
 		}
+		if !u.judgeAll && c.Status != result.Uncertain {
+			// The cascade: a check that could tell needs no judge.
+			continue
+		}
 		f, ok := judges.Describe(sc, inv)
 		if !ok {
 			continue
@@ -68,6 +90,10 @@ func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			c.Judge = judges.Ask(u.hard, u.judge, req)
+			if c.Status == result.Uncertain {
+				settle(c)
+				return
+			}
 			switch {
 			case !u.judgeGate || c.Status != result.Pass:
 			case c.Judge.Verdict == judges.Contradicted:
@@ -85,6 +111,26 @@ func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 		}()
 	}
 	wg.Wait()
+}
+
+// settle turns an uncertain check into the judge's verdict: kept passes,
+// contradicted or missing fails; Judgement.Settled keeps that the check
+// could not tell, and the message says who decided. Without a verdict (the
+// call failed, the reply was not one) the check stays uncertain: doubt is
+// never turned into a pass.
+func settle(c *result.CheckResult) {
+	var s result.Status
+	switch c.Judge.Verdict {
+	case judges.Kept:
+		s = result.Pass
+	case judges.Contradicted, judges.Missing:
+		s = result.Fail
+	default:
+		return
+	}
+	c.Judge.Settled = c.Status
+	c.Status = s
+	c.Message = fmt.Sprintf("%s%s (%s); the check could not tell: %s", SettledReason, c.Judge.Verdict, c.Judge.Reason, c.Message)
 }
 
 // withoutExtensions is the summary document as the agent sees it: without

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/compact-eval/compact-eval/result"
 	"path/filepath"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func BenchmarkJudge(b *testing.B) {
 	run := func(b *testing.B, j judges.Judge, dir string) {
 		opts := Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: dir, Jobs: 32}
 		if j != nil {
-			opts.Judge, opts.JudgeName = j, "openai:sim"
+			opts.Judge, opts.JudgeName, opts.JudgeScope = j, "openai:sim", result.JudgeScopeAll
 		}
 		res, err := Run(context.Background(), list, opts)
 		if err != nil {

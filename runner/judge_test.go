@@ -103,7 +103,7 @@ func judgeRun(t *testing.T, sc *scenarios.Scenario, j judges.Judge, gate bool) *
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
 	opts := Options{Summarizers: []Summarizer{fixedSummarizer()}, Agent: agents.Reference{}, AgentName: "builtin:reference",
-		Out: out, Now: fixedNow, Judge: j, JudgeName: "openai:judge-model", JudgeGate: gate}
+		Out: out, Now: fixedNow, Judge: j, JudgeName: "openai:judge-model", JudgeGate: gate, JudgeScope: result.JudgeScopeAll}
 	res, err := Run(context.Background(), []*scenarios.Scenario{sc}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +321,7 @@ func TestJudgeFailKept(t *testing.T) {
 	})
 	out := filepath.Join(t.TempDir(), "run")
 	res, err := Run(context.Background(), []*scenarios.Scenario{sc}, Options{Summarizers: []Summarizer{sum}, Agent: agents.Reference{},
-		AgentName: "ref", Out: out, Now: fixedNow, Judge: judge, JudgeName: "func", JudgeGate: true})
+		AgentName: "ref", Out: out, Now: fixedNow, Judge: judge, JudgeName: "func", JudgeGate: true, JudgeScope: result.JudgeScopeAll})
 	if err != nil {
 		t.Fatal(err)
 	}

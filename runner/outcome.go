@@ -18,7 +18,7 @@ func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *
 		ResultVersion: result.ResultVersion, Harness: version.Harness(),
 		RunID: RunID(started), Started: started, Git: opts.Git,
 		Config: result.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
-			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate,
+			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate, JudgeScope: opts.judgeScope(),
 			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},
 	}
 	if opts.Run != nil {

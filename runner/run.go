@@ -92,6 +92,12 @@ type Options struct {
 	Judge     judges.Judge
 	JudgeName string
 	JudgeGate bool
+	// JudgeScope is which invariants the judge is asked about:
+	// result.JudgeScopeUncertain (also the meaning of "") asks only about
+	// those whose check could not tell, and its verdict settles them;
+	// result.JudgeScopeAll asks about every one (free-text probes are
+	// judged either way).
+	JudgeScope string
 	// AgentSeed and AgentSamples are recorded in the result's config: how
 	// the agent (an openai: agent, built with them) asks choice probes.
 	AgentSeed    uint64
@@ -241,7 +247,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 	defer j.close()
 	todo, reused := pl.pending(j.finished)
 
-	ur := &unitRunner{sums: opts.Summarizers, agent: opts.Agent, judge: opts.Judge, judgeGate: opts.JudgeGate,
+	ur := &unitRunner{sums: opts.Summarizers, agent: opts.Agent, judge: opts.Judge, judgeGate: opts.JudgeGate, judgeAll: opts.JudgeScope == result.JudgeScopeAll,
 		check: check, hard: hard, now: now, cache: newPrepCache(suite, &pl, counter, todo)}
 	stop := make(chan struct{})
 	feed := schedule(ctx, todo, opts.StopAfter, stop)
@@ -294,6 +300,11 @@ func (o *Options) validate() error {
 	}
 	if o.Judge != nil && o.JudgeName == "" {
 		errs = append(errs, errors.New("a judge without a name"))
+	}
+	switch o.JudgeScope {
+	case "", result.JudgeScopeUncertain, result.JudgeScopeAll:
+	default:
+		errs = append(errs, fmt.Errorf("judge scope %q: want %s or %s", o.JudgeScope, result.JudgeScopeUncertain, result.JudgeScopeAll))
 	}
 	if o.Trials < 0 {
 		errs = append(errs, fmt.Errorf("trials %d: want ≥ 1", o.Trials))

@@ -103,6 +103,7 @@ type unitRunner struct {
 	agent     agents.Agent
 	judge     judges.Judge
 	judgeGate bool
+	judgeAll  bool
 	check     func(*checks.Input) []result.CheckResult
 	hard      context.Context // canceled only when in-flight work must stop
 	now       func() time.Time
@@ -139,7 +140,7 @@ func (r *unitRunner) start(jb job) started {
 		return started{finish: func() result.Unit { return end(out) }, local: true}
 	}
 	u := &unit{p: p, spec: s.Name, sum: s.Summarizer, agent: r.agent, trial: jb.trial, check: r.check,
-		judge: r.judge, judgeGate: r.judgeGate, hard: redact.NewContext(r.hard, rd), now: r.now}
+		judge: r.judge, judgeGate: r.judgeGate, judgeAll: r.judgeAll, hard: redact.NewContext(r.hard, rd), now: r.now}
 	tl, walked := u.walk()
 	return started{finish: func() result.Unit { return end(u.evaluate(tl, walked)) }, local: r.localEval()}
 }

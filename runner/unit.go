@@ -38,8 +38,11 @@ type unit struct {
 	// judgeGate lets a contradicted verdict fail it.
 	judge     judges.Judge
 	judgeGate bool
-	now       func() time.Time
-	tokens    string
+	// judgeAll asks the judge about every invariant, not only the
+	// uncertain ones (--judge-scope all).
+	judgeAll bool
+	now      func() time.Time
+	tokens   string
 }
 
 // genRecord is a generation with what its checks need.

@@ -91,6 +91,19 @@ func (s *shardFlag) Set(v string) error {
 	return nil
 }
 
+// judgeScopeFlag is --judge-scope: uncertain or all.
+type judgeScopeFlag string
+
+func (j *judgeScopeFlag) String() string { return string(*j) }
+func (j *judgeScopeFlag) Set(v string) error {
+	switch v {
+	case result.JudgeScopeUncertain, result.JudgeScopeAll:
+		*j = judgeScopeFlag(v)
+		return nil
+	}
+	return fmt.Errorf("%q: want uncertain (ask the judge only where a check cannot tell, the default) or all", v)
+}
+
 // tokenizerFlag is --tokenizer, one of tokens.Encodings.
 type tokenizerFlag string
 
@@ -150,6 +163,7 @@ type runFlags struct {
 	scenarios     stringsFlag
 	judge         string
 	judgeGate     bool
+	judgeScope    judgeScopeFlag
 	agentSamples  int
 	agentSeed     uint64
 	execEnv       envNamesFlag
@@ -173,7 +187,8 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Var(&f.execEnv, "exec-env", "let exec summarizers, agents and judges see this key `variable` (repeatable or comma-separated; by default no exec program sees an API key)")
 	fs.IntVar(&f.agentSamples, "agent-samples", 1, "a model agent (openai:, anthropic:, openai-responses:) asks each choice probe this many `times` (options in a new order each time) and takes the majority; a tie is \"unsure\"")
 	fs.Uint64Var(&f.agentSeed, "agent-seed", agents.DefaultSeed, "`seed` of the order in which a model agent sees a probe's options (per trial and sample; the same on both arms), recorded in the result")
-	fs.StringVar(&f.judge, "judge", "", "model judge asked about every invariant of every generation beside its check, a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
+	fs.StringVar(&f.judge, "judge", "", "model judge asked about the invariants a check cannot tell (every invariant with --judge-scope all), a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
+	fs.Var(&f.judgeScope, "judge-scope", "which invariants the judge is asked about, `uncertain|all`: uncertain (the default) only those a check cannot tell, and its verdict settles them; all every one, its verdict beside the check (default: judge_scope: in the config file, else uncertain)")
 	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed; one it gave no verdict on is an error")
 	f.openai.RegisterFlags(fs)
 	f.gates.register(fs)
@@ -217,9 +232,13 @@ times and takes the majority (a tie is "unsure"); orders and votes are
 recorded with each decision.
 
 --judge openai:MODEL (or exec:COMMAND, or judge: in the config file) asks a
-model judge about every invariant of every generation (secrets never); its
-verdict is recorded beside the check, never instead, and reports list where
-check and judge disagree. --judge-gate makes a contradicted verdict fail the
+model judge about the invariants a check could not tell (uncertain), and its
+verdict settles them (kept: pass; contradicted or missing: fail; no verdict:
+still uncertain), recorded as such. --judge-scope all asks it about every
+invariant of every generation (secrets never); its verdict on a pass or a
+fail is recorded beside the check, never instead, and reports list where
+check and judge disagree. Free-text probes are graded by the judge either
+way. --judge-gate makes a contradicted verdict fail the
 invariant ("judge: contradicted"), and a passed invariant the judge gave no
 verdict on an error ("judge: no verdict"). docs/formats.md §4 has the exec
 judge protocol.
@@ -315,7 +334,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 
 	opts := runner.Options{
 		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
-		Judge: p.judge, JudgeGate: p.settings.JudgeGate, JudgeName: p.judgeName(),
+		Judge: p.judge, JudgeGate: p.settings.JudgeGate, JudgeName: p.judgeName(), JudgeScope: p.settings.JudgeScope,
 		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
@@ -351,12 +370,25 @@ func printJudge(env *Env, h *result.Result) {
 	if h == nil || h.Config.Judge == "" {
 		return
 	}
-	var judged, errs, pc, fk, gated int
+	var judged, errs, pc, fk, gated, settled int
 	for _, s := range h.Judge {
 		judged, errs, pc, fk, gated = judged+s.Judged, errs+s.Errors, pc+s.PassContradicted, fk+s.FailKept, gated+s.Gated
+		settled += s.Settled
 	}
-	line := fmt.Sprintf("judge %s: %s judged, %d without a verdict; disagreements: %d check pass / judge contradicted, %d check fail / judge kept",
+	var line string
+	if h.Config.JudgeScope == result.JudgeScopeUncertain {
+		// The cascade: the judge was asked only where a check could not
+		// tell; there is nothing to disagree with.
+		line = fmt.Sprintf("judge %s: %s the checks could not tell judged, %d settled, %d without a verdict (left uncertain)",
+			h.Config.Judge, validateCount(judged, "invariant"), settled, errs)
+		fmt.Fprintln(env.Stdout, line)
+		return
+	}
+	line = fmt.Sprintf("judge %s: %s judged, %d without a verdict; disagreements: %d check pass / judge contradicted, %d check fail / judge kept",
 		h.Config.Judge, validateCount(judged, "invariant"), errs, pc, fk)
+	if settled > 0 {
+		line += fmt.Sprintf("; %d uncertain settled", settled)
+	}
 	if h.Config.JudgeGate {
 		line += fmt.Sprintf("; --judge-gate failed %d", gated)
 	}
@@ -386,7 +418,7 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 		return nil, err
 	}
 	settings, err := config.Merge(file, config.Flags{
-		Summarizers: f.summarizers, Agent: f.agent, Judge: f.judge, JudgeGate: f.judgeGate, Trials: f.trials, Jobs: f.jobs,
+		Summarizers: f.summarizers, Agent: f.agent, Judge: f.judge, JudgeGate: f.judgeGate, JudgeScope: string(f.judgeScope), Trials: f.trials, Jobs: f.jobs,
 		ExecTimeout: f.execTimeout, MinPass: f.gates.minPass.Rates, Baseline: f.gates.baseline, Uncertain: f.gates.uncertain, Paths: args,
 	}, config.FlagsSet(fs))
 	if err != nil {

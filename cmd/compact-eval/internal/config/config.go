@@ -24,6 +24,7 @@
 //	scenarios: [scenarios/, extra/one.yaml]  # relative to this file
 //	agent: openai:gpt-4o                   # or a mapping like a summarizer
 //	judge: openai:gpt-4o                   # optional model judge (run --judge), a spec or a mapping
+//	judge_scope: uncertain                 # ask it only where a check cannot tell (default), or all (--judge-scope)
 //	trials: 3
 //	jobs: 8
 //	exec_timeout: 30s
@@ -111,6 +112,9 @@ type File struct {
 	// Judge is the model judge asked beside the checks; nil when the file
 	// declares none (no judge).
 	Judge *Target
+	// JudgeScope is judge_scope: which invariants the judge is asked about
+	// (result.JudgeScopeUncertain or result.JudgeScopeAll); "": not set.
+	JudgeScope string
 	// Trials is how many times each scenario runs per summarizer; 0: not set.
 	Trials int
 	// Jobs is the number of units run at once (-j); 0: not set.
@@ -424,7 +428,7 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 }
 
 func (p *parser) top(f *File, root *yaml.Node) {
-	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent", "judge",
+	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent", "judge", "judge_scope",
 		"trials", "jobs", "exec_timeout", "gates", "scenarios")
 	if fd, ok := fields["version"]; ok {
 		if v, ok := p.integer(fd.Value, "version", 0); ok && v != 1 {
@@ -451,6 +455,16 @@ func (p *parser) top(f *File, root *yaml.Node) {
 				p.Errorf(fd.Value, "judge.prompt: a judge asks with its own prompts (recorded as prompt_digest); remove prompt")
 			default:
 				f.Judge = &t
+			}
+		}
+	}
+	if fd, ok := fields["judge_scope"]; ok {
+		if p.Scalar(fd.Value, "judge_scope", "uncertain or all", "!!str") {
+			switch v := fd.Value.Value; v {
+			case result.JudgeScopeUncertain, result.JudgeScopeAll:
+				f.JudgeScope = v
+			default:
+				p.Errorf(fd.Value, "judge_scope: %q: want uncertain (ask the judge only where a check cannot tell, the default) or all", v)
 			}
 		}
 	}

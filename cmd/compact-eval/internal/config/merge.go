@@ -9,6 +9,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // Flag names of `compact-eval run` that the file can also set; Merge reads
@@ -24,6 +25,7 @@ const (
 	FlagJudge       = "judge"
 	FlagJudgeGate   = "judge-gate"
 	FlagUncertain   = "uncertain"
+	FlagJudgeScope  = "judge-scope"
 )
 
 // Flags are the values of the run flags that the file can also set, as
@@ -38,6 +40,8 @@ type Flags struct {
 	// one); JudgeGate is --judge-gate.
 	Judge     string
 	JudgeGate bool
+	// JudgeScope is --judge-scope (uncertain or all).
+	JudgeScope string
 	// Trials, Jobs and ExecTimeout are --trials, -j and --exec-timeout.
 	Trials, Jobs int
 	ExecTimeout  time.Duration
@@ -62,6 +66,10 @@ type Settings struct {
 	// judge); JudgeGate is --judge-gate when given, else gates.judge.
 	Judge     *Target
 	JudgeGate bool
+	// JudgeScope is --judge-scope when given, else judge_scope, else
+	// result.JudgeScopeAll with JudgeGate (the gate acts on passes), else
+	// "" (result.JudgeScopeUncertain).
+	JudgeScope string
 	// Trials, Jobs and ExecTimeout follow Pick.
 	Trials, Jobs int
 	ExecTimeout  time.Duration
@@ -129,6 +137,19 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 	s.JudgeGate = Pick(set[FlagJudgeGate], flags.JudgeGate, f.Gates.Judge)
 	if s.JudgeGate && s.Judge == nil {
 		return Settings{}, fmt.Errorf("--judge-gate (or gates.judge) needs a judge: give --judge openai:MODEL or --judge exec:COMMAND, or judge: in the config file")
+	}
+	s.JudgeScope = Pick(set[FlagJudgeScope], flags.JudgeScope, f.JudgeScope)
+	if set[FlagJudgeScope] && s.Judge == nil {
+		return Settings{}, fmt.Errorf("--judge-scope needs a judge: give --judge openai:MODEL or --judge exec:COMMAND, or judge: in the config file")
+	}
+	// --judge-gate acts on the passes the judge contradicts: it asks about
+	// every invariant, unless told to ask only where a check cannot tell,
+	// where it would gate nothing.
+	switch {
+	case s.JudgeGate && s.JudgeScope == "":
+		s.JudgeScope = result.JudgeScopeAll
+	case s.JudgeGate && s.JudgeScope == result.JudgeScopeUncertain:
+		return Settings{}, fmt.Errorf("--judge-gate (or gates.judge) fails the passes the judge contradicts, and --judge-scope uncertain (or judge_scope: uncertain) asks it about no pass: give --judge-scope all, or drop the gate")
 	}
 	s.Trials = Pick(set[FlagTrials], flags.Trials, f.Trials)
 	s.Jobs = Pick(set[FlagJobs], flags.Jobs, f.Jobs)

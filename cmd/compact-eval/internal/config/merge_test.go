@@ -152,3 +152,38 @@ func TestParseTarget(t *testing.T) {
 		t.Errorf("two summarizers named x: err = %v", err)
 	}
 }
+
+// judge_scope: the file's unless --judge-scope is given; the flag needs a
+// judge; a value the harness does not know is refused where it stands.
+func TestMergeJudgeScope(t *testing.T) {
+	file, err := Parse("cfg.yaml", []byte("judge: exec:./judge\njudge_scope: all\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Merge(file, Flags{Agent: "builtin:reference"}, map[string]bool{})
+	if err != nil || s.JudgeScope != result.JudgeScopeAll {
+		t.Errorf("file: scope %q, %v; want all", s.JudgeScope, err)
+	}
+	s, err = Merge(file, Flags{Agent: "builtin:reference", JudgeScope: result.JudgeScopeUncertain}, map[string]bool{FlagJudgeScope: true})
+	if err != nil || s.JudgeScope != result.JudgeScopeUncertain {
+		t.Errorf("flag over file: scope %q, %v; want uncertain", s.JudgeScope, err)
+	}
+	if _, err := Merge(nil, Flags{Agent: "builtin:reference", JudgeScope: result.JudgeScopeAll}, map[string]bool{FlagJudgeScope: true}); err == nil || !strings.Contains(err.Error(), "--judge-scope needs a judge") {
+		t.Errorf("--judge-scope without a judge: %v", err)
+	}
+	// The judge gate acts on passes: it asks about every invariant unless
+	// told otherwise, and refuses the scope where it would gate nothing.
+	gated, err := Parse("cfg.yaml", []byte("judge: exec:./judge\ngates: {judge: true}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Merge(gated, Flags{Agent: "builtin:reference"}, map[string]bool{}); err != nil || s.JudgeScope != result.JudgeScopeAll {
+		t.Errorf("gates.judge: scope %q, %v; want all", s.JudgeScope, err)
+	}
+	if _, err := Merge(gated, Flags{Agent: "builtin:reference", JudgeScope: result.JudgeScopeUncertain}, map[string]bool{FlagJudgeScope: true}); err == nil || !strings.Contains(err.Error(), "give --judge-scope all") {
+		t.Errorf("gates.judge with --judge-scope uncertain: %v", err)
+	}
+	if _, err := Parse("cfg.yaml", []byte("judge: exec:./judge\njudge_scope: some\n")); err == nil || !strings.Contains(err.Error(), `2:14: judge_scope: "some": want uncertain`) {
+		t.Errorf("judge_scope: some: %v", err)
+	}
+}
