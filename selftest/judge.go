@@ -31,6 +31,10 @@ type JudgeOptions struct {
 	Tokenizer string
 	// Progress, if set, is called after each scenario.
 	Progress func(done, total int)
+	// Check gives the check results the cascade reads on each judged
+	// document (Judgement.Check); nil runs the invariant's own check. A
+	// test passes one that makes some invariants uncertain.
+	Check func(*checks.Input) []result.CheckResult
 }
 
 // JudgeReport is a model judge measured against selftest's planted
@@ -51,6 +55,10 @@ type JudgeReport struct {
 	// there were none).
 	InversionsCaught *float64 `json:"inversions_caught"`
 	FalseAlarms      *float64 `json:"false_alarms"`
+	// Cascade is what run --judge-scope uncertain (the default) makes of
+	// the same questions: the check's status where it could tell, the
+	// judge's verdict where it said uncertain.
+	Cascade Cascade `json:"cascade"`
 	// Judgements lists every judgement.
 	Judgements []Judgement `json:"judgements"`
 	// Interrupted is set when ctx was canceled before the end.
@@ -88,6 +96,58 @@ type Judgement struct {
 	Verdict    string `json:"verdict,omitempty"`
 	Quote      string `json:"quote,omitempty"`
 	Error      string `json:"error,omitempty"`
+	// Check is the invariant's own check's status on the same document.
+	Check result.Status `json:"check,omitempty"`
+}
+
+// Cascade measures the judge cascade (run --judge-scope uncertain) on the
+// labelled questions of a JudgeReport: only the questions whose check said
+// uncertain go to the judge, whose verdict settles them (kept: pass;
+// contradicted or missing: fail; no verdict: still uncertain); the others
+// keep the check's status.
+type Cascade struct {
+	// Calls is the judge calls the cascade makes (the questions whose check
+	// said uncertain); Of the calls of --judge-scope all (every question).
+	Calls int `json:"calls"`
+	Of    int `json:"of"`
+	// Classes has one row per label, in the order of JudgeReport.Classes.
+	Classes []CascadeClass `json:"classes"`
+	// InversionsCaught is the share of invert questions the cascade fails;
+	// FalseAlarms the share of faithful ones it fails; Uncertain the share
+	// of all questions left uncertain (the judge gave no verdict). Nil
+	// when there were none.
+	InversionsCaught *float64 `json:"inversions_caught"`
+	FalseAlarms      *float64 `json:"false_alarms"`
+	Uncertain        *float64 `json:"uncertain"`
+}
+
+// CascadeClass is one label's outcomes under the cascade: Pass and Fail
+// (by the check or, where it could not tell, by the judge), Uncertain
+// (the judge gave no verdict either), Other (the check skipped or
+// errored), and Settled, how many of Pass and Fail the judge decided.
+type CascadeClass struct {
+	Class     string `json:"class"`
+	Judged    int    `json:"judged"`
+	Pass      int    `json:"pass"`
+	Fail      int    `json:"fail"`
+	Uncertain int    `json:"uncertain"`
+	Other     int    `json:"other"`
+	Settled   int    `json:"settled"`
+}
+
+// cascaded is the status the cascade gives j: the check's, or the judge's
+// verdict where the check could not tell; settled says the judge decided.
+func cascaded(j Judgement) (s result.Status, settled bool) {
+	if j.Check != result.Uncertain {
+		return j.Check, false
+	}
+	switch j.Verdict {
+	case judges.Kept:
+		return result.Pass, true
+	case judges.Contradicted, judges.Missing:
+		return result.Fail, true
+	}
+	return result.Uncertain, false
 }
 
 // expected is the verdict a right judge gives for a class.
@@ -126,7 +186,7 @@ func MeasureJudge(ctx context.Context, list []*scenarios.Scenario, j judges.Judg
 			}
 			return nil, fmt.Errorf("%s: %w", sc.ID, err)
 		}
-		asks := judgeAsks(plan)
+		asks := judgeAsks(plan, opts.Check)
 		out := make([]Judgement, len(asks))
 		var wg sync.WaitGroup
 		for k, a := range asks {
@@ -169,9 +229,10 @@ func (a judgeAsk) ask(ctx context.Context, j judges.Judge) Judgement {
 }
 
 // judgeAsks lists a plan's questions: each invariant whose check passes
-// on the oracle of a generation, on that oracle; each variant planted for
-// an invariant, on the variant.
-func judgeAsks(p *Plan) []judgeAsk {
+// (or cannot tell) on the oracle of a generation, on that oracle; each
+// variant planted for an invariant, on the variant. Each records its
+// check's status on its document (check, or the invariant's own check).
+func judgeAsks(p *Plan, check func(*checks.Input) []result.CheckResult) []judgeAsk {
 	sc := p.Scenario
 	rd := iredact.Join(checks.SecretRedactor(sc), iredact.Keys())
 	byID := map[string]scenarios.Invariant{}
@@ -179,14 +240,30 @@ func judgeAsks(p *Plan) []judgeAsk {
 		byID[inv.InvariantID()] = inv
 	}
 	var asks []judgeAsk
-	add := func(inv scenarios.Invariant, class, variant string, gen int, doc json.RawMessage) {
+	status := func(inv scenarios.Invariant, gen, cut int, doc json.RawMessage) result.Status {
+		in := &checks.Input{Scenario: sc, Gen: checks.Generation{N: gen, Cut: cut}, Raw: doc}
+		var res []result.CheckResult
+		if check != nil {
+			res = check(in)
+		} else {
+			res = checks.ForInvariant(inv).Check(in)
+		}
+		for _, c := range res {
+			if c.Kind == result.KindInvariant && c.Invariant == inv.InvariantID() {
+				return c.Status
+			}
+		}
+		return ""
+	}
+	add := func(inv scenarios.Invariant, class, variant string, gen, cut int, doc json.RawMessage) {
 		f, ok := judges.Describe(sc, inv)
 		if !ok {
 			return
 		}
 		req := judges.NewInvariantRequest(sc.ID, gen, f, doc)
 		judges.Redact(rd, req)
-		asks = append(asks, judgeAsk{j: Judgement{Scenario: sc.ID, Invariant: inv.InvariantID(), Type: inv.Type(), Class: class, Variant: variant, Generation: gen}, req: req})
+		asks = append(asks, judgeAsk{j: Judgement{Scenario: sc.ID, Invariant: inv.InvariantID(), Type: inv.Type(), Class: class, Variant: variant, Generation: gen,
+			Check: status(inv, gen, cut, doc)}, req: req})
 	}
 	docs := map[int]json.RawMessage{}
 	for _, o := range p.Oracles {
@@ -198,15 +275,15 @@ func judgeAsks(p *Plan) []judgeAsk {
 			continue
 		}
 		for _, c := range g.Checks {
-			if inv, ok := byID[c.Invariant]; ok && c.Kind == result.KindInvariant && c.Status == result.Pass {
-				add(inv, FaithfulClass, "", g.N, doc)
+			if inv, ok := byID[c.Invariant]; ok && c.Kind == result.KindInvariant && (c.Status == result.Pass || c.Status == result.Uncertain) {
+				add(inv, FaithfulClass, "", g.N, g.Cut, doc)
 			}
 		}
 	}
 	for i := range p.Variants {
 		v := &p.Variants[i]
 		if inv, ok := byID[v.Target.ID]; ok && v.Target.Kind == KindInvariant {
-			add(inv, string(v.Class), v.ID(), v.Generation, v.Document)
+			add(inv, string(v.Class), v.ID(), v.Generation, v.Cut, v.Document)
 		}
 	}
 	return asks
@@ -263,6 +340,54 @@ func (r *JudgeReport) tally() {
 	if c := rows[FaithfulClass]; c != nil {
 		r.FalseAlarms = share(c.Contradicted, c.Judged-c.Errors)
 	}
+	r.Cascade = tallyCascade(r.Judgements, order, share)
+}
+
+// tallyCascade computes the cascade's figures from the judgements, rows in
+// order.
+func tallyCascade(js []Judgement, order []string, share func(n, of int) *float64) Cascade {
+	c := Cascade{Of: len(js), Classes: []CascadeClass{}}
+	rows := map[string]*CascadeClass{}
+	left := 0
+	for _, j := range js {
+		row := rows[j.Class]
+		if row == nil {
+			row = &CascadeClass{Class: j.Class}
+			rows[j.Class] = row
+		}
+		row.Judged++
+		if j.Check == result.Uncertain {
+			c.Calls++
+		}
+		s, settled := cascaded(j)
+		switch s {
+		case result.Pass:
+			row.Pass++
+		case result.Fail:
+			row.Fail++
+		case result.Uncertain:
+			row.Uncertain++
+			left++
+		default:
+			row.Other++
+		}
+		if settled {
+			row.Settled++
+		}
+	}
+	for _, name := range order {
+		if row := rows[name]; row != nil {
+			c.Classes = append(c.Classes, *row)
+		}
+	}
+	if row := rows[string(Invert)]; row != nil {
+		c.InversionsCaught = share(row.Fail, row.Judged)
+	}
+	if row := rows[FaithfulClass]; row != nil {
+		c.FalseAlarms = share(row.Fail, row.Judged)
+	}
+	c.Uncertain = share(left, len(js))
+	return c
 }
 
 // WriteJudgeJSON writes r as indented JSON.

@@ -3,12 +3,14 @@ package selftest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/compact-eval/compact-eval/result"
 
+	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/judges"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -140,5 +142,101 @@ func TestMeasureJudge(t *testing.T) {
 	}
 	if !strings.Contains(r.Judgements[0].Error, "the judge is down") {
 		t.Errorf("error not recorded: %+v", r.Judgements[0])
+	}
+}
+
+// allUncertain runs the checks, then makes the invariants of the given
+// types uncertain (every type when none is given).
+func allUncertain(types ...string) func(*checks.Input) []result.CheckResult {
+	return func(in *checks.Input) []result.CheckResult {
+		out := checks.Run(in)
+		for i := range out {
+			if out[i].Kind == result.KindInvariant && (len(types) == 0 || slices.Contains(types, out[i].Check)) {
+				out[i].Status = result.Uncertain
+			}
+		}
+		return out
+	}
+}
+
+// TestMeasureJudgeCascade: selftest measures the cascade of run
+// --judge-scope uncertain on the same labelled questions: the judge is
+// called only where the check said uncertain, and its verdict settles
+// those; elsewhere the check's status stands.
+func TestMeasureJudgeCascade(t *testing.T) {
+	list := judgeSuite(t)
+	ctx := context.Background()
+	judge := labelledJudge(t, list)
+
+	// The real checks: every question records its check's status, the
+	// oracle's facts pass (no false alarm), and the cascade calls the
+	// judge exactly as often as a check said uncertain.
+	r, err := MeasureJudge(ctx, list, judge, JudgeOptions{Jobs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uncertain := 0
+	for _, j := range r.Judgements {
+		if j.Check == "" {
+			t.Errorf("no check status recorded: %+v", j)
+		}
+		if j.Check == result.Uncertain {
+			uncertain++
+		}
+	}
+	if r.Cascade.Of != len(r.Judgements) || r.Cascade.Calls != uncertain {
+		t.Errorf("cascade calls %d of %d; want %d of %d", r.Cascade.Calls, r.Cascade.Of, uncertain, len(r.Judgements))
+	}
+	if r.Cascade.FalseAlarms == nil || *r.Cascade.FalseAlarms != 0 {
+		t.Errorf("cascade false alarms on the oracle %v; want 0", r.Cascade.FalseAlarms)
+	}
+
+	// Every constraint uncertain: exactly the constraint questions go to
+	// the judge, and its right verdicts settle them.
+	r, err = MeasureJudge(ctx, list, judge, JudgeOptions{Jobs: 4, Check: allUncertain(result.TypeConstraint)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	constraints := 0
+	for _, j := range r.Judgements {
+		if j.Type == result.TypeConstraint {
+			constraints++
+		}
+	}
+	if constraints == 0 || r.Cascade.Calls != constraints || r.Cascade.Of != len(r.Judgements) {
+		t.Errorf("cascade calls %d of %d; want the %d constraint questions", r.Cascade.Calls, r.Cascade.Of, constraints)
+	}
+
+	// Every check uncertain: the cascade is the judge, question for
+	// question. A right judge settles all: every inversion fails, no
+	// oracle fact does.
+	r, err = MeasureJudge(ctx, list, judge, JudgeOptions{Jobs: 4, Check: allUncertain()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Cascade.Calls != r.Cascade.Of {
+		t.Errorf("cascade calls %d of %d; want all", r.Cascade.Calls, r.Cascade.Of)
+	}
+	if *r.Cascade.InversionsCaught != 1 || *r.Cascade.FalseAlarms != 0 || *r.Cascade.Uncertain != 0 {
+		t.Errorf("right judge over all doubts: caught %v, false alarms %v, uncertain %v", *r.Cascade.InversionsCaught, *r.Cascade.FalseAlarms, *r.Cascade.Uncertain)
+	}
+	for _, c := range r.Cascade.Classes {
+		if c.Settled != c.Judged || c.Uncertain != 0 {
+			t.Errorf("%s: %+v; want every question settled", c.Class, c)
+		}
+	}
+
+	// A judge that is down settles nothing: the doubts stay uncertain,
+	// never a pass.
+	var mu sync.Mutex
+	calls := 0
+	r, _ = MeasureJudge(ctx, list, constant("", &calls, &mu), JudgeOptions{Check: allUncertain()})
+	if *r.Cascade.Uncertain != 1 {
+		t.Errorf("judge down: uncertain share %v; want 1", *r.Cascade.Uncertain)
+	}
+	for _, c := range r.Cascade.Classes {
+		if c.Pass != 0 || c.Fail != 0 {
+			t.Errorf("judge down: %+v; want nothing settled", c)
+		}
 	}
 }

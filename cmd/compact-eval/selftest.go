@@ -108,7 +108,10 @@ that agent (satisfiability is always judged with the reference agent), so
 you measure how well your agent notices a broken summary.
 
 With --judge SPEC the model judge of run --judge is measured on the same
-labelled set: every invariant of the oracle (label faithful: a right judge
+labelled set, and so is the cascade of run --judge-scope uncertain (the
+judge asked only where the check could not tell, its verdict settling it):
+its judge calls, inversions caught, false alarms and doubts left.
+The judge is measured on that set: every invariant of the oracle (label faithful: a right judge
 says kept) and of each planted variant (label: its class; an inversion
 should be contradicted, an omission missing). It prints a confusion table
 per class, the inversions caught and the false alarms on the oracle;
@@ -282,6 +285,9 @@ func measureJudge(ctx context.Context, env *Env, w io.Writer, f *selftestFlags, 
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d\t\n", c.Class, c.Judged, c.Kept, c.Contradicted, c.Missing, c.Errors, caught, exp, c.Agree)
 	}
 	tw.Flush()
+	c := rep.Cascade
+	fmt.Fprintf(w, "cascade (run --judge-scope uncertain, the default): %d of %d judge calls; inversions caught %s, false alarms on the oracle %s, left uncertain %s\n",
+		c.Calls, c.Of, share(c.InversionsCaught), share(c.FalseAlarms), share(c.Uncertain))
 	if f.judgeJSON != "" {
 		var b bytes.Buffer
 		if err := selftest.WriteJudgeJSON(&b, rep); err != nil {
