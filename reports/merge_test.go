@@ -88,6 +88,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"agent", func(r *result.Result) { r.Config.Agent = "openai:gpt-4o" }, "agent builtin:reference vs openai:gpt-4o"},
 		{"trials", func(r *result.Result) { r.Config.Trials = 5 }, "trials 1 vs 5"},
 		{"judge", func(r *result.Result) { r.Config.Judge, r.Config.JudgeGate = "openai:j", true }, `judge "" (gate false) vs "openai:j" (gate true)`},
+		{"judge scope", func(r *result.Result) { r.Config.JudgeScope = result.JudgeScopeAll }, `judge scope "" vs "all"`},
 		{"agent sampling", func(r *result.Result) { r.Config.AgentSeed = 7 }, "agent seed 0, 0 samples vs seed 7, 0 samples"},
 	}
 	for _, tc := range tests {

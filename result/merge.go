@@ -130,8 +130,10 @@ func incompatible(a, b *Result) string {
 	if a.Config.Trials != b.Config.Trials {
 		d = append(d, fmt.Sprintf("trials %d vs %d", a.Config.Trials, b.Config.Trials))
 	}
-	if a.Config.Judge != b.Config.Judge || a.Config.JudgeGate != b.Config.JudgeGate || a.Config.JudgeScope != b.Config.JudgeScope {
-		d = append(d, fmt.Sprintf("judge %q (gate %t, scope %q) vs %q (gate %t, scope %q)", a.Config.Judge, a.Config.JudgeGate, a.Config.JudgeScope, b.Config.Judge, b.Config.JudgeGate, b.Config.JudgeScope))
+	if a.Config.Judge != b.Config.Judge || a.Config.JudgeGate != b.Config.JudgeGate {
+		d = append(d, fmt.Sprintf("judge %q (gate %t) vs %q (gate %t)", a.Config.Judge, a.Config.JudgeGate, b.Config.Judge, b.Config.JudgeGate))
+	} else if a.Config.JudgeScope != b.Config.JudgeScope {
+		d = append(d, fmt.Sprintf("judge scope %q vs %q", a.Config.JudgeScope, b.Config.JudgeScope))
 	}
 	if a.Config.AgentSeed != b.Config.AgentSeed || a.Config.AgentSamples != b.Config.AgentSamples {
 		d = append(d, fmt.Sprintf("agent seed %d, %d samples vs seed %d, %d samples", a.Config.AgentSeed, a.Config.AgentSamples, b.Config.AgentSeed, b.Config.AgentSamples))
