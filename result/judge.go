@@ -62,7 +62,7 @@ type JudgeSummary struct {
 	// Settled counts the uncertain checks the judge's verdict settled
 	// (Judgement.Settled); they are neither agreements nor disagreements.
 	Settled int `json:"settled,omitempty"`
-	Answers          struct {
+	Answers struct {
 		Correct   int `json:"correct"`
 		Incorrect int `json:"incorrect"`
 		Unsure    int `json:"unsure"`
