@@ -32,8 +32,10 @@ import (
 //     pending entry, its op_id; a number with a known unit is supported by
 //     the same quantity (within 10%, so "172 GB" rounds "184204920832"
 //     bytes), or exactly the same number as written (a bare 768 does not
-//     support 702 MB), unless the entry marks it as approximate ("about
-//     229 hours");
+//     support 702 MB, and the digits of "30s" do not support "30 ms"),
+//     or a more precise figure the entry rounds to the digits it shows
+//     ("229 hours" for 228.925, not "228" nor "230"), unless the entry
+//     marks it as approximate ("about 229 hours");
 //   - for a claim or a constraint, at least half of its content words
 //     (four letters or more, not a stop word, compared by their first five
 //     letters: "production" is supported by "prod").
@@ -448,19 +450,35 @@ func (d *scenarioData) numberIn(q quantity.Quantity, seq int, hay string) bool {
 		return false
 	}
 	for _, h := range hqs {
-		// a bare number in any locale (41.206.553, 128.000)
-		if (h.Unit == "" || !quantity.Known(h.Unit)) && (same(h.Value) || h.Alt != 0 && same(h.Alt)) {
-			return true
+		// a bare number in any locale (41.206.553, 128.000), or one that
+		// q rounds to the digits it shows ("229 hours" for a column
+		// "hours" holding 228.925)
+		if h.Unit == "" || !quantity.Known(h.Unit) {
+			if same(h.Value) || h.Alt != 0 && same(h.Alt) || q.Rounds(h.Value, q.Unit) || h.Alt != 0 && q.Rounds(h.Alt, q.Unit) {
+				return true
+			}
 		}
 	}
-	for _, m := range numRe.FindAllString(hay, -1) {
-		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(m), 64)
+	// The digits of a figure in another unit are not a bare number: "30s"
+	// does not hold "30 ms" (in q's own unit they are q as written, in
+	// whatever locale the event was read).
+	k := 0
+	for _, loc := range numRe.FindAllStringIndex(hay, -1) {
+		for k < len(hqs) && hqs[k].End <= loc[0] {
+			k++
+		}
+		if k < len(hqs) && hqs[k].Start <= loc[0] && quantity.Known(hqs[k].Unit) && hqs[k].Unit != q.Unit || loc[1] < len(hay) && isASCIILetter(hay[loc[1]]) {
+			continue
+		}
+		n, err := strconv.ParseFloat(strings.NewReplacer(",", "", "_", "").Replace(hay[loc[0]:loc[1]]), 64)
 		if err == nil && same(n) {
 			return true
 		}
 	}
 	return false
 }
+
+func isASCIILetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
 // citedRead is a cited text read for figures and relations, once per
 // event.

@@ -79,6 +79,19 @@ func TestNumberIn(t *testing.T) {
 		{"0.42%", "error_ratio 0.0042", true},
 		{"30 s", "timeout: 31", false},
 		{"50 rows/s", "rate 55", false},
+		// the digits of a figure in another unit are no bare number
+		{"30 ms", "upstream timeout: 30s", false},
+		{"30 ms", "upstream timeout: 30 s", false},
+		{"30 s", "upstream timeout: 30s", true},
+		{"30 ms", "timeout_ms 30", true},
+		// a figure rounds a more precise one to the digits it shows
+		{"229 hours", "hours\n--------\n228.925\n(1 row)", true},
+		{"229 horas", "horas\n--------\n228,925\n(1 fila)", true},
+		{"228.9 hours", "hours\n--------\n228.925", true},
+		{"228 hours", "hours\n--------\n228.925", false}, // truncated
+		{"230 hours", "hours\n--------\n228.925", false}, // off by one in the last digit
+		{"239 horas", "horas\n--------\n228,925", false}, // off by ten
+		{"2 s", "p95 2.31", false},                       // one digit: exact only
 	}
 	for _, tc := range tests {
 		qs := quantity.Parse(tc.q)
@@ -89,4 +102,18 @@ func TestNumberIn(t *testing.T) {
 			t.Errorf("numberIn(%q, %q) = %v; want %v", tc.q, tc.hay, got, tc.want)
 		}
 	}
+}
+
+// A range's ends are figures in the unit written after the second, in
+// either locale: "0,39-0,43 s" is 0.39 s and 0.43 s, never 43 s; an end
+// the event does not hold is not supported.
+func TestGroundingRanges(t *testing.T) {
+	event := "p95 by day (s): 2026-11-23 0.41 2026-11-24 0.39 2026-11-25 0.43 2026-11-26 2.31 2026-11-27 2.27 2026-11-28 2.40"
+	runRelationCases(t, []relationCase{
+		{"en: both ranges", event, "p95 went from 0.39-0.43 s to 2.27-2.40 s on 2026-11-26", result.Pass},
+		{"es: both ranges, decimal comma", event, "el p95 pasó de 0,39-0,43 s a 2,27-2,40 s el 2026-11-26", result.Pass},
+		{"en: an end changed", event, "p95 went from 0.39-0.53 s to 2.27-2.40 s on 2026-11-26", result.Fail},
+		{"es: an end changed", event, "el p95 pasó de 0,39-0,43 s a 2,27-2,46 s el 2026-11-26", result.Fail},
+		{"es: a start changed", event, "el p95 pasó de 0,29-0,43 s a 2,27-2,40 s", result.Fail},
+	})
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // one parses text and returns its only quantity.
@@ -431,4 +433,68 @@ func FuzzFigure(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A figure that reports a more precise one rounds it to the digits it
+// shows; truncation, an off-by-one last digit or a figure ten away does
+// not, nor does a one-digit figure. English and Spanish forms.
+func TestRounds(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		v    float64
+		unit string
+		want bool
+	}{
+		{"229 hours", 228.925, "h", true},
+		{"229 horas", 228.925, "h", true},
+		{"228,9 horas", 228.925, "h", true},
+		{"228.93 hours", 228.925, "h", true},
+		{"228 hours", 228.925, "h", false},  // truncated
+		{"230 hours", 228.925, "h", false},  // off by one in the last digit
+		{"239 horas", 228.925, "h", false},  // off by ten
+		{"219 hours", 228.925, "h", false},  // off by ten
+		{"228.9 hours", 228.925, "", false}, // a unit against a bare figure's dimension
+		{"9.5 days", 228.925, "h", true},
+		{"9.6 days", 228.925, "h", false},
+		{"2 s", 2.31, "s", false}, // one digit: exact only
+		{"2.3 s", 2.31, "s", true},
+		{"2,3 s", 2.31, "s", true},
+		{"2.4 s", 2.31, "s", false},
+		{"30 ms", 30, "s", false},
+		{"1.8 GiB", 1791, "Mi", true},
+	} {
+		if got := lastQ(tc.text).Rounds(tc.v, tc.unit); got != tc.want {
+			t.Errorf("%q Rounds(%v %s) = %v; want %v", tc.text, tc.v, tc.unit, got, tc.want)
+		}
+	}
+}
+
+// A range gives both its ends the unit written after the second, in
+// either locale; a decimal comma inside a range is no figure of its own
+// ("0,39-0,43 s" is not 43 s); a date takes no unit.
+func TestRanges(t *testing.T) {
+	type vu struct {
+		V float64
+		U string
+	}
+	for _, tc := range []struct {
+		in   string
+		want []vu
+	}{
+		{"0.39-0.43 s", []vu{{0.39, "s"}, {0.43, "s"}}},
+		{"0,39-0,43 s", []vu{{0.39, "s"}, {0.43, "s"}}},
+		{"de 2,27-2,40 s", []vu{{2.27, "s"}, {2.4, "s"}}},
+		{"2-3 GiB", []vu{{2, "GiB"}, {3, "GiB"}}},
+		{"since 2026-11-26", []vu{{2026, ""}}},
+		{"3-5 replicas", []vu{{3, ""}}},
+		{"host-1,5 s", nil},
+	} {
+		var got []vu
+		for _, q := range Parse(tc.in) {
+			got = append(got, vu{q.Value, q.Unit})
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("Parse(%q) (-want +got):\n%s", tc.in, diff)
+		}
+	}
 }

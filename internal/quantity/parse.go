@@ -251,6 +251,15 @@ func pick(s string, point, comma int) Locale {
 	return languageLocale(s)
 }
 
+// skipRun returns the end of the digit run at i, with its marks: the
+// rest of a name's number or of a figure already read.
+func skipRun(s string, i int) int {
+	for i < len(s) && (isDigit(s[i]) || (s[i] == '.' || s[i] == ',') && i+1 < len(s) && isDigit(s[i+1])) {
+		i++
+	}
+	return i
+}
+
 // scan reads every quantity in s; ambiguous says whether one of them has
 // two readings, point and comma count the figures whose marks show a
 // locale.
@@ -263,21 +272,38 @@ func scan(s string) (out []Quantity, ambiguous bool, point, comma int) {
 		if i > 0 {
 			r, _ := utf8.DecodeLastRuneInString(s[:i])
 			keyed = r == ':' && i > 1 && isLetter(lastRune(s[:i-1]))
-			if !keyed && (isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1])) {
-				// skip the rest of this digit run
-				for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
-					i++
-				}
+			afterDigit := i > 1 && isDigit(s[i-2])
+			if !keyed && (isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1]) || r == ',' && afterDigit) {
+				// skip the rest of this digit run, its decimal part
+				// included: "2026-11-26", "v1.2", the "0,43" of a range
+				// whose start was read ("0,39-0,43")
+				i = skipRun(s, i)
 				continue
 			}
 		}
 		q, num, end := parseAt(s, i)
 		if keyed && !Known(q.Unit) {
 			// a port (host:8080) or a name's number: not a quantity
-			for i < len(s) && (isDigit(s[i]) || s[i] == '.') {
-				i++
-			}
+			i = skipRun(s, i)
 			continue
+		}
+		if q.Unit == "" && end+1 < len(s) && s[end] == '-' && isDigit(s[end+1]) && num.sep == 0 {
+			// a range "0.39-0.43 s", "0,39-0,43 s", "2-3 GiB": both ends
+			// are in the unit written after the second; a date
+			// (2026-11-26) or a name's parts take no unit and stay bare
+			if q2, num2, end2 := parseAt(s, end+1); Known(q2.Unit) && num2.sep == 0 {
+				q.Unit = q2.Unit
+				for _, n := range []number{num, num2} {
+					if n.style == DecimalPoint {
+						point++
+					} else if n.style == DecimalComma {
+						comma++
+					}
+				}
+				out = append(out, q, q2)
+				i = end2 - 1
+				continue
+			}
 		}
 		if num.sep != 0 {
 			ambiguous = true

@@ -31,6 +31,32 @@ func (q Quantity) Is(v float64, unit string) bool {
 	return Same(q, Of(v, unit))
 }
 
+// Rounds reports whether q, as written, states the amount v in unit
+// rounded to q's last digit: the same figure (Is), or, when q is written
+// with at least two significant digits, an amount within 0.55 of q's last
+// digit's place (rounding to the nearest, or twice through one more
+// digit). "229 hours" rounds 228.925 hours and "1.8 GiB" rounds 1.84 GiB;
+// "228 hours" (truncated), "230 hours" (off by one in the last digit) and
+// "239 hours" do not, and a one-digit figure ("2 s") rounds nothing: it
+// must be exact. It is the reading of a figure that reports a more
+// precise one (a claim citing the output it rounds), not a comparison of
+// two stated values, which is Same.
+func (q Quantity) Rounds(v float64, unit string) bool {
+	iq, iu := info(q.Unit), info(unit)
+	if iq.dim != iu.dim {
+		return false
+	}
+	if q.Is(v, unit) {
+		return true
+	}
+	for _, r := range readings(q) {
+		if rounds(r, iq.factor, v*iu.factor) {
+			return true
+		}
+	}
+	return false
+}
+
 // Same reports whether a and b state the same figure, as written. The rule:
 //
 //   - The units measure the same thing (30 s is never 30 %, nor 30 ms).
