@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -88,7 +89,19 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 			kept = append(kept, o)
 		}
 	}
+	sub := st.ruleSubject(inv)
 	if len(kept) == 0 {
+		// in a language the patterns are not in, the rule is found by
+		// concept (internal/polarity, concepts.go)
+		kept = st.keptByConcept(rs, prefix, sub)
+	}
+	if len(kept) == 0 {
+		if u, ok := st.otherLanguageEntry(all, prefix, sub, inv); ok {
+			r.Status = result.Uncertain
+			r.Message = u.Note
+			r.Evidence = []result.Evidence{u}
+			return []result.CheckResult{r}
+		}
 		r.Status = result.Fail
 		r.Message = fmt.Sprintf("no %s entry matches %s (rule from #%d)", where, anyOf(inv.Match), inv.SourceSeq)
 		ev := result.Evidence{Seq: inv.SourceSeq, Pattern: anyOf(inv.Match), Pointer: "/" + where}
@@ -115,6 +128,9 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 			}
 			r.Status = result.Pass
 			r.Message = fmt.Sprintf("constraint kept at %s: %q", o.l.ptr, clip.String(o.match, clipLen))
+			if o.note != "" {
+				r.Message += " (" + o.note + ")"
+			}
 			r.Evidence = []result.Evidence{{Pointer: o.l.ptr, Seq: inv.SourceSeq, Text: clip.String(o.l.text, clipLen), Pattern: o.pattern}}
 			return []result.CheckResult{r}
 		}
@@ -126,6 +142,101 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 	r.Message = fmt.Sprintf("constraint kept at %s, but it %s", strings.TrimSuffix(e.Pointer, "/source_seq"), e.Note)
 	r.Evidence = miscited
 	return []result.CheckResult{r}
+}
+
+// keptByConcept returns, as occurrences, the clauses of the entries under
+// prefix that keep the rule by concept: read by class as affirming it
+// (its state stated, an action it forbids under a prohibition or a
+// negation), in a field written in a language the rule's patterns are
+// not in. In the patterns' own language the patterns decide: a rule
+// reworded there is found by them or not at all.
+func (st *state) keptByConcept(rs []reading, prefix string, sub *polarity.Subject) []occurrence {
+	langs := sub.Languages()
+	if len(langs) == 0 {
+		return nil
+	}
+	var out []occurrence
+	for _, c := range rs {
+		if c.r.Reading != polarity.Affirms || !strings.HasPrefix(c.l.ptr, prefix) {
+			continue
+		}
+		lang := polarity.Language(c.l.folded)
+		if lang == "" || slices.Contains(langs, lang) {
+			continue
+		}
+		note := fmt.Sprintf("read by concept in %s, a language its patterns are not in", languageName(lang))
+		if c.r.Cue != "" {
+			note += fmt.Sprintf(": %s", readingNote(c.r))
+		}
+		out = append(out, occurrence{l: c.l, pattern: "concept " + strings.Join(sub.Concepts(), ", "), match: c.r.Clause, at: c.r.ClauseAt, note: note})
+	}
+	return out
+}
+
+// otherLanguageEntry reports an entry under prefix that neither a pattern
+// nor a concept found, but that is written in a language the rule's
+// patterns are not in and touches the rule's source: it cites source_seq,
+// or shares a salient token (a path, an id, a name) with the event that
+// states the rule. Such an entry may be a faithful restatement the reader
+// cannot find: the check cannot tell, and says so.
+func (st *state) otherLanguageEntry(all [][]leaf, prefix string, sub *polarity.Subject, inv *scenarios.Constraint) (result.Evidence, bool) {
+	langs := sub.Languages()
+	if len(langs) == 0 {
+		return result.Evidence{}, false
+	}
+	var salient []string
+	if text, ok := st.sd.citedText(inv.SourceSeq); ok {
+		salient = salientTokens(text)
+	}
+	for _, s := range all {
+		for _, l := range s {
+			if !strings.HasPrefix(l.ptr, prefix) {
+				continue
+			}
+			lang := polarity.Language(l.folded)
+			if lang == "" || slices.Contains(langs, lang) {
+				continue
+			}
+			how := ""
+			if seq := st.entrySeq(l.ptr); seq == inv.SourceSeq && seq != 0 {
+				how = fmt.Sprintf("cites #%d", seq)
+			} else {
+				low := strings.ToLower(l.folded)
+				for _, tk := range salient {
+					if findToken(low, tk) >= 0 {
+						how = fmt.Sprintf("names %q from #%d", tk, inv.SourceSeq)
+						break
+					}
+				}
+			}
+			if how == "" {
+				continue
+			}
+			note := fmt.Sprintf("%s %s and is written in %s, which the rule's patterns (%s) are not in, and no concept of the rule (%s) was found in it: cannot tell whether it keeps the rule",
+				l.ptr, how, languageName(lang), languageNames(langs), strings.Join(sub.Concepts(), ", "))
+			return result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}, true
+		}
+	}
+	return result.Evidence{}, false
+}
+
+// languageName names a language code of polarity.Language for a message.
+func languageName(code string) string {
+	switch code {
+	case "en":
+		return "English"
+	case "es":
+		return "Spanish"
+	}
+	return code
+}
+
+func languageNames(codes []string) string {
+	names := make([]string, len(codes))
+	for i, c := range codes {
+		names[i] = languageName(c)
+	}
+	return strings.Join(names, ", ")
 }
 
 // firstReported returns the first occurrence inside reported speech.

@@ -79,6 +79,9 @@ type occurrence struct {
 	match   string
 	at      int // offset of the match in l.folded
 	v       polarity.Verdict
+	// note says how an occurrence found by concept, not by pattern, was
+	// found ("" for a match of a pattern).
+	note string
 }
 
 // occurrences returns every match of patterns in leaves, in order, judged

@@ -91,7 +91,7 @@ func firstReading(rs []reading, want polarity.Reading) (reading, bool) {
 func (st *state) readingAt(rs []reading, l leaf, at int) (polarity.ClauseReading, bool) {
 	p := st.pol(l)
 	for _, r := range rs {
-		if r.l.ptr == l.ptr && p.SameClause(r.r.At, at) {
+		if r.l.ptr == l.ptr && p.SameClause(r.r.ClauseAt, at) {
 			return r.r, true
 		}
 	}

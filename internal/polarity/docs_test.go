@@ -53,6 +53,17 @@ func renderPairs() string {
 	return b.String()
 }
 
+// renderConcepts renders the action concept table as docs/polarity.md
+// shows it.
+func renderConcepts() string {
+	var b strings.Builder
+	b.WriteString("| concept | lang | words | forbid | permit |\n|---|---|---|---|---|\n")
+	for _, r := range ActionConcepts() {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.Concept, r.Lang, strings.Join(r.Words, ", "), strings.ReplaceAll(r.Forbid, "{C}", "…"), strings.ReplaceAll(r.Permit, "{C}", "…"))
+	}
+	return b.String()
+}
+
 // The tables in docs/polarity.md are the tables the code reads.
 func TestDocsTable(t *testing.T) {
 	data, err := os.ReadFile(docsPath)
@@ -64,6 +75,7 @@ func TestDocsTable(t *testing.T) {
 	for _, g := range []struct{ name, file, begin, end, want string }{
 		{"cue", "cues.tsv", "<!-- cues:begin (generated from internal/polarity/cues.tsv; go test ./internal/polarity -update) -->\n", "<!-- cues:end -->", renderTable()},
 		{"class", "classes.tsv", "<!-- classes:begin (generated from internal/polarity/classes.tsv; go test ./internal/polarity -update) -->\n", "<!-- classes:end -->", renderClasses()},
+		{"concept", "concepts.tsv", "<!-- concepts:begin (generated from internal/polarity/concepts.tsv; go test ./internal/polarity -update) -->\n", "<!-- concepts:end -->", renderConcepts()},
 		{"antonym", "antonyms.tsv", "<!-- antonyms:begin (generated from internal/polarity/antonyms.tsv; go test ./internal/polarity -update) -->\n", "<!-- antonyms:end -->", renderPairs()},
 	} {
 		i, j := strings.Index(doc, g.begin), strings.Index(doc, g.end)

@@ -68,12 +68,22 @@ type Subject struct {
 	// rule is about ("session", "prod-us-2"), to which an opposite state
 	// must be given to contradict it.
 	entities map[string]bool
+	// cognates are the first six letters of the entities of six letters
+	// or more, undoubled (isEntity).
+	cognates map[string]bool
 	// needles are the first words of every phrase that makes a clause
 	// touch the rule without a match (MayTouch).
 	needles map[string]bool
+	// actionSet holds actions and their words in the other languages of
+	// concepts.tsv, for isAction.
+	actionSet map[string]bool
+	// langs are the languages of the rule's patterns (Languages).
+	langs []string
 }
 
-// Actions returns the stems of the actions the rule forbids.
+// Actions returns the stems of the actions the rule forbids, as its
+// patterns and statements name them (Read also finds their concepts'
+// words in the other language: concepts.go).
 func (s *Subject) Actions() []string { return append([]string(nil), s.actions...) }
 
 // States returns the states the rule sets, as the phrases of antonyms.tsv.
@@ -130,10 +140,21 @@ func RuleSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
 			s.learn(x, 0, len(st), acts, pairs, true)
 		}
 	}
+	// an action is one concept in every language ("restart" is
+	// "reiniciar" too; concepts.tsv)
+	s.cognates = map[string]bool{}
+	for e := range s.entities {
+		if e = undouble(e); len(e) >= 6 {
+			s.cognates[e[:6]] = true
+		}
+	}
 	for a := range acts {
 		s.actions = append(s.actions, a)
 	}
 	sort.Strings(s.actions)
+	s.langs = patternLanguages(patterns, statements)
+	expandActions(acts, s.langs)
+	s.actionSet = acts
 	// a state is one concept in every language ("read-only" is "solo
 	// lectura" too)
 	tab := classesOf()
@@ -192,13 +213,8 @@ func (s *Subject) MayTouch(lower string) bool {
 		}
 		if j > i {
 			w := lower[i:j]
-			if s.needles[w] {
+			if s.needles[w] || s.isAction(w) {
 				return true
-			}
-			for _, a := range s.actions {
-				if hasStem(w, a) {
-					return true
-				}
 			}
 		}
 		i = j
@@ -526,6 +542,21 @@ func stem(w string) string {
 		}
 	}
 	return w
+}
+
+// isAction reports whether word w is a form of an action the rule
+// forbids (hasStem of one of s.actions), by at most five lookups rather
+// than a scan of every action.
+func (s *Subject) isAction(w string) bool {
+	if len(s.actionSet) == 0 {
+		return false
+	}
+	for k := 0; k <= 4 && k < len(w); k++ {
+		if s.actionSet[w[:len(w)-k]] {
+			return true
+		}
+	}
+	return false
 }
 
 // hasStem reports whether word w is a form of stem st.
@@ -856,8 +887,11 @@ type ClauseReading struct {
 	// statement), and At their offset (else the clause's).
 	Cue string
 	At  int
-	// Clause is the clause, as written.
-	Clause string
+	// Clause is the clause, as written, and ClauseAt an offset inside it
+	// (Text.SameClause(r.ClauseAt, at) tells whether at is in it; At may
+	// lie in a linked clause: "stays read-only: don't apply").
+	Clause   string
+	ClauseAt int
 	// Verdict is the cue of cues.tsv that decided, when one did.
 	Verdict Verdict
 }
@@ -991,11 +1025,8 @@ func (x *Text) occurrences(s *Subject, spans []Span) []occ {
 		if !tk.word || x.ci.segOf[i] < 0 {
 			continue
 		}
-		for _, a := range s.actions {
-			if hasStem(tk.low, a) {
-				out = append(out, occ{kind: occAction, tok: i, a: tk.a, b: tk.b, seg: x.ci.segOf[i], negated: x.negatedAt(i)})
-				break
-			}
+		if s.isAction(tk.low) {
+			out = append(out, occ{kind: occAction, tok: i, a: tk.a, b: tk.b, seg: x.ci.segOf[i], negated: x.negatedAt(i)})
 		}
 		if !x.ci.covered[i] && s.isEntity(tk.low) {
 			out = append(out, occ{kind: occEntity, tok: i, a: tk.a, b: tk.b, seg: x.ci.segOf[i]})
@@ -1015,8 +1046,8 @@ func (x *Text) occurrences(s *Subject, spans []Span) []occ {
 
 // isEntity reports whether word w names one of the rule's entities: the
 // same word, or a cognate in the other language (six letters in common at
-// the start: investigation and investigación, configuration and
-// configuración).
+// the start, double letters but ll and rr read as one: investigation and
+// investigación, configuration and configuración, session and sesión).
 func (s *Subject) isEntity(w string) bool {
 	if s.entities[w] {
 		return true
@@ -1024,12 +1055,27 @@ func (s *Subject) isEntity(w string) bool {
 	if len(w) < 6 {
 		return false
 	}
-	for e := range s.entities {
-		if len(e) >= 6 && e[:6] == w[:6] {
-			return true
+	w = undouble(w)
+	return len(w) >= 6 && s.cognates[w[:6]]
+}
+
+// undouble drops the second of two equal letters ("session" → "sesion",
+// "committee" → "comite"): Spanish writes few double letters where
+// English does, so cognates compare without them.
+func undouble(w string) string {
+	for i := 1; i < len(w); i++ {
+		if w[i] == w[i-1] && w[i] != 'l' && w[i] != 'r' {
+			b := make([]byte, 0, len(w))
+			b = append(b, w[:i]...)
+			for j := i; j < len(w); j++ {
+				if w[j] != w[j-1] || w[j] == 'l' || w[j] == 'r' {
+					b = append(b, w[j])
+				}
+			}
+			return string(b)
 		}
 	}
-	return false
+	return w
 }
 
 // objectIsRule reports whether a span or a state of the rule follows
@@ -1180,7 +1226,7 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 	seg := x.ci.segs[sg]
 	c := &x.clauses[seg.cl]
 	clauseText := x.clauseText(seg.cl)
-	base := ClauseReading{Clause: clauseText, At: x.toks[c.toks[seg.first]].a}
+	base := ClauseReading{Clause: clauseText, At: x.toks[c.toks[seg.first]].a, ClauseAt: x.toks[c.toks[seg.first]].a}
 	relevant := false
 	for _, o := range here {
 		if o.kind != occEntity {
@@ -1251,7 +1297,13 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 				}
 			}
 		}
-		return words <= 2
+		if words <= 2 {
+			return true
+		}
+		// a permission before a list bears on every item ("may now
+		// apply, restart and change prod"), unless a negation follows
+		// the item ("and change nothing")
+		return en.Class == Deontic && en.Sense == Permit && x.inList(h, o)
 	}
 	hasFor := func(h classHit, en Entry, neg bool, kinds ...int) bool {
 		for _, o := range linkedOccs {
@@ -1322,7 +1374,10 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 		spanAffirm := false
 		reported := false
 		for _, o := range here {
-			if o.kind != occSpan {
+			// a state the rule sets is read as a match of its pattern
+			// ("sesión de solo lectura", "prod-eu-1 está en congelación",
+			// "ya no es de solo lectura"), unless a match holds it
+			if o.kind != occSpan && (o.kind != occState || insideSpan(o, here)) {
 				continue
 			}
 			relevant = true
@@ -1594,6 +1649,16 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 	return ClauseReading{}, false
 }
 
+// insideSpan reports whether occurrence o lies inside a span of here.
+func insideSpan(o occ, here []occ) bool {
+	for _, p := range here {
+		if p.kind == occSpan && p.a <= o.a && o.b <= p.b {
+			return true
+		}
+	}
+	return false
+}
+
 // keeps reports whether a contradicting cue v is part of what keeps the
 // rule: a negation before a word that ends or permits ("do not move
 // protobuf off 3.25", "never lift the freeze"), a negation right before a
@@ -1643,13 +1708,15 @@ func (x *Text) keeps(s *Subject, v Verdict, sg int) bool {
 			if !tk.word {
 				continue
 			}
-			for _, a := range s.actions {
-				if hasStem(tk.low, a) {
-					return true
-				}
+			if s.isAction(tk.low) {
+				return true
 			}
 		}
-		return false
+		// or an imperative that opens its own clause, its verb followed
+		// by an object or a list ("read-only: don't apply, restart or
+		// scale anything"): it forbids, and says nothing of the rule
+		// before it ("read-only doesn't apply" has no imperative)
+		return h.cl != cl && x.imperativeOpening(h)
 	}
 	// a negation right before the cue
 	if ok {
@@ -1673,6 +1740,43 @@ func (x *Text) keeps(s *Subject, v Verdict, sg int) bool {
 		return x.underNewFrame(cl, v.At)
 	}
 	return false
+}
+
+// inList reports whether occurrence o is the head of an item of the list
+// class hit h governs, with no negation right after it.
+func (x *Text) inList(h classHit, o occ) bool {
+	c := &x.clauses[h.cl]
+	found := false
+	for _, w := range x.governed(c, h, x.lang(), true) {
+		if w == x.toks[o.tok].low {
+			found = true
+		}
+	}
+	if !found {
+		return false
+	}
+	for i := o.tok + 1; i < len(x.toks) && i <= o.tok+2; i++ {
+		if tk := x.toks[i]; tk.word && (tk.low == "nothing" || tk.low == "none" || tk.low == "nada" || tk.low == "no" || tk.low == "not") {
+			return false
+		}
+	}
+	return true
+}
+
+// imperativeOpening reports whether negation hit h opens its clause as a
+// negative imperative ("don't", "do not", "never", "no" + infinitive in
+// Spanish) and more follows its verb in the clause.
+func (x *Text) imperativeOpening(h classHit) bool {
+	c := &x.clauses[h.cl]
+	neg := strings.ToLower(x.s[h.a:h.b])
+	switch {
+	case h.first == 0 && (neg == "don't" || neg == "dont" || neg == "never" || neg == "no" || neg == "nunca"):
+	case h.first == 1 && neg == "not" && x.toks[c.toks[0]].low == "do":
+	default:
+		return false
+	}
+	// the verb, then at least one more token of the clause
+	return h.last+2 < len(c.toks)
 }
 
 // underNewFrame reports whether offset at of clause cl follows the frame

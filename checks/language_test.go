@@ -1,0 +1,62 @@
+package checks
+
+import (
+	"testing"
+
+	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summary"
+)
+
+// Rules across languages (issue 24): a rule whose patterns are English is
+// found by concept in a Spanish summary (its state, the actions it
+// forbids) and read by class there, the faithful restatement kept and
+// the inversion in the same words failed; a Spanish entry that touches
+// the rule but holds no concept of it is uncertain, never a pass nor a
+// fail; a rule dropped still fails.
+
+// englishOnly makes the fixture's rule ro English only.
+func englishOnly(sc *scenarios.Scenario) {
+	for _, iv := range sc.Invariants {
+		if c, ok := iv.(*scenarios.Constraint); ok && c.ID == "ro" {
+			c.Match = []string{`read[- ]?only`}
+		}
+	}
+}
+
+func TestConstraintAcrossLanguages(t *testing.T) {
+	cases := []checkCase{
+		// faithful, by concept
+		{name: "es faithful: state", mut: setConstraint("investigación de solo lectura: nada de cambios en prod"), want: result.Pass, msg: "by concept in Spanish"},
+		{name: "es faithful: state in brackets", mut: setConstraint("la investigación (de solo lectura) no toca prod"), want: result.Pass, msg: "by concept"},
+		{name: "es faithful: forbidden action only", mut: setConstraint("no se puede cambiar nada en prod durante la investigación"), want: result.Pass, msg: "by concept"},
+		{name: "es faithful: negated action", mut: setConstraint("en prod, no lo cambies: la investigación es de solo lectura"), want: result.Pass},
+		// adversarial: the same words, inverted
+		{name: "es inverted: state cancelled", mut: setConstraint("la investigación ya no es de solo lectura"), want: result.Fail, ptr: "/constraints/0/text"},
+		{name: "es inverted: state negated", mut: setConstraint("la investigación no es de solo lectura: se puede cambiar prod"), want: result.Fail},
+		{name: "es inverted: permission beside the state", mut: func(s *summary.Summary) {
+			s.Constraints[0].Text = "investigación de solo lectura"
+			s.NextSteps = []string{"se pueden hacer cambios en prod si hace falta"}
+		}, want: result.Fail, ptr: "/next_steps/0"},
+		{name: "es inverted: opposite state", mut: setConstraint("la investigación ahora es de lectura y escritura"), want: result.Fail},
+		// the rule parked in another field
+		{name: "es parked in decisions", mut: func(s *summary.Summary) {
+			s.Constraints = s.Constraints[1:]
+			s.Decisions = []summary.Statement{{Text: "investigación de solo lectura: nada de cambios en prod", SourceSeq: 1}}
+		}, want: result.Fail, msg: "no constraints entry"},
+		// dropped
+		{name: "es dropped", mut: func(s *summary.Summary) {
+			s.Constraints = []summary.Statement{{Text: "mantener el contexto por debajo de 50.000 tokens", SourceSeq: 7}}
+		}, want: result.Fail},
+		// touched, no concept: cannot tell
+		{name: "es no concept, cites the rule", mut: setConstraint("la investigación se limita a mirar e informar de lo que se vea"), want: result.Uncertain, ptr: "/constraints/0/text", msg: "cannot tell"},
+		// English: the patterns decide
+		{name: "en faithful: bracketed state and negated actions", mut: setConstraint("the investigation (read-only): don't apply, restart, scale or edit anything in prod"), want: result.Pass},
+		{name: "en inverted: same words", mut: setConstraint("the investigation (read-only until #5) may now apply, restart and change prod"), want: result.Fail},
+		{name: "en no pattern, no concept borrowed", mut: setConstraint("the investigation only looks and reports: nothing in prod is changed"), want: result.Fail},
+	}
+	for i := range cases {
+		cases[i].sc = englishOnly
+	}
+	runCases(t, result.TypeConstraint, "ro", cases)
+}
