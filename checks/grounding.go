@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,9 +37,20 @@ import (
 //     or a more precise figure the entry rounds to the digits it shows
 //     ("229 hours" for 228.925, not "228" nor "230"), unless the entry
 //     marks it as approximate ("about 229 hours");
-//   - for a claim or a constraint, at least half of its content words
-//     (four letters or more, not a stop word, compared by their first five
-//     letters: "production" is supported by "prod").
+//   - for a claim or a constraint with no such token or figure, at least
+//     half of its content words (four letters or more, not a stop word),
+//     compared by stem (wordforms.tsv: "kept" is "keep", "stays" is
+//     "keep", "dependency" is "depend" and counts once with it;
+//     "production" is supported by "prod"); a word of a relative clause
+//     or a bracket the cited event lacks counts neither way when a covered
+//     event holds it. An entry in Spanish citing an event that is not (or
+//     in English citing a Spanish one) is uncertain, never failed, when
+//     fewer than half of its words and bare numbers are found: the words
+//     cannot be compared;
+//   - for a claim or a constraint with two or more tokens, each token keeps
+//     the words and the role the event gives it (relation.go; a relative
+//     clause or an appositive gives its words to its head noun); a swap
+//     read across languages is uncertain.
 //
 // Fail names the entry and the first token or the words the event lacks;
 // when the entry is a constraint or a correction cited to a user or system
@@ -63,7 +75,19 @@ type grounded struct {
 	// once read.
 	qs  []quantity.Quantity
 	sal []string
+	// bound is the cut: a relative clause or a bracket may add what
+	// another covered event says.
+	bound int
 }
+
+// support is what the cited event says of an entry.
+type support int8
+
+const (
+	supported   support = iota
+	unsupported         // the event lacks a token, a figure or the words
+	cannotTell          // the words cannot be compared (another language)
+)
 
 // Check implements Check.
 func (GroundingCheck) Check(in *Input) []result.CheckResult {
@@ -90,8 +114,10 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 		leafAt[l.ptr] = int32(i)
 	}
 	judged := 0
-	var unsure []result.Evidence // entries whose relation cannot be told
+	var unsure []result.Evidence // entries whose words or relation cannot be told
+	bound := st.bound()
 	for _, it := range items {
+		it.bound = bound
 		if it.seq == 0 {
 			continue
 		}
@@ -112,14 +138,29 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 			r.Evidence = append(r.Evidence, result.Evidence{Pointer: ptr, Seq: it.seq, Text: it.opID, Note: "op id not in the cited event"})
 			continue
 		}
-		note, ok := st.sd.unsupported(it, it.seq, hay)
-		if !ok {
+		note, sup := st.sd.unsupported(it, it.seq, hay)
+		if sup == cannotTell {
+			unsure = append(unsure, result.Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen), Note: note})
+			continue
+		}
+		if sup == supported {
 			if !it.words {
 				continue
 			}
+			ok := false
 			switch v, who, which := st.sd.relationOf(it, it.seq, hay); v {
 			case relSwapped:
-				note, ok = fmt.Sprintf("the relation is swapped: the cited event gives %s to another of the entry's tokens, not to %q", wordList(which), who), true
+				ws := wordList(which)
+				note = fmt.Sprintf("the relation is swapped: the cited event gives %s to another of the entry's tokens, not to %q", ws, who)
+				if a, b := textLang(it.low), st.sd.readCited(it.seq, hay).lang(); a != "" && b != "" && a != b {
+					// the words are compared across languages: a cognate
+					// in another tense or voice ("exists", "existía") is
+					// no evidence of a swap
+					unsure = append(unsure, result.Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen),
+						Note: fmt.Sprintf("cannot tell the relation across languages (the entry is %s, the cited event %s): the event gives %s to another of the entry's tokens, not to %q", langName(a), langName(b), ws, who)})
+					break
+				}
+				ok = true
 			case relUncertain:
 				unsure = append(unsure, result.Evidence{Pointer: it.ptr, Seq: it.seq, Text: clip.String(it.text, clipLen),
 					Note: fmt.Sprintf("cannot tell the relation: the cited event gives %s to %q and to another of the entry's tokens", wordList(which), who)})
@@ -153,7 +194,7 @@ func (GroundingCheck) Check(in *Input) []result.CheckResult {
 	if len(unsure) > 0 {
 		e := unsure[0]
 		r.Status, r.Evidence = result.Uncertain, unsure
-		r.Message = fmt.Sprintf("%s cites #%d, which holds its tokens, but %s", e.Pointer, e.Seq, e.Note)
+		r.Message = fmt.Sprintf("%s cites #%d, but the check %s", e.Pointer, e.Seq, e.Note)
 		if len(unsure) > 1 {
 			r.Message += fmt.Sprintf(" (%d of %d entries)", len(unsure), judged)
 		}
@@ -362,8 +403,9 @@ func isPathToken(t string) bool {
 
 // unsupported returns what the cited event (hay: folded, lower-cased) lacks
 // of entry it: a note naming the first salient token, number or the
-// content words it does not hold; ok is false when the event supports it.
-func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, bool) {
+// content words it does not hold, and whether the event supports it, does
+// not, or cannot be compared with it word by word.
+func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, support) {
 	anchors := 0
 	low := it.low
 	if low == "" {
@@ -375,7 +417,7 @@ func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, bo
 	}
 	for _, tok := range sal {
 		if !containsLoose(hay, tok) && !joinedIn(hay, tok) {
-			return fmt.Sprintf("%q is not in the cited event", tok), true
+			return fmt.Sprintf("%q is not in the cited event", tok), unsupported
 		}
 		anchors++
 	}
@@ -388,31 +430,158 @@ func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, bo
 			continue
 		}
 		if !d.numberIn(q, seq, hay) {
-			return fmt.Sprintf("%q is not in the cited event", q.Text), true
+			return fmt.Sprintf("%q is not in the cited event", q.Text), unsupported
 		}
 		anchors++
 	}
 	// Content words judge an entry with nothing else to hold on to ("all
 	// operations completed successfully", "read-only: no changes").
 	if it.words && anchors == 0 {
-		words := contentWordsLow(low)
-		if len(words) >= 2 {
-			have := d.wordsOf(hay)
-			var missing []string
-			for _, w := range words {
-				if !have.holds(w) {
-					missing = append(missing, w)
-				}
+		return d.wordsSupport(it, low, seq, hay)
+	}
+	return "", supported
+}
+
+// wordsSupport is the content-word test of an entry with no salient token
+// or figure: at least half of its content words, compared by stem
+// (groundStem: "kept" is "keep", "dependency" is "depend" and counts once
+// with it), stand in the cited event. A word of a relative clause or a
+// bracket ("…, which came right after the orders reindex started") that
+// the cited event lacks counts neither way when a covered event holds it:
+// such a clause adds context from elsewhere in the session. Across
+// languages (a Spanish entry citing an English event, or the reverse) the
+// words the event lacks cannot be told missing: the entry's bare numbers
+// count as words, and when fewer than half are found the entry cannot be
+// told, never failed.
+func (d *scenarioData) wordsSupport(it grounded, low string, seq int, hay string) (string, support) {
+	cw := claimWords(low)
+	read := d.readCited(seq, hay)
+	cross := crossLanguage(textLang(low), read.lang())
+	if cross {
+		cw = append(cw, claimNumbers(low)...)
+	}
+	if len(cw) < 2 {
+		return "", supported
+	}
+	have := d.wordsOf(hay)
+	var session words
+	found := 0
+	var missing []string
+	for _, w := range cw {
+		switch {
+		case w.number && read.holdsNumber(w.text):
+			found++
+			continue
+		case !w.number && have.holds(w.stem):
+			found++
+			continue
+		case w.side && !w.number && it.bound > 0:
+			if session == nil {
+				session = d.sessionWords(it.bound)
 			}
-			if 2*len(missing) > len(words) {
-				if len(missing) > 4 {
-					missing = missing[:4]
+			if session.holds(w.stem) {
+				continue
+			}
+		}
+		missing = append(missing, w.text)
+	}
+	if 2*len(missing) <= found+len(missing) {
+		return "", supported
+	}
+	shown := missing
+	if len(shown) > 4 {
+		shown = shown[:4]
+	}
+	if cross {
+		return fmt.Sprintf("cannot compare its words with the cited event's: the entry is %s, the event %s (%d of %d words found; not found: %s)",
+			langName(textLang(low)), langName(read.lang()), found, found+len(missing), strings.Join(shown, ", ")), cannotTell
+	}
+	return fmt.Sprintf("the cited event has none of %s", strings.Join(shown, ", ")), unsupported
+}
+
+// claimWord is a content word of an entry (or, across languages, a bare
+// number of two digits or more).
+type claimWord struct {
+	text, stem   string
+	side, number bool // in a relative clause or a bracket; a number
+}
+
+// claimWords returns the content words of low, one per stem, each marked
+// side when it stands only in a relative clause or a bracket.
+func claimWords(low string) []claimWord {
+	sides := sideSpans(low)
+	var out []claimWord
+	at := map[string]int{}
+	for _, loc := range wordRe.FindAllStringIndex(low, -1) {
+		w := low[loc[0]:loc[1]]
+		if stopWords[w] {
+			continue
+		}
+		side := false
+		for _, sp := range sides {
+			side = side || loc[0] >= sp.start && loc[0] < sp.end
+		}
+		st := groundStem(w)
+		if k, ok := at[st]; ok {
+			out[k].side = out[k].side && side
+			continue
+		}
+		at[st] = len(out)
+		out = append(out, claimWord{text: w, stem: st, side: side})
+	}
+	return out
+}
+
+// claimNumbers returns the bare numbers of two digits or more of low.
+func claimNumbers(low string) []claimWord {
+	var out []claimWord
+	for _, loc := range numRe.FindAllStringIndex(low, -1) {
+		glued := loc[0] > 0 && isASCIILetter(low[loc[0]-1]) || loc[1] < len(low) && isASCIILetter(low[loc[1]])
+		if m := low[loc[0]:loc[1]]; len(m) >= 2 && !glued {
+			out = append(out, claimWord{text: m, number: true}) // not arm64, x86
+		}
+	}
+	return out
+}
+
+// sideSpans returns the relative clauses (after a comma, from their
+// relative word to the clause's end) and the brackets of low.
+func sideSpans(low string) []span {
+	var out []span
+	for _, sp := range clausesOf(low) {
+		if sp.start > 0 && low[sp.start-1] == ',' && relativeWords[firstWord(low, sp)] {
+			out = append(out, sp)
+		}
+	}
+	depth, open := 0, 0
+	for i := 0; i < len(low); i++ {
+		switch low[i] {
+		case '(', '[':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case ')', ']':
+			if depth > 0 {
+				depth--
+				if depth == 0 {
+					out = append(out, span{open, i + 1})
 				}
-				return fmt.Sprintf("the cited event has none of %s", strings.Join(missing, ", ")), true
 			}
 		}
 	}
-	return "", false
+	return out
+}
+
+// langName names a language textLang returns.
+func langName(l string) string {
+	switch l {
+	case "es":
+		return "in Spanish"
+	case "en":
+		return "in English"
+	}
+	return "in no language its words show"
 }
 
 // numberIn reports whether hay, the cited text of event seq, supports
@@ -489,6 +658,29 @@ type citedRead struct {
 	lines   string
 	lineQs  []quantity.Quantity
 	clauses textClauses
+	// language is textLang of the text, read once.
+	langOnce sync.Once
+	language string
+	text     string
+}
+
+// lang returns the language of the cited text (textLang).
+func (r *citedRead) lang() string {
+	r.langOnce.Do(func() { r.language = textLang(r.text) })
+	return r.language
+}
+
+// holdsNumber reports whether the cited text holds the number n as
+// written (in either locale).
+func (r *citedRead) holdsNumber(n string) bool {
+	for _, q := range quantity.Parse(n) {
+		for _, h := range r.qs {
+			if h.Value == q.Value || h.Alt != 0 && h.Alt == q.Value || q.Alt != 0 && (h.Value == q.Alt || h.Alt == q.Alt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readCited returns the figures and clauses of hay, the cited text of
@@ -508,7 +700,7 @@ func (d *scenarioData) readCited(seq int, hay string) *citedRead {
 			lines = raw
 		}
 	}
-	r := &citedRead{qs: qs, lines: lines, lineQs: quantity.Parse(lines)}
+	r := &citedRead{qs: qs, lines: lines, lineQs: quantity.Parse(lines), text: hay}
 	r.clauses = readClauses(lines, r.lineQs)
 	if seq > 0 {
 		d.citedReads.Store(seq, r)
@@ -620,43 +812,21 @@ func near(a, b float64) bool {
 	return m > 0 && d <= 0.1*m
 }
 
-// contentWordsLow returns the content words of low (folded, lower-cased): four letters or more,
-// not a stop word, folded and lower-cased.
-func contentWordsLow(low string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range wordRe.FindAllString(low, -1) {
-		if stopWords[w] || seen[w] {
-			continue
-		}
-		seen[w] = true
-		out = append(out, w)
-	}
-	return out
-}
-
 // words is the set of word stems of an event's text.
 type words map[string]bool
-
-func stem(w string) string {
-	if len(w) > 5 {
-		return w[:5]
-	}
-	return w
-}
 
 func wordSet(hay string) words {
 	ws := words{}
 	for _, w := range wordRe.FindAllString(hay, -1) {
-		ws[stem(w)] = true
+		ws[groundStem(w)] = true
 	}
 	return ws
 }
 
-// holds reports whether a word of the set shares w's stem, or is a prefix
-// of it of four letters or more ("prod" for "production").
-func (ws words) holds(w string) bool {
-	s := stem(w)
+// holds reports whether a word of the set has stem s (groundStem), or a
+// stem that is a prefix of it of four letters or more ("prod" for
+// "production").
+func (ws words) holds(s string) bool {
 	if ws[s] {
 		return true
 	}
@@ -673,7 +843,9 @@ var stopWords = set(`this that these those with from into onto over under about 
 	also just only very more most much many some such each every other another same both either neither because since
 	until unless does doing done make made makes your yours ours mine itself themselves it's isn't aren't wasn't
 	para pero como esta este estos estas esto sobre entre desde hasta sino tambien cuando donde porque aunque
-	todo toda todos todas otro otra otros otras mismo misma tiene tienen hace hacer sera seria habia hemos`)
+	todo toda todos todas otro otra otros otras mismo misma tiene tienen hace hacer sera seria habia hemos
+	cual cuales solo sola solos solas nada algo demas despues antes contra mientras puede pueden debe deben
+	cada aqui alli ahora luego segun durante`)
 
 func set(ws string) map[string]bool {
 	m := map[string]bool{}
@@ -765,12 +937,31 @@ func (d *scenarioData) toolHolding(it grounded, bound int) int {
 			continue
 		}
 		if hay, ok := d.citedText(e.Seq); ok {
-			if _, bad := d.unsupported(it, e.Seq, hay); !bad {
+			if _, sup := d.unsupported(it, e.Seq, hay); sup == supported {
 				return e.Seq
 			}
 		}
 	}
 	return 0
+}
+
+// sessionWords returns the word set of the events at or before bound,
+// remembered per bound.
+func (d *scenarioData) sessionWords(bound int) words {
+	if v, ok := d.sessions.Load(bound); ok {
+		return v.(words)
+	}
+	ws := words{}
+	for i, e := range d.sc.Events {
+		if e.Seq > bound {
+			break
+		}
+		for _, w := range wordRe.FindAllString(d.folded[i], -1) {
+			ws[groundStem(w)] = true
+		}
+	}
+	d.sessions.Store(bound, ws)
+	return ws
 }
 
 // wordsOf returns the word set of a cited text, remembered per text.

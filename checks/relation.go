@@ -38,11 +38,19 @@ type span struct{ start, end int }
 // conjunctions that start a new clause, with their spaces.
 var clauseJoins = []string{" and ", " but ", " while ", " whereas ", " whilst ", " y ", " pero ", " mientras ", " aunque ", " sino "}
 
+// joinFirst holds the first letters of clauseJoins.
+var joinFirst = func() (t [256]bool) {
+	for _, j := range clauseJoins {
+		t[j[1]] = true
+	}
+	return t
+}()
+
 // sharedSubject are the words that open a predicate: after "and" or "y"
 // they continue the clause before ("X is a leftover and is ignored").
 var sharedSubject = set(`is are was were has have had will would can could must should may might does did
 	not never also then still
-	es son era eran fue fueron esta estan ha han se no sigue siguen queda quedan puede pueden debe deben tambien luego`)
+	es son era eran fue fueron esta estan ha han se no sigue siguen queda quedan puede pueden debe deben tambien luego tiene tienen`)
 
 // wordAfter returns the word of letters at i in low.
 func wordAfter(low string, i int) (string, int) {
@@ -85,6 +93,9 @@ func clausesOf(low string) []span {
 			}
 			continue
 		case ' ':
+			if i+1 >= len(low) || !joinFirst[low[i+1]] {
+				break
+			}
 			for _, j := range clauseJoins {
 				if strings.HasPrefix(low[i:], j) {
 					if next, _ := wordAfter(low, i+len(j)); !sharedSubject[next] {
@@ -208,13 +219,100 @@ func readClauses(low string, qs []quantity.Quantity) textClauses {
 			}
 			inFigure := qi < len(qs) && qs[qi].Unit != "" && qs[qi].Start <= i
 			if w := low[i:j]; letters >= 4 && !inFigure && !stopWords[w] {
-				ws = ws.add(relStem(w))
+				ws = ws.add(groundStem(w))
 			}
 			i = j
 		}
 		tc.words[k] = ws
 	}
+	tc.attach(low)
 	return tc
+}
+
+// relativeWords open a relative clause: after a comma, the clause says
+// something of the noun before the comma ("redis-sessions-1, whose INFO
+// shows evicted_keys …"; "el pool, que sigue en 20").
+var relativeWords = set(`which who whose whom where que cuyo cuya cuyos cuyas donde quien quienes cual cuales`)
+
+// articles open an appositive ("X, the replica whose …, has …").
+var articles = set(`the a an el la los las un una`)
+
+// firstWord returns the first word of letters of sp in low.
+func firstWord(low string, sp span) string {
+	i := sp.start
+	for i < sp.end && !(low[i] >= 'a' && low[i] <= 'z' || low[i] >= 0x80) {
+		i++
+	}
+	w, _ := wordAfter(low, i)
+	return w
+}
+
+// attach gives a relative clause, an appositive and the predicate that
+// follows them the words of the clause that holds their head noun, so a
+// token is read with everything the text says of it: in "redis-sessions-1,
+// whose INFO shows evicted_keys 1204, has no eviction rate", the replica
+// and evicted_keys share "info", "show" and "eviction". Only clauses after
+// a comma attach: a clause after a semicolon or a full stop is a
+// statement of its own.
+func (tc *textClauses) attach(low string) {
+	n := len(tc.spans)
+	if n < 2 {
+		return
+	}
+	// head is the clause each clause's words go to, itself when none;
+	// shared says the clause takes its head's words too (the head's own
+	// predicate, after a relative clause), not only gives its own.
+	head := make([]int, n)
+	shared := make([]bool, n)
+	side := false // the clause before is a relative clause or an appositive
+	attached := false
+	for k := range head {
+		head[k] = k
+		if k == 0 {
+			continue
+		}
+		sp := tc.spans[k]
+		if sp.start == 0 || low[sp.start-1] != ',' {
+			side = false
+			continue
+		}
+		w := firstWord(low, sp)
+		switch {
+		case relativeWords[w]:
+			head[k], side = head[k-1], true
+		case side && sharedSubject[w]:
+			// the predicate after the relative clause: "…, has no rate"
+			head[k], shared[k], side = head[k-1], true, false
+		case articles[w] && k+1 < n && low[tc.spans[k+1].start-1] == ',' && sharedSubject[firstWord(low, tc.spans[k+1])]:
+			head[k], side = head[k-1], true
+		default:
+			side = false
+			continue
+		}
+		attached = true
+	}
+	if !attached {
+		return
+	}
+	// A relative clause gives its words to its head, not the head's to
+	// its own tokens: in "grpc was bumped with x/net, which moved from
+	// v0.26.0 to v0.30.0", v0.26.0 moved; it was not bumped.
+	words := make([]stems, n)
+	copy(words, tc.words)
+	for k, h := range head {
+		if h != k {
+			words[h] = append(stems(nil), words[h]...)
+			for _, w := range tc.words[k] {
+				words[h] = words[h].add(w)
+			}
+		}
+	}
+	for k, h := range head {
+		if shared[k] {
+			words[k] = words[h]
+		}
+	}
+	tc.words = words
 }
 
 // clauseAt returns the index of the clause holding offset i, -1 when none.
@@ -271,9 +369,7 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 	var names stems
 	for i, t := range toks {
 		inClaim[i] = t.occurrences(low, cqs)
-		for _, w := range wordRe.FindAllString(t.name, -1) {
-			names = names.add(relStem(w))
-		}
+		names = letterRuns(t.name, names)
 	}
 	// tokens that share a clause take their role from the preposition
 	// before them: "from 400 ms to 2 s" against "from 2 s to 400 ms"
@@ -348,6 +444,32 @@ func (cs clauseSet) anyWords(tc textClauses) bool {
 	return false
 }
 
+// letterRuns adds to ws the stems of the runs of four letters or more of
+// name (wordRe's words, without the regexp).
+func letterRuns(name string, ws stems) stems {
+	for i := 0; i < len(name); {
+		r, n := utf8.DecodeRuneInString(name[i:])
+		if !unicode.IsLetter(r) {
+			i += n
+			continue
+		}
+		j, letters := i, 0
+		for j < len(name) {
+			r, n := utf8.DecodeRuneInString(name[j:])
+			if !unicode.IsLetter(r) {
+				break
+			}
+			j += n
+			letters++
+		}
+		if letters >= 4 {
+			ws = ws.add(groundStem(name[i:j]))
+		}
+		i = j
+	}
+	return ws
+}
+
 // relStem is the stem a relation compares: the word without an English
 // inflection (-ing, -ed, -es, -s, a final -e) and cut to five letters, so
 // "load", "loads" and "loaded" are one, "agree" and "agreed" are one, and
@@ -356,7 +478,13 @@ func (cs clauseSet) anyWords(tc textClauses) bool {
 func relStem(w string) string {
 	for _, suf := range []string{"ing", "ed", "es", "s", "e"} {
 		if len(w)-len(suf) >= 3 && strings.HasSuffix(w, suf) {
+			if suf == "s" && strings.HasSuffix(w, "ss") {
+				break // pass, process: no plural
+			}
 			w = w[:len(w)-len(suf)]
+			if n := len(w); (suf == "ing" || suf == "ed") && n >= 3 && w[n-1] == w[n-2] && strings.IndexByte("bdgmnprt", w[n-1]) >= 0 {
+				w = w[:n-1] // stopped, running, skipped
+			}
 			break
 		}
 	}

@@ -41,6 +41,7 @@ type scenarioData struct {
 	wordSets   sync.Map // cited text -> its words
 	finders    sync.Map // a correction's value -> its valueFinder
 	citedReads sync.Map // seq -> *citedRead (grounding's figures and clauses)
+	sessions   sync.Map // cut -> words: grounding's words of the covered events
 	subjects   sync.Map // *scenarios.Constraint -> its *polarity.Subject
 }
 
