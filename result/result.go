@@ -155,7 +155,7 @@ const (
 	CompactionRegression = "compaction_regression"
 	AgentError           = "agent_error"
 	CompactedOnly        = "compacted_only"
-	ProbeErrored         = "error" // an agent call failed
+	ProbeErrored         = "error" // an agent call failed, or --judge-gate got no grade
 	// ProbeSkipped: a free-text probe with no grade to compare (no judge,
 	// or the judge was unsure or failed on an arm); Probe.Skipped says why.
 	ProbeSkipped = "skip"
@@ -205,14 +205,24 @@ type Probe struct {
 	Pos Pos `json:"pos,omitzero"`
 }
 
-// ErrorText says which arm of the probe failed and why ("" when neither).
+// ErrorText says which arm of the probe failed and why ("" when neither):
+// the agent's call, or, for a free-text probe that --judge-gate made an
+// error, the judge's grade of that arm's answer.
 func (p Probe) ErrorText() string {
 	var parts []string
-	if p.Full.Error != "" {
-		parts = append(parts, "full arm: "+p.Full.Error)
-	}
-	if p.Compacted.Error != "" {
-		parts = append(parts, "compacted arm: "+p.Compacted.Error)
+	for _, a := range []struct {
+		name string
+		d    Decision
+	}{{"full", p.Full}, {"compacted", p.Compacted}} {
+		switch {
+		case a.d.Error != "":
+			parts = append(parts, a.name+" arm: "+a.d.Error)
+		case p.Answer == "":
+		case a.d.Judge == nil:
+			parts = append(parts, a.name+" arm: the judge did not grade the answer")
+		case a.d.Judge.Error != "":
+			parts = append(parts, a.name+" arm: the judge gave no verdict: "+a.d.Judge.Error)
+		}
 	}
 	return strings.Join(parts, "; ")
 }

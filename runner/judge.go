@@ -191,9 +191,22 @@ func (u *unit) judgeAnswers(pr scenarios.Probe, rp *result.Probe) {
 		wg.Wait()
 	}
 	rp.Class = ClassifyAnswers(rp.Full.Judge, rp.Compacted.Judge)
+	if u.judgeGate && (!graded(rp.Full.Judge) || !graded(rp.Compacted.Judge)) {
+		// The gate asked for the judge's word on both answers and did not
+		// get it: it fails closed, as it does for an invariant, rather than
+		// letting a probe it could not grade drop out of the count.
+		rp.Class = result.ProbeErrored
+		return
+	}
 	if rp.Class == result.ProbeSkipped {
 		rp.Skipped = fmt.Sprintf("the judge graded the answers %s (full) and %s (compacted): nothing to compare", grade(rp.Full.Judge), grade(rp.Compacted.Judge))
 	}
+}
+
+// graded reports whether the judge answered at all: an unsure grade is an
+// answer; a failed call or a reply that was no verdict is not.
+func graded(j *result.Judgement) bool {
+	return j != nil && j.Error == "" && j.Verdict != ""
 }
 
 func grade(j *result.Judgement) string {

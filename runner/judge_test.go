@@ -448,6 +448,58 @@ func TestFreeTextProbes(t *testing.T) {
 	}
 }
 
+// TestJudgeGateFreeText: under --judge-gate a free-text probe whose judge
+// gave no verdict on an arm's answer (a malformed reply here) is an error
+// that names the arm and why, never a skip that drops out of the count;
+// an unsure grade is a verdict and stays skip; graded probes keep their
+// class. Without the gate the same replies make the probe skip.
+func TestJudgeGateFreeText(t *testing.T) {
+	sc, err := scenarios.LoadBytes("judged.yaml", []byte(judgedYAML+freeTextProbes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The judge's reply to the answer "logs-eu-2" (probe lost, full arm)
+	// is no verdict at all.
+	judge := func(r llmtest.Request) llmtest.Reply {
+		if strings.Contains(strings.Join(r.Messages("user"), "\n"), "\nThe agent's answer:\nlogs-eu-2") {
+			return llmtest.Text(`I would rather not say.`)
+		}
+		return gradingJudge(r)
+	}
+	for _, gate := range []bool{false, true} {
+		srv := llmtest.New(t)
+		srv.SetDefault(judge)
+		r := judgeRun(t, sc, judgeOf(t, srv, t.TempDir()), gate)
+		want := map[string]string{
+			"both-right":   result.Kept,
+			"lost":         result.ProbeSkipped,
+			"nowhere":      result.AgentError,
+			"summary-only": result.CompactedOnly,
+			"unsure":       result.ProbeSkipped,
+		}
+		if gate {
+			want["lost"] = result.ProbeErrored
+		}
+		for _, p := range r.Units[0].Probes {
+			if p.Class != want[p.ID] {
+				t.Errorf("gate %v: %s: class %s, want %s", gate, p.ID, p.Class, want[p.ID])
+			}
+			if p.ID == "lost" && gate && !strings.HasPrefix(p.ErrorText(), "full arm: the judge gave no verdict: ") {
+				t.Errorf("gate: lost: error text %q, want the full arm's missing verdict", p.ErrorText())
+			}
+		}
+		errs := -1
+		for _, a := range r.Aggregates {
+			if a.Check == result.CheckDecisions {
+				errs = a.Error
+			}
+		}
+		if want := map[bool]int{false: 0, true: 1}[gate]; errs != want {
+			t.Errorf("gate %v: decisions aggregate has %d errors, want %d", gate, errs, want)
+		}
+	}
+}
+
 // TestJudgeSeesNoExtensions: the judge reads the summary as the agent
 // does, without `extensions` (never shown to the agent, where a provider's
 // raw block or ciphertext lives); the rest of the document is intact.
