@@ -15,6 +15,9 @@ const (
 	ChangeFix            = "fix"
 	ChangeNoLongerJudged = "no longer judged"
 	ChangeNewlyJudged    = "newly judged"
+	// ChangeScenarioChanged is an outcome of a scenario whose meaning
+	// changed since the baseline: listed, never paired.
+	ChangeScenarioChanged = "scenario changed"
 )
 
 // baselineGroup is one kind of change against the baseline, as the
@@ -34,6 +37,7 @@ func baselineGroups(c *Comparison) []baselineGroup {
 		{ChangeFix, c.Fixes, 5},
 		{ChangeNoLongerJudged, c.NoLongerJudged, 5},
 		{ChangeNewlyJudged, c.NewlyJudged, 5},
+		{ChangeScenarioChanged, c.Changed, 10},
 	}
 }
 
@@ -55,7 +59,15 @@ func statusChange(ch Change) string {
 // a few of each.
 func writeBaselineMarkdown(b *bytes.Buffer, c *Comparison) {
 	fmt.Fprintf(b, "### New against the baseline\n\n%s\n\n", mdText(c.NewAgainstBaseline()))
-	if len(c.Regressions)+len(c.Fixes)+len(c.NoLongerJudged)+len(c.NewlyJudged) == 0 {
+	if len(c.ChangedScenarios) > 0 {
+		verb := "fail the gate unless `--accept-changed`"
+		if c.AcceptChanged {
+			verb = "were accepted (`--accept-changed`)"
+		}
+		fmt.Fprintf(b, "Scenarios whose meaning changed since the baseline %s; their outcomes are listed as \"%s\", not paired: %s\n\n",
+			verb, ChangeScenarioChanged, mdText(c.changedList()))
+	}
+	if len(c.Regressions)+len(c.Fixes)+len(c.NoLongerJudged)+len(c.NewlyJudged)+len(c.Changed) == 0 {
 		return
 	}
 	b.WriteString("| change | scenario | summarizer | trial | where | check | status | message |\n|---|---|---|---:|---|---|---|---|\n")
@@ -84,8 +96,27 @@ func baselineJUnitSuite(c *Comparison) junit.Suite {
 		{Name: "compact-eval.baseline.fixes", Value: fmt.Sprint(n.Fixes)},
 		{Name: "compact-eval.baseline.no_longer_judged", Value: fmt.Sprint(n.NoLongerJudged)},
 		{Name: "compact-eval.baseline.newly_judged", Value: fmt.Sprint(n.NewlyJudged)},
+		{Name: "compact-eval.baseline.changed_scenarios", Value: fmt.Sprint(n.ChangedScenarios)},
 	}}
+	// A changed scenario is one case: failing unless accepted. Its
+	// outcomes are in the Markdown and HTML reports.
+	for _, sc := range c.ChangedScenarios {
+		msg := fmt.Sprintf("the scenario's meaning changed since the baseline (digest %s → %s): its outcomes are not compared", short(sc.Base), short(sc.New))
+		tc := junit.Case{Classname: sc.ID, Name: ChangeScenarioChanged, Time: seconds(0)}
+		if c.AcceptChanged {
+			tc.Skipped = &junit.Skipped{Message: msg + " (--accept-changed)"}
+			s.Skipped++
+		} else {
+			tc.Failure = &junit.Problem{Message: msg, Type: "baseline_scenario_changed", Body: msg + "; review it and give --accept-changed, or move the baseline forward"}
+			s.Failures++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, tc)
+	}
 	for _, g := range baselineGroups(c) {
+		if g.What == ChangeScenarioChanged {
+			continue // one case per scenario, above
+		}
 		for _, ch := range g.Changes {
 			name := fmt.Sprintf("%s/%s/trial %d/%s: %s", ch.Summarizer, ch.Label(), ch.Trial+1, ch.Where(), g.What)
 			tc := junit.Case{Classname: ch.Scenario, Name: name, Time: seconds(0), File: ch.File, Line: ch.Line}

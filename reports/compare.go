@@ -54,6 +54,15 @@ type Comparison struct {
 	NewlyJudged    []Change
 	// FailOnUnjudged is CompareOptions.FailOnUnjudged.
 	FailOnUnjudged bool
+	// ChangedScenarios are the scenarios of both runs whose meaning
+	// changed (their digests differ): their outcomes are not paired into
+	// regressions or fixes, since the question changed, but listed apart
+	// in Changed (every outcome whose status differs). A changed scenario
+	// fails the comparison unless AcceptChanged.
+	ChangedScenarios []ScenarioChange
+	Changed          []Change
+	// AcceptChanged is CompareOptions.AcceptChanged.
+	AcceptChanged bool
 	// Paired counts the outcomes present in both runs; Missing the base
 	// passes missing from the new run (counted as regressions).
 	Paired, Missing int
@@ -72,6 +81,15 @@ type Comparison struct {
 	Regressed bool
 	// mapFlag names the flag that pairs summarizers, for the hints.
 	mapFlag string
+}
+
+// ScenarioChange is a scenario whose meaning changed between the runs.
+type ScenarioChange struct {
+	ID string
+	// Base and New are the scenario's digests in each run; File is its
+	// file in the new run.
+	Base, New string
+	File      string
 }
 
 // SummarizerPair is a base summarizer and the new run's summarizer it is
@@ -255,6 +273,9 @@ type CompareOptions struct {
 	// longer judged (skipped) in the new run fail the comparison; by
 	// default it is counted apart and fails nothing.
 	FailOnUnjudged bool
+	// AcceptChanged lets the comparison hold over scenarios whose meaning
+	// changed since the base; by default a changed scenario fails it.
+	AcceptChanged bool
 }
 
 // Compare is CompareWith at alpha, pairing summarizers by name.
@@ -281,7 +302,8 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	if !(alpha > 0 && alpha < 1) { // NaN too
 		alpha = DefaultAlpha
 	}
-	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials), mapFlag: opts.MapFlag, FailOnUnjudged: opts.FailOnUnjudged}
+	cmp := &Comparison{Alpha: alpha, Trials: max(1, base.Config.Trials, new.Config.Trials), mapFlag: opts.MapFlag, FailOnUnjudged: opts.FailOnUnjudged,
+		AcceptChanged: opts.AcceptChanged}
 	if cmp.mapFlag == "" {
 		cmp.mapFlag = "--baseline-map"
 	}
@@ -290,12 +312,13 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	exclude := map[string]bool{}
 	bd, nd := digests(base), digests(new)
 	sel := selection(new.Config)
+	changed := map[string]bool{}
 	for _, id := range slices.Sorted(mapKeys(bd)) {
 		d, ok := nd[id]
 		switch {
-		case ok && d != bd[id]:
-			exclude[id] = true
-			cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("scenario %s changed (digest %s → %s): not compared", id, short(bd[id]), short(d)))
+		case ok && !sameScenario(bd[id], d):
+			exclude[id], changed[id] = true, true
+			cmp.ChangedScenarios = append(cmp.ChangedScenarios, ScenarioChange{ID: id, Base: bd[id].Digest, New: d.Digest, File: d.File})
 		case !ok && !sel(id):
 			exclude[id] = true
 			cmp.OutOfSelection++
@@ -307,6 +330,7 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	}
 	bo := gateEvidence(base, baseNames, exclude)
 	no := gateEvidence(new, newNames, exclude)
+	cmp.Changed = changedOutcomes(base, new, baseNames, newNames, changed)
 	type rowKey struct{ sum, check string }
 	rows := map[rowKey]*DeltaRow{}
 	leftUncertain := 0
@@ -410,6 +434,15 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	sortChanges(cmp.Fixes, order)
 	sortChanges(cmp.NoLongerJudged, order)
 	sortChanges(cmp.NewlyJudged, order)
+	sortChanges(cmp.Changed, order)
+	if len(cmp.ChangedScenarios) > 0 {
+		if cmp.AcceptChanged {
+			cmp.Warnings = append(cmp.Warnings, fmt.Sprintf("%s changed meaning since the base (%s): not compared (--accept-changed)",
+				plural(len(cmp.ChangedScenarios), "scenario"), cmp.changedList()))
+		} else {
+			cmp.Regressed = true
+		}
+	}
 	if cmp.Trials <= 1 && len(cmp.Regressions) > 0 {
 		cmp.Regressed = true
 	}
@@ -449,11 +482,14 @@ type ChangeCounts struct {
 	Regressions, Decisions, Invariants, Structural, Units int
 	Fixes                                                 int
 	NoLongerJudged, NewlyJudged                           int
+	// ChangedScenarios counts the scenarios whose meaning changed.
+	ChangedScenarios int
 }
 
 // Counts counts the changes of c by kind.
 func (c *Comparison) Counts() ChangeCounts {
-	n := ChangeCounts{Regressions: len(c.Regressions), Fixes: len(c.Fixes), NoLongerJudged: len(c.NoLongerJudged), NewlyJudged: len(c.NewlyJudged)}
+	n := ChangeCounts{Regressions: len(c.Regressions), Fixes: len(c.Fixes), NoLongerJudged: len(c.NoLongerJudged), NewlyJudged: len(c.NewlyJudged),
+		ChangedScenarios: len(c.ChangedScenarios)}
 	for _, ch := range c.Regressions {
 		switch ch.RegressionKind() {
 		case KindUnit:
@@ -525,7 +561,14 @@ func (c *Comparison) NewAgainstBaseline() string {
 	if n.Fixes == 1 {
 		fixes = "1 fix"
 	}
-	return fmt.Sprintf("%s, %s, %d no longer judged, %d newly judged", reg, fixes, n.NoLongerJudged, n.NewlyJudged)
+	line := fmt.Sprintf("%s, %s, %d no longer judged, %d newly judged", reg, fixes, n.NoLongerJudged, n.NewlyJudged)
+	if n.ChangedScenarios > 0 {
+		line += ", " + plural(n.ChangedScenarios, "scenario") + " changed"
+		if c.AcceptChanged {
+			line += " (accepted)"
+		}
+	}
+	return line
 }
 
 // whyMissing says why the new run has no outcome for k.
@@ -721,12 +764,68 @@ func sortChanges(cs []Change, order map[string]int) {
 	})
 }
 
-func digests(r *result.Result) map[string]string {
-	m := map[string]string{}
+func digests(r *result.Result) map[string]result.ScenarioRef {
+	m := map[string]result.ScenarioRef{}
 	for _, u := range r.Units {
-		m[u.Scenario.ID] = u.Scenario.Digest
+		m[u.Scenario.ID] = u.Scenario
 	}
 	return m
+}
+
+// sameScenario reports whether base and new are the same scenario: the
+// same digest of meaning, so that comments and formatting never unpair. A
+// base written before meaning digests (no file digest) holds the digest of
+// the file's bytes: it is compared with the new run's file digest, so an
+// old baseline still pairs with an unchanged file (and nothing else).
+func sameScenario(base, new result.ScenarioRef) bool {
+	if base.FileDigest == "" && new.FileDigest != "" {
+		return base.Digest == new.FileDigest
+	}
+	return base.Digest == new.Digest
+}
+
+// changedOutcomes lists the outcomes of the changed scenarios whose
+// status differs between the runs (an outcome in one run only included,
+// its other side empty), so that a changed scenario's results stay in
+// sight though they are not paired into regressions.
+func changedOutcomes(base, new *result.Result, baseNames, newNames map[string]string, changed map[string]bool) []Change {
+	if len(changed) == 0 {
+		return nil
+	}
+	only := map[string]bool{}
+	for _, u := range base.Units {
+		if !changed[u.Scenario.ID] {
+			only[u.Scenario.ID] = true
+		}
+	}
+	for _, u := range new.Units {
+		if !changed[u.Scenario.ID] {
+			only[u.Scenario.ID] = true
+		}
+	}
+	bo := gateEvidence(base, baseNames, only)
+	no := gateEvidence(new, newNames, only)
+	var out []Change
+	add := func(k pairKey, b, n outcome) {
+		if b.status == n.status {
+			return
+		}
+		o := n
+		if o.kind == "" {
+			o = b
+		}
+		out = append(out, Change{Scenario: k.scenario, Summarizer: k.summarizer, Trial: k.trial, Generation: k.gen, Check: k.check, Kind: o.kind,
+			Name: k.name, Base: b.status, New: n.status, Message: o.msg, File: n.file, Line: n.line})
+	}
+	for k, b := range bo.outcomes {
+		add(k, b, no.outcomes[k])
+	}
+	for k, n := range no.outcomes {
+		if _, ok := bo.outcomes[k]; !ok {
+			add(k, outcome{}, n)
+		}
+	}
+	return out
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -857,6 +956,10 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	list("fixes (fail→pass)", c.Fixes)
 	list("no longer judged (judged in the base, skipped now)", c.NoLongerJudged)
 	list("newly judged (skipped in the base, judged now)", c.NewlyJudged)
+	if len(c.ChangedScenarios) > 0 {
+		fmt.Fprintf(w, "\nscenarios whose meaning changed (not compared): %s\n", c.changedList())
+	}
+	list("outcomes of the changed scenarios (base → new, not compared)", c.Changed)
 	if len(c.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, s := range c.Warnings {
@@ -938,11 +1041,17 @@ func (c *Comparison) Problems() []string {
 	for _, b := range c.UnpairedBase {
 		out = append(out, fmt.Sprintf("summarizer %q of the base has no counterpart in the new run", b))
 	}
+	if len(c.ChangedScenarios) > 0 && !c.AcceptChanged {
+		out = append(out, fmt.Sprintf("%s changed meaning since the base (%s): %s not compared; review them and give --accept-changed, or move the baseline forward",
+			plural(len(c.ChangedScenarios), "scenario"), c.changedList(), map[bool]string{true: "its outcomes are", false: "their outcomes are"}[len(c.ChangedScenarios) == 1]))
+	}
 	if c.NothingPaired() {
 		why := "no outcome is in both runs"
 		switch {
 		case len(c.Pairs) == 0:
 			why = "the runs share no summarizer"
+		case len(c.ChangedScenarios) > 0:
+			why = "every scenario the runs share changed meaning"
 		case c.Missing > 0:
 			why = "the runs share no scenario"
 		}
@@ -966,6 +1075,20 @@ func (c *Comparison) Problems() []string {
 		out = append(out, fmt.Sprintf("%s that passed in the base %s no longer judged (--fail-on-unjudged)", plural(n, "outcome"), map[bool]string{true: "is", false: "are"}[n == 1]))
 	}
 	return out
+}
+
+// changedList names the changed scenarios with their digests, at most
+// five.
+func (c *Comparison) changedList() string {
+	var parts []string
+	for i, sc := range c.ChangedScenarios {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(c.ChangedScenarios)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %s → %s", sc.ID, short(sc.Base), short(sc.New)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // regressionKinds is "2 decisions, 1 invariant": the regressions by kind.
@@ -1003,7 +1126,7 @@ func (c *Comparison) Verdict() string {
 	p := c.Problems()
 	if len(p) > 0 {
 		prefix := "FAIL: "
-		if len(c.UnpairedBase)+len(c.UnpairedNew) == 0 && !c.NothingPaired() {
+		if len(c.UnpairedBase)+len(c.UnpairedNew) == 0 && !c.NothingPaired() && !strings.Contains(p[0], "changed meaning since the base") {
 			prefix = "REGRESSION: "
 		}
 		if len(p) > 1 {

@@ -186,14 +186,13 @@ func TestCompareMismatches(t *testing.T) {
 	next.Harness = "v0.2.0"
 	c := reports.Compare(base, next, 0.05)
 	all := strings.Join(c.Warnings, "\n")
-	for _, s := range []string{"harness differs", "scenario scn-001 changed (digest"} {
-		if !strings.Contains(all, s) {
-			t.Errorf("warnings lack %q:\n%s", s, all)
-		}
+	if !strings.Contains(all, "harness differs") {
+		t.Errorf("warnings lack %q:\n%s", "harness differs", all)
 	}
-	// A summarizer in one run only has no evidence to compare: it fails.
+	// A summarizer in one run only has no evidence to compare: it fails;
+	// so does a scenario whose meaning changed (issue 26).
 	problems := strings.Join(c.Problems(), "\n")
-	for _, s := range []string{`summarizer "openai:gpt-4o-mini" of the base has no counterpart in the new run`, `summarizer "exec:./mine" of the new run has no counterpart in the base`} {
+	for _, s := range []string{"1 scenario changed meaning since the base (scn-001 sha256:", `summarizer "openai:gpt-4o-mini" of the base has no counterpart in the new run`, `summarizer "exec:./mine" of the new run has no counterpart in the base`} {
 		if !strings.Contains(problems, s) {
 			t.Errorf("problems lack %q:\n%s", s, problems)
 		}
@@ -205,6 +204,72 @@ func TestCompareMismatches(t *testing.T) {
 		if ch.Scenario == "scn-001" {
 			t.Errorf("a changed scenario was compared: %+v", ch)
 		}
+	}
+}
+
+// TestCompareChangedScenario (issue 26, finding 4): a scenario whose
+// meaning changed is neither paired nor silently dropped: its outcomes are
+// listed apart, the comparison fails unless AcceptChanged, and every report
+// says so. A base written before meaning digests (its digest is of the
+// file's bytes, no file_digest) pairs with an unchanged file.
+func TestCompareChangedScenario(t *testing.T) {
+	base := fake.Result(fake.Config{Scenarios: 3, Seed: 7})
+	next := fake.Result(fake.Config{Scenarios: 3, Seed: 7})
+	for i := range next.Units {
+		if next.Units[i].Scenario.ID == "scn-001" {
+			next.Units[i].Scenario.Digest = "sha256:" + strings.Repeat("e", 64)
+			setStatus(t, next, i, 0, "schema", "", result.Fail)
+		}
+	}
+	c := reports.Compare(base, next, 0.05)
+	if len(c.ChangedScenarios) != 1 || c.ChangedScenarios[0].ID != "scn-001" || !c.Regressed {
+		t.Fatalf("changed %+v, regressed %v", c.ChangedScenarios, c.Regressed)
+	}
+	if len(c.Changed) == 0 {
+		t.Error("the changed scenario's outcomes are not listed")
+	}
+	for _, ch := range append(append([]reports.Change{}, c.Regressions...), c.Fixes...) {
+		if ch.Scenario == "scn-001" {
+			t.Errorf("a changed scenario was paired: %+v", ch)
+		}
+	}
+	if v := c.Verdict(); !strings.HasPrefix(v, "FAIL: 1 scenario changed meaning since the base") || !strings.Contains(v, "--accept-changed") {
+		t.Errorf("verdict %q", v)
+	}
+	if s := c.NewAgainstBaseline(); !strings.HasSuffix(s, ", 1 scenario changed") {
+		t.Errorf("count line %q", s)
+	}
+	var text strings.Builder
+	c.WriteText(&text)
+	if !strings.Contains(text.String(), "outcomes of the changed scenarios (base → new, not compared): ") {
+		t.Errorf("text lacks the changed outcomes:\n%s", text.String())
+	}
+
+	accepted := reports.CompareWith(base, next, reports.CompareOptions{AcceptChanged: true})
+	if accepted.Regressed || len(accepted.Changed) != len(c.Changed) || !strings.HasSuffix(accepted.NewAgainstBaseline(), "1 scenario changed (accepted)") {
+		t.Errorf("accepted: regressed %v, changed %d, line %q", accepted.Regressed, len(accepted.Changed), accepted.NewAgainstBaseline())
+	}
+	if all := strings.Join(accepted.Warnings, "\n"); !strings.Contains(all, "not compared (--accept-changed)") {
+		t.Errorf("accepted: warnings %q", all)
+	}
+
+	// Legacy base: its digest is of the bytes, and it has no file digest.
+	legacy := fake.Result(fake.Config{Scenarios: 3, Seed: 7})
+	now := fake.Result(fake.Config{Scenarios: 3, Seed: 7})
+	for i := range now.Units {
+		now.Units[i].Scenario.FileDigest = legacy.Units[i].Scenario.Digest
+		now.Units[i].Scenario.Digest = "sha256:" + strings.Repeat("a", 64)
+	}
+	if c := reports.Compare(legacy, now, 0.05); len(c.ChangedScenarios) != 0 || c.Regressed {
+		t.Errorf("legacy base, same files: changed %+v, regressed %v", c.ChangedScenarios, c.Regressed)
+	}
+	for i := range now.Units {
+		if now.Units[i].Scenario.ID == "scn-000" {
+			now.Units[i].Scenario.FileDigest = "sha256:" + strings.Repeat("b", 64)
+		}
+	}
+	if c := reports.Compare(legacy, now, 0.05); len(c.ChangedScenarios) != 1 {
+		t.Errorf("legacy base, one file edited: changed %+v", c.ChangedScenarios)
 	}
 }
 

@@ -209,6 +209,9 @@ type GateOptions struct {
 	// FailOnUnjudged makes a baseline pass that the run no longer judges
 	// (skipped) fail the baseline gate; by default it is counted apart.
 	FailOnUnjudged bool
+	// AcceptChanged lets the baseline gate hold over scenarios whose
+	// meaning changed since the baseline (CompareOptions.AcceptChanged).
+	AcceptChanged bool
 }
 
 // GateDetail is the prefix of a detail line under a FAIL line: a
@@ -264,7 +267,8 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
 	}
 	if opts.Baseline != nil {
-		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain, FailOnUnjudged: opts.FailOnUnjudged})
+		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain, FailOnUnjudged: opts.FailOnUnjudged,
+			AcceptChanged: opts.AcceptChanged})
 		g.Comparison = c
 		if p := c.Problems(); len(p) > 0 {
 			for _, s := range p {

@@ -108,6 +108,10 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 	return nil
 }
 
+// KindScenarioChanged is the annotation kind of a scenario whose meaning
+// changed since the baseline.
+const KindScenarioChanged = "scenario_changed"
+
 // annotationKinds are the kinds of annotation in the order they are
 // written, with the words of their overflow notice.
 var annotationKinds = []struct{ kind, plural string }{
@@ -115,6 +119,7 @@ var annotationKinds = []struct{ kind, plural string }{
 	{result.KindInvariant, "invariant failures"},
 	{result.KindStructural, "structural failures"},
 	{KindUnit, "failed units"},
+	{KindScenarioChanged, "changed scenarios"},
 	{string(result.Uncertain), "uncertain invariants (warnings)"},
 }
 
@@ -197,6 +202,14 @@ func baselineAnnotations(c *Comparison) []annotation {
 			title: fmt.Sprintf("%s passed on the baseline and fails with %s (%s)", ch.Label(), ch.Summarizer, ch.Where()),
 			msg:   fmt.Sprintf("%s · %s: %s", ch.Scenario, ch.Summarizer, ch.Message),
 			key:   ch.Summarizer + ":" + ch.Label() + ":" + ch.Where(), kind: ch.RegressionKind()})
+	}
+	if !c.AcceptChanged {
+		for _, sc := range c.ChangedScenarios {
+			out = append(out, annotation{file: sc.File, line: 1,
+				title: fmt.Sprintf("scenario %s changed meaning since the baseline", sc.ID),
+				msg:   fmt.Sprintf("digest %s → %s: its outcomes are not compared; review it and give --accept-changed, or move the baseline forward", short(sc.Base), short(sc.New)),
+				key:   "changed:" + sc.ID, kind: KindScenarioChanged})
+		}
 	}
 	sortAnnotations(out)
 	return out

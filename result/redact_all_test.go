@@ -65,7 +65,7 @@ func TestRedactEveryString(t *testing.T) {
 	RedactUnit(&u, plantRedactor{})
 	b, _ := json.Marshal(u)
 	got := strings.Count(string(b), planted)
-	want := 3 // scenario id, digest, summarizer
+	want := 4 // scenario id, digests, summarizer
 	if got != want || u.Scenario.ID != planted || u.Summarizer != planted || u.Scenario.File == planted {
 		t.Errorf("%d strings keep the secret, want %d (the unit's identity):\n%s", got, want, b)
 	}

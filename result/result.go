@@ -92,11 +92,16 @@ const (
 
 // ScenarioRef identifies the scenario a unit ran.
 type ScenarioRef struct {
-	ID     string   `json:"id" redact:"keep"`
-	Title  string   `json:"title,omitempty"`
-	File   string   `json:"file"`
-	Digest string   `json:"digest" redact:"keep"`
-	Tags   []string `json:"tags,omitempty"`
+	ID    string `json:"id" redact:"keep"`
+	Title string `json:"title,omitempty"`
+	File  string `json:"file"`
+	// Digest is the digest of the scenario's meaning (comments and
+	// formatting do not change it); FileDigest that of the file's bytes.
+	// A result written before meaning digests has no FileDigest, and its
+	// Digest is of the bytes.
+	Digest     string   `json:"digest" redact:"keep"`
+	FileDigest string   `json:"file_digest,omitempty" redact:"keep"`
+	Tags       []string `json:"tags,omitempty"`
 }
 
 // Unit is one scenario × summarizer × trial.

@@ -20,7 +20,7 @@ func BuiltinSuite() (Suite, error) {
 	}
 	s := embeddedSuite(make([]Ref, len(refs)))
 	for i, r := range refs {
-		s[i] = Ref{ID: r.ID, Digest: r.Digest, File: r.File}
+		s[i] = Ref{ID: r.ID, Digest: r.Digest, FileDigest: r.FileDigest, File: r.File}
 	}
 	return s, nil
 }

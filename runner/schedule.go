@@ -134,7 +134,7 @@ func (r *unitRunner) start(jb job) started {
 		return out
 	}
 	if p.loadErr != nil {
-		out := result.Unit{Scenario: result.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest},
+		out := result.Unit{Scenario: result.ScenarioRef{ID: p.ref.ID, File: p.ref.File, Digest: p.ref.Digest, FileDigest: p.ref.FileDigest},
 			Summarizer: s.Name, Trial: jb.trial, Status: result.UnitError,
 			Error: "loading the scenario: " + p.loadErr.Error(), Generations: []result.Generation{}, Probes: []result.Probe{}}
 		return started{finish: func() result.Unit { return end(out) }, local: true}

@@ -11,9 +11,9 @@ import (
 
 // Ref names one scenario of a Suite without holding it.
 type Ref struct {
-	ID     string
-	Digest string
-	File   string
+	ID                 string
+	Digest, FileDigest string
+	File               string
 }
 
 // Suite is the scenarios of a run. The runner asks for each scenario when
@@ -36,7 +36,7 @@ type sliceSuite []*scenarios.Scenario
 func (s sliceSuite) Refs() []Ref {
 	refs := make([]Ref, len(s))
 	for i, sc := range s {
-		refs[i] = Ref{ID: sc.ID, Digest: sc.Digest, File: sc.File}
+		refs[i] = Ref{ID: sc.ID, Digest: sc.Digest, FileDigest: sc.FileDigest, File: sc.File}
 	}
 	return refs
 }
@@ -114,7 +114,7 @@ func LoadSuite(paths []string) (Suite, error) {
 			kept += st.Size()
 			suite.kept[len(suite.refs)] = sc
 		}
-		suite.refs = append(suite.refs, Ref{ID: sc.ID, Digest: sc.Digest, File: f})
+		suite.refs = append(suite.refs, Ref{ID: sc.ID, Digest: sc.Digest, FileDigest: sc.FileDigest, File: f})
 	}
 	if len(problems) > 0 {
 		problems.Sort()

@@ -72,7 +72,12 @@ func TestLoadSuite(t *testing.T) {
 
 	// Kept scenarios are handed out once; then the file is read again, and
 	// a file that changed after the check fails to load (a unit error).
+	// A comment changes no meaning: it is no change.
 	os.WriteFile(a, []byte(strings.Replace(tinyScenario, "ID", "alpha", 1)+"# edited\n"), 0o644)
+	if _, err := s.Load(0); err != nil {
+		t.Errorf("a comment added: err = %v, want the same scenario", err)
+	}
+	os.WriteFile(a, []byte(strings.Replace(strings.Replace(tinyScenario, "ID", "alpha", 1), "Go on.", "Go on now.", 1)), 0o644)
 	if _, err := s.Load(0); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Errorf("edited file: err = %v, want it to say the file changed", err)
 	}

@@ -1,9 +1,7 @@
 package scenarios
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
@@ -63,9 +61,8 @@ type BuiltinRef struct {
 	// ID is the scenario's id, read from the file's top-level "id:" line;
 	// LoadBuiltin checks it against the loaded scenario.
 	ID string
-	// Digest is Scenario.Digest of the file: "sha256:" and the hex SHA-256
-	// of its bytes.
-	Digest string
+	// Digest and FileDigest are Scenario.Digest and FileDigest of the file.
+	Digest, FileDigest string
 	// File is Scenario.File: BuiltinPrefix and the file name.
 	File string
 }
@@ -99,8 +96,11 @@ func BuiltinRefs() ([]BuiltinRef, error) {
 			return nil, fmt.Errorf("%s: id %q is already used by %s", file, id, prev)
 		}
 		seen[id] = file
-		sum := sha256.Sum256(data)
-		refs = append(refs, BuiltinRef{ID: id, Digest: "sha256:" + hex.EncodeToString(sum[:]), File: file})
+		digest, err := MeaningDigest(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		refs = append(refs, BuiltinRef{ID: id, Digest: digest, FileDigest: fileDigest(data), File: file})
 	}
 	return refs, nil
 }

@@ -20,7 +20,7 @@ func TestBuiltinRefs(t *testing.T) {
 	}
 	var want []BuiltinRef
 	for _, s := range list {
-		want = append(want, BuiltinRef{ID: s.ID, Digest: s.Digest, File: s.File})
+		want = append(want, BuiltinRef{ID: s.ID, Digest: s.Digest, FileDigest: s.FileDigest, File: s.File})
 	}
 	if diff := cmp.Diff(want, refs); diff != "" {
 		t.Fatalf("refs (-loaded +read):\n%s", diff)

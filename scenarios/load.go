@@ -2,8 +2,6 @@ package scenarios
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -126,12 +124,12 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 	if d.refuseTags(&doc); len(d.errs) > 0 {
 		return nil, d.errs.Err()
 	}
+	digest := meaningDigest(&doc) // before decoding: it never reads a node the decoder touched
 	s = d.scenario(&doc)
 	if len(d.errs) > 0 {
 		return nil, d.errs.Err()
 	}
-	sum := sha256.Sum256(data)
-	s.Digest = "sha256:" + hex.EncodeToString(sum[:])
+	s.Digest, s.FileDigest = digest, fileDigest(data)
 	s.File = name
 	return s, nil
 }

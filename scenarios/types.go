@@ -52,8 +52,11 @@ type Scenario struct {
 	// File is the path the scenario was loaded from ("builtin/NAME.yaml" for
 	// the embedded suite).
 	File string `json:"-"`
-	// Digest is "sha256:" and the hex SHA-256 of the file's bytes.
-	Digest string `json:"-"`
+	// Digest is "sha256:" and the hex SHA-256 of the scenario's meaning:
+	// the parsed document in canonical form (digest.go), which comments
+	// and formatting do not change. FileDigest is that of the file's bytes.
+	Digest     string `json:"-"`
+	FileDigest string `json:"-"`
 	// Pos is where the document starts; IDPos where its id is; TitlePos,
 	// GoalPos and RulesPos where those values are (zero when absent).
 	Pos      result.Pos `json:"-"`

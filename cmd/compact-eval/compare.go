@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "compare",
-		UsageLine: "compare [--alpha 0.05] [--map OLD=NEW] BASE NEW | compare --a X --b Y [--format md] RESULT",
+		UsageLine: "compare [--alpha 0.05] [--map OLD=NEW] [--accept-changed] BASE NEW | compare --a X --b Y [--format md] RESULT",
 		Short:     "compare two results, paired, and fail on a regression; or two summarizers of one run",
 		Long: `Compare pairs every outcome of two result files by scenario, summarizer,
 trial, generation and check (or probe), in the manner of benchstat but paired.
@@ -32,9 +32,11 @@ skipped or is missing in NEW (its unit errored, its scenario did not run)
 counts as pass→fail, and a summarizer of one run with no counterpart in the
 other fails the comparison. Summarizers pair by name: give them stable names
 (--summarizer NAME=SPEC, or name: in the config file), or pair two names with
---map OLD=NEW (OLD= or =NEW leaves one out on purpose). Scenarios whose
-digests differ are listed as warnings and not compared; so are the scenarios
-of BASE that NEW did not select (--shard, --run, --scenario).
+--map OLD=NEW (OLD= or =NEW leaves one out on purpose). A scenario whose
+meaning changed (its digest, which comments and formatting do not change)
+is not compared: its outcomes are listed apart and it fails the comparison
+unless --accept-changed. The scenarios of BASE that NEW did not select
+(--shard, --run, --scenario) are not compared either.
 
 	$ compact-eval compare main/result.json pr/result.json
 	$ compact-eval compare --map 'exec:./sum.sh=exec:./sum.sh --v2' main/result.json pr/result.json
@@ -61,7 +63,8 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			lv := levelFlag(reports.DefaultAlpha)
 			alpha := (*float64)(&lv)
-			fs.Var(&lv, "alpha", "significance `level` of the McNemar test, in (0, 1) (default 0.05)")
+			fs.Var(&lv, "alpha", "significance `level` of the McNemar test, in (0, 1)")
+			acceptChanged := fs.Bool("accept-changed", false, "hold over scenarios whose meaning changed between the runs (listed, not compared; by default a changed scenario fails the comparison)")
 			var pairs stringsFlag
 			fs.Var(&pairs, "map", "pair summarizer OLD of BASE with NEW of the new run, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out)")
 			a := fs.String("a", "", "head-to-head: summarizer A of the one RESULT, by `NAME or SPEC`")
@@ -92,7 +95,7 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 				if err != nil {
 					return usagef("--map %v", err)
 				}
-				c := reports.CompareWith(base, next, reports.CompareOptions{Alpha: *alpha, Pairing: p, MapFlag: "--map"})
+				c := reports.CompareWith(base, next, reports.CompareOptions{Alpha: *alpha, Pairing: p, MapFlag: "--map", AcceptChanged: *acceptChanged})
 				if err := c.WriteText(env.Stdout); err != nil {
 					return err
 				}

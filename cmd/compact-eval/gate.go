@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "gate",
-		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--uncertain miss|skip|pass] [--fail-on-unjudged] [--write-baseline FILE] [--config FILE] RESULT",
+		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--uncertain miss|skip|pass] [--fail-on-unjudged] [--accept-changed] [--write-baseline FILE] [--config FILE] RESULT",
 		Short:     "apply the gates to a saved result, such as merged shards",
 		Long: `Gate applies the gates of 'compact-eval run' to a result file that is
 already written: typically the result 'compact-eval merge' joins from the

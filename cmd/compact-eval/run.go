@@ -130,6 +130,8 @@ type gateFlags struct {
 	uncertain   reports.UncertainAs
 	// failOnUnjudged makes a baseline pass no longer judged fail the gate.
 	failOnUnjudged bool
+	// acceptChanged lets the gate hold over scenarios that changed meaning.
+	acceptChanged bool
 }
 
 func (g *gateFlags) register(fs *flag.FlagSet) {
@@ -139,8 +141,9 @@ func (g *gateFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.allowEmpty, "allow-empty", false, "gate: let a gate hold when it has nothing to judge (by default it fails)")
 	fs.Var(&g.uncertain, "uncertain", "gate: how --min-pass and --baseline count an outcome a check could not tell, `miss|skip|pass`: miss (not passed, the default), skip (left out, like a skipped outcome) or pass (counted as passed)")
 	fs.BoolVar(&g.failOnUnjudged, "fail-on-unjudged", false, "gate: an outcome that passed in the baseline and is no longer judged (skipped) fails the baseline gate (by default it is counted apart)")
+	fs.BoolVar(&g.acceptChanged, "accept-changed", false, "gate: let the baseline gate hold over scenarios whose meaning changed since the baseline (their outcomes are listed, not compared; by default a changed scenario fails the gate)")
 	g.alpha = reports.DefaultAlpha
-	fs.Var(&g.alpha, "alpha", "significance `level` of the baseline gate when there are several trials, in (0, 1) (default 0.05)")
+	fs.Var(&g.alpha, "alpha", "significance `level` of the baseline gate when there are several trials, in (0, 1)")
 }
 
 // runFlags are the flags of `compact-eval run`.
@@ -533,7 +536,8 @@ func (p *runPlan) names() []string {
 // unless --write-baseline names it: this run then creates it) and the
 // pairing of its summarizers with the run's names.
 func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
-	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: float64(g.alpha), AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged}
+	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: float64(g.alpha), AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged,
+		AcceptChanged: g.acceptChanged}
 	if !(g.alpha > 0 && g.alpha < 1) {
 		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
 	}
