@@ -80,7 +80,18 @@ type RunConfig struct {
 	// are asked (--agent-seed, --agent-samples); zero for other agents.
 	AgentSeed    uint64 `json:"agent_seed,omitempty"`
 	AgentSamples int    `json:"agent_samples,omitempty"`
+	// Suite is the scenarios the run planned (after --run, --scenario and
+	// --shard), each with the digest of its meaning: --resume refuses a
+	// suite that differs, naming the scenarios. Absent in a result written
+	// before it existed.
+	Suite []SuiteScenario `json:"suite,omitempty"`
 	// Redact lists secret values' ids → values are never written; see Redact.
+}
+
+// SuiteScenario is one scenario a run planned.
+type SuiteScenario struct {
+	ID     string `json:"id"`
+	Digest string `json:"digest"`
 }
 
 // Unit statuses.

@@ -117,7 +117,6 @@ func openLocked(dir string, resume, repair bool, header *result.Result) (*journa
 			return nil, fmt.Errorf("resuming %s: %v: %w", dir, err, ErrNotResumable)
 		}
 		header.RunID, header.Started = prev.RunID, prev.Started
-		header.Config.Paths = prev.Config.Paths
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -159,6 +158,21 @@ func corruptMessage(bad []badLine) string {
 	return b.String()
 }
 
+// RecordedPaths returns the scenario paths the run in dir recorded when it
+// started (nil for the built-in suite, or when dir holds no readable run:
+// resuming then says why).
+func RecordedPaths(dir string) []string {
+	b, err := inputfile.ReadFile(filepath.Join(dir, RunFile))
+	if err != nil {
+		return nil
+	}
+	var prev result.Result
+	if json.Unmarshal(b, &prev) != nil {
+		return nil
+	}
+	return prev.Config.Paths
+}
+
 // sameRun refuses to resume a run with a different configuration.
 func sameRun(prev, cur *result.RunConfig) error {
 	switch {
@@ -178,8 +192,82 @@ func sameRun(prev, cur *result.RunConfig) error {
 		return fmt.Errorf("the run used tokenizer %q, not %q", prev.Tokenizer, cur.Tokenizer)
 	case prev.Run != cur.Run || !slices.Equal(prev.Scenarios, cur.Scenarios):
 		return fmt.Errorf("the run selected scenarios with --run %q --scenario %q, not --run %q --scenario %q", prev.Run, prev.Scenarios, cur.Run, cur.Scenarios)
+	case !samePaths(prev.Paths, cur.Paths):
+		return fmt.Errorf("the run read the scenarios of %s, not %s: resume with no paths to use the recorded ones", pathList(prev.Paths), pathList(cur.Paths))
+	}
+	if prev.Suite != nil {
+		if d := suiteDiff(prev.Suite, cur.Suite); d != "" {
+			return fmt.Errorf("the scenarios changed since the run started (%s): finish it with the suite it started with, or start a new run", d)
+		}
 	}
 	return nil
+}
+
+// samePaths reports whether two runs named the same scenario paths, as
+// written or once made absolute.
+func samePaths(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if filepath.Clean(a[i]) == filepath.Clean(b[i]) {
+			continue
+		}
+		x, err1 := filepath.Abs(a[i])
+		y, err2 := filepath.Abs(b[i])
+		if err1 != nil || err2 != nil || x != y {
+			return false
+		}
+	}
+	return true
+}
+
+func pathList(ps []string) string {
+	if len(ps) == 0 {
+		return "the built-in suite"
+	}
+	return fmt.Sprintf("%q", ps)
+}
+
+// suiteDiff names how the planned suite cur differs from prev: the
+// scenarios changed, added and gone, at most five of each; "" when none.
+func suiteDiff(prev, cur []result.SuiteScenario) string {
+	before := map[string]string{}
+	for _, s := range prev {
+		before[s.ID] = s.Digest
+	}
+	var changed, added, gone []string
+	now := map[string]bool{}
+	for _, s := range cur {
+		now[s.ID] = true
+		switch d, ok := before[s.ID]; {
+		case !ok:
+			added = append(added, s.ID)
+		case d != s.Digest:
+			changed = append(changed, s.ID)
+		}
+	}
+	for _, s := range prev {
+		if !now[s.ID] {
+			gone = append(gone, s.ID)
+		}
+	}
+	var parts []string
+	for _, g := range []struct {
+		what string
+		ids  []string
+	}{{"changed", changed}, {"new", added}, {"gone", gone}} {
+		if len(g.ids) == 0 {
+			continue
+		}
+		list := g.ids
+		more := ""
+		if len(list) > 5 {
+			list, more = list[:5], fmt.Sprintf(" and %d more", len(g.ids)-5)
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s%s", g.what, strings.Join(list, ", "), more))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // load indexes the journal and returns its corrupt lines: complete lines

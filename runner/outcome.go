@@ -11,15 +11,15 @@ import (
 	"github.com/compact-eval/compact-eval/internal/version"
 )
 
-// newHeader is the result's header for a run started at started: the
-// configuration, with no unit yet.
-func newHeader(opts *Options, trials int, tokenizer string, started time.Time) *result.Result {
+// newHeader is the result's header for a run of suite started at started:
+// the configuration, with no unit yet.
+func newHeader(opts *Options, trials int, tokenizer string, suite []result.SuiteScenario, started time.Time) *result.Result {
 	h := &result.Result{
 		ResultVersion: result.ResultVersion, Harness: version.Harness(),
 		RunID: RunID(started), Started: started, Git: opts.Git,
 		Config: result.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
 			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate, JudgeScope: opts.judgeScope(),
-			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples},
+			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples, Suite: suite},
 	}
 	if opts.Run != nil {
 		h.Config.Run = opts.Run.String()

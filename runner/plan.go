@@ -1,6 +1,10 @@
 package runner
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/compact-eval/compact-eval/result"
+)
 
 // plan is the units of a run in result order: scenarios in id order (those
 // the shard and the filters keep), then summarizers in the order given, then
@@ -65,4 +69,13 @@ func (p *plan) missing(finished func(key string) bool) int {
 		}
 	}
 	return n
+}
+
+// suite lists the planned scenarios with their digests, in id order.
+func (p *plan) suite() []result.SuiteScenario {
+	out := make([]result.SuiteScenario, len(p.scs))
+	for i, ri := range p.scs {
+		out[i] = result.SuiteScenario{ID: p.refs[ri].ID, Digest: p.refs[ri].Digest}
+	}
+	return out
 }

@@ -239,7 +239,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 	}
 
 	pl := makePlan(suite, &opts, trials)
-	header := newHeader(&opts, trials, counter.Name(), now().UTC())
+	header := newHeader(&opts, trials, counter.Name(), pl.suite(), now().UTC())
 	j, err := openJournal(opts.Out, opts.Resume, opts.Repair, header)
 	if err != nil {
 		return nil, err

@@ -179,7 +179,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once (waiting on a model; an offline evaluation runs beside them)")
 	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
-	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags)")
+	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags; the paths default to the recorded ones)")
 	fs.BoolVar(&f.repair, "repair", false, "with --resume: drop the journal lines a crash or a second writer tore (the error names them); their units run again")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
 	fs.StringVar(&f.run, "run", "", "run only the scenarios whose id matches this `regexp` (as go test -run)")
@@ -264,7 +264,8 @@ abandons them), writes the result and prints the command that resumes the
 run. One process writes a run folder at a time: a second run or resume on
 it exits 2, naming the pid that holds it. A journal line a crash tore
 stops --resume, naming the line; --resume DIR --repair drops it and runs
-its unit again. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
+its unit again. --resume DIR with no paths reads the recorded ones; other
+paths or a changed suite are refused, naming the difference. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
 failed, 2 bad usage or invalid scenarios, 3 the run could not finish (an
 interrupt, or every unit errored so that nothing was evaluated). For tests,
 COMPACT_EVAL_FAILPOINT=stop-after:N stops the run after N units exactly as an
@@ -311,6 +312,10 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	stopAfter, err := failpoint(env)
 	if err != nil {
 		return err
+	}
+	if f.resume != "" && len(args) == 0 {
+		// Resume is the same run: with no paths, the ones it recorded.
+		args = runner.RecordedPaths(f.resume)
 	}
 	p, err := planRun(env, fs, f, args)
 	if err != nil {
