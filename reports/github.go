@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/result"
 )
@@ -215,12 +216,31 @@ func baselineAnnotations(c *Comparison) []annotation {
 	return out
 }
 
-// escapeData escapes a workflow command's message: % CR LF.
+// escapeData escapes a workflow command's message: % CR LF, and shows
+// format characters (bidi overrides, zero-width) as escapes.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(showFormat(s))
 }
 
 // escapeProperty escapes a workflow command's property value: % CR LF : ,.
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(showFormat(s))
 }
+
+// showFormat writes every format character (Unicode Cf) of s as \uHHHH.
+func showFormat(s string) string {
+	if strings.IndexFunc(s, isFormat) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isFormat(r) {
+			b.WriteString(escapeRune(r))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isFormat(r rune) bool { return unicode.Is(unicode.Cf, r) }

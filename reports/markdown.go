@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/result"
 
@@ -169,35 +170,42 @@ const maxCell = 300
 // spaces, other control characters their \x escapes, and "##[" is broken.
 func mdLine(s string) string {
 	s = clip.String(s, maxCell)
+	if strings.IndexFunc(s, isControl) >= 0 {
+		var b strings.Builder
+		for _, r := range s {
+			switch {
+			case r == '\n' || r == '\r' || r == '\t':
+				b.WriteByte(' ')
+			case isControl(r):
+				b.WriteString(escapeRune(r))
+			default:
+				b.WriteRune(r)
+			}
+		}
+		s = b.String()
+	}
 	// A runner reads its legacy "##[command]" form anywhere in a line of a
 	// log, and a Markdown report is often printed to one: a zero-width
 	// space after the "##" breaks it and shows nothing.
-	s = strings.ReplaceAll(s, "##[", "##\u200b[")
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case isControl(r):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(s, "##[", "##\u200b[")
 }
 
+// isControl reports a rune a reader must not get raw: C0 and C1 controls,
+// line and paragraph separators, and format characters (Unicode Cf: bidi
+// overrides and isolates such as U+202E, zero-width characters, the BOM),
+// which can reorder or hide what a line seems to say.
 func isControl(r rune) bool {
-	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029
+	return r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r)
 }
 
-// mdCode fences s in a code span (in a table cell when table is set, where
-// a pipe must be escaped even inside the span). The fence is one backtick
-// longer than the longest run of backticks in s, padded with a space when s
-// starts or ends with a backtick, as CommonMark defines. Empty s is "".
+// escapeRune writes r as \xHH or \uHHHH.
+func escapeRune(r rune) string {
+	if r < 0x100 {
+		return fmt.Sprintf("\\x%02x", r)
+	}
+	return fmt.Sprintf("\\u%04x", r)
+}
+
 func mdCode(s string, table bool) string {
 	s = mdLine(s)
 	if s == "" {

@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -213,5 +214,41 @@ func TestMarkdownHoldsNoRunnerCommand(t *testing.T) {
 				t.Errorf("%q: the %s holds a runner command", inj, name)
 			}
 		}
+	}
+}
+
+// TestFormatCharactersShown (issue 26, finding 7): a bidi override or a
+// zero-width character from a summary or a scenario reaches neither the md
+// report, the step summary nor an annotation raw: each is shown as an
+// escape, so "…fails" cannot be made to read "…passes".
+func TestFormatCharactersShown(t *testing.T) {
+	for _, c := range []rune{'\u202e', '\u2066', '\u200b', '\ufeff', '\u061c'} {
+		inj := "kept" + string(c) + "deliaf"
+		r := hostile(inj)
+		var md bytes.Buffer
+		if err := reports.WriteMarkdown(&md, r, reports.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		summary := filepath.Join(t.TempDir(), "summary.md")
+		var ann bytes.Buffer
+		if err := reports.WriteGitHub(r, reports.Options{}, summary, &ann); err != nil {
+			t.Fatal(err)
+		}
+		step, _ := os.ReadFile(summary)
+		want := fmt.Sprintf(`\u%04x`, c)
+		for name, out := range map[string]string{"markdown": md.String(), "step summary": string(step), "annotations": ann.String()} {
+			if strings.ContainsRune(out, c) {
+				t.Errorf("U+%04X: the %s holds it raw", c, name)
+			}
+			if !strings.Contains(out, "kept"+want+"deliaf") {
+				t.Errorf("U+%04X: the %s does not show it as %s:\n%s", c, name, want, out)
+			}
+		}
+	}
+	// The writer's own zero-width space that breaks "##[" stays.
+	var md bytes.Buffer
+	reports.WriteMarkdown(&md, hostile("##[error]x"), reports.Options{})
+	if !strings.Contains(md.String(), "##\u200b[") {
+		t.Error(`"##[" is not broken by a zero-width space`)
 	}
 }

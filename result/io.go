@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -127,6 +128,16 @@ func validate(r *Result) error {
 		trial                int
 	}
 	first := map[key]int{}
+	var planned map[string]bool
+	if r.Config.Suite != nil {
+		planned = map[string]bool{}
+		for _, s := range r.Config.Suite {
+			planned[s.ID] = true
+		}
+	}
+	if r.Resume != "" && !r.Interrupted {
+		errs = append(errs, errors.New("the result names a resume command but is not marked interrupted: was it edited?"))
+	}
 	for i, u := range r.Units {
 		where := fmt.Sprintf("units[%d]", i)
 		k := key{u.Scenario.ID, u.Summarizer, u.Trial}
@@ -148,12 +159,31 @@ func validate(r *Result) error {
 		default:
 			errs = append(errs, fmt.Errorf("%s: unknown status %q (want ok, error or abandoned)", where, u.Status))
 		}
+		if u.Trial < 0 || (r.Config.Trials > 0 && u.Trial >= r.Config.Trials) {
+			errs = append(errs, fmt.Errorf("%s: trial %d is outside the run's %d trials (0-based)", where, u.Trial, r.Config.Trials))
+		}
+		if u.Status == UnitAbandoned && !r.Interrupted {
+			errs = append(errs, fmt.Errorf("%s: an abandoned unit in a result not marked interrupted: was it edited?", where))
+		}
+		if planned != nil && !planned[u.Scenario.ID] {
+			errs = append(errs, fmt.Errorf("%s: scenario %q is not in the run's planned suite (config.suite)", where, u.Scenario.ID))
+		}
 		for gi, g := range u.Generations {
 			for ci, c := range g.Checks {
+				at := fmt.Sprintf("%s.generations[%d].checks[%d]", where, gi, ci)
 				switch c.Status {
 				case Pass, Fail, Error, Skip, Uncertain:
 				default:
-					errs = append(errs, fmt.Errorf("%s.generations[%d].checks[%d]: unknown status %q (want pass, fail, uncertain, error or skip)", where, gi, ci, c.Status))
+					errs = append(errs, fmt.Errorf("%s: unknown status %q (want pass, fail, uncertain, error or skip)", at, c.Status))
+				}
+				if !checkName.MatchString(c.Check) {
+					errs = append(errs, fmt.Errorf("%s: check %q is not a check type (lower-case letters, digits and _)", at, c.Check))
+				}
+				switch {
+				case c.Kind != KindInvariant && c.Kind != KindStructural && c.Kind != "":
+					errs = append(errs, fmt.Errorf("%s: unknown kind %q (want invariant or structural)", at, c.Kind))
+				case c.Kind == KindInvariant && !slices.Contains(InvariantTypes, c.Check):
+					errs = append(errs, fmt.Errorf("%s: %q is not an invariant type (%s)", at, c.Check, strings.Join(InvariantTypes, ", ")))
 				}
 			}
 		}
@@ -169,5 +199,13 @@ func validate(r *Result) error {
 			break
 		}
 	}
+	if want := len(r.Config.Suite) * len(r.Config.Summarizers) * max(r.Config.Trials, 1); planned != nil && len(r.Units) < want &&
+		!r.Interrupted && len(r.MissingShards) == 0 && len(errs) == 0 {
+		errs = append(errs, fmt.Errorf("the result holds %d units, but its run planned %d (%d scenarios × %d summarizers × %d trials) and it is not marked interrupted: was it edited?",
+			len(r.Units), want, len(r.Config.Suite), len(r.Config.Summarizers), max(r.Config.Trials, 1)))
+	}
 	return errors.Join(errs...)
 }
+
+// checkName is the shape of every check type.
+var checkName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)

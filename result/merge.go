@@ -35,6 +35,7 @@ func Merge(results ...*Result) (*Result, error) {
 	}
 	out.Config.Shard = ""
 	out.Config.Summarizers = slices.Clone(first.Config.Summarizers)
+	out.Config.Suite = mergeSuites(results)
 	type unitKey struct {
 		scenario, summarizer string
 		trial                int
@@ -188,4 +189,24 @@ func ParseShard(s string) (i, n int, ok bool) {
 		return 0, 0, false
 	}
 	return i, n, true
+}
+
+// mergeSuites is the union of the shards' planned suites, in id order; nil
+// when a shard records none (a result written before suites were).
+func mergeSuites(results []*Result) []SuiteScenario {
+	seen := map[string]bool{}
+	var out []SuiteScenario
+	for _, r := range results {
+		if r.Config.Suite == nil {
+			return nil
+		}
+		for _, s := range r.Config.Suite {
+			if !seen[s.ID] {
+				seen[s.ID] = true
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b SuiteScenario) int { return strings.Compare(a.ID, b.ID) })
+	return out
 }

@@ -13,7 +13,7 @@ import (
 func sampleUnit(id string) result.Unit {
 	return result.Unit{
 		Scenario:   result.ScenarioRef{ID: id, File: "s.yaml", Digest: "sha256:x"},
-		Summarizer: "extractive", Trial: 1, Status: result.UnitOK,
+		Summarizer: "extractive", Trial: 0, Status: result.UnitOK,
 		Generations: []result.Generation{{
 			N: 1, Trigger: "at", Cut: 4, From: 1, CoversThrough: 4, SummaryID: "g1", Installed: true,
 			Summary: json.RawMessage(`{"goal":"keep <b> & </b>"}`),

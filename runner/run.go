@@ -104,6 +104,10 @@ type Options struct {
 	AgentSamples int
 	// Trials per scenario × summarizer; 0 means 1.
 	Trials int
+	// MaxUnits bounds the units a run plans (scenarios selected ×
+	// summarizers × trials); 0 means DefaultMaxUnits. A run above it is
+	// refused before anything is allocated for its units (ErrTooManyUnits).
+	MaxUnits int
 	// Jobs bounds the units running at once; 0 means runtime.NumCPU(). When
 	// the agent is agents.Local and there is no Judge, a unit holds its job
 	// slot only for its summarizer calls: its evaluation (checks, probes)
@@ -238,6 +242,9 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		jobs = runtime.NumCPU()
 	}
 
+	if err := opts.checkUnits(suite, trials); err != nil {
+		return nil, err
+	}
 	pl := makePlan(suite, &opts, trials)
 	header := newHeader(&opts, trials, counter.Name(), pl.suite(), now().UTC())
 	j, err := openJournal(opts.Out, opts.Resume, opts.Repair, header)
@@ -267,6 +274,38 @@ func (o *Options) selects(id string) bool {
 		return false
 	}
 	return len(o.Scenarios) == 0 || slices.Contains(o.Scenarios, id)
+}
+
+// DefaultMaxUnits is Options.MaxUnits when zero: far above a useful run
+// (the built-in suite with four summarizers and ten trials is about 1,000
+// units), far below what exhausts memory.
+const DefaultMaxUnits = 100_000
+
+// ErrTooManyUnits: the run plans more units than Options.MaxUnits.
+var ErrTooManyUnits = errors.New("too many units")
+
+// checkUnits refuses a run that plans more than MaxUnits units, counting
+// without building the plan.
+func (o *Options) checkUnits(suite Suite, trials int) error {
+	limit := o.MaxUnits
+	if limit <= 0 {
+		limit = DefaultMaxUnits
+	}
+	n := 0
+	for _, r := range suite.Refs() {
+		if o.Shard.Has(r.ID) && o.selects(r.ID) {
+			n++
+		}
+	}
+	// Each factor is bounded by the limit before multiplying: no overflow.
+	if n == 0 || len(o.Summarizers) == 0 {
+		return nil
+	}
+	if trials > limit || len(o.Summarizers) > limit || n*len(o.Summarizers) > limit || n*len(o.Summarizers)*trials > limit {
+		return fmt.Errorf("%w: this run plans %d scenarios × %d summarizers × %d trials, above the limit of %d units; select fewer (--run, --shard) or raise it with --max-units",
+			ErrTooManyUnits, n, len(o.Summarizers), trials, limit)
+	}
+	return nil
 }
 
 func (o *Options) validate() error {

@@ -304,6 +304,17 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 		tl.gens = append(tl.gens, rec)
 		return
 	}
+	if berr := summary.Bounds(resp.Summary); berr != nil && len(bytes.TrimSpace(resp.Summary)) > 0 {
+		// Too large or too deep to read anywhere: an error of this
+		// generation, never stored, so that every command that reads
+		// the result (gate, report, resume) reads it.
+		g.Error = berr.Error()
+		g.SummaryTokens = 0
+		tl.err = fmt.Errorf("generation %d: summarizer: %w", n, berr)
+		tl.stopped = true
+		tl.gens = append(tl.gens, rec)
+		return
+	}
 	rec.raw = resp.Summary
 	var compact bytes.Buffer
 	if json.Compact(&compact, resp.Summary) == nil {

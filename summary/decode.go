@@ -39,11 +39,8 @@ var ErrUnreadable = errors.New("summary is not a readable JSON document")
 // property, a bad enum value) still decodes, so that other checks can judge
 // its content while the schema check reports the violations.
 func Decode(raw []byte) (*Summary, []Violation, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil, fmt.Errorf("%w: the document is empty", ErrUnreadable)
-	}
-	if len(raw) > MaxSummaryBytes {
-		return nil, nil, fmt.Errorf("%w: it is %d bytes; the limit is %d (8 MiB)", ErrUnreadable, len(raw), MaxSummaryBytes)
+	if err := sizeBound(raw); err != nil {
+		return nil, nil, err
 	}
 	st := strictOf(raw)
 	// A document strictDecode read nests 3 levels deep at most.
@@ -56,6 +53,29 @@ func Decode(raw []byte) (*Summary, []Violation, error) {
 		return s, nil, nil
 	}
 	return decodeSlow(raw)
+}
+
+// Bounds reports (wrapping ErrUnreadable) a document that is empty, larger
+// than MaxSummaryBytes or nested deeper than MaxSummaryDepth: one no part
+// of the harness reads, stores or shows. It does not parse the document.
+func Bounds(raw []byte) error {
+	if err := sizeBound(raw); err != nil {
+		return err
+	}
+	if d, at := depth(raw); d > MaxSummaryDepth {
+		return fmt.Errorf("%w: it nests deeper than %d levels (at byte %d)", ErrUnreadable, MaxSummaryDepth, at)
+	}
+	return nil
+}
+
+func sizeBound(raw []byte) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return fmt.Errorf("%w: the document is empty", ErrUnreadable)
+	}
+	if len(raw) > MaxSummaryBytes {
+		return fmt.Errorf("%w: it is %d bytes; the limit is %d (8 MiB)", ErrUnreadable, len(raw), MaxSummaryBytes)
+	}
+	return nil
 }
 
 // strict is strictDecode's answer on a document.

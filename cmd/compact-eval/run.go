@@ -154,6 +154,7 @@ type runFlags struct {
 	jobs          int
 	out           string
 	resume        string
+	maxUnits      int
 	repair        bool
 	shard         shardFlag
 	tokenizer     tokenizerFlag
@@ -179,6 +180,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once (waiting on a model; an offline evaluation runs beside them)")
 	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
+	fs.IntVar(&f.maxUnits, "max-units", runner.DefaultMaxUnits, "refuse a run that plans more than this many `units` (scenarios × summarizers × trials)")
 	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags; the paths default to the recorded ones)")
 	fs.BoolVar(&f.repair, "repair", false, "with --resume: drop the journal lines a crash or a second writer tore (the error names them); their units run again")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
@@ -343,7 +345,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	opts := runner.Options{
 		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
 		Judge: p.judge, JudgeGate: p.settings.JudgeGate, JudgeName: p.judgeName(), JudgeScope: p.settings.JudgeScope,
-		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
+		Trials: p.settings.Trials, MaxUnits: f.maxUnits, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
 		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
@@ -363,7 +365,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	vb := verdict.New()
 	opts.OnUnit = vb.Add
 	res, err := runner.RunSuite(ctx, p.suite, opts)
-	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) || errors.Is(err, runner.ErrFolderLocked) {
+	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) || errors.Is(err, runner.ErrFolderLocked) || errors.Is(err, runner.ErrTooManyUnits) {
 		return usageError{err}
 	}
 	if res == nil {
@@ -440,6 +442,9 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 	}
 	if settings.Trials < 1 {
 		return nil, usagef("trials %d: want at least 1", settings.Trials)
+	}
+	if f.maxUnits < 1 {
+		return nil, usagef("--max-units %d: want at least 1", f.maxUnits)
 	}
 	if settings.Jobs < 1 {
 		return nil, usagef("jobs %d: want at least 1", settings.Jobs)

@@ -573,6 +573,11 @@ func (p *parser) endpoints(n *yaml.Node) []Endpoint {
 }
 
 func (p *parser) summarizers(n *yaml.Node, endpoints []Endpoint) []Target {
+	if n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+		// An empty list is a mistake, not a request for the defaults.
+		p.Errorf(n, "summarizers: the list is empty; name at least one summarizer, or leave the key out to run the built-in ones")
+		return nil
+	}
 	var out []Target
 	seen := map[string]int{}
 	p.Items(n, "summarizers", func(item *yaml.Node, what string) {

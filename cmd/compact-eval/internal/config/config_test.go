@@ -148,6 +148,12 @@ func TestParseBad(t *testing.T) {
 		want []string // one line per problem, without the file name
 	}{
 		{
+			// Issue 26, finding 7: an empty list silently ran the defaults.
+			name: "empty summarizers",
+			in:   "summarizers: []\n",
+			want: []string{`1:14: summarizers: the list is empty; name at least one summarizer, or leave the key out to run the built-in ones`},
+		},
+		{
 			name: "unknown fields everywhere",
 			in: `summarizers:
   - name: a
