@@ -319,7 +319,7 @@ func isIdentifier(t string) bool {
 			return false
 		}
 	}
-	if n := strings.TrimLeft(t, "+-"); n != "" {
+	if n := strings.TrimLeft(t, "+-"); n != "" && n[0] >= '0' && n[0] <= '9' { // a quantity starts with a digit
 		if qs := quantity.Parse(n); len(qs) == 1 && qs[0].Start == 0 && qs[0].End == len(n) {
 			return false // +1.12GB is a quantity
 		}

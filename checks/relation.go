@@ -194,12 +194,50 @@ type textClauses struct {
 // readClauses reads low, whose figures are qs: a figure's unit ("rows"
 // in 50 rows/s) is no content word.
 func readClauses(low string, qs []quantity.Quantity) textClauses {
+	return readClausesAt(low, qs, nil)
+}
+
+// readClausesAt is readClauses reading the words of only the clauses that
+// hold an offset of at, with the clauses attached to them (every clause
+// when at is nil): a claim's other clauses are never compared.
+func readClausesAt(low string, qs []quantity.Quantity, at [][]int) textClauses {
 	tc := textClauses{spans: clausesOf(low)}
 	tc.words = make([]stems, len(tc.spans))
+	head, shared, attached := clauseHeads(low, tc.spans)
+	headOf := func(k int) int {
+		if head == nil {
+			return k
+		}
+		return head[k]
+	}
+	var need []bool
+	if at != nil {
+		var buf [8]bool
+		if len(tc.spans) <= len(buf) {
+			need = buf[:len(tc.spans)]
+		} else {
+			need = make([]bool, len(tc.spans))
+		}
+		for _, occ := range at {
+			for _, i := range occ {
+				if k := tc.clauseAt(i); k >= 0 {
+					need[headOf(k)] = true
+				}
+			}
+		}
+	}
 	qi := 0
 	for k, sp := range tc.spans {
+		if need != nil && !need[headOf(k)] {
+			continue
+		}
 		var ws stems
 		for i := sp.start; i < sp.end; {
+			c := low[i]
+			if c < 0x80 && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				i++
+				continue
+			}
 			r, n := utf8.DecodeRuneInString(low[i:])
 			if !unicode.IsLetter(r) {
 				i += n
@@ -207,6 +245,14 @@ func readClauses(low string, qs []quantity.Quantity) textClauses {
 			}
 			j, letters := i, 0
 			for j < sp.end {
+				if c := low[j]; c < 0x80 {
+					if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+						break
+					}
+					j++
+					letters++
+					continue
+				}
 				r, n := utf8.DecodeRuneInString(low[j:])
 				if !unicode.IsLetter(r) {
 					break
@@ -214,18 +260,22 @@ func readClauses(low string, qs []quantity.Quantity) textClauses {
 				j += n
 				letters++
 			}
-			for qi < len(qs) && qs[qi].End <= i {
-				qi++
-			}
-			inFigure := qi < len(qs) && qs[qi].Unit != "" && qs[qi].Start <= i
-			if w := low[i:j]; letters >= 4 && !inFigure && !stopWords[w] {
-				ws = ws.add(groundStem(w))
+			if letters >= 4 {
+				for qi < len(qs) && qs[qi].End <= i {
+					qi++
+				}
+				inFigure := qi < len(qs) && qs[qi].Unit != "" && qs[qi].Start <= i
+				if w := low[i:j]; !inFigure && !stopWords[w] {
+					ws = ws.add(groundStem(w))
+				}
 			}
 			i = j
 		}
 		tc.words[k] = ws
 	}
-	tc.attach(low)
+	if attached {
+		tc.attach(head, shared)
+	}
 	return tc
 }
 
@@ -247,31 +297,41 @@ func firstWord(low string, sp span) string {
 	return w
 }
 
-// attach gives a relative clause, an appositive and the predicate that
-// follows them the words of the clause that holds their head noun, so a
-// token is read with everything the text says of it: in "redis-sessions-1,
-// whose INFO shows evicted_keys 1204, has no eviction rate", the replica
-// and evicted_keys share "info", "show" and "eviction". Only clauses after
-// a comma attach: a clause after a semicolon or a full stop is a
-// statement of its own.
-func (tc *textClauses) attach(low string) {
-	n := len(tc.spans)
+// clauseHeads finds the clauses that attach to another: a relative
+// clause, an appositive and the predicate that follows them give their
+// words to the clause that holds their head noun, so a token is read with
+// everything the text says of it: in "redis-sessions-1, whose INFO shows
+// evicted_keys 1204, has no eviction rate", the replica takes "info",
+// "show" and "eviction". Only clauses after a comma attach: a clause after
+// a semicolon or a full stop is a statement of its own. head[k] is the
+// clause k gives its words to (k itself when none); shared[k] says k takes
+// its head's words too (the head's own predicate, after a relative
+// clause), not only gives its own.
+func clauseHeads(low string, spans []span) (head []int, shared []bool, attached bool) {
+	n := len(spans)
 	if n < 2 {
-		return
+		return nil, nil, false
 	}
-	// head is the clause each clause's words go to, itself when none;
-	// shared says the clause takes its head's words too (the head's own
-	// predicate, after a relative clause), not only gives its own.
-	head := make([]int, n)
-	shared := make([]bool, n)
+	k := 1
+	for ; k < n; k++ {
+		if sp := spans[k]; sp.start > 0 && low[sp.start-1] == ',' {
+			if w := firstWord(low, sp); relativeWords[w] || articles[w] {
+				break
+			}
+		}
+	}
+	if k == n {
+		return nil, nil, false // no relative clause nor appositive: none attaches
+	}
+	head = make([]int, n)
+	shared = make([]bool, n)
 	side := false // the clause before is a relative clause or an appositive
-	attached := false
 	for k := range head {
 		head[k] = k
 		if k == 0 {
 			continue
 		}
-		sp := tc.spans[k]
+		sp := spans[k]
 		if sp.start == 0 || low[sp.start-1] != ',' {
 			side = false
 			continue
@@ -283,7 +343,7 @@ func (tc *textClauses) attach(low string) {
 		case side && sharedSubject[w]:
 			// the predicate after the relative clause: "…, has no rate"
 			head[k], shared[k], side = head[k-1], true, false
-		case articles[w] && k+1 < n && low[tc.spans[k+1].start-1] == ',' && sharedSubject[firstWord(low, tc.spans[k+1])]:
+		case articles[w] && k+1 < n && low[spans[k+1].start-1] == ',' && sharedSubject[firstWord(low, spans[k+1])]:
 			head[k], side = head[k-1], true
 		default:
 			side = false
@@ -291,12 +351,15 @@ func (tc *textClauses) attach(low string) {
 		}
 		attached = true
 	}
-	if !attached {
-		return
-	}
-	// A relative clause gives its words to its head, not the head's to
-	// its own tokens: in "grpc was bumped with x/net, which moved from
-	// v0.26.0 to v0.30.0", v0.26.0 moved; it was not bumped.
+	return head, shared, attached
+}
+
+// attach merges the words of the clauses by clauseHeads. A relative
+// clause gives its words to its head, not the head's to its own tokens:
+// in "grpc was bumped with x/net, which moved from v0.26.0 to v0.30.0",
+// v0.26.0 moved; it was not bumped.
+func (tc *textClauses) attach(head []int, shared []bool) {
+	n := len(tc.spans)
 	words := make([]stems, n)
 	copy(words, tc.words)
 	for k, h := range head {
@@ -364,13 +427,13 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 	if cqs == nil {
 		cqs = quantity.Parse(low)
 	}
-	claim := readClauses(low, cqs)
 	inClaim := make([][]int, len(toks))
 	var names stems
 	for i, t := range toks {
 		inClaim[i] = t.occurrences(low, cqs)
 		names = letterRuns(t.name, names)
 	}
+	claim := readClausesAt(low, cqs, inClaim)
 	// tokens that share a clause take their role from the preposition
 	// before them: "from 400 ms to 2 s" against "from 2 s to 400 ms"
 	if v, who, which := roleSwap(low, toks, inClaim, hay, inEvent, claim, eventClauses); v == relSwapped {
