@@ -124,15 +124,20 @@ type relToken struct {
 // occurrences returns where tok stands in low (its start offsets); qs is
 // quantity.Parse(low).
 func (tok relToken) occurrences(low string, qs []quantity.Quantity) []int {
-	var out []int
+	return tok.appendOccurrences(nil, low, qs)
+}
+
+// appendOccurrences appends to dst the offsets occurrences returns.
+func (tok relToken) appendOccurrences(dst []int, low string, qs []quantity.Quantity) []int {
 	if tok.q != nil {
 		for _, h := range qs {
 			if h.Unit != "" && quantity.Same(h, *tok.q) {
-				out = append(out, h.Start)
+				dst = append(dst, h.Start)
 			}
 		}
-		return out
+		return dst
 	}
+	n := len(dst)
 	add := func(t string) {
 		for off := 0; off < len(low); {
 			i := strings.Index(low[off:], t)
@@ -141,18 +146,18 @@ func (tok relToken) occurrences(low string, qs []quantity.Quantity) []int {
 			}
 			i += off
 			if (i == 0 || !wordish(rune(low[i-1]))) && boundaryAfter(low, i+len(t), t) {
-				out = append(out, i)
+				dst = append(dst, i)
 			}
 			off = i + 1
 		}
 	}
 	add(tok.name)
-	if len(out) == 0 {
+	if len(dst) == n {
 		for _, part := range joinedParts(tok.name) {
 			add(part)
 		}
 	}
-	return out
+	return dst
 }
 
 // joinedParts splits a token that joins two names (host:/srv/data,
@@ -414,10 +419,22 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 	}
 	// where each token stands in the event: fewer than two found, nothing
 	// to compare
-	inEvent := make([][]int, len(toks))
+	// one backing array for every offset list, on the stack for a claim
+	// of a few tokens
+	var lists [8][]int
+	var offsets [32]int
+	occ := offsets[:0]
+	var inEvent, inClaim [][]int
+	if 2*len(toks) <= len(lists) {
+		inEvent, inClaim = lists[:len(toks)], lists[len(toks):2*len(toks)]
+	} else {
+		inEvent, inClaim = make([][]int, len(toks)), make([][]int, len(toks))
+	}
 	found := 0
 	for i, t := range toks {
-		if inEvent[i] = t.occurrences(hay, hqs); len(inEvent[i]) > 0 {
+		start := len(occ)
+		occ = t.appendOccurrences(occ, hay, hqs)
+		if inEvent[i] = occ[start:len(occ):len(occ)]; len(inEvent[i]) > 0 {
 			found++
 		}
 	}
@@ -427,10 +444,11 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 	if cqs == nil {
 		cqs = quantity.Parse(low)
 	}
-	inClaim := make([][]int, len(toks))
 	var names stems
 	for i, t := range toks {
-		inClaim[i] = t.occurrences(low, cqs)
+		start := len(occ)
+		occ = t.appendOccurrences(occ, low, cqs)
+		inClaim[i] = occ[start:len(occ):len(occ)]
 		names = letterRuns(t.name, names)
 	}
 	claim := readClausesAt(low, cqs, inClaim)
