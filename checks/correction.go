@@ -236,8 +236,10 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 		v := polarity.Verdict{}
 		if len(low) == len(l.folded) {
 			v = p.Judge(i, i+len(needle), nil, notCurrentOrFormer...)
-			if h, ok := historyFrame(l.folded, i, i+len(needle)); ok && v.Kind == "" {
-				v = h
+			if v.Kind == "" {
+				if h, ok := p.HistoryFrame(i, i+len(needle)); ok {
+					v = h
+				}
 			}
 		}
 		out = append(out, valueSpan{v: v})
@@ -265,11 +267,12 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 
 // judgeValue reads what l.text says of the value at [start, end): a
 // polarity cue that marks it as not current or former, else a history
-// frame (historyFrame).
+// frame (polarity.Text.HistoryFrame).
 func judgeValue(st *state, l leaf, start, end int) polarity.Verdict {
-	v := st.polRaw(l).Judge(start, end, nil, notCurrentOrFormer...)
+	p := st.polRaw(l)
+	v := p.Judge(start, end, nil, notCurrentOrFormer...)
 	if v.Kind == "" {
-		if h, ok := historyFrame(l.text, start, end); ok {
+		if h, ok := p.HistoryFrame(start, end); ok {
 			return h
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summary"
@@ -12,30 +13,31 @@ import (
 // Every history frame, in both languages, bears on the value after (or
 // before) it; a value stated as current, or "antes de" a date, is no history.
 func TestHistoryFrames(t *testing.T) {
-	for _, cue := range historyBefore {
-		text := "Rate: " + cue + " 200 rows/s."
-		i := strings.Index(text, "200")
-		if _, ok := historyFrame(text, i, i+len("200 rows/s")); !ok {
-			t.Errorf("historyFrame(%q) = false; want the %q frame", text, cue)
-		}
-	}
-	for _, cue := range historyAfter {
-		text := "Rate: 200 rows/s " + cue + "."
-		i := strings.Index(text, "200")
-		if _, ok := historyFrame(text, i, i+len("200 rows/s")); !ok {
-			t.Errorf("historyFrame(%q) = false; want the %q frame", text, cue)
-		}
-	}
-	for _, text := range []string{
-		"The rate is 200 rows/s.",
-		"The rate is 200 rows/s, as initially planned.",
-		"crear el índice antes del 200 rows/s",
-		"Initially 50 rows/s; now 200 rows/s.",
-		"La tasa era baja al principio y ahora es 200 rows/s.",
+	// each frame of the history class is tested in internal/polarity
+	// (TestEveryClassEntry); here, the reading the correction check
+	// relies on, on raw text as a summary writes it
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Rate: we first proposed 200 rows/s.", true},
+		{"Rate: 200 rows/s was considered and dropped.", true},
+		{"Tasa: 50 filas/s (antes 200 rows/s).", true},
+		{"jobs/backfill/defaults.env pauses the job (its rate and chunk defaults, 200 rows/s and 1000, are superseded).", true},
+		{"200 filas/s, la cifra anterior, ya descartada.", true},
+		{"The default, 200 rows/s, which was replaced by 50 rows/s, no longer holds.", true},
+		{"The rate is 200 rows/s.", false},
+		{"The rate is 200 rows/s, as initially planned.", false},
+		{"crear el índice antes del 200 rows/s", false},
+		{"Initially 50 rows/s; now 200 rows/s.", false},
+		{"La tasa era baja al principio y ahora es 200 rows/s.", false},
+		{"We first proposed 50 rows/s; the backfill stays at 200 rows/s.", false},
+		{"The earlier plan was 50 rows/s, and the backfill runs at 200 rows/s.", false},
 	} {
-		i := strings.Index(text, "200")
-		if v, ok := historyFrame(text, i, i+len("200 rows/s")); ok {
-			t.Errorf("historyFrame(%q) = %q; want none", text, v.Cue)
+		i := strings.Index(tc.text, "200")
+		v, ok := polarity.New(tc.text).HistoryFrame(i, i+len("200 rows/s"))
+		if ok != tc.want {
+			t.Errorf("HistoryFrame(%q) = %q, %v; want %v", tc.text, v.Cue, ok, tc.want)
 		}
 	}
 }

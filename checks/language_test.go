@@ -60,3 +60,25 @@ func TestConstraintAcrossLanguages(t *testing.T) {
 	}
 	runCases(t, result.TypeConstraint, "ro", cases)
 }
+
+// An old value named as history in brackets, an appositive or a relative
+// clause is no current value (the history class of internal/polarity);
+// the same words with the values swapped state the old value as current.
+func TestCorrectionHistoryFrames(t *testing.T) {
+	var cases []checkCase
+	add := func(name, text string, want result.Status) {
+		cases = append(cases, checkCase{name: name, sc: rateScenario, mut: withText(text), want: want})
+	}
+	add("en faithful: status in brackets", "The backfill runs at 50 rows/s; defaults.env pauses the job on lag (its rate and chunk defaults, 200 rows/s and 1000, are superseded).", result.Pass)
+	add("en inverted: status in brackets", "The backfill runs at 200 rows/s; defaults.env pauses the job on lag (its rate and chunk defaults, 50 rows/s and 1000, are superseded).", result.Fail)
+	add("en faithful: relative clause", "The backfill runs at 50 rows/s (the rate the wiki had mislabelled as 200 rows/s).", result.Pass)
+	add("en inverted: relative clause", "The backfill runs at 200 rows/s (the rate the wiki had mislabelled as 50 rows/s).", result.Fail)
+	add("en faithful: appositive", "The backfill runs at 50 rows/s; 200 rows/s, the old value, was dropped.", result.Pass)
+	add("en old value current in a plain clause", "The backfill runs at 50 rows/s, and the cap stays at 200 rows/s.", result.Fail)
+	add("es faithful: appositive", "El backfill va a 50 filas/s; 200 filas/s, la cifra anterior, ya descartada.", result.Pass)
+	add("es inverted: appositive", "El backfill va a 200 filas/s; 50 filas/s, la cifra propuesta, ya descartada.", result.Fail)
+	add("es faithful: relative clause", "El backfill va a 50 filas/s (la tasa que la wiki había etiquetado por error como 200 filas/s).", result.Pass)
+	add("es inverted: relative clause", "El backfill va a 200 filas/s (la tasa que la wiki había etiquetado por error como 50 filas/s).", result.Fail)
+	add("es old value current in a plain clause", "El backfill va a 50 filas/s y el tope sigue en 200 filas/s.", result.Fail)
+	runCases(t, result.TypeCorrection, "port", cases)
+}

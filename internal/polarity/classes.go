@@ -49,26 +49,32 @@ type Sense string
 
 // The senses, by class.
 const (
-	Permit    Sense = "permit"    // deontic
-	Forbid    Sense = "forbid"    // deontic
-	Oblige    Sense = "oblige"    // deontic
-	Not       Sense = "not"       // negation
-	Ends      Sense = "ends"      // change
-	Holds     Sense = "holds"     // change
-	RuleNoun  Sense = "rule"      // change: a noun that names a rule
-	Neutral   Sense = "neutral"   // known
-	Past      Sense = "past"      // history
-	NewFrame  Sense = "new"       // frame
-	Done      Sense = "done"      // completion
-	NotDone   Sense = "notdone"   // completion
-	Hedged    Sense = "hedge"     // completion
-	Started   Sense = "started"   // completion
-	Open      Sense = "open"      // epistemic
-	Refuted   Sense = "refuted"   // epistemic
-	Confirmed Sense = "confirmed" // epistemic
-	State     Sense = "state"     // antonym: the state a rule sets
-	Opposite  Sense = "opposite"  // antonym: its opposite
-	Action    Sense = "action"    // antonym: an action the state forbids
+	Permit   Sense = "permit"  // deontic
+	Forbid   Sense = "forbid"  // deontic
+	Oblige   Sense = "oblige"  // deontic
+	Not      Sense = "not"     // negation
+	Ends     Sense = "ends"    // change
+	Holds    Sense = "holds"   // change
+	RuleNoun Sense = "rule"    // change: a noun that names a rule
+	Neutral  Sense = "neutral" // known
+	Past     Sense = "past"    // history
+	// Superseded: history, a value named as no longer current (we first
+	// proposed, overridden, are superseded, mislabelled as; se propuso,
+	// quedó descartado). Only Text.HistoryFrame reads it: these words
+	// stand in their own trie and never shadow what the class reader
+	// reads of a rule, an operation or a hypothesis.
+	Superseded Sense = "superseded" // history
+	NewFrame   Sense = "new"        // frame
+	Done       Sense = "done"       // completion
+	NotDone    Sense = "notdone"    // completion
+	Hedged     Sense = "hedge"      // completion
+	Started    Sense = "started"    // completion
+	Open       Sense = "open"       // epistemic
+	Refuted    Sense = "refuted"    // epistemic
+	Confirmed  Sense = "confirmed"  // epistemic
+	State      Sense = "state"      // antonym: the state a rule sets
+	Opposite   Sense = "opposite"   // antonym: its opposite
+	Action     Sense = "action"     // antonym: an action the state forbids
 )
 
 var classSenses = map[Class][]Sense{
@@ -76,7 +82,7 @@ var classSenses = map[Class][]Sense{
 	NegationClass: {Not},
 	Change:        {Ends, Holds, RuleNoun},
 	Known:         {Neutral},
-	HistoryClass:  {Past},
+	HistoryClass:  {Past, Superseded},
 	FrameClass:    {NewFrame},
 	Completion:    {Done, NotDone, Hedged, Started},
 	Epistemic:     {Open, Refuted, Confirmed},
@@ -124,8 +130,9 @@ type classTable struct {
 	entries []Entry
 	pairs   []Pair
 	// trie holds classes.tsv, antTrie antonyms.tsv: a word may be both
-	// ("esta descongelada" ends a state and names its opposite).
-	trie, antTrie *node
+	// ("esta descongelada" ends a state and names its opposite); valTrie
+	// holds the history entries of sense superseded (HistoryFrame).
+	trie, antTrie, valTrie *node
 }
 
 var (
@@ -150,7 +157,7 @@ func Entries() []Entry { return append([]Entry(nil), classesOf().entries...) }
 func Pairs() []Pair { return append([]Pair(nil), classesOf().pairs...) }
 
 func parseClasses(classes, antonyms string) (*classTable, error) {
-	t := &classTable{trie: &node{}, antTrie: &node{}}
+	t := &classTable{trie: &node{}, antTrie: &node{}, valTrie: &node{}}
 	for i, line := range strings.Split(classes, "\n") {
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -232,8 +239,11 @@ func (t *classTable) add(e Entry) error {
 	t.entries = append(t.entries, e)
 	for _, s := range seqs {
 		n := t.trie
-		if e.Class == Antonym {
+		switch {
+		case e.Class == Antonym:
 			n = t.antTrie
+		case e.Class == HistoryClass && e.Sense == Superseded:
+			n = t.valTrie
 		}
 		toks := tokenize(s)
 		if len(toks) == 0 {

@@ -19,6 +19,9 @@ type classCase struct {
 	// cue is the alternative the sentence was built with: a class hit
 	// must cover it (the entry is read, not only a cue of cues.tsv).
 	cue string
+	// value is set for a history entry of sense superseded: the subject
+	// (spans[0]) is a value, and HistoryFrame must frame it with cue.
+	value bool
 }
 
 // mark removes the <…> marks of an example and returns the subject.
@@ -70,7 +73,7 @@ var expectedFor = map[Class]map[Sense]Reading{
 	NegationClass: {Not: Affirms},
 	Change:        {Ends: Contradicts, Holds: Affirms, RuleNoun: Contradicts},
 	Known:         {Neutral: Affirms},
-	HistoryClass:  {Past: History},
+	HistoryClass:  {Past: History, Superseded: History},
 	FrameClass:    {NewFrame: Affirms},
 	Completion:    {Done: Contradicts, NotDone: Affirms, Hedged: Affirms, Started: Unrelated},
 	Epistemic:     {Open: Contradicts, Refuted: Affirms, Confirmed: Contradicts},
@@ -99,6 +102,11 @@ func caseFor(t testing.TB, e Entry, alt, subjectText string) classCase {
 		c.subject = RuleSubject([]*regexp.Regexp{re}, stmt)
 		c.spans = spansOf(text, re)
 	case Change, Known, HistoryClass:
+		if e.Sense == Superseded {
+			i := strings.Index(text, subj)
+			c.value, c.spans = true, []Span{{Start: i, End: i + len(subj)}}
+			break
+		}
 		if e.Sense == RuleNoun {
 			stmt := "Platform change freeze on " + subj + " until Friday."
 			if e.Lang == "es" {
@@ -130,6 +138,13 @@ func caseFor(t testing.TB, e Entry, alt, subjectText string) classCase {
 func (c classCase) check(t testing.TB) {
 	t.Helper()
 	x := New(c.text)
+	if c.value {
+		v, ok := x.HistoryFrame(c.spans[0].Start, c.spans[0].End)
+		if !ok || !strings.Contains(strings.ToLower(v.Cue), strings.ToLower(textmatch.Fold(c.cue))) {
+			t.Errorf("%q: HistoryFrame = %+v, %v; want the frame %q", c.text, v, ok, c.cue)
+		}
+		return
+	}
 	got := Decide(x.Read(c.subject, c.spans))
 	if got.Reading != c.want {
 		t.Errorf("%q: got %s (%+v); want %s", c.text, got.Reading, got, c.want)

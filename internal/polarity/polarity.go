@@ -92,6 +92,8 @@ type Text struct {
 	clauses []clause
 	tokCl   []int // clause of each token (-1 for separators)
 	ci      classInfo
+	vfOnce  sync.Once
+	vf      valFrames // HistoryFrame
 }
 
 type token struct {
