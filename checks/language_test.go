@@ -82,3 +82,26 @@ func TestCorrectionHistoryFrames(t *testing.T) {
 	add("es old value current in a plain clause", "El backfill va a 50 filas/s y el tope sigue en 200 filas/s.", result.Fail)
 	runCases(t, result.TypeCorrection, "port", cases)
 }
+
+// A refuted hypothesis whose patterns are English, named in a Spanish
+// field by one of its names (dns) as open, likely or confirmed, or in a
+// Spanish hypotheses entry not marked refuted, is uncertain: the patterns
+// cannot tell whether it is the refuted idea. Refuted in Spanish, or only
+// mentioned, it passes.
+func TestRefutedHypothesisAcrossLanguages(t *testing.T) {
+	spanishClaim := func(claim, status string) func(s *summary.Summary) {
+		return func(s *summary.Summary) {
+			s.Hypotheses[0].Claim = claim
+			s.Hypotheses[0].Status = status
+		}
+	}
+	runCases(t, result.TypeRefutedHypothesis, "dns", []checkCase{
+		{name: "es restated as likely", mut: addStep("probablemente el DNS sigue roto"), want: result.Uncertain, ptr: "/next_steps/0", msg: "cannot tell"},
+		{name: "es restated as open", mut: addStep("sigue en pie que el DNS esté roto"), want: result.Uncertain, msg: "Spanish"},
+		{name: "es faithful: refuted", mut: addStep("se descartó que el DNS esté roto: db resuelve"), want: result.Pass},
+		{name: "es faithful: a mention", mut: addStep("revisar la caché del DNS más tarde"), want: result.Pass},
+		{name: "es entry open", mut: spanishClaim("el DNS está roto", summary.HypothesisOpen), want: result.Uncertain, ptr: "/hypotheses/0/claim"},
+		{name: "es faithful: entry refuted", mut: spanishClaim("el DNS está roto", summary.HypothesisRefuted), want: result.Pass},
+		{name: "en still read by the patterns", mut: addStep("DNS is broken, most likely"), want: result.Fail},
+	})
+}

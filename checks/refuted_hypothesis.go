@@ -2,6 +2,9 @@ package checks
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/summary"
 
@@ -122,6 +125,16 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 		}
 		return []result.CheckResult{r}
 	}
+	if !hasUncertain {
+		// in a language the patterns are not in, the hypothesis is found
+		// by its names only, and cannot be told
+		if e, ok := st.hypothesisAcrossLanguages(fields, inv); ok {
+			r.Status = result.Uncertain
+			r.Message = e.Note
+			r.Evidence = append(r.Evidence, e)
+			return []result.CheckResult{r}
+		}
+	}
 	if hasUncertain {
 		r.Status = result.Uncertain
 		r.Message = uncertainMessage(uncertain, fmt.Sprintf("the hypothesis refuted at #%d", inv.RefutedBySeq))
@@ -140,4 +153,130 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 		r.Message += fmt.Sprintf("; conclusion kept at %s", concl.Pointer)
 	}
 	return []result.CheckResult{r}
+}
+
+// hypLang is what the refuted_hypothesis check knows of an invariant's
+// patterns across languages, built once per scenario: the languages they
+// are written in, and the names they hold (a literal word of three letters
+// or more that no language's function words hold: redis, cdn-edge), which a
+// clause in another language writes as they are.
+type hypLang struct {
+	langs []string
+	names []string
+}
+
+func (st *state) hypothesisLanguages(inv *scenarios.RefutedHypothesis) hypLang {
+	if st.sd != nil {
+		if v, ok := st.sd.subjects.Load(inv); ok {
+			return v.(hypLang)
+		}
+	}
+	var res []*regexp.Regexp
+	for _, p := range inv.Match {
+		if re, err := textmatch.Compile(p); err == nil {
+			res = append(res, re)
+		}
+	}
+	var stmts []string
+	if st.sd != nil {
+		if i := st.sd.eventIndex(inv.HypothesisSeq); i >= 0 {
+			stmts = append(stmts, st.sd.folded[i])
+		}
+	}
+	h := hypLang{langs: polarity.LanguagesOf(res, stmts...)}
+	seen := map[string]bool{}
+	for _, w := range polarity.LiteralWords(res) {
+		if len(w) >= 3 && polarity.Language(w) == "" && !seen[w] {
+			seen[w] = true
+			h.names = append(h.names, w)
+		}
+	}
+	if st.sd != nil {
+		got, _ := st.sd.subjects.LoadOrStore(inv, h)
+		return got.(hypLang)
+	}
+	return h
+}
+
+// hypothesisAcrossLanguages finds a field written in a language the
+// invariant's patterns are not in that names the hypothesis (one of its
+// names) and either says it is open, likely or confirmed (an epistemic
+// word of the class reader), or is a hypotheses[] entry whose status is
+// not refuted. The patterns cannot tell whether it is the refuted idea:
+// the check is uncertain, and says why.
+func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.RefutedHypothesis) (result.Evidence, bool) {
+	h := st.hypothesisLanguages(inv)
+	if len(h.langs) == 0 || len(h.names) == 0 {
+		return result.Evidence{}, false
+	}
+	look := func(l leaf) (string, bool) {
+		lang := polarity.Language(l.folded)
+		if lang == "" || slices.Contains(h.langs, lang) {
+			return "", false
+		}
+		low := strings.ToLower(l.folded)
+		if len(low) != len(l.folded) {
+			return "", false
+		}
+		var spans []polarity.Span
+		for _, n := range h.names {
+			for off := 0; off < len(low); {
+				i := findToken(low[off:], n)
+				if i < 0 {
+					break
+				}
+				spans = append(spans, polarity.Span{Start: off + i, End: off + i + len(n)})
+				off += i + len(n)
+			}
+		}
+		if len(spans) == 0 {
+			return "", false
+		}
+		if isHypothesisClaim(l.ptr) {
+			return lang, true
+		}
+		for _, r := range st.pol(l).Read(polarity.HypothesisSubject(), spans) {
+			if r.Reading == polarity.Contradicts && r.Class == polarity.Epistemic {
+				return lang, true
+			}
+		}
+		return "", false
+	}
+	note := func(l leaf, lang, what string) result.Evidence {
+		return result.Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: anyOf(inv.Match),
+			Note: fmt.Sprintf("%s, written in %s, which the patterns (%s) are not in, names the hypothesis refuted at #%d (%s) %s: cannot tell whether it restates it",
+				l.ptr, languageName(lang), languageNames(h.langs), inv.RefutedBySeq, strings.Join(h.names, ", "), what)}
+	}
+	for _, seg := range fields {
+		for _, l := range seg {
+			if lang, ok := look(l); ok {
+				return note(l, lang, "as open, likely or confirmed"), true
+			}
+		}
+	}
+	if st.sum.TextOnly() {
+		return result.Evidence{}, false
+	}
+	claims := st.hypothesisClaims()
+	for i, hy := range st.sum.Hypotheses {
+		if hy.Status == summary.HypothesisRefuted {
+			continue
+		}
+		if _, _, ok := textmatch.FindAny(inv.Match, claims[i]); ok {
+			continue // the patterns read it
+		}
+		l := leaf{ptr: ptrf("hypotheses", i, "claim"), text: hy.Claim, folded: claims[i]}
+		if lang, ok := look(l); ok {
+			status := hy.Status
+			if status == "" {
+				status = "(none)"
+			}
+			return note(l, lang, "with status "+status), true
+		}
+	}
+	return result.Evidence{}, false
+}
+
+func isHypothesisClaim(ptr string) bool {
+	return strings.HasPrefix(ptr, "/hypotheses/") && strings.HasSuffix(ptr, "/claim")
 }

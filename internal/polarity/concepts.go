@@ -260,6 +260,36 @@ func (s *Subject) Concepts() []string {
 // clause in another language from one the patterns should have matched.
 func (s *Subject) Languages() []string { return append([]string(nil), s.langs...) }
 
+// LanguagesOf returns the languages patterns are written in, as
+// Subject.Languages does for a rule: for the patterns of any invariant (a
+// refuted hypothesis, a probe's requires), with statements the events
+// that state what they name.
+func LanguagesOf(patterns []*regexp.Regexp, statements ...string) []string {
+	return patternLanguages(patterns, statements)
+}
+
+// LiteralWords returns the words the patterns spell literally (their
+// alternatives each in turn: `evict\w* (the )?hot keys` gives evict, the,
+// hot, keys), lower-cased, each once, in order.
+func LiteralWords(patterns []*regexp.Regexp) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, re := range patterns {
+		if re == nil {
+			continue
+		}
+		for _, lit := range literalTexts(re) {
+			for _, tk := range tokenize(lit) {
+				if tk.word && !seen[tk.low] {
+					seen[tk.low] = true
+					out = append(out, tk.low)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // patternLanguages is Subject.Languages, worked out by RuleSubject: the
 // language of each pattern's words, or of the states of antonyms.tsv it
 // spells (`solo lectura` is Spanish); for patterns that say neither, the

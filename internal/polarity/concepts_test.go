@@ -186,3 +186,13 @@ func TestPatternLanguages(t *testing.T) {
 		}
 	}
 }
+
+func TestLiteralWords(t *testing.T) {
+	res := []*regexp.Regexp{compile(t, `evict\w* (the )?hot keys`), compile(t, `session redis.{0,40}evict`)}
+	if got, want := LiteralWords(res), []string{"evict", "hot", "keys", "the", "session", "redis"}; !slices.Equal(got, want) {
+		t.Errorf("LiteralWords = %v; want %v", got, want)
+	}
+	if got := LanguagesOf(res); !slices.Equal(got, []string{"en"}) {
+		t.Errorf("LanguagesOf = %v; want [en]", got)
+	}
+}

@@ -524,7 +524,9 @@ func lits(p *syntax.Regexp, limit int) []string {
 	case syntax.OpCapture:
 		return lits(p.Sub[0], limit)
 	case syntax.OpQuest:
-		return append([]string{""}, lits(p.Sub[0], limit)...)
+		// left out, it is still a gap: `redis.{0,40}evict` spells
+		// "redis evict", not "redisevict"
+		return append([]string{" "}, lits(p.Sub[0], limit)...)
 	case syntax.OpCharClass:
 		// a class of one or two characters (a separator such as [- ])
 		// is a gap between words
