@@ -126,6 +126,8 @@ func TestRuleAcrossLanguages(t *testing.T) {
 		{"actions permitted", []string{`change freeze`}, "Change freeze: do not apply, restart or scale anything.", "se puede reiniciar los pods", Contradicts},
 		{"action forbidden, verb", []string{`(do not|never) push`}, "You must not push to main.", "no se puede hacer push a main", Affirms},
 		{"action permitted, verb", []string{`(do not|never) push`}, "You must not push to main.", "se puede hacer push a main", Contradicts},
+		{"negated imperative with a clitic", []string{`(do not|never) apply`}, "Do not apply the patch.", "no lo apliques en prod", Affirms},
+		{"negated imperative, list", []string{`change freeze`}, "Change freeze: do not apply, restart or edit anything.", "no reinicies ni edites nada", Affirms},
 		{"approval kept", []string{`failover.{0,80}go-?ahead`}, "No database failover without the IC's explicit go-ahead.", "nada de failover sin el visto bueno del IC", Affirms},
 		{"approval waived", []string{`failover.{0,80}go-?ahead`}, "No database failover without the IC's explicit go-ahead.", "el failover queda a criterio del asistente", Contradicts},
 	} {
