@@ -210,11 +210,10 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 		return result.Evidence{}, false
 	}
 	look := func(l leaf) (string, bool) {
-		lang := polarity.Language(l.folded)
-		if lang == "" || slices.Contains(h.langs, lang) {
-			return "", false
+		low := l.lower
+		if low == "" {
+			low = strings.ToLower(l.folded)
 		}
-		low := strings.ToLower(l.folded)
 		if len(low) != len(l.folded) {
 			return "", false
 		}
@@ -230,6 +229,11 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 			}
 		}
 		if len(spans) == 0 {
+			return "", false
+		}
+		// the language last: most fields name none of the names
+		lang := polarity.Language(l.folded)
+		if lang == "" || slices.Contains(h.langs, lang) {
 			return "", false
 		}
 		if isHypothesisClaim(l.ptr) {
