@@ -106,6 +106,9 @@ type Report struct {
 	Unresolved int
 	// Suggestions counts the suggested invariants written as comments.
 	Suggestions int
+	// Tally says how many suggestions were kept, repaired and left out by
+	// the satisfiability check, and what the caps pushed out.
+	Tally Tally
 	// Invariants and Probes count the active invariants and probes written
 	// (CompactBench cases, whose ground truth says what matters).
 	Invariants, Probes int

@@ -87,6 +87,9 @@ type builder struct {
 	recordName string
 	records    int
 	each       bool
+	// pendingOver counts the unresolved calls past maxPending (set by
+	// suggestions).
+	pendingOver int
 }
 
 func newBuilder(opts Options, format Format) (*builder, error) {

@@ -65,3 +65,35 @@ func (s *spill) close() {
 		s.f = nil
 	}
 }
+
+// size is the number of bytes spilled so far.
+func (s *spill) size() int64 {
+	if s.f == nil {
+		return int64(s.mem.Len())
+	}
+	if err := s.w.Flush(); err != nil {
+		return 0
+	}
+	st, err := s.f.Stat()
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+// contents returns every byte spilled, and leaves the file (if any) read
+// from its start again. Call it after finish.
+func (s *spill) contents() ([]byte, error) {
+	if s.f == nil {
+		return s.mem.Bytes(), nil
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(s.f)
+	if err != nil {
+		return nil, fmt.Errorf("reading spilled events: %w", err)
+	}
+	_, err = s.f.Seek(0, io.SeekStart)
+	return data, err
+}

@@ -19,18 +19,39 @@ const maxPending = 20
 // suggestion is one suggested invariant: why (a comment) and the node.
 type suggestion struct {
 	why  string
-	node *yaml.Node
+	node *yaml.Node // nil for a note
+	// repairs are the patterns to try, in order, when selftest finds that
+	// no summary can pass node (nil when the kind has none); with, given
+	// one of them, builds the repaired node.
+	repairs []string
+	with    func(pattern string) *yaml.Node
+	// fate is what the satisfiability check did with it.
+	fate fate
 }
+
+// fate is what the satisfiability check did with a suggestion.
+type fate uint8
+
+const (
+	unchecked fate = iota
+	kept
+	repaired
+	leftOut
+)
 
 func (b *builder) suggestions() []suggestion {
 	s := b.scan
 	var out []suggestion
 	seqOf := func(idx int) int { return idx + 1 }
 	for i, c := range s.Constraints() {
+		id := fmt.Sprintf("constraint-%d", i+1)
+		with := func(p string) *yaml.Node {
+			return mapping("id", str(id), "type", str(result.TypeConstraint),
+				"source_seq", intNode(seqOf(c.Idx)), "match", flowSeq(str(p)))
+		}
 		out = append(out, suggestion{
-			why: fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.Idx].role, seqOf(c.Idx), shorten(c.Sentence, 100)),
-			node: mapping("id", str(fmt.Sprintf("constraint-%d", i+1)), "type", str(result.TypeConstraint),
-				"source_seq", intNode(seqOf(c.Idx)), "match", flowSeq(str(c.Pattern))),
+			why:  fmt.Sprintf("constraint: %s at seq %d said %q", b.metas[c.Idx].role, seqOf(c.Idx), shorten(c.Sentence, 100)),
+			node: with(c.Pattern), with: with, repairs: suggest.RepairPatterns(c.Pattern),
 		})
 	}
 	// Pending operations: unresolved calls up to the cut, in order. A call
@@ -47,6 +68,7 @@ func (b *builder) suggestions() []suggestion {
 	sort.Ints(idxs)
 	for i, idx := range idxs {
 		if i == maxPending {
+			b.pendingOver = len(idxs) - maxPending
 			out = append(out, suggestion{why: fmt.Sprintf("%d more unresolved calls not listed", len(idxs)-maxPending)})
 			break
 		}
@@ -80,11 +102,15 @@ func (b *builder) suggestions() []suggestion {
 		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", suggest.MaxPaths)})
 	}
 	for i, h := range s.Refuted() {
-		out = append(out, suggestion{
-			why: fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.ClaimIdx), shorten(h.Claim, 80), seqOf(h.ByIdx), shorten(h.By, 80)),
-			node: mapping("id", str(fmt.Sprintf("refuted-%d", i+1)), "type", str(result.TypeRefutedHypothesis),
+		id := fmt.Sprintf("refuted-%d", i+1)
+		with := func(p string) *yaml.Node {
+			return mapping("id", str(id), "type", str(result.TypeRefutedHypothesis),
 				"hypothesis_seq", intNode(seqOf(h.ClaimIdx)), "refuted_by_seq", intNode(seqOf(h.ByIdx)),
-				"match", flowSeq(str(h.Pattern))),
+				"match", flowSeq(str(p)))
+		}
+		out = append(out, suggestion{
+			why:  fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.ClaimIdx), shorten(h.Claim, 80), seqOf(h.ByIdx), shorten(h.By, 80)),
+			node: with(h.Pattern), with: with, repairs: suggest.RepairPatterns(h.Pattern),
 		})
 	}
 	for i, c := range s.Corrections() {
@@ -139,4 +165,36 @@ func (b *builder) writeSuggestions(w *bufio.Writer, sugs []suggestion, invariant
 			w.WriteString("# " + strings.TrimRight(line, "\n") + "\n")
 		}
 	}
+}
+
+// capped names what the caps on the number of suggestions pushed out, one
+// entry a kind. Call it after suggestions.
+func (b *builder) capped() []string {
+	var out []string
+	for _, c := range b.scan.Capped() {
+		e := plural(c.N, c.Kind)
+		if len(c.Names) > 0 {
+			q := make([]string, len(c.Names))
+			for i, n := range c.Names {
+				q[i] = fmt.Sprintf("%q", n)
+			}
+			more := ""
+			if c.N > len(c.Names) {
+				more = ", …"
+			}
+			e += " (" + strings.Join(q, ", ") + more + ")"
+		}
+		out = append(out, e)
+	}
+	if n := b.pendingOver; n > 0 {
+		out = append(out, plural(n, "pending operation"))
+	}
+	return out
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -44,6 +44,8 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	bw.Write(buf.Bytes())
 
 	sugs := b.suggestions()
+	rep.Tally = b.checkSuggestions(bytes.Clone(buf.Bytes()), sugs)
+	rep.Tally.Capped = b.capped()
 	for _, s := range sugs {
 		if s.node != nil {
 			rep.Suggestions++ // a note (s.node nil) suggests nothing

@@ -171,6 +171,9 @@ func runImport(env *Env, path string, opts importer.Options, out string) error {
 		fmt.Fprintf(env.Stderr, "import: warning: %s\n", w)
 	}
 	fmt.Fprintf(env.Stderr, "import: %s\n", importSummary(rep))
+	if rep.Format != importer.FormatCompactBench {
+		fmt.Fprintf(env.Stderr, "import: %s\n", rep.Tally.Line())
+	}
 	target := out
 	if target == "" {
 		target = "SCENARIO.yaml"
@@ -247,6 +250,9 @@ func runImportAll(env *Env, path string, opts importer.Options, dir string) erro
 		}
 		format = rep.Format
 		fmt.Fprintf(env.Stderr, "import: record %d -> %s: %s\n", rep.Record, file, importSummary(rep))
+		if rep.Format != importer.FormatCompactBench {
+			fmt.Fprintf(env.Stderr, "import: record %d: %s\n", rep.Record, rep.Tally.Line())
+		}
 		return nil
 	})
 	var ie *importer.InputError

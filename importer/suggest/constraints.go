@@ -34,7 +34,7 @@ var (
 		"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "on": true, "at": true, "for": true,
 		"and": true, "or": true, "with": true, "after": true, "before": true, "under": true, "over": true, "than": true,
 		"el": true, "la": true, "los": true, "las": true, "de": true, "del": true, "en": true, "y": true, "o": true,
-		"un": true, "una": true, "que": true, "con": true, "por": true, "para": true, "this": true, "that": true,
+		"un": true, "una": true, "que": true, "ni": true, "nor": true, "con": true, "por": true, "para": true, "this": true, "that": true,
 		"these": true, "those": true, "este": true, "esta": true, "es": true, "is": true, "are": true,
 	}
 )
@@ -43,9 +43,6 @@ var (
 // ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
 func (s *Scanner) rules(idx int, text string) {
 	for _, sent := range SplitSentences(text) {
-		if len(s.constraints) >= maxConstraints {
-			return
-		}
 		if strings.HasSuffix(sent, "?") || looksLikeOutput(sent) {
 			continue
 		}
@@ -56,10 +53,11 @@ func (s *Scanner) rules(idx int, text string) {
 				continue
 			}
 			s.seen["c:"+pattern] = true
-			s.constraints = append(s.constraints, Constraint{Idx: idx, Sentence: sent, Pattern: pattern})
 			if len(s.constraints) >= maxConstraints {
-				return
+				s.pushOut("constraint", pattern)
+				continue
 			}
+			s.constraints = append(s.constraints, Constraint{Idx: idx, Sentence: sent, Pattern: pattern})
 		}
 	}
 }
@@ -118,7 +116,7 @@ func rulePattern(clause string) string {
 	}
 	if m := leadRE.FindStringSubmatchIndex(clause); m != nil {
 		marker := clause[m[2]:m[3]]
-		rest := strings.Fields(strings.ReplaceAll(clause[m[3]:], "`", ""))
+		rest := strings.Fields(clause[m[3]:])
 		if len(rest) == 0 || strings.HasPrefix(clause[m[3]:], ",") {
 			return "" // a bare "no", "never", or "No, …" as an answer
 		}
@@ -131,13 +129,13 @@ func rulePattern(clause string) string {
 		return phrase(append(strings.Fields(marker), rest...), len(strings.Fields(marker))+4)
 	}
 	if loc := onlyRE.FindStringIndex(clause); loc != nil && directive(clause) {
-		return phrase(strings.Fields(strings.ReplaceAll(clause[loc[0]:], "`", "")), 4)
+		return phrase(strings.Fields(clause[loc[0]:]), 4)
 	}
 	if loc := modalRE.FindStringIndex(clause); loc != nil {
 		if quantityRE.MatchString(clause) {
 			return "" // "must time out after 30 s": the quantity says it better
 		}
-		before := strings.Fields(strings.ReplaceAll(clause[:loc[0]], "`", ""))
+		before := strings.Fields(clause[:loc[0]])
 		if len(before) > 2 {
 			before = before[len(before)-2:]
 		}
@@ -145,7 +143,7 @@ func rulePattern(clause string) string {
 			before = before[1:] // "the write endpoints" -> "write endpoints"
 		}
 		modal := strings.Fields(clause[loc[0]:loc[1]])
-		after := strings.Fields(strings.ReplaceAll(clause[loc[1]:], "`", ""))
+		after := strings.Fields(clause[loc[1]:])
 		if len(before) == 0 && len(after) == 0 {
 			return ""
 		}
@@ -155,25 +153,60 @@ func rulePattern(clause string) string {
 	return ""
 }
 
-func trimWord(w string) string { return strings.Trim(w, ".,;:!?()[]{}\"'") }
+// Characters that open or close a word without being part of it: quotes,
+// backticks, brackets and sentence punctuation.
+const (
+	openPunct  = "`\"'“‘([{*"
+	closePunct = "`\"'”’)]}*,;:!?."
+)
 
-// phrase joins up to n words, drops trailing stop words and punctuation,
-// and quotes it as a pattern.
+func trimWord(w string) string { return strings.Trim(w, openPunct+closePunct) }
+
+// phrase turns up to n words of a folded clause (consecutive, split at
+// single spaces) into a pattern, dropping trailing stop words. Each word
+// keeps its inner punctuation (db.yaml, run("x"), don't) and loses the
+// quotes, backticks, brackets and punctuation around it; two words the
+// clause joins with a bare space are joined with a space, two it joins with
+// anything more (`TodoWrite, TaskCreate`, "set `key`") with \W+, so the
+// pattern matches its own source and a summary that quotes or punctuates
+// the words otherwise.
 func phrase(words []string, n int) string {
 	if len(words) > n {
 		words = words[:n]
 	}
-	for i, w := range words {
-		words[i] = strings.TrimRight(w, ",;!?()\"'")
+	type word struct{ lead, core, tail string }
+	var ws []word
+	for _, w := range words {
+		core := strings.TrimLeft(w, openPunct)
+		lead := w[:len(w)-len(core)]
+		trimmed := strings.TrimRight(core, closePunct)
+		ws = append(ws, word{lead, trimmed, core[len(trimmed):]})
 	}
-	for len(words) > 1 && (stopTail[trimWord(words[len(words)-1])] || trimWord(words[len(words)-1]) == "") {
-		words = words[:len(words)-1]
+	for len(ws) > 1 && (stopTail[ws[len(ws)-1].core] || ws[len(ws)-1].core == "") {
+		ws = ws[:len(ws)-1]
 	}
-	p := strings.TrimRight(strings.Join(words, " "), ".:")
-	if len(strings.Fields(p)) < 2 {
+	var b strings.Builder
+	cores, plain := 0, true
+	for _, w := range ws {
+		if w.core == "" {
+			plain = false // a dash or a lone quote between words
+			continue
+		}
+		if cores > 0 {
+			if plain && w.lead == "" {
+				b.WriteString(" ")
+			} else {
+				b.WriteString(`\W+`)
+			}
+		}
+		b.WriteString(regexp.QuoteMeta(w.core))
+		cores++
+		plain = w.tail == ""
+	}
+	if cores < 2 {
 		return ""
 	}
-	return regexp.QuoteMeta(p)
+	return b.String()
 }
 
 // SplitSentences splits text at sentence ends (". ", "! ", "? ", "; ") and

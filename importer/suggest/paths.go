@@ -173,6 +173,7 @@ func isPath(tok string) bool {
 // more), equal but for the extension, or one the other with a suffix
 // (".bak", ".1"). Each group lists its paths in order of first sight.
 func (s *Scanner) ArtifactGroups() [][]string {
+	s.artifactsOver = 0
 	type item struct {
 		path string
 		info *pathInfo
@@ -212,7 +213,11 @@ func (s *Scanner) ArtifactGroups() [][]string {
 	}
 	var out [][]string
 	for _, r := range roots {
-		if len(groups[r]) > 1 && len(out) < maxArtifactSets && s.matters(groups[r]) {
+		if len(groups[r]) > 1 && s.matters(groups[r]) {
+			if len(out) == maxArtifactSets {
+				s.artifactsOver++
+				continue
+			}
 			out = append(out, groups[r])
 		}
 	}

@@ -23,7 +23,11 @@ func (s *Scanner) quantity(idx int, text string) {
 		}
 		for _, m := range quantityRE.FindAllStringSubmatch(line, -1) {
 			if len(s.quantities) >= maxQuantities {
-				return
+				if raw := strings.TrimSpace(m[0]); !s.seen["q:"+raw] {
+					s.seen["q:"+raw] = true
+					s.pushOut("quantity", raw)
+				}
+				continue
 			}
 			num := m[1]
 			if strings.Count(num, ",") >= 1 && len(num) > 4 && num[len(num)-4] == ',' {

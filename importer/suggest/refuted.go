@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -86,11 +87,7 @@ func (s *Scanner) refutes(idx int, text string) string {
 				continue
 			}
 			run := c.words[bestAt : bestAt+min(bestLen, 2)] // short: a summary paraphrases
-			quoted := make([]string, len(run))
-			for k, w := range run {
-				quoted[k] = regexp.QuoteMeta(w)
-			}
-			pattern := strings.Join(quoted, ".{0,12}")
+			pattern := runPattern(strings.ToLower(textmatch.Fold(c.text)), run)
 			if s.seen["h:"+pattern] {
 				return sent
 			}
@@ -101,4 +98,51 @@ func (s *Scanner) refutes(idx int, text string) string {
 		}
 	}
 	return ""
+}
+
+// runPattern joins consecutive content words of a claim into a pattern:
+// each gap admits up to 12 characters, or as many as the claim itself puts
+// between the two words (the short and stop words contentWords skips, the
+// quotes and punctuation around them), so that the pattern always matches
+// the claim it was drawn from.
+func runPattern(lower string, run []string) string {
+	var b strings.Builder
+	at := 0
+	for k, w := range run {
+		i := wordIndex(lower, w, at)
+		if k > 0 {
+			gap := 12
+			if i >= 0 && i-at > gap {
+				gap = i - at
+			}
+			fmt.Fprintf(&b, ".{0,%d}", gap)
+		}
+		b.WriteString(regexp.QuoteMeta(w))
+		if i >= 0 {
+			at = i + len(w)
+		}
+	}
+	return b.String()
+}
+
+// wordIndex is the index of w in s at or after from, as a whole word; -1
+// when it is not there.
+func wordIndex(s, w string, from int) int {
+	for from <= len(s) {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !isWordByte(s[i-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return i
+		}
+		from = i + 1
+	}
+	return -1
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '\''
 }

@@ -45,7 +45,14 @@ func (s *Scanner) secretToken(idx int, tok string) {
 	if !isSecret(tok) {
 		return
 	}
-	if _, ok := s.secretIdx[tok]; !ok && len(s.secrets) < maxSecrets {
+	if _, ok := s.secretIdx[tok]; !ok {
+		if len(s.secrets) >= maxSecrets {
+			if !s.seen["s:"+tok] && len(s.seen) < 4*MaxPaths {
+				s.seen["s:"+tok] = true
+				s.pushOut("secret", "") // never named
+			}
+			return
+		}
 		s.secretIdx[tok] = idx
 		s.secrets = append(s.secrets, tok)
 	}

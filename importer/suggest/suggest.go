@@ -107,6 +107,49 @@ type Scanner struct {
 	userPaths   map[string]bool // paths the user named (bounded)
 	userTurns   int
 	interrupted bool // the user interrupted the agent: the next user turn redirects it
+	// pushed counts, by kind, the suggestions a cap left out; pushedNames
+	// names the first few.
+	pushed        map[string]int
+	pushedNames   map[string][]string
+	artifactsOver int // near-twin groups past maxArtifactSets (set by ArtifactGroups)
+}
+
+// maxPushedNames bounds the names kept of what a cap left out, per kind.
+const maxPushedNames = 3
+
+// pushOut records a suggestion of kind that a cap left out; name is what
+// the author would recognise it by ("" to count it only: a secret).
+func (s *Scanner) pushOut(kind, name string) {
+	if s.pushed == nil {
+		s.pushed, s.pushedNames = map[string]int{}, map[string][]string{}
+	}
+	s.pushed[kind]++
+	if name != "" && len(s.pushedNames[kind]) < maxPushedNames {
+		s.pushedNames[kind] = append(s.pushedNames[kind], name)
+	}
+}
+
+// Capped is a kind of suggestion a cap on their number left out: how many,
+// and the first few of them by name.
+type Capped struct {
+	Kind  string
+	N     int
+	Names []string
+}
+
+// Capped returns, in a fixed order of kinds, what the caps left out. Call
+// it after ArtifactGroups.
+func (s *Scanner) Capped() []Capped {
+	var out []Capped
+	for _, k := range []string{"constraint", "quantity", "secret"} {
+		if n := s.pushed[k]; n > 0 {
+			out = append(out, Capped{Kind: k, N: n, Names: s.pushedNames[k]})
+		}
+	}
+	if s.artifactsOver > 0 {
+		out = append(out, Capped{Kind: "artifact", N: s.artifactsOver})
+	}
+	return out
 }
 
 // New returns a scanner that has seen no event.
@@ -218,8 +261,8 @@ func (s *Scanner) Quantities() []Quantity {
 }
 
 // HoldsEvidence reports whether a sentence holds what a suggestion checks:
-// a constraint's pattern, a quantity, a correction's value, a secret, a
-// path of a near-twin group.
+// a constraint's pattern, a quantity, a correction's new or old value, a
+// secret, a path of a near-twin group.
 func (s *Scanner) HoldsEvidence(sent string) bool {
 	folded := strings.ToLower(textmatch.Fold(sent))
 	for _, c := range s.constraints {
@@ -233,8 +276,12 @@ func (s *Scanner) HoldsEvidence(sent string) bool {
 		}
 	}
 	for _, c := range s.corrections {
-		if strings.Contains(folded, strings.ToLower(textmatch.Fold(c.New))) {
-			return true
+		// The old value too: a goal that states it states it as current,
+		// and the correction check fails every summary that carries it.
+		for _, v := range []string{c.New, c.Old} {
+			if v != "" && !strings.HasPrefix(v, scenarios.Placeholder) && strings.Contains(folded, strings.ToLower(textmatch.Fold(v))) {
+				return true
+			}
 		}
 	}
 	for _, v := range s.secrets {

@@ -51,7 +51,7 @@ func TestConstraintSuggestions(t *testing.T) {
 		{"do not", "Do not restart the database.", []string{`do not restart the database`}},
 		{"never", "Never deploy on Fridays!", []string{`never deploy on fridays`}},
 		{"must, positive polarity", "Logging MUST remain disabled in production.", []string{`logging must remain disabled`}},
-		{"always, with a code span", "Always include `status: open` in the incident template.", []string{`always include status: open`}},
+		{"always, with a code span", "Always include `status: open` in the incident template.", []string{`always include\W+status\W+open`}},
 		{"only before a verb", "Only use the read API; the write endpoints are off limits.", []string{`only use the read api`, `write endpoints are off limits`}},
 		{"spanish no before a verb", "No cambies nada en producción.", []string{`no cambies nada en produccion`}},
 		{"spanish after a colon", "Es una investigación de solo lectura: no reinicies ningún servicio.", []string{`solo lectura`, `no reinicies ningun servicio`}},
@@ -403,5 +403,22 @@ func TestCorrectedQuantityNotSuggested(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"45 s"}, got); diff != "" {
 		t.Errorf("quantities (-want +got):\n%s", diff)
+	}
+}
+
+func TestRepairPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		pattern string
+		want    []string
+	}{
+		{`never use todowrite taskcreate`, []string{`never\W+use\W+todowrite\W+taskcreate`, `never.{0,60}use.{0,60}todowrite.{0,60}taskcreate`}},
+		{`never wait more than 30 seconds`, []string{`never\W+wait\W+more\W+than\W+30\W+seconds`, `never\W+wait\W+more\W+than`, `never.{0,60}wait.{0,60}more.{0,60}than.{0,60}30.{0,60}seconds`}},
+		{`cache.{0,12}cold`, []string{`cache\W+cold`, `cache.{0,60}cold`}},
+		{`read[- ]?only`, nil},
+	} {
+		got := RepairPatterns(tc.pattern)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("RepairPatterns(%q) (-want +got):\n%s", tc.pattern, diff)
+		}
 	}
 }
