@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +38,11 @@ type ccDecoded struct {
 	summary string   // a compact summary's text
 }
 
-func decodeClaudeCode(line []byte) (any, error) {
+func decodeClaudeCode(line []byte) (any, error) { return decodeLine(line, false) }
+
+// decodeLine decodes a line; the messages of sidechain lines only when
+// sidechain is true.
+func decodeLine(line []byte, sidechain bool) (any, error) {
 	d := &ccDecoded{}
 	if err := json.Unmarshal(line, &d.l); err != nil {
 		return nil, err
@@ -46,7 +51,7 @@ func decodeClaudeCode(line []byte) (any, error) {
 	if l.Type == "" {
 		return nil, errors.New(`no "type" field`)
 	}
-	if (l.Type == "user" || l.Type == "assistant") && !l.IsSidechain && !l.IsMeta {
+	if (l.Type == "user" || l.Type == "assistant") && (!l.IsSidechain || sidechain) && !l.IsMeta {
 		if l.Message == nil {
 			return nil, errors.New(`no "message" field`)
 		}
@@ -71,9 +76,28 @@ func decodeClaudeCode(line []byte) (any, error) {
 func parseClaudeCode(br *bufio.Reader, b *builder) error {
 	children := map[string]int{}
 	branches := 0
-	err := forEachLine(br, b.opts.MaxLineBytes, decodeClaudeCode, func(n int, v any, err error) error {
+	side := sidechainOnly(br)
+	if side {
+		b.warns = append(b.warns, "every message of the log is a sidechain (isSidechain): it is a subagent's transcript, imported as the subagent's session")
+	}
+	decode := decodeClaudeCode
+	if side {
+		decode = decodeSidechain
+	}
+	err := forEachLine(br, b.opts.MaxLineBytes, decode, func(n int, v any, err error) error {
 		if err == nil {
-			err = claudeCodeLine(b, v.(*ccDecoded), children, &branches)
+			d := v.(*ccDecoded)
+			if side {
+				// The subagent's lines are the session; a main-chain line
+				// after them is what is dropped.
+				if d.l.IsSidechain {
+					d.l.IsSidechain = false
+				} else if d.l.Type == "user" || d.l.Type == "assistant" {
+					b.drop("main-chain lines in a subagent's transcript")
+					return nil
+				}
+			}
+			err = claudeCodeLine(b, d, children, &branches)
 		}
 		if err != nil {
 			return b.malformedLine(n, err)
@@ -142,4 +166,31 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// decodeSidechain decodes a line of a subagent's transcript: as any line,
+// its sidechain messages included.
+func decodeSidechain(line []byte) (any, error) { return decodeLine(line, true) }
+
+// sidechainOnly reports a log whose user and assistant lines, as far as
+// the start of the input shows (up to the peek size), are all sidechain:
+// a subagent's transcript, which Claude Code writes to a file of its own.
+func sidechainOnly(br *bufio.Reader) bool {
+	head, _ := br.Peek(peekSize)
+	side, main := 0, 0
+	for _, line := range bytes.Split(head, []byte("\n")) {
+		var l struct {
+			Type        string `json:"type"`
+			IsSidechain bool   `json:"isSidechain"`
+		}
+		if json.Unmarshal(line, &l) != nil || (l.Type != "user" && l.Type != "assistant") {
+			continue
+		}
+		if l.IsSidechain {
+			side++
+		} else {
+			main++
+		}
+	}
+	return side > 0 && main == 0
 }

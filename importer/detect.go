@@ -138,6 +138,9 @@ func detectDocument(t []byte) (Detection, error) {
 	}
 	if t[0] == '[' {
 		if chatRoles[sh["/*"]["role"]] {
+			if isMiniMessages(t) {
+				return Detection{Format: FormatSWEAgent}, nil
+			}
 			return Detection{Format: chatMarkers(t)}, nil
 		}
 		// An array of records: messages somewhere inside each.
@@ -272,4 +275,14 @@ func isMiniSWEAgent(sh shape) bool {
 	}
 	_, version := sh["/info"]["mini_version"]
 	return version || strings.HasPrefix(sh[""]["trajectory_format"], "mini-swe-agent")
+}
+
+// isMiniMessages reports a bare array of chat messages that is a
+// mini-swe-agent trajectory saved without its wrapper: no tool calls, the
+// commands in fenced bash blocks, and the outputs in the user messages
+// that open with mini-swe-agent's "<returncode>".
+func isMiniMessages(t []byte) bool {
+	rc := bytes.Contains(t, []byte("<returncode>")) || bytes.Contains(t, []byte(`\u003creturncode\u003e`))
+	return rc && !bytes.Contains(t, []byte(`"tool_calls"`)) &&
+		(bytes.Contains(t, []byte("```bash")) || bytes.Contains(t, []byte("```mswea_bash_command")))
 }

@@ -309,7 +309,7 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 		}
 		defer b.close()
 		b.each = true
-		b.recordName = recordName(raw)
+		b.record = recordInfoOf(raw)
 		err = parse(b, raw)
 		if err == nil {
 			err = b.finish()

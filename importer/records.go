@@ -89,17 +89,36 @@ func sortedStrings(s []string) []string {
 // recordIDKeys are the fields that name a record, in order of preference.
 var recordIDKeys = []string{"task_id", "instance_id", "session_id", "conversation_id", "id", "name"}
 
-// recordName returns the value of a record's naming field, or "".
-func recordName(raw json.RawMessage) string {
+// recordTrialKeys and recordRewardKeys are the fields that give a record's
+// trial (a task run several times) and its reward, in order of preference.
+var (
+	recordTrialKeys  = []string{"trial", "trial_index", "trial_id", "attempt", "run_index", "sample_index"}
+	recordRewardKeys = []string{"reward", "score"}
+)
+
+// recordInfo is what names a record: its naming field (task_id, …), its
+// trial and its reward, each "" when the record has none.
+type recordInfo struct {
+	name, trial, reward string
+}
+
+// recordInfoOf reads a record's naming, trial and reward fields.
+func recordInfoOf(raw json.RawMessage) recordInfo {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
-		return ""
+		return recordInfo{}
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
-		return ""
+		return recordInfo{}
 	}
-	for _, k := range recordIDKeys {
+	return recordInfo{name: firstField(obj, recordIDKeys), trial: firstField(obj, recordTrialKeys), reward: firstField(obj, recordRewardKeys)}
+}
+
+// firstField is the first of keys that obj holds as a non-empty string or a
+// number, as text.
+func firstField(obj map[string]json.RawMessage, keys []string) string {
+	for _, k := range keys {
 		v, ok := obj[k]
 		if !ok {
 			continue
@@ -214,7 +233,7 @@ func pickRecord(br *bufio.Reader, b *builder, use func(raw json.RawMessage) erro
 		if err != nil {
 			return &InputError{Line: line, Err: fmt.Errorf("record %d: %w", i, err)}
 		}
-		b.recordName = recordName(raw)
+		b.record = recordInfoOf(raw)
 		if err := use(raw); err != nil {
 			var ie *InputError
 			if errors.As(err, &ie) {

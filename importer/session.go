@@ -81,12 +81,12 @@ type builder struct {
 	hasNote bool
 	cut     int
 	rules   string // a system prompt given apart from the messages
-	// recordName is the naming field of the record imported (task_id, …);
+	// record names the record imported (task_id, trial, reward);
 	// records how many records the input holds; each is true under
 	// ImportEach.
-	recordName string
-	records    int
-	each       bool
+	record  recordInfo
+	records int
+	each    bool
 	// pendingOver counts the unresolved calls past maxPending (set by
 	// suggestions).
 	pendingOver int

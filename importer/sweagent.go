@@ -73,8 +73,24 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 	if err != nil {
 		return inputErrorf(0, "at byte %d: %v", dec.InputOffset(), err)
 	}
+	if d, ok := tok.(json.Delim); ok && d == '[' {
+		// mini-swe-agent's messages saved alone, as a bare array.
+		st := &sweState{}
+		for i := 0; dec.More(); i++ {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return inputErrorf(0, "message %d at byte %d: %v", i, dec.InputOffset(), err)
+			}
+			if err := b.miniMessage(st, raw); err != nil {
+				if err := b.skipItem("message", i, err); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return inputErrorf(0, "a SWE-agent trajectory is a JSON object with \"history\" or \"trajectory\"")
+		return inputErrorf(0, "a SWE-agent trajectory is a JSON object with \"history\" or \"trajectory\", or mini-swe-agent's array of messages")
 	}
 	var steps []sweStep // kept only until a history is seen, up to a budget
 	kept, dropped := 0, false
@@ -218,21 +234,21 @@ func (b *builder) sweHistory(st *sweState, it *sweHistoryItem) error {
 		return nil
 	case "tool":
 		for _, id := range it.ToolCallIDs {
-			if err := b.result(id, scenarios.StatusOK, text); err != nil {
+			if err := b.result(id, sweStatus(text), text); err != nil {
 				return err
 			}
 		}
 		if len(it.ToolCallIDs) == 0 && st.pending != "" {
 			id := st.pending
 			st.pending = ""
-			return b.result(id, scenarios.StatusOK, text)
+			return b.result(id, sweStatus(text), text)
 		}
 		return nil
 	case "user":
 		if st.pending != "" && (it.MessageType == "observation" || it.MessageType == "") {
 			id := st.pending
 			st.pending = ""
-			return b.result(id, scenarios.StatusOK, text)
+			return b.result(id, sweStatus(text), text)
 		}
 		return b.text(scenarios.RoleUser, text)
 	}
@@ -281,7 +297,7 @@ func (b *builder) sweSteps(steps []sweStep) error {
 		if err := b.call(thought, id, commandName(action), commandArgs(action)); err != nil {
 			return err
 		}
-		if err := b.result(id, scenarios.StatusOK, s.Observation); err != nil {
+		if err := b.result(id, sweStatus(s.Observation), s.Observation); err != nil {
 			return err
 		}
 	}
@@ -385,4 +401,19 @@ func (b *builder) miniMessage(st *sweState, raw json.RawMessage) error {
 	}
 	st.spoke = true
 	return b.message(chatOpenAI, raw)
+}
+
+// rejectedEdit marks the observation of an edit SWE-agent's tools refused
+// to apply: the linting edit tool's syntax error ("Your proposed edit has
+// introduced new syntax error(s)", "Your changes have NOT been applied"),
+// str_replace_editor's "No replacement was performed".
+var rejectedEdit = lazyre.New(`(?i)your proposed edit has introduced new syntax error|your changes have not been applied|edit (?:was|has) not been applied|no replacement was performed`)
+
+// sweStatus is the status of a SWE-agent observation: an error when the
+// tool refused the edit, ok otherwise.
+func sweStatus(text string) string {
+	if rejectedEdit.MatchString(text) {
+		return scenarios.StatusError
+	}
+	return scenarios.StatusOK
 }

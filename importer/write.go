@@ -3,6 +3,8 @@ package importer
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -109,12 +111,24 @@ func (b *builder) scenarioID() string {
 	if !b.each && b.records <= 1 {
 		return SanitizeID(b.opts.Name)
 	}
-	rec := sanitize(b.recordName)
+	rec := sanitize(b.record.name)
 	if rec == "" {
 		rec = strconv.Itoa(b.opts.Index)
 	}
+
 	if file := sanitize(fileStem(b.opts.Name)); file != "" {
 		rec = file + "-" + rec
+	}
+	// The trial stays visible however long the name: a task run several
+	// times gives one id a trial.
+	if t := sanitize(b.record.trial); t != "" && len(t) <= 16 {
+		suffix := "-trial-" + t
+		if len(rec)+len(suffix) <= MaxIDLen {
+			return rec + suffix
+		}
+		sum := sha256.Sum256([]byte(rec + suffix))
+		h := "-" + hex.EncodeToString(sum[:4])
+		return strings.TrimRight(rec[:MaxIDLen-len(suffix)-len(h)], "-") + h + suffix
 	}
 	return fitID(rec)
 }
@@ -132,7 +146,23 @@ func (b *builder) title() string {
 			t += fmt.Sprintf(", %s to %s UTC", f.Format("2006-01-02 15:04"), l.Format("2006-01-02 15:04"))
 		}
 	}
-	return t + ")"
+	t += ")"
+	var rec []string
+	if b.each || b.records > 1 {
+		if n := b.record.name; n != "" {
+			rec = append(rec, "task "+shorten(n, 80))
+		}
+		if n := b.record.trial; n != "" {
+			rec = append(rec, "trial "+shorten(n, 20))
+		}
+		if n := b.record.reward; n != "" {
+			rec = append(rec, "reward "+shorten(n, 20))
+		}
+	}
+	if len(rec) > 0 {
+		t += ": " + strings.Join(rec, ", ")
+	}
+	return t
 }
 
 // goalText asks the author for the goal, quoting the opening message's

@@ -160,7 +160,7 @@ func New() *Scanner {
 // Add scans the event at idx (0-based, in order).
 func (s *Scanner) Add(idx int, e Event) {
 	text := stripANSI(stripTrimMarker(e.Text))
-	args := stripANSI(string(e.Args))
+	args := argsText(stripANSI(string(e.Args)))
 	s.secretTokens(idx, text)
 	if e.Kind == Call {
 		s.secretTokens(idx, args)

@@ -1,0 +1,134 @@
+package importer_test
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+func load(t *testing.T, data []byte) *scenarios.Scenario {
+	t.Helper()
+	s, err := scenarios.LoadBytes("x.yaml", data)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return s
+}
+
+// statuses lists the status of each tool result, in order.
+func statuses(s *scenarios.Scenario) []string {
+	var out []string
+	for _, e := range s.Events {
+		if e.ToolResult != nil {
+			out = append(out, e.ToolResult.Status)
+		}
+	}
+	return out
+}
+
+// A Claude Code file whose messages are all sidechain is a subagent's
+// transcript: it imports as that session, with a warning.
+func TestSidechainOnly(t *testing.T) {
+	out, rep := importFile(t, "../testdata/import/claude-code_sidechain.jsonl", importer.Options{})
+	if rep.Events != 6 {
+		t.Errorf("imported %d events, want the subagent's 6", rep.Events)
+	}
+	if !slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, "subagent's transcript") }) {
+		t.Errorf("no warning says it is a subagent's transcript: %q", rep.Warnings)
+	}
+	s := load(t, out)
+	if got := s.Events[0].Text; !strings.HasPrefix(got, "Find every caller of charge_card") {
+		t.Errorf("first event %q, want the subagent's task", got)
+	}
+}
+
+// mini-swe-agent messages saved as a bare array are detected as SWE-agent
+// and read as its commands; --from swe-agent reads them too.
+func TestMiniBareArray(t *testing.T) {
+	data, err := os.ReadFile("../testdata/import/swe-agent_mini_bare.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := importer.DetectInput(bufio.NewReader(bytes.NewReader(data)))
+	if err != nil || d.Format != importer.FormatSWEAgent {
+		t.Fatalf("detected %v (%v), want swe-agent", d, err)
+	}
+	for _, f := range []importer.Format{importer.FormatAuto, importer.FormatSWEAgent} {
+		out, rep := importFile(t, "../testdata/import/swe-agent_mini_bare.json", importer.Options{Format: f})
+		if rep.Format != importer.FormatSWEAgent {
+			t.Errorf("--from %s: read as %s", f, rep.Format)
+		}
+		want := []string{scenarios.StatusOK, scenarios.StatusError, scenarios.StatusOK}
+		if got := statuses(load(t, out)); !slices.Equal(got, want) {
+			t.Errorf("--from %s: results %v, want %v (the commands, the failing one an error)", f, got, want)
+		}
+	}
+}
+
+// A SWE-agent edit the tool refused (a syntax error, not applied) is an
+// error; the edit that was applied after it is not.
+func TestSWEAgentRejectedEdit(t *testing.T) {
+	out, _ := importFile(t, "../testdata/import/swe-agent_rejected.traj", importer.Options{})
+	want := []string{scenarios.StatusOK, scenarios.StatusError, scenarios.StatusOK, scenarios.StatusOK}
+	if got := statuses(load(t, out)); !slices.Equal(got, want) {
+		t.Errorf("results %v, want %v", got, want)
+	}
+}
+
+// An escaped line break inside a call's arguments separates two paths: it
+// is decoded before the paths are read, so no "nconfig/db.yaml" appears and
+// the two near-twin files form one artifact.
+func TestEscapedArgs(t *testing.T) {
+	out, _ := importFile(t, "../testdata/import/openai_escaped_args.json", importer.Options{})
+	s := load(t, uncomment(out))
+	var paths []string
+	for _, inv := range s.Invariants {
+		if a, ok := scenarios.Pointer(inv).(*scenarios.Artifact); ok {
+			paths = append(paths, a.Paths...)
+		}
+	}
+	if want := []string{"config/db.yml", "config/db.yaml"}; !slices.Equal(paths, want) {
+		t.Errorf("artifact paths %q, want %q", paths, want)
+	}
+}
+
+// --all gives each record an id and a title that carry its task id, trial
+// and reward.
+func TestAllCarriesTrialAndReward(t *testing.T) {
+	f, err := os.Open("../testdata/import/benchmark_trials.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ids, titles []string
+	_, err = importer.ImportEach(f, importer.Options{Name: "benchmark_trials.json"}, func(rep *importer.Report, write func(io.Writer) error, err error) error {
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if err := write(&buf); err != nil {
+			return err
+		}
+		s := load(t, buf.Bytes())
+		ids, titles = append(ids, s.ID), append(titles, s.Title)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"benchmark-trials-fix-pager-trial-1", "benchmark-trials-fix-pager-trial-2"}; !slices.Equal(ids, want) {
+		t.Errorf("ids %q, want %q", ids, want)
+	}
+	for i, want := range []string{"task fix-pager, trial 1, reward 0.0", "task fix-pager, trial 2, reward 1.0"} {
+		if i >= len(titles) || !strings.HasSuffix(titles[i], want) {
+			t.Errorf("title %d = %q, want it to end with %q", i, titles, want)
+		}
+	}
+}
