@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/didyoumean"
 	"github.com/compact-eval/compact-eval/result"
 )
 
@@ -45,8 +46,8 @@ func (m *MinPass) Set(s string) error {
 			return fmt.Errorf("min-pass %q: want key=rate", part)
 		}
 		if !validGateKey(k) {
-			return fmt.Errorf("min-pass: unknown check type %q (valid: all, invariant, structural, %s, %s, %s)",
-				k, strings.Join(result.InvariantTypes, ", "), strings.Join(result.StructuralChecks, ", "), result.CheckDecisions)
+			return fmt.Errorf("min-pass: unknown check type %q%s (valid: %s)", k,
+				didyoumean.Suffix(k, GateKeys(), strconv.Quote), strings.Join(GateKeys(), ", "))
 		}
 		v = strings.TrimSpace(v)
 		scale := 1.0
@@ -66,9 +67,14 @@ func (m *MinPass) Set(s string) error {
 	return nil
 }
 
-func validGateKey(k string) bool {
-	return k == "all" || k == result.KindInvariant || k == result.KindStructural || k == result.CheckDecisions ||
-		slices.Contains(result.InvariantTypes, k) || slices.Contains(result.StructuralChecks, k)
+func validGateKey(k string) bool { return slices.Contains(GateKeys(), k) }
+
+// GateKeys are the keys a min-pass gate takes, in the order messages list
+// them: all, the kinds, decisions, the structural checks and the invariant
+// types.
+func GateKeys() []string {
+	return slices.Concat([]string{"all", result.KindInvariant, result.KindStructural, result.CheckDecisions},
+		result.StructuralChecks, result.InvariantTypes)
 }
 
 // String formats m as Set reads it, keys sorted.

@@ -150,7 +150,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 	}
 	cmd := lookup(name)
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "compact-eval: unknown command %q\nrun 'compact-eval help' for the list of commands\n", name)
+		fmt.Fprintf(env.Stderr, "compact-eval: unknown command %q%s\nrun 'compact-eval help' for the list of commands\n", name, suggestCommand(name))
 		return exitUsage
 	}
 	fs := newFlagSet(cmd.Name)
@@ -205,7 +205,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usageError{err}
+			return nil, usageError{suggestFlag(fs, err)}
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
@@ -261,7 +261,7 @@ func help(args []string, env *Env) int {
 	}
 	c := lookup(args[0])
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "compact-eval help: unknown command %q\nrun 'compact-eval help' for the list of commands\n", args[0])
+		fmt.Fprintf(env.Stderr, "compact-eval help: unknown command %q%s\nrun 'compact-eval help' for the list of commands\n", args[0], suggestCommand(args[0]))
 		return exitUsage
 	}
 	fs := newFlagSet(c.Name)

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/compact-eval/compact-eval/internal/didyoumean"
 )
 
 // Pos is a position in a YAML file, 1-based. The zero Pos means "the file
@@ -249,15 +251,21 @@ func (d *Decoder) unknown(k *yaml.Node, what string, fields []Field) {
 			return
 		}
 	}
-	if d.Terse {
-		d.Errorf(k, "unknown field %q", k.Value)
-		return
-	}
 	names := make([]string, len(fields))
 	for j, f := range fields {
 		names[j] = f.Name
 	}
-	d.Errorf(k, "%s: unknown field %q (valid: %s)", what, k.Value, strings.Join(names, ", "))
+	near := didyoumean.Closest(k.Value, names)
+	switch {
+	case d.Terse && near != "":
+		d.Errorf(k, "unknown field %q (did you mean %q?)", k.Value, near)
+	case d.Terse:
+		d.Errorf(k, "unknown field %q", k.Value)
+	case near != "":
+		d.Errorf(k, "%s: unknown field %q (did you mean %q?; valid: %s)", what, k.Value, near, strings.Join(names, ", "))
+	default:
+		d.Errorf(k, "%s: unknown field %q (valid: %s)", what, k.Value, strings.Join(names, ", "))
+	}
 }
 
 // Entry is a key of a mapping and its value.

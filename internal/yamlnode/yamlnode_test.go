@@ -169,6 +169,19 @@ func TestMapping(t *testing.T) {
 			},
 		},
 		{
+			name: "misspelt field, nearest suggested", src: "id: a\nN: 2\nidd: b\n",
+			wantSet: []string{"id=a"}, wantOK: true,
+			want: []string{
+				`2:1: thing: unknown field "N" (did you mean "n"?; valid: id, n)`,
+				`3:1: thing: unknown field "idd" (did you mean "id"?; valid: id, n)`,
+			},
+		},
+		{
+			name: "misspelt field, terse", src: "id: a\nidd: b\n", terse: true,
+			wantSet: []string{"id=a"}, wantOK: true,
+			want: []string{`2:1: unknown field "idd" (did you mean "id"?)`},
+		},
+		{
 			name: "unknown explained", src: "id: a\napi_key: sk-1\nother: 1\n",
 			unknown: func(k string) string {
 				if k == "api_key" {

@@ -85,6 +85,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/compact-eval/compact-eval/internal/didyoumean"
 	"github.com/compact-eval/compact-eval/internal/inputfile"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/yamlnode"
@@ -829,8 +830,7 @@ func (p *parser) params(n *yaml.Node, what string) Params {
 }
 
 // gateKeys are the check types a min_pass gate may name (as reports reads them).
-var gateKeys = slices.Concat([]string{"all", "invariant", "structural", "decisions"},
-	result.StructuralChecks, result.InvariantTypes)
+var gateKeys = reports.GateKeys()
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates
@@ -846,7 +846,7 @@ func (p *parser) gates(n *yaml.Node) Gates {
 				case seen[k.Value]:
 					p.Errorf(k, "gates.min_pass: duplicate check type %q", k.Value)
 				case !slices.Contains(gateKeys, k.Value):
-					p.Errorf(k, "gates.min_pass: unknown check type %q (valid: %s)", k.Value, strings.Join(gateKeys, ", "))
+					p.Errorf(k, "gates.min_pass: unknown check type %q%s (valid: %s)", k.Value, didyoumean.Suffix(k.Value, gateKeys, strconv.Quote), strings.Join(gateKeys, ", "))
 				default:
 					if r, ok := p.rate(v, "gates.min_pass."+k.Value); ok {
 						g.MinPass[k.Value] = r

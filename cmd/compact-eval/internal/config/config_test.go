@@ -167,7 +167,7 @@ gates: {min_pass: 1, baseline_file: x}
 			want: []string{
 				`4:5: unknown field "colour"`,
 				`6:37: unknown field "region"`,
-				`7:1: unknown field "trails"`,
+				`7:1: unknown field "trails" (did you mean "trials"?)`,
 				`8:22: unknown field "baseline_file"`,
 			},
 		},
