@@ -302,6 +302,8 @@ type SummarizerSummary struct {
 	Probes         int     `json:"probes"`
 	// Generations counts generations with a summary; the compression ratio
 	// (summary tokens / replaced tokens) is over those with replaced tokens.
+	// Every report shows the median, named so ("compression (median)"); the
+	// mean is kept for programs that read the file.
 	Generations       int     `json:"generations"`
 	MeanCompression   float64 `json:"mean_compression"`
 	MedianCompression float64 `json:"median_compression"`

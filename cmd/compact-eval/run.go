@@ -215,8 +215,8 @@ run.json and result.json. --run REGEXP and --scenario ID select scenarios by
 id.
 
 It prints a one-line verdict, a table per summarizer (invariants kept,
-structural checks passed, compaction regressions, mean compression ratio and
-summary tokens), the worst failures and the path of result.json.
+structural checks passed, compaction regressions, median compression ratio
+and mean summary tokens), the worst failures and the path of result.json.
 
 Summarizers, the agent, trials, endpoints, scenario paths and gates can be
 declared in compact-eval.yaml (or --config FILE); flags given on the command

@@ -272,8 +272,10 @@ func scan(s string) (out []Quantity, ambiguous bool, point, comma int) {
 		if i > 0 {
 			r, _ := utf8.DecodeLastRuneInString(s[:i])
 			keyed = r == ':' && i > 1 && isLetter(lastRune(s[:i-1]))
+			// #30 numbers a thing (an event of a transcript, an issue, a
+			// step): an identifier, never an amount of the word after it.
 			afterDigit := i > 1 && isDigit(s[i-2])
-			if !keyed && (isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || isDigit(s[i-1]) || r == ',' && afterDigit) {
+			if !keyed && (isLetter(r) || r == '_' || r == '.' || r == '-' || r == '/' || r == ':' || r == '#' || isDigit(s[i-1]) || r == ',' && afterDigit) {
 				// skip the rest of this digit run, its decimal part
 				// included: "2026-11-26", "v1.2", the "0,43" of a range
 				// whose start was read ("0,39-0,43")

@@ -41,6 +41,8 @@ func TestParse(t *testing.T) {
 		{"key:value with a unit", "anon-rss:786420kB memory:768Mi timeout:30s", []vu{{786420, "KB"}, {768, "MiB"}, {30, "s"}}},
 		{"key:value without a unit, a port, a time", "host:8080 at 12:30 s", []vu{{12, ""}}},
 		{"kubernetes suffixes, lower-cased only when glued", "768mi, 2gi, 768Mi and 3 mi", []vu{{768, "MiB"}, {2, "GiB"}, {768, "MiB"}, {3, "mi"}}},
+		{"a number after # is an identifier", "[#30 assistant] lag 30 s, issue #42 rows, step #3", []vu{{30, "s"}}},
+		{"a transcript marker before a quantity", "[#23 user] cap the rate at 50 rows/s", []vu{{50, "row/s"}}},
 		{"four leading digits take no thousands group", "1234 567 rows", []vu{{1234, ""}, {567, "row"}}},
 	}
 	for _, tc := range tests {

@@ -126,13 +126,13 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 	fmt.Fprintln(w, b.Line(h, planned))
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "summarizer\tunits\tinvariants kept\tstructural passed\tregressions\tcompression\tsummary tokens\t")
+	fmt.Fprintln(tw, "summarizer\tunits\tinvariants kept\tstructural passed\tregressions\tcompression (median)\tsummary tokens (mean)\t")
 	for _, s := range result.Ranked(h) {
 		inv := reports.Headline(s.InvariantPass, s.InvariantFail, s.InvariantUncertain, s.InvariantSkip)
 		str := reports.Headline(s.StructuralPass, s.StructuralFail, s.StructuralUncertain, s.StructuralSkip)
 		comp, tok := "—", "—"
 		if s.Generations > 0 {
-			comp = fmt.Sprintf("%.2f", s.MeanCompression)
+			comp = fmt.Sprintf("%.2f", s.MedianCompression)
 			tok = fmt.Sprintf("%.0f", s.MeanSummaryTokens)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t%s\t\n", console.Text(s.Summarizer), s.Units, inv, str, s.Regressions, comp, tok)

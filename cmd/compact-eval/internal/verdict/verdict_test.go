@@ -47,7 +47,7 @@ func TestBuilder(t *testing.T) {
 	}
 
 	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"s1"}, Trials: 1}, Summaries: []result.SummarizerSummary{
-		{Summarizer: "s1", Units: 3, InvariantPass: 1, InvariantFail: 2, InvariantsKept: 1.0 / 3, StructuralPass: 1, StructuralFail: 1, StructuralPassed: 0.5, Regressions: 1, Generations: 2, MeanCompression: 0.25, MeanSummaryTokens: 120},
+		{Summarizer: "s1", Units: 3, InvariantPass: 1, InvariantFail: 2, InvariantsKept: 1.0 / 3, StructuralPass: 1, StructuralFail: 1, StructuralPassed: 0.5, Regressions: 1, Generations: 2, MeanCompression: 0.3, MedianCompression: 0.25, MeanSummaryTokens: 120},
 	}}
 	var w strings.Builder
 	if err := b.Write(&w, h, 3, "out/result.json"); err != nil {
@@ -57,7 +57,7 @@ func TestBuilder(t *testing.T) {
 	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1, 33% (1/3); 1 compaction regression"; lines[0] != want {
 		t.Errorf("verdict line:\n got %s\nwant %s", lines[0], want)
 	}
-	for _, s := range []string{"s1      3        33% (1/3)          50% (1/2)            1         0.25             120", "  … and 1 more in the result file", "result: out/result.json"} {
+	for _, s := range []string{"s1      3        33% (1/3)          50% (1/2)            1                  0.25                    120", "  … and 1 more in the result file", "result: out/result.json"} {
 		if !strings.Contains(w.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, w.String())
 		}
