@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -44,6 +45,7 @@ func readmeCI(t *testing.T) map[string]string {
 // workflow is the part of a GitHub Actions workflow the test reads.
 type workflow struct {
 	On   map[string]any `yaml:"on"`
+	Env  map[string]string
 	Jobs map[string]struct {
 		Needs    any `yaml:"needs"`
 		If       string
@@ -77,7 +79,28 @@ func parseWorkflow(t *testing.T, name, text string) workflow {
 	if len(w.Jobs) == 0 {
 		t.Fatalf("%s workflow has no job", name)
 	}
+	if c := w.Env["COMPACT_EVAL_COMMIT"]; !fullCommit.MatchString(c) {
+		t.Errorf("%s workflow pins COMPACT_EVAL_COMMIT to %q; want the full hash of a commit", name, c)
+	} else if err := commitExists(c); err != nil {
+		t.Errorf("%s workflow pins COMPACT_EVAL_COMMIT to %s, which is no commit of this repository: %v", name, c, err)
+	}
 	return w
+}
+
+// fullCommit is a commit's full hash, what a workflow pins the install to.
+var fullCommit = regexp.MustCompile(`^[0-9a-f]{40}$`)
+
+// commitExists says whether the repository holding the test has commit c;
+// nil when git or a full history is not at hand to tell.
+func commitExists(c string) error {
+	out, err := exec.Command("git", "rev-parse", "--is-shallow-repository").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "false" {
+		return nil
+	}
+	if out, err := exec.Command("git", "cat-file", "-e", c+"^{commit}").CombinedOutput(); err != nil {
+		return fmt.Errorf("%v %s", err, out)
+	}
+	return nil
 }
 
 // scriptLines returns the compact-eval command lines of a shell script, in
@@ -159,8 +182,9 @@ func checkWorkflowSteps(t *testing.T, name string, steps []step, cache bool) {
 	var install, cached, junit, download, publish bool
 	for _, s := range steps {
 		switch {
-		case strings.Contains(s.Run, "go install github.com/compact-eval/compact-eval/cmd/compact-eval@v"):
-			install = true
+		case strings.Contains(s.Run, "go install github.com/compact-eval/compact-eval/cmd/compact-eval@"):
+			// no tag exists and @latest moves: a pinned commit
+			install = strings.Contains(s.Run, "/cmd/compact-eval@${{ env.COMPACT_EVAL_COMMIT }}")
 		case strings.HasPrefix(s.Uses, "actions/cache@"):
 			cached = fmt.Sprint(s.With["path"]) == "~/.cache/compact-eval" && strings.Contains(fmt.Sprint(s.With["key"]), "hashFiles(")
 		case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
