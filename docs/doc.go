@@ -1,6 +1,7 @@
-// Package docs embeds compact-eval's user-facing contract, formats.md, so
-// that the binary ships it: `compact-eval help formats` prints it. The other
-// pages of this folder are read on the web or in a checkout.
+// Package docs embeds compact-eval's user-facing contract, formats.md, and
+// the config file's reference, config.md, so that the binary ships them:
+// `compact-eval help formats` and `compact-eval help config` print them. The
+// other pages of this folder are read on the web or in a checkout.
 package docs
 
 import (
@@ -14,3 +15,9 @@ var formats []byte
 // Formats returns formats.md: the scenario file, the summary document, the
 // exec protocol, the result file and the exit codes, versioned.
 func Formats() []byte { return slices.Clone(formats) }
+
+//go:embed config.md
+var config []byte
+
+// Config returns config.md: every key of compact-eval.yaml, with an example.
+func Config() []byte { return slices.Clone(config) }

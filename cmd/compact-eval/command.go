@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -228,7 +230,7 @@ func printUsage(w io.Writer) {
 	for _, c := range cs {
 		fmt.Fprintf(w, "\t%-10s %s\n", c.Name, c.Short)
 	}
-	fmt.Fprintf(w, "\nRun 'compact-eval help <command>' for details, and 'compact-eval help formats' for\nthe formats (scenario, summary, exec protocol, result, exit codes), also at\n%s\n\nFlags may come before or after arguments; -- ends them.\nExit codes: 0 ok, 1 a gate failed, 2 bad usage or invalid input, 3 the run could not finish.\n", formatsURL)
+	fmt.Fprintf(w, "\nRun 'compact-eval help <command>' for details, 'compact-eval help config' for every\nkey of compact-eval.yaml, and 'compact-eval help formats' for the formats (scenario,\nsummary, exec protocol, result, exit codes), also at\n%s\n\nFlags may come before or after arguments; -- ends them.\nExit codes: 0 ok, 1 a gate failed, 2 bad usage or invalid input, 3 the run could not finish.\n", formatsURL)
 }
 
 // commandUsage writes a command's usage line, its description and its
@@ -245,6 +247,9 @@ func commandUsage(w io.Writer, c *Command, fs *flag.FlagSet) {
 	}
 }
 
+// helpTopics are the documents help prints by name, besides the commands.
+var helpTopics = map[string]func() []byte{"formats": docs.Formats, "config": docs.Config}
+
 // help prints the list of commands, a command's usage, or a topic, to
 // stdout: help was asked for.
 func help(args []string, env *Env) int {
@@ -252,8 +257,8 @@ func help(args []string, env *Env) int {
 		printUsage(env.Stdout)
 		return exitOK
 	}
-	if args[0] == "formats" {
-		_, err := env.data().Write(docs.Formats())
+	if topic, ok := helpTopics[args[0]]; ok {
+		_, err := env.data().Write(topic())
 		if err != nil {
 			return exitInfra
 		}
@@ -261,7 +266,7 @@ func help(args []string, env *Env) int {
 	}
 	c := lookup(args[0])
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "compact-eval help: unknown command %q%s\nrun 'compact-eval help' for the list of commands\n", args[0], suggestCommand(args[0]))
+		fmt.Fprintf(env.Stderr, "compact-eval help: unknown command %q%s\nrun 'compact-eval help' for the list of commands\n", args[0], suggestCommand(args[0], slices.Collect(maps.Keys(helpTopics))...))
 		return exitUsage
 	}
 	fs := newFlagSet(c.Name)

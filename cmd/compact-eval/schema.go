@@ -9,6 +9,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/result"
 
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/selftest"
 )
@@ -23,6 +24,7 @@ var schemas = []struct {
 	{"summary", summary.SummarySchemaJSON, "the summary document a summarizer returns"},
 	{"report", result.SchemaJSON, "the canonical JSON result of a run (result.json)"},
 	{"selftest", selftest.SchemaJSON, "the JSON document selftest --json writes"},
+	{"config", config.SchemaJSON, "compact-eval.yaml, the config file (every key: compact-eval help config)"},
 }
 
 func init() {
@@ -39,8 +41,8 @@ scenario schema and point to it from the first line of a scenario file:
 	# yaml-language-server: $schema=./scenario.schema.json`)
 	register(&Command{
 		Name:      "schema",
-		UsageLine: "schema scenario|summary|report|selftest",
-		Short:     "print the JSON Schema of a scenario, a summary, a result or a selftest",
+		UsageLine: "schema scenario|summary|report|selftest|config",
+		Short:     "print the JSON Schema of a scenario, a summary, a result, a selftest or the config file",
 		Long:      long.String(),
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			return func(ctx context.Context, args []string) error {

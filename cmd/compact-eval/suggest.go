@@ -10,9 +10,9 @@ import (
 )
 
 // suggestCommand is " (did you mean "run"?)" for a mistyped command name,
-// or "".
-func suggestCommand(name string) string {
-	names := []string{"help"}
+// or "". Extra names (help's topics) are candidates too.
+func suggestCommand(name string, extra ...string) string {
+	names := append([]string{"help"}, extra...)
 	for _, c := range commands {
 		names = append(names, c.Name)
 	}

@@ -15,12 +15,13 @@
 //	    type: exec
 //	    command: python3 compact.py --structured   # or a list of words
 //	    env: [ANTHROPIC_API_KEY]           # key variables it may see (default: none)
+//	  - name: ours-v2                       # a stable name: baselines pair by it
+//	    spec: exec:python3 compact.py --v2
+//	  - ours-v3=exec:python3 compact.py --v3  # the same, as --summarizer takes it
 //	endpoints:
 //	  - name: local
 //	    base_url: http://localhost:8000/v1
 //	    api_key_env: LOCAL_LLM_KEY         # the NAME of a variable, never a key
-//	  - name: ours-v2                       # a stable name: baselines pair by it
-//	    spec: exec:python3 compact.py --v2
 //	scenarios: [scenarios/, extra/one.yaml]  # relative to this file
 //	agent: openai:gpt-4o                   # or a mapping like a summarizer
 //	judge: openai:gpt-4o                   # optional model judge (run --judge), a spec or a mapping
@@ -29,7 +30,7 @@
 //	jobs: 8
 //	exec_timeout: 30s
 //	gates:
-//	  min_pass: {constraint: 1, all: 0.9}  # or a single rate for all
+//	  min_pass: {constraint: 1, all: 0.9}  # or a single rate for all, or "constraint=1,all=0.9"
 //	  baseline: baseline/result.json       # relative to this file
 //	  judge: true                          # a contradicted judge verdict fails its invariant (--judge-gate)
 //	  uncertain: miss                      # an uncertain outcome: miss (default), skip or pass (--uncertain)
@@ -428,9 +429,21 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 	return v, true
 }
 
+// Keys are the keys the file takes, by where they are: "" the top level,
+// "summarizers[]" a summarizer written as a mapping (an agent and a judge
+// take the same keys), "summarizers[].params" its model parameters,
+// "endpoints[]" an endpoint, "gates" the gates. The JSON Schema of the file
+// (SchemaJSON) has exactly these keys, and a test holds them equal.
+var Keys = map[string][]string{
+	"":                     {"version", "summarizers", "endpoints", "agent", "judge", "judge_scope", "trials", "jobs", "exec_timeout", "gates", "scenarios"},
+	"summarizers[]":        {"name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env", "pass_env"},
+	"summarizers[].params": {"temperature", "seed", "max_tokens"},
+	"endpoints[]":          {"name", "base_url", "api_key_env"},
+	"gates":                {"min_pass", "baseline", "judge", "uncertain"},
+}
+
 func (p *parser) top(f *File, root *yaml.Node) {
-	fields := p.Fields(root, "config", "version", "summarizers", "endpoints", "agent", "judge", "judge_scope",
-		"trials", "jobs", "exec_timeout", "gates", "scenarios")
+	fields := p.Fields(root, "config", Keys[""]...)
 	if fd, ok := fields["version"]; ok {
 		if v, ok := p.integer(fd.Value, "version", 0); ok && v != 1 {
 			p.Errorf(fd.Value, "version: unsupported version %d (this compact-eval reads version 1)", v)
@@ -529,7 +542,7 @@ func (p *parser) endpoints(n *yaml.Node) []Endpoint {
 	var out []Endpoint
 	seen := map[string]int{}
 	p.Items(n, "endpoints", func(item *yaml.Node, what string) {
-		fields := p.Fields(item, what, "name", "base_url", "api_key_env")
+		fields := p.Fields(item, what, Keys["endpoints[]"]...)
 		if fields == nil {
 			return
 		}
@@ -604,6 +617,17 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		if !ok {
 			return t, false
 		}
+		if what != "agent" {
+			// A summarizer or a judge, as --summarizer and --judge take
+			// it: a spec, or NAME=SPEC.
+			parsed, err := ParseTarget(raw)
+			if err != nil {
+				p.Errorf(n, "%s: %v", what, err)
+				return t, false
+			}
+			parsed.Pos = t.Pos
+			return parsed, true
+		}
 		spec, err := providers.ParseSpec(raw)
 		if err != nil {
 			p.Errorf(n, "%s: %v", what, err)
@@ -613,7 +637,7 @@ func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target
 		return t, true
 	}
 	n0 := len(p.errs)
-	fields := p.Fields(n, what, "name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env", "pass_env")
+	fields := p.Fields(n, what, Keys["summarizers[]"]...)
 	if fields == nil {
 		return t, false
 	}
@@ -808,7 +832,7 @@ func (p *parser) command(n *yaml.Node, what string) []string {
 
 func (p *parser) params(n *yaml.Node, what string) Params {
 	var out Params
-	fields := p.Fields(n, what, "temperature", "seed", "max_tokens")
+	fields := p.Fields(n, what, Keys["summarizers[].params"]...)
 	if fd, ok := fields["temperature"]; ok {
 		if v, ok := p.number(fd.Value, what+".temperature"); ok {
 			if v < 0 || v > 2 {
@@ -834,7 +858,7 @@ var gateKeys = reports.GateKeys()
 
 func (p *parser) gates(n *yaml.Node) Gates {
 	var g Gates
-	fields := p.Fields(n, "gates", "min_pass", "baseline", "judge", "uncertain")
+	fields := p.Fields(n, "gates", Keys["gates"]...)
 	if fd, ok := fields["min_pass"]; ok {
 		g.MinPass = map[string]float64{}
 		switch fd.Value.Kind {
@@ -858,7 +882,15 @@ func (p *parser) gates(n *yaml.Node) Gates {
 				p.Errorf(fd.Value, "gates.min_pass: empty")
 			}
 		case yaml.ScalarNode:
-			if r, ok := p.rate(fd.Value, "gates.min_pass"); ok {
+			if fd.Value.Tag == "!!str" && strings.Contains(fd.Value.Value, "=") {
+				// the flag's own form: constraint=1,all=0.9
+				m, err := reports.ParseMinPass(fd.Value.Value)
+				if err != nil {
+					p.Errorf(fd.Value, "gates.min_pass: %v", err)
+				} else {
+					g.MinPass = m.Rates
+				}
+			} else if r, ok := p.rate(fd.Value, "gates.min_pass"); ok {
 				g.MinPass["all"] = r
 			}
 		default:
