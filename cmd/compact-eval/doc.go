@@ -15,6 +15,7 @@
 //
 // The commands are:
 //
+//	init       write a commented compact-eval.yaml and a GitHub Actions workflow
 //	run        run scenarios through summarizers and diff the agent's decisions
 //	validate   check scenario files
 //	compare    compare two results, paired, and fail on a regression; or two summarizers of one run
@@ -23,12 +24,13 @@
 //	merge      join the results of sharded runs into one
 //	import     turn a recorded agent session into a scenario skeleton
 //	selftest   prove each scenario can tell a faithful summary from a broken one
-//	schema     print the JSON Schema of a scenario, a summary, a result or a selftest
+//	schema     print the JSON Schema of a scenario, a summary, a result, a selftest or the config file
 //	cache      show or clear the model response cache
 //	version    print the version and the contract versions
 //	view       browse every run: runs, trends across commits, diffs, reports (local web server)
 //
-// 'compact-eval help <command>' describes each command and its flags.
+// 'compact-eval help <command>' describes each command and its flags, and
+// 'compact-eval help config' every key of compact-eval.yaml.
 //
 // # A session
 //

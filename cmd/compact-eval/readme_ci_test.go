@@ -79,10 +79,10 @@ func parseWorkflow(t *testing.T, name, text string) workflow {
 	if len(w.Jobs) == 0 {
 		t.Fatalf("%s workflow has no job", name)
 	}
-	if c := w.Env["COMPACT_EVAL_COMMIT"]; !fullCommit.MatchString(c) {
-		t.Errorf("%s workflow pins COMPACT_EVAL_COMMIT to %q; want the full hash of a commit", name, c)
+	if c := w.Env["COMPACT_EVAL_VERSION"]; !fullCommit.MatchString(c) {
+		t.Errorf("%s workflow pins COMPACT_EVAL_VERSION to %q; want the full hash of a commit", name, c)
 	} else if err := commitExists(c); err != nil {
-		t.Errorf("%s workflow pins COMPACT_EVAL_COMMIT to %s, which is no commit of this repository: %v", name, c, err)
+		t.Errorf("%s workflow pins COMPACT_EVAL_VERSION to %s, which is no commit of this repository: %v", name, c, err)
 	}
 	return w
 }
@@ -184,7 +184,7 @@ func checkWorkflowSteps(t *testing.T, name string, steps []step, cache bool) {
 		switch {
 		case strings.Contains(s.Run, "go install github.com/compact-eval/compact-eval/cmd/compact-eval@"):
 			// no tag exists and @latest moves: a pinned commit
-			install = strings.Contains(s.Run, "/cmd/compact-eval@${{ env.COMPACT_EVAL_COMMIT }}")
+			install = strings.Contains(s.Run, "/cmd/compact-eval@${{ env.COMPACT_EVAL_VERSION }}")
 		case strings.HasPrefix(s.Uses, "actions/cache@"):
 			cached = fmt.Sprint(s.With["path"]) == "~/.cache/compact-eval" && strings.Contains(fmt.Sprint(s.With["key"]), "hashFiles(")
 		case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
