@@ -28,7 +28,10 @@ const Placeholder = "TODO(author)"
 //   - a probe whose expected option's requires patterns all match text that
 //     is never compacted (goal, rules, and with explicit cuts the events
 //     after the last cut): it can never regress. Arrivals are left out: a
-//     scenario that has them tests, on purpose, that they reach the tail.
+//     scenario that has them tests, on purpose, that they reach the tail;
+//   - a constraint pattern that starts or ends on a word the polarity reader
+//     takes for a cue bearing on a rule ("never touch the billing table"):
+//     see cueEdges.
 func Warnings(list []*Scenario) ErrorList {
 	var out ErrorList
 	for _, s := range list {
@@ -46,6 +49,7 @@ func WarnScenario(s *Scenario) ErrorList {
 	w := &warner{s: s}
 	w.placeholders()
 	w.evidence()
+	w.cueEdges()
 	w.errs.Sort()
 	if len(w.errs) == 0 {
 		return nil
