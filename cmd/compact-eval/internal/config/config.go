@@ -609,32 +609,38 @@ func (p *parser) summarizers(n *yaml.Node, endpoints []Endpoint) []Target {
 	return out
 }
 
-// target reads a summarizer or agent: a spec string, or a mapping.
-func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target, bool) {
+// scalarTarget reads a target written as one string: a summarizer or a
+// judge as --summarizer and --judge take it (a spec, or NAME=SPEC), an
+// agent as --agent does (a spec).
+func (p *parser) scalarTarget(n *yaml.Node, what string) (Target, bool) {
 	t := Target{Pos: pos(n)}
-	if n.Kind == yaml.ScalarNode {
-		raw, ok := p.String(n, what)
-		if !ok {
-			return t, false
-		}
-		if what != "agent" {
-			// A summarizer or a judge, as --summarizer and --judge take
-			// it: a spec, or NAME=SPEC.
-			parsed, err := ParseTarget(raw)
-			if err != nil {
-				p.Errorf(n, "%s: %v", what, err)
-				return t, false
-			}
-			parsed.Pos = t.Pos
-			return parsed, true
-		}
-		spec, err := providers.ParseSpec(raw)
+	raw, ok := p.String(n, what)
+	if !ok {
+		return t, false
+	}
+	if what != "agent" {
+		parsed, err := ParseTarget(raw)
 		if err != nil {
 			p.Errorf(n, "%s: %v", what, err)
 			return t, false
 		}
-		t.Spec, t.Name = spec, spec.Raw
-		return t, true
+		parsed.Pos = t.Pos
+		return parsed, true
+	}
+	spec, err := providers.ParseSpec(raw)
+	if err != nil {
+		p.Errorf(n, "%s: %v", what, err)
+		return t, false
+	}
+	t.Spec, t.Name = spec, spec.Raw
+	return t, true
+}
+
+// target reads a summarizer or agent: a spec string, or a mapping.
+func (p *parser) target(n *yaml.Node, what string, endpoints []Endpoint) (Target, bool) {
+	t := Target{Pos: pos(n)}
+	if n.Kind == yaml.ScalarNode {
+		return p.scalarTarget(n, what)
 	}
 	n0 := len(p.errs)
 	fields := p.Fields(n, what, Keys["summarizers[]"]...)

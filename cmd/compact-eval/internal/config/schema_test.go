@@ -162,7 +162,6 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		"judge: openai:gpt-4o\ngates: {judge: true}\n",
 		"scenarios: scenarios/\n",
 		"scenarios: [scenarios/, extra/one.yaml]\n",
-		"summarizers: []\n",
 	}
 	bad := []string{
 		"- a list\n",
@@ -170,6 +169,7 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		"version: '1'\n",
 		"sumarizers: [builtin:extractive]\n",
 		"summarizers: builtin:extractive\n",
+		"summarizers: []\n",
 		"summarizers: [nope]\n",
 		"summarizers: ['ours=nope']\n",
 		"summarizers: [42]\n",
