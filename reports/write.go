@@ -265,8 +265,13 @@ func Count(r *result.Result) Counts {
 // Verdict is the one-line verdict of r: the gate's when gate is set,
 // otherwise what failed.
 func Verdict(r *result.Result, gate *GateReport) string {
-	c := Count(r)
-	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(len(result.Summarizers(r)), "summarizer"), plural(c.Units, "unit"))
+	return VerdictOf(Count(r), len(result.Summarizers(r)), gate)
+}
+
+// VerdictOf is Verdict from a result's counts and its number of
+// summarizers, for a reader that has the counts without the units.
+func VerdictOf(c Counts, summarizers int, gate *GateReport) string {
+	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(summarizers, "summarizer"), plural(c.Units, "unit"))
 	if gate != nil {
 		if gate.Failed {
 			return "❌ FAIL: " + gate.Reason() + " (" + scope + ")"

@@ -73,18 +73,21 @@ func heapMB() float64 {
 	return float64(ms.HeapAlloc) / (1 << 20)
 }
 
-// BenchmarkColdList is the first listing of 1,000 run folders: every
-// result read and decoded (one reader per CPU).
-func BenchmarkColdList(b *testing.B) {
+// BenchmarkListRuns is the first listing of 1,000 run folders, as when
+// the viewer starts: every result read lightly (its head, tail and the
+// opening of each unit line; see light.go), one reader per CPU.
+func BenchmarkListRuns(b *testing.B) {
 	dir := benchFixture(b)
 	before := heapMB()
 	var site *viewer.Server
+	cpu := cpuTime()
 	for b.Loop() {
 		site = viewer.New([]string{dir})
 		if n := len(site.Store().Runs()); n != benchRuns {
 			b.Fatalf("%d runs", n)
 		}
 	}
+	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "CPU-s/op")
 	b.ReportMetric(heapMB()-before, "MB-live")
 	runtime.KeepAlive(site)
 }

@@ -280,7 +280,15 @@ func (s *Store) Result(id string) (*Run, *result.Result, error) {
 	if err != nil {
 		return r, nil, err
 	}
+	// The listing took its figures from the stored summaries (readLight):
+	// from now on it shows the units' own.
+	fresh := &Run{ID: r.ID, Dir: r.Dir, stamp: r.stamp, Started: r.Started, Trials: 1}
+	fresh.fill(res)
 	s.mu.Lock()
+	if s.runs[r.Dir] == r {
+		s.runs[r.Dir] = fresh
+		r = fresh
+	}
 	s.full = slices.DeleteFunc(s.full, func(c cached) bool { return c.id == id })
 	s.full = append([]cached{{id, r.stamp, res}}, s.full...)
 	if len(s.full) > maxFull {
@@ -305,6 +313,15 @@ func readRun(f folder, stamp string) *Run {
 			return r
 		}
 		r.inProgress()
+		return r
+	}
+	lr, err := readLight(path)
+	switch {
+	case err == nil:
+		r.fillLight(lr)
+		return r
+	case !errors.Is(err, errNotLight):
+		r.State, r.Reason = StateUnreadable, path+": "+inputfile.Reason(err)
 		return r
 	}
 	res, err := reports.Read(path)
@@ -372,6 +389,32 @@ func countLines(path string) (int, error) {
 
 // fill takes a decoded result's headline figures.
 func (r *Run) fill(res *result.Result) {
+	r.fillHead(res)
+	r.Summarizers = result.Summarizers(res)
+	r.Units = len(res.Units)
+	c := reports.Count(res)
+	r.Verdict = strings.TrimLeft(reports.Verdict(res, nil), "❌✅ ")
+	r.Regressions = c.Regressions
+	r.Failed = c.InvariantFail+c.Regressions+c.StructuralFail+c.Errors > 0 || res.Interrupted
+	r.Suite = suiteDigest(scenarioLines(res))
+}
+
+// fillLight takes the headline figures of a result read lightly: the same
+// as fill's from the whole result (a test keeps them equal).
+func (r *Run) fillLight(lr *lightResult) {
+	res := lr.head
+	r.fillHead(res)
+	r.Summarizers = append(slices.Clone(res.Config.Summarizers), lr.extra...)
+	r.Units = lr.units
+	c := lr.counts()
+	r.Verdict = strings.TrimLeft(reports.VerdictOf(c, len(r.Summarizers), nil), "❌✅ ")
+	r.Regressions = c.Regressions
+	r.Failed = c.InvariantFail+c.Regressions+c.StructuralFail+c.Errors > 0 || res.Interrupted
+	r.Suite = suiteDigest(slices.Clone(lr.scenarios))
+}
+
+// fillHead takes what the head and tail of a result say.
+func (r *Run) fillHead(res *result.Result) {
 	r.State = StateDone
 	if res.Interrupted {
 		r.State, r.Reason = StateInterrupted, "the run was interrupted; resume with: "+res.Resume
@@ -380,21 +423,14 @@ func (r *Run) fill(res *result.Result) {
 		r.Reason = strings.TrimSpace(r.Reason + " missing shards " + strings.Join(res.MissingShards, ", "))
 	}
 	r.RunID, r.Started, r.Finished, r.Harness, r.Git = res.RunID, res.Started, res.Finished, res.Harness, res.Git
-	r.Summarizers = result.Summarizers(res)
 	r.Summaries = res.Summaries
 	r.Aggregates = res.Aggregates
 	r.Trials = max(1, res.Config.Trials)
-	r.Units = len(res.Units)
-	r.Verdict = strings.TrimLeft(reports.Verdict(res, nil), "❌✅ ")
-	c := reports.Count(res)
-	r.Regressions = c.Regressions
-	r.Failed = c.InvariantFail+c.Regressions+c.StructuralFail+c.Errors > 0 || res.Interrupted
-	r.Suite = suiteDigest(res)
 }
 
-// suiteDigest is a short digest of the scenarios a result ran: their ids
-// and digests, sorted.
-func suiteDigest(res *result.Result) string {
+// scenarioLines are the scenarios of a result's units as "id digest", once
+// each.
+func scenarioLines(res *result.Result) []string {
 	seen := map[string]bool{}
 	var lines []string
 	for _, u := range res.Units {
@@ -404,6 +440,12 @@ func suiteDigest(res *result.Result) string {
 			lines = append(lines, l)
 		}
 	}
+	return lines
+}
+
+// suiteDigest is a short digest of the scenarios a result ran, from their
+// scenarioLines (sorted in place).
+func suiteDigest(lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
