@@ -278,6 +278,20 @@ type CompareOptions struct {
 	AcceptChanged bool
 }
 
+// CompareMapped is `compact-eval compare [--map ENTRY…] BASE NEW`: base
+// and new paired by name and by the --map entries (read by ParsePairing),
+// with opts' other options (its Pairing and MapFlag are set here). The
+// command and the viewer's diff both call it, so that they pair and count
+// alike. The error names --map.
+func CompareMapped(base, new *result.Result, entries []string, opts CompareOptions) (*Comparison, error) {
+	p, err := ParsePairing(entries, result.Summarizers(base), result.Summarizers(new))
+	if err != nil {
+		return nil, fmt.Errorf("--map %w", err)
+	}
+	opts.Pairing, opts.MapFlag = p, "--map"
+	return CompareWith(base, new, opts), nil
+}
+
 // Compare is CompareWith at alpha, pairing summarizers by name.
 func Compare(base, new *result.Result, alpha float64) *Comparison {
 	return CompareWith(base, new, CompareOptions{Alpha: alpha})

@@ -3,6 +3,7 @@ package viewer_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/viewer"
 )
 
@@ -187,6 +189,33 @@ func TestChromium(t *testing.T) {
 		t.Errorf("diff: %q; want a regression link opening its unit's drill-down", got)
 	}
 
+	// Diff with a pairing: two OLD=NEW entries typed in the form, one per
+	// submission (each adds a field), give compare --map's counts.
+	swap := []string{"builtin:truncate=builtin:extractive", "builtin:extractive=builtin:truncate"}
+	baseRes, _ := reports.Read(filepath.Join(dir, a, "result.json"))
+	newRes, _ := reports.Read(filepath.Join(dir, b, "result.json"))
+	cmp, err := reports.CompareMapped(baseRes, newRes, swap, reports.CompareOptions{Alpha: reports.DefaultAlpha})
+	must(t, err)
+	got = run("diff-map", "/diff?base=0/"+a+"&new=0/"+b, 1300, `
+    var submit = function (d, value) {
+      var inputs = d.querySelectorAll('#pairing input[name="map"]');
+      inputs[inputs.length - 1].value = value;
+      d.querySelector('#pick-runs button[type="submit"]').click();
+    };
+    var step = 0;
+    f.addEventListener("load", function () {
+      var d = f.contentDocument;
+      if (++step === 1) { submit(d, "`+swap[1]+`"); return; }
+      var unlabelled = 0;
+      d.querySelectorAll("#pairing input").forEach(function (i) { if (i.labels.length === 0) { unlabelled++; } });
+      done("counts=" + d.getElementById("n-paired").textContent + "/" + d.getElementById("n-regressions").textContent + "/" + d.getElementById("n-fixes").textContent +
+        " fields=" + d.querySelectorAll('#pairing input[name="map"]').length + " unlabelled=" + unlabelled + " used=" + d.getElementById("map-used").textContent);
+    });
+    submit(frame.document, "`+swap[0]+`");`)
+	if want := fmt.Sprintf("counts=%d/%d/%d fields=3 unlabelled=0 used=summarizers paired as compact-eval compare --map %s --map %s", cmp.Paired, len(cmp.Regressions), len(cmp.Fixes), swap[0], swap[1]); got != want {
+		t.Errorf("diff with a pairing typed in the form:\n got %q\nwant %q", got, want)
+	}
+
 	// Run: a failure link opens its check in a drill-down that was
 	// closed, and no name breaks inside a word at a narrow width.
 	reportScript := `
@@ -220,7 +249,7 @@ func TestChromium(t *testing.T) {
 	for name, path := range map[string]string{
 		"view-runs.png":   "/",
 		"view-trend.png":  "/trends?figure=constraint",
-		"view-diff.png":   "/diff?base=0/" + a + "&new=0/" + b,
+		"view-diff.png":   "/diff?base=0/" + a + "&new=0/" + b + "&map=" + swap[0] + "&map=" + swap[1],
 		"view-report.png": "/run/0/" + b,
 		// The report in a frame, after a click on a failure link: the
 		// drill-down it opened (a screenshot of the page scrolled to

@@ -15,12 +15,17 @@ type diffView struct {
 	Title, Nav string
 	Runs       []*Run // the runs that can be compared, newest first
 	Base, New  string // run ids of a comparison
-	Run        string // run id of a head-to-head
-	A, B       string
-	Sums       []string // the summarizers of Run
-	Error      string
-	Cmp        *reports.Comparison
-	H2H        *reports.HeadToHead
+	// Map are the comparison's summarizer pairings, OLD=NEW as `compare
+	// --map` takes them (?map=, repeatable; empty ones are left out: a
+	// form's blank fields); BaseSums and NewSums the two runs' summarizers.
+	Map               []string
+	BaseSums, NewSums []string
+	Run               string // run id of a head-to-head
+	A, B              string
+	Sums              []string // the summarizers of Run
+	Error             string
+	Cmp               *reports.Comparison
+	H2H               *reports.HeadToHead
 	// Text is what `compact-eval compare` prints for the same two.
 	Text string
 	// BaseRun, NewRun are the compared runs.
@@ -28,11 +33,17 @@ type diffView struct {
 }
 
 // diffPage compares ?base= with ?new= (two runs, paired as `compact-eval
-// compare BASE NEW` pairs them), or ?a= with ?b= of ?run= (`compare --a A
+// compare [--map OLD=NEW…] BASE NEW` pairs them, ?map=OLD=NEW repeatable),
+// or ?a= with ?b= of ?run= (`compare --a A
 // --b B`); with neither it offers the choice.
 func (s *Server) diffPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v := diffView{Title: "compact-eval diff", Nav: "diff", Base: q.Get("base"), New: q.Get("new"), Run: q.Get("run"), A: q.Get("a"), B: q.Get("b")}
+	for _, m := range q["map"] {
+		if strings.TrimSpace(m) != "" { // as typed otherwise: names may hold spaces
+			v.Map = append(v.Map, m)
+		}
+	}
 	for _, run := range s.store.Runs() {
 		if run.State == StateDone || run.State == StateInterrupted {
 			v.Runs = append(v.Runs, run)
@@ -68,12 +79,13 @@ func (s *Server) compareRuns(v *diffView) int {
 		return http.StatusNotFound
 	}
 	v.BaseRun, v.NewRun = br, nr
-	p, err := reports.ParsePairing(nil, result.Summarizers(base), result.Summarizers(next))
+	v.BaseSums, v.NewSums = result.Summarizers(base), result.Summarizers(next)
+	c, err := reports.CompareMapped(base, next, v.Map, reports.CompareOptions{Alpha: reports.DefaultAlpha})
 	if err != nil {
 		v.Error = err.Error()
 		return http.StatusBadRequest
 	}
-	v.Cmp = reports.CompareWith(base, next, reports.CompareOptions{Alpha: reports.DefaultAlpha, Pairing: p, MapFlag: "--map"})
+	v.Cmp = c
 	var b bytes.Buffer
 	v.Cmp.WriteText(&b)
 	v.Text = b.String()
@@ -129,4 +141,14 @@ func init() {
 	funcs["lower"] = strings.ToLower
 	funcs["mul100"] = func(f float64) float64 { return 100 * f }
 	funcs["add1"] = func(n int) int { return n + 1 }
+	funcs["shellQuote"] = shellQuote
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but
+// letters, digits and _./:=@,+-.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=@,+-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

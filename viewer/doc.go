@@ -1,7 +1,7 @@
 // Package viewer serves folders of run folders (what `compact-eval run`
 // writes under compact-eval-out/) as a local, read-only web site: every run
 // in a table, each figure's trend across runs, the paired comparison of two
-// runs or of two summarizers of one run (reports.CompareWith and
+// runs or of two summarizers of one run (reports.CompareMapped and
 // reports.CompareSummarizers, as `compact-eval compare` computes them), and
 // each run's HTML report.
 //

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -277,5 +278,54 @@ func TestReadOnly(t *testing.T) {
 	}
 	if after := snap(); after != before {
 		t.Errorf("the folders changed:\n%s\nthen\n%s", before, after)
+	}
+}
+
+// TestDiffMap: ?map=OLD=NEW (repeatable) pairs the two runs' summarizers
+// as `compare --map` does, with the same counts; a blank pairing (a form's
+// empty field) is left out; a pairing that names no summarizer is refused
+// with compare's message; the form holds the pairings given.
+func TestDiffMap(t *testing.T) {
+	dir := fixture(t, 2)
+	site := viewer.New([]string{dir})
+	a, b := fixtureRun(0, 4), fixtureRun(1, 4)
+	base, _ := reports.Read(filepath.Join(dir, a.RunID, "result.json"))
+	next, _ := reports.Read(filepath.Join(dir, b.RunID, "result.json"))
+	swap := []string{"builtin:truncate=builtin:extractive", "builtin:extractive=builtin:truncate"}
+	c, err := reports.CompareMapped(base, next, swap, reports.CompareOptions{Alpha: reports.DefaultAlpha})
+	must(t, err)
+	byName, _ := reports.CompareMapped(base, next, nil, reports.CompareOptions{Alpha: reports.DefaultAlpha})
+	if len(c.Regressions) == len(byName.Regressions) && len(c.Fixes) == len(byName.Fixes) {
+		t.Fatal("the swapped pairing counts as pairing by name does: the test would prove little")
+	}
+	q := url.Values{"base": {"0/" + a.RunID}, "new": {"0/" + b.RunID}, "map": {swap[0], "", swap[1]}}
+	code, page := get(t, site, "/diff?"+q.Encode())
+	if code != 200 {
+		t.Fatalf("diff with --map: %d\n%s", code, page)
+	}
+	for id, n := range map[string]int{"n-paired": c.Paired, "n-regressions": len(c.Regressions), "n-fixes": len(c.Fixes), "n-missing": c.Missing} {
+		if !strings.Contains(page, `id="`+id+`">`+strconv.Itoa(n)+`<`) {
+			t.Errorf("%s is not %d, compare --map's", id, n)
+		}
+	}
+	var text bytes.Buffer
+	c.WriteText(&text)
+	if pre := regexp.MustCompile(`(?s)<pre>(.*)</pre>`).FindStringSubmatch(page); pre == nil || html.UnescapeString(pre[1]) != text.String() {
+		t.Error("the page does not hold the comparison as compare --map prints it")
+	}
+	for _, m := range swap {
+		if !strings.Contains(page, `<input name="map" value="`+html.EscapeString(m)+`"`) {
+			t.Errorf("the form does not hold the pairing %s", m)
+		}
+	}
+	if !strings.Contains(page, `--map builtin:truncate=builtin:extractive --map builtin:extractive=builtin:truncate`) {
+		t.Error("the page does not say the pairing as a command")
+	}
+
+	q["map"] = []string{"builtin:truncate=nope"}
+	code, page = get(t, site, "/diff?"+q.Encode())
+	_, want := reports.CompareMapped(base, next, q["map"], reports.CompareOptions{Alpha: reports.DefaultAlpha})
+	if code != 400 || want == nil || !strings.Contains(page, html.EscapeString(want.Error())) {
+		t.Errorf("a pairing naming no summarizer: %d, want 400 with %q", code, want)
 	}
 }

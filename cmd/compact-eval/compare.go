@@ -91,11 +91,10 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 				if err != nil {
 					return inputError{fmt.Errorf("new: %w", err)}
 				}
-				p, err := reports.ParsePairing(pairs, result.Summarizers(base), result.Summarizers(next))
+				c, err := reports.CompareMapped(base, next, pairs, reports.CompareOptions{Alpha: *alpha, AcceptChanged: *acceptChanged})
 				if err != nil {
-					return usagef("--map %v", err)
+					return usageError{err}
 				}
-				c := reports.CompareWith(base, next, reports.CompareOptions{Alpha: *alpha, Pairing: p, MapFlag: "--map", AcceptChanged: *acceptChanged})
 				if err := c.WriteText(env.Stdout); err != nil {
 					return err
 				}

@@ -106,6 +106,17 @@ func TestViewCompareSameAsCLI(t *testing.T) {
 	if !strings.Contains(want, "regressions (pass→fail)") {
 		t.Fatalf("the two runs do not differ: the test would prove little\n%s", want)
 	}
+	// With summarizers paired across names, --map OLD=NEW and ?map=OLD=NEW.
+	var mapped bytes.Buffer
+	run(context.Background(), []string{"compare", "--map", "ours=builtin:truncate", "--map", "builtin:truncate=ours", "compact-eval-out/a/result.json", "compact-eval-out/b/result.json"}, newEnv(strings.NewReader(""), &mapped, io.Discard))
+	if mapped.String() == want || !strings.Contains(mapped.String(), "paired") {
+		t.Fatalf("compare --map prints what compare without it does: the test would prove little\n%s", mapped.String())
+	}
+	code, page = fetch(t, site+"diff?base=0/a&new=0/b&map="+url.QueryEscape("ours=builtin:truncate")+"&map="+url.QueryEscape("builtin:truncate=ours"))
+	pre = regexp.MustCompile(`(?s)<pre>(.*)</pre>`).FindStringSubmatch(page)
+	if code != 200 || pre == nil || html.UnescapeString(pre[1]) != mapped.String() {
+		t.Errorf("the viewer's diff with map= differs from compare --map's:\n%s\nwant:\n%s", page, mapped.String())
+	}
 	want = cli(exitOK, "compare", "--a", "ours", "--b", "builtin:truncate", "compact-eval-out/a/result.json")
 	_, page = fetch(t, site+"diff?run=0/a&a="+url.QueryEscape("ours")+"&b="+url.QueryEscape("builtin:truncate"))
 	pre = regexp.MustCompile(`(?s)<pre>(.*)</pre>`).FindStringSubmatch(page)
