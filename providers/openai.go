@@ -60,11 +60,17 @@ type OpenAIOptions struct {
 	// it, so that limits and the adaptive concurrency apply to the whole run
 	// (build one with llm.NewLimiter). nil gives each one its own.
 	Limiter *llm.Limiter
+	// Meter, when set, counts the calls of every client built with it
+	// (llm.Config.Meter): a run's progress line reads it. nil: none.
+	Meter *llm.Meter
 	// CacheDir is the response cache directory; "" means
 	// os.UserCacheDir()/compact-eval.
 	CacheDir string
 	// NoCache turns the response cache off.
 	NoCache bool
+	// CacheOnly answers from the cache alone, sending nothing: a call the
+	// cache cannot answer fails with llm.ErrNotCached (run --dry-run).
+	CacheOnly bool
 	// Getenv reads OPENAI_BASE_URL and OPENAI_API_KEY; nil means os.Getenv.
 	Getenv func(string) string
 }
@@ -93,6 +99,8 @@ func (o OpenAIOptions) clientConfig() llm.Config {
 		CacheDir:   o.CacheDir,
 		NoCache:    o.NoCache,
 		Limiter:    o.Limiter,
+		Meter:      o.Meter,
+		CacheOnly:  o.CacheOnly,
 		Limits:     llm.Limits{RPM: o.RPM, TPM: o.TPM, Concurrency: o.Concurrency},
 	}.FromEnv(o.Getenv)
 }
@@ -290,7 +298,7 @@ const (
 func (o OpenAIOptions) ProviderClientConfig(kind string) llm.Config {
 	c := llm.Config{
 		BaseURL: o.BaseURL, APIKey: o.APIKey, MaxRetries: o.MaxRetries, Timeout: o.Timeout,
-		CacheDir: o.CacheDir, NoCache: o.NoCache, Limiter: o.Limiter,
+		CacheDir: o.CacheDir, NoCache: o.NoCache, Limiter: o.Limiter, Meter: o.Meter, CacheOnly: o.CacheOnly,
 		Limits: llm.Limits{RPM: o.RPM, TPM: o.TPM, Concurrency: o.Concurrency},
 	}
 	getenv := o.Getenv

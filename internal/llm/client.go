@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -32,7 +31,8 @@ type Client struct {
 	base  string
 	host  string
 
-	requests, retries, errs, hits atomic.Int64
+	meters
+	flights flights
 }
 
 // New builds a client. The configuration is validated first.
@@ -41,6 +41,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{cfg: cfg, base: cfg.baseURL()}
+	c.meters.shared = cfg.Meter
 	c.host = Host(c.base)
 	// The key may come from anywhere (a config's api_key_env, a flag, an
 	// injected environment): every output hides it from now on.
@@ -97,7 +98,7 @@ type Counters struct {
 
 // Counters returns the client's counts.
 func (c *Client) Counters() Counters {
-	return Counters{Requests: int(c.requests.Load()), Retries: int(c.retries.Load()), Errors: int(c.errs.Load()), CacheHits: int(c.hits.Load())}
+	return c.own.Counters()
 }
 
 // Request is one chat completion call.
@@ -221,7 +222,7 @@ func (d doer) Do(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	tctx, cancel := context.WithTimeout(ctx, d.c.cfg.timeout())
-	d.c.requests.Add(1)
+	d.c.countRequest()
 	resp, err := d.hc.Do(r.WithContext(tctx))
 	if err != nil {
 		cancel()
@@ -284,7 +285,7 @@ func (c *Client) Lookup(req *Request) (*Result, bool) {
 	if req.Accept != nil && req.Accept(&resp) != nil {
 		return nil, false
 	}
-	c.hits.Add(1)
+	c.countHit()
 	return &Result{Response: resp, Content: content(&resp), CacheHit: true}, true
 }
 
@@ -307,6 +308,22 @@ func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
 		return r, nil
 	}
 	res := &Result{}
+	if c.cfg.CacheOnly {
+		return res, ErrNotCached
+	}
+	if c.cache != nil {
+		if key, err := Key(c.base, req.Trial, req.Chat); err == nil {
+			end, _ := c.flights.join(ctx, key)
+			defer end()
+			// The same request may have been in flight, or have ended
+			// since the lookup above: its reply is in the cache now,
+			// unless it could not be stored.
+			if r, ok := c.Lookup(req); ok {
+				r.Latency = time.Since(start)
+				return r, nil
+			}
+		}
+	}
 	resp, err := c.send(ctx, req, res)
 	res.Latency = time.Since(start)
 	if res.Attempts > 0 {
@@ -318,7 +335,7 @@ func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
 		}
 	}
 	if err != nil {
-		c.errs.Add(1)
+		c.countError()
 		res.Response = resp
 		res.Content = content(&resp)
 		return res, err
@@ -381,7 +398,7 @@ func (c *Client) retry(ctx context.Context, attempts *int, est int, op string, t
 			return fmt.Errorf("%s: %w", op, err)
 		}
 		if i > 0 {
-			c.retries.Add(1)
+			c.countRetry()
 		}
 		*attempts++
 		a := &attempt{tokens: est}

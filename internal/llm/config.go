@@ -64,10 +64,18 @@ type Config struct {
 	CacheDir string
 	// NoCache turns the response cache off: nothing is read or written.
 	NoCache bool
+	// CacheOnly answers from the cache alone and never sends a request: a
+	// call the cache cannot answer fails with ErrNotCached (run
+	// --dry-run). With NoCache every call fails so.
+	CacheOnly bool
 	// Limiter holds the rate limits and the adaptive concurrency shared by
 	// every Client of a run that talks to the same endpoint. nil means the
 	// Client gets its own, built from Limits.
 	Limiter *Limiter
+	// Meter, when set, counts this client's requests, retries, errors and
+	// cache hits too, with those of every client sharing it (a run's
+	// progress line). nil: only the client's own Counters count them.
+	Meter *Meter
 	// Limits are used only when Limiter is nil.
 	Limits Limits
 	// HTTPClient sends the requests. nil means a client tuned for many

@@ -96,7 +96,22 @@ func (c *Client) Post(ctx context.Context, call *Call) (*Reply, error) {
 	start := time.Now()
 	if c.cache != nil {
 		if body, ok := c.cache.Get(CallKey(c.base, call)); ok && (call.Accept == nil || call.Accept(body) == nil) {
-			c.hits.Add(1)
+			c.countHit()
+			return &Reply{Body: body, CacheHit: true, Latency: time.Since(start)}, nil
+		}
+	}
+	if c.cfg.CacheOnly {
+		return &Reply{}, ErrNotCached
+	}
+	if c.cache != nil {
+		key := CallKey(c.base, call)
+		end, _ := c.flights.join(ctx, key)
+		defer end()
+		// The same call may have been in flight, or have ended since the
+		// lookup above: its reply is in the cache now, unless it could not
+		// be stored.
+		if body, ok := c.cache.Get(key); ok && (call.Accept == nil || call.Accept(body) == nil) {
+			c.countHit()
 			return &Reply{Body: body, CacheHit: true, Latency: time.Since(start)}, nil
 		}
 	}
@@ -121,7 +136,7 @@ func (c *Client) Post(ctx context.Context, call *Call) (*Reply, error) {
 		}
 	}
 	if err != nil {
-		c.errs.Add(1)
+		c.countError()
 		return rep, err
 	}
 	if c.cache != nil && storable(ctx, rep.Body) {
