@@ -153,10 +153,11 @@ type Options struct {
 	// ResumeCommand is the command that resumes this run, recorded in an
 	// interrupted result. "" means a generic "compact-eval run --resume OUT".
 	ResumeCommand string
-	// Progress, if set, is called after each unit with the units finished so
-	// far in this process and the number to run. It is called from one
-	// goroutine at a time.
-	Progress func(done, total int)
+	// Progress, if set, is called once before the first unit (nothing done
+	// yet, the number to run) and after each unit with how far the run is
+	// (the units finished so far in this process, the number to run, the
+	// errors). It is called from one goroutine at a time.
+	Progress func(Tally)
 	// OnUnit, if set, is called with every unit of the result, in result
 	// order, while the result file is written (it must not keep the
 	// pointer or change the unit). A unit run by this call may come from

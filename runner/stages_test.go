@@ -247,8 +247,11 @@ func unitsOf(ids ...string) chan result.Unit {
 	ch := make(chan result.Unit, len(ids))
 	for _, id := range ids {
 		st := result.UnitOK
-		if id == "abandoned" {
+		switch id {
+		case "abandoned":
 			st = result.UnitAbandoned
+		case "errored":
+			st = result.UnitError
 		}
 		ch <- result.Unit{Scenario: result.ScenarioRef{ID: id}, Status: st}
 	}
@@ -256,20 +259,21 @@ func unitsOf(ids ...string) chan result.Unit {
 }
 
 // Units already waiting are written in one batch (one sync); abandoned
-// units are journaled but not counted as run; progress sees every unit.
+// units are journaled but not counted as run; progress is told the total
+// first, then sees every unit and counts the errored ones.
 func TestCollectGroupCommit(t *testing.T) {
-	results := unitsOf("a", "b", "abandoned", "c")
+	results := unitsOf("a", "errored", "abandoned", "c")
 	close(results)
 	w := &batches{}
 	var prog []string
-	ran, err := collect(results, w, make(chan struct{}), func(done, total int) { prog = append(prog, fmt.Sprintf("%d/%d", done, total)) }, 4)
+	ran, err := collect(results, w, make(chan struct{}), func(t Tally) { prog = append(prog, fmt.Sprintf("%d/%d e%d", t.Done, t.Total, t.Errors)) }, 4)
 	if err != nil || ran != 3 {
 		t.Fatalf("ran %d, err %v", ran, err)
 	}
-	if diff := cmp.Diff([][]string{{"a", "b", "abandoned", "c"}}, w.got); diff != "" {
+	if diff := cmp.Diff([][]string{{"a", "errored", "abandoned", "c"}}, w.got); diff != "" {
 		t.Errorf("batches (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"1/4", "2/4", "2/4", "3/4"}, prog); diff != "" {
+	if diff := cmp.Diff([]string{"0/4 e0", "1/4 e0", "2/4 e1", "2/4 e1", "3/4 e1"}, prog); diff != "" {
 		t.Errorf("progress (-want +got):\n%s", diff)
 	}
 }

@@ -39,8 +39,9 @@
 // two runs and two summarizers of one run, and gate a saved result
 // ('compact-eval validate --show FILE' prints a scenario's timeline, cuts and
 // anchors). Under each command is what it prints, or its first lines: a line
-// … stands for lines left out, (no output) for a command that prints
-// nothing, (exit N) for an exit code other than 0, and <version> for the
+// … stands for lines left out, (stderr) for where standard error's lines
+// start (a run's progress: here, not a terminal, its last line), (no
+// output) for a command that prints nothing, (exit N) for an exit code other than 0, and <version> for the
 // version you have. A test runs the examples in this order and compares
 // their output with these lines:
 //
@@ -63,6 +64,8 @@
 //	  arrival-hold-during-compaction · builtin:truncate · g1 · constraint protobuf-pin · 1 · no text entry matches …
 //	…
 //	result: base/result.json
+//	(stderr)
+//	progress: 84/84 units, 0 errored, 0 requests (0 retries, 0 from the cache), 3s elapsed
 //
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
 //	PASS: every gate holds
@@ -72,6 +75,8 @@
 //
 //	gates:
 //	  ok   min-pass secret=1: 1 summarizer × check type rates hold
+//	(stderr)
+//	progress: 21/21 units, 0 errored, 0 requests (0 retries, 0 from the cache), 1s elapsed
 //
 //	$ compact-eval report base/result.json --format md -o base.md
 //	(no output)
@@ -135,6 +140,8 @@
 // OPENAI_BASE_URL and OPENAI_API_KEY configure openai: specs. GITHUB_ACTIONS
 // and GITHUB_STEP_SUMMARY turn on the step summary and annotations.
 // COMPACT_EVAL_FAILPOINT=stop-after:N stops a run after N units, as an
-// interrupt would (for tests of resume). Exec summarizers and agents see
+// interrupt would (for tests of resume). COMPACT_EVAL_PROGRESS_EVERY=50ms
+// prints a plain progress line that often instead of every 10 s (for tests
+// of progress). Exec summarizers and agents see
 // COMPACT_EVAL_PROTOCOL=1.
 package main

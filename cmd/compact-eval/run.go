@@ -171,6 +171,8 @@ type runFlags struct {
 	agentSamples  int
 	agentSeed     uint64
 	execEnv       envNamesFlag
+	progress      progressFlag
+	dryRun        bool
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -195,6 +197,8 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about the invariants a check cannot tell (every invariant with --judge-scope all), a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
 	fs.Var(&f.judgeScope, "judge-scope", "which invariants the judge is asked about, `uncertain|all`: uncertain (the default) only those a check cannot tell, and its verdict settles them; all every one, its verdict beside the check (default: judge_scope: in the config file, else uncertain)")
 	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed; one it gave no verdict on is an error")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing: units, requests per target (those the response cache already answers apart), exec calls, tokens in and out estimated offline, and the cost when the config file gives prices:")
+	fs.Var(&f.progress, "progress", "progress on stderr, `auto|tty|plain|none`: tty redraws one line in place (units done/total, errors, requests, retries, cache hits, time left) and clears it at the end; plain prints such a line every 10 s and one at the end, for CI logs; auto (the default) is tty when stderr is a terminal, plain otherwise (default: progress: in the config file, else auto)")
 	f.openai.RegisterFlags(fs)
 	f.gates.register(fs)
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "when the run finishes and every gate holds, copy its result to this `file`, the baseline of later runs (it may be the --baseline file itself)")
@@ -261,6 +265,24 @@ judged (skipped now) and newly judged; the last two fail nothing unless
 FILE. With
 GITHUB_ACTIONS=true the step summary and ::error annotations are written.
 
+Before anything is sent, every model target (summarizers, agent, judge)
+must have a well-formed endpoint and the key it needs: OPENAI_API_KEY or
+ANTHROPIC_API_KEY for a provider's public API, the api_key_env of a config
+endpoint (an endpoint of one's own in OPENAI_BASE_URL may need none);
+otherwise run exits 2 with one line per target naming the variable.
+--dry-run prints the plan and sends nothing: units, requests per target
+(those the response cache answers apart), exec calls, tokens in and out
+estimated offline, and the cost when the config file gives prices: (USD
+per million tokens, by target name or spec). docs/providers.md says how
+close the estimate comes.
+
+Progress goes to stderr, never stdout: the units done of the total, those
+that errored, the model requests sent (retries and cache hits apart) and
+the time left. --progress tty redraws one line in place and blanks it at
+the end; plain prints a line every 10 s and one at the end, for CI logs;
+auto (the default, or progress: in the config file) is tty when stderr is
+a terminal, plain otherwise; none prints nothing.
+
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
 abandons them), writes the result and prints the command that resumes the
 run. One process writes a run folder at a time: a second run or resume on
@@ -300,6 +322,15 @@ type runPlan struct {
 	// adds (a baseline this run creates).
 	gates reports.GateOptions
 	notes []string
+	// file is the config file read, nil when none.
+	file *config.File
+	// meter counts the model calls of every summarizer, agent and judge,
+	// for the progress line.
+	meter *llm.Meter
+	// progress is the progress mode (--progress, else progress: in the
+	// config file, else auto), printed every progressEvery when plain.
+	progress      string
+	progressEvery time.Duration
 }
 
 func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args []string) error {
@@ -315,6 +346,11 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if err != nil {
 		return err
 	}
+	if f.dryRun && f.resume != "" {
+		return usagef("--dry-run plans a new run; it does not resume one (drop --resume)")
+	}
+	// A dry run's clients answer from the cache alone: they never send.
+	f.openai.CacheOnly = f.dryRun
 	if f.resume != "" && len(args) == 0 {
 		// Resume is the same run: with no paths, the ones it recorded.
 		args = runner.RecordedPaths(f.resume)
@@ -322,6 +358,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	p, err := planRun(env, fs, f, args)
 	if err != nil {
 		return err
+	}
+	if f.dryRun {
+		return dryRun(ctx, env, f, p, p.file)
 	}
 	out, resume := f.out, false
 	if f.resume != "" {
@@ -354,17 +393,14 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
 		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
-	if env.Terminal {
-		opts.Progress = func(done, total int) {
-			fmt.Fprintf(env.Stderr, "\r%d/%d units", done, total)
-			if done == total {
-				fmt.Fprintln(env.Stderr)
-			}
-		}
+	prog := startProgress(env.Stderr, resolveProgress(p.progress, env.Terminal), p.meter, p.progressEvery, time.Now)
+	if prog != nil {
+		opts.Progress = prog.update
 	}
 	vb := verdict.New()
 	opts.OnUnit = vb.Add
 	res, err := runner.RunSuite(ctx, p.suite, opts)
+	prog.finish()
 	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) || errors.Is(err, runner.ErrFolderLocked) || errors.Is(err, runner.ErrTooManyUnits) {
 		return usageError{err}
 	}
@@ -449,10 +485,21 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 	if settings.Jobs < 1 {
 		return nil, usagef("jobs %d: want at least 1", settings.Jobs)
 	}
+	// Before anything is built or sent: every model target has its key
+	// and a well-formed endpoint.
+	if err := preflight(file, settings, env.Getenv); err != nil {
+		return nil, err
+	}
 	if err := f.openai.Validate(); err != nil {
 		return nil, usageError{err}
 	}
-	p := &runPlan{settings: settings}
+	p := &runPlan{settings: settings, file: file, meter: &llm.Meter{}, progress: string(f.progress)}
+	if p.progress == "" && file != nil {
+		p.progress = file.Progress
+	}
+	if p.progressEvery, err = progressPeriod(env); err != nil {
+		return nil, err
+	}
 	if f.run != "" {
 		if p.run, err = regexp.Compile(f.run); err != nil {
 			return nil, usagef("--run %q: %v", f.run, err)
@@ -481,6 +528,7 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 	// One limiter for the whole run: rate limits and the slow-down on
 	// repeated 429s apply to every model-backed summarizer and agent at once.
 	base.OpenAI.Limiter = llm.NewLimiter(llm.Limits{RPM: f.openai.RPM, TPM: f.openai.TPM, Concurrency: p.settings.Jobs})
+	base.OpenAI.Meter = p.meter
 	build := func(t config.Target) (providers.Options, error) {
 		if file == nil {
 			return base, nil

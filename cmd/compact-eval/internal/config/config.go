@@ -23,6 +23,9 @@
 //	    base_url: http://localhost:8000/v1
 //	    api_key_env: LOCAL_LLM_KEY         # the NAME of a variable, never a key
 //	scenarios: [scenarios/, extra/one.yaml]  # relative to this file
+//	progress: plain                        # auto (default), tty, plain or none (run --progress)
+//	prices:                                # USD per million tokens, for run --dry-run's cost
+//	  small-model: {input: 0.15, output: 0.6}   # by target name, or by spec (openai:gpt-4o)
 //	agent: openai:gpt-4o                   # or a mapping like a summarizer
 //	judge: openai:gpt-4o                   # optional model judge (run --judge), a spec or a mapping
 //	judge_scope: uncertain                 # ask it only where a check cannot tell (default), or all (--judge-scope)
@@ -128,6 +131,19 @@ type File struct {
 	// Scenarios are the scenario paths (files or folders), resolved
 	// against the file's folder; nil: not set.
 	Scenarios []string
+	// Progress is progress: how a run reports progress on stderr (auto,
+	// tty, plain or none; run --progress); "": not set (auto).
+	Progress string
+	// Prices are the prices of model targets, by target name or spec as
+	// written, for the cost run --dry-run estimates; nil: none given.
+	Prices map[string]Price
+}
+
+// Price is what a model charges, in US dollars per million tokens.
+type Price struct {
+	// Input is the price of a million prompt tokens; Output of a million
+	// completion tokens. Zero is free.
+	Input, Output float64
 }
 
 // Target is a summarizer or an agent under test.
@@ -435,7 +451,7 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 // "endpoints[]" an endpoint, "gates" the gates. The JSON Schema of the file
 // (SchemaJSON) has exactly these keys, and a test holds them equal.
 var Keys = map[string][]string{
-	"":                     {"version", "summarizers", "endpoints", "agent", "judge", "judge_scope", "trials", "jobs", "exec_timeout", "gates", "scenarios"},
+	"":                     {"version", "summarizers", "endpoints", "agent", "judge", "judge_scope", "trials", "jobs", "exec_timeout", "gates", "scenarios", "progress", "prices"},
 	"summarizers[]":        {"name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env", "pass_env"},
 	"summarizers[].params": {"temperature", "seed", "max_tokens"},
 	"endpoints[]":          {"name", "base_url", "api_key_env"},
@@ -497,6 +513,57 @@ func (p *parser) top(f *File, root *yaml.Node) {
 	if fd, ok := fields["scenarios"]; ok {
 		f.Scenarios = p.paths(fd.Value, "scenarios")
 	}
+	if fd, ok := fields["prices"]; ok {
+		f.Prices = p.prices(fd.Value)
+	}
+	if fd, ok := fields["progress"]; ok {
+		if p.Scalar(fd.Value, "progress", "auto, tty, plain or none", "!!str") {
+			switch v := fd.Value.Value; v {
+			case "auto", "tty", "plain", "none":
+				f.Progress = v
+			default:
+				p.Errorf(fd.Value, "progress: %q: want auto (a live line on a terminal, plain lines otherwise), tty, plain or none", v)
+			}
+		}
+	}
+}
+
+// prices reads prices: a mapping from a target's name or spec to its
+// input and output prices in USD per million tokens.
+func (p *parser) prices(n *yaml.Node) map[string]Price {
+	if n.Kind != yaml.MappingNode {
+		p.Errorf(n, "prices: want a mapping from a target's name or spec to {input: USD per million tokens, output: …}")
+		return nil
+	}
+	out := map[string]Price{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		what := "prices." + k.Value
+		if _, dup := out[k.Value]; dup {
+			p.Errorf(k, "prices: %q is priced twice", k.Value)
+			continue
+		}
+		fields := p.Fields(v, what, "input", "output")
+		if fields == nil {
+			continue
+		}
+		var pr Price
+		for name, dst := range map[string]*float64{"input": &pr.Input, "output": &pr.Output} {
+			fd, ok := fields[name]
+			if !ok {
+				p.Errorf(v, "%s: missing %s (USD per million tokens)", what, name)
+				continue
+			}
+			if x, ok := p.number(fd.Value, what+"."+name); ok {
+				if x < 0 {
+					p.Errorf(fd.Value, "%s.%s: a price must not be negative", what, name)
+				}
+				*dst = x
+			}
+		}
+		out[k.Value] = pr
+	}
+	return out
 }
 
 // paths reads a path or a list of paths, each resolved against the file's

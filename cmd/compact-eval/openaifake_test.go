@@ -1,0 +1,132 @@
+package main
+
+import (
+	"math"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/compact-eval/compact-eval/internal/llm"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
+)
+
+// openAIFakes are the OpenAI-compatible fakes the scripts started, by
+// script work dir, and the request count each had at the last
+// openairequests.
+var (
+	openAIFakesMu sync.Mutex
+	openAIFakes   = map[string]*llmtest.Handler{}
+	openAISeen    = map[string]int{}
+)
+
+// cmdOpenAIFake is the script command "openaifake [LATENCY]": it starts an
+// OpenAI-compatible chat-completions endpoint for this script that answers
+// every request with llmtest.Simulated (a summary document, the first
+// option, a judge's "missing"), each after LATENCY (default 0), and points
+// OPENAI_BASE_URL at it.
+func cmdOpenAIFake(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: openaifake [LATENCY]")
+	}
+	h := llmtest.NewHandler()
+	h.SetDefault(llmtest.Simulated)
+	if len(args) == 1 {
+		d, err := time.ParseDuration(args[0])
+		if err != nil {
+			ts.Fatalf("openaifake %q: %v", args[0], err)
+		}
+		h.Latency = d
+	}
+	srv := httptest.NewServer(h)
+	ts.Defer(srv.Close)
+	openAIFakesMu.Lock()
+	openAIFakes[ts.Getenv("WORK")] = h
+	openAIFakesMu.Unlock()
+	ts.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+}
+
+// cmdOpenAIRequests is "openairequests N": it fails unless the script's
+// OpenAI-compatible fake received exactly N requests since the last
+// openairequests.
+func cmdOpenAIRequests(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: openairequests N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("openairequests %q: not a number", args[0])
+	}
+	openAIFakesMu.Lock()
+	defer openAIFakesMu.Unlock()
+	h := openAIFakes[ts.Getenv("WORK")]
+	if h == nil {
+		ts.Fatalf("no openaifake started")
+	}
+	n := h.Count()
+	got := n - openAISeen[ts.Getenv("WORK")]
+	openAISeen[ts.Getenv("WORK")] = n
+	if got != want {
+		ts.Fatalf("the OpenAI-compatible fake received %d requests, want %d", got, want)
+	}
+}
+
+// cmdPlanMatches is "planmatches PLAN TOLERANCE": PLAN is the stdout of a
+// run --dry-run against the script's OpenAI-compatible fake, saved before
+// the real run that followed it. It fails unless the requests the plan said
+// the run would send equal the requests the fake received since the last
+// openairequests, and its prompt tokens are within TOLERANCE (a fraction,
+// 0.1 for 10%) of the tokens of the messages the fake received, counted
+// with the offline tokenizer as llm.EstimateTokens counts them. It logs
+// both figures.
+func cmdPlanMatches(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: planmatches PLAN TOLERANCE")
+	}
+	tol, err := strconv.ParseFloat(args[1], 64)
+	if err != nil {
+		ts.Fatalf("planmatches: tolerance %q: %v", args[1], err)
+	}
+	wantReq, wantIn := 0, 0
+	rows := 0
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		f := strings.Fields(line)
+		// role target requests cached exec-calls tokens-in tokens-out cost
+		if len(f) != 8 || f[0] == "role" {
+			continue
+		}
+		req, err1 := strconv.Atoi(strings.TrimPrefix(f[2], "~"))
+		in, err2 := strconv.Atoi(f[5])
+		if err1 != nil || err2 != nil {
+			ts.Fatalf("planmatches: not a plan row: %q", line)
+		}
+		wantReq, wantIn, rows = wantReq+req, wantIn+in, rows+1
+	}
+	if rows == 0 {
+		ts.Fatalf("planmatches: %s holds no plan row", args[0])
+	}
+	openAIFakesMu.Lock()
+	defer openAIFakesMu.Unlock()
+	h := openAIFakes[ts.Getenv("WORK")]
+	if h == nil {
+		ts.Fatalf("no openaifake started")
+	}
+	reqs := h.Requests()
+	seen := openAISeen[ts.Getenv("WORK")]
+	got := reqs[seen:]
+	openAISeen[ts.Getenv("WORK")] = len(reqs)
+	in := 0
+	for _, r := range got {
+		in += llm.EstimateTokens(&r.Chat)
+	}
+	ts.Logf("plan: %d requests, %d tokens in; the fake: %d requests, %d tokens in (%+.1f%%)", wantReq, wantIn, len(got), in, 100*float64(wantIn-in)/float64(max(in, 1)))
+	if len(got) != wantReq {
+		ts.Fatalf("the plan said %d requests, the fake received %d", wantReq, len(got))
+	}
+	if math.Abs(float64(wantIn-in)) > tol*float64(in) {
+		ts.Fatalf("the plan said %d tokens in, the fake received %d: off by more than %g", wantIn, in, tol)
+	}
+}
