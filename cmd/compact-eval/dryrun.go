@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,7 +30,9 @@ import (
 // runner itself) with every model target's client answering from the
 // response cache alone (llm.Config.CacheOnly) and no exec program started.
 // A call the cache answers is counted as cached and its real reply goes
-// on; a call it cannot answer is counted as a request the run would send,
+// on; a call it cannot answer (llm.ErrNotCached, or any other failure: a
+// provider agent cannot replay a stand-in summary) is counted as a request
+// the run would send,
 // its prompt tokens counted offline, and the walk goes on with a stand-in
 // reply: a text summary of the size the scenario allows (max_ratio of what
 // it replaces, capped by --max-tokens), the first option, a judge's
@@ -129,10 +130,6 @@ func digest(parts ...any) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// notCached reports whether a model target's call failed only because the
-// cache could not answer it.
-func notCached(err error) bool { return errors.Is(err, llm.ErrNotCached) }
-
 // summarizer wraps a model or exec summarizer; builtins run as they are.
 // promptFile is the target's prompt template file ("" for the built-in
 // one).
@@ -154,12 +151,9 @@ func (pl *planner) summarizer(row *planRow, t config.Target, real summarizers.Su
 	}
 	return summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
 		if row.kind != providers.KindExec {
-			resp, err := real.Summarize(ctx, req)
-			if err == nil || !notCached(err) {
-				if err == nil {
-					pl.hit(row, 1)
-				}
-				return resp, err
+			if resp, err := real.Summarize(ctx, req); err == nil {
+				pl.hit(row, 1)
+				return resp, nil
 			}
 		}
 		in := 0
@@ -196,12 +190,11 @@ func (pl *planner) agent(row *planRow, real agents.Agent, samples int) agents.Ag
 			n = 1
 		}
 		if row.kind != providers.KindExec {
-			d, err := real.Decide(ctx, req)
-			if err == nil || !notCached(err) {
-				if err == nil {
-					pl.hit(row, n)
-				}
-				return d, err
+			// Its context may hold a stand-in summary, which a provider
+			// agent cannot replay: any failure is a request to send.
+			if d, err := real.Decide(ctx, req); err == nil {
+				pl.hit(row, n)
+				return d, nil
 			}
 		}
 		msgs, _ := agents.ChatMessages(req)
@@ -220,12 +213,9 @@ func (pl *planner) agent(row *planRow, real agents.Agent, samples int) agents.Ag
 func (pl *planner) judge(row *planRow, real judges.Judge) judges.Judge {
 	return judges.Func(func(ctx context.Context, req *judges.Request) (*judges.Verdict, error) {
 		if row.kind != providers.KindExec {
-			v, err := real.Judge(ctx, req)
-			if err == nil || !notCached(err) {
-				if err == nil {
-					pl.hit(row, 1)
-				}
-				return v, err
+			if v, err := real.Judge(ctx, req); err == nil {
+				pl.hit(row, 1)
+				return v, nil
 			}
 		}
 		system, _ := judges.Prompt(req.Kind)

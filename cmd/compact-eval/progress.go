@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/runner"
@@ -82,6 +85,7 @@ func resolveProgress(mode string, terminal bool) string {
 type progress struct {
 	w     io.Writer
 	tty   bool
+	width int // the terminal's columns, 0 when unknown: a longer line is cut
 	meter *llm.Meter
 	now   func() time.Time
 	start time.Time
@@ -96,12 +100,13 @@ type progress struct {
 }
 
 // startProgress starts reporting in mode (tty, plain or none; nil for
-// none) every period.
-func startProgress(w io.Writer, mode string, meter *llm.Meter, period time.Duration, now func() time.Time) *progress {
+// none) every period; a live line is cut to width columns (0: not cut), so
+// that it never wraps, which would leave a line per redraw.
+func startProgress(w io.Writer, mode string, width int, meter *llm.Meter, period time.Duration, now func() time.Time) *progress {
 	if mode == progressNone {
 		return nil
 	}
-	p := &progress{w: w, tty: mode == progressTTY, meter: meter, now: now, start: now(),
+	p := &progress{w: w, tty: mode == progressTTY, width: width, meter: meter, now: now, start: now(),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if p.tty {
 		period = ttyRedraw
@@ -165,6 +170,9 @@ func (p *progress) finish() {
 func (p *progress) print(last bool) {
 	line := progressText(p.tally, p.meter.Counters(), p.now().Sub(p.start), last)
 	if p.tty {
+		if p.width > 1 && utf8.RuneCountInString(line) > p.width-1 {
+			line = string([]rune(line)[:p.width-1])
+		}
 		width := utf8.RuneCountInString(line)
 		fmt.Fprint(p.w, "\r"+line+strings.Repeat(" ", max(p.drawn-width, 0)))
 		p.drawn = max(p.drawn, width)
@@ -207,4 +215,17 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// terminalWidth is the width of the terminal stderr is, 0 when it is none
+// or the width cannot be read.
+func terminalWidth(env *Env) int {
+	if !env.Terminal {
+		return 0
+	}
+	w, _, err := term.GetSize(int(os.Stderr.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
 }

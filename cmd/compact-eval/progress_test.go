@@ -65,7 +65,7 @@ func fixedClock(step time.Duration) func() time.Time {
 // units draw.
 func TestProgressTTY(t *testing.T) {
 	var b bytes.Buffer
-	p := startProgress(&b, progressTTY, &llm.Meter{}, time.Hour, fixedClock(time.Second))
+	p := startProgress(&b, progressTTY, 0, &llm.Meter{}, time.Hour, fixedClock(time.Second))
 	p.update(runner.Tally{Total: 2})                     // "time left unknown": the longest
 	p.update(runner.Tally{Done: 1, Total: 2, Errors: 1}) // "about 1s left"
 	p.finish()
@@ -94,7 +94,7 @@ func TestProgressTTY(t *testing.T) {
 // it had units to run.
 func TestProgressPlain(t *testing.T) {
 	var b bytes.Buffer
-	p := startProgress(&b, progressPlain, &llm.Meter{}, time.Hour, fixedClock(time.Second))
+	p := startProgress(&b, progressPlain, 0, &llm.Meter{}, time.Hour, fixedClock(time.Second))
 	p.update(runner.Tally{Total: 2})
 	p.update(runner.Tally{Done: 2, Total: 2})
 	p.finish()
@@ -102,11 +102,25 @@ func TestProgressPlain(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	b.Reset()
-	startProgress(&b, progressPlain, &llm.Meter{}, time.Hour, fixedClock(time.Second)).finish()
+	startProgress(&b, progressPlain, 0, &llm.Meter{}, time.Hour, fixedClock(time.Second)).finish()
 	if b.Len() != 0 {
 		t.Errorf("a run with no units printed %q", b.String())
 	}
-	if startProgress(&b, progressNone, &llm.Meter{}, time.Hour, time.Now) != nil {
+	if startProgress(&b, progressNone, 0, &llm.Meter{}, time.Hour, time.Now) != nil {
 		t.Error("none started a reporter")
+	}
+}
+
+// On a terminal narrower than the line, the line is cut one column short
+// of the width, so that it never wraps (a wrapped line leaves one line per
+// redraw).
+func TestProgressTTYNarrow(t *testing.T) {
+	var b bytes.Buffer
+	p := startProgress(&b, progressTTY, 30, &llm.Meter{}, time.Hour, fixedClock(time.Second))
+	p.update(runner.Tally{Total: 2})
+	p.finish()
+	frames := strings.Split(b.String(), "\r")
+	if len(frames) != 4 || frames[1] != "progress: 0/2 units, 0 errore" || frames[2] != strings.Repeat(" ", 29) {
+		t.Errorf("frames %q", frames)
 	}
 }

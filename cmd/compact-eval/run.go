@@ -265,23 +265,16 @@ judged (skipped now) and newly judged; the last two fail nothing unless
 FILE. With
 GITHUB_ACTIONS=true the step summary and ::error annotations are written.
 
-Before anything is sent, every model target (summarizers, agent, judge)
-must have a well-formed endpoint and the key it needs: OPENAI_API_KEY or
-ANTHROPIC_API_KEY for a provider's public API, the api_key_env of a config
-endpoint (an endpoint of one's own in OPENAI_BASE_URL may need none);
-otherwise run exits 2 with one line per target naming the variable.
---dry-run prints the plan and sends nothing: units, requests per target
-(those the response cache answers apart), exec calls, tokens in and out
-estimated offline, and the cost when the config file gives prices: (USD
-per million tokens, by target name or spec). docs/providers.md says how
-close the estimate comes.
-
-Progress goes to stderr, never stdout: the units done of the total, those
-that errored, the model requests sent (retries and cache hits apart) and
-the time left. --progress tty redraws one line in place and blanks it at
-the end; plain prints a line every 10 s and one at the end, for CI logs;
-auto (the default, or progress: in the config file) is tty when stderr is
-a terminal, plain otherwise; none prints nothing.
+Before anything is sent, every model target must have a well-formed
+endpoint and its key (OPENAI_API_KEY or ANTHROPIC_API_KEY for a provider's
+public API, a config endpoint's api_key_env), or run exits 2 naming the
+variable. --dry-run prints the plan and sends nothing: units, requests per
+target (those the cache answers apart), exec calls, tokens in and out, and
+the cost from prices: in the config file (docs/providers.md). Progress goes
+to stderr: units done/total, errors, requests, retries, cache hits, time
+left; --progress tty redraws one line, plain prints one every 10 s and at
+the end, auto (the default, or progress: in the config file) picks tty on
+a terminal, none prints nothing.
 
 Ctrl-C stops scheduling, lets the units in flight finish (a second Ctrl-C
 abandons them), writes the result and prints the command that resumes the
@@ -393,7 +386,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
 		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
-	prog := startProgress(env.Stderr, resolveProgress(p.progress, env.Terminal), p.meter, p.progressEvery, time.Now)
+	prog := startProgress(env.Stderr, resolveProgress(p.progress, env.Terminal), terminalWidth(env), p.meter, p.progressEvery, time.Now)
 	if prog != nil {
 		opts.Progress = prog.update
 	}
