@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -292,11 +293,14 @@ func dryRun(ctx context.Context, env *Env, f *runFlags, p *runPlan, file *config
 	opts := runner.Options{
 		Summarizers: p.sums, Agent: p.agent, AgentName: p.settings.Agent.Name,
 		Judge: p.judge, JudgeGate: p.settings.JudgeGate, JudgeName: p.judgeName(), JudgeScope: p.settings.JudgeScope,
-		Trials: p.settings.Trials, Jobs: p.settings.Jobs, Out: scratch, Shard: f.shard.Shard,
+		Trials: p.settings.Trials, MaxUnits: f.maxUnits, Jobs: p.settings.Jobs, Out: scratch, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(), Tokenizer: string(f.tokenizer),
 		OnUnit: func(u *result.Unit) { ids[u.Scenario.ID] = true },
 	}
 	res, err := runner.RunSuite(ctx, p.suite, opts)
+	if errors.Is(err, runner.ErrTooManyUnits) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}
