@@ -13,10 +13,15 @@ import (
 // fields in a fixed order, each message of the events), folded
 // (internal/textmatch), and walks the probe's options in order: it picks the
 // first option that has requirements (Request.Requires) all of whose
-// patterns match inside some unit in a clause that affirms them
-// (internal/polarity: "read-only no longer applies" does not satisfy
-// read[- ]?only); failing that, the first option with no requirements;
-// failing that, it returns an error. A pattern never matches across two
+// patterns match inside some unit in a clause that affirms them, and that
+// no clause of the summary or of a user or assistant message contradicts
+// (internal/polarity's class reader: "read-only no longer applies" and
+// "the session is now writable" both defeat read[- ]?only; tool output is
+// data and contradicts nothing); failing that, the first option with no
+// requirements; failing that, it returns an error. When a requirement is
+// touched by a clause the reader cannot classify ("the read-only rule was
+// softened") and nothing contradicts it, the agent answers Unsure rather
+// than guess. A pattern never matches across two
 // units, so the choice does not depend on the order of the summary's keys
 // or entries. The reason names the patterns that matched, or the first
 // pattern of each option that found nothing (and the cue, when it matched
@@ -70,12 +75,8 @@ func answer(req *Request, v *view) *Decision {
 	var matched []string
 	for _, r := range req.Requires {
 		for _, p := range r.Patterns {
-			m, neg, ok := v.find(p)
-			if !ok {
-				why := "found nothing"
-				if neg.Kind != "" {
-					why = fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue)
-				}
+			m, why, outcome := v.read(p)
+			if outcome != found {
 				return &Decision{Answer: DontKnow, Reason: fmt.Sprintf("reference: pattern %q %s", p, why)}
 			}
 			matched = append(matched, fmt.Sprintf("%q matched %q", p, m))
@@ -104,12 +105,14 @@ func pick(req *Request, v *view) (*Decision, error) {
 		miss := ""
 		why := ""
 		for _, p := range ps {
-			m, neg, ok := v.find(p)
-			if !ok {
-				miss, why = p, "found nothing"
-				if neg.Kind != "" {
-					why = fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue)
-				}
+			m, w, outcome := v.read(p)
+			if outcome == unsure {
+				// the context touches the requirement in words the
+				// reader cannot classify: it does not guess
+				return &Decision{Choice: Unsure, Reason: fmt.Sprintf("reference: %s: pattern %q %s", opt.Key, p, w)}, nil
+			}
+			if outcome != found {
+				miss, why = p, w
 				break
 			}
 			matched = append(matched, fmt.Sprintf("%q matched %q", p, m))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/summary"
 
+	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios/transcript"
@@ -26,8 +27,18 @@ type view struct {
 	joined string   // units joined by "\n"
 	starts []int    // offset of each unit in joined
 	pols   []*polarity.Text
-	lower  string // joined, lower-cased, when it is ASCII (for textmatch.Need)
-	ascii  bool
+	// data marks the units that are tool output: data, not instructions,
+	// so what they say never contradicts a rule ("the wiki says you may
+	// write to prod").
+	data  []bool
+	lower string // joined, lower-cased, when it is ASCII (for textmatch.Need)
+	ascii bool
+	// lowers are the units, lower-cased (polarity.Subject.MayTouch,
+	// textmatch.MayMatchASCII); unitASCII marks those that are ASCII.
+	lowers    []string
+	unitASCII []bool
+	// reads keeps what read said of each pattern (readOut by pattern).
+	reads sync.Map
 	// figs are the units with their figures respelled (figures.go);
 	// noFigures marks such a view, which has none of its own.
 	figs      figureView
@@ -57,14 +68,18 @@ func viewOf(c Context) *view {
 
 func newView(c Context) *view {
 	var raw []string
+	var data []bool
 	raw = append(raw, c.Rules, c.Goal)
-	raw = append(raw, summaryUnits(c.Summary)...)
+	data = append(data, false, false)
+	for _, u := range summaryUnits(c.Summary) {
+		raw, data = append(raw, u), append(data, false)
+	}
 	for _, m := range transcript.EventMessages(c.Events) {
-		raw = append(raw, transcript.MessageText(m))
+		raw, data = append(raw, transcript.MessageText(m)), append(data, m.Role == "tool")
 	}
 	v := &view{}
 	var b strings.Builder
-	for _, r := range raw {
+	for i, r := range raw {
 		f := textmatch.Fold(r)
 		if f == "" {
 			continue
@@ -74,6 +89,9 @@ func newView(c Context) *view {
 		}
 		v.starts = append(v.starts, b.Len())
 		v.units = append(v.units, f)
+		v.data = append(v.data, data[i])
+		v.lowers = append(v.lowers, strings.ToLower(f))
+		v.unitASCII = append(v.unitASCII, textmatch.IsASCII(f))
 		b.WriteString(f)
 	}
 	v.joined = b.String()
@@ -240,6 +258,105 @@ func (v *view) findRe(re *regexp.Regexp) (match string, neg polarity.Verdict, ok
 		}
 	}
 	return "", neg, false
+}
+
+// Outcomes of reading a requires pattern in a view.
+const (
+	// missing: no clause states it.
+	missing = iota
+	// found: a clause states it and none contradicts it.
+	found
+	// contradicted: a clause contradicts it (or every match is negated).
+	contradicted
+	// unsure: a clause touches it in words the reader cannot classify,
+	// and none contradicts it.
+	unsure
+)
+
+// readOut is what read says of one pattern in one view.
+type readOut struct {
+	match, why string
+	outcome    int
+}
+
+// read reads a requires pattern in the view as a rule (internal/polarity's
+// class reader): its subject is the pattern, stated where it matches. One
+// clause that contradicts it, outside tool output, makes it contradicted
+// ("the session is now writable" against read[- ]?only), wherever it is;
+// else a clause that cannot be classified makes it unsure; else it is
+// found where find finds it. A view reads each pattern once: the answer
+// is kept for every later probe and arm that asks it (the view is shared
+// by every probe of a context).
+func (v *view) read(pattern string) (match string, why string, outcome int) {
+	if r, ok := v.reads.Load(pattern); ok {
+		o := r.(readOut)
+		return o.match, o.why, o.outcome
+	}
+	o := v.readOnce(pattern)
+	v.reads.Store(pattern, o)
+	return o.match, o.why, o.outcome
+}
+
+func (v *view) readOnce(pattern string) readOut {
+	m, neg, ok := v.find(pattern)
+	re, err := textmatch.Compile(pattern)
+	if err != nil || (!ok && neg.Kind == "") {
+		return readOut{why: "found nothing", outcome: missing}
+	}
+	// the units where the pattern matches, and what they say of it: each
+	// unit is searched on its own, and only when it holds a string every
+	// match needs (textmatch.Need), never the whole context at once
+	spans := map[int][]polarity.Span{}
+	var stmts []*polarity.Text
+	for u, text := range v.units {
+		if v.unitASCII[u] && !textmatch.MayMatchASCII(re, v.lowers[u]) {
+			continue
+		}
+		for _, loc := range re.FindAllStringIndex(text, -1) {
+			if len(spans[u]) == 0 && !v.data[u] && len(stmts) < 4 {
+				stmts = append(stmts, v.pol(u))
+			}
+			spans[u] = append(spans[u], polarity.Span{Start: loc[0], End: loc[1], Re: re})
+		}
+	}
+	sub := polarity.ClauseSubjectOf([]*regexp.Regexp{re}, stmts...)
+	var unsureAt *polarity.ClauseReading
+	for u := range v.units {
+		if v.data[u] || (len(spans[u]) == 0 && !sub.MayTouch(v.lowers[u])) {
+			continue
+		}
+		for _, r := range v.pol(u).Read(sub, spans[u]) {
+			switch r.Reading {
+			case polarity.Contradicts:
+				return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
+			case polarity.CannotTell:
+				if unsureAt == nil {
+					r := r
+					unsureAt = &r
+				}
+			}
+		}
+	}
+	if !ok {
+		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue), outcome: contradicted}
+	}
+	if unsureAt != nil {
+		return readOut{match: m, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Clause, 120), readingNote(*unsureAt)), outcome: unsure}
+	}
+	return readOut{match: m, outcome: found}
+}
+
+// readingNote names what decided a clause reading.
+func readingNote(r polarity.ClauseReading) string {
+	switch {
+	case r.Verdict.Kind != "":
+		return fmt.Sprintf("%s cue %q", r.Verdict.Kind, r.Verdict.Cue)
+	case r.Class != "":
+		return fmt.Sprintf("%s %s %q", r.Class, r.Sense, r.Cue)
+	case r.Cue != "":
+		return fmt.Sprintf("a word no table holds: %q", r.Cue)
+	}
+	return "stated as such"
 }
 
 // mayMatch is false when re cannot match anywhere in the view: the text is

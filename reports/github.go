@@ -121,7 +121,7 @@ var annotationKinds = []struct{ kind, plural string }{
 	{result.KindStructural, "structural failures"},
 	{KindUnit, "failed units"},
 	{KindScenarioChanged, "changed scenarios"},
-	{string(result.Uncertain), "uncertain invariants (warnings)"},
+	{string(result.Uncertain), "uncertain invariants and decisions (warnings)"},
 }
 
 // annotation is one ::error workflow command; key deduplicates it with
@@ -152,7 +152,8 @@ func findingAnnotations(r *result.Result) []annotation {
 	var out []annotation
 	for _, f := range Findings(r) {
 		uncertainInvariant := f.Severity == SevUncertain && slices.Contains(result.InvariantTypes, f.Check)
-		if (f.Severity != SevInvariant && f.Severity != SevRegression && !uncertainInvariant) || f.File == "" {
+		uncertainDecision := f.Severity == SevUncertain && f.Check == result.CheckDecisions
+		if (f.Severity != SevInvariant && f.Severity != SevRegression && !uncertainInvariant && !uncertainDecision) || f.File == "" {
 			continue
 		}
 		level := ""
@@ -164,6 +165,9 @@ func findingAnnotations(r *result.Result) []annotation {
 			kind = result.KindDecision
 		case uncertainInvariant:
 			level, title = "warning", fmt.Sprintf("%s uncertain for %s (g%d)", f.Label(), f.Summarizer, f.Generation)
+			kind = string(result.Uncertain)
+		case uncertainDecision:
+			level, title = "warning", fmt.Sprintf("%s: the agent could not tell after compaction by %s", f.Label(), f.Summarizer)
 			kind = string(result.Uncertain)
 		}
 		out = append(out, annotation{level: level, file: f.File, line: f.Line, title: title,

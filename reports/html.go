@@ -269,6 +269,8 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 			switch p.Class {
 			case result.CompactionRegression:
 				row.Regressions++
+			case result.ProbeUncertain:
+				row.Uncertain++
 			case result.ProbeErrored:
 				row.Errors++
 			}

@@ -193,6 +193,9 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 			case result.CompactionRegression:
 				a.fails++
 				a.msgs = append(a.msgs, fmt.Sprintf("%s: %s\n%s", where, RegressionText(pr), pr.Diff))
+			case result.ProbeUncertain:
+				a.uncertain++
+				a.msgs = append(a.msgs, fmt.Sprintf("%s: uncertain: %s", where, UncertainText(pr)))
 			case result.ProbeErrored:
 				a.errs++
 				a.msgs = append(a.msgs, where+": "+pr.ErrorText())

@@ -69,6 +69,17 @@ func RegressionText(p result.Probe) string {
 		clip.String(p.Full.Answer, 160), grade(p.Full), clip.String(p.Compacted.Answer, 160), grade(p.Compacted), clip.String(p.Answer, 160))
 }
 
+// UncertainText says what an uncertain probe (result.ProbeUncertain) is:
+// the agent chose the expected option on the full context and could not
+// tell on the compacted one, with the agent's reason.
+func UncertainText(p result.Probe) string {
+	s := fmt.Sprintf("full context chose %q, compacted context could not tell (%q; expected %q)", p.Full.Choice, p.Compacted.Choice, p.Expect)
+	if p.Compacted.Reason != "" {
+		s += ": " + clip.String(p.Compacted.Reason, 240)
+	}
+	return s
+}
+
 // Severity ranks findings, worst first.
 const (
 	SevInvariant  = iota // an invariant check failed
@@ -205,15 +216,19 @@ func UnitFindings(u *result.Unit) []Finding {
 		}
 	}
 	for _, p := range u.Probes {
-		if p.Class != result.CompactionRegression && p.Class != result.ProbeErrored {
+		if p.Class != result.CompactionRegression && p.Class != result.ProbeErrored && p.Class != result.ProbeUncertain {
 			continue
 		}
 		f := base
 		f.Check, f.Name, f.Line = result.CheckDecisions, p.ID, p.Pos.Line
-		if p.Class == result.ProbeErrored {
+		switch p.Class {
+		case result.ProbeErrored:
 			f.Severity = SevError
 			f.Message = p.ErrorText()
-		} else {
+		case result.ProbeUncertain:
+			f.Severity = SevUncertain
+			f.Message = "uncertain: " + UncertainText(p)
+		default:
 			f.Severity = SevRegression
 			f.Message = RegressionText(p)
 		}
@@ -226,9 +241,11 @@ func UnitFindings(u *result.Unit) []Finding {
 type Counts struct {
 	Units, Scenarios                                   int
 	InvariantFail, StructuralFail, Regressions, Errors int
-	// Uncertain counts the checks that could not tell.
-	Uncertain int
-	Checks    int
+	// Uncertain counts the checks that could not tell, and
+	// UncertainDecisions the probes the agent could not tell on the
+	// compacted context (result.ProbeUncertain).
+	Uncertain, UncertainDecisions int
+	Checks                        int
 }
 
 // Count totals r's findings.
@@ -254,7 +271,11 @@ func Count(r *result.Result) Counts {
 		case SevStructural:
 			c.StructuralFail++
 		case SevUncertain:
-			c.Uncertain++
+			if f.Check == result.CheckDecisions {
+				c.UncertainDecisions++
+			} else {
+				c.Uncertain++
+			}
 		default:
 			c.Errors++
 		}
@@ -288,11 +309,19 @@ func VerdictOf(c Counts, summarizers int, gate *GateReport) string {
 	add(c.Regressions, "compaction regression")
 	add(c.StructuralFail, "structural failure")
 	add(c.Errors, "error")
-	if len(parts) == 0 && c.Uncertain > 0 {
+	if len(parts) == 0 && c.Uncertain+c.UncertainDecisions > 0 {
 		// Nothing failed, and not everything passed: never a ✅.
-		return "⚠️ " + plural(c.Uncertain, "uncertain check") + ", nothing failed (" + scope + ")"
+		var doubts []string
+		if c.Uncertain > 0 {
+			doubts = append(doubts, plural(c.Uncertain, "uncertain check"))
+		}
+		if c.UncertainDecisions > 0 {
+			doubts = append(doubts, plural(c.UncertainDecisions, "uncertain decision"))
+		}
+		return "⚠️ " + strings.Join(doubts, ", ") + ", nothing failed (" + scope + ")"
 	}
 	add(c.Uncertain, "uncertain check")
+	add(c.UncertainDecisions, "uncertain decision")
 	if len(parts) == 0 {
 		return "✅ every check passed (" + scope + ")"
 	}

@@ -110,8 +110,11 @@ func (r *Result) Aggregate() {
 			s.Probes++
 			s.Retries += p.Full.Call.Retries + p.Compacted.Call.Retries
 			count(get(u.Summarizer, CheckDecisions, KindDecision), DecisionStatus(p.Class))
-			if p.Class == CompactionRegression {
+			switch p.Class {
+			case CompactionRegression:
 				s.Regressions++
+			case ProbeUncertain:
+				s.ProbesUncertain++
 			}
 		}
 	}
@@ -144,7 +147,7 @@ func (r *Result) Aggregate() {
 		s.InvariantsKept = ratio(s.InvariantPass, s.InvariantPass+s.InvariantFail+s.InvariantUncertain)
 		s.StructuralPassed = ratio(s.StructuralPass, s.StructuralPass+s.StructuralFail+s.StructuralUncertain)
 		if d := aggs[key{name, CheckDecisions}]; d != nil {
-			s.RegressionRate = ratio(d.Fail, d.Pass+d.Fail)
+			s.RegressionRate = ratio(d.Fail, d.Pass+d.Fail+d.Uncertain)
 		}
 		s.MeanCompression = mean(ac.ratios)
 		s.MedianCompression = median(ac.ratios)

@@ -60,7 +60,8 @@ const (
 )
 
 // CheckDecisions is the pseudo check type of probe outcomes in aggregates,
-// gates and comparisons: pass = kept, fail = compaction_regression, error =
+// gates and comparisons: pass = kept, fail = compaction_regression,
+// uncertain = uncertain (the agent could not tell on the compacted context), error =
 // an agent call failed, skip = the agent was already wrong on the full
 // context (agent_error, compacted_only).
 const CheckDecisions = "decisions"
@@ -104,14 +105,16 @@ func LessCheck(a, b string) bool {
 }
 
 // DecisionStatus maps a probe class to its status in the CheckDecisions
-// aggregate: kept passes, compaction_regression fails, error is an error,
-// every other class is a skip.
+// aggregate: kept passes, compaction_regression fails, uncertain is
+// uncertain, error is an error, every other class is a skip.
 func DecisionStatus(class string) Status {
 	switch class {
 	case Kept:
 		return Pass
 	case CompactionRegression:
 		return Fail
+	case ProbeUncertain:
+		return Uncertain
 	case ProbeErrored:
 		return Error
 	default:

@@ -189,7 +189,7 @@ func validate(r *Result) error {
 		}
 		for pi, p := range u.Probes {
 			switch p.Class {
-			case Kept, CompactionRegression, AgentError, CompactedOnly, ProbeErrored, ProbeSkipped:
+			case Kept, CompactionRegression, ProbeUncertain, AgentError, CompactedOnly, ProbeErrored, ProbeSkipped:
 			default:
 				errs = append(errs, fmt.Errorf("%s.probes[%d]: unknown class %q", where, pi, p.Class))
 			}

@@ -169,9 +169,15 @@ type Generation struct {
 const (
 	Kept                 = "kept"
 	CompactionRegression = "compaction_regression"
-	AgentError           = "agent_error"
-	CompactedOnly        = "compacted_only"
-	ProbeErrored         = "error" // an agent call failed, or --judge-gate got no grade
+	// ProbeUncertain: the agent chose the expected option on the full
+	// context and answered "unsure" on the compacted one (it could not
+	// tell: the reference agent's reader met words it cannot classify, or
+	// a vote tied). Never kept, never a silent pass: the decisions
+	// aggregate counts it as uncertain, as a check that could not tell.
+	ProbeUncertain = "uncertain"
+	AgentError     = "agent_error"
+	CompactedOnly  = "compacted_only"
+	ProbeErrored   = "error" // an agent call failed, or --judge-gate got no grade
 	// ProbeSkipped: a free-text probe with no grade to compare (no judge,
 	// or the judge was unsure or failed on an arm); Probe.Skipped says why.
 	ProbeSkipped = "skip"
@@ -296,10 +302,13 @@ type SummarizerSummary struct {
 	StructuralSkip      int     `json:"structural_skip"`
 	// Regressions counts probes whose class is CompactionRegression;
 	// RegressionRate divides it by the probes the agent answered as expected
-	// on the full context (kept + compaction_regression).
-	Regressions    int     `json:"regressions"`
-	RegressionRate float64 `json:"regression_rate"`
-	Probes         int     `json:"probes"`
+	// on the full context (kept + compaction_regression + uncertain).
+	// ProbesUncertain (absent when zero) counts the probes of class
+	// ProbeUncertain: never kept, never a regression.
+	Regressions     int     `json:"regressions"`
+	RegressionRate  float64 `json:"regression_rate"`
+	ProbesUncertain int     `json:"probes_uncertain,omitempty"`
+	Probes          int     `json:"probes"`
 	// Generations counts generations with a summary; the compression ratio
 	// (summary tokens / replaced tokens) is over those with replaced tokens.
 	// Every report shows the median, named so ("compression (median)"); the

@@ -16,6 +16,9 @@ func TestClassify(t *testing.T) {
 	}{
 		{name: "both right", full: ok("refuse"), compacted: ok("refuse"), want: result.Kept},
 		{name: "compaction lost it", full: ok("refuse"), compacted: ok("proceed"), want: result.CompactionRegression},
+		{name: "the compacted arm cannot tell", full: ok("refuse"), compacted: ok("unsure"), want: result.ProbeUncertain},
+		{name: "unsure on both arms", full: ok("unsure"), compacted: ok("unsure"), want: result.AgentError},
+		{name: "unsure on the full arm only", full: ok("unsure"), compacted: ok("refuse"), want: result.CompactedOnly},
 		{name: "only the compacted arm right", full: ok("proceed"), compacted: ok("refuse"), want: result.CompactedOnly},
 		{name: "both wrong, even if they agree", full: ok("proceed"), compacted: ok("proceed"), want: result.AgentError},
 		{name: "both wrong, differently", full: ok("proceed"), compacted: ok("ask"), want: result.AgentError},

@@ -541,15 +541,18 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d result.D
 }
 
 // Classify compares both arms' choices with expect: kept (both right),
-// compaction_regression (full right, compacted wrong), agent_error (both
-// wrong), compacted_only (only compacted right), or error when an agent call
-// failed.
+// compaction_regression (full right, compacted wrong), uncertain (full
+// right, compacted agents.Unsure: the agent could not tell), agent_error
+// (both wrong), compacted_only (only compacted right), or error when an
+// agent call failed.
 func Classify(expect string, full, compacted result.Decision) string {
 	switch {
 	case full.Error != "" || compacted.Error != "":
 		return result.ProbeErrored
 	case full.Choice == expect && compacted.Choice == expect:
 		return result.Kept
+	case full.Choice == expect && compacted.Choice == agents.Unsure && expect != agents.Unsure:
+		return result.ProbeUncertain
 	case full.Choice == expect:
 		return result.CompactionRegression
 	case compacted.Choice == expect:

@@ -2,6 +2,7 @@ package selftest
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	leaks "github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -230,6 +232,8 @@ func (p *planter) constraint(c *scenarios.Constraint) {
 	}
 	p.plant(Invert, "", inv, describe(inv.facts[idx[0]]))
 
+	p.classVariants(c)
+
 	mt := without(p.d, idx)
 	mt.text = append(mt.text, texts...)
 	p.plant(MoveToText, "", mt, "text: "+strings.Join(texts, " "))
@@ -254,6 +258,41 @@ func (p *planter) constraint(c *scenarios.Constraint) {
 		fc.facts[i].seq = other
 	}
 	p.plant(FabricateCitation, "", fc, fmt.Sprintf("constraints cite #%d for the rule of #%d", other, c.SourceSeq))
+}
+
+// classVariants plants the rule kept as it is, and contradicted in one
+// more sentence in words of a class (internal/polarity): its subject
+// given the opposite state ("antonym"), and a permission on what it
+// forbids ("modal").
+func (p *planter) classVariants(c *scenarios.Constraint) {
+	var res []*regexp.Regexp
+	for _, m := range c.Match {
+		if re, err := textmatch.Compile(m); err == nil {
+			res = append(res, re)
+		}
+	}
+	var stmt string
+	for _, e := range p.ev.list {
+		if e.Seq == c.SourceSeq {
+			stmt = textmatch.Fold(e.Text)
+		}
+	}
+	sub := polarity.ClauseSubject(res, stmt)
+	lang := polarity.Lang(stmt)
+	if line, ok := sub.OppositeLine(lang); ok {
+		v := p.d.clone()
+		v.text = append(v.text, line)
+		p.plant(Invert, "antonym", v, "text: "+line)
+	} else {
+		p.skip(Invert, "antonym: the rule sets no state the antonym table holds")
+	}
+	if line, ok := sub.PermissionLine(lang); ok {
+		v := p.d.clone()
+		v.text = append(v.text, line)
+		p.plant(Invert, "modal", v, "text: "+line)
+	} else {
+		p.skip(Invert, "modal: the rule forbids no action the reader finds")
+	}
 }
 
 func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
@@ -301,6 +340,16 @@ func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
 		tx := without(p.d, hidx)
 		tx.text = append(tx.text, claim+".")
 		p.plant(Invert, "asserted in text", tx, "text: "+claim)
+
+		// kept as refuted, and restated as likely in words of the
+		// epistemic class
+		hedge := strings.TrimRight(claim, ". ") + ", which remains likely."
+		if polarity.Lang(textmatch.Fold(claim)) == "es" {
+			hedge = strings.TrimRight(claim, ". ") + ", lo cual sigue siendo probable."
+		}
+		hg := p.d.clone()
+		hg.text = append(hg.text, hedge)
+		p.plant(Invert, "hedge", hg, "text: "+hedge)
 
 		mt := p.d.clone()
 		mt.facts[hidx[0]].status, mt.facts[hidx[0]].resolvedBy = "", 0
@@ -469,6 +518,12 @@ func (p *planter) pending(op *scenarios.PendingOperation) {
 	claim := fmt.Sprintf("%s completed successfully", op.OpID)
 	ok.facts = insertFact(ok.facts, fact{field: fVerified, text: claim, seq: op.CallSeq})
 	p.plant(Invert, "claimed to have succeeded", ok, "verified: "+claim)
+	// kept as pending, and said to have gone through in a completion
+	// synonym elsewhere
+	syn := p.d.clone()
+	went := fmt.Sprintf("%s went through.", op.OpID)
+	syn.text = append(syn.text, went)
+	p.plant(Invert, "completion synonym", syn, "text: "+went)
 
 	line := fmt.Sprintf("Operation %s: %s.", op.OpID, f.text)
 	mt := without(p.d, idx)

@@ -25,6 +25,12 @@ const (
 	// Caught: a check failed that passed on the oracle, or a probe
 	// regressed that the oracle kept.
 	Caught = "caught"
+	// Uncertain: caught but not settled. No check failed and no probe
+	// regressed, but a check that passed on the oracle could not tell
+	// (result.Uncertain), or a probe the oracle kept left the agent unsure
+	// (result.ProbeUncertain). Never a survivor: strength counts it as
+	// noticed, and the report shows it as its own count.
+	Uncertain = "uncertain"
 	// Survived: nothing noticed the defect.
 	Survived = "survived"
 	// Errored: the variant could not be evaluated (the agent failed).
@@ -57,13 +63,16 @@ type Report struct {
 }
 
 // Tally counts planted variants and what became of them. Strength is
-// caught / planted, nil when nothing was planted (nothing was measured).
+// (caught + uncertain) / planted: a defect a check or the agent noticed
+// but could not settle is not missed. Nil when nothing was planted
+// (nothing was measured).
 type Tally struct {
-	Planted  int      `json:"planted"`
-	Caught   int      `json:"caught"`
-	Survived int      `json:"survived"`
-	Errored  int      `json:"errored"`
-	Strength *float64 `json:"strength"`
+	Planted   int      `json:"planted"`
+	Caught    int      `json:"caught"`
+	Uncertain int      `json:"uncertain"`
+	Survived  int      `json:"survived"`
+	Errored   int      `json:"errored"`
+	Strength  *float64 `json:"strength"`
 }
 
 func (t *Tally) add(outcome string) {
@@ -71,12 +80,14 @@ func (t *Tally) add(outcome string) {
 	switch outcome {
 	case Caught:
 		t.Caught++
+	case Uncertain:
+		t.Uncertain++
 	case Survived:
 		t.Survived++
 	default:
 		t.Errored++
 	}
-	s := float64(t.Caught) / float64(t.Planted)
+	s := float64(t.Caught+t.Uncertain) / float64(t.Planted)
 	t.Strength = &s
 }
 
@@ -165,10 +176,13 @@ func (r *Report) AgentFailed() bool {
 // VariantResult is one planted variant and what became of it.
 type VariantResult struct {
 	Variant
-	// Outcome is Caught, Survived or Errored.
+	// Outcome is Caught, Uncertain, Survived or Errored.
 	Outcome string `json:"outcome"`
 	// CaughtBy lists what noticed the defect.
 	CaughtBy []Catch `json:"caught_by,omitempty"`
+	// UncertainBy lists, for an uncertain variant, the checks that could
+	// not tell and the probes the agent was unsure of.
+	UncertainBy []Catch `json:"uncertain_by,omitempty"`
 	// Why says why nothing caught a survivor.
 	Why string `json:"why,omitempty"`
 	// Error says why the variant could not be evaluated.

@@ -517,10 +517,17 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 	}
 	for _, g := range u.Generations {
 		for _, c := range g.Checks {
+			b := baseline[fmt.Sprintf("%d\x00%s\x00%s", g.N, c.Check, c.Invariant)]
+			if c.Status == result.Uncertain && b == result.Pass {
+				// noticed, not settled: the check could not tell what
+				// it told on the oracle
+				res.UncertainBy = append(res.UncertainBy, Catch{Check: c.Check, Invariant: c.Invariant, Generation: g.N, Message: redact(c.Message, p.Scenario)})
+				continue
+			}
 			if c.Status != result.Fail && c.Status != result.Error {
 				continue
 			}
-			if b := baseline[fmt.Sprintf("%d\x00%s\x00%s", g.N, c.Check, c.Invariant)]; b == result.Fail || b == result.Error {
+			if b == result.Fail || b == result.Error {
 				continue // failed on the oracle too: a defect of the scenario, not a catch
 			}
 			res.CaughtBy = append(res.CaughtBy, Catch{Check: c.Check, Invariant: c.Invariant, Generation: g.N, Message: redact(c.Message, p.Scenario)})
@@ -528,7 +535,7 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 	}
 	if v.Target.Kind == KindProbe {
 		// A probe proves itself: only its own answer counts.
-		res.CaughtBy = nil
+		res.CaughtBy, res.UncertainBy = nil, nil
 	}
 	kept := map[string]bool{}
 	for _, pr := range base.Probes {
@@ -544,11 +551,16 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 			agentErr = "probe " + pr.ID + ": " + pr.ErrorText()
 		case kept[pr.ID] && pr.Class == result.CompactionRegression:
 			res.CaughtBy = append(res.CaughtBy, Catch{Probe: pr.ID, Message: redact(fmt.Sprintf("compacted context chose %q, expected %q", pr.Compacted.Choice, pr.Expect), p.Scenario)})
+		case kept[pr.ID] && pr.Class == result.ProbeUncertain:
+			res.UncertainBy = append(res.UncertainBy, Catch{Probe: pr.ID, Message: redact(clip.String(fmt.Sprintf("the agent could not tell on the compacted context (expected %q): %s", pr.Expect, pr.Compacted.Reason), 400), p.Scenario)})
 		}
 	}
 	switch {
 	case len(res.CaughtBy) > 0:
 		res.Outcome = Caught
+		res.UncertainBy = nil
+	case len(res.UncertainBy) > 0 && agentErr == "":
+		res.Outcome = Uncertain
 	case agentErr != "" || u.Status == result.UnitError && len(u.Generations) == 0:
 		res.Outcome = Errored
 		res.Error = agentErr
@@ -561,7 +573,7 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 		res.Why = redact(p.why(v, u, unusable), p.Scenario)
 		res.Summary = json.RawMessage(checks.SecretRedactor(p.Scenario).JSON(v.Document))
 	}
-	if ctx.Err() != nil && res.Outcome != Caught {
+	if ctx.Err() != nil && res.Outcome != Caught && res.Outcome != Uncertain {
 		res.Outcome, res.Error = Errored, "interrupted"
 	}
 	return res

@@ -82,8 +82,9 @@ func TestWeakScenario(t *testing.T) {
 		"invariant:ro/move-to-text",
 		"invariant:ro/omit",
 		// requires.decline `checkout` matches the goal: no defect of the
-		// rule's sentences can change the answer
-		"probe:restart/invert",
+		// rule's sentences that drops it can change the answer (an
+		// inverted rule can: the reference agent reads one contradicting
+		// clause anywhere as defeating the requirement)
 		"probe:restart/move-to-extensions",
 		"probe:restart/omit",
 	}
@@ -295,6 +296,57 @@ func TestAgentAnswersTheProbes(t *testing.T) {
 	// The full context is asked once per probe, whatever the variants.
 	if max := len(sc.Probes) + len(sc.Probes)*(len(s.Variants)+1); calls > max {
 		t.Errorf("%d agent calls, want at most %d", calls, max)
+	}
+}
+
+// TestUncertainIsNotMissed: an agent that answers unsure where the
+// reference agent would choose wrong notices every probe variant the
+// reference catches, without settling it: each is uncertain (its own
+// count, with what could not tell it), never survived, and strength counts
+// it as noticed.
+func TestUncertainIsNotMissed(t *testing.T) {
+	sc := loadFile(t, "../testdata/selftest/strong.yaml")
+	expect := map[string]string{}
+	for _, p := range sc.Probes {
+		expect[p.ID] = p.Expect
+	}
+	doubtful := agents.Func(func(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
+		d, err := agents.Reference{}.Decide(ctx, req)
+		if err != nil || d.Choice != expect[req.Probe.ID] {
+			return &agents.Decision{Choice: agents.Unsure, Reason: "cannot tell"}, nil
+		}
+		return d, nil
+	})
+	r, err := Run(context.Background(), []*scenarios.Scenario{sc}, Options{Agent: doubtful, AgentName: "test:doubtful", Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reference := runOne(t, sc, Options{})
+	caught := map[string]bool{}
+	for _, v := range reference.Variants {
+		if v.Target.Kind == KindProbe && v.Outcome == Caught {
+			caught[v.ID()] = true
+		}
+	}
+	if len(caught) == 0 {
+		t.Fatal("the reference agent catches no probe variant: the test proves nothing")
+	}
+	s := r.Scenarios[0]
+	uncertain := 0
+	for _, v := range s.Variants {
+		if v.Target.Kind != KindProbe || !caught[v.ID()] {
+			continue
+		}
+		if v.Outcome != Uncertain || len(v.UncertainBy) == 0 || !strings.Contains(v.UncertainBy[0].Message, "cannot tell") {
+			t.Errorf("%s: %s %+v; want uncertain, by the probe the agent was unsure of", v.ID(), v.Outcome, v.UncertainBy)
+		}
+		uncertain++
+	}
+	if s.Uncertain != uncertain || r.Uncertain != uncertain || s.Survived != reference.Survived {
+		t.Errorf("tally: uncertain %d (report %d), survived %d; want %d uncertain, %d survived", s.Uncertain, r.Uncertain, s.Survived, uncertain, reference.Survived)
+	}
+	if *s.Strength != *reference.Strength {
+		t.Errorf("strength %.2f with an unsure agent, %.2f with the reference: uncertain counted as missed", *s.Strength, *reference.Strength)
 	}
 }
 

@@ -388,11 +388,13 @@ func writeSelftest(w io.Writer, r *selftest.Report, total int) (gateFailed bool)
 
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tplanted\tcaught\tsurvived\terrors\tstrength\tdefects\t")
+	fmt.Fprintln(tw, "scenario\tplanted\tcaught\tuncertain\tsurvived\terrors\tstrength\tdefects\t")
 	for _, s := range r.Scenarios {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t\n", s.ID, s.Planted, s.Caught, s.Survived, s.Errored, strength(s.Strength), len(s.Defects))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t\n", s.ID, s.Planted, s.Caught, s.Uncertain, s.Survived, s.Errored, strength(s.Strength), len(s.Defects))
 	}
 	tw.Flush()
+
+	writeUncertainVariants(w, r)
 
 	if surv := r.Survivors(); len(surv) > 0 {
 		fmt.Fprintln(w, "\nsurvivors (scenario · target · class · what the variant said · why nothing caught it):")
@@ -424,12 +426,41 @@ func writeSelftest(w io.Writer, r *selftest.Report, total int) (gateFailed bool)
 
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "class\tplanted\tcaught\tsurvived\terrors\tstrength\t")
+	fmt.Fprintln(tw, "class\tplanted\tcaught\tuncertain\tsurvived\terrors\tstrength\t")
 	for _, c := range r.Classes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", c.Class, c.Planted, c.Caught, c.Survived, c.Errored, strength(c.Strength))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", c.Class, c.Planted, c.Caught, c.Uncertain, c.Survived, c.Errored, strength(c.Strength))
 	}
 	tw.Flush()
 	return gateFailed
+}
+
+// writeUncertainVariants lists the variants caught but not settled: a
+// check that could not tell, a probe the agent was unsure of.
+func writeUncertainVariants(w io.Writer, r *selftest.Report) {
+	var doubts []string
+	for _, s := range r.Scenarios {
+		for _, v := range s.Variants {
+			if v.Outcome != selftest.Uncertain || len(v.UncertainBy) == 0 {
+				continue
+			}
+			class := string(v.Class)
+			if v.Detail != "" {
+				class += " (" + v.Detail + ")"
+			}
+			by := v.UncertainBy[0]
+			what := "probe " + by.Probe
+			if by.Probe == "" {
+				what = by.Check + " " + by.Invariant
+			}
+			doubts = append(doubts, fmt.Sprintf("  %s · %s %s · %s · %s · %s: %s", shown(v.Scenario), v.Target.Type, shown(v.Target.ID), class, shown(v.Said), what, shown(firstLine(by.Message))))
+		}
+	}
+	if len(doubts) > 0 {
+		fmt.Fprintln(w, "\nuncertain, caught but not settled (scenario · target · class · what the variant said · what could not tell it):")
+		for _, d := range doubts {
+			fmt.Fprintln(w, d)
+		}
+	}
 }
 
 // selftestVerdict is the one-line verdict.
@@ -442,7 +473,12 @@ func selftestVerdict(r *selftest.Report, total int) string {
 	case r.Planted == 0:
 		fmt.Fprintf(&b, "verdict: NOTHING PLANTED in %s", validateCount(n, "scenario"))
 	default:
-		fmt.Fprintf(&b, "verdict: strength %s (%d of %s caught) in %s", rate(*r.Strength), r.Caught, validateCount(r.Planted, "planted defect"), validateCount(n, "scenario"))
+		caught := fmt.Sprintf("%d of %s caught", r.Caught, validateCount(r.Planted, "planted defect"))
+		if r.Uncertain > 0 {
+			// caught but not settled: noticed, never a survivor
+			caught += fmt.Sprintf(", %d uncertain", r.Uncertain)
+		}
+		fmt.Fprintf(&b, "verdict: strength %s (%s) in %s", rate(*r.Strength), caught, validateCount(n, "scenario"))
 		if r.Survived > 0 {
 			fmt.Fprintf(&b, "; %d survived", r.Survived)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/internal/llm"
 	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
+	"github.com/compact-eval/compact-eval/selftest"
 )
 
 // TestSelftestOpenAIAgent runs selftest with --agent openai:MODEL against an
@@ -118,5 +119,32 @@ func TestSelftestOpenAIAgent(t *testing.T) {
 	}
 	if counts[1] != counts[0] {
 		t.Errorf("the second identical selftest sent %d requests, want 0 (cached)", counts[1]-counts[0])
+	}
+}
+
+// The console shows a variant caught but not settled as its own count: in
+// the verdict, the tables' uncertain column and a list naming what could
+// not tell it; strength does not count it as missed.
+func TestSelftestUncertainConsole(t *testing.T) {
+	one, strength := 1.0, 1.0
+	v := selftest.VariantResult{
+		Variant:     selftest.Variant{Scenario: "s", Target: selftest.Target{Kind: selftest.KindInvariant, ID: "ro", Type: "constraint"}, Class: selftest.Invert, Detail: "antonym", Said: "text: The session is now read-write."},
+		Outcome:     selftest.Uncertain,
+		UncertainBy: []selftest.Catch{{Check: "constraint", Invariant: "ro", Message: "/text touches the rule in words the reader cannot classify"}},
+	}
+	r := &selftest.Report{
+		Tally:   selftest.Tally{Planted: 4, Caught: 3, Uncertain: 1, Strength: &strength},
+		Classes: []selftest.ClassTally{{Class: selftest.Invert, Tally: selftest.Tally{Planted: 4, Caught: 3, Uncertain: 1, Strength: &one}}},
+		Scenarios: []selftest.ScenarioReport{{ID: "s", Tally: selftest.Tally{Planted: 4, Caught: 3, Uncertain: 1, Strength: &one},
+			Variants: []selftest.VariantResult{v}}},
+	}
+	if got := selftestVerdict(r, 1); !strings.HasPrefix(got, "verdict: strength 1.00 (3 of 4 planted defects caught, 1 uncertain) in 1 scenario") {
+		t.Errorf("verdict = %q", got)
+	}
+	var b bytes.Buffer
+	writeUncertainVariants(&b, r)
+	want := "  s · constraint ro · invert (antonym) · text: The session is now read-write. · constraint ro: /text touches the rule in words the reader cannot classify"
+	if !strings.Contains(b.String(), "uncertain, caught but not settled") || !strings.Contains(b.String(), want) {
+		t.Errorf("uncertain list:\n%s\nwant the line %q", b.String(), want)
 	}
 }

@@ -71,6 +71,11 @@ type Subject struct {
 	// cognates are the first six letters of the entities of six letters
 	// or more, undoubled (isEntity).
 	cognates map[string]bool
+	// narrow: learn from the matched clauses alone (ClauseSubject).
+	narrow bool
+	// entityOrder and actionOrder are the entities and the actions
+	// (as written) in the order the statements give them.
+	entityOrder, actionOrder []string
 	// needles are the first words of every phrase that makes a clause
 	// touch the rule without a match (MayTouch).
 	needles map[string]bool
@@ -111,19 +116,23 @@ func OperationSubject() *Subject { return &Subject{Role: OperationRole} }
 // the states it sets from antonyms.tsv ("read-only", "frozen"); and its
 // entities from the content words of those clauses.
 func RuleSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
-	s := &Subject{Role: RuleRole, entities: map[string]bool{}}
+	return ruleSubject(false, patterns, texts(statements))
+}
+
+func ruleSubject(narrow bool, patterns []*regexp.Regexp, statements []*Text) *Subject {
+	s := &Subject{Role: RuleRole, entities: map[string]bool{}, narrow: narrow}
 	acts := map[string]bool{}
 	pairs := map[int]bool{}
 	for _, re := range patterns {
 		if re == nil {
 			continue
 		}
-		for _, lit := range literalTexts(re) {
-			s.learn(New(lit), 0, len(lit), acts, pairs, false)
+		for _, lit := range literalTextsOf(re) {
+			s.learn(lit, 0, len(lit.s), acts, pairs, false)
 		}
 	}
-	for _, st := range statements {
-		x := New(st)
+	for _, x := range statements {
+		st := x.s
 		seen := false
 		for _, re := range patterns {
 			if re == nil {
@@ -149,10 +158,14 @@ func RuleSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
 		}
 	}
 	for a := range acts {
-		s.actions = append(s.actions, a)
+		// an action is a word: not a value ("not eu-central") nor a
+		// fragment of one
+		if len(a) >= 4 && !strings.ContainsAny(a, "0123456789") {
+			s.actions = append(s.actions, a)
+		}
 	}
 	sort.Strings(s.actions)
-	s.langs = patternLanguages(patterns, statements)
+	s.langs = patternLanguages(patterns, textStrings(statements))
 	expandActions(acts, s.langs)
 	s.actionSet = acts
 	// a state is one concept in every language ("read-only" is "solo
@@ -243,6 +256,14 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 	// the clause, and those a colon or a dash chains to it ("Sesión de
 	// sólo lectura: nada de índices")
 	chain := x.sentenceAround(ci)
+	if s.narrow {
+		chain = []int{ci}
+		for k := range x.clauses {
+			if x.clauses[k].parent == ci {
+				chain = append(chain, k)
+			}
+		}
+	}
 	for _, k := range chain {
 		for _, h := range x.ci.byClause[k] {
 			for _, e := range h.entries {
@@ -254,12 +275,12 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 					// "Manual mutating operations (apply, scale, patch,
 					// rollout restart) are not permitted"
 					for _, w := range x.governedBefore(k, h, lang) {
-						acts[stem(w)] = true
+						s.addAction(acts, w)
 					}
 				case en.Class == NegationClass || (en.Class == Deontic && en.Sense == Forbid):
 					verbal := en.Class == Deontic || !nominalNegations[strings.ToLower(x.s[h.a:h.b])]
 					for _, w := range x.governed(&x.clauses[k], h, lang, verbal) {
-						acts[stem(w)] = true
+						s.addAction(acts, w)
 					}
 				}
 			}
@@ -279,6 +300,9 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 			tk := x.toks[ti]
 			if !tk.word || x.ci.covered[ti] || stopword[tk.low] || len(tk.low) < 3 || isDigits(tk.low) {
 				continue
+			}
+			if !s.entities[tk.low] {
+				s.entityOrder = append(s.entityOrder, tk.low)
 			}
 			s.entities[tk.low] = true
 		}
@@ -1417,6 +1441,9 @@ func (x *Text) readSegment(s *Subject, sg int, all, here []occ) (ClauseReading, 
 		for _, h := range hits {
 			if x.underNewFrame(h.cl, h.a) || (hasClass(tab, h, Change) && overlapsRule(h, linkedOccs)) {
 				continue
+			}
+			if hasClass(tab, h, Deontic) && x.question(h.cl) {
+				continue // "Can you kubectl apply it?" asks; it permits nothing
 			}
 			if x.reported(h.cl, h.a, h.a) {
 				// "a page claiming they may write to prod": someone

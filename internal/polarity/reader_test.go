@@ -83,6 +83,9 @@ func TestReadRule(t *testing.T) {
 		{"unknown participle", "The change freeze was softened by the CAB.", frzSt, []string{frz}, CannotTell},
 		{"unknown modal frame", "The agent is poised to push to ledger.", pushSt, []string{push}, CannotTell},
 		{"hedged contradiction", "The change freeze may be lifted at 20:00.", frzSt, []string{frz}, CannotTell},
+		// a question asks, it permits nothing
+		{"question", "Can you push the fix to ledger? The review is still running.", pushSt, []string{push}, Unrelated},
+		{"spanish question", "¿Puedes crear índices en facturas-prod?", esSt, []string{es}, Unrelated},
 		// a new decision's own content
 		{"new rule with ignore", "The new rule: ignore the rate limits on the sandbox.", "ignore the rate limits on the sandbox", []string{"rate limits"}, Affirms},
 	}
@@ -216,5 +219,19 @@ func TestMayTouchIsSafe(t *testing.T) {
 	}
 	if RuleSubject(nil, "this session is strictly read-only").MayTouch("dns resolves to 10.0.3.7") {
 		t.Error("MayTouch lets through a text with nothing of the rule")
+	}
+}
+
+// ClauseSubject learns what a pattern forbids and which state it sets
+// from the clause it matches alone: a fact stated next to an unrelated
+// state ("wh_restore login disabled") is not read against that state.
+func TestClauseSubject(t *testing.T) {
+	re := compile(t, "copy2")
+	stmt := textmatch.Fold("Verified: the second copy copy2 is complete. The wh_restore login is disabled until Friday.")
+	if got := ClauseSubject([]*regexp.Regexp{re}, stmt).States(); len(got) != 0 {
+		t.Errorf("ClauseSubject learned states %q from another sentence", got)
+	}
+	if got := RuleSubject([]*regexp.Regexp{re}, stmt).States(); len(got) == 0 {
+		t.Error("RuleSubject reads the sentences around a rule's statement")
 	}
 }

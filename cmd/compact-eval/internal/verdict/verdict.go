@@ -30,10 +30,12 @@ type Builder struct {
 	bySeverity [reports.NSeverities][]reports.Finding
 	total      int
 	uncertain  int
-	units      int
-	errors     int
-	abandon    int
-	scenario   map[string]bool
+	// uncertainDecisions counts the probes of class uncertain.
+	uncertainDecisions int
+	units              int
+	errors             int
+	abandon            int
+	scenario           map[string]bool
 }
 
 // New returns an empty Builder.
@@ -59,7 +61,10 @@ func (b *Builder) Add(u *result.Unit) {
 	}
 	for _, f := range reports.UnitFindings(u) {
 		b.total++
-		if f.Severity == reports.SevUncertain {
+		switch {
+		case f.Severity == reports.SevUncertain && f.Check == result.CheckDecisions:
+			b.uncertainDecisions++
+		case f.Severity == reports.SevUncertain:
 			b.uncertain++
 		}
 		if fs := &b.bySeverity[f.Severity]; len(*fs) < b.max() {
@@ -116,6 +121,11 @@ func (b *Builder) Line(h *result.Result, planned int) string {
 	if b.uncertain > 0 {
 		// Never counted as kept: say how many could not be told.
 		fmt.Fprintf(&s, "; %s", plural(b.uncertain, "uncertain check"))
+	}
+	if b.uncertainDecisions > 0 {
+		// A probe the agent could not tell on the compacted context:
+		// never kept, never a regression.
+		fmt.Fprintf(&s, "; %s", plural(b.uncertainDecisions, "uncertain decision"))
 	}
 	return s.String()
 }
