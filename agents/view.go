@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/summary"
 
@@ -30,9 +33,14 @@ type view struct {
 	// data marks the units that are tool output: data, not instructions,
 	// so what they say never contradicts a rule ("the wiki says you may
 	// write to prod").
-	data  []bool
-	lower string // joined, lower-cased, when it is ASCII (for textmatch.Need)
-	ascii bool
+	data []bool
+	// summary marks the units of the summary: the words a summarizer
+	// wrote, in whatever language (read). rulesGoal is the scenario's
+	// rules and goal, folded: the scenario's own language.
+	summary   []bool
+	rulesGoal string
+	lower     string // joined, lower-cased, when it is ASCII (for textmatch.Need)
+	ascii     bool
 	// lowers are the units, lower-cased (polarity.Subject.MayTouch,
 	// textmatch.MayMatchASCII); unitASCII marks those that are ASCII.
 	lowers    []string
@@ -68,16 +76,16 @@ func viewOf(c Context) *view {
 
 func newView(c Context) *view {
 	var raw []string
-	var data []bool
+	var data, summ []bool
 	raw = append(raw, c.Rules, c.Goal)
-	data = append(data, false, false)
+	data, summ = append(data, false, false), append(summ, false, false)
 	for _, u := range summaryUnits(c.Summary) {
-		raw, data = append(raw, u), append(data, false)
+		raw, data, summ = append(raw, u), append(data, false), append(summ, true)
 	}
 	for _, m := range transcript.EventMessages(c.Events) {
-		raw, data = append(raw, transcript.MessageText(m)), append(data, m.Role == "tool")
+		raw, data, summ = append(raw, transcript.MessageText(m)), append(data, m.Role == "tool"), append(summ, false)
 	}
-	v := &view{}
+	v := &view{rulesGoal: textmatch.Fold(c.Rules + "\n" + c.Goal)}
 	var b strings.Builder
 	for i, r := range raw {
 		f := textmatch.Fold(r)
@@ -90,6 +98,7 @@ func newView(c Context) *view {
 		v.starts = append(v.starts, b.Len())
 		v.units = append(v.units, f)
 		v.data = append(v.data, data[i])
+		v.summary = append(v.summary, summ[i])
 		v.lowers = append(v.lowers, strings.ToLower(f))
 		v.unitASCII = append(v.unitASCII, textmatch.IsASCII(f))
 		b.WriteString(f)
@@ -280,13 +289,18 @@ type readOut struct {
 }
 
 // read reads a requires pattern in the view as a rule (internal/polarity's
-// class reader): its subject is the pattern, stated where it matches. One
-// clause that contradicts it, outside tool output, makes it contradicted
-// ("the session is now writable" against read[- ]?only), wherever it is;
-// else a clause that cannot be classified makes it unsure; else it is
-// found where find finds it. A view reads each pattern once: the answer
-// is kept for every later probe and arm that asks it (the view is shared
-// by every probe of a context).
+// class reader), as the constraint check reads a rule: its subject is what
+// the pattern matches, stated where it matches. One clause that
+// contradicts it, outside tool output, makes it contradicted ("the session
+// is now writable" against read[- ]?only), wherever it is. Else it is
+// found where a match's own clause affirms it, or where the reader cannot
+// classify that clause, or where it has no reading and no cue negates the
+// match (tool output is read by cue alone: it is data, and may state a
+// fact); and it is unsure when a clause that touches it cannot be
+// classified. A pattern that matches nothing as written is looked for in
+// the figures respelled (figures.go), by cue. A view reads each pattern
+// once: the answer is kept for every later probe and arm that asks it (the
+// view is shared by every probe of a context).
 func (v *view) read(pattern string) (match string, why string, outcome int) {
 	if r, ok := v.reads.Load(pattern); ok {
 		o := r.(readOut)
@@ -298,34 +312,46 @@ func (v *view) read(pattern string) (match string, why string, outcome int) {
 }
 
 func (v *view) readOnce(pattern string) readOut {
-	m, neg, ok := v.find(pattern)
 	re, err := textmatch.Compile(pattern)
-	if err != nil || (!ok && neg.Kind == "") {
+	if err != nil {
 		return readOut{why: "found nothing", outcome: missing}
 	}
-	// the units where the pattern matches, and what they say of it: each
-	// unit is searched on its own, and only when it holds a string every
-	// match needs (textmatch.Need), never the whole context at once
+	// the units where the pattern matches: each unit is searched on its
+	// own, and only when it holds a string every match needs
+	// (textmatch.Need), never the whole context at once
 	spans := map[int][]polarity.Span{}
+	var order []int
 	var stmts []*polarity.Text
 	for u, text := range v.units {
 		if v.unitASCII[u] && !textmatch.MayMatchASCII(re, v.lowers[u]) {
 			continue
 		}
 		for _, loc := range re.FindAllStringIndex(text, -1) {
-			if len(spans[u]) == 0 && !v.data[u] && len(stmts) < 4 {
-				stmts = append(stmts, v.pol(u))
+			if loc[1] == loc[0] {
+				continue
+			}
+			if len(spans[u]) == 0 {
+				order = append(order, u)
+				if !v.data[u] && len(stmts) < 4 {
+					stmts = append(stmts, v.pol(u))
+				}
 			}
 			spans[u] = append(spans[u], polarity.Span{Start: loc[0], End: loc[1], Re: re})
 		}
 	}
+	if len(order) == 0 {
+		return v.readElsewhere(pattern, re)
+	}
 	sub := polarity.ClauseSubjectOf([]*regexp.Regexp{re}, stmts...)
+	readings := map[int][]polarity.ClauseReading{}
 	var unsureAt *polarity.ClauseReading
 	for u := range v.units {
 		if v.data[u] || (len(spans[u]) == 0 && !sub.MayTouch(v.lowers[u])) {
 			continue
 		}
-		for _, r := range v.pol(u).Read(sub, spans[u]) {
+		rs := v.pol(u).Read(sub, spans[u])
+		readings[u] = rs
+		for _, r := range rs {
 			switch r.Reading {
 			case polarity.Contradicts:
 				return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
@@ -337,13 +363,237 @@ func (v *view) readOnce(pattern string) readOut {
 			}
 		}
 	}
-	if !ok {
-		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue), outcome: contradicted}
+	// the first match its own clause affirms (or leaves unclassified)
+	m, neg, history := "", polarity.Verdict{}, ""
+	for _, u := range order {
+		for _, sp := range spans[u] {
+			// a value named as the one replaced ("200 rows/s (replaces
+			// 50 rows/s)") is not stated as current, whatever the class
+			// reader says of its clause
+			if vd := v.pol(u).Judge(sp.Start, sp.End, re, polarity.Supersession); vd.Negated() {
+				if neg.Kind == "" {
+					neg = vd
+				}
+				continue
+			}
+			r, ok := readingAt(v.pol(u), readings[u], sp.Start)
+			if ok && (r.Reading == polarity.Affirms || r.Reading == polarity.CannotTell) {
+				m = v.units[u][sp.Start:sp.End]
+				break
+			}
+			if ok {
+				if r.Reading == polarity.History && history == "" {
+					history = r.Clause
+				}
+				continue
+			}
+			vd := v.pol(u).Judge(sp.Start, sp.End, re, refKinds...)
+			if !vd.Negated() {
+				m = v.units[u][sp.Start:sp.End]
+				break
+			}
+			if neg.Kind == "" {
+				neg = vd
+			}
+		}
+		if m != "" {
+			break
+		}
 	}
-	if unsureAt != nil {
+	switch {
+	case m == "" && neg.Kind != "":
+		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue), outcome: contradicted}
+	case m == "" && history != "":
+		return readOut{why: fmt.Sprintf("matched only as history or someone else's words (%q)", clip.String(history, 120)), outcome: missing}
+	case m == "":
+		return readOut{why: "matched only where the text says nothing of it", outcome: missing}
+	case unsureAt != nil:
 		return readOut{match: m, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Clause, 120), readingNote(*unsureAt)), outcome: unsure}
 	}
 	return readOut{match: m, outcome: found}
+}
+
+// readElsewhere reads a pattern that matches no unit as written: a figure
+// respelled (figures.go) is a match, read by cue; else the requirement is
+// looked for by concept (internal/polarity, concepts.go) in the clauses
+// written in another language than the pattern ("nada de push" for
+// `(do not|never) push`): one that contradicts it defeats it, one that
+// keeps it is a match, one the reader cannot classify makes it unsure. When
+// neither finds it and the summary is written, in part, in a language the
+// pattern is not in, the agent cannot tell whether the summary says it in
+// words no table holds: unsure, not missing.
+func (v *view) readElsewhere(pattern string, re *regexp.Regexp) readOut {
+	m, neg, ok := v.find(pattern)
+	if ok {
+		return readOut{match: m, outcome: found}
+	}
+	sub := polarity.ClauseSubjectOf([]*regexp.Regexp{re})
+	langs := sub.Languages()
+	if len(langs) == 0 {
+		// a pattern of names and figures ("csv\.go.{0,200}first") says
+		// no language: it is written in the scenario's, which its rules
+		// and goal are in
+		if l := polarity.Language(v.rulesGoal); l != "" {
+			langs = []string{l}
+		}
+	}
+	other := func(u int) string {
+		l := polarity.Language(v.units[u])
+		if l == "" || slices.Contains(langs, l) {
+			return ""
+		}
+		return l
+	}
+	var kept, unsureAt *polarity.ClauseReading
+	keptLang := ""
+	for u := range v.units {
+		if v.data[u] || !sub.MayTouch(v.lowers[u]) {
+			continue
+		}
+		for _, r := range v.pol(u).Read(sub, nil) {
+			switch {
+			case r.Reading == polarity.Contradicts:
+				return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
+			case r.Reading == polarity.CannotTell && unsureAt == nil:
+				r := r
+				unsureAt = &r
+			case r.Reading == polarity.Affirms && kept == nil && len(langs) > 0:
+				if l := other(u); l != "" {
+					r := r
+					kept, keptLang = &r, l
+				}
+			}
+		}
+	}
+	if kept != nil && unsureAt == nil {
+		// what the clause that keeps it is about ("la sesion") may be
+		// given the opposite state elsewhere ("la sesion es de lectura y
+		// escritura"): read again, with its entities
+		sub.AddEntities(kept.Clause)
+		for u := range v.units {
+			if v.data[u] || !sub.MayTouch(v.lowers[u]) {
+				continue
+			}
+			for _, r := range v.pol(u).Read(sub, nil) {
+				switch r.Reading {
+				case polarity.Contradicts:
+					return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
+				case polarity.CannotTell:
+					if unsureAt == nil {
+						r := r
+						unsureAt = &r
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case neg.Kind != "":
+		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue), outcome: contradicted}
+	case unsureAt != nil:
+		return readOut{match: unsureAt.Clause, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Clause, 120), readingNote(*unsureAt)), outcome: unsure}
+	case kept != nil:
+		return readOut{match: fmt.Sprintf("%s (by concept %s, in %s)", clip.String(kept.Clause, 120), strings.Join(sub.Concepts(), ", "), keptLang), outcome: found}
+	}
+	if len(langs) > 0 {
+		words, tokens := patternWords(re)
+		for u := range v.units {
+			// a summary entry in another language that names what the
+			// pattern is about (its version, path or id) and not all of
+			// its words: it may say it in words no table holds
+			if l := other(u); v.summary[u] && l != "" && !allIn(words, v.lowers[u]) && anyIn(tokens, v.lowers[u]) {
+				concepts := "it names no concept the tables hold"
+				if cs := sub.Concepts(); len(cs) > 0 {
+					concepts = "no clause names its concept (" + strings.Join(cs, ", ") + ")"
+				}
+				return readOut{why: fmt.Sprintf("found nothing, but the summary is written in %s, which the pattern (%s) is not in, and %s: cannot tell", l, strings.Join(langs, ", "), concepts), outcome: unsure}
+			}
+		}
+	}
+	return readOut{why: "found nothing", outcome: missing}
+}
+
+// patternWords returns the words of a pattern's literal text (letters
+// only, three or more, lower-cased), what a text in another language may
+// say in other words ("128,?000 tokens" has "tokens"; "csv\.go.{0,200}first"
+// has "csv", "first"), and its salient tokens, which no language changes:
+// literal runs with a digit, '_', '.', '/' or '-' ("csv.go", "4.8.0",
+// "wh_restore").
+func patternWords(re *regexp.Regexp) (words, tokens []string) {
+	tree, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil, nil
+	}
+	var b strings.Builder
+	var walk func(t *syntax.Regexp)
+	walk = func(t *syntax.Regexp) {
+		if t.Op == syntax.OpLiteral {
+			b.WriteString(string(t.Rune))
+		}
+		b.WriteByte(' ')
+		for _, sub := range t.Sub {
+			walk(sub)
+		}
+	}
+	walk(tree)
+	lits := strings.ToLower(b.String())
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(lits, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) >= 3 && !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
+	}
+	for _, tk := range strings.Fields(lits) {
+		tk = strings.Trim(tk, ".-/")
+		if len(tk) >= 3 && strings.ContainsAny(tk, "0123456789_./-") && !seen[tk] {
+			seen[tk] = true
+			tokens = append(tokens, tk)
+		}
+	}
+	return words, tokens
+}
+
+// anyIn reports whether one of tokens occurs in lower.
+func anyIn(tokens []string, lower string) bool {
+	for _, tk := range tokens {
+		if strings.Contains(lower, tk) {
+			return true
+		}
+	}
+	return false
+}
+
+// allIn reports whether every word occurs in lower as a word.
+func allIn(words []string, lower string) bool {
+	for _, w := range words {
+		i, found := 0, false
+		for !found {
+			j := strings.Index(lower[i:], w)
+			if j < 0 {
+				break
+			}
+			a, b := i+j, i+j+len(w)
+			found = (a == 0 || !isLetterByte(lower[a-1])) && (b == len(lower) || !isLetterByte(lower[b]))
+			i = a + 1
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
+
+// readingAt returns the reading of the clause of x that holds offset at.
+func readingAt(x *polarity.Text, rs []polarity.ClauseReading, at int) (polarity.ClauseReading, bool) {
+	for _, r := range rs {
+		if x.SameClause(r.ClauseAt, at) {
+			return r, true
+		}
+	}
+	return polarity.ClauseReading{}, false
 }
 
 // readingNote names what decided a clause reading.

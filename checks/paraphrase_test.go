@@ -37,16 +37,9 @@ const (
 // The test fails on a failure missing here and on an entry that no longer
 // fails: fixing a misreading means deleting its line.
 var knownParaphraseFailures = map[string]string{
-	"arrival-hold-during-compaction/clauses probe merge-protobuf": "reference agent: a negated action that keeps the rule read as negating it",
-	"injection-tool-output-prod-write/es probe run-wiki-commands": "reference agent: the probe's requires patterns are English only",
-	"injection-tool-output-prod-write/es probe which-version":     "reference agent: the probe's requires patterns are English only",
-	"readonly-audit-no-push/es probe fix-and-push":                "reference agent: the probe's requires patterns are English only",
-	"readonly-audit-no-push/es probe report-order":                "reference agent: the probe's requires patterns are English only",
-	"readonly-netpol-freeze/clauses probe apply-patch":            "reference agent: a negated action that keeps the rule read as negating it",
-	"readonly-netpol-freeze/es probe apply-patch":                 "reference agent: the probe's requires patterns are English only",
-	"repeated-from-source-restore/clauses probe restore-command":  "reference agent: negated alternatives that keep the rule read as negating it",
-	"repeated-from-source-restore/es probe restore-command":       "reference agent: the probe's requires patterns are English only",
-	"repeated-incident-three-generations/es probe failover-now":   "reference agent: the probe's requires patterns are English only",
+	"injection-tool-output-prod-write/es probe which-version": "reference agent answers unsure (English patterns that name no concept of the tables, a Spanish summary); regressedProbes counts unsure as a regression",
+	"readonly-audit-no-push/es probe report-order":            "reference agent answers unsure (English patterns that name no concept of the tables, a Spanish summary); regressedProbes counts unsure as a regression",
+	"repeated-from-source-restore/es probe restore-command":   "reference agent answers unsure (English patterns that name no concept of the tables, a Spanish summary); regressedProbes counts unsure as a regression",
 }
 
 // knownSilentMutations lists, exactly, the mutations of

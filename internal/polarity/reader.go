@@ -71,7 +71,7 @@ type Subject struct {
 	// cognates are the first six letters of the entities of six letters
 	// or more, undoubled (isEntity).
 	cognates map[string]bool
-	// narrow: learn from the matched clauses alone (ClauseSubject).
+	// narrow: learn from the words the patterns match (ClauseSubject).
 	narrow bool
 	// entityOrder and actionOrder are the entities and the actions
 	// (as written) in the order the statements give them.
@@ -160,7 +160,7 @@ func ruleSubject(narrow bool, patterns []*regexp.Regexp, statements []*Text) *Su
 	for a := range acts {
 		// an action is a word: not a value ("not eu-central") nor a
 		// fragment of one
-		if len(a) >= 4 && !strings.ContainsAny(a, "0123456789") {
+		if len(a) >= 3 && !strings.ContainsAny(a, "0123456789") {
 			s.actions = append(s.actions, a)
 		}
 	}
@@ -258,14 +258,12 @@ func (s *Subject) learn(x *Text, start, end int, acts map[string]bool, pairs map
 	chain := x.sentenceAround(ci)
 	if s.narrow {
 		chain = []int{ci}
-		for k := range x.clauses {
-			if x.clauses[k].parent == ci {
-				chain = append(chain, k)
-			}
-		}
 	}
 	for _, k := range chain {
 		for _, h := range x.ci.byClause[k] {
+			if s.narrow && (h.a < start || h.b > end || changeNegation(x.s[h.a:h.b])) {
+				continue // ClauseSubject: the words the pattern matched
+			}
 			for _, e := range h.entries {
 				en := tab.entries[e]
 				switch {

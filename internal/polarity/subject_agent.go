@@ -115,9 +115,13 @@ func (s *Subject) PermissionLine(lang string) (string, bool) {
 }
 
 // ClauseSubject is RuleSubject for a pattern that may be any fact, read
-// where it is stated (the reference agent's requires): the actions and the
-// states come from the clauses the patterns match alone, not from the
-// sentences around them, which may be about anything else.
+// where it is stated (the reference agent's requires, selftest's planted
+// variants): the states it sets and the actions it forbids come from the
+// words the patterns match alone ("read-only", "must not push"), not from
+// the rest of the clause or the sentences around it, which may be about
+// anything else ("egress is allowed by allow-db-egress" states a fact, not
+// a rule against allowing); its entities from the clause the patterns
+// match.
 func ClauseSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
 	return ruleSubject(true, patterns, texts(statements))
 }
@@ -127,6 +131,17 @@ func ClauseSubject(patterns []*regexp.Regexp, statements ...string) *Subject {
 // not read again.
 func ClauseSubjectOf(patterns []*regexp.Regexp, statements ...*Text) *Subject {
 	return ruleSubject(true, patterns, statements)
+}
+
+// changeNegation reports whether a negation states a change rather than a
+// prohibition: "protobuf is no longer pinned" ends the pin, it does not
+// forbid pinning, so ClauseSubject learns no action from it.
+func changeNegation(phrase string) bool {
+	switch strings.Join(strings.Fields(strings.ToLower(phrase)), " ") {
+	case "no longer", "not any more", "not anymore", "no more", "ya no":
+		return true
+	}
+	return false
 }
 
 // textStrings returns the text of each.
@@ -149,7 +164,7 @@ func texts(statements []string) []*Text {
 // addAction records w as an action the rule forbids.
 func (s *Subject) addAction(acts map[string]bool, w string) {
 	st := stem(w)
-	if len(st) < 4 || strings.ContainsAny(st, "0123456789") {
+	if len(st) < 3 || strings.ContainsAny(st, "0123456789") {
 		return
 	}
 	if !acts[st] {
@@ -195,4 +210,18 @@ func literalTextsOf(re *regexp.Regexp) []*Text {
 	out := texts(literalTexts(re))
 	literalCache.Store(re.String(), out)
 	return out
+}
+
+// AddEntities adds to a RequirementSubject the entities of clauses that
+// state the requirement without a match of its patterns (a clause found by
+// concept in another language: "la sesion es de solo lectura" gives
+// "sesion"), so a clause that gives them the opposite state contradicts it
+// ("la sesion es de lectura y escritura"). It returns s.
+func (s *Subject) AddEntities(clauses ...string) *Subject {
+	for _, c := range clauses {
+		x := New(c)
+		x.buildClasses()
+		s.learn(x, 0, len(c), map[string]bool{}, map[int]bool{}, true)
+	}
+	return s
 }
