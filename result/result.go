@@ -89,9 +89,11 @@ type RunConfig struct {
 }
 
 // SuiteScenario is one scenario a run planned.
+// Like a unit's scenario, it is the run's identity: never redacted, so
+// that the units and the suite they were planned from stay comparable.
 type SuiteScenario struct {
-	ID     string `json:"id"`
-	Digest string `json:"digest"`
+	ID     string `json:"id" redact:"keep"`
+	Digest string `json:"digest" redact:"keep"`
 }
 
 // Unit statuses.
