@@ -488,6 +488,9 @@ func TestJudgeGateFreeText(t *testing.T) {
 				t.Errorf("gate: lost: error text %q, want the full arm's missing verdict", p.ErrorText())
 			}
 		}
+		if r.Units[0].Status != result.UnitOK {
+			t.Errorf("gate %v: unit %s (%s): a probe the judge could not grade is no failure of the unit", gate, r.Units[0].Status, r.Units[0].Error)
+		}
 		errs := -1
 		for _, a := range r.Aggregates {
 			if a.Check == result.CheckDecisions {

@@ -137,7 +137,10 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 	}
 	out.Probes = u.decide(tl.active.Current())
 	for _, p := range out.Probes {
-		if p.Class == result.ProbeErrored && out.Status == result.UnitOK {
+		// An agent that failed fails the unit; a probe --judge-gate could
+		// not grade is an error of that probe alone, as a check's is.
+		agentFailed := p.Full.Error != "" || p.Compacted.Error != ""
+		if p.Class == result.ProbeErrored && agentFailed && out.Status == result.UnitOK {
 			out.Status = result.UnitError
 			out.Error = "probe " + p.ID + ": " + p.ErrorText()
 			if u.hard.Err() != nil {
