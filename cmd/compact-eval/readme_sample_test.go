@@ -39,8 +39,15 @@ func TestReadmeSampleOutput(t *testing.T) {
 	t.Chdir(work)
 	t.Setenv("XDG_CACHE_HOME", cache)
 	var out, errb bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	// The README shows a terminal session: the live progress line is
+	// redrawn in place and blanked at the end, so what a reader is left
+	// with on stderr is what each line shows after its last \r.
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Terminal: true}
 	code := run(context.Background(), strings.Fields(ex.Args), env)
+	if !strings.Contains(errb.String(), "\r") {
+		t.Errorf("on a terminal, stderr holds no live progress line: %q", errb.String())
+	}
+	errb = *bytes.NewBufferString(onScreen(errb.String()))
 	norm := outputNormalizer{tmpDirs: []string{work, cache}}
 	if err := checkDocExample(ex, norm, out.String(), errb.String(), code); err != nil {
 		t.Errorf("README sample output: %v", err)
@@ -50,4 +57,19 @@ func TestReadmeSampleOutput(t *testing.T) {
 			t.Errorf("the README sample with %s still matches: the comparison is blind", what)
 		}
 	}
+}
+
+// onScreen is what a terminal shows of s: each line as it stands after its
+// last carriage return, blank lines dropped.
+func onScreen(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(s, "\n") {
+		if i := strings.LastIndexByte(l, '\r'); i >= 0 {
+			l = l[i+1:]
+		}
+		if strings.TrimSpace(l) != "" {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
 }
