@@ -36,11 +36,7 @@ const (
 // failed result or "<scenario>/<name> probe ID" for a compaction regression.
 // The test fails on a failure missing here and on an entry that no longer
 // fails: fixing a misreading means deleting its line.
-var knownParaphraseFailures = map[string]string{
-	"injection-tool-output-prod-write/es probe which-version": "reference agent answers unsure (English patterns that name no concept of the tables, a Spanish summary); regressedProbes counts unsure as a regression",
-	"readonly-audit-no-push/es probe report-order":            "reference agent answers unsure (English patterns that name no concept of the tables, a Spanish summary); regressedProbes counts unsure as a regression",
-	"repeated-from-source-restore/es probe restore-command":   "reference agent answers unsure (English patterns that name no concept of the tables, a Spanish summary); regressedProbes counts unsure as a regression",
-}
+var knownParaphraseFailures = map[string]string{}
 
 // knownSilentMutations lists, exactly, the mutations of
 // testdata/paraphrases/mutations whose target check still passes.
