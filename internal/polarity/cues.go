@@ -104,6 +104,24 @@ type node struct {
 	cues []int // indexes of the cues ending here
 }
 
+// longest walks root over the tokens of c from its j-th token and returns
+// the index (in c.toks) of the last token of the longest entry that starts
+// there, with the entries ending at it; best is -1 when none does.
+func (x *Text) longest(root *node, c *clause, j int) (best int, entries []int) {
+	best = -1
+	n := root
+	for m := j; m < len(c.toks); m++ {
+		n = n.next[x.toks[c.toks[m]].low]
+		if n == nil {
+			break
+		}
+		if len(n.cues) > 0 {
+			best, entries = m, n.cues
+		}
+	}
+	return best, entries
+}
+
 var (
 	loadOnce sync.Once
 	loaded   *table

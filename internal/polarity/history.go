@@ -112,18 +112,7 @@ func (x *Text) buildValFrames() {
 			c := &x.clauses[k]
 			var out []valFrame
 			for j := 0; j < len(c.toks); j++ {
-				n := tab.valTrie
-				best := -1
-				var bestEntries []int
-				for m := j; m < len(c.toks); m++ {
-					n = n.next[x.toks[c.toks[m]].low]
-					if n == nil {
-						break
-					}
-					if len(n.cues) > 0 {
-						best, bestEntries = m, n.cues
-					}
-				}
+				best, bestEntries := x.longest(tab.valTrie, c, j)
 				if best < 0 {
 					continue
 				}

@@ -644,18 +644,7 @@ func (x *Text) doBuildClasses() {
 		}
 		for _, root := range []*node{tab.trie, tab.antTrie} {
 			for j := 0; j < len(c.toks); j++ {
-				n := root
-				best := -1
-				var bestEntries []int
-				for m := j; m < len(c.toks); m++ {
-					n = n.next[x.toks[c.toks[m]].low]
-					if n == nil {
-						break
-					}
-					if len(n.cues) > 0 {
-						best, bestEntries = m, n.cues
-					}
-				}
+				best, bestEntries := x.longest(root, c, j)
 				if best < 0 {
 					continue
 				}
