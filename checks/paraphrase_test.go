@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -319,16 +318,8 @@ func TestParaphraseMutationsNeverPassSilently(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var m paraphraseMutation
-			dec := json.NewDecoder(strings.NewReader(string(data)))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&m); err != nil {
-				t.Fatalf("reading %s: %v", f, err)
-			}
+			readStrictJSON(t, f, &m)
 			if !known[m.Check] || m.Invariant == "" || m.Why == "" || len(m.Edits) == 0 || !classes[m.Class] || (m.Lang != "en" && m.Lang != "es") {
 				t.Fatalf("a mutation needs a known check (got %q), its invariant, a why, edits, a class of %v and a lang (en, es)", m.Check, mutationClasses)
 			}

@@ -83,17 +83,24 @@ func readGold(t *testing.T, id string) (*goldFile, bool) {
 // paraphrase of one), refusing unknown fields.
 func readGoldFile(t *testing.T, path string) *goldFile {
 	t.Helper()
+	var g goldFile
+	readStrictJSON(t, path, &g)
+	return &g
+}
+
+// readStrictJSON decodes the JSON file path into v, refusing unknown
+// fields: a test fixture with a misspelt key fails instead of testing less.
+func readStrictJSON(t *testing.T, path string, v any) {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g goldFile
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&g); err != nil {
-		t.Fatalf("%s: %v", path, err)
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
 	}
-	return &g
 }
 
 // goldInput builds the input of generation n (1-based) of a gold file, as
@@ -166,16 +173,8 @@ func TestMutationsFailExactlyTheirCheck(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var m mutationFile
-			dec := json.NewDecoder(strings.NewReader(string(data)))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&m); err != nil {
-				t.Fatalf("reading %s: %v", f, err)
-			}
+			readStrictJSON(t, f, &m)
 			if !known[m.Check] || m.Why == "" || len(m.Summary) == 0 {
 				t.Fatalf("mutation needs a known check (got %q), a why and a summary", m.Check)
 			}
