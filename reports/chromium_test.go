@@ -2,84 +2,21 @@ package reports_test
 
 import (
 	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/compact-eval/compact-eval/internal/testkit/browser"
 	"github.com/compact-eval/compact-eval/reports"
 )
-
-// chromium returns the headless browser's path; it skips the test when
-// there is none, except in CI (CI=true), where the browser is required.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed; .ci/run installs the Debian package chromium")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium)")
-	return ""
-}
-
-// artifactDir is where the screenshot is kept: $COMPACT_EVAL_ARTIFACTS
-// when set (CI), else the test's artifact directory (go test -artifacts).
-func artifactDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("COMPACT_EVAL_ARTIFACTS"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	return t.ArtifactDir()
-}
-
-// runChromium runs headless Chromium on page with extra flags and returns
-// stdout and stderr (the console, through --enable-logging=stderr).
-func runChromium(t *testing.T, bin, page string, extra ...string) (string, string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}, extra...)
-	args = append(args, "file://"+page)
-	cmd := exec.CommandContext(ctx, bin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v: %v\n%s", extra, err, stderr.String())
-	}
-	return stdout.String(), stderr.String()
-}
-
-// consoleErrors returns the console lines that report a JavaScript error.
-var consoleErrorRe = regexp.MustCompile(`(?i)uncaught|console error|:CONSOLE\(\d+\)\].*error`)
-
-func consoleErrors(stderr string) []string {
-	var out []string
-	for _, l := range strings.Split(stderr, "\n") {
-		if consoleErrorRe.MatchString(l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // TestHTMLChromium opens the HTML report in headless Chromium: the charts
 // and a drill-down render, the inline script runs, the console shows no
 // error, and a screenshot is kept as an artifact.
 func TestHTMLChromium(t *testing.T) {
-	bin := chromium(t)
+	bin := browser.Path(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	if err := os.WriteFile(page, []byte(render(t, small(t), "html", reports.Options{})), 0o644); err != nil {
@@ -92,12 +29,12 @@ func TestHTMLChromium(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`<!DOCTYPE html><html><body><script>undefinedFunction();</script></body></html>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr := runChromium(t, bin, bad, "--dump-dom"); len(consoleErrors(stderr)) == 0 {
+	if _, stderr := browser.Run(t, bin, "file://"+bad, "--dump-dom"); len(browser.ConsoleErrors(stderr)) == 0 {
 		t.Fatalf("the console capture did not report a deliberate script error; stderr:\n%s", stderr)
 	}
 
-	dom, stderr := runChromium(t, bin, page, "--dump-dom")
-	if errs := consoleErrors(stderr); len(errs) > 0 {
+	dom, stderr := browser.Run(t, bin, "file://"+page, "--dump-dom")
+	if errs := browser.ConsoleErrors(stderr); len(errs) > 0 {
 		t.Errorf("console errors:\n%s", strings.Join(errs, "\n"))
 	}
 	for _, want := range []struct{ name, re string }{
@@ -135,8 +72,8 @@ func TestHTMLChromium(t *testing.T) {
 
 	// The filter box, given by the link (#filter=…), hides the failures
 	// that do not match every word, and the groups left empty.
-	filtered, stderr := runChromium(t, bin, page+"#filter=scn-001%20secret", "--dump-dom")
-	if errs := consoleErrors(stderr); len(errs) > 0 {
+	filtered, stderr := browser.Run(t, bin, "file://"+page+"#filter=scn-001%20secret", "--dump-dom")
+	if errs := browser.ConsoleErrors(stderr); len(errs) > 0 {
 		t.Errorf("console errors with a filter:\n%s", strings.Join(errs, "\n"))
 	}
 	if !strings.Contains(filtered, `<span class="muted" id="fcount">3 of 47 shown</span>`) {
@@ -146,8 +83,8 @@ func TestHTMLChromium(t *testing.T) {
 		t.Errorf("%d scenario groups hidden by the filter, want 2 (scn-000, scn-002)", n)
 	}
 
-	shot := filepath.Join(artifactDir(t), "report-small.png")
-	runChromium(t, bin, page, "--screenshot="+shot, "--window-size=1400,2000", "--hide-scrollbars")
+	shot := filepath.Join(browser.ArtifactDir(t), "report-small.png")
+	browser.Run(t, bin, "file://"+page, "--screenshot="+shot, "--window-size=1400,2000", "--hide-scrollbars")
 	png, err := os.ReadFile(shot)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)

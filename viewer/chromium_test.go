@@ -2,78 +2,20 @@ package viewer_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/compact-eval/compact-eval/internal/testkit/browser"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/viewer"
 )
-
-// chromium returns the headless browser's path; it skips the test when
-// there is none, except in CI (CI=true), where the browser is required.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed; .ci/run installs the Debian package chromium")
-	}
-	t.Skip("chromium is not installed (apt-get install chromium)")
-	return ""
-}
-
-// artifactDir is where screenshots are kept: $COMPACT_EVAL_ARTIFACTS when
-// set (CI), else the test's artifact directory (go test -artifacts).
-func artifactDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("COMPACT_EVAL_ARTIFACTS"); d != "" {
-		must(t, os.MkdirAll(d, 0o755))
-		return d
-	}
-	return t.ArtifactDir()
-}
-
-// browse runs headless Chromium on url with extra flags and returns its
-// stdout (the DOM with --dump-dom) and stderr (the console).
-func browse(t *testing.T, bin, url string, extra ...string) (string, string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}, extra...)
-	cmd := exec.CommandContext(ctx, bin, append(args, url)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium %v %s: %v\n%s", extra, url, err, stderr.String())
-	}
-	return stdout.String(), stderr.String()
-}
-
-var consoleErrorRe = regexp.MustCompile(`(?i)uncaught|:CONSOLE\(\d+\)\].*error`)
-
-func consoleErrors(stderr string) []string {
-	var out []string
-	for _, l := range strings.Split(stderr, "\n") {
-		if consoleErrorRe.MatchString(l) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // harness is a test page that loads path in a frame, runs script in the
 // page once the frame has loaded (frame is the frame's window, done(text)
@@ -98,7 +40,7 @@ later(20000, function () { if (out.textContent === "pending") { done("timeout");
 // failure link opens its check, names whole at a narrow width; screenshots
 // of each are kept.
 func TestChromium(t *testing.T) {
-	bin := chromium(t)
+	bin := browser.Path(t)
 	dir := fixture(t, 4)
 	prog := writeRun(t, dir, "being-written", fixtureRun(30, 2))
 	must(t, os.Remove(filepath.Join(prog, "result.json")))
@@ -121,14 +63,14 @@ func TestChromium(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	page := func(name, src string, width int, script string) string {
-		h := strings.NewReplacer("%W", itoa(width), "%SRC", src, "%SCRIPT", script).Replace(harness)
+		h := strings.NewReplacer("%W", strconv.Itoa(width), "%SRC", src, "%SCRIPT", script).Replace(harness)
 		scripts[name] = h
 		return srv.URL + "/__t/" + name
 	}
 	run := func(name, src string, width int, script string) string {
 		t.Helper()
-		dom, stderr := browse(t, bin, page(name, src, width, script), "--dump-dom", "--virtual-time-budget=30000")
-		if errs := consoleErrors(stderr); len(errs) > 0 {
+		dom, stderr := browser.Run(t, bin, page(name, src, width, script), "--dump-dom", "--virtual-time-budget=30000")
+		if errs := browser.ConsoleErrors(stderr); len(errs) > 0 {
 			t.Errorf("%s: console errors:\n%s", name, strings.Join(errs, "\n"))
 		}
 		m := regexp.MustCompile(`(?s)<pre id="out">(.*?)</pre>`).FindStringSubmatch(dom)
@@ -245,7 +187,7 @@ func TestChromium(t *testing.T) {
 	}
 
 	// Screenshots, for a person to look at.
-	art := artifactDir(t)
+	art := browser.ArtifactDir(t)
 	for name, path := range map[string]string{
 		"view-runs.png":   "/",
 		"view-trend.png":  "/trends?figure=constraint",
@@ -257,24 +199,11 @@ func TestChromium(t *testing.T) {
 		"view-drilldown.png": strings.TrimPrefix(page("report-wide", "/run/0/"+b, 1260, reportScript), srv.URL),
 	} {
 		shot := filepath.Join(art, name)
-		browse(t, bin, srv.URL+path, "--screenshot="+shot, "--window-size=1300,1400", "--hide-scrollbars", "--virtual-time-budget=5000")
+		browser.Run(t, bin, srv.URL+path, "--screenshot="+shot, "--window-size=1300,1400", "--hide-scrollbars", "--virtual-time-budget=5000")
 		png, err := os.ReadFile(shot)
 		if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 20_000 {
 			t.Errorf("screenshot %s: %d bytes, %v", shot, len(png), err)
 		}
 		t.Logf("screenshot: %s", shot)
 	}
-}
-
-func itoa(n int) string { return fmtInt(n) }
-
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
