@@ -114,6 +114,13 @@ const (
 	decUnshift
 	decHex // hex alone (decTokens includes it)
 	decAll = 1<<iota - 1
+
+	// decValidJSON is what a valid JSON document is read under: a line
+	// break there falls between tokens (a string holds none raw), so
+	// joining lines would only glue values that JSON keeps apart, at the
+	// cost of reading a pretty-printed document twice. What a string
+	// holds is read under every decoding.
+	decValidJSON = decAll &^ decJoin
 )
 
 // searcher runs one search of a Redactor over a text.
@@ -245,6 +252,10 @@ func (sr *searcher) decode(st *stream, mask int) {
 		for _, c := range joinLines(st) {
 			sr.child(c, next)
 		}
+	} else if mask&decJoin != 0 && sv&svBreakAtCode != 0 {
+		if c := glueBreaks(st, sr.minRun); c != nil {
+			sr.child(c, next)
+		}
 	}
 	if mask&decUTF16 != 0 && sv&svNUL != 0 {
 		sr.utf16(st, next)
@@ -271,14 +282,15 @@ func (sr *searcher) decode(st *stream, mask int) {
 
 // What survey finds in a stream: the decodings worth trying.
 const (
-	svEscape   = 1 << iota // \ % & =
-	svCodes                // a run of numbers codes would read
-	svNewline              // a line break
-	svNUL                  // NUL bytes, as many as a leaking run
-	svTokens               // a base64 or base32 run
-	svHex                  // a hex run, or pairs of digits apart
-	svUnshift              // a token a letter shift may hide an encoding in
-	svReversed             // an escape written backwards
+	svEscape      = 1 << iota // \ % & =
+	svCodes                   // a run of numbers codes would read
+	svNewline                 // a line break
+	svNUL                     // NUL bytes, as many as a leaking run
+	svTokens                  // a base64 or base32 run
+	svHex                     // a hex run, or pairs of digits apart
+	svUnshift                 // a token a letter shift may hide an encoding in
+	svReversed                // an escape written backwards
+	svBreakAtCode             // a line break where code or JSON would break
 )
 
 // joinable reports whether a line break between the bytes a and b may cut
@@ -431,6 +443,8 @@ func survey(s string, minRun int) int {
 			}
 			if sawNL && joinable(prev, c) {
 				out |= svNewline
+			} else if sawNL {
+				out |= svBreakAtCode
 			}
 			sawNL, prev = false, c
 		} else {
@@ -531,13 +545,16 @@ func inSixLetters(set uint32) bool {
 
 // joinLines joins the lines of st: every whitespace run that holds a line
 // break dropped, and (when it differs) only the line breaks with the
-// indentation all continued lines share, so that a space the text had at
-// the break stays ("0163 01\n   53 0137" wrapped from space-separated
-// codes).
+// indentation the wrapper added, so that a space the text had at the break
+// stays ("0163 01\n   53 0137" wrapped from space-separated codes). That
+// indentation is the one most continued lines have; a line of the text
+// around the wrapped block may have less, so the smallest is tried too.
 func joinLines(st *stream) []*stream {
 	s := st.b
 	bd := newBuilder(st, len(s))
-	indent := -1
+	// counts[n] is how many continued lines start with n blanks (the
+	// last slot counts deeper ones)
+	var counts [16]int
 	for i := 0; i < len(s); {
 		if !isSpace(s[i]) {
 			bd.add(s[i], i, i+1)
@@ -552,8 +569,8 @@ func joinLines(st *stream) []*stream {
 				for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
 					k++
 				}
-				if k < len(s) && s[k] != '\n' && s[k] != '\r' && (indent < 0 || k-j-1 < indent) {
-					indent = k - j - 1
+				if k < len(s) && s[k] != '\n' && s[k] != '\r' {
+					counts[min(k-j-1, len(counts)-1)]++
 				}
 			}
 			j++
@@ -566,9 +583,33 @@ func joinLines(st *stream) []*stream {
 		i = j
 	}
 	out := []*stream{bd.stream("wrapped")}
-	if indent < 0 {
+	smallest, common := -1, -1
+	for n, c := range counts {
+		if c == 0 {
+			continue
+		}
+		if smallest < 0 {
+			smallest = n
+		}
+		if common < 0 || c > counts[common] {
+			common = n
+		}
+	}
+	if smallest < 0 {
 		return out
 	}
+	for _, indent := range []int{common, smallest} {
+		if kept := dropBreaks(st, indent); kept.b != out[len(out)-1].b && kept.b != out[0].b {
+			out = append(out, kept)
+		}
+	}
+	return out
+}
+
+// dropBreaks is st with each line break and up to indent blanks after it
+// dropped.
+func dropBreaks(st *stream, indent int) *stream {
+	s := st.b
 	kept := newBuilder(st, len(s))
 	for i := 0; i < len(s); {
 		switch {
@@ -584,10 +625,69 @@ func joinLines(st *stream) []*stream {
 			i++
 		}
 	}
-	if string(kept.b) != out[0].b {
-		out = append(out, kept.stream("wrapped"))
+	return kept.stream("wrapped")
+}
+
+// glueBreaks is the cheap form of joinLines for a stream whose line breaks
+// all fall where pretty-printed JSON or code breaks (after a comma or an
+// opening bracket, before a quote or a closing one): a token wrapped
+// across lines may still break there (a ROT47 token holds brackets and
+// quotes like any other byte). Only the words that touch a break are
+// joined: each chain of words linked by line breaks (a line that is one
+// word goes on the chain) becomes one word of the stream, when it is long
+// enough to hold a leaking run. Prose and JSON cost a few words per line,
+// not the whole text again.
+func glueBreaks(st *stream, minRun int) *stream {
+	s := st.b
+	var bd *builder
+	// chain is the start of the current chain's first word; words is how
+	// many words it has; end is where its last word ends
+	chain, words, end := -1, 0, 0
+	flush := func() {
+		if words >= 2 && end-chain >= minRun {
+			if bd == nil {
+				bd = newBuilder(st, len(s)/4)
+			} else {
+				bd.add(' ', chain-1, chain)
+			}
+			for k := chain; k < end; k++ {
+				if !isSpace(s[k]) {
+					bd.add(s[k], k, k+1)
+				}
+			}
+		}
+		chain, words = -1, 0
 	}
-	return out
+	for i := 0; i < len(s); {
+		if isSpace(s[i]) {
+			j, nl := i, false
+			for j < len(s) && isSpace(s[j]) {
+				nl = nl || s[j] == '\n'
+				j++
+			}
+			if !nl && chain >= 0 {
+				flush()
+			}
+			i = j
+			continue
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		// whitespace without a line break ended the last chain
+		if chain < 0 {
+			chain = i
+		}
+		words++
+		end = j
+		i = j
+	}
+	flush()
+	if bd == nil {
+		return nil
+	}
+	return bd.stream("wrapped")
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -33,7 +33,7 @@ func (r *Redactor) JSON(doc []byte) []byte {
 	// What the values spell together: replace the values a leak touches,
 	// until none is left (each round replaces at least one value).
 	for range 8 {
-		leaks := r.Find(string(out))
+		leaks := r.find(string(out), decValidJSON)
 		if len(leaks) == 0 {
 			break
 		}
@@ -172,7 +172,7 @@ func (r *Redactor) containsValidJSON(doc []byte) bool {
 			if json.Unmarshal(lit, &s) != nil {
 				s = string(lit)
 			}
-			if r.anyLeak(s) {
+			if r.anyLeak(s, decAll) {
 				return true
 			}
 		}

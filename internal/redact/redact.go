@@ -317,28 +317,32 @@ func itoa(n int) string {
 // merged (the first secret in the Redactor's order names them). s is
 // searched as it is and under every decoding of the normalising search
 // (decode.go), alone and in pairs.
-func (r *Redactor) Find(s string) []Leak {
+func (r *Redactor) Find(s string) []Leak { return r.find(s, decAll) }
+
+// find is Find with the decodings of mask applied to s itself (those of
+// what they decode are all applied).
+func (r *Redactor) find(s string, mask int) []Leak {
 	if r == nil || s == "" {
 		return nil
 	}
 	sr := r.newSearcher(false)
 	defer putFolded(sr.f)
-	sr.search(s)
+	sr.search(s, mask)
 	if sr.exhausted {
 		return []Leak{{ID: r.secrets[0].id, Start: 0, End: len(s), Encoding: "too costly to search"}}
 	}
 	return merge(sr.leaks)
 }
 
-// anyLeak reports whether Find(s) would find anything, stopping at the
+// anyLeak reports whether find(s, mask) would find anything, stopping at the
 // first leak and recording no positions.
-func (r *Redactor) anyLeak(s string) bool {
+func (r *Redactor) anyLeak(s string, mask int) bool {
 	if r == nil || s == "" {
 		return false
 	}
 	sr := r.newSearcher(true)
 	defer putFolded(sr.f)
-	sr.search(s)
+	sr.search(s, mask)
 	return sr.found || sr.exhausted
 }
 
@@ -350,23 +354,24 @@ func (r *Redactor) newSearcher(any bool) *searcher {
 	return sr
 }
 
-func (sr *searcher) search(s string) {
+func (sr *searcher) search(s string, mask int) {
 	sr.budget = budgetFor(len(s))
 	root := &stream{b: s}
 	sr.scan(root)
 	if len(sr.leaks) > 0 {
 		sr.cover = merge(slices.Clone(sr.leaks))
 	}
-	sr.decode(root, decAll)
+	sr.decode(root, mask)
 }
 
-// plainLeak reports whether b, read as text, leaks: anyLeak of its bytes.
+// plainLeak reports whether the valid JSON document b, read as text,
+// leaks: anyLeak of its bytes, without line joins (see decValidJSON).
 func (r *Redactor) plainLeak(b []byte) bool {
 	if len(b) == 0 {
 		return false
 	}
 	// b is only read, and nothing read from s outlives the call: no copy.
-	return r.anyLeak(unsafe.String(&b[0], len(b)))
+	return r.anyLeak(unsafe.String(&b[0], len(b)), decValidJSON)
 }
 
 // merge sorts leaks and joins those that overlap or touch.
@@ -395,7 +400,7 @@ func merge(leaks []Leak) []Leak {
 }
 
 // Contains reports whether s leaks a secret.
-func (r *Redactor) Contains(s string) bool { return r.anyLeak(s) }
+func (r *Redactor) Contains(s string) bool { return r.anyLeak(s, decAll) }
 
 // String returns s with every leak replaced by the tag of its secret.
 func (r *Redactor) String(s string) string {

@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -32,5 +34,64 @@ func TestWrappedSecretInTheSessionIsNotPublic(t *testing.T) {
 	// The masked form the tool printed stays public.
 	if masked := "sk_live_****************************7Hq2"; r.Contains("it printed " + masked) {
 		t.Errorf("the masked form %q counts as a leak", masked)
+	}
+}
+
+// A token wrapped across lines may break next to any byte, the brackets,
+// quotes and commas where pretty-printed JSON or code breaks included (a
+// ROT47 token holds them like any other byte): found wherever the break
+// falls, with one line or several, text around it or none, and in a JSON
+// string. Each side of the break is shorter than a leaking run, so only
+// the joined token leaks.
+func TestWrappedAtCodeBreaks(t *testing.T) {
+	const left, right = "Ab3dE6g", "hJ9kL2m"
+	for _, c := range `,{[("}])` {
+		for _, enc := range []struct {
+			name string
+			f    func(string) string
+		}{{"plain", func(s string) string { return s }}, {"ROT47", rot47}} {
+			// the planted byte ends the first line, then starts the second
+			for _, cut := range []int{7, 6} {
+				// the encoded secret, 14 bytes, c at the cut's edge
+				token := left[:cut] + string(c) + right[cut-6:]
+				secret := enc.f(token) // ROT47 is its own inverse
+				r := New([]Secret{{ID: "s", Value: secret}})
+				if r.Contains(token[:7]) || r.Contains(token[7:]) {
+					t.Fatalf("a side of the break leaks alone: %q", token)
+				}
+				for name, text := range map[string]string{
+					"one break":       "0 " + token[:7] + "\n  " + token[7:] + " 0",
+					"two breaks":      "0 " + token[:4] + "\n  " + token[4:10] + "\n  " + token[10:] + " 0",
+					"alone, CRLF":     token[:7] + "\r\n" + token[7:],
+					"line after text": "the key:\n" + token[:7] + "\n" + token[7:] + "\nend",
+				} {
+					if !r.Contains(text) {
+						t.Errorf("%s, %q at %d, %s: not found in %q", enc.name, c, cut, name, text)
+					}
+				}
+				value, _ := json.Marshal("0 " + token[:7] + "\n  " + token[7:] + " 0")
+				if doc := `{"log": ` + string(value) + `}`; !r.ContainsJSON([]byte(doc)) {
+					t.Errorf("%s, %q at %d: not found in the JSON document %s", enc.name, c, cut, doc)
+				}
+			}
+		}
+	}
+}
+
+// The indentation a wrapper adds is the one most continued lines share:
+// a line of the text around the block with less of it (the fuzzer's "\n "
+// before octal codes wrapped with two spaces) does not hide the codes.
+func TestWrappedCodesAfterLessIndentedText(t *testing.T) {
+	const secret = "JyFn4n:/1F+QBG+FUKkgi7AK"
+	r := New([]Secret{{ID: "s", Value: secret}})
+	var codes []string
+	for _, b := range []byte(secret) {
+		codes = append(codes, fmt.Sprintf("0%o", b))
+	}
+	for _, around := range []string{"\n", "\n\t", " \n x", ""} {
+		text := around + " " + wrapEvery(strings.Join(codes, " "), 8) + " " + around
+		if !r.Contains(text) {
+			t.Errorf("around %q: not found in %q", around, text)
+		}
 	}
 }
