@@ -66,7 +66,7 @@ func (st *state) readPatterns(segs [][]leaf, sub *polarity.Subject, patterns []s
 					}
 				}
 			}
-			if len(spans) == 0 && !sub.MayTouch(l.lower) {
+			if len(spans) == 0 && !sub.MayTouchSigned(l.lower, st.signature(&l)) {
 				continue
 			}
 			for _, r := range st.pol(l).Read(sub, spans) {

@@ -232,11 +232,14 @@ func readClausesAt(low string, qs []quantity.Quantity, at [][]int) textClauses {
 		}
 	}
 	qi := 0
+	// one backing array for every clause's stems: a clause's are appended
+	// whole before the next clause starts
+	all := make(stems, 0, len(low)/8+4)
 	for k, sp := range tc.spans {
 		if need != nil && !need[headOf(k)] {
 			continue
 		}
-		var ws stems
+		first := len(all)
 		for i := sp.start; i < sp.end; {
 			c := low[i]
 			if c < 0x80 && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
@@ -271,12 +274,16 @@ func readClausesAt(low string, qs []quantity.Quantity, at [][]int) textClauses {
 				}
 				inFigure := qi < len(qs) && qs[qi].Unit != "" && qs[qi].Start <= i
 				if w := low[i:j]; !inFigure && !stopWords[w] {
-					ws = ws.add(groundStem(w))
+					if st := groundStem(w); !all[first:].has(st) {
+						all = append(all, st)
+					}
 				}
 			}
 			i = j
 		}
-		tc.words[k] = ws
+		if len(all) > first {
+			tc.words[k] = all[first:len(all):len(all)]
+		}
 	}
 	if attached {
 		tc.attach(head, shared)
@@ -393,20 +400,20 @@ func (tc textClauses) clauseAt(i int) int {
 	return -1
 }
 
-// wordsAround returns the stems of the clauses holding the offsets, less
-// those in not.
-func (tc textClauses) wordsAround(at []int, not stems) stems {
-	var out stems
+// appendWordsAround appends to dst the stems of the clauses holding the
+// offsets, less those in not, each once.
+func (tc textClauses) appendWordsAround(dst stems, at []int, not stems) stems {
+	first := len(dst)
 	for _, i := range at {
 		if k := tc.clauseAt(i); k >= 0 {
 			for _, w := range tc.words[k] {
-				if !not.has(w) {
-					out = out.add(w)
+				if !not.has(w) && !dst[first:].has(w) {
+					dst = append(dst, w)
 				}
 			}
 		}
 	}
-	return out
+	return dst
 }
 
 // relation judges the tokens of a claim (low: folded, lower-cased; cqs
@@ -457,11 +464,24 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 	if v, who, which := roleSwap(low, toks, inClaim, hay, inEvent, claim, eventClauses); v == relSwapped {
 		return v, who, which
 	}
-	pred := make([]stems, len(toks))
-	have := make([]clauseSet, len(toks))
+	// the words around each token in the claim, and the event's clauses
+	// holding it: one backing array each, on the stack for a short claim
+	var predBuf [8]stems
+	var haveBuf [8]clauseSet
+	var wordBuf [64]string
+	var clauseBuf [16]int
+	pred, have := predBuf[:0], haveBuf[:0]
+	if len(toks) > len(predBuf) {
+		pred, have = make([]stems, 0, len(toks)), make([]clauseSet, 0, len(toks))
+	}
+	words, clauses := stems(wordBuf[:0]), clauseSet(clauseBuf[:0])
 	for i := range toks {
-		pred[i] = claim.wordsAround(inClaim[i], names)
-		have[i] = eventClauses.clausesAt(inEvent[i])
+		n := len(words)
+		words = claim.appendWordsAround(words, inClaim[i], names)
+		pred = append(pred, words[n:len(words):len(words)])
+		n = len(clauses)
+		clauses = eventClauses.appendClausesAt(clauses, inEvent[i])
+		have = append(have, clauses[n:len(clauses):len(clauses)])
 	}
 	verdict, who, which := relHolds, "", []string(nil)
 	for i, t := range toks {
@@ -494,15 +514,16 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 // clauseSet lists the clauses of a text a token stands in.
 type clauseSet []int
 
-// clausesAt returns the clauses holding the offsets.
-func (tc textClauses) clausesAt(at []int) clauseSet {
-	var out clauseSet
+// appendClausesAt appends to dst the clauses holding the offsets, each
+// once.
+func (tc textClauses) appendClausesAt(dst clauseSet, at []int) clauseSet {
+	first := len(dst)
 	for _, i := range at {
-		if k := tc.clauseAt(i); k >= 0 && !slices.Contains(out, k) {
-			out = append(out, k)
+		if k := tc.clauseAt(i); k >= 0 && !slices.Contains(dst[first:], k) {
+			dst = append(dst, k)
 		}
 	}
-	return out
+	return dst
 }
 
 // has reports whether one of the clauses holds stem w.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/summary"
 
+	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
@@ -33,6 +34,7 @@ type state struct {
 	readErr error
 	// leaves are the summary's string fields, in document order.
 	leaves []leaf
+	sigs   []polarity.Signature // of each leaf, by index
 	// sd is the per-scenario precomputed data (nil without a scenario).
 	sd *scenarioData
 	// pols caches what polarity reads in the leaves.
@@ -142,6 +144,14 @@ type leaf struct {
 	ascii  bool   // lower is ASCII
 }
 
+// signature returns the signature of l's words (polarity.MayTouchSigned).
+func (st *state) signature(l *leaf) polarity.Signature {
+	if l.i > 0 && l.i <= len(st.sigs) && st.leaves[l.i-1].lower == l.lower {
+		return st.sigs[l.i-1]
+	}
+	return polarity.SignatureOf(l.lower)
+}
+
 func (in *Input) state() *state {
 	if in.memo != nil {
 		in.memo.once.Do(func() { in.memo.st = newState(in) })
@@ -166,6 +176,14 @@ func newState(in *Input) *state {
 	}
 	if st.sum != nil {
 		st.leaves = leavesOf(st.sum)
+		// one backing array for every leaf's signature
+		st.sigs = make([]polarity.Signature, len(st.leaves))
+		var all polarity.Signature
+		for i := range st.leaves {
+			n := len(all)
+			all = polarity.AppendSignature(all, st.leaves[i].lower)
+			st.sigs[i] = all[n:len(all):len(all)]
+		}
 	}
 	if in.Scenario != nil {
 		st.sd = dataFor(in.Scenario)

@@ -82,6 +82,8 @@ type Subject struct {
 	// actionSet holds actions and their words in the other languages of
 	// concepts.tsv, for isAction.
 	actionSet map[string]bool
+	// sig is the hashes of the needles and the actions (MayTouchSigned).
+	sig *sigBits
 	// langs are the languages of the rule's patterns (Languages).
 	langs []string
 }
@@ -204,7 +206,116 @@ func ruleSubject(narrow bool, patterns []*regexp.Regexp, statements []*Text) *Su
 			}
 		}
 	}
+	s.sig = s.signature()
 	return s
+}
+
+// Signature lists hashes of the words of a text (lower-cased and folded as
+// textmatch folds), three for each word: of the whole word, of its first
+// three bytes and of its first two. A rule none of whose words has one of
+// those hashes cannot touch the text (MayTouchSigned): a caller that reads
+// many texts for many rules computes each text's signature once and skips
+// most pairs with a few bit tests per word.
+type Signature []uint32
+
+// sigHash hashes a word or a prefix of one.
+func sigHash(p string) uint32 {
+	h := uint32(0x811c9dc5) ^ uint32(len(p))
+	for i := 0; i < len(p); i++ {
+		h = (h ^ uint32(p[i])) * 0x01000193
+	}
+	return h ^ h>>15
+}
+
+// SignatureOf returns the signature of lower, its words cut as MayTouch
+// cuts them.
+func SignatureOf(lower string) Signature { return AppendSignature(nil, lower) }
+
+// AppendSignature appends the signature of lower to dst.
+func AppendSignature(dst Signature, lower string) Signature {
+	forWords(lower, func(w string) bool {
+		dst = append(dst, sigHash(w), sigHash(w[:min(3, len(w))]), sigHash(w[:min(2, len(w))]))
+		return false
+	})
+	return dst
+}
+
+// forWords calls f with every word of lower until f returns true, and
+// reports whether it did.
+func forWords(lower string, f func(string) bool) bool {
+	for i := 0; i < len(lower); {
+		for i < len(lower) && !isWordByte(lower[i]) {
+			i++
+		}
+		j := i
+		for j < len(lower) && isWordByte(lower[j]) {
+			j++
+		}
+		if j > i && f(lower[i:j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// sigBits are the hashes a rule's words have, as three bit sets of 8,192
+// bits (one for whole words, one for three-byte prefixes, one for
+// two-byte ones): a rule of a hundred words sets about one bit in eighty.
+type sigBits struct {
+	set [3][128]uint64
+	any bool // a stem of one letter: any word may be an action
+}
+
+func (b *sigBits) add(kind int, p string) {
+	h := sigHash(p) % 8192
+	b.set[kind][h/64] |= 1 << (h % 64)
+}
+
+func (b *sigBits) has(kind int, h uint32) bool {
+	h %= 8192
+	return b.set[kind][h/64]&(1<<(h%64)) != 0
+}
+
+// signature is the hashes of the words MayTouch looks for: a needle as a
+// whole word, an action stem's first three bytes (a word that is the stem
+// and up to four more letters starts with them), or its first two when
+// the stem is shorter.
+func (s *Subject) signature() *sigBits {
+	b := &sigBits{}
+	for n := range s.needles {
+		b.add(0, n)
+	}
+	for a := range s.actionSet {
+		switch {
+		case len(a) >= 3:
+			b.add(1, a[:3])
+		case len(a) == 2:
+			b.add(2, a)
+		default:
+			b.any = true
+		}
+	}
+	return b
+}
+
+// MayTouchSigned is MayTouch of a text whose signature is sig: false at
+// once when no word of the rule's can be in it.
+func (s *Subject) MayTouchSigned(lower string, sig Signature) bool {
+	return s.Role == RuleRole && s.sigMeets(sig) && s.MayTouch(lower)
+}
+
+// sigMeets reports whether a word of sig may be one MayTouch looks for.
+func (s *Subject) sigMeets(sig Signature) bool {
+	if s.sig == nil || s.sig.any {
+		return true
+	}
+	for i := 0; i+2 < len(sig); i += 3 {
+		if s.sig.has(0, sig[i]) || s.sig.has(1, sig[i+1]) || s.sig.has(2, sig[i+2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // MayTouch reports whether a text, lower-cased and folded as textmatch
@@ -216,23 +327,7 @@ func (s *Subject) MayTouch(lower string) bool {
 	if s.Role != RuleRole {
 		return false
 	}
-	for i := 0; i < len(lower); {
-		for i < len(lower) && !isWordByte(lower[i]) {
-			i++
-		}
-		j := i
-		for j < len(lower) && isWordByte(lower[j]) {
-			j++
-		}
-		if j > i {
-			w := lower[i:j]
-			if s.needles[w] || s.isAction(w) {
-				return true
-			}
-		}
-		i = j
-	}
-	return false
+	return forWords(lower, func(w string) bool { return s.needles[w] || s.isAction(w) })
 }
 
 // isWordByte: letters, digits, underscore and any non-ASCII byte (a

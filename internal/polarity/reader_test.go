@@ -235,3 +235,61 @@ func TestClauseSubject(t *testing.T) {
 		t.Error("RuleSubject reads the sentences around a rule's statement")
 	}
 }
+
+// MayTouchSigned is MayTouch with a shortcut: it must never say no where
+// MayTouch says yes. Every rule of the tables (each concept's prohibition
+// in each language, each antonym state, short action stems included)
+// against every sentence of the tables.
+func TestMayTouchSignedAgreesWithMayTouch(t *testing.T) {
+	var subjects []*Subject
+	var texts []string
+	for _, r := range ActionConcepts() {
+		for _, w := range r.Words {
+			subjects = append(subjects, RuleSubject(nil, textmatch.Fold(strings.ReplaceAll(r.Forbid, "{C}", w))))
+			texts = append(texts, strings.ReplaceAll(r.Forbid, "{C}", w), strings.ReplaceAll(r.Permit, "{C}", w))
+		}
+	}
+	tab := classesOf()
+	for _, p := range Pairs() {
+		for _, e := range []int{p.States, p.Opposites, p.Action} {
+			seqs, _ := expand(tab.entries[e].Phrase)
+			for _, q := range seqs {
+				subjects = append(subjects, RuleSubject(nil, textmatch.Fold("the session is "+q)))
+				texts = append(texts, "it is "+q+" now")
+			}
+		}
+	}
+	// a stem of one or two letters ("rm", "cp") is still found
+	subjects = append(subjects, RuleSubject(nil, "never rm the data"), RuleSubject(nil, "do not cp it"))
+	texts = append(texts, "you may rm it", "rmdir is fine", "cp them", "copy the file")
+	touched := 0
+	for _, text := range texts {
+		lower := strings.ToLower(textmatch.Fold(text))
+		sig := SignatureOf(lower)
+		for _, sub := range subjects {
+			want := sub.MayTouch(lower)
+			if got := sub.MayTouchSigned(lower, sig); got != want {
+				t.Fatalf("%q against a rule on %v: MayTouchSigned %v, MayTouch %v", text, sub.Actions(), got, want)
+			}
+			if want {
+				touched++
+			}
+		}
+	}
+	// the shortcut is worth having: most pairs are told apart by it alone
+	alone := 0
+	for _, text := range texts {
+		lower := strings.ToLower(textmatch.Fold(text))
+		sig := SignatureOf(lower)
+		for _, sub := range subjects {
+			if !sub.sigMeets(sig) {
+				alone++
+			}
+		}
+	}
+	pairs := len(texts) * len(subjects)
+	t.Logf("%d texts × %d rules: MayTouch yes on %d, the signature alone says no on %d", len(texts), len(subjects), touched, alone)
+	if touched == 0 || alone < 9*(pairs-touched)/10 {
+		t.Errorf("the signature alone says no on %d of %d pairs MayTouch rejects", alone, pairs-touched)
+	}
+}
