@@ -34,7 +34,10 @@ type state struct {
 	readErr error
 	// leaves are the summary's string fields, in document order.
 	leaves []leaf
-	sigs   []polarity.Signature // of each leaf, by index
+	// sigs are the signatures of the leaves' words, by index, computed
+	// once when a rule first reads them
+	sigs    []polarity.Signature
+	sigOnce sync.Once
 	// sd is the per-scenario precomputed data (nil without a scenario).
 	sd *scenarioData
 	// pols caches what polarity reads in the leaves.
@@ -146,6 +149,16 @@ type leaf struct {
 
 // signature returns the signature of l's words (polarity.MayTouchSigned).
 func (st *state) signature(l *leaf) polarity.Signature {
+	st.sigOnce.Do(func() {
+		// one backing array for every leaf's signature
+		st.sigs = make([]polarity.Signature, len(st.leaves))
+		var all polarity.Signature
+		for i := range st.leaves {
+			n := len(all)
+			all = polarity.AppendSignature(all, st.leaves[i].lower)
+			st.sigs[i] = all[n:len(all):len(all)]
+		}
+	})
 	if l.i > 0 && l.i <= len(st.sigs) && st.leaves[l.i-1].lower == l.lower {
 		return st.sigs[l.i-1]
 	}
@@ -176,14 +189,6 @@ func newState(in *Input) *state {
 	}
 	if st.sum != nil {
 		st.leaves = leavesOf(st.sum)
-		// one backing array for every leaf's signature
-		st.sigs = make([]polarity.Signature, len(st.leaves))
-		var all polarity.Signature
-		for i := range st.leaves {
-			n := len(all)
-			all = polarity.AppendSignature(all, st.leaves[i].lower)
-			st.sigs[i] = all[n:len(all):len(all)]
-		}
 	}
 	if in.Scenario != nil {
 		st.sd = dataFor(in.Scenario)

@@ -218,12 +218,18 @@ func ruleSubject(narrow bool, patterns []*regexp.Regexp, statements []*Text) *Su
 // most pairs with a few bit tests per word.
 type Signature []uint32
 
-// sigHash hashes a word or a prefix of one.
+// sigHash hashes a word or a prefix of one (FNV-1a, its length mixed in
+// at the end).
 func sigHash(p string) uint32 {
-	h := uint32(0x811c9dc5) ^ uint32(len(p))
+	h := uint32(0x811c9dc5)
 	for i := 0; i < len(p); i++ {
 		h = (h ^ uint32(p[i])) * 0x01000193
 	}
+	return sigMix(h, len(p))
+}
+
+func sigMix(h uint32, n int) uint32 {
+	h ^= uint32(n)
 	return h ^ h>>15
 }
 
@@ -231,12 +237,37 @@ func sigHash(p string) uint32 {
 // cuts them.
 func SignatureOf(lower string) Signature { return AppendSignature(nil, lower) }
 
-// AppendSignature appends the signature of lower to dst.
+// AppendSignature appends the signature of lower to dst. One pass: the
+// hashes of a word's prefixes are the running hash after its second and
+// third bytes.
 func AppendSignature(dst Signature, lower string) Signature {
-	forWords(lower, func(w string) bool {
-		dst = append(dst, sigHash(w), sigHash(w[:min(3, len(w))]), sigHash(w[:min(2, len(w))]))
-		return false
-	})
+	for i := 0; i < len(lower); {
+		if !isWordByte(lower[i]) {
+			i++
+			continue
+		}
+		h, h2, h3 := uint32(0x811c9dc5), uint32(0), uint32(0)
+		j := i
+		for ; j < len(lower) && isWordByte(lower[j]); j++ {
+			h = (h ^ uint32(lower[j])) * 0x01000193
+			switch j - i {
+			case 1:
+				h2 = sigMix(h, 2)
+			case 2:
+				h3 = sigMix(h, 3)
+			}
+		}
+		n := j - i
+		whole := sigMix(h, n)
+		switch n {
+		case 1:
+			h2, h3 = whole, whole
+		case 2:
+			h3 = whole
+		}
+		dst = append(dst, whole, h3, h2)
+		i = j
+	}
 	return dst
 }
 

@@ -2,6 +2,7 @@ package polarity
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -291,5 +292,19 @@ func TestMayTouchSignedAgreesWithMayTouch(t *testing.T) {
 	t.Logf("%d texts × %d rules: MayTouch yes on %d, the signature alone says no on %d", len(texts), len(subjects), touched, alone)
 	if touched == 0 || alone < 9*(pairs-touched)/10 {
 		t.Errorf("the signature alone says no on %d of %d pairs MayTouch rejects", alone, pairs-touched)
+	}
+}
+
+// AppendSignature's one pass gives the hashes sigHash gives each word and
+// its prefixes.
+func TestSignatureHashes(t *testing.T) {
+	lower := "a rm push_to main's año 10.0.3.7 x"
+	var want Signature
+	forWords(lower, func(w string) bool {
+		want = append(want, sigHash(w), sigHash(w[:min(3, len(w))]), sigHash(w[:min(2, len(w))]))
+		return false
+	})
+	if got := SignatureOf(lower); !slices.Equal(got, want) {
+		t.Errorf("SignatureOf(%q) = %v; want %v", lower, got, want)
 	}
 }
