@@ -3,6 +3,7 @@ package checks
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -416,6 +417,43 @@ func (tc textClauses) appendWordsAround(dst stems, at []int, not stems) stems {
 	return dst
 }
 
+// relScratch is the memory relation works in, reused across calls.
+type relScratch struct {
+	offsets []int
+	spans   [][]int // inEvent then inClaim
+	words   stems
+	clauses clauseSet
+	pred    []stems
+	have    []clauseSet
+}
+
+var relScratchPool = sync.Pool{New: func() any { return &relScratch{offsets: make([]int, 0, 64)} }}
+
+// lists returns the offset lists of the n tokens in the event and in
+// the claim, empty.
+func (sc *relScratch) lists(n int) (inEvent, inClaim [][]int) {
+	if cap(sc.spans) < 2*n {
+		sc.spans = make([][]int, 2*n)
+	}
+	sc.spans = sc.spans[:2*n]
+	clear(sc.spans)
+	return sc.spans[:n:n], sc.spans[n:]
+}
+
+// put returns sc to the pool, holding no string of the claim or event
+// alive (the slices keep their capacity; a scratch grown past a large
+// claim is dropped).
+func (sc *relScratch) put() {
+	if cap(sc.offsets) > 1<<12 || cap(sc.words) > 1<<12 {
+		return
+	}
+	clear(sc.words[:cap(sc.words)])
+	clear(sc.pred[:cap(sc.pred)])
+	clear(sc.have[:cap(sc.have)])
+	clear(sc.spans)
+	relScratchPool.Put(sc)
+}
+
 // relation judges the tokens of a claim (low: folded, lower-cased; cqs
 // its figures, nil to read them) against the cited event (hay, with hqs its figures and eventClauses its
 // clauses). It returns the verdict and, unless the relation holds, the
@@ -425,18 +463,13 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 		return relHolds, "", nil
 	}
 	// where each token stands in the event: fewer than two found, nothing
-	// to compare
-	// one backing array for every offset list, on the stack for a claim
-	// of a few tokens
-	var lists [8][]int
-	var offsets [32]int
-	occ := offsets[:0]
-	var inEvent, inClaim [][]int
-	if 2*len(toks) <= len(lists) {
-		inEvent, inClaim = lists[:len(toks)], lists[len(toks):2*len(toks)]
-	} else {
-		inEvent, inClaim = make([][]int, len(toks)), make([][]int, len(toks))
-	}
+	// to compare. The offset lists, the words and the clauses share the
+	// backing arrays of a pooled scratch: a claim is judged without
+	// allocating.
+	sc := relScratchPool.Get().(*relScratch)
+	defer sc.put()
+	occ := sc.offsets[:0]
+	inEvent, inClaim := sc.lists(len(toks))
 	found := 0
 	for i, t := range toks {
 		start := len(occ)
@@ -465,16 +498,9 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 		return v, who, which
 	}
 	// the words around each token in the claim, and the event's clauses
-	// holding it: one backing array each, on the stack for a short claim
-	var predBuf [8]stems
-	var haveBuf [8]clauseSet
-	var wordBuf [64]string
-	var clauseBuf [16]int
-	pred, have := predBuf[:0], haveBuf[:0]
-	if len(toks) > len(predBuf) {
-		pred, have = make([]stems, 0, len(toks)), make([]clauseSet, 0, len(toks))
-	}
-	words, clauses := stems(wordBuf[:0]), clauseSet(clauseBuf[:0])
+	// holding it
+	pred, have := sc.pred[:0], sc.have[:0]
+	words, clauses := sc.words[:0], sc.clauses[:0]
 	for i := range toks {
 		n := len(words)
 		words = claim.appendWordsAround(words, inClaim[i], names)
@@ -483,6 +509,7 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 		clauses = eventClauses.appendClausesAt(clauses, inEvent[i])
 		have = append(have, clauses[n:len(clauses):len(clauses)])
 	}
+	sc.offsets, sc.words, sc.clauses, sc.pred, sc.have = occ, words, clauses, pred, have
 	verdict, who, which := relHolds, "", []string(nil)
 	for i, t := range toks {
 		if !have[i].anyWords(eventClauses) {

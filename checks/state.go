@@ -152,7 +152,12 @@ func (st *state) signature(l *leaf) polarity.Signature {
 	st.sigOnce.Do(func() {
 		// one backing array for every leaf's signature
 		st.sigs = make([]polarity.Signature, len(st.leaves))
-		var all polarity.Signature
+		size := 0
+		for i := range st.leaves {
+			size += len(st.leaves[i].lower)
+		}
+		// three hashes a word; a word and its space take five bytes or more
+		all := make(polarity.Signature, 0, 3*size/5+3)
 		for i := range st.leaves {
 			n := len(all)
 			all = polarity.AppendSignature(all, st.leaves[i].lower)

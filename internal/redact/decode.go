@@ -126,6 +126,7 @@ const (
 // searcher runs one search of a Redactor over a text.
 type searcher struct {
 	r      *Redactor
+	root   stream // the searched text
 	leaks  []Leak
 	any    bool // stop at the first leak
 	found  bool

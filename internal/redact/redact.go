@@ -39,6 +39,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -326,12 +327,14 @@ func (r *Redactor) find(s string, mask int) []Leak {
 		return nil
 	}
 	sr := r.newSearcher(false)
-	defer putFolded(sr.f)
+	defer sr.put()
 	sr.search(s, mask)
 	if sr.exhausted {
 		return []Leak{{ID: r.secrets[0].id, Start: 0, End: len(s), Encoding: "too costly to search"}}
 	}
-	return merge(sr.leaks)
+	leaks := sr.leaks
+	sr.leaks = nil // the caller's now
+	return merge(leaks)
 }
 
 // anyLeak reports whether find(s, mask) would find anything, stopping at the
@@ -341,22 +344,42 @@ func (r *Redactor) anyLeak(s string, mask int) bool {
 		return false
 	}
 	sr := r.newSearcher(true)
-	defer putFolded(sr.f)
+	defer sr.put()
 	sr.search(s, mask)
 	return sr.found || sr.exhausted
 }
 
+// searchers are reused: a summary's checks search dozens of short texts.
+var searchers = sync.Pool{New: func() any { return new(searcher) }}
+
 func (r *Redactor) newSearcher(any bool) *searcher {
-	sr := &searcher{r: r, any: any, f: getFolded(), minRun: MinRun}
+	sr := searchers.Get().(*searcher)
+	// the scratch buffers keep their capacity; everything else starts anew
+	*sr = searcher{r: r, any: any, f: getFolded(), minRun: MinRun,
+		leaks: sr.leaks[:0], dec: sr.dec[:0], pos: sr.pos[:0], nums: sr.nums[:0], cover: sr.cover[:0]}
 	for _, x := range r.secrets {
 		sr.minRun = min(sr.minRun, x.run)
 	}
 	return sr
 }
 
+// put returns sr and its folded text to their pools, holding nothing of
+// the searched text or the Redactor.
+func (sr *searcher) put() {
+	putFolded(sr.f)
+	if cap(sr.dec) > maxPooled || cap(sr.leaks) > 1024 {
+		return
+	}
+	clear(sr.leaks[:cap(sr.leaks)])
+	clear(sr.cover[:cap(sr.cover)])
+	*sr = searcher{leaks: sr.leaks[:0], dec: sr.dec[:0], pos: sr.pos[:0], nums: sr.nums[:0], cover: sr.cover[:0]}
+	searchers.Put(sr)
+}
+
 func (sr *searcher) search(s string, mask int) {
 	sr.budget = budgetFor(len(s))
-	root := &stream{b: s}
+	sr.root = stream{b: s}
+	root := &sr.root
 	sr.scan(root)
 	if len(sr.leaks) > 0 {
 		sr.cover = merge(slices.Clone(sr.leaks))
