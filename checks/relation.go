@@ -195,18 +195,20 @@ func (ws stems) add(w string) stems {
 type textClauses struct {
 	spans []span
 	words []stems
+	// backing is the array the words share (readClausesAt's buf, grown)
+	backing stems
 }
 
 // readClauses reads low, whose figures are qs: a figure's unit ("rows"
 // in 50 rows/s) is no content word.
 func readClauses(low string, qs []quantity.Quantity) textClauses {
-	return readClausesAt(low, qs, nil)
+	return readClausesAt(low, qs, nil, nil)
 }
 
 // readClausesAt is readClauses reading the words of only the clauses that
 // hold an offset of at, with the clauses attached to them (every clause
 // when at is nil): a claim's other clauses are never compared.
-func readClausesAt(low string, qs []quantity.Quantity, at [][]int) textClauses {
+func readClausesAt(low string, qs []quantity.Quantity, at [][]int, buf stems) textClauses {
 	tc := textClauses{spans: clausesOf(low)}
 	tc.words = make([]stems, len(tc.spans))
 	head, shared, attached := clauseHeads(low, tc.spans)
@@ -233,9 +235,12 @@ func readClausesAt(low string, qs []quantity.Quantity, at [][]int) textClauses {
 		}
 	}
 	qi := 0
-	// one backing array for every clause's stems: a clause's are appended
-	// whole before the next clause starts
-	all := make(stems, 0, len(low)/8+4)
+	// one backing array for every clause's stems (buf's, when it is
+	// given): a clause's are appended whole before the next clause starts
+	all := buf
+	if all == nil {
+		all = make(stems, 0, len(low)/8+4)
+	}
 	for k, sp := range tc.spans {
 		if need != nil && !need[headOf(k)] {
 			continue
@@ -286,6 +291,7 @@ func readClausesAt(low string, qs []quantity.Quantity, at [][]int) textClauses {
 			tc.words[k] = all[first:len(all):len(all)]
 		}
 	}
+	tc.backing = all
 	if attached {
 		tc.attach(head, shared)
 	}
@@ -420,6 +426,7 @@ func (tc textClauses) appendWordsAround(dst stems, at []int, not stems) stems {
 // relScratch is the memory relation works in, reused across calls.
 type relScratch struct {
 	offsets []int
+	stems   stems   // the claim's clause stems
 	spans   [][]int // inEvent then inClaim
 	words   stems
 	clauses clauseSet
@@ -444,10 +451,11 @@ func (sc *relScratch) lists(n int) (inEvent, inClaim [][]int) {
 // alive (the slices keep their capacity; a scratch grown past a large
 // claim is dropped).
 func (sc *relScratch) put() {
-	if cap(sc.offsets) > 1<<12 || cap(sc.words) > 1<<12 {
+	if cap(sc.offsets) > 1<<12 || cap(sc.words) > 1<<12 || cap(sc.stems) > 1<<12 {
 		return
 	}
 	clear(sc.words[:cap(sc.words)])
+	clear(sc.stems[:cap(sc.stems)])
 	clear(sc.pred[:cap(sc.pred)])
 	clear(sc.have[:cap(sc.have)])
 	clear(sc.spans)
@@ -491,7 +499,8 @@ func relation(low string, toks []relToken, cqs []quantity.Quantity, hay string, 
 		inClaim[i] = occ[start:len(occ):len(occ)]
 		names = letterRuns(t.name, names)
 	}
-	claim := readClausesAt(low, cqs, inClaim)
+	claim := readClausesAt(low, cqs, inClaim, sc.stems[:0])
+	sc.stems = claim.backing
 	// tokens that share a clause take their role from the preposition
 	// before them: "from 400 ms to 2 s" against "from 2 s to 400 ms"
 	if v, who, which := roleSwap(low, toks, inClaim, hay, inEvent, claim, eventClauses); v == relSwapped {

@@ -216,7 +216,11 @@ func ruleSubject(narrow bool, patterns []*regexp.Regexp, statements []*Text) *Su
 // those hashes cannot touch the text (MayTouchSigned): a caller that reads
 // many texts for many rules computes each text's signature once and skips
 // most pairs with a few bit tests per word.
-type Signature []uint32
+type Signature []uint16
+
+// sigSize is the number of bits of each of a rule's bit sets; a
+// signature's hashes are taken modulo it.
+const sigSize = 8192
 
 // sigHash hashes a word or a prefix of one (FNV-1a, its length mixed in
 // at the end).
@@ -265,7 +269,7 @@ func AppendSignature(dst Signature, lower string) Signature {
 		case 2:
 			h3 = whole
 		}
-		dst = append(dst, whole, h3, h2)
+		dst = append(dst, uint16(whole%sigSize), uint16(h3%sigSize), uint16(h2%sigSize))
 		i = j
 	}
 	return dst
@@ -294,17 +298,16 @@ func forWords(lower string, f func(string) bool) bool {
 // bits (one for whole words, one for three-byte prefixes, one for
 // two-byte ones): a rule of a hundred words sets about one bit in eighty.
 type sigBits struct {
-	set [3][128]uint64
+	set [3][sigSize / 64]uint64
 	any bool // a stem of one letter: any word may be an action
 }
 
 func (b *sigBits) add(kind int, p string) {
-	h := sigHash(p) % 8192
+	h := sigHash(p) % sigSize
 	b.set[kind][h/64] |= 1 << (h % 64)
 }
 
-func (b *sigBits) has(kind int, h uint32) bool {
-	h %= 8192
+func (b *sigBits) has(kind int, h uint16) bool {
 	return b.set[kind][h/64]&(1<<(h%64)) != 0
 }
 
