@@ -91,9 +91,12 @@ type Text struct {
 	toks    []token
 	clauses []clause
 	tokCl   []int // clause of each token (-1 for separators)
-	ci      classInfo
-	vfOnce  sync.Once
-	vf      valFrames // HistoryFrame
+	// ci is what the class reader found (buildClasses); &noClasses until
+	// then, so that a text never read by class costs no room for it
+	ciOnce sync.Once
+	ci     *classInfo
+	vfOnce sync.Once
+	vf     valFrames // HistoryFrame
 }
 
 type token struct {
@@ -123,7 +126,7 @@ type hit struct {
 
 // New prepares text (normally folded, as internal/textmatch folds it). The
 // work is done on the first question.
-func New(text string) *Text { return &Text{s: text} }
+func New(text string) *Text { return &Text{s: text, ci: &noClasses} }
 
 // String returns the text.
 func (t *Text) String() string { return t.s }

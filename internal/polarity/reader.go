@@ -5,7 +5,6 @@ import (
 	"regexp/syntax"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // Reading is what one clause says about the subject of an invariant.
@@ -738,7 +737,6 @@ type segment struct {
 
 // classInfo is the class reading of a text, built once.
 type classInfo struct {
-	once     sync.Once
 	hits     []classHit
 	byClause [][]classHit
 	segs     []segment
@@ -751,11 +749,15 @@ type classInfo struct {
 
 func (x *Text) buildClasses() {
 	x.build()
-	x.ci.once.Do(x.doBuildClasses)
+	x.ciOnce.Do(x.doBuildClasses)
 }
 
+// noClasses is the class reading of a text not yet read by class.
+var noClasses classInfo
+
 func (x *Text) doBuildClasses() {
-	ci := &x.ci
+	ci := &classInfo{}
+	x.ci = ci
 	tab := classesOf()
 	ci.byClause = make([][]classHit, len(x.clauses))
 	ci.segOf = make([]int, len(x.toks))
@@ -867,7 +869,7 @@ func (x *Text) inHit(cl, j int) bool {
 // linkSegment sets the antecedent of segment s (first is the clause's
 // first segment) and merges a short list item into the segment before it.
 func (x *Text) linkSegment(s, first int, lead string) {
-	ci := &x.ci
+	ci := x.ci
 	sg := &ci.segs[s]
 	if s == first {
 		return
