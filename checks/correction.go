@@ -226,7 +226,7 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 		low = strings.ToLower(l.folded)
 	}
 	needle := f.low
-	p := st.pol(l)
+	var p *polarity.Text // read once the value is found
 	for off := 0; needle != "" && off < len(low); {
 		i := findToken(low[off:], needle)
 		if i < 0 {
@@ -235,6 +235,9 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 		i += off
 		v := polarity.Verdict{}
 		if len(low) == len(l.folded) {
+			if p == nil {
+				p = st.pol(l)
+			}
 			v = p.Judge(i, i+len(needle), nil, notCurrentOrFormer...)
 			if v.Kind == "" {
 				if h, ok := p.HistoryFrame(i, i+len(needle)); ok {

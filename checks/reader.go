@@ -89,9 +89,8 @@ func firstReading(rs []reading, want polarity.Reading) (reading, bool) {
 
 // readingAt returns the reading of the clause of l that holds offset at.
 func (st *state) readingAt(rs []reading, l leaf, at int) (polarity.ClauseReading, bool) {
-	p := st.pol(l)
 	for _, r := range rs {
-		if r.l.ptr == l.ptr && p.SameClause(r.r.ClauseAt, at) {
+		if r.l.ptr == l.ptr && st.pol(l).SameClause(r.r.ClauseAt, at) {
 			return r.r, true
 		}
 	}
