@@ -84,6 +84,10 @@ type Request struct {
 	// reference agent only (it answers it when the requires patterns all
 	// occur); never serialized, never sent to exec or model agents.
 	Expected string `json:"-"`
+	// Recall is the recall tool of the recall arm (Arm ArmRecall), nil on
+	// the other arms; never serialized (an exec agent gets it over the
+	// protocol, a model agent as a tool).
+	Recall *Recall `json:"-"`
 }
 
 // FreeText reports whether req asks for a free-text answer.
@@ -103,6 +107,16 @@ type Decision struct {
 	Sampling *SampleRecord `json:"-"`
 	// Call is the provenance of the call that produced the decision.
 	Call result.Call `json:"-"`
+	// RecallCalls are the recall tool calls made on the recall arm.
+	RecallCalls []result.RecallCall `json:"-"`
+}
+
+// RecallUser is an Agent that can use the recall tool on the recall arm
+// (Request.Recall). The runner asks the recall arm only of one.
+type RecallUser interface {
+	Agent
+	// UsesRecall marks the type; it is never called for its effect.
+	UsesRecall()
 }
 
 // Agent answers probes. Implementations must be safe for concurrent use.

@@ -42,7 +42,9 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	}
 	var d *Decision
 	var err error
-	if req.FreeText() {
+	if req.Recall != nil {
+		d, err = recallDecide(req)
+	} else if req.FreeText() {
 		d = answer(req, viewOf(req.Context))
 	} else {
 		d, err = pick(req, viewOf(req.Context))
@@ -56,6 +58,10 @@ func (Reference) Decide(ctx context.Context, req *Request) (*Decision, error) {
 // Memoizable marks Reference as Memoizable: its decision depends on the
 // probe and the context alone.
 func (Reference) Memoizable() {}
+
+// UsesRecall marks Reference as a RecallUser: on the recall arm it follows
+// the summary's citations and searches (recallDecide).
+func (Reference) UsesRecall() {}
 
 // Local marks Reference as Local: it reads its context in the process and
 // calls nothing.

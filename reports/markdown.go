@@ -83,6 +83,13 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 		b.WriteString("\nPass rate = pass / (pass + fail), with its Wilson 95% interval; – means nothing to judge (skipped).\n")
 	}
 	writeJudgeMarkdown(&b, r)
+	if rows := RecallRows(r); rows != nil {
+		fmt.Fprintf(&b, "\n### Recall arm\n\n%s.\n\n", mdText(RecallTitle(r.Config.Recall)))
+		b.WriteString("| summarizer | regressions | by citation | by search only | lost | recoverable | recall cost per probe |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		for _, row := range rows {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s |\n", mdCode(row.Summarizer, true), row.Regressions, row.ByCitation, row.BySearch, row.Lost, row.Recoverable, row.Cost())
+		}
+	}
 	var warn []string
 	warn = append(warn, r.Warnings...)
 	for _, u := range r.Units {

@@ -110,6 +110,24 @@ func (r *Result) Aggregate() {
 			s.Probes++
 			s.Retries += p.Full.Call.Retries + p.Compacted.Call.Retries
 			count(get(u.Summarizer, CheckDecisions, KindDecision), DecisionStatus(p.Class))
+			if p.Recall != nil {
+				s.RecallProbes++
+				s.Retries += p.Recall.Call.Retries
+				for _, c := range p.Recall.RecallCalls {
+					if c.Error == "" {
+						s.RecallCalls++
+						s.RecallTokens += c.Tokens
+					}
+				}
+			}
+			switch p.Recovery {
+			case RecoveredByCitation:
+				s.RecoveredByCitation++
+			case RecoveredBySearch:
+				s.RecoveredBySearch++
+			case RecallLost, RecallFailed:
+				s.RecallLost++
+			}
 			switch p.Class {
 			case CompactionRegression:
 				s.Regressions++
@@ -148,6 +166,9 @@ func (r *Result) Aggregate() {
 		s.StructuralPassed = ratio(s.StructuralPass, s.StructuralPass+s.StructuralFail+s.StructuralUncertain)
 		if d := aggs[key{name, CheckDecisions}]; d != nil {
 			s.RegressionRate = ratio(d.Fail, d.Pass+d.Fail+d.Uncertain)
+		}
+		if n := s.RecoveredByCitation + s.RecoveredBySearch + s.RecallLost; n > 0 {
+			s.RecallRecoverable = ratio(s.RecoveredByCitation+s.RecoveredBySearch, n)
 		}
 		s.MeanCompression = mean(ac.ratios)
 		s.MedianCompression = median(ac.ratios)

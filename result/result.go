@@ -85,7 +85,18 @@ type RunConfig struct {
 	// suite that differs, naming the scenarios. Absent in a result written
 	// before it existed.
 	Suite []SuiteScenario `json:"suite,omitempty"`
+	// Recall is the recall arm's limits when the run asked it (run
+	// --recall), nil otherwise (docs/formats.md, "The recall arm").
+	Recall *RecallConfig `json:"recall,omitempty"`
 	// Redact lists secret values' ids → values are never written; see Redact.
+}
+
+// RecallConfig is what the recall tool allowed per probe: Calls calls,
+// each returning at most Events events and Tokens tokens.
+type RecallConfig struct {
+	Calls  int `json:"calls"`
+	Events int `json:"events"`
+	Tokens int `json:"tokens"`
 }
 
 // SuiteScenario is one scenario a run planned.
@@ -201,7 +212,60 @@ type Decision struct {
 	// C…; the choice is the key, mapped back), and the votes of several
 	// samples (--agent-samples; a tie is the choice "unsure").
 	Sampling *Sampling `json:"sampling,omitempty"`
+	// RecallCalls are the recall tool calls the agent made on the recall
+	// arm, in order (empty on the other arms, and when it needed none).
+	RecallCalls []RecallCall `json:"recall_calls,omitempty"`
 }
+
+// Recall tool call kinds.
+const (
+	RecallBySeq    = "seq"    // events by seq (the ones a summary cites)
+	RecallBySearch = "search" // events ranked by a query
+)
+
+// RecallCall is one call of the recall tool: what was asked (Seqs, or
+// Query), the seqs of the events it returned and their tokens. Error says
+// why a call returned nothing (the budget was spent, an empty query); such
+// a call does not count against the budget. Missing lists asked seqs that
+// are no stored event; Withheld the events the per-call caps kept back.
+type RecallCall struct {
+	Kind     string `json:"kind"`
+	Seqs     []int  `json:"seqs,omitempty"`
+	Query    string `json:"query,omitempty"`
+	Returned []int  `json:"returned,omitempty"`
+	Missing  []int  `json:"missing,omitempty"`
+	Withheld []int  `json:"withheld,omitempty"`
+	Tokens   int    `json:"tokens"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Recalled reports whether the calls of the given kind returned an event.
+// A recovery is by search when a search returned one, by citation when
+// only calls by seq did.
+func Recalled(calls []RecallCall, kind string) bool {
+	for _, c := range calls {
+		if c.Kind == kind && len(c.Returned) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Recovery of a compaction regression by the recall arm (Probe.Recovery).
+const (
+	// RecoveredByCitation: the recall arm chose the expected option
+	// having read only events it asked for by seq.
+	RecoveredByCitation = "citation"
+	// RecoveredBySearch: it chose the expected option after a search
+	// returned events.
+	RecoveredBySearch = "search"
+	// RecallLost: it did not choose the expected option, or chose it
+	// with no event recalled (the agent's noise, not a recovery).
+	RecallLost = "lost"
+	// RecallFailed: the recall arm's agent call failed; counted as not
+	// recovered.
+	RecallFailed = "error"
+)
 
 // Sampling is a decision's option orders and votes.
 type Sampling struct {
@@ -225,6 +289,13 @@ type Probe struct {
 	// when they agree.
 	Diff  string `json:"diff,omitempty"`
 	Class string `json:"class"`
+	// Recall is the recall arm's decision: the compacted context plus the
+	// recall tool (run --recall), nil when the arm was not asked.
+	// Recovery says, for a compaction regression, whether the recall arm
+	// recovered it (RecoveredByCitation, RecoveredBySearch), not
+	// (RecallLost) or failed (RecallFailed); "" for other classes.
+	Recall   *Decision `json:"recall,omitempty"`
+	Recovery string    `json:"recovery,omitempty"`
 	// Pos is the position of the probe in the scenario file.
 	Pos Pos `json:"pos,omitzero"`
 }
@@ -247,6 +318,9 @@ func (p Probe) ErrorText() string {
 		case a.d.Judge.Error != "":
 			parts = append(parts, a.name+" arm: the judge gave no verdict: "+a.d.Judge.Error)
 		}
+	}
+	if p.Recall != nil && p.Recall.Error != "" {
+		parts = append(parts, "recall arm: "+p.Recall.Error)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -311,6 +385,20 @@ type SummarizerSummary struct {
 	RegressionRate  float64 `json:"regression_rate"`
 	ProbesUncertain int     `json:"probes_uncertain,omitempty"`
 	Probes          int     `json:"probes"`
+	// RecallProbes counts the probes asked on the recall arm (run
+	// --recall); RecallCalls and RecallTokens the recall tool calls they
+	// made and the tokens of the events returned. Of the Regressions,
+	// RecoveredByCitation and RecoveredBySearch the recall arm recovered,
+	// RecallLost it did not (a failed recall arm counts as lost).
+	// RecallRecoverable is (by citation + by search) / regressions, 0
+	// without regressions. All absent when zero.
+	RecallProbes        int     `json:"recall_probes,omitempty"`
+	RecallCalls         int     `json:"recall_calls,omitempty"`
+	RecallTokens        int     `json:"recall_tokens,omitempty"`
+	RecoveredByCitation int     `json:"recovered_by_citation,omitempty"`
+	RecoveredBySearch   int     `json:"recovered_by_search,omitempty"`
+	RecallLost          int     `json:"recall_lost,omitempty"`
+	RecallRecoverable   float64 `json:"recall_recoverable,omitempty"`
 	// Generations counts generations with a summary; the compression ratio
 	// (summary tokens / replaced tokens) is over those with replaced tokens.
 	// Every report shows the median, named so ("compression (median)"); the

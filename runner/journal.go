@@ -173,6 +173,14 @@ func RecordedPaths(dir string) []string {
 	return prev.Config.Paths
 }
 
+// recallText names a run's recall arm for a message: "off", or its limits.
+func recallText(r *result.RecallConfig) string {
+	if r == nil {
+		return "off"
+	}
+	return fmt.Sprintf("%d calls of %d events and %d tokens", r.Calls, r.Events, r.Tokens)
+}
+
 // sameRun refuses to resume a run with a different configuration.
 func sameRun(prev, cur *result.RunConfig) error {
 	switch {
@@ -188,6 +196,8 @@ func sameRun(prev, cur *result.RunConfig) error {
 		return fmt.Errorf("the run used agent seed %d and %d samples, not %d and %d", prev.AgentSeed, prev.AgentSamples, cur.AgentSeed, cur.AgentSamples)
 	case prev.Judge != cur.Judge || prev.JudgeGate != cur.JudgeGate || prev.JudgeScope != cur.JudgeScope:
 		return fmt.Errorf("the run used judge %q (gate %t, scope %q), not %q (gate %t, scope %q)", prev.Judge, prev.JudgeGate, prev.JudgeScope, cur.Judge, cur.JudgeGate, cur.JudgeScope)
+	case recallText(prev.Recall) != recallText(cur.Recall):
+		return fmt.Errorf("the run used recall %s, not %s", recallText(prev.Recall), recallText(cur.Recall))
 	case prev.Tokenizer != cur.Tokenizer:
 		return fmt.Errorf("the run used tokenizer %q, not %q", prev.Tokenizer, cur.Tokenizer)
 	case prev.Run != cur.Run || !slices.Equal(prev.Scenarios, cur.Scenarios):
@@ -560,6 +570,14 @@ func light(u *result.Unit) result.Unit {
 		lp := result.Probe{Class: p.Class}
 		lp.Full.Call.Retries, lp.Compacted.Call.Retries = p.Full.Call.Retries, p.Compacted.Call.Retries
 		lp.Full.Judge, lp.Compacted.Judge = p.Full.Judge, p.Compacted.Judge
+		if p.Recall != nil {
+			lr := &result.Decision{RecallCalls: make([]result.RecallCall, len(p.Recall.RecallCalls))}
+			lr.Call.Retries = p.Recall.Call.Retries
+			for i, c := range p.Recall.RecallCalls {
+				lr.RecallCalls[i] = result.RecallCall{Tokens: c.Tokens, Error: c.Error}
+			}
+			lp.Recall, lp.Recovery = lr, p.Recovery
+		}
 		l.Probes = append(l.Probes, lp)
 	}
 	return l

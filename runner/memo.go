@@ -65,6 +65,8 @@ type memoKey struct {
 	arm     string
 	cover   int
 	summary [sha256.Size]byte
+	// recall is the recall arm's limits (zero on the other arms).
+	recall agents.RecallLimits
 }
 
 // contextKey returns the part of a memoKey that names the compacted context

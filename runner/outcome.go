@@ -21,6 +21,9 @@ func newHeader(opts *Options, trials int, tokenizer string, suite []result.Suite
 			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate, JudgeScope: opts.judgeScope(),
 			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples, Suite: suite},
 	}
+	if l := opts.recall(); l != nil {
+		h.Config.Recall = &result.RecallConfig{Calls: l.Calls, Events: l.Events, Tokens: l.Tokens}
+	}
 	if opts.Run != nil {
 		h.Config.Run = opts.Run.String()
 	}

@@ -40,6 +40,10 @@ type prepared struct {
 	// once by the reference agent for every unit and probe.
 	full     agents.Context
 	fullOnce sync.Once
+	// recall indexes the history for the recall tool, built on the first
+	// recall arm (recallIndex).
+	recall     *agents.RecallIndex
+	recallOnce sync.Once
 
 	// loadErr is set (and everything else empty) when the scenario could not
 	// be loaded; ref then names it.
@@ -111,6 +115,12 @@ func safeBoundaries(events []scenarios.Event) []bool {
 		safe[i] = depth == 0
 	}
 	return safe
+}
+
+// recallIndex is the scenario's history indexed for the recall tool.
+func (p *prepared) recallIndex() *agents.RecallIndex {
+	p.recallOnce.Do(func() { p.recall = agents.NewRecallIndex(p.sc.Events, p.counter.Count) })
+	return p.recall
 }
 
 // fullContext is the scenario's full context, the same for every unit:

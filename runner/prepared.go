@@ -49,6 +49,17 @@ func (pr *Prepared) Unit(ctx context.Context, s Summarizer, agent agents.Agent, 
 	return u.run()
 }
 
+// RecallUnit is Unit with the recall arm asked within limits lim (zero
+// fields: agents.DefaultRecallLimits), as Run does with Options.Recall.
+func (pr *Prepared) RecallUnit(ctx context.Context, s Summarizer, agent agents.Agent, trial int, check func(*checks.Input) []result.CheckResult, lim agents.RecallLimits) result.Unit {
+	if check == nil {
+		check = checks.Run
+	}
+	l := lim.WithDefaults()
+	u := &unit{p: pr.p, spec: s.Name, sum: s.Summarizer, agent: agent, trial: trial, check: check, hard: ctx, now: time.Now, recall: &l}
+	return u.run()
+}
+
 // EventTokens returns the token count attributed to each event of the
 // scenario, in order (the counts the timeline sums): what `compact-eval
 // validate --show` prints.

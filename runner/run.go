@@ -166,6 +166,11 @@ type Options struct {
 	OnUnit func(*result.Unit)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Recall, when set, asks every choice probe a third time, on the
+	// recall arm: the compacted context plus the recall tool within these
+	// limits (zero fields: agents.DefaultRecallLimits). The agent must be
+	// an agents.RecallUser. Nil: two arms, as before.
+	Recall *agents.RecallLimits
 }
 
 // Outcome is what Run did.
@@ -255,7 +260,7 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 	defer j.close()
 	todo, reused := pl.pending(j.finished)
 
-	ur := &unitRunner{sums: opts.Summarizers, agent: opts.Agent, judge: opts.Judge, judgeGate: opts.JudgeGate, judgeAll: opts.JudgeScope == result.JudgeScopeAll,
+	ur := &unitRunner{sums: opts.Summarizers, agent: opts.Agent, judge: opts.Judge, judgeGate: opts.JudgeGate, judgeAll: opts.JudgeScope == result.JudgeScopeAll, recall: opts.recall(),
 		check: check, hard: hard, now: now, cache: newPrepCache(suite, &pl, counter, todo)}
 	stop := make(chan struct{})
 	feed := schedule(ctx, todo, opts.StopAfter, stop)
@@ -266,6 +271,16 @@ func RunSuite(ctx context.Context, suite Suite, opts Options) (*Outcome, error) 
 		return nil, err
 	}
 	return outcome(&pl, j, header, &opts, now, ran, reused)
+}
+
+// recall returns the recall arm's limits with defaults filled, nil when the
+// arm is not asked.
+func (o *Options) recall() *agents.RecallLimits {
+	if o.Recall == nil {
+		return nil
+	}
+	l := o.Recall.WithDefaults()
+	return &l
 }
 
 // selects reports whether the Run and Scenarios filters keep the scenario
@@ -334,6 +349,11 @@ func (o *Options) validate() error {
 	}
 	if o.Repair && !o.Resume {
 		errs = append(errs, errors.New("repair without resume: only a resumed run's journal is repaired"))
+	}
+	if o.Recall != nil {
+		if _, ok := o.Agent.(agents.RecallUser); !ok && o.Agent != nil {
+			errs = append(errs, fmt.Errorf("recall: the agent %s has no recall tool", o.AgentName))
+		}
 	}
 	if o.JudgeGate && o.Judge == nil {
 		errs = append(errs, errors.New("judge gate without a judge"))

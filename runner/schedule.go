@@ -108,6 +108,7 @@ type unitRunner struct {
 	hard      context.Context // canceled only when in-flight work must stop
 	now       func() time.Time
 	cache     *prepCache
+	recall    *agents.RecallLimits
 }
 
 // localEval reports whether evaluating a unit calls nothing outside the
@@ -140,7 +141,7 @@ func (r *unitRunner) start(jb job) started {
 		return started{finish: func() result.Unit { return end(out) }, local: true}
 	}
 	u := &unit{p: p, spec: s.Name, sum: s.Summarizer, agent: r.agent, trial: jb.trial, check: r.check,
-		judge: r.judge, judgeGate: r.judgeGate, judgeAll: r.judgeAll, hard: redact.NewContext(r.hard, rd), now: r.now}
+		judge: r.judge, judgeGate: r.judgeGate, judgeAll: r.judgeAll, hard: redact.NewContext(r.hard, rd), now: r.now, recall: r.recall}
 	tl, walked := u.walk()
 	return started{finish: func() result.Unit { return end(u.evaluate(tl, walked)) }, local: r.localEval()}
 }

@@ -43,6 +43,9 @@ type unit struct {
 	judgeAll bool
 	now      func() time.Time
 	tokens   string
+	// recall, when set, asks the recall arm with these limits (run
+	// --recall).
+	recall *agents.RecallLimits
 }
 
 // genRecord is a generation with what its checks need.
@@ -140,7 +143,8 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 		// An agent that failed fails the unit; a probe --judge-gate could
 		// not grade is an error of that probe alone, as a check's is.
 		agentFailed := p.Full.Error != "" || p.Compacted.Error != ""
-		if p.Class == result.ProbeErrored && agentFailed && out.Status == result.UnitOK {
+		recallFailed := p.Recall != nil && p.Recall.Error != ""
+		if (p.Class == result.ProbeErrored && agentFailed || recallFailed) && out.Status == result.UnitOK {
 			out.Status = result.UnitError
 			out.Error = "probe " + p.ID + ": " + p.ErrorText()
 			if u.hard.Err() != nil {
@@ -463,15 +467,22 @@ func (u *unit) decide(active Installed) []result.Probe {
 	cover, digest := contextKey(active.Summary, active.CoversThrough)
 	_, memo := u.agent.(agents.Memoizable)
 	memo = memo && u.p.memo.serves(u.agent)
+	var store *agents.RecallStore
+	if _, ok := u.agent.(agents.RecallUser); ok && u.recall != nil && active.Summary != nil {
+		store = u.p.recallIndex().Store(active.Summary, active.CoversThrough)
+	}
 	ask := func(i int, pr scenarios.Probe, arm string, c agents.Context) result.Decision {
 		if !memo {
-			return u.ask(pr, arm, c)
+			return u.ask(pr, arm, c, store)
 		}
 		k := memoKey{probe: i, arm: arm, cover: -1}
-		if arm == agents.ArmCompacted {
+		if arm != agents.ArmFull {
 			k.cover, k.summary = cover, digest
 		}
-		return u.p.memo.do(k, func() result.Decision { return u.ask(pr, arm, c) })
+		if arm == agents.ArmRecall {
+			k.recall = *u.recall
+		}
+		return u.p.memo.do(k, func() result.Decision { return u.ask(pr, arm, c, store) })
 	}
 	out := make([]result.Probe, 0, len(sc.Probes))
 	for i, pr := range sc.Probes {
@@ -495,6 +506,13 @@ func (u *unit) decide(active Installed) []result.Probe {
 			continue
 		}
 		rp.Class = Classify(pr.Expect, rp.Full, rp.Compacted)
+		if store != nil {
+			d := ask(i, pr, agents.ArmRecall, compacted)
+			rp.Recall = &d
+			if rp.Class == result.CompactionRegression {
+				rp.Recovery = Recovery(pr.Expect, d)
+			}
+		}
 		if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Choice != rp.Compacted.Choice {
 			if memo {
 				rp.Diff = u.p.memo.diff(rp.Full, rp.Compacted)
@@ -514,9 +532,12 @@ func withArrivals(events, arrivals []scenarios.Event) []scenarios.Event {
 	return append(append(make([]scenarios.Event, 0, len(events)+len(arrivals)), events...), arrivals...)
 }
 
-func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d result.Decision) {
+func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context, store *agents.RecallStore) (d result.Decision) {
 	req := agents.ProbeRequest(u.p.sc, pr, arm, c)
 	req.Trial = u.trial
+	if arm == agents.ArmRecall {
+		req.Recall = store.Session(*u.recall)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			d = result.Decision{Error: fmt.Sprintf("agent panic: %v", p)}
@@ -528,7 +549,7 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d result.D
 		d = result.Decision{Error: err.Error()}
 		if dec != nil {
 			// A failed call still has provenance: spec, latency, stderr.
-			d.Call = dec.Call
+			d.Call, d.RecallCalls = dec.Call, dec.RecallCalls
 		}
 		return d
 	case dec == nil:
@@ -536,7 +557,7 @@ func (u *unit) ask(pr scenarios.Probe, arm string, c agents.Context) (d result.D
 	case pr.FreeText() && strings.TrimSpace(dec.Answer) == "":
 		return result.Decision{Error: "agent gave no answer to a free-text probe", Call: dec.Call}
 	}
-	d = result.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call}
+	d = result.Decision{Choice: dec.Choice, Answer: dec.Answer, Reason: dec.Reason, Call: dec.Call, RecallCalls: dec.RecallCalls}
 	if s := dec.Sampling; s != nil {
 		d.Sampling = &result.Sampling{Seed: s.Seed, Orders: s.Orders, Votes: s.Votes}
 	}
@@ -562,6 +583,27 @@ func Classify(expect string, full, compacted result.Decision) string {
 		return result.CompactedOnly
 	}
 	return result.AgentError
+}
+
+// Recovery says how the recall arm's decision d fared on a compaction
+// regression whose expected choice is expect: result.RecallFailed when
+// the call failed, result.RecallLost when it did not choose expect,
+// or chose it with no event recalled (noise, not a recovery),
+// result.RecoveredBySearch when it did after a search returned events,
+// result.RecoveredByCitation when only calls by seq returned events (the
+// reference agent asks by seq only what the summary cites).
+func Recovery(expect string, d result.Decision) string {
+	switch {
+	case d.Error != "":
+		return result.RecallFailed
+	case d.Choice != expect:
+		return result.RecallLost
+	case result.Recalled(d.RecallCalls, result.RecallBySearch):
+		return result.RecoveredBySearch
+	case result.Recalled(d.RecallCalls, result.RecallBySeq):
+		return result.RecoveredByCitation
+	}
+	return result.RecallLost
 }
 
 // Diff is the go-cmp diff (-full +compacted) of two decisions' choice and

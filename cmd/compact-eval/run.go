@@ -173,6 +173,8 @@ type runFlags struct {
 	execEnv       envNamesFlag
 	progress      progressFlag
 	dryRun        bool
+	recall        bool
+	recallBudget  string
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -197,6 +199,8 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about the invariants a check cannot tell (every invariant with --judge-scope all), a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
 	fs.Var(&f.judgeScope, "judge-scope", "which invariants the judge is asked about, `uncertain|all`: uncertain (the default) only those a check cannot tell, and its verdict settles them; all every one, its verdict beside the check (default: judge_scope: in the config file, else uncertain)")
 	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed; one it gave no verdict on is an error")
+	fs.BoolVar(&f.recall, "recall", false, "ask every choice probe a third time, on the recall arm: the compacted context plus a recall tool that returns stored events by seq (the ones the summary cites) or by search; reports say which compaction regressions it recovers, by citation or by search only, and which are lost")
+	fs.StringVar(&f.recallBudget, "recall-budget", "", "limits of the recall tool, `CALLS[,EVENTS,TOKENS]`: calls per probe, events and tokens per call (default 4,5,1500; implies --recall)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing: units, requests per target (those the response cache already answers apart), exec calls, tokens in and out estimated offline, and the cost when the config file gives prices:")
 	fs.Var(&f.progress, "progress", "progress on stderr, `auto|tty|plain|none`: tty redraws one line in place (units done/total, errors, requests, retries, cache hits, time left) and clears it at the end; plain prints such a line every 10 s and one at the end, for CI logs; auto (the default) is tty when stderr is a terminal, plain otherwise (default: progress: in the config file, else auto)")
 	f.openai.RegisterFlags(fs)
@@ -205,12 +209,8 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	return f
 }
 
-func init() {
-	register(&Command{
-		Name:      "run",
-		UsageLine: "run [flags] [paths…]",
-		Short:     "run scenarios through summarizers and diff the agent's decisions",
-		Long: `Run loads scenario files or folders (default: scenarios: in the config file,
+// runLong is the manual of run.
+const runLong = `Run loads scenario files or folders (default: scenarios: in the config file,
 else the suite built into the binary), runs each through every summarizer
 (the compaction timeline of each scenario: cuts, summaries, install), checks
 every summary, asks every probe on the full and on the compacted context,
@@ -251,6 +251,14 @@ way. --judge-gate makes a contradicted verdict fail the
 invariant ("judge: contradicted"), and a passed invariant the judge gave no
 verdict on an error ("judge: no verdict"). docs/formats.md §4 has the exec
 judge protocol.
+
+--recall asks every choice probe a third time, on the recall arm: the
+compacted context plus a recall tool that returns the events the summary
+replaced, by seq (those it cites) or by search, within --recall-budget
+CALLS[,EVENTS,TOKENS] (default 4,5,1500). Each compaction regression is then
+recoverable by citation, by search only, or lost; the table below the main one
+shows the split and the recall cost per probe (docs/formats.md, "The recall
+arm").
 
 Gates are asked for explicitly, with --min-pass, --baseline or gates: in the
 config file; the gate verdict is then the first line printed. Gates fail
@@ -293,7 +301,14 @@ interrupt would.
 	$ compact-eval run --summarizer 'ours=exec:python3 compact.py' --baseline base/result.json
 	$ compact-eval run --run 'readonly|secret' --min-pass constraint=1
 	$ compact-eval run --shard 2/4 --out out/shard-2
-	$ compact-eval run --resume compact-eval-out/20261129T233000Z`,
+	$ compact-eval run --resume compact-eval-out/20261129T233000Z`
+
+func init() {
+	register(&Command{
+		Name:      "run",
+		UsageLine: "run [flags] [paths…]",
+		Short:     "run scenarios through summarizers and diff the agent's decisions",
+		Long:      runLong,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			f := setupRunFlags(fs)
 			return func(ctx context.Context, args []string) error {
@@ -342,6 +357,10 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if f.dryRun && f.resume != "" {
 		return usagef("--dry-run plans a new run; it does not resume one (drop --resume)")
 	}
+	recall, err := f.recallLimits()
+	if err != nil {
+		return usageError{err}
+	}
 	// A dry run's clients answer from the cache alone: they never send.
 	f.openai.CacheOnly = f.dryRun
 	if f.resume != "" && len(args) == 0 {
@@ -351,6 +370,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	p, err := planRun(env, fs, f, args)
 	if err != nil {
 		return err
+	}
+	if _, ok := p.agent.(agents.RecallUser); recall != nil && !ok {
+		return usagef("--recall: the agent %s has no recall tool (builtin:reference, exec:, openai:, anthropic: and openai-responses: agents have one)", p.settings.Agent.Name)
 	}
 	if f.dryRun {
 		return dryRun(ctx, env, f, p, p.file)
@@ -386,6 +408,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
 		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
+	opts.Recall = recall
 	prog := startProgress(env.Stderr, resolveProgress(p.progress, env.Terminal), terminalWidth(env), p.meter, p.progressEvery, time.Now)
 	if prog != nil {
 		opts.Progress = prog.update
@@ -401,6 +424,21 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		return err
 	}
 	return finishRun(env, f, p, vb, res, err)
+}
+
+// recallLimits is --recall and --recall-budget: nil when neither is given.
+func (f *runFlags) recallLimits() (*agents.RecallLimits, error) {
+	if !f.recall && f.recallBudget == "" {
+		return nil, nil
+	}
+	l := agents.DefaultRecallLimits
+	if f.recallBudget != "" {
+		var err error
+		if l, err = agents.ParseRecallLimits(f.recallBudget); err != nil {
+			return nil, fmt.Errorf("--recall-budget: %w", err)
+		}
+	}
+	return &l, nil
 }
 
 // printJudge prints one line on the judge's verdicts: how many, and the

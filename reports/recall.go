@@ -1,0 +1,57 @@
+package reports
+
+import (
+	"fmt"
+
+	"github.com/compact-eval/compact-eval/result"
+)
+
+// RecallRow is one summarizer's recall-arm figures, as every report shows
+// them (run --recall): its compaction regressions, how many of them the
+// recall arm recovered by citation and by search only, how many are lost,
+// the recoverable share, and the recall cost per probe asked on the arm.
+type RecallRow struct {
+	Summarizer                    string
+	Regressions                   int
+	ByCitation, BySearch, Lost    int
+	Recoverable                   string // "93% (27/29)", "—" without regressions
+	Probes, Calls, Tokens         int
+	CallsPerProbe, TokensPerProbe float64
+}
+
+// RecallTitle is the line above the recall table: the arm and its limits.
+func RecallTitle(c *result.RecallConfig) string {
+	return fmt.Sprintf("recall arm (%d calls per probe, each at most %d events and %d tokens): regressions recovered by following the summary's citations, by search only, or lost",
+		c.Calls, c.Events, c.Tokens)
+}
+
+// RecallRows returns the recall rows of r in ranked order, nil when the run
+// did not ask the recall arm.
+func RecallRows(r *result.Result) []RecallRow {
+	if r.Config.Recall == nil {
+		return nil
+	}
+	var rows []RecallRow
+	for _, s := range result.Ranked(r) {
+		row := RecallRow{Summarizer: s.Summarizer, Regressions: s.Regressions, ByCitation: s.RecoveredByCitation, BySearch: s.RecoveredBySearch,
+			Lost: s.RecallLost, Probes: s.RecallProbes, Calls: s.RecallCalls, Tokens: s.RecallTokens, Recoverable: "—"}
+		if n := s.RecoveredByCitation + s.RecoveredBySearch + s.RecallLost; n > 0 {
+			row.Recoverable = fmt.Sprintf("%.0f%% (%d/%d)", 100*s.RecallRecoverable, s.RecoveredByCitation+s.RecoveredBySearch, n)
+		}
+		if s.RecallProbes > 0 {
+			row.CallsPerProbe = float64(s.RecallCalls) / float64(s.RecallProbes)
+			row.TokensPerProbe = float64(s.RecallTokens) / float64(s.RecallProbes)
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// Cost is the row's recall cost per probe, "1.2 calls, 340 tokens", or "—"
+// when no probe was asked on the arm (nothing was compacted).
+func (r RecallRow) Cost() string {
+	if r.Probes == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f calls, %.0f tokens", r.CallsPerProbe, r.TokensPerProbe)
+}

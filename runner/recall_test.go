@@ -1,0 +1,119 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/summarizers"
+	"github.com/compact-eval/compact-eval/summary"
+)
+
+// pointers is a summarizer that keeps pointers rather than prose: one
+// decision entry per covered user message, holding only its first ten
+// plain words (no figure, path, name with a dot or an underscore: every
+// detail goes) and citing its seq. It drops the details of every
+// instruction from its prose and keeps the way back to them.
+func pointers() Summarizer {
+	return Summarizer{Name: "pointers", Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
+		s := summary.Summary{SchemaVersion: 1, CoversThrough: req.Cut, Text: "pointers to the session's user messages"}
+		for _, e := range req.Events {
+			if e.Role == "user" {
+				var w []string
+				for _, f := range strings.Fields(e.Text) {
+					if !strings.ContainsAny(f, "0123456789/._-@") && len(w) < 10 {
+						w = append(w, f)
+					}
+				}
+				s.Decisions = append(s.Decisions, summary.Statement{Text: strings.Join(w, " "), SourceSeq: e.Seq})
+			}
+		}
+		raw, err := json.Marshal(s)
+		return &summarizers.Response{Summary: raw}, err
+	})}
+}
+
+// TestRecallArm runs the built-in suite with the recall arm: truncate
+// and mask lose facts the search gets back, a summarizer that cites every
+// entry gets back by citation what its prose dropped, the figures add up,
+// and -j 1 and -j 8 write the same bytes.
+func TestRecallArm(t *testing.T) {
+	list := builtinSuite(t)
+	run := func(jobs int) (*result.Result, string) {
+		dir := t.TempDir()
+		opts := baseOptions(t, dir)
+		opts.Summarizers = append(opts.Summarizers, pointers())
+		opts.Recall, opts.Jobs = &agents.RecallLimits{}, jobs
+		res, err := Run(context.Background(), list, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := reports.Read(res.ResultPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, normalised(t, res.ResultPath)
+	}
+	r, one := run(1)
+	if _, eight := run(8); one != eight {
+		t.Error("-j 1 and -j 8 differ with --recall")
+	}
+	if c := r.Config.Recall; c == nil || *c != (result.RecallConfig{Calls: 4, Events: 5, Tokens: 1500}) {
+		t.Errorf("config.recall %+v, want the defaults", c)
+	}
+	got := map[string]result.SummarizerSummary{}
+	for _, s := range r.Summaries {
+		got[s.Summarizer] = s
+		if n := s.RecoveredByCitation + s.RecoveredBySearch + s.RecallLost; n != s.Regressions {
+			t.Errorf("%s: %d regressions, %d classified by the recall arm", s.Summarizer, s.Regressions, n)
+		}
+	}
+	for _, name := range []string{"builtin:truncate", "builtin:mask"} {
+		if s := got[name]; s.RecoveredBySearch == 0 {
+			t.Errorf("%s: no regression recovered by search: %+v", name, s)
+		}
+	}
+	if s := got["pointers"]; s.Regressions == 0 || s.RecoveredByCitation == 0 || s.RecoveredByCitation < s.RecoveredBySearch {
+		t.Errorf("pointers: %d regressions, %d by citation, %d by search; want most back by citation", s.Regressions, s.RecoveredByCitation, s.RecoveredBySearch)
+	}
+	if s := got["builtin:none"]; s.RecallProbes != 0 {
+		t.Errorf("none compacts nothing, yet %d probes were asked on the recall arm", s.RecallProbes)
+	}
+	// Every recovery is backed by the calls recorded on the probe.
+	for _, u := range r.Units {
+		for _, p := range u.Probes {
+			switch p.Recovery {
+			case result.RecoveredByCitation:
+				if p.Recall.Choice != p.Expect || result.Recalled(p.Recall.RecallCalls, result.RecallBySearch) || !result.Recalled(p.Recall.RecallCalls, result.RecallBySeq) {
+					t.Errorf("%s/%s/%s: by citation, but %+v", u.Scenario.ID, u.Summarizer, p.ID, p.Recall)
+				}
+			case result.RecoveredBySearch:
+				if p.Recall.Choice != p.Expect || !result.Recalled(p.Recall.RecallCalls, result.RecallBySearch) {
+					t.Errorf("%s/%s/%s: by search, but %+v", u.Scenario.ID, u.Summarizer, p.ID, p.Recall)
+				}
+			case "":
+				if p.Class == result.CompactionRegression {
+					t.Errorf("%s/%s/%s: a regression with no recovery class", u.Scenario.ID, u.Summarizer, p.ID)
+				}
+			}
+		}
+	}
+}
+
+// TestRecallArmRefusesAgentWithoutTool: an agent with no recall tool is
+// refused before anything runs.
+func TestRecallArmRefusesAgentWithoutTool(t *testing.T) {
+	opts := baseOptions(t, t.TempDir())
+	opts.Agent = agents.Func(func(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
+		return &agents.Decision{}, nil
+	})
+	opts.AgentName, opts.Recall = "func", &agents.RecallLimits{}
+	_, err := Run(context.Background(), builtinSuite(t)[:1], opts)
+	if err == nil || !strings.Contains(err.Error(), "no recall tool") {
+		t.Errorf("err %v, want the agent refused", err)
+	}
+}
