@@ -37,7 +37,7 @@ import (
 // Programs lists the program names, each a folder under testdata/exec.
 var Programs = []string{
 	"summarizer-good", "summarizer-crash", "summarizer-hang", "summarizer-garbage",
-	"summarizer-huge", "agent-good", "agent-dumpstdin", "judge-scripted",
+	"summarizer-huge", "agent-good", "agent-dumpstdin", "judge-scripted", "agent-recall",
 }
 
 // Commands maps "exec-NAME" to each program, for testscript.Main.
@@ -51,6 +51,7 @@ func Commands() map[string]func() {
 		"exec-agent-good":         AgentGood,
 		"exec-agent-dumpstdin":    AgentDumpStdin,
 		"exec-judge-scripted":     JudgeScripted,
+		"exec-agent-recall":       AgentRecall,
 	}
 }
 
@@ -145,6 +146,114 @@ func AgentGood() { os.Exit(agent(os.Stdin, os.Stdout, os.Stderr, false)) }
 // AgentDumpStdin appends its request to $EXECTEST_STDIN_LOG (required) and
 // answers with the first option.
 func AgentDumpStdin() { os.Exit(agent(os.Stdin, os.Stdout, os.Stderr, true)) }
+
+// AgentRecall decides by one word: the last option when $EXECTEST_RECALL_WORD
+// (default "read-only") occurs, case folded, in its context (rules, goal,
+// summary, events) or in an event the recall tool returned, else the first
+// option. On the recall arm, when the word is not in its context, it first
+// asks the recall tool: by the seqs the summary cites (every source_seq),
+// else by a search with the question and the options' descriptions; it
+// decides once a call has been answered. With $EXECTEST_RECALL_GREEDY=1 it
+// asks the tool forever (the harness must stop it at the budget).
+func AgentRecall() { os.Exit(agentRecall(os.Stdin, os.Stdout, os.Stderr)) }
+
+func agentRecall(stdin io.Reader, stdout, stderr io.Writer) int {
+	in, err := readRequest(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent-recall: %v\n", err)
+		return 2
+	}
+	var req struct {
+		Arm   string `json:"arm"`
+		Probe struct {
+			Question string          `json:"question"`
+			Options  json.RawMessage `json:"options"`
+		} `json:"probe"`
+		Context struct {
+			Rules   string          `json:"rules"`
+			Goal    string          `json:"goal"`
+			Summary json.RawMessage `json:"summary"`
+			Events  []wireEvent     `json:"events"`
+		} `json:"context"`
+		Recall *struct {
+			CallsLeft int `json:"calls_left"`
+			Results   []struct {
+				Events []wireEvent `json:"events"`
+			} `json:"results"`
+		} `json:"recall"`
+	}
+	if err := json.Unmarshal(in, &req); err != nil {
+		fmt.Fprintf(stderr, "agent-recall: decoding request: %v\n", err)
+		return 2
+	}
+	var keys, descs []string
+	dec := json.NewDecoder(strings.NewReader(string(req.Probe.Options)))
+	if _, err := dec.Token(); err != nil {
+		fmt.Fprintf(stderr, "agent-recall: options: %v\n", err)
+		return 2
+	}
+	for dec.More() {
+		k, _ := dec.Token()
+		var d string
+		if err := dec.Decode(&d); err != nil {
+			fmt.Fprintf(stderr, "agent-recall: options: %v\n", err)
+			return 2
+		}
+		keys, descs = append(keys, k.(string)), append(descs, d)
+	}
+	word := os.Getenv("EXECTEST_RECALL_WORD")
+	if word == "" {
+		word = "read-only"
+	}
+	text := func(events []wireEvent) string {
+		var b strings.Builder
+		for _, e := range events {
+			b.WriteString(e.Text + "\n")
+			if e.ToolResult != nil {
+				b.WriteString(e.ToolResult.Text + "\n")
+			}
+		}
+		return b.String()
+	}
+	seen := req.Context.Rules + "\n" + req.Context.Goal + "\n" + string(req.Context.Summary) + "\n" + text(req.Context.Events)
+	asked := req.Recall != nil && len(req.Recall.Results) > 0
+	if req.Recall != nil {
+		for _, r := range req.Recall.Results {
+			seen += text(r.Events)
+		}
+	}
+	found := strings.Contains(strings.ToLower(seen), strings.ToLower(word))
+	reply := map[string]any{"choice": keys[0], "reason": word + " not found"}
+	if found {
+		reply = map[string]any{"choice": keys[len(keys)-1], "reason": word + " found"}
+	}
+	if req.Recall != nil && (os.Getenv("EXECTEST_RECALL_GREEDY") == "1" || !found && !asked) {
+		var sum struct {
+			Constraints []struct {
+				SourceSeq int `json:"source_seq"`
+			} `json:"constraints"`
+			Decisions []struct {
+				SourceSeq int `json:"source_seq"`
+			} `json:"decisions"`
+		}
+		json.Unmarshal(req.Context.Summary, &sum)
+		var seqs []int
+		for _, c := range append(sum.Constraints, sum.Decisions...) {
+			if c.SourceSeq > 0 {
+				seqs = append(seqs, c.SourceSeq)
+			}
+		}
+		if len(seqs) > 0 {
+			reply = map[string]any{"recall": map[string]any{"seqs": seqs}}
+		} else {
+			reply = map[string]any{"recall": map[string]any{"query": req.Probe.Question + " " + strings.Join(descs, " ")}}
+		}
+	}
+	if err := json.NewEncoder(stdout).Encode(reply); err != nil {
+		return 1
+	}
+	return 0
+}
 
 // wireEvent is an event as the exec protocol sends it.
 type wireEvent struct {
