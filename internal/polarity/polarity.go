@@ -102,9 +102,9 @@ type Text struct {
 type token struct {
 	a, b  int
 	low   string
+	chunk int32 // index of the whitespace-separated chunk holding the token
 	word  bool
 	value bool // holds a digit, or is part of a path, an address or a file name
-	chunk int  // index of the whitespace-separated chunk holding the token
 }
 
 type clause struct {
@@ -569,7 +569,7 @@ func (t *Text) right(ci, start, end int, want kindSet) (Verdict, bool) {
 // walk before the end of the clause.
 func (t *Text) scanRight(c *clause, p int, want kindSet, words int) (Verdict, bool, bool) {
 	// The value the phrase ends inside ("3.25" of "3.25.x") runs on.
-	chunk := -1
+	chunk := int32(-1)
 	if p > 0 && p <= len(c.toks) {
 		chunk = t.toks[c.toks[p-1]].chunk
 	}
@@ -949,7 +949,7 @@ func markValues(s string, toks []token) {
 		}
 		chunk := s[toks[i].a:toks[j-1].b]
 		for k := i; k < j; k++ {
-			toks[k].chunk = i
+			toks[k].chunk = int32(i)
 		}
 		v := false
 		for k := 0; k < len(chunk); k++ {
