@@ -281,6 +281,29 @@ func (sr *searcher) decode(st *stream, mask int) {
 	}
 }
 
+// plainWord reads the word at s[i]: lower-case ASCII letters, at most max
+// of them, one at least not a hex digit, followed by a space. It returns
+// the word's end, and how many hex letters start and end it.
+func plainWord(s string, i, max int) (end, lead, trail int, ok bool) {
+	j, plain := i, false
+	for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+		if s[j] > 'f' {
+			if !plain {
+				lead = j - i
+			}
+			plain = true
+			trail = 0
+		} else {
+			trail++
+		}
+		j++
+	}
+	if !plain || j-i > max || j == len(s) || s[j] != ' ' {
+		return 0, 0, 0, false
+	}
+	return j, lead, trail, true
+}
+
 // What survey finds in a stream: the decodings worth trying.
 const (
 	svEscape      = 1 << iota // \ % & =
@@ -354,8 +377,15 @@ var classes = func() (t [256]uint16) {
 // survey reads s once and says which decodings may find something in it:
 // ordinary prose triggers few or none, so the search of it costs about one
 // scan.
-func survey(s string, minRun int) int {
+func survey(s string, minRun int) int { return surveyOf(s, minRun, true) }
+
+// surveyOf is survey, reading a plain lower-case word at once when fast
+// is set (TestSurveyFastPath holds the two to the same answer).
+func surveyOf(s string, minRun int, fast bool) int {
 	min64, min32 := (minRun*4+2)/3, (minRun*8+4)/5
+	// the longest plain word read at once: shorter than any run a
+	// base32, base64 or hex decoding would take
+	maxWord := min(min32, min64, 2*minRun) - 1
 	var out int
 	nul := 0
 	// the current base64 run, base32 run, hex run, chain of hex pairs,
@@ -370,6 +400,29 @@ func survey(s string, minRun int) int {
 	var letters uint32
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if fast && tokn == 0 && nums == 0 && !sawNL && c >= 'a' && c <= 'z' {
+			if j, lead, trail, ok := plainWord(s, i, maxWord); ok {
+				// What the byte loop does with a word of lower-case letters
+				// (one not a hex digit among them) and the space after it:
+				// its runs end short of every threshold but the chain of
+				// hex pairs, which its leading hex letters continue and
+				// its trailing ones start.
+				if lead >= 2 && lead%2 == 0 {
+					if pairs += lead / 2; pairs >= minRun {
+						out |= svHex
+					}
+				}
+				pairs = 0
+				if trail >= 2 && trail%2 == 0 {
+					if pairs = trail / 2; pairs >= minRun {
+						out |= svHex
+					}
+				}
+				prev = s[j-1]
+				i = j // the space
+				continue
+			}
+		}
 		k := classes[c]
 		if k&cB64 != 0 {
 			b64n++

@@ -3,6 +3,8 @@ package redact
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -144,6 +146,45 @@ func TestStringEndIsTheLoop(t *testing.T) {
 		}
 		if got, want := stringEnd(b, 0), loop(b, 0); got != want {
 			t.Fatalf("stringEnd(%q, 0) = %d; the loop gives %d", b, got, want)
+		}
+	}
+}
+
+// survey reads a plain lower-case word at once; it must say what the byte
+// loop says on every text: prose, chains of hex pairs split by words that
+// start or end in hex letters ("de ad be ef", "added feed"), long words,
+// numbers, line breaks, and every shortest run a secret may set.
+func TestSurveyFastPath(t *testing.T) {
+	words := []string{"the", "de", "ad", "be", "ef", "added", "feed", "cafe", "bead", "faced", "created", "used",
+		"code", "a", "x", "ex", "configuration", "internationalization", "abcdefabcdefabcdef", "fedcba", "deadbeefcafebabe",
+		"0x", "0", "115", "107", "sk_live", "QxT9mKq2", "Ab", "\n", "\t", "=", "%", "&#", ",", ".", "-", "é", "\x00", "zz", "cab", "bad"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(40) {
+			b.WriteString(words[rng.IntN(len(words))])
+			if rng.IntN(5) > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		text := b.String()
+		minRun := 4 + n%6
+		if got, want := surveyOf(text, minRun, true), surveyOf(text, minRun, false); got != want {
+			t.Fatalf("survey(%q, %d) = %b with the fast path, %b without", text, minRun, got, want)
+		}
+	}
+	for _, f := range []string{"../../testdata/gold/*.json", "../../scenarios/builtin/*.yaml"} {
+		files, _ := filepath.Glob(f)
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, minRun := range []int{4, 6, 8} {
+				if got, want := surveyOf(string(b), minRun, true), surveyOf(string(b), minRun, false); got != want {
+					t.Errorf("%s: survey = %b with the fast path, %b without", name, got, want)
+				}
+			}
 		}
 	}
 }
