@@ -66,6 +66,9 @@ func (a *openAIAgent) decideOnce(ctx context.Context, req *Request) (*Decision, 
 	if len(req.Probe.Options) == 0 {
 		return nil, fmt.Errorf("openai agent: probe %q has no options", req.Probe.ID)
 	}
+	if req.Recall != nil {
+		return a.decideRecall(ctx, req)
+	}
 	msgs, tools := ChatMessages(req)
 	build := func(msgs []openai.ChatCompletionMessage, accept func(*openai.ChatCompletionResponse) error) func(string) *llm.Request {
 		return func(mode string) *llm.Request {

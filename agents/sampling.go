@@ -87,6 +87,7 @@ func (s Sampling) sampled(ctx context.Context, req *Request, once func(context.C
 	votes := map[string]int{}
 	reasons := map[string]string{}
 	var total result.Call
+	var recalls []result.RecallCall
 	for k := range n {
 		order := s.Order(req.ScenarioID, req.Probe.ID, req.Trial, k, req.Probe.Options)
 		rec.Orders = append(rec.Orders, order)
@@ -107,9 +108,10 @@ func (s Sampling) sampled(ctx context.Context, req *Request, once func(context.C
 		d, err := once(ctx, &r)
 		if d != nil {
 			addCall(&total, d.Call, k == 0)
+			recalls = append(recalls, d.RecallCalls...)
 		}
 		if err != nil {
-			out := &Decision{Call: total, Sampling: rec}
+			out := &Decision{Call: total, Sampling: rec, RecallCalls: recalls}
 			if n > 1 {
 				err = fmt.Errorf("sample %d of %d: %w", k+1, n, err)
 			}
@@ -121,7 +123,7 @@ func (s Sampling) sampled(ctx context.Context, req *Request, once func(context.C
 			reasons[key] = d.Reason
 		}
 	}
-	out := &Decision{Call: total, Sampling: rec}
+	out := &Decision{Call: total, Sampling: rec, RecallCalls: recalls}
 	best, tie := "", false
 	for _, o := range req.Probe.Options { // file order: deterministic
 		switch c := votes[o.Key]; {

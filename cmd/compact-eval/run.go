@@ -372,7 +372,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		return err
 	}
 	if _, ok := p.agent.(agents.RecallUser); recall != nil && !ok {
-		return usagef("--recall: the agent %s has no recall tool (builtin:reference and exec: agents have one)", p.settings.Agent.Name)
+		return usagef("--recall: the agent %s has no recall tool (builtin:reference, exec: and openai: agents have one)", p.settings.Agent.Name)
 	}
 	if f.dryRun {
 		return dryRun(ctx, env, f, p, p.file)
