@@ -96,7 +96,11 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 		kept = st.keptByConcept(rs, prefix, sub)
 	}
 	if len(kept) == 0 {
-		if u, ok := st.otherLanguageEntry(all, prefix, sub, inv); ok {
+		u, ok := st.otherLanguageEntry(all, prefix, sub, inv)
+		if !ok {
+			u, ok = sameLanguageConcept(rs, prefix, sub, inv)
+		}
+		if ok {
 			r.Status = result.Uncertain
 			r.Message = u.Note
 			r.Evidence = []result.Evidence{u}
@@ -216,6 +220,36 @@ func (st *state) otherLanguageEntry(all [][]leaf, prefix string, sub *polarity.S
 				l.ptr, how, languageName(lang), languageNames(langs), strings.Join(sub.Concepts(), ", "))
 			return result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}, true
 		}
+	}
+	return result.Evidence{}, false
+}
+
+// sameLanguageConcept reports an entry under prefix that no pattern
+// matches but that the class reader finds keeping the rule by its concept
+// in the patterns' own language: the state it sets in other words
+// ("view-only" for `read[- ]?only`), or the actions it forbids,
+// prohibited. It may be a faithful restatement, or a narrower or weaker
+// rule said with the same words: the check cannot tell, and says so.
+func sameLanguageConcept(rs []reading, prefix string, sub *polarity.Subject, inv *scenarios.Constraint) (result.Evidence, bool) {
+	concepts := sub.Concepts()
+	for _, c := range rs {
+		if c.r.Reading != polarity.Affirms || !strings.HasPrefix(c.l.ptr, prefix) {
+			continue
+		}
+		// the word the reading turns on must be one of the rule's
+		// concepts: a rule about a name (a role, a host) restated without
+		// the name keeps no concept of it
+		shared := false
+		for _, k := range polarity.ConceptsOf(c.r.Cue) {
+			shared = shared || slices.Contains(concepts, k)
+		}
+		if !shared {
+			continue
+		}
+		what := fmt.Sprintf("the rule's concept (%s)", strings.Join(concepts, ", "))
+		note := fmt.Sprintf("%s keeps %s in other words than the rule's patterns (%s): %s; cannot tell whether it keeps the rule from #%d or a narrower one",
+			c.l.ptr, what, anyOf(inv.Match), readingNote(c.r), inv.SourceSeq)
+		return result.Evidence{Pointer: c.l.ptr, Seq: inv.SourceSeq, Text: clip.String(c.l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}, true
 	}
 	return result.Evidence{}, false
 }

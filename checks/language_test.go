@@ -53,7 +53,12 @@ func TestConstraintAcrossLanguages(t *testing.T) {
 		// English: the patterns decide
 		{name: "en faithful: bracketed state and negated actions", mut: setConstraint("the investigation (read-only): don't apply, restart, scale or edit anything in prod"), want: result.Pass},
 		{name: "en inverted: same words", mut: setConstraint("the investigation (read-only until #5) may now apply, restart and change prod"), want: result.Fail},
-		{name: "en no pattern, no concept borrowed", mut: setConstraint("the investigation only looks and reports: nothing in prod is changed"), want: result.Fail},
+		// English, no pattern matches: a restatement by the rule's concept
+		// cannot be told from a narrower rule in the same words
+		{name: "en no pattern, the forbidden action prohibited", mut: setConstraint("the investigation only looks and reports: nothing in prod is changed"), want: result.Uncertain, ptr: "/constraints/0/text", msg: "cannot tell"},
+		{name: "en no pattern, the state in other words", mut: setConstraint("the investigation is view-only: no changes in prod"), want: result.Uncertain, ptr: "/constraints/0/text", msg: "in other words"},
+		{name: "en no pattern, the state in other words, inverted", mut: setConstraint("the investigation is no longer view-only: prod may be changed"), want: result.Fail},
+		{name: "en no pattern, no concept", mut: setConstraint("the investigation only looks at prod and reports to the on-call"), want: result.Fail, msg: "no constraints entry"},
 	}
 	for i := range cases {
 		cases[i].sc = englishOnly

@@ -1281,11 +1281,33 @@ func (x *Text) negatedAt(ti int) bool {
 				between = 99
 			}
 		}
-		if between <= 2 {
+		if between <= 2 || between <= 6 && x.quantifierSubject(c, h, pos) {
 			return true
 		}
 	}
 	return false
+}
+
+// negativeQuantifiers are the negations that are a clause's subject: the
+// verb they govern may follow the phrase that says of what ("nothing in
+// prod is changed", "none of the pods were restarted", "nada en prod se
+// cambia").
+var negativeQuantifiers = set(`nothing none nobody noone nada nadie ninguno ninguna`)
+
+// quantifierPrepositionsES open the phrase after a Spanish quantifier
+// ("nada en prod", "ninguno de los pods").
+var quantifierPrepositionsES = set(`en de del sobre para con`)
+
+// quantifierSubject reports whether negation hit h of clause c is a
+// negative quantifier whose phrase (a preposition and its object) runs up
+// to the copula or auxiliary before position pos: "nothing [in prod] is
+// changed".
+func (x *Text) quantifierSubject(c *clause, h classHit, pos int) bool {
+	if h.first != h.last || !negativeQuantifiers[x.toks[c.toks[h.first]].low] || pos-h.last < 3 {
+		return false
+	}
+	first, last := x.toks[c.toks[h.last+1]], x.toks[c.toks[pos-1]]
+	return first.word && (prepositionsAll[first.low] || quantifierPrepositionsES[first.low]) && last.word && copulas[last.low]
 }
 
 // inClass reports whether clause position j is inside a hit of class c.

@@ -308,3 +308,23 @@ func TestSignatureHashes(t *testing.T) {
 		t.Errorf("SignatureOf(%q) = %v; want %v", lower, got, want)
 	}
 }
+
+// A negative quantifier that is the clause's subject negates the verb it
+// governs across the phrase that says of what: "nothing in prod is
+// changed" keeps a rule against changes as "nothing is changed in prod"
+// does. A verb past a comma, or one the quantifier is no subject of, is
+// not negated by it.
+func TestNegativeQuantifierSubject(t *testing.T) {
+	sub := RuleSubject([]*regexp.Regexp{compile(t, `read[- ]?only`)}, "this investigation is read-only: do not change anything in prod")
+	for text, want := range map[string]Reading{
+		"nothing in prod is changed":             Affirms,
+		"nothing is changed in prod":             Affirms,
+		"nada en prod se cambia":                 Affirms,
+		"nothing in prod is wrong, so change it": Unrelated,
+		"the team in prod is changed":            Unrelated,
+	} {
+		if got := Decide(New(textmatch.Fold(text)).Read(sub, nil)).Reading; got != want {
+			t.Errorf("%q: %s; want %s", text, got, want)
+		}
+	}
+}
