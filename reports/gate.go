@@ -73,7 +73,7 @@ func validGateKey(k string) bool { return slices.Contains(GateKeys(), k) }
 // them: all, the kinds, decisions, the structural checks and the invariant
 // types.
 func GateKeys() []string {
-	return slices.Concat([]string{"all", result.KindInvariant, result.KindStructural, result.CheckDecisions},
+	return slices.Concat([]string{"all", result.KindInvariant, result.KindStructural, result.CheckDecisions, result.CheckRecall},
 		result.StructuralChecks, result.InvariantTypes)
 }
 
@@ -330,7 +330,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 	// Every key must cover at least one check type of the run.
 	for _, k := range slices.Sorted(mapKeys(m.Rates)) {
 		covered := slices.ContainsFunc(types, func(c string) bool {
-			return k == "all" || k == c || k == kinds[c] || (k == result.CheckDecisions && c == result.CheckDecisions)
+			return k == "all" && c != result.CheckRecall || k == c || k == kinds[c] || (k == result.CheckDecisions && c == result.CheckDecisions)
 		})
 		if !covered {
 			line := fmt.Sprintf("min-pass %s: nothing to judge: the run has no %s outcome", k, k)
@@ -345,6 +345,11 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 	for _, s := range sums {
 		for _, c := range types {
 			t, ok := m.Threshold(c, kinds[c])
+			if c == result.CheckRecall {
+				// only an explicit recall=… gates the recall arm: "all"
+				// keeps its meaning with or without --recall
+				t, ok = m.Rates[c]
+			}
 			if !ok {
 				continue
 			}
@@ -410,6 +415,8 @@ func (t gateTally) misses(check string) string {
 		parts = append(parts, fmt.Sprintf("%s of %s that errored", plural(t.lost, "outcome"), plural(t.units, "unit")))
 	}
 	switch {
+	case t.errs > 0 && check == result.CheckRecall:
+		parts = append(parts, plural(t.errs, "probe")+" whose recall arm failed")
 	case t.errs == 1 && check == result.CheckDecisions:
 		parts = append(parts, "1 probe whose agent call failed")
 	case t.errs > 1 && check == result.CheckDecisions:
@@ -448,6 +455,9 @@ func tallyOutcomes(r *result.Result, uncertain UncertainAs) (map[string]map[stri
 		}
 		for _, p := range u.Probes {
 			add(result.CheckDecisions, result.KindDecision, result.DecisionStatus(p.Class))
+			if p.Recall != nil {
+				add(result.CheckRecall, result.KindRecall, result.RecallStatus(p))
+			}
 		}
 		return m
 	}

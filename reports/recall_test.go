@@ -95,3 +95,65 @@ func TestSchemaValidatesRecall(t *testing.T) {
 		t.Errorf("a result with a recall arm does not validate: %v", err)
 	}
 }
+
+// TestRecallGate: --min-pass recall=… gates the share of probes the
+// recall arm decides right (a lost regression is a miss, fail closed), and
+// only an explicit recall key does: "all" keeps its meaning.
+func TestRecallGate(t *testing.T) {
+	r := smallRecall(t)
+	lost := 0
+	for _, s := range r.Summaries {
+		lost += s.RecallLost
+	}
+	if lost == 0 {
+		t.Fatal("the fixture loses nothing: the gate is not tested")
+	}
+	g := reports.Gate(r, reports.GateOptions{MinPass: mustMinPass(t, "recall=1")})
+	if !g.Failed || !strings.Contains(strings.Join(g.Lines, "\n"), "FAIL min-pass: builtin:extractive recall ") {
+		t.Errorf("recall=1 with lost regressions: %q", g.Lines)
+	}
+	g = reports.Gate(r, reports.GateOptions{MinPass: mustMinPass(t, "recall=0")})
+	if g.Failed {
+		t.Errorf("recall=0: %q", g.Lines)
+	}
+	all := reports.Gate(r, reports.GateOptions{MinPass: mustMinPass(t, "all=0")})
+	for _, l := range all.Lines {
+		if strings.Contains(l, " recall") {
+			t.Errorf("all= gates the recall arm: %q", l)
+		}
+	}
+	// without the recall arm, the key names nothing to judge: fail closed
+	r.Config.Recall = nil
+	for i := range r.Units {
+		for j := range r.Units[i].Probes {
+			r.Units[i].Probes[j].Recall, r.Units[i].Probes[j].Recovery = nil, ""
+		}
+	}
+	r.Aggregate()
+	g = reports.Gate(r, reports.GateOptions{MinPass: mustMinPass(t, "recall=0")})
+	if !g.Failed || !strings.Contains(strings.Join(g.Lines, "\n"), "min-pass recall: nothing to judge") {
+		t.Errorf("recall gate on a run without the arm: %q", g.Lines)
+	}
+}
+
+func TestRecallStatus(t *testing.T) {
+	d := func(c string) result.Decision { return result.Decision{Choice: c} }
+	rd := func(c string) *result.Decision { x := d(c); return &x }
+	for _, tc := range []struct {
+		name string
+		p    result.Probe
+		want result.Status
+	}{
+		{"not asked", result.Probe{Expect: "a", Full: d("a")}, result.Skip},
+		{"the full arm wrong too", result.Probe{Expect: "a", Full: d("b"), Recall: rd("b")}, result.Skip},
+		{"recovered", result.Probe{Expect: "a", Full: d("a"), Compacted: d("b"), Recall: rd("a")}, result.Pass},
+		{"lost", result.Probe{Expect: "a", Full: d("a"), Compacted: d("b"), Recall: rd("b")}, result.Fail},
+		{"recall misled a kept probe", result.Probe{Expect: "a", Full: d("a"), Compacted: d("a"), Recall: rd("b")}, result.Fail},
+		{"unsure", result.Probe{Expect: "a", Full: d("a"), Recall: rd("unsure")}, result.Uncertain},
+		{"failed", result.Probe{Expect: "a", Full: d("a"), Recall: &result.Decision{Error: "boom"}}, result.Error},
+	} {
+		if got := result.RecallStatus(tc.p); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}

@@ -104,6 +104,35 @@ func LessCheck(a, b string) bool {
 	return a < b
 }
 
+// CheckRecall is the gate key (reports.MinPass) of the recall arm: its
+// outcomes are RecallStatus of each probe asked on the arm; KindRecall is
+// their kind.
+const (
+	CheckRecall = "recall"
+	KindRecall  = "recall"
+)
+
+// RecallStatus is a probe's outcome on the recall arm, for the
+// `--min-pass recall=…` gate: Pass when the recall arm chose the expected
+// option (kept on the compacted context, or a regression recovered), Fail
+// when it did not (a regression lost, or worse), Uncertain when it answered
+// unsure, Error when its call failed; Skip when the arm was not asked or
+// the full arm was not right either (the agent's error, not the
+// compaction's) or the probe is free text.
+func RecallStatus(p Probe) Status {
+	switch {
+	case p.Recall == nil || p.Expect == "" || p.Full.Error != "" || p.Full.Choice != p.Expect:
+		return Skip
+	case p.Recall.Error != "":
+		return Error
+	case p.Recall.Choice == p.Expect:
+		return Pass
+	case p.Recall.Choice == "unsure":
+		return Uncertain
+	}
+	return Fail
+}
+
 // DecisionStatus maps a probe class to its status in the CheckDecisions
 // aggregate: kept passes, compaction_regression fails, uncertain is
 // uncertain, error is an error, every other class is a skip.
