@@ -231,6 +231,14 @@ func TestAmbiguousFigures(t *testing.T) {
 		// counts are whole: 128.000 tokens is never 128 tokens
 		{"limit 128.000 tokens", "128 tokens", false},
 		{"limit 128.000 tokens", "128k tokens", true},
+		// whatever the text's language or the locale its other figures show
+		{"mantener el contexto por debajo de 50,000 tokens", "50000 tokens", true},
+		{"mantener el contexto por debajo de 50,000 tokens", "50 tokens", false},
+		{"esperó 2,5 s; el límite es 50,000 tokens", "50k tokens", true},
+		{"keep the context under 50.000 tokens", "50000 tokens", true},
+		{"el lote es de 1,500 filas", "1500 filas", true},
+		// a unit that is no count keeps the locale's reading
+		{"esperó 2,5 s; el timeout: 1,500 s", "1.5 s", true},
 	} {
 		t.Run(tc.a+" | "+tc.b, func(t *testing.T) {
 			a, b := lastQ(tc.a), lastQ(tc.b)

@@ -218,7 +218,10 @@ func ParseLocale(s string, loc Locale) []Quantity {
 		}
 		// which mark: the English reading (Value) is the larger for ','
 		isComma := q.Value > q.Alt
-		thousands := loc == DecimalPoint && isComma || loc == DecimalComma && !isComma || loc == AnyLocale && counts(q.Unit)
+		// a figure that counts whole things groups thousands whatever the
+		// locale: "50,000 tokens" in a Spanish text is fifty thousand,
+		// never fifty to the thousandth
+		thousands := counts(q.Unit) || loc == DecimalPoint && isComma || loc == DecimalComma && !isComma
 		if loc == AnyLocale && !thousands {
 			continue // both readings stay
 		}
