@@ -373,11 +373,19 @@ func Language(text string) string {
 			es++
 		}
 	}
+	return langOf(en, es, "")
+}
+
+// langOf tells the language from the counts of English and Spanish
+// function words: one with at least one and more than twice the other's;
+// otherwise undecided. A word both languages spell alike ("no", "a") is
+// in neither list.
+func langOf(en, es int, undecided string) string {
 	switch {
 	case es >= 1 && es > 2*en:
 		return "es"
 	case en >= 1 && en > 2*es:
 		return "en"
 	}
-	return ""
+	return undecided
 }

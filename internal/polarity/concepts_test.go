@@ -198,3 +198,25 @@ func TestLiteralWords(t *testing.T) {
 		t.Errorf("LanguagesOf = %v; want [en]", got)
 	}
 }
+
+// The class reader's language (which end of a list a negation governs)
+// and Language agree, and a word both languages spell alike counts for
+// neither: a rule of "no" items in English is English.
+func TestTextLanguageAgrees(t *testing.T) {
+	for text, want := range map[string]string{
+		"Heads up: prod-eu-1 is under a change freeze until Friday, so treat this as a READ-ONLY investigation. No apply, no restart, no scaling, no edits.": "en",
+		"No apply, no restart, no scaling, no edits.":                    "en",
+		"Nada de apply, reinicios ni escalado en prod hasta el viernes.": "es",
+		"La sesión es de solo lectura: no se toca la base de facturas.":  "es",
+		"the session is read-only: no writes to the payments database":   "en",
+	} {
+		x := New(textmatch.Fold(text))
+		x.build()
+		if got := x.lang(); got != want {
+			t.Errorf("lang(%q) = %s; want %s", text, got, want)
+		}
+		if got := Language(textmatch.Fold(text)); got != want && got != "" {
+			t.Errorf("Language(%q) = %s; the reader says %s", text, got, want)
+		}
+	}
+}

@@ -602,23 +602,24 @@ func (x *Text) governedBefore(cl int, h classHit, lang string) []string {
 	return out
 }
 
-// lang guesses the language of the text from its class and stop words.
+// lang tells the language of the text by its function words, as Language
+// does; English when they do not say. "No apply, no restart, no
+// scaling" is English: "no" is spelled alike in both.
 func (x *Text) lang() string {
-	es, en := 0, 0
+	en, es := 0, 0
 	for _, tk := range x.toks {
-		if !tk.word {
-			continue
-		}
-		if spanishWords[tk.low] {
-			es++
-		} else if englishWords[tk.low] {
-			en++
+		if tk.word {
+			en, es = en+b2i(langWordsEN[tk.low]), es+b2i(langWordsES[tk.low])
 		}
 	}
-	if es > en {
-		return "es"
+	return langOf(en, es, "en")
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	return "en"
+	return 0
 }
 
 // literalTexts returns the literal word runs of a pattern, with the
@@ -2228,6 +2229,4 @@ var (
 		el la los las un una unos unas de del al y e o u ni que en con por para sin sobre entre hasta desde es son
 		fue era esta estan este estos estas ese esa eso lo le les se su sus mi mis tu tus nuestro nuestra muy mas
 		menos ya no si tambien como cuando donde cual quien todo toda todos todas nada algo cada otro otra`)
-	spanishWords = set(`el la los las de del que y en con por para una es son esta sesion solo lectura no se al lo`)
-	englishWords = set(`the of and to in is are with for on that this be not no never do must`)
 )
