@@ -83,6 +83,9 @@ type htmlView struct {
 	Glossary [][2]string
 	// HeadToHead compares pairs of summarizers of the run.
 	HeadToHead []htmlHeadToHead
+	// RecallTitle and Recall are the recall arm's figures (run --recall).
+	RecallTitle string
+	Recall      []RecallRow
 }
 
 type htmlFindingGroup struct {
@@ -208,6 +211,9 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 	v.Warnings = append(v.Warnings, r.Warnings...)
 	v.Heatmap, v.Scatter, v.Drift = heatmapSVG(r), scatterSVG(r), driftSVG(r)
 	v.Summaries = result.Ranked(r)
+	if v.Recall = RecallRows(r); v.Recall != nil {
+		v.RecallTitle = RecallTitle(r.Config.Recall)
+	}
 	sums := result.Summarizers(r)
 	v.CheckTypes = sums
 	for _, ck := range result.CheckTypes(r) {

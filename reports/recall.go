@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 
+	"github.com/compact-eval/compact-eval/reports/internal/junit"
 	"github.com/compact-eval/compact-eval/result"
 )
 
@@ -45,6 +46,29 @@ func RecallRows(r *result.Result) []RecallRow {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// Text is the row in one line, for JUnit properties: "3 regressions: 1
+// by citation, 1 by search only, 1 lost (recoverable 67% (2/3)); recall
+// cost per probe 0.4 calls, 120 tokens".
+func (r RecallRow) Text() string {
+	return fmt.Sprintf("%s: %d by citation, %d by search only, %d lost (recoverable %s); recall cost per probe %s",
+		plural(r.Regressions, "regression"), r.ByCitation, r.BySearch, r.Lost, r.Recoverable, r.Cost())
+}
+
+// recallProperties are the JUnit properties of the recall arm: its limits
+// and one line per summarizer (RecallRow.Text); none without the arm.
+func recallProperties(r *result.Result) []junit.Property {
+	rows := RecallRows(r)
+	if rows == nil {
+		return nil
+	}
+	c := r.Config.Recall
+	ps := []junit.Property{{Name: "compact-eval.recall", Value: fmt.Sprintf("%d calls per probe, each at most %d events and %d tokens", c.Calls, c.Events, c.Tokens)}}
+	for _, row := range rows {
+		ps = append(ps, junit.Property{Name: "compact-eval.recall." + row.Summarizer, Value: row.Text()})
+	}
+	return ps
 }
 
 // Cost is the row's recall cost per probe, "1.2 calls, 340 tokens", or "—"

@@ -2,6 +2,8 @@ package reports_test
 
 import (
 	"bytes"
+	"fmt"
+	"html/template"
 	"strings"
 	"testing"
 
@@ -54,6 +56,21 @@ func smallRecall(t testing.TB) *result.Result {
 func TestRecallGolden(t *testing.T) {
 	r := smallRecall(t)
 	golden(t, "small_recall.md", normalise(render(t, r, "md", reports.Options{})))
+	golden(t, "small_recall.junit.xml", normalise(render(t, r, "junit", reports.Options{})))
+	golden(t, "small_recall.html.outline", htmlOutline(render(t, r, "html", reports.Options{})))
+	// every format shows each summarizer's split and cost
+	html := render(t, r, "html", reports.Options{})
+	junit := render(t, r, "junit", reports.Options{})
+	for _, row := range reports.RecallRows(r) {
+		cells := fmt.Sprintf(`<td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%s</td><td class="num">%s</td>`,
+			row.Regressions, row.ByCitation, row.BySearch, row.Lost, template.HTMLEscapeString(row.Recoverable), row.Cost())
+		if !strings.Contains(html, cells) {
+			t.Errorf("html lacks %s's recall row %s", row.Summarizer, cells)
+		}
+		if !strings.Contains(junit, `name="compact-eval.recall.`+row.Summarizer+`" value="`+row.Text()+`"`) {
+			t.Errorf("junit lacks %s's recall property", row.Summarizer)
+		}
+	}
 }
 
 func TestRecallRows(t *testing.T) {
