@@ -46,6 +46,45 @@ invariants:
   - {id: dbpass, type: secret, value: ` + leakDBPass + `}
 `
 
+// leakRecallScenario holds the secrets in events a summary replaces, and a
+// probe: the recall arm's agent gets them back from the recall tool.
+const leakRecallScenario = `version: 1
+id: leaky-recall
+title: Secrets the recall tool returns
+goal: Check the logs
+rules: You are an on-call assistant.
+compaction: {at: [3]}
+events:
+  - {role: user, text: "Use only the staging key ` + leakKey + ` for the test calls."}
+  - {role: assistant, text: "Noted. The db password is ` + leakDBPass + `."}
+  - {role: user, text: "Now check the logs."}
+  - {role: assistant, text: "Checking."}
+invariants:
+  - {id: key, type: secret, value: ` + leakKey + `}
+  - {id: dbpass, type: secret, value: ` + leakDBPass + `}
+probes:
+  - id: which-key
+    question: "Which key do the test calls use?"
+    options: {staging: "the staging key", prod: "the production key"}
+    expect: staging
+    requires: {staging: ['staging key']}
+`
+
+// recallAgent is an exec agent that, on the recall arm, searches the
+// stored events and repeats what the recall tool returned in its reason.
+const recallAgent = `#!/bin/sh
+req=$(cat)
+case "$req" in
+*'"arm":"recall"'*)
+  case "$req" in
+  *'"results":[]'*) printf '{"recall":{"query":"staging key password test calls"}}\n'; exit 0;;
+  esac
+  got=$(printf '%s' "$req" | sed -n 's/.*"results":\(.*\)$/\1/p' | tr -d '"\\{}[]')
+  printf '{"choice":"staging","reason":"recalled: %s"}\n' "$got"; exit 0;;
+esac
+printf '{"choice":"staging","reason":"from my context"}\n'
+`
+
 // leakSpellings is every encoding of every secret, as JSON string content:
 // plain, \u-escaped (Python's default for non-ASCII, and every character),
 // missing its first character, upper-cased, URL-escaped, base64, hex.
@@ -101,7 +140,7 @@ func TestNoSecretInAnyByteWritten(t *testing.T) {
 		"gen=$(printf '%s' \"$req\" | sed -n 's/.*\"generation\": *\\([0-9]*\\).*/\\1/p')\n" +
 		"printf '{\"schema_version\": 1, \"covers_through\": %s, \"text\": \"%s\", \"extensions\": {\"%s\": \"%s\"}}' \"$cut\" '" + leak + "' '" + leak + "' '" + leak + "'\n"
 	crash := "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '" + leak + "' >&2\nexit 3\n"
-	for name, body := range map[string]string{"leak.sh": script, "crash.sh": crash, "s.yaml": leakScenario} {
+	for name, body := range map[string]string{"leak.sh": script, "crash.sh": crash, "s.yaml": leakScenario, "recall.sh": recallAgent, "r.yaml": leakRecallScenario} {
 		if err := os.WriteFile(name, []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -129,10 +168,21 @@ func TestNoSecretInAnyByteWritten(t *testing.T) {
 		"--summarizer", "openai:sim", "--min-pass", "all=1", "s.yaml"); code != exitGate {
 		t.Fatalf("run: exit %d, want %d (the secret checks fail)\n%s", code, exitGate, strings.Join(console, "\n"))
 	}
+	// The recall arm: the agent gets the secrets back from the recall tool
+	// and repeats them in its reason.
+	if code := cmd("run", "--out", "rec", "--summarizer", "builtin:truncate", "--agent", "exec:./recall.sh", "--recall", "r.yaml"); code != exitGate && code != exitOK {
+		t.Fatalf("run --recall: exit %d\n%s", code, strings.Join(console, "\n"))
+	}
 	for _, f := range []string{"md", "html", "junit", "json"} {
 		if code := cmd("report", "out/result.json", "--format", f, "-o", "report."+f); code != exitOK {
 			t.Fatalf("report --format %s: exit %d", f, code)
 		}
+		if code := cmd("report", "rec/result.json", "--format", f, "-o", "recall-report."+f); code != exitOK {
+			t.Fatalf("report --format %s of the recall run: exit %d", f, code)
+		}
+	}
+	if b, _ := os.ReadFile("rec/result.json"); !bytes.Contains(b, []byte(`"reason":"recalled: call:query:staging key password test calls,events:seq:1`)) || !bytes.Contains(b, []byte("[redacted:")) {
+		t.Errorf("the recall run's agent did not repeat what it recalled, redacted: the test proves nothing for it\n%s", b)
 	}
 	cmd("report", "out/result.json") // md to the console
 	cmd("compare", "out/result.json", "out/result.json")
@@ -162,13 +212,14 @@ func TestNoSecretInAnyByteWritten(t *testing.T) {
 			// The tokenizer's vocabulary table (internal/tokens) is derived
 			// from the encoding alone, never from a run: it holds every
 			// token, "contraseña" among them.
-			if err == nil && !d.IsDir() && !slices.Contains([]string{"leak.sh", "crash.sh", "s.yaml", "o200k.v2.bin"}, d.Name()) {
+			if err == nil && !d.IsDir() && !slices.Contains([]string{"leak.sh", "crash.sh", "s.yaml", "recall.sh", "r.yaml", "o200k.v2.bin"}, d.Name()) {
 				written = append(written, p)
 			}
 			return nil
 		})
 	}
-	for _, want := range []string{"out/journal.jsonl", "out/result.json", "report.md", "report.html", "report.junit", "report.json", "step_summary.md"} {
+	for _, want := range []string{"out/journal.jsonl", "out/result.json", "report.md", "report.html", "report.junit", "report.json", "step_summary.md",
+		"rec/journal.jsonl", "rec/result.json", "recall-report.md", "recall-report.html", "recall-report.junit", "recall-report.json"} {
 		if !slices.Contains(written, filepath.Join(work, want)) {
 			t.Errorf("%s was not written: the test would prove nothing for it (written: %q)", want, written)
 		}
