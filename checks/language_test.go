@@ -91,8 +91,10 @@ func TestCorrectionHistoryFrames(t *testing.T) {
 // A refuted hypothesis whose patterns are English, named in a Spanish
 // field by one of its names (dns) as open, likely or confirmed, or in a
 // Spanish hypotheses entry not marked refuted, is uncertain: the patterns
-// cannot tell whether it is the refuted idea. Refuted in Spanish, or only
-// mentioned, it passes.
+// cannot tell whether it is the refuted idea; so is a plain Spanish
+// statement about it ("el DNS está roto"), which may restate or refute it
+// in words no table holds. Refuted in Spanish, or only mentioned inside a
+// phrase about something else, it passes.
 func TestRefutedHypothesisAcrossLanguages(t *testing.T) {
 	spanishClaim := func(claim, status string) func(s *summary.Summary) {
 		return func(s *summary.Summary) {
@@ -105,6 +107,8 @@ func TestRefutedHypothesisAcrossLanguages(t *testing.T) {
 		{name: "es restated as open", mut: addStep("sigue en pie que el DNS esté roto"), want: result.Uncertain, msg: "Spanish"},
 		{name: "es faithful: refuted", mut: addStep("se descartó que el DNS esté roto: db resuelve"), want: result.Pass},
 		{name: "es faithful: a mention", mut: addStep("revisar la caché del DNS más tarde"), want: result.Pass},
+		{name: "es restated as a plain fact", mut: addStep("el DNS está roto, así que hay que cambiar de resolver"), want: result.Uncertain, ptr: "/next_steps/0", msg: "plain statement"},
+		{name: "es restated as a plain fact with a verb", mut: addStep("el DNS no resuelve db desde la api"), want: result.Uncertain, msg: "plain statement"},
 		{name: "es entry open", mut: spanishClaim("el DNS está roto", summary.HypothesisOpen), want: result.Uncertain, ptr: "/hypotheses/0/claim"},
 		{name: "es faithful: entry refuted", mut: spanishClaim("el DNS está roto", summary.HypothesisRefuted), want: result.Pass},
 		{name: "en still read by the patterns", mut: addStep("DNS is broken, most likely"), want: result.Fail},

@@ -209,13 +209,13 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 	if len(h.langs) == 0 || len(h.names) == 0 {
 		return result.Evidence{}, false
 	}
-	look := func(l leaf) (string, bool) {
+	look := func(l leaf) (lang, what string, ok bool) {
 		low := l.lower
 		if low == "" {
 			low = strings.ToLower(l.folded)
 		}
 		if len(low) != len(l.folded) {
-			return "", false
+			return "", "", false
 		}
 		var spans []polarity.Span
 		for _, n := range h.names {
@@ -229,22 +229,29 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 			}
 		}
 		if len(spans) == 0 {
-			return "", false
+			return "", "", false
 		}
 		// the language last: most fields name none of the names
-		lang := polarity.Language(l.folded)
+		lang = polarity.Language(l.folded)
 		if lang == "" || slices.Contains(h.langs, lang) {
-			return "", false
+			return "", "", false
 		}
 		if isHypothesisClaim(l.ptr) {
-			return lang, true
+			return lang, "", true
 		}
 		for _, r := range st.pol(l).Read(polarity.HypothesisSubject(), spans) {
-			if r.Reading == polarity.Contradicts && r.Class == polarity.Epistemic {
-				return lang, true
+			switch {
+			case r.Reading != polarity.Contradicts:
+			case r.Class == polarity.Epistemic:
+				return lang, "as open, likely or confirmed", true
+			case statedOf(low, spans):
+				// "el Redis de sesiones expulsa claves": the name stands as
+				// what a plain statement is about, which may restate the
+				// idea or refute it in words no table holds
+				return lang, "in a plain statement", true
 			}
 		}
-		return "", false
+		return "", "", false
 	}
 	note := func(l leaf, lang, what string) result.Evidence {
 		return result.Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: anyOf(inv.Match),
@@ -253,8 +260,8 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 	}
 	for _, seg := range fields {
 		for _, l := range seg {
-			if lang, ok := look(l); ok {
-				return note(l, lang, "as open, likely or confirmed"), true
+			if lang, what, ok := look(l); ok {
+				return note(l, lang, what), true
 			}
 		}
 	}
@@ -270,7 +277,7 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 			continue // the patterns read it
 		}
 		l := leaf{ptr: ptrf("hypotheses", i, "claim"), text: hy.Claim, folded: claims[i]}
-		if lang, ok := look(l); ok {
+		if lang, _, ok := look(l); ok {
 			status := hy.Status
 			if status == "" {
 				status = "(none)"
@@ -279,6 +286,23 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 		}
 	}
 	return result.Evidence{}, false
+}
+
+// mentionWords put a name inside a phrase about something else: "la
+// caché del DNS", "the cache of the DNS".
+var mentionWords = set(`de del en con sobre para por al desde hacia of in on for with about from to into via`)
+
+// statedOf reports whether one of the spans of low stands as what a
+// clause says something of, not inside a prepositional phrase.
+func statedOf(low string, spans []polarity.Span) bool {
+	for _, sp := range spans {
+		end := strings.TrimRight(low[:sp.Start], " ")
+		start := strings.LastIndexAny(end, " ,;:(") + 1
+		if !mentionWords[end[start:]] {
+			return true
+		}
+	}
+	return false
 }
 
 func isHypothesisClaim(ptr string) bool {
