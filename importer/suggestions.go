@@ -98,6 +98,20 @@ func (b *builder) suggestions() []suggestion {
 				"paths", flowSeq(paths...), "required", flowSeq(str(req))),
 		})
 	}
+	groups := len(s.ArtifactGroups())
+	for i, sib := range s.Siblings() {
+		paths := make([]*yaml.Node, len(sib.Paths))
+		var status []string
+		for k, p := range sib.Paths {
+			paths[k] = str(p)
+			status = append(status, p+" "+sib.Status[k])
+		}
+		out = append(out, suggestion{
+			why: fmt.Sprintf("artifact: same-named files in other folders; required is the one edited at seq %d: %s", seqOf(sib.Idx), strings.Join(status, ", ")),
+			node: mapping("id", str(fmt.Sprintf("artifact-%d", groups+i+1)), "type", str(result.TypeArtifact),
+				"paths", flowSeq(paths...), "required", flowSeq(str(sib.Paths[0]))),
+		})
+	}
 	if s.PathsFull() {
 		out = append(out, suggestion{why: fmt.Sprintf("only the first %d distinct paths were compared", suggest.MaxPaths)})
 	}
@@ -108,14 +122,22 @@ func (b *builder) suggestions() []suggestion {
 				"hypothesis_seq", intNode(seqOf(h.ClaimIdx)), "refuted_by_seq", intNode(seqOf(h.ByIdx)),
 				"match", flowSeq(str(p)))
 		}
+		why := fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.ClaimIdx), shorten(h.Claim, 80), seqOf(h.ByIdx), shorten(h.By, 80))
+		if h.SelfIdx >= 0 {
+			why = fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; after the tool output at seq %d it ruled it out at seq %d: %q", seqOf(h.ClaimIdx), shorten(h.Claim, 80), seqOf(h.ByIdx), seqOf(h.SelfIdx), shorten(h.By, 80))
+		}
 		out = append(out, suggestion{
-			why:  fmt.Sprintf("refuted hypothesis: the assistant at seq %d said %q; the user at seq %d answered %q", seqOf(h.ClaimIdx), shorten(h.Claim, 80), seqOf(h.ByIdx), shorten(h.By, 80)),
+			why:  why,
 			node: with(h.Pattern), with: with, repairs: suggest.RepairPatterns(h.Pattern),
 		})
 	}
 	for i, c := range s.Corrections() {
+		why := fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.Idx), shorten(c.Text, 100))
+		if c.ByTool {
+			why = fmt.Sprintf("correction: the tool failed at seq %d (%q) and the agent retried with %q for %q", seqOf(c.Idx), shorten(c.Text, 80), c.New, c.Old)
+		}
 		out = append(out, suggestion{
-			why: fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.Idx), shorten(c.Text, 100)),
+			why: why,
 			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(result.TypeCorrection),
 				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.Old), "new", str(c.New),
 				"source_seq", intNode(seqOf(c.Idx))),
@@ -129,11 +151,15 @@ func (b *builder) suggestions() []suggestion {
 		})
 	}
 	for i, q := range s.Quantities() {
-		out = append(out, suggestion{
-			why: fmt.Sprintf("quantity: %q at seq %d", q.Raw, seqOf(q.Idx)),
-			node: mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(result.TypeQuantity),
-				"value", floatNode(q.Value), "unit", str(q.Unit)),
-		})
+		node := mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(result.TypeQuantity),
+			"value", floatNode(q.Value), "unit", str(q.Unit))
+		if q.Subject != "" {
+			// The figure with what it measures: 0.5 % of the error budget,
+			// not any 0.5 %.
+			node = mapping("id", str(fmt.Sprintf("quantity-%d", i+1)), "type", str(result.TypeQuantity),
+				"value", floatNode(q.Value), "unit", str(q.Unit), "match", flowSeq(str(q.Subject)))
+		}
+		out = append(out, suggestion{why: fmt.Sprintf("quantity: %q at seq %d", q.Raw, seqOf(q.Idx)), node: node})
 	}
 	return out
 }

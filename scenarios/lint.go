@@ -233,7 +233,9 @@ func (l *linter) invariants() {
 			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem)
 			l.patterns(p, what+": match", v.Match)
 		case *Correction:
-			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem)
+			// A tool's error corrects a value too ("no such file" and the
+			// retry with the right path).
+			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem, RoleTool)
 		case *RefutedHypothesis:
 			l.roleAt(p, what+": hypothesis_seq", v.HypothesisSeq)
 			if _, ok := l.roleAt(p, what+": refuted_by_seq", v.RefutedBySeq, RoleUser, RoleTool); ok && v.RefutedBySeq <= v.HypothesisSeq {

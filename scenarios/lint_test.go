@@ -53,9 +53,13 @@ func TestLint(t *testing.T) {
 			want:  []string{`t.yaml:10:14: invariant "ro" (constraint): source_seq 99: no event has this seq`},
 		},
 		{
-			name:  "correction cites a tool event",
+			name:  "correction cites an assistant event",
+			extra: "invariants: [{id: port, type: correction, old: 5432, new: 6432, subject: port, source_seq: 2}]\n",
+			want:  []string{`t.yaml:10:14: invariant "port" (correction): source_seq 2 is an assistant event; it must be a user or system or tool event`},
+		},
+		{
+			name:  "correction cites a tool's error",
 			extra: "invariants: [{id: port, type: correction, old: 5432, new: 6432, subject: port, source_seq: 4}]\n",
-			want:  []string{`t.yaml:10:14: invariant "port" (correction): source_seq 4 is a tool event; it must be a user or system event`},
 		},
 		{
 			name:  "refuted hypothesis refuted by the assistant",

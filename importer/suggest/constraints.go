@@ -41,7 +41,7 @@ var (
 
 // rules finds imperative rules in user and system text, in either polarity
 // ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
-func (s *Scanner) rules(idx int, text string) {
+func (s *Scanner) rules(idx int, text string, user bool) {
 	for _, sent := range SplitSentences(text) {
 		if strings.HasSuffix(sent, "?") || looksLikeOutput(sent) {
 			continue
@@ -53,13 +53,34 @@ func (s *Scanner) rules(idx int, text string) {
 				continue
 			}
 			s.seen["c:"+pattern] = true
-			if len(s.constraints) >= maxConstraints {
-				s.pushOut("constraint", pattern)
-				continue
-			}
-			s.constraints = append(s.constraints, Constraint{Idx: idx, Sentence: sent, Pattern: pattern})
+			s.addConstraint(Constraint{Idx: idx, Sentence: sent, Pattern: pattern}, user)
 		}
 	}
+}
+
+// addConstraint keeps c unless the cap is reached. A rule from a user turn
+// (or a task's scope) that meets the cap takes the place of the last rule
+// from a system turn, which is pushed out instead: the user's rules are
+// the ones a summary must keep.
+func (s *Scanner) addConstraint(c Constraint, user bool) {
+	if len(s.constraints) < maxConstraints {
+		s.constraints = append(s.constraints, c)
+		s.userRule = append(s.userRule, user)
+		return
+	}
+	if user {
+		for i := len(s.constraints) - 1; i >= 0; i-- {
+			if !s.userRule[i] {
+				s.pushOut("constraint", s.constraints[i].Pattern)
+				s.constraints = append(s.constraints[:i], s.constraints[i+1:]...)
+				s.userRule = append(s.userRule[:i], s.userRule[i+1:]...)
+				s.constraints = append(s.constraints, c)
+				s.userRule = append(s.userRule, true)
+				return
+			}
+		}
+	}
+	s.pushOut("constraint", c.Pattern)
 }
 
 // looksLikeOutput reports a sentence that is a program's output pasted or

@@ -17,7 +17,7 @@ var (
 	numNotRE      = lazyre.New(`(?i)(\d[\d.,]*\s?[a-z%/°€]{0,6}),\s+(?:not|no)\s+(\d[\d.,]*\s?[a-z%/°€]{0,6})\b`)
 	xNotYRE       = lazyre.New(`(?i)((?:[^,;!?.]|\.\S)*\S),\s+(?:not|no)\s+(?:the\s+|el\s+|la\s+)?(\S+?)[.:;!?]?(?:\s|$)`)
 	insteadOfRE   = lazyre.New(`(?i)\b(` + valuePart + `{1,40}?)\s+instead\s+of\s+(` + valuePart + `{1,40})`)
-	correctionRE  = lazyre.New(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
+	correctionRE  = lazyre.New(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|no,? i mean|what i mean is|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
 	insteadTailRE = lazyre.New(`(?i)^(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\b`)
 )
 
@@ -32,7 +32,7 @@ func (s *Scanner) correction(idx int, text string, afterInterrupt bool) {
 	flat := strings.Join(strings.Fields(text), " ")
 	add := func(old, new string) {
 		old, new = cleanValue(old), cleanValue(new)
-		if new == "" {
+		if new == "" || s.commandForValue(old, new) {
 			return
 		}
 		if old == "" {
@@ -203,4 +203,23 @@ func firstClause(s string) string {
 		}
 	}
 	return s
+}
+
+// commandName reports a value that is a bare command or tool name the
+// session ran: the name of a tool it called, or the first word of a shell
+// command in a call's arguments.
+func (s *Scanner) commandName(v string) bool {
+	if v == "" || strings.ContainsAny(v, " /.") {
+		return false
+	}
+	return s.commands[strings.ToLower(v)]
+}
+
+// commandForValue reports a correction whose one side is a command the
+// session ran and whose other is a single value that is not one
+// ("ingress-v2, not kubectl"): the command is no value the user replaced.
+// Two commands ("pnpm, not npm") or a phrase ("use pnpm") stay.
+func (s *Scanner) commandForValue(old, new string) bool {
+	single := func(v string) bool { return v != "" && !strings.Contains(v, " ") }
+	return single(old) && single(new) && s.commandName(old) != s.commandName(new)
 }

@@ -26,6 +26,10 @@ func mayWrite(args string) bool {
 	return false
 }
 
+// moveRE is a shell command that moves (renames) one file: its source and
+// destination.
+var moveRE = lazyre.New(`(?:^|[\s;&|"])(?:git\s+)?mv\s+(?:-\S+\s+)*(\S+)\s+([^\s;&|"]+)`)
+
 // patchFileRE names the files an apply_patch input changes.
 var patchFileRE = lazyre.New(`\*\*\* (?:Update|Add|Delete) File: (\S+)`)
 
@@ -43,6 +47,12 @@ func (s *Scanner) touch(idx int, name, args string) {
 		edited = map[string]bool{}
 		for _, m := range patchFileRE.FindAllStringSubmatch(args, -1) {
 			edited[m[1]] = true
+		}
+	}
+	if m := moveRE.FindStringSubmatch(args); m != nil {
+		from, to := pathTokens(m[1]), pathTokens(m[2])
+		if len(from) == 1 && len(to) == 1 && from[0] != to[0] && len(s.renames) < maxArtifactSets {
+			s.renames = append(s.renames, [2]string{from[0], to[0]})
 		}
 	}
 	for _, tok := range pathTokens(args) {
@@ -75,7 +85,8 @@ func pathTokens(text string) []string {
 			continue
 		}
 		if start >= 0 {
-			tok := strings.TrimRight(text[start:i], ".-")
+			// A trailing slash names the same folder: "src/" is "src".
+			tok := strings.TrimRight(text[start:i], ".-/")
 			if i < len(text) && text[i] == '(' {
 				tok = "" // a call: console.log(…)
 			}
@@ -195,11 +206,22 @@ func (s *Scanner) ArtifactGroups() [][]string {
 		}
 		return i
 	}
+	at := map[string]int{}
+	for i, it := range items {
+		at[it.path] = i
+	}
 	for i := range items {
 		for j := i + 1; j < len(items); j++ {
 			if twins(items[i].path, items[j].path) {
 				parent[find(j)] = find(i)
 			}
+		}
+	}
+	for _, r := range s.renames {
+		i, ok1 := at[r[0]]
+		j, ok2 := at[r[1]]
+		if ok1 && ok2 {
+			parent[find(j)] = find(i) // one file under its old and new name
 		}
 	}
 	groups := map[int][]string{}
@@ -240,8 +262,18 @@ func (s *Scanner) matters(group []string) bool {
 }
 
 // Required picks the path of a group the session edited last, else the one
-// it touched last.
+// it touched last; a file the session moved is required under the name it
+// moved it to.
 func (s *Scanner) Required(group []string) (string, int, bool) {
+	in := map[string]bool{}
+	for _, p := range group {
+		in[p] = true
+	}
+	for k := len(s.renames) - 1; k >= 0; k-- {
+		if r := s.renames[k]; in[r[0]] && in[r[1]] {
+			return r[1], s.paths[r[1]].last, true
+		}
+	}
 	best, bestIdx, edited := group[0], -1, false
 	for _, p := range group {
 		if info := s.paths[p]; info.edited > bestIdx || !edited && info.edited < 0 && info.last > bestIdx {
@@ -327,4 +359,98 @@ func withinDistance(a, b string, k int) bool {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)] <= k
+}
+
+// list records the paths a tool's output names (a listing, a search's
+// matches): not touched, but a copy the session saw.
+func (s *Scanner) list(idx int, text string) {
+	if len(text) > maxScanChars {
+		text = text[:maxScanChars]
+	}
+	for _, p := range pathTokens(text) {
+		if _, ok := s.listed[p]; !ok && len(s.listed) < MaxPaths {
+			s.listed[p] = idx
+		}
+	}
+}
+
+// Sibling is a file the session edited among same-named files in other
+// folders, which a summary can confuse with it: Paths (the edited one
+// first) and each one's Status.
+type Sibling struct {
+	Paths  []string
+	Status []string
+	Idx    int // the edit
+}
+
+// maxSiblings bounds the same-named copies listed with an edited file.
+const maxSiblings = 4
+
+// Siblings returns, for each file the session edited, the same-named files
+// in other folders that it touched or that a tool listed; none for a file
+// already in a near-twin group.
+func (s *Scanner) Siblings() []Sibling {
+	grouped := map[string]bool{}
+	for _, g := range s.ArtifactGroups() {
+		for _, p := range g {
+			grouped[p] = true
+		}
+	}
+	type cand struct {
+		path string
+		info *pathInfo
+	}
+	var edited []cand
+	for p, info := range s.paths {
+		if info.edited >= 0 && !grouped[p] && strings.Contains(p, ".") {
+			edited = append(edited, cand{p, info})
+		}
+	}
+	sort.Slice(edited, func(i, j int) bool { return edited[i].info.order < edited[j].info.order })
+	var out []Sibling
+	for _, e := range edited {
+		base := e.path[strings.LastIndexByte(e.path, '/')+1:]
+		if !strings.Contains(base, ".") || len(out) == maxArtifactSets {
+			continue
+		}
+		sib := Sibling{Paths: []string{e.path}, Status: []string{"edited"}, Idx: e.info.edited}
+		both := false
+		var others []string
+		for p := range s.paths {
+			others = append(others, p)
+		}
+		for p := range s.listed {
+			if _, ok := s.paths[p]; !ok {
+				others = append(others, p)
+			}
+		}
+		sort.Strings(others)
+		for _, p := range others {
+			if len(sib.Paths) == maxSiblings+1 || !sameNameElsewhere(e.path, p) {
+				continue
+			}
+			status := "listed by a tool"
+			if info, ok := s.paths[p]; ok {
+				status = "read, not edited"
+				if info.edited >= 0 {
+					both = true // both are live: no one of them is the file
+				}
+			}
+			sib.Paths = append(sib.Paths, p)
+			sib.Status = append(sib.Status, status)
+		}
+		if len(sib.Paths) > 1 && !both {
+			out = append(out, sib)
+		}
+	}
+	return out
+}
+
+// sameNameElsewhere reports b as a file of a's name in another folder, not
+// a's own path written relative or absolute ("src/a.py", "/repo/src/a.py").
+func sameNameElsewhere(a, b string) bool {
+	if a == b || a[strings.LastIndexByte(a, '/')+1:] != b[strings.LastIndexByte(b, '/')+1:] {
+		return false
+	}
+	return !strings.HasSuffix(a, "/"+b) && !strings.HasSuffix(b, "/"+a)
 }

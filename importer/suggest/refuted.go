@@ -28,7 +28,7 @@ var (
 // claim remembers an assistant statement that states a guess.
 func (s *Scanner) claim(idx int, text string) {
 	for _, sent := range SplitSentences(text) {
-		if !claimRE.MatchString(sent) {
+		if !claimRE.MatchString(sent) || ruleOutRE.MatchString(sent) {
 			continue
 		}
 		words := contentWords(sent)
@@ -71,28 +71,15 @@ func (s *Scanner) refutes(idx int, text string) string {
 		}
 		for i := len(s.claims) - 1; i >= 0; i-- {
 			c := s.claims[i]
-			// The longest run of the claim's content words that the denial
-			// repeats; one short word alone is too weak a link.
-			bestAt, bestLen := -1, 0
-			for k := 0; k < len(c.words); k++ {
-				n := 0
-				for k+n < len(c.words) && denied[c.words[k+n]] {
-					n++
-				}
-				if n > bestLen {
-					bestAt, bestLen = k, n
-				}
-			}
-			if bestLen == 0 || (bestLen == 1 && len(c.words[bestAt]) < 6) {
+			pattern := linkPattern(c, denied)
+			if pattern == "" {
 				continue
 			}
-			run := c.words[bestAt : bestAt+min(bestLen, 2)] // short: a summary paraphrases
-			pattern := runPattern(strings.ToLower(textmatch.Fold(c.text)), run)
 			if s.seen["h:"+pattern] {
 				return sent
 			}
 			s.seen["h:"+pattern] = true
-			s.refuted = append(s.refuted, Refuted{ClaimIdx: c.idx, ByIdx: idx, Claim: c.text, By: sent, Pattern: pattern})
+			s.refuted = append(s.refuted, Refuted{ClaimIdx: c.idx, ByIdx: idx, Claim: c.text, By: sent, Pattern: pattern, SelfIdx: -1})
 			s.claims = append(s.claims[:i], s.claims[i+1:]...)
 			return sent
 		}
@@ -145,4 +132,64 @@ func wordIndex(s, w string, from int) int {
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '\''
+}
+
+// linkPattern returns the pattern of the claim that words (a denial's
+// content words) repeat: the longest run of the claim's content words they
+// hold, cut to two words since a summary paraphrases; "" when they hold
+// none, or one short word only (too weak a link).
+func linkPattern(c claim, words map[string]bool) string {
+	bestAt, bestLen := -1, 0
+	for k := 0; k < len(c.words); k++ {
+		n := 0
+		for k+n < len(c.words) && words[c.words[k+n]] {
+			n++
+		}
+		if n > bestLen {
+			bestAt, bestLen = k, n
+		}
+	}
+	if bestLen == 0 || (bestLen == 1 && len(c.words[bestAt]) < 6) {
+		return ""
+	}
+	return runPattern(strings.ToLower(textmatch.Fold(c.text)), c.words[bestAt:bestAt+min(bestLen, 2)])
+}
+
+// ruleOutRE marks an assistant sentence that rules an idea out: "the cache
+// is not the cause", "that rules out DNS", "so it isn't the proxy".
+var ruleOutRE = lazyre.New(`(?i)\b(?:(?:is|was|are|were)(?: not|n't)(?: the| a)? (?:cause|culprit|problem|issue|reason|source|bug|root cause)|rul(?:e|es|ed|ing) out|ruled it out|not (?:the )?(?:cause|culprit|root cause)|that'?s not it|(?:does not|doesn't|did not|didn't) explain|can(?:not|'t) be (?:the )?(?:cause|culprit|problem|issue)|(?:is|was)(?: not|n't) (?:related|responsible|involved)|so it(?:'s| is)(?: not|n't)|(?:my|the|that) (?:hypothesis|guess|theory|assumption) (?:was|is) wrong|turns out (?:it(?:'s| is|was)(?: not|n't)|not)|not caused by|no es (?:la causa|el problema)|descart(?:o|ado|amos|ada))\b`)
+
+// selfRefutes records an assistant claim that a later assistant turn rules
+// out on the evidence of a tool's output: the idea the agent itself
+// refuted. The refuting event is the latest tool result after the claim.
+func (s *Scanner) selfRefutes(idx int, text string) {
+	if len(s.refuted) >= maxRefuted || len(s.claims) == 0 {
+		return
+	}
+	for _, sent := range SplitSentences(text) {
+		if !ruleOutRE.MatchString(sent) {
+			continue
+		}
+		words := map[string]bool{}
+		for _, w := range contentWords(sent) {
+			words[w] = true
+		}
+		for i := len(s.claims) - 1; i >= 0; i-- {
+			c := s.claims[i]
+			if c.idx >= idx || s.lastResult <= c.idx {
+				continue // no tool output between the claim and this turn
+			}
+			pattern := linkPattern(c, words)
+			if pattern == "" {
+				continue
+			}
+			s.claims = append(s.claims[:i], s.claims[i+1:]...)
+			if s.seen["h:"+pattern] {
+				return
+			}
+			s.seen["h:"+pattern] = true
+			s.refuted = append(s.refuted, Refuted{ClaimIdx: c.idx, ByIdx: s.lastResult, Claim: c.text, By: sent, Pattern: pattern, SelfIdx: idx})
+			return
+		}
+	}
 }

@@ -54,6 +54,9 @@ type Correction struct {
 	Idx      int
 	Old, New string
 	Text     string
+	// ByTool marks a correction that a tool's error made (the event at Idx
+	// is the error; Text its line): the agent retried with New for Old.
+	ByTool bool
 }
 
 // Refuted is an assistant claim (at ClaimIdx) that a later user turn (at
@@ -62,6 +65,9 @@ type Refuted struct {
 	ClaimIdx, ByIdx int
 	Claim, By       string
 	Pattern         string
+	// SelfIdx is the assistant turn that ruled the claim out itself, after
+	// the tool output at ByIdx (-1 when a user denied it at ByIdx).
+	SelfIdx int
 }
 
 // Quantity is a number with its unit, as written (Raw) in the event at Idx.
@@ -70,6 +76,9 @@ type Quantity struct {
 	Value float64
 	Unit  string
 	Raw   string
+	// Subject is a pattern of what the figure measures, from the words
+	// around it ("error\W+budget"); "" when its clause names nothing.
+	Subject string
 }
 
 // Secret is a key-like token first seen in the event at Idx.
@@ -95,6 +104,7 @@ type claim struct {
 // lists for the suggested invariants. It is not safe for concurrent use.
 type Scanner struct {
 	constraints []Constraint
+	userRule    []bool // per constraint: from a user turn or a task's scope
 	corrections []Correction
 	refuted     []Refuted
 	quantities  []Quantity
@@ -106,7 +116,13 @@ type Scanner struct {
 	claims      []claim
 	userPaths   map[string]bool // paths the user named (bounded)
 	userTurns   int
-	interrupted bool // the user interrupted the agent: the next user turn redirects it
+	interrupted bool            // the user interrupted the agent: the next user turn redirects it
+	last        *lastCall       // the latest tool call
+	failed      *failedCall     // a call whose result was an error, waiting for a retry
+	lastResult  int             // index of the latest tool result, -1 before any
+	listed      map[string]int  // paths seen only in tool output, by first index (bounded)
+	renames     [][2]string     // (from, to) of the calls that moved a file
+	commands    map[string]bool // tool names and shell commands the calls ran (bounded)
 	// pushed counts, by kind, the suggestions a cap left out; pushedNames
 	// names the first few.
 	pushed        map[string]int
@@ -154,7 +170,8 @@ func (s *Scanner) Capped() []Capped {
 
 // New returns a scanner that has seen no event.
 func New() *Scanner {
-	return &Scanner{secretIdx: map[string]int{}, paths: map[string]*pathInfo{}, seen: map[string]bool{}, userPaths: map[string]bool{}}
+	return &Scanner{secretIdx: map[string]int{}, paths: map[string]*pathInfo{}, seen: map[string]bool{}, userPaths: map[string]bool{},
+		listed: map[string]int{}, lastResult: -1, commands: map[string]bool{}}
 }
 
 // Add scans the event at idx (0-based, in order).
@@ -165,8 +182,15 @@ func (s *Scanner) Add(idx int, e Event) {
 	if e.Kind == Call {
 		s.secretTokens(idx, args)
 		s.touch(idx, e.CallName, args)
+		s.call(idx, e.CallName, args)
 	}
-	if e.Kind == Result || strings.HasPrefix(text, "[earlier compaction summary]") {
+	if e.Kind == Result {
+		s.result(idx, text)
+		s.list(idx, text)
+		s.lastResult = idx
+		return
+	}
+	if strings.HasPrefix(text, "[earlier compaction summary]") {
 		return
 	}
 	if len(text) > maxScanChars {
@@ -177,6 +201,11 @@ func (s *Scanner) Add(idx int, e Event) {
 		if isInterrupt(text) {
 			s.interrupted = true
 			return
+		}
+		text, scope := ownText(e.Role, text)
+		s.scopeRules(idx, scope)
+		if strings.TrimSpace(text) == "" {
+			return // the harness's text alone: not a turn of the user's
 		}
 		if s.userTurns > 0 {
 			// A sentence that refutes a claim is not also a correction;
@@ -194,12 +223,15 @@ func (s *Scanner) Add(idx int, e Event) {
 				s.userPaths[p] = true
 			}
 		}
-		s.rules(idx, text)
+		s.rules(idx, text, true)
 		s.quantity(idx, text)
 	case scenarios.RoleSystem:
-		s.rules(idx, text)
+		text, scope := ownText(e.Role, text)
+		s.scopeRules(idx, scope)
+		s.rules(idx, text, false)
 		s.quantity(idx, text)
 	case scenarios.RoleAssistant:
+		s.selfRefutes(idx, text)
 		s.claim(idx, text)
 	}
 }

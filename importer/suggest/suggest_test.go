@@ -371,9 +371,17 @@ func TestQuantitySuggestions(t *testing.T) {
 		text string
 		want []Quantity
 	}{
-		{"ms", "Keep p99 under 200 ms.", []Quantity{{Value: 200, Unit: "ms", Raw: "200 ms"}}},
-		{"percent and thousands", "Compact at 80% or 50,000 tokens.", []Quantity{{Value: 80, Unit: "%", Raw: "80%"}, {Value: 50000, Unit: "tokens", Raw: "50,000 tokens"}}},
-		{"spanish decimal", "El límite es 1,5 GB.", []Quantity{{Value: 1.5, Unit: "gb", Raw: "1,5 GB"}}},
+		{"ms", "Keep p99 under 200 ms.", []Quantity{{Value: 200, Unit: "ms", Raw: "200 ms", Subject: "p99"}}},
+		{"percent and thousands", "Compact at 80% or 50,000 tokens.", []Quantity{{Value: 80, Unit: "%", Raw: "80%", Subject: "compact"}, {Value: 50000, Unit: "tokens", Raw: "50,000 tokens", Subject: "compact"}}},
+		{"spanish decimal", "El límite es 1,5 GB.", []Quantity{{Value: 1.5, Unit: "gb", Raw: "1,5 GB", Subject: "limite"}}},
+		// Figures carry their subject: two words before, else one after.
+		{"subject of two words", "Keep the error budget under 0.5%.", []Quantity{{Value: 0.5, Unit: "%", Raw: "0.5%", Subject: `error\W+budget`}}},
+		{"subject after the figure", "We need 98% coverage on the parser.", []Quantity{{Value: 98, Unit: "%", Raw: "98%", Subject: "coverage"}}},
+		{"subject in its own clause only", "Logs are big, 5 MB per file.", []Quantity{{Value: 5, Unit: "mb", Raw: "5 MB", Subject: "file"}}},
+		// A share of nothing is not suggested; a unit that says what it
+		// measures is, without a subject.
+		{"near miss: a bare percentage", "Done: 95%.", nil},
+		{"near miss: a share of nothing", "I'm 98% sure.", nil},
 		{"rate", "Do not go above 1,200 req/s.", []Quantity{{Value: 1200, Unit: "req/s", Raw: "1,200 req/s"}}},
 		// Near misses: shell syntax.
 		{"near miss: a sed range", "Run sed -i '1,10s/foo/bar/' on it.", nil},
