@@ -897,9 +897,38 @@ func (t *Text) clauseAt(pos int) int {
 
 // tokenize cuts s into words (letters, digits and underscores, with an
 // apostrophe inside a word: isn't) and single punctuation marks, lower-cased.
-func tokenize(s string) []token {
+func tokenize(s string) []token { return tokenizeOf(s, true) }
+
+// tokenizeOf is tokenize, reading ASCII without decoding runes when fast
+// is set (TestTokenizeFastPath holds the two to the same tokens).
+func tokenizeOf(s string, fast bool) []token {
 	out := make([]token, 0, len(s)/4+1) // about one token per 4-5 bytes of prose
 	for i := 0; i < len(s); {
+		// ASCII: a space, a word of letters and digits, or a mark, read
+		// without decoding runes; anything else takes the general path
+		if c := s[i]; fast && c < utf8.RuneSelf {
+			switch {
+			case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
+				i++
+				continue
+			case asciiWord[c]:
+				j := i + 1
+				for j < len(s) && s[j] < utf8.RuneSelf && asciiWord[s[j]] {
+					j++
+				}
+				// a word that goes on past an apostrophe or into a non-ASCII
+				// letter takes the general path
+				if j == len(s) || s[j] != '\'' && s[j] < utf8.RuneSelf {
+					out = append(out, token{a: i, b: j, low: asciiLower(s[i:j]), word: true})
+					i = j
+					continue
+				}
+			case c != '\n':
+				out = append(out, token{a: i, b: i + 1, low: s[i : i+1]})
+				i++
+				continue
+			}
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) && r != '\n' {
 			i += n
@@ -933,6 +962,24 @@ func tokenize(s string) []token {
 		i += n
 	}
 	return out
+}
+
+// asciiWord marks the ASCII bytes isWordRune accepts.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
+// asciiLower lower-cases an ASCII word, without copying one that is.
+func asciiLower(w string) string {
+	for i := 0; i < len(w); i++ {
+		if 'A' <= w[i] && w[i] <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

@@ -2,7 +2,9 @@ package polarity
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -266,5 +268,24 @@ func TestClauses(t *testing.T) {
 	}
 	if !x.SameClause(strings.Index(x.s, "e"), strings.Index(x.s, "h")) {
 		t.Error("e and h are one clause across the parenthetical")
+	}
+}
+
+// tokenize reads ASCII without decoding runes; it must cut every text as
+// the rune loop does: apostrophes inside and after words, curly quotes,
+// accents, line breaks, control bytes, invalid UTF-8.
+func TestTokenizeFastPath(t *testing.T) {
+	parts := []string{"the", "Session", "read-only", "don't", "it's", "l’arbre", "’", "'", "don'", "café", "sólo", "ÑANDÚ", "x86_64",
+		"10.0.3.7", "\n", "\t", " ", "  ", ",", ".", "(", ")", "\x00", "\xff", "\u00a0", "\u2028", "ﬁle", "Σ", "—", "\r\n", "a'b", "o'", "'s"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		if got, want := tokenizeOf(s, true), tokenizeOf(s, false); !slices.Equal(got, want) {
+			t.Fatalf("tokenize(%q):\n fast %+v\n runes %+v", s, got, want)
+		}
 	}
 }
