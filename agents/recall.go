@@ -91,7 +91,7 @@ func NewRecallIndex(events []scenarios.Event, count func(string) int) *RecallInd
 	x.terms = make([][]string, len(events))
 	for i, e := range events {
 		x.texts[i] = transcript.EventsText([]scenarios.Event{e})
-		x.terms[i] = searchTerms(x.texts[i])
+		x.terms[i] = searchTerms(eventWords(e))
 	}
 	return x
 }
@@ -334,14 +334,37 @@ func (s *RecallStore) find(seq int) (int, bool) {
 	return i, i < s.n && s.x.events[i].Seq == seq
 }
 
+// eventWords is what a search reads of an event: its text, its tool
+// call's name and arguments, its tool result's text; never the rendered
+// "[#seq role]" header.
+func eventWords(e scenarios.Event) string {
+	w := e.Text
+	if c := e.ToolCall; c != nil {
+		w += " " + c.Name + " " + transcript.Args(c.Args)
+	}
+	if r := e.ToolResult; r != nil {
+		w += " " + r.Text
+	}
+	return w
+}
+
+// stopWords are words too common to search for or to tie an entry to a
+// probe's subject (English and Spanish).
+var stopWords = map[string]bool{
+	"the": true, "and": true, "for": true, "with": true, "this": true, "that": true, "are": true, "was": true,
+	"not": true, "you": true, "your": true, "its": true, "from": true, "but": true, "has": true, "have": true,
+	"will": true, "can": true, "all": true, "any": true, "now": true, "what": true, "who": true, "how": true,
+	"los": true, "las": true, "del": true, "que": true, "con": true, "por": true, "una": true, "para": true,
+}
+
 // searchTerms are the distinct words of text (letters and digits, folded,
-// lower-cased, three characters or more), sorted.
+// lower-cased, three characters or more, stopWords left out), sorted.
 func searchTerms(text string) []string {
 	f := strings.ToLower(textmatch.Fold(text))
 	words := strings.FieldsFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	out := words[:0]
 	for _, w := range words {
-		if len([]rune(w)) >= 3 {
+		if len([]rune(w)) >= 3 && !stopWords[w] {
 			out = append(out, w)
 		}
 	}

@@ -18,11 +18,30 @@ func BuiltinSuite() (Suite, error) {
 	if err != nil {
 		return nil, err
 	}
+	return embedded(refs), nil
+}
+
+// BuiltinRecallSuite is BuiltinSuite with the scenarios that measure the
+// recall arm (scenarios.BuiltinRecallDir) after it: the suite of `run
+// --recall` with no paths.
+func BuiltinRecallSuite() (Suite, error) {
+	refs, err := scenarios.BuiltinRefs()
+	if err != nil {
+		return nil, err
+	}
+	more, err := scenarios.BuiltinRecallRefs()
+	if err != nil {
+		return nil, err
+	}
+	return embedded(append(refs, more...)), nil
+}
+
+func embedded(refs []scenarios.BuiltinRef) Suite {
 	s := embeddedSuite(make([]Ref, len(refs)))
 	for i, r := range refs {
 		s[i] = Ref{ID: r.ID, Digest: r.Digest, FileDigest: r.FileDigest, File: r.File}
 	}
-	return s, nil
+	return s
 }
 
 type embeddedSuite []Ref

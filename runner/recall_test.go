@@ -9,6 +9,7 @@ import (
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summarizers"
 	"github.com/compact-eval/compact-eval/summary"
 )
@@ -42,7 +43,11 @@ func pointers() Summarizer {
 // entry gets back by citation what its prose dropped, the figures add up,
 // and -j 1 and -j 8 write the same bytes.
 func TestRecallArm(t *testing.T) {
-	list := builtinSuite(t)
+	more, err := scenarios.BuiltinRecall()
+	if err != nil || len(more) < 2 {
+		t.Fatalf("the recall scenarios: %d, %v", len(more), err)
+	}
+	list := append(builtinSuite(t), more...)
 	run := func(jobs int) (*result.Result, string) {
 		dir := t.TempDir()
 		opts := baseOptions(t, dir)
@@ -77,11 +82,28 @@ func TestRecallArm(t *testing.T) {
 			t.Errorf("%s: no regression recovered by search: %+v", name, s)
 		}
 	}
-	if s := got["pointers"]; s.Regressions == 0 || s.RecoveredByCitation == 0 || s.RecoveredByCitation < s.RecoveredBySearch {
-		t.Errorf("pointers: %d regressions, %d by citation, %d by search; want most back by citation", s.Regressions, s.RecoveredByCitation, s.RecoveredBySearch)
+	if s := got["pointers"]; s.Regressions == 0 || s.RecoveredByCitation < 5 {
+		t.Errorf("pointers: %d regressions, %d by citation, %d by search; want what its prose dropped back by citation", s.Regressions, s.RecoveredByCitation, s.RecoveredBySearch)
 	}
 	if s := got["builtin:none"]; s.RecallProbes != 0 {
 		t.Errorf("none compacts nothing, yet %d probes were asked on the recall arm", s.RecallProbes)
+	}
+	// The recall scenarios' expected outcomes (scenarios/builtin/recall):
+	// truncate keeps no pointer and the search drowns, extractive cites
+	// the event its prose cut short.
+	want := map[string]string{"builtin:truncate": result.RecallLost, "builtin:extractive": result.RecoveredByCitation}
+	for _, u := range r.Units {
+		if !strings.HasPrefix(u.Scenario.File, scenarios.BuiltinPrefix+scenarios.BuiltinRecallDir) {
+			continue
+		}
+		for _, p := range u.Probes {
+			if u.Summarizer == "pointers" && u.Scenario.ID == "recall-cited-change-slot" && p.Recovery != result.RecoveredByCitation {
+				t.Errorf("%s × pointers: recovery %q, want citation: it cites the user's rule", u.Scenario.ID, p.Recovery)
+			}
+			if w, ok := want[u.Summarizer]; ok && p.Recovery != w {
+				t.Errorf("%s × %s: recovery %q (class %s), want %q", u.Scenario.ID, u.Summarizer, p.Recovery, p.Class, w)
+			}
+		}
 	}
 	// Every recovery is backed by the calls recorded on the probe.
 	for _, u := range r.Units {

@@ -11,8 +11,14 @@ import (
 
 // The built-in suite: the scenario files of scenarios/builtin.
 //
-//go:embed builtin/*.yaml
+//go:embed builtin/*.yaml builtin/recall/*.yaml
 var embedded embed.FS
+
+// BuiltinRecallDir is the folder, under the embedded suite, of the
+// scenarios that measure the recall arm: a good citation makes the
+// difference there. `run --recall` with no paths runs them with the rest
+// of the suite; a run without the recall arm leaves them out.
+const BuiltinRecallDir = "recall/"
 
 // builtinFS is the folder of the built-in scenario files.
 var builtinFS = func() fs.FS {
@@ -74,8 +80,36 @@ type BuiltinRef struct {
 // checked by the tests, so the loading Builtin does up front finds nothing
 // at run time. An error means a file has no plain top-level id line, or two
 // files share an id.
-func BuiltinRefs() ([]BuiltinRef, error) {
-	names, err := fs.Glob(builtinFS, "*.yaml")
+func BuiltinRefs() ([]BuiltinRef, error) { return builtinRefs("*.yaml") }
+
+// BuiltinRecallRefs is BuiltinRefs for the scenarios of BuiltinRecallDir.
+func BuiltinRecallRefs() ([]BuiltinRef, error) { return builtinRefs(BuiltinRecallDir + "*.yaml") }
+
+// BuiltinRecall loads the scenarios of BuiltinRecallDir, as Builtin does
+// the suite.
+func BuiltinRecall() ([]*Scenario, error) {
+	refs, err := BuiltinRecallRefs()
+	if err != nil {
+		return nil, err
+	}
+	var list []*Scenario
+	var errs ErrorList
+	for _, r := range refs {
+		s, err := LoadBuiltin(r.File)
+		if el, ok := err.(ErrorList); ok {
+			errs = append(errs, el...)
+			continue
+		} else if err != nil {
+			errs = append(errs, &Error{File: r.File, Msg: err.Error()})
+			continue
+		}
+		list = append(list, s)
+	}
+	return list, errs.Err()
+}
+
+func builtinRefs(pattern string) ([]BuiltinRef, error) {
+	names, err := fs.Glob(builtinFS, pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +164,7 @@ func topLevelID(data []byte) string {
 // come as an ErrorList; an id other than the one BuiltinRefs read is one.
 func LoadBuiltin(file string) (*Scenario, error) {
 	name, ok := strings.CutPrefix(file, BuiltinPrefix)
-	if !ok || path.Base(name) != name {
+	if b := strings.TrimPrefix(name, BuiltinRecallDir); !ok || path.Base(b) != b {
 		return nil, fmt.Errorf("%s: not a built-in scenario file (want %sNAME.yaml)", file, BuiltinPrefix)
 	}
 	data, err := fs.ReadFile(builtinFS, name)

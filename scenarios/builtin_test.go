@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -72,5 +73,33 @@ func TestTopLevelID(t *testing.T) {
 				t.Errorf("topLevelID(%q) = %q, want %q", tc.data, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestBuiltinRecall: the scenarios that measure the recall arm load and
+// lint clean, their ids are not the suite's, and LoadBuiltin reads them by
+// their file.
+func TestBuiltinRecall(t *testing.T) {
+	list, err := BuiltinRecall()
+	if err != nil || len(list) < 2 {
+		t.Fatalf("%d recall scenarios, %v", len(list), err)
+	}
+	main, _ := BuiltinRefs()
+	ids := map[string]bool{}
+	for _, r := range main {
+		ids[r.ID] = true
+	}
+	for _, s := range list {
+		if ids[s.ID] {
+			t.Errorf("%s: id also in the suite", s.ID)
+		}
+		if !strings.HasPrefix(s.File, BuiltinPrefix+BuiltinRecallDir) {
+			t.Errorf("%s: file %q", s.ID, s.File)
+		}
+	}
+	for _, bad := range []string{"builtin/recall/../x.yaml", "builtin/recall/sub/x.yaml", "builtin/other/x.yaml"} {
+		if _, err := LoadBuiltin(bad); err == nil {
+			t.Errorf("LoadBuiltin(%q) accepted", bad)
+		}
 	}
 }

@@ -542,7 +542,7 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 	if p.gates, p.notes, err = runGates(settings, &f.gates, f.writeBaseline, p.names()); err != nil {
 		return nil, err
 	}
-	if p.suite, err = loadScenarios(env, settings.Paths); err != nil {
+	if p.suite, err = loadScenarios(env, settings.Paths, f.recall || f.recallBudget != ""); err != nil {
 		return nil, err
 	}
 	if err := checkSelection(p.suite, f.shard.Shard, p.run, f.scenarios.split()); err != nil {
@@ -856,13 +856,17 @@ func loadConfig(path string) (*config.File, error) {
 // loaded again file by file while the run goes (runner.LoadSuite), printing
 // every problem. With no paths it is the built-in suite, which tests keep
 // valid, loaded per scenario as its first unit starts, so the first request
-// goes out early.
-func loadScenarios(env *Env, paths []string) (runner.Suite, error) {
+// goes out early. With recall (run --recall) the built-in suite includes
+// the scenarios that measure the recall arm.
+func loadScenarios(env *Env, paths []string, recall bool) (runner.Suite, error) {
 	var suite runner.Suite
 	var err error
-	if len(paths) > 0 {
+	switch {
+	case len(paths) > 0:
 		suite, err = runner.LoadSuite(paths)
-	} else {
+	case recall:
+		suite, err = runner.BuiltinRecallSuite()
+	default:
 		suite, err = runner.BuiltinSuite()
 	}
 	if err != nil {
