@@ -92,6 +92,9 @@ func (b *builder) suggestions() []suggestion {
 		if !edited {
 			why = fmt.Sprintf("artifact: near-twin paths the session touched; none was edited, required is the one named last (seq %d): check it", seqOf(reqIdx))
 		}
+		if s.Moved(g) {
+			why = fmt.Sprintf("artifact: a file the session moved, under its old and new name; required is the new name (seq %d)", seqOf(reqIdx))
+		}
 		out = append(out, suggestion{
 			why: why,
 			node: mapping("id", str(fmt.Sprintf("artifact-%d", i+1)), "type", str(result.TypeArtifact),

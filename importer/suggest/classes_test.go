@@ -138,8 +138,13 @@ func TestRenamedFileIsAnArtifact(t *testing.T) {
 	if len(groups) != 1 {
 		t.Fatalf("groups = %q, want the renamed file", groups)
 	}
-	if req, _, _ := s.Required(groups[0]); req != "/workspace/2048.py" {
-		t.Errorf("required = %q, want the new name", req)
+	if req, _, _ := s.Required(groups[0]); req != "/workspace/2048.py" || !s.Moved(groups[0]) {
+		t.Errorf("required = %q, moved = %v, want the new name of a moved file", req, s.Moved(groups[0]))
+	}
+	// Near miss: a copy is two files, not one moved.
+	s = scan(callRec("shell", `{"command": "cp config/app.yaml config/app.yaml.bak"}`), resultRec(""))
+	if g := s.ArtifactGroups(); len(g) != 1 || s.Moved(g[0]) {
+		t.Errorf("groups = %q, want the copy pair, not moved", g)
 	}
 }
 

@@ -454,3 +454,18 @@ func sameNameElsewhere(a, b string) bool {
 	}
 	return !strings.HasSuffix(a, "/"+b) && !strings.HasSuffix(b, "/"+a)
 }
+
+// Moved reports a group that holds a file the session moved: its old and
+// new name.
+func (s *Scanner) Moved(group []string) bool {
+	in := map[string]bool{}
+	for _, p := range group {
+		in[p] = true
+	}
+	for _, r := range s.renames {
+		if in[r[0]] && in[r[1]] {
+			return true
+		}
+	}
+	return false
+}
