@@ -186,7 +186,9 @@ func (s *Scanner) Add(idx int, e Event) {
 	}
 	if e.Kind == Result {
 		s.result(idx, text)
-		s.list(idx, text)
+		if s.last != nil && s.last.lists {
+			s.list(idx, text)
+		}
 		s.lastResult = idx
 		return
 	}

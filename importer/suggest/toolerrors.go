@@ -17,6 +17,7 @@ type lastCall struct {
 	idx    int
 	name   string
 	tokens []string
+	lists  bool // a search or a listing: its output names files
 }
 
 // failedCall is a call whose result was an error, waiting for a retry.
@@ -37,7 +38,40 @@ var commandWordRE = lazyre.New(`(?:"(?:command|cmd|script)":\s*"?|\n|&&\s*|;\s*|
 // maxRetryGap bounds the calls between a failed call and its retry.
 const maxRetryGap = 3
 
-var errorLineRE = lazyre.New(`(?i)no such file|not found|does not exist|did you mean|unknown (?:option|command|argument|flag)|unrecognized|invalid (?:option|argument|choice|value)|cannot find|could not find|couldn't find|no module named|is not recognized|error:|exception:`)
+// errorMarkers are what a failed call's output says, lower-cased.
+var errorMarkers = []string{"no such file", "not found", "does not exist", "did you mean", "unknown option",
+	"unknown command", "unknown argument", "unknown flag", "unrecognized", "invalid option", "invalid argument",
+	"invalid choice", "invalid value", "cannot find", "could not find", "couldn't find", "no module named",
+	"is not recognized", "error:", "exception:"}
+
+// errorEdge bounds the bytes read at each end of a tool's output for an
+// error: a failure is said at the start or the end, and this runs on every
+// output.
+const errorEdge = 600
+
+// errorAt returns the index in text of the first error marker within its
+// first and last errorEdge bytes, or -1.
+func errorAt(text string) int {
+	parts := [][2]int{{0, min(len(text), errorEdge)}}
+	if len(text) > 2*errorEdge {
+		parts = append(parts, [2]int{len(text) - errorEdge, len(text)})
+	} else if len(text) > errorEdge {
+		parts[0][1] = len(text)
+	}
+	for _, p := range parts {
+		lower := strings.ToLower(text[p[0]:p[1]])
+		best := -1
+		for _, m := range errorMarkers {
+			if i := strings.Index(lower, m); i >= 0 && (best < 0 || i < best) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return p[0] + best
+		}
+	}
+	return -1
+}
 
 var didYouMeanRE = lazyre.New("(?i)did you mean[: ]+[`'\"]?([\\w./@:-]+?)[`'\"]?(?:\\?|\\s|$)")
 
@@ -62,7 +96,7 @@ func valueTokens(args string) []string {
 // call notes a tool call, and when it retries a failed call with one value
 // replaced by a similar one, records the correction.
 func (s *Scanner) call(idx int, name, args string) {
-	c := lastCall{idx: idx, name: name, tokens: valueTokens(args)}
+	c := lastCall{idx: idx, name: name, tokens: valueTokens(args), lists: listsFiles(name, args)}
 	if len(s.commands) < maxCommands {
 		s.commands[strings.ToLower(name)] = true
 		for _, m := range commandWordRE.FindAllStringSubmatch(args, 4) {
@@ -89,19 +123,16 @@ func (s *Scanner) result(idx int, text string) {
 	if s.last == nil {
 		return
 	}
-	if len(text) > maxScanChars {
-		text = text[:maxScanChars]
-	}
-	loc := errorLineRE.FindStringIndex(text)
-	if loc == nil {
+	at := errorAt(text)
+	if at < 0 {
 		return
 	}
-	line := text[strings.LastIndexByte(text[:loc[0]], '\n')+1:]
+	line := text[strings.LastIndexByte(text[:at], '\n')+1:]
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
 	f := &failedCall{call: *s.last, resultIdx: idx, line: strings.TrimSpace(line)}
-	if m := didYouMeanRE.FindStringSubmatch(text); m != nil {
+	if m := didYouMeanRE.FindStringSubmatch(text[at:min(len(text), at+errorEdge)]); m != nil {
 		for _, tok := range f.call.tokens {
 			if similarValue(tok, m[1]) {
 				s.toolCorrection(f, tok, m[1])
@@ -169,4 +200,19 @@ func (s *Scanner) toolCorrection(f *failedCall, old, new string) {
 	}
 	s.seen[key] = true
 	s.corrections = append(s.corrections, Correction{Idx: f.resultIdx, Old: old, New: new, Text: f.line, ByTool: true})
+}
+
+// listWords mark a call whose output lists files: a search, a listing, a
+// directory view.
+var listWords = []string{"find", "grep", "glob", "search", "ls", "tree", "rg ", "locate", "list", "view", "fd "}
+
+func listsFiles(name, args string) bool {
+	for _, t := range []string{strings.ToLower(name), args} {
+		for _, w := range listWords {
+			if strings.Contains(t, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
