@@ -13,12 +13,13 @@ import (
 )
 
 // satisfyFixtures are every session the importer is tested on: the format
-// fixtures, the precision sessions and the sessions written for the
+// fixtures, the precision sessions (the public ones too) and the sessions written for the
 // satisfiability check, whose rules hold commas, backticks, quotes,
 // brackets and quantities a faithful summary respells.
 func satisfyFixtures(t *testing.T) []string {
 	files := fixtures(t)
-	for _, pat := range []string{"../testdata/import/satisfy/*.jsonl", "../testdata/import/precision/*.json*", "../testdata/import/precision/*.traj"} {
+	for _, pat := range []string{"../testdata/import/satisfy/*.jsonl", "../testdata/import/precision/*.json*", "../testdata/import/precision/*.traj",
+		"../testdata/import/precision/public/*.json*", "../testdata/import/precision/public/*.traj"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
