@@ -179,6 +179,51 @@ func Citations(raw json.RawMessage) []Citation {
 	return out
 }
 
+// CitationFigures measures the citations of the summary raw, covering
+// through coversThrough, against evidence: for each invariant, the seqs
+// its evidence is in (result.CitationFigures). An invariant counts when
+// one of its evidence seqs was replaced (≤ coversThrough).
+func (x *RecallIndex) CitationFigures(raw json.RawMessage, coversThrough int, evidence [][]int) *result.CitationFigures {
+	cited := Citations(raw)
+	f := &result.CitationFigures{Cited: len(cited)}
+	seqs := map[int]bool{}
+	for _, c := range cited {
+		seqs[c.Seq] = true
+		i := sort.Search(len(x.events), func(i int) bool { return x.events[i].Seq >= c.Seq })
+		if i == len(x.events) || x.events[i].Seq != c.Seq {
+			f.Dangling++
+			continue
+		}
+		shared := false
+		words := x.terms[i]
+		for _, t := range searchTerms(c.Entry) {
+			if _, ok := slices.BinarySearch(words, t); ok {
+				shared = true
+				break
+			}
+		}
+		if !shared {
+			f.Irrelevant++
+		}
+	}
+	for _, ev := range evidence {
+		replaced, hit := false, false
+		for _, s := range ev {
+			if s > 0 && s <= coversThrough {
+				replaced = true
+				hit = hit || seqs[s]
+			}
+		}
+		if replaced {
+			f.Evidence++
+			if hit {
+				f.EvidenceCited++
+			}
+		}
+	}
+	return f
+}
+
 // Cited returns the citations of the store's summary.
 func (s *RecallStore) Cited() []Citation { return s.cited }
 

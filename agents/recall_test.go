@@ -163,3 +163,15 @@ func TestCitations(t *testing.T) {
 		t.Error("a broken document cites something")
 	}
 }
+
+func TestCitationFigures(t *testing.T) {
+	x := NewRecallIndex(recallHistory, func(s string) int { return 1 })
+	// #1 cited on its subject (evidence), #4 cited by an unrelated entry,
+	// #99 no event; #6's invariant is not cited; #7's is not replaced.
+	sum := `{"schema_version":1,"covers_through":6,"constraints":[{"text":"read-only, never push","source_seq":1}],"decisions":[{"text":"invoices are fine","source_seq":4},{"text":"x","source_seq":99}]}`
+	got := x.CitationFigures([]byte(sum), 6, [][]int{{1}, {6}, {7}, {0, 1}})
+	want := &result.CitationFigures{Evidence: 3, EvidenceCited: 2, Cited: 3, Dangling: 1, Irrelevant: 1}
+	if !cmp.Equal(got, want) {
+		t.Errorf("figures (-want +got):\n%s", cmp.Diff(want, got))
+	}
+}

@@ -85,9 +85,9 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 	writeJudgeMarkdown(&b, r)
 	if rows := RecallRows(r); rows != nil {
 		fmt.Fprintf(&b, "\n### Recall arm\n\n%s.\n\n", mdText(RecallTitle(r.Config.Recall)))
-		b.WriteString("| summarizer | regressions | by citation | by search only | lost | recoverable | recall cost per probe |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		b.WriteString("| summarizer | regressions | by citation | by search only | lost | recoverable | recall cost per probe | evidence cited | dangling or irrelevant citations |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		for _, row := range rows {
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s |\n", mdCode(row.Summarizer, true), row.Regressions, row.ByCitation, row.BySearch, row.Lost, row.Recoverable, row.Cost())
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s | %s | %s |\n", mdCode(row.Summarizer, true), row.Regressions, row.ByCitation, row.BySearch, row.Lost, row.Recoverable, row.Cost(), row.EvidenceCited, row.BadCitations)
 		}
 	}
 	var warn []string

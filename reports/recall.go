@@ -18,6 +18,11 @@ type RecallRow struct {
 	Recoverable                   string // "93% (27/29)", "—" without regressions
 	Probes, Calls, Tokens         int
 	CallsPerProbe, TokensPerProbe float64
+	// EvidenceCited is the share of invariants whose evidence the
+	// summaries replaced that an entry cites, "75% (3/4)"; BadCitations
+	// the share of citations that dangle or cite an unrelated event. "—"
+	// when there is nothing to count.
+	EvidenceCited, BadCitations string
 }
 
 // RecallTitle is the line above the recall table: the arm and its limits.
@@ -39,6 +44,15 @@ func RecallRows(r *result.Result) []RecallRow {
 		if n := s.RecoveredByCitation + s.RecoveredBySearch + s.RecallLost; n > 0 {
 			row.Recoverable = fmt.Sprintf("%.0f%% (%d/%d)", 100*s.RecallRecoverable, s.RecoveredByCitation+s.RecoveredBySearch, n)
 		}
+		row.EvidenceCited, row.BadCitations = "—", "—"
+		if c := s.Citations; c != nil {
+			if c.Evidence > 0 {
+				row.EvidenceCited = fmt.Sprintf("%.0f%% (%d/%d)", 100*float64(c.EvidenceCited)/float64(c.Evidence), c.EvidenceCited, c.Evidence)
+			}
+			if c.Cited > 0 {
+				row.BadCitations = fmt.Sprintf("%.0f%% (%d dangling, %d irrelevant of %d)", 100*float64(c.Dangling+c.Irrelevant)/float64(c.Cited), c.Dangling, c.Irrelevant, c.Cited)
+			}
+		}
 		if s.RecallProbes > 0 {
 			row.CallsPerProbe = float64(s.RecallCalls) / float64(s.RecallProbes)
 			row.TokensPerProbe = float64(s.RecallTokens) / float64(s.RecallProbes)
@@ -52,8 +66,8 @@ func RecallRows(r *result.Result) []RecallRow {
 // by citation, 1 by search only, 1 lost (recoverable 67% (2/3)); recall
 // cost per probe 0.4 calls, 120 tokens".
 func (r RecallRow) Text() string {
-	return fmt.Sprintf("%s: %d by citation, %d by search only, %d lost (recoverable %s); recall cost per probe %s",
-		plural(r.Regressions, "regression"), r.ByCitation, r.BySearch, r.Lost, r.Recoverable, r.Cost())
+	return fmt.Sprintf("%s: %d by citation, %d by search only, %d lost (recoverable %s); recall cost per probe %s; evidence cited %s; dangling or irrelevant citations %s",
+		plural(r.Regressions, "regression"), r.ByCitation, r.BySearch, r.Lost, r.Recoverable, r.Cost(), r.EvidenceCited, r.BadCitations)
 }
 
 // recallProperties are the JUnit properties of the recall arm: its limits

@@ -27,6 +27,9 @@ func smallRecall(t testing.TB) *result.Result {
 		if len(u.Generations) == 0 {
 			continue
 		}
+		for j := range u.Generations {
+			u.Generations[j].Citations = &result.CitationFigures{Evidence: 2, EvidenceCited: (i + j) % 3, Cited: 5, Dangling: i % 2, Irrelevant: j % 2}
+		}
 		for j := range u.Probes {
 			p := &u.Probes[j]
 			d := result.Decision{Choice: p.Compacted.Choice, Reason: "recall: nothing found"}
@@ -62,8 +65,11 @@ func TestRecallGolden(t *testing.T) {
 	html := render(t, r, "html", reports.Options{})
 	junit := render(t, r, "junit", reports.Options{})
 	for _, row := range reports.RecallRows(r) {
-		cells := fmt.Sprintf(`<td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%s</td><td class="num">%s</td>`,
-			row.Regressions, row.ByCitation, row.BySearch, row.Lost, template.HTMLEscapeString(row.Recoverable), row.Cost())
+		cells := fmt.Sprintf(`<td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td><td class="num">%s</td>`,
+			row.Regressions, row.ByCitation, row.BySearch, row.Lost, template.HTMLEscapeString(row.Recoverable), row.Cost(), template.HTMLEscapeString(row.EvidenceCited), template.HTMLEscapeString(row.BadCitations))
+		if row.EvidenceCited == "—" && row.Regressions > 0 {
+			t.Errorf("%s: no evidence figure though its generations have citations", row.Summarizer)
+		}
 		if !strings.Contains(html, cells) {
 			t.Errorf("html lacks %s's recall row %s", row.Summarizer, cells)
 		}

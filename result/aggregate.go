@@ -75,6 +75,16 @@ func (r *Result) Aggregate() {
 			if g.Call.Spec != "" || g.Call.Latency > 0 {
 				ac.latencies = append(ac.latencies, float64(g.Call.Latency))
 			}
+			if c := g.Citations; c != nil {
+				if s.Citations == nil {
+					s.Citations = &CitationFigures{}
+				}
+				s.Citations.Evidence += c.Evidence
+				s.Citations.EvidenceCited += c.EvidenceCited
+				s.Citations.Cited += c.Cited
+				s.Citations.Dangling += c.Dangling
+				s.Citations.Irrelevant += c.Irrelevant
+			}
 			if len(g.Summary) > 0 {
 				s.Generations++
 				s.SummaryTokens += g.SummaryTokens

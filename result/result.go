@@ -176,6 +176,24 @@ type Generation struct {
 	Checks  []CheckResult   `json:"checks"`
 	Call    Call            `json:"call"`
 	Error   string          `json:"error,omitempty"`
+	// Citations is the citation quality of the summary (run --recall),
+	// nil without the recall arm or without a summary to read.
+	Citations *CitationFigures `json:"citations,omitempty"`
+}
+
+// CitationFigures say how reversible a summary is: of the Evidence
+// invariants whose evidence events (the seqs an invariant names:
+// source_seq, hypothesis_seq, refuted_by_seq, call_seq) the summary
+// replaced, EvidenceCited are those some entry of the summary cites an
+// evidence event of; of its Cited citations (source_seq, resolved_by),
+// Dangling name no event of the history and Irrelevant an event that
+// shares no word with the citing entry.
+type CitationFigures struct {
+	Evidence      int `json:"evidence"`
+	EvidenceCited int `json:"evidence_cited"`
+	Cited         int `json:"cited"`
+	Dangling      int `json:"dangling"`
+	Irrelevant    int `json:"irrelevant"`
 }
 
 // Probe outcome classes.
@@ -399,6 +417,9 @@ type SummarizerSummary struct {
 	RecoveredBySearch   int     `json:"recovered_by_search,omitempty"`
 	RecallLost          int     `json:"recall_lost,omitempty"`
 	RecallRecoverable   float64 `json:"recall_recoverable,omitempty"`
+	// Citations sums the generations' citation figures (run --recall);
+	// nil without them.
+	Citations *CitationFigures `json:"citations,omitempty"`
 	// Generations counts generations with a summary; the compression ratio
 	// (summary tokens / replaced tokens) is over those with replaced tokens.
 	// Every report shows the median, named so ("compression (median)"); the

@@ -557,6 +557,7 @@ func light(u *result.Unit) result.Unit {
 		lg := result.Generation{N: g.N, SummaryTokens: g.SummaryTokens, ReplacedTokens: g.ReplacedTokens, Error: g.Error,
 			Call: result.Generation{}.Call}
 		lg.Call.Spec, lg.Call.Latency, lg.Call.Retries = g.Call.Spec, g.Call.Latency, g.Call.Retries
+		lg.Citations = g.Citations
 		if len(g.Summary) > 0 {
 			lg.Summary = json.RawMessage("{}")
 		}

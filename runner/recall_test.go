@@ -139,3 +139,82 @@ func TestRecallArmRefusesAgentWithoutTool(t *testing.T) {
 		t.Errorf("err %v, want the agent refused", err)
 	}
 }
+
+// uncited wraps s and removes every citation from its summaries (each
+// source_seq and resolved_by): the "citation removed" variant.
+func uncited(name string, s summarizers.Summarizer) Summarizer {
+	return Summarizer{Name: name, Summarizer: summarizers.Func(func(ctx context.Context, req *summarizers.Request) (*summarizers.Response, error) {
+		resp, err := s.Summarize(ctx, req)
+		if err != nil || resp.NoCompaction {
+			return resp, err
+		}
+		var d summary.Summary
+		if err := json.Unmarshal(resp.Summary, &d); err != nil {
+			return nil, err
+		}
+		for i := range d.Constraints {
+			d.Constraints[i].SourceSeq = 0
+		}
+		for i := range d.Decisions {
+			d.Decisions[i].SourceSeq = 0
+		}
+		for i := range d.Verified {
+			d.Verified[i].SourceSeq = 0
+		}
+		for i := range d.Hypotheses {
+			d.Hypotheses[i].SourceSeq, d.Hypotheses[i].ResolvedBy = 0, 0
+		}
+		for i := range d.Pending {
+			d.Pending[i].SourceSeq = 0
+		}
+		for i := range d.Artifacts {
+			d.Artifacts[i].SourceSeq = 0
+		}
+		for i := range d.Corrections {
+			d.Corrections[i].SourceSeq = 0
+		}
+		for i := range d.Errors {
+			d.Errors[i].SourceSeq = 0
+		}
+		resp.Summary, err = json.Marshal(d)
+		return resp, err
+	})}
+}
+
+// TestRecallCatchesCitationRemoved: the same summaries with their
+// citations removed keep every fact in prose, yet the recall figures
+// catch the loss: no evidence cited, and the regressions extractive got
+// back by citation are lost.
+func TestRecallCatchesCitationRemoved(t *testing.T) {
+	more, err := scenarios.BuiltinRecall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, _ := summarizers.NewBuiltin("extractive")
+	opts := baseOptions(t, t.TempDir())
+	opts.Summarizers = []Summarizer{{Name: "builtin:extractive", Summarizer: ext}, uncited("uncited", ext)}
+	opts.Recall = &agents.RecallLimits{}
+	res, err := Run(context.Background(), append(builtinSuite(t), more...), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reports.Read(res.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]result.SummarizerSummary{}
+	for _, s := range r.Summaries {
+		got[s.Summarizer] = s
+	}
+	e, u := got["builtin:extractive"], got["uncited"]
+	if e.Citations == nil || e.Citations.EvidenceCited == 0 || u.Citations == nil || u.Citations.EvidenceCited != 0 || u.Citations.Evidence != e.Citations.Evidence {
+		t.Errorf("evidence cited: extractive %+v, uncited %+v; want some, and none of the same evidence", e.Citations, u.Citations)
+	}
+	if e.InvariantPass != u.InvariantPass {
+		t.Errorf("invariants kept differ (%d, %d): the variant should keep the prose", e.InvariantPass, u.InvariantPass)
+	}
+	if e.RecoveredByCitation == 0 || u.RecoveredByCitation != 0 || u.RecallLost <= e.RecallLost {
+		t.Errorf("extractive: %d by citation, %d lost; uncited: %d by citation, %d lost; want the citations' recoveries lost",
+			e.RecoveredByCitation, e.RecallLost, u.RecoveredByCitation, u.RecallLost)
+	}
+}

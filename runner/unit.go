@@ -120,6 +120,9 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 		default:
 			r.g.Checks = u.runChecks(r, last)
 			u.judgeChecks(r, r.g.Checks)
+			if u.recall != nil && r.summary != nil {
+				r.g.Citations = u.p.recallIndex().CitationFigures(r.raw, r.g.Cut, evidenceSeqs(sc))
+			}
 		}
 		out.Generations = append(out.Generations, r.g)
 	}
@@ -153,6 +156,26 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 		}
 	}
 	out.Duration = u.now().Sub(start)
+	return out
+}
+
+// evidenceSeqs lists, for each invariant of sc, the seqs its evidence is
+// in: source_seq, hypothesis_seq and refuted_by_seq, call_seq (none for an
+// artifact, a quantity or a secret).
+func evidenceSeqs(sc *scenarios.Scenario) [][]int {
+	var out [][]int
+	for _, inv := range sc.Invariants {
+		switch v := inv.(type) {
+		case *scenarios.Constraint:
+			out = append(out, []int{v.SourceSeq})
+		case *scenarios.Correction:
+			out = append(out, []int{v.SourceSeq})
+		case *scenarios.RefutedHypothesis:
+			out = append(out, []int{v.HypothesisSeq, v.RefutedBySeq})
+		case *scenarios.PendingOperation:
+			out = append(out, []int{v.CallSeq})
+		}
+	}
 	return out
 }
 

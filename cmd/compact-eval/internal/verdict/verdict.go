@@ -153,9 +153,9 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 	if rows := reports.RecallRows(h); rows != nil {
 		fmt.Fprintf(w, "\n%s\n\n", reports.RecallTitle(h.Config.Recall))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "summarizer\tregressions\tby citation\tby search only\tlost\trecoverable\trecall cost per probe\t")
+		fmt.Fprintln(tw, "summarizer\tregressions\tby citation\tby search only\tlost\trecoverable\trecall cost per probe\tevidence cited\tdangling or irrelevant citations\t")
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t\n", console.Text(r.Summarizer), r.Regressions, r.ByCitation, r.BySearch, r.Lost, r.Recoverable, r.Cost())
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", console.Text(r.Summarizer), r.Regressions, r.ByCitation, r.BySearch, r.Lost, r.Recoverable, r.Cost(), r.EvidenceCited, r.BadCitations)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
