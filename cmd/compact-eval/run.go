@@ -361,6 +361,11 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if err != nil {
 		return usageError{err}
 	}
+	if recall != nil && f.dryRun {
+		// The recall arm's rounds depend on the calls the model makes:
+		// a plan that left them out would understate the run.
+		return usagef("--dry-run does not plan the recall arm (its requests depend on the recall calls the agent makes): drop --recall to plan the two-arm run")
+	}
 	// A dry run's clients answer from the cache alone: they never send.
 	f.openai.CacheOnly = f.dryRun
 	if f.resume != "" && len(args) == 0 {
