@@ -164,7 +164,7 @@ func (st *state) keptByConcept(rs []reading, prefix string, sub *polarity.Subjec
 		if c.r.Reading != polarity.Affirms || !strings.HasPrefix(c.l.ptr, prefix) {
 			continue
 		}
-		lang := polarity.Language(c.l.folded)
+		lang := st.pol(c.l).Language()
 		if lang == "" || slices.Contains(langs, lang) {
 			continue
 		}
@@ -197,7 +197,7 @@ func (st *state) otherLanguageEntry(all [][]leaf, prefix string, sub *polarity.S
 			if !strings.HasPrefix(l.ptr, prefix) {
 				continue
 			}
-			lang := polarity.Language(l.folded)
+			lang := st.pol(l).Language()
 			if lang == "" || slices.Contains(langs, lang) {
 				continue
 			}

@@ -232,7 +232,7 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 			return "", "", false
 		}
 		// the language last: most fields name none of the names
-		lang = polarity.Language(l.folded)
+		lang = st.pol(l).Language()
 		if lang == "" || slices.Contains(h.langs, lang) {
 			return "", "", false
 		}

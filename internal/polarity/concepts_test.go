@@ -215,8 +215,8 @@ func TestTextLanguageAgrees(t *testing.T) {
 		if got := x.lang(); got != want {
 			t.Errorf("lang(%q) = %s; want %s", text, got, want)
 		}
-		if got := Language(textmatch.Fold(text)); got != want && got != "" {
-			t.Errorf("Language(%q) = %s; the reader says %s", text, got, want)
+		if got := Language(textmatch.Fold(text)); got != x.Language() || got != want && got != "" {
+			t.Errorf("Language(%q) = %s; the text's own Language %q, the reader %s", text, got, x.Language(), want)
 		}
 	}
 }

@@ -606,13 +606,23 @@ func (x *Text) governedBefore(cl int, h classHit, lang string) []string {
 // does; English when they do not say. "No apply, no restart, no
 // scaling" is English: "no" is spelled alike in both.
 func (x *Text) lang() string {
+	if l := x.Language(); l != "" {
+		return l
+	}
+	return "en"
+}
+
+// Language is Language of the text, read from the tokens it already
+// holds: "en", "es", or "" when its function words do not say.
+func (x *Text) Language() string {
+	x.build()
 	en, es := 0, 0
 	for _, tk := range x.toks {
 		if tk.word {
 			en, es = en+b2i(langWordsEN[tk.low]), es+b2i(langWordsES[tk.low])
 		}
 	}
-	return langOf(en, es, "en")
+	return langOf(en, es, "")
 }
 
 func b2i(b bool) int {
