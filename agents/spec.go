@@ -38,5 +38,8 @@ func NewSampled(spec providers.Spec, opts providers.Options, s Sampling) (Agent,
 	case providers.KindExec:
 		return NewExec(spec.Command, opts)
 	}
+	if spec.Kind == providers.KindRecorded {
+		return nil, fmt.Errorf("spec %q: recorded is a summarizer (the compactions kept in the scenario), not an agent", spec.Raw)
+	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q", spec.Raw, spec.Kind)
 }

@@ -22,5 +22,5 @@ func ExampleParseSpec() {
 	// builtin: name "mask", command []
 	// exec: name "", command ["python3" "my summarizer.py" "--v2"]
 	// openai: name "gpt-4o-mini", command []
-	// spec "gpt-4o": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL
+	// spec "gpt-4o": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL, openai-responses:MODEL or recorded
 }

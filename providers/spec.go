@@ -34,11 +34,16 @@ const (
 	KindBuiltin = "builtin"
 	KindExec    = "exec"
 	KindOpenAI  = "openai"
+	// KindRecorded is the summarizer spec "recorded" (no colon): the
+	// compactions the agent really made, kept in the scenario
+	// (recorded_compactions). It names no agent.
+	KindRecorded = "recorded"
 )
 
 // Spec names a summarizer or an agent: builtin:NAME, exec:COMMAND ARGS…, or
 // openai:MODEL (docs/formats.md §6), or a provider's own compaction:
-// anthropic:MODEL, openai-responses:MODEL (docs/providers.md).
+// anthropic:MODEL, openai-responses:MODEL (docs/providers.md), or the
+// summarizer recorded (the scenario's recorded compactions).
 type Spec struct {
 	Kind string
 	// Name is the builtin's name or the model.
@@ -55,9 +60,12 @@ func (s Spec) String() string { return s.Raw }
 
 // ParseSpec parses a spec string.
 func ParseSpec(raw string) (Spec, error) {
+	if strings.TrimSpace(raw) == KindRecorded {
+		return Spec{Kind: KindRecorded, Name: KindRecorded, Raw: KindRecorded}, nil
+	}
 	kind, rest, ok := strings.Cut(raw, ":")
 	if !ok || rest == "" {
-		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL", raw)
+		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL, openai-responses:MODEL or recorded", raw)
 	}
 	s := Spec{Kind: kind, Raw: raw}
 	switch kind {

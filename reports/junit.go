@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -151,6 +152,9 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 			a.msgs = append(a.msgs, fmt.Sprintf("trial %d: %s", u.Trial+1, u.Error))
 		}
 		for _, g := range u.Generations {
+			if g.Recorded != nil {
+				p["summarizer."+u.Summarizer+".recorded.g"+strconv.Itoa(g.N)] = g.Recorded.String()
+			}
 			if g.Call.Model != "" {
 				p["summarizer."+u.Summarizer+".model"] = g.Call.Model
 			}
@@ -170,13 +174,13 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 					a.passes++
 				case result.Fail:
 					a.fails++
-					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): %s%s", u.Trial+1, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d %s: %s%s", u.Trial+1, GenLabel(&g), c.Message, evidenceText(c.Evidence)))
 				case result.Error:
 					a.errs++
-					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): error: %s", u.Trial+1, g.N, g.Cut, c.Message))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d %s: error: %s", u.Trial+1, GenLabel(&g), c.Message))
 				case result.Uncertain:
 					a.uncertain++
-					a.msgs = append(a.msgs, fmt.Sprintf("trial %d g%d (cut %d): uncertain: %s%s", u.Trial+1, g.N, g.Cut, c.Message, evidenceText(c.Evidence)))
+					a.msgs = append(a.msgs, fmt.Sprintf("trial %d %s: uncertain: %s%s", u.Trial+1, GenLabel(&g), c.Message, evidenceText(c.Evidence)))
 				default:
 					a.lastMsg = c.Message
 				}

@@ -90,6 +90,7 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s | %s | %s |\n", mdCode(row.Summarizer, true), row.Regressions, row.ByCitation, row.BySearch, row.Lost, row.Recoverable, row.Cost(), row.EvidenceCited, row.BadCitations)
 		}
 	}
+	writeRecordedMarkdown(&b, r)
 	var warn []string
 	warn = append(warn, r.Warnings...)
 	for _, u := range r.Units {

@@ -2,6 +2,7 @@ package result
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -138,6 +139,11 @@ type Unit struct {
 	Generations []Generation `json:"generations"`
 	Probes      []Probe      `json:"probes"`
 	Warnings    []string     `json:"warnings,omitempty"`
+	// Skipped says why the summarizer does not apply to the scenario
+	// (recorded on a scenario that records no compaction): the unit has
+	// no generation and every probe is of class skip. "" for a unit that
+	// ran.
+	Skipped string `json:"skipped,omitempty"`
 	// Duration is wall time for the unit.
 	Duration time.Duration `json:"duration_ns"`
 }
@@ -145,8 +151,10 @@ type Unit struct {
 // Generation is one compaction of a unit.
 type Generation struct {
 	N int `json:"n"`
-	// Trigger says why the cut happened: "at" (explicit) or
-	// "tokens:N>=T" (token rule).
+	// Trigger says why the cut happened: "at:N" (explicit),
+	// "recorded:N" (the boundary of a compaction the agent made, kept in
+	// the scenario; every summarizer is cut there) or "tokens:N>=T"
+	// (token rule).
 	Trigger string `json:"trigger"`
 	// Cut is the seq the summary had to cover through; From is the first seq
 	// of the events sent (1 in from_source mode).
@@ -179,6 +187,9 @@ type Generation struct {
 	// Citations is the citation quality of the summary (run --recall),
 	// nil without the recall arm or without a summary to read.
 	Citations *CitationFigures `json:"citations,omitempty"`
+	// Recorded is set when the summary is a compaction the agent really
+	// made, kept from its log (the summarizer `recorded`): its provenance.
+	Recorded *Recorded `json:"recorded,omitempty"`
 }
 
 // CitationFigures say how reversible a summary is: of the Evidence
@@ -194,6 +205,39 @@ type CitationFigures struct {
 	Cited         int `json:"cited"`
 	Dangling      int `json:"dangling"`
 	Irrelevant    int `json:"irrelevant"`
+}
+
+// Recorded is the provenance of a recorded compaction (docs/formats.md
+// §2): the agent that wrote it, what triggered it, the context size before
+// it and when. Its boundary is the generation's cut.
+type Recorded struct {
+	Tool      string `json:"tool,omitempty"`
+	Trigger   string `json:"trigger,omitempty"`
+	PreTokens int    `json:"pre_tokens,omitempty"`
+	Timestamp string `json:"timestamp,omitempty"`
+}
+
+// String reads "recorded by claude-code (auto, 155000 tokens before,
+// 2026-03-02T09:30:01Z)", leaving out what the log did not say.
+func (r *Recorded) String() string {
+	tool := r.Tool
+	if tool == "" {
+		tool = "an unnamed agent"
+	}
+	var parts []string
+	if r.Trigger != "" {
+		parts = append(parts, r.Trigger)
+	}
+	if r.PreTokens > 0 {
+		parts = append(parts, strconv.Itoa(r.PreTokens)+" tokens before")
+	}
+	if r.Timestamp != "" {
+		parts = append(parts, r.Timestamp)
+	}
+	if len(parts) == 0 {
+		return "recorded by " + tool
+	}
+	return "recorded by " + tool + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Probe outcome classes.

@@ -69,6 +69,9 @@ type timeline struct {
 	warnings []string
 	stopped  bool  // no more compaction (declined or refused)
 	err      error // summarizer failure: the unit ends in error
+	// skip says why the summarizer does not apply to the scenario
+	// (summarizers.Skipper): the unit is skipped, not run.
+	skip string
 }
 
 // run runs the unit: its timeline (the summarizer calls), then its
@@ -83,7 +86,12 @@ func (u *unit) walk() (tl *timeline, took time.Duration) {
 	start := u.now()
 	tl = &timeline{u: u, coverIdx: -1, hdr: u.p.headerBase}
 	tl.active = NewActive(u.boundary)
-	tl.walk()
+	if sk, ok := u.sum.(summarizers.Skipper); ok {
+		tl.skip = sk.Skip(u.p.sc)
+	}
+	if tl.skip == "" {
+		tl.walk()
+	}
 	return tl, u.now().Sub(start)
 }
 
@@ -101,6 +109,9 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 	}
 
 	out.Warnings = tl.warnings
+	if tl.skip != "" {
+		return u.skipped(out, tl.skip, start)
+	}
 	for i := range tl.gens {
 		r := &tl.gens[i]
 		last := i == len(tl.gens)-1
@@ -179,6 +190,21 @@ func evidenceSeqs(sc *scenarios.Scenario) [][]int {
 	return out
 }
 
+// skipped ends a unit whose summarizer does not apply to the scenario:
+// no generation, every probe of class skip with the reason, and the
+// reason in the unit's skipped. Nothing is passed and nothing failed.
+func (u *unit) skipped(out result.Unit, why string, start time.Time) result.Unit {
+	out.Generations = []result.Generation{}
+	out.Probes = []result.Probe{}
+	for _, pr := range u.p.sc.Probes {
+		out.Probes = append(out.Probes, result.Probe{ID: pr.ID, Expect: pr.Expect, Answer: pr.Answer, Pos: pr.Pos,
+			Class: result.ProbeSkipped, Skipped: "skipped: " + why})
+	}
+	out.Skipped = why
+	out.Duration = u.now().Sub(start)
+	return out
+}
+
 // boundary refuses a coverage that is not an event of the history or that
 // splits a protocol unit.
 func (u *unit) boundary(seq int) error {
@@ -252,7 +278,11 @@ func (tl *timeline) walk() {
 			if sc.Events[c].Seq != a {
 				tl.warnings = append(tl.warnings, fmt.Sprintf("cut at %d moved to %d (keep_recent %d, protocol units)", a, sc.Events[c].Seq, sc.Compaction.KeepRecent))
 			}
-			tl.generation(c, end, fmt.Sprintf("at:%d", a), tl.hdr+p.sum(tl.coverIdx, end))
+			trigger := fmt.Sprintf("at:%d", a)
+			if sc.Compaction.FromRecorded {
+				trigger = fmt.Sprintf("recorded:%d", a)
+			}
+			tl.generation(c, end, trigger, tl.hdr+p.sum(tl.coverIdx, end))
 		}
 		return
 	}
@@ -281,6 +311,30 @@ func (tl *timeline) walk() {
 	}
 }
 
+// request builds the request of generation n through event cutIdx on the
+// active summary cur; from is the index of the first event it sends.
+func (tl *timeline) request(n, cutIdx int, cur Installed) (req *summarizers.Request, from int) {
+	u, p := tl.u, tl.u.p
+	sc := p.sc
+	req = summarizers.NewRequest()
+	req.ScenarioID, req.Generation, req.Cut = sc.ID, n, sc.Events[cutIdx].Seq
+	req.Goal, req.Rules, req.Trial = sc.Goal, sc.Rules, u.trial
+	req.ContextWindow, req.MaxRatio = sc.ContextWindow, sc.Compaction.EffectiveMaxRatio()
+	req.ReplacedTokens = p.prefix[cutIdx+1]
+	if sc.Compaction.FromRecorded {
+		req.Recorded, _ = sc.RecordedAt(req.Cut)
+	}
+	from = tl.coverIdx + 1
+	if sc.Compaction.EffectiveRebuild() == scenarios.RebuildFromSource {
+		from = 0
+	} else {
+		req.PreviousSummary = cur.Summary
+	}
+	req.Events = sc.Events[from : cutIdx+1]
+	req.SetEventsText(func() string { return p.texts.get(sc.Events, from, cutIdx) })
+	return req, from
+}
+
 // generation asks the summarizer for a summary through event cutIdx while
 // the history ends at end, and installs it.
 func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
@@ -289,19 +343,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 	sc := p.sc
 	cur := tl.active.Current()
 	n := len(tl.gens) + 1
-	req := summarizers.NewRequest()
-	req.ScenarioID, req.Generation, req.Cut = sc.ID, n, sc.Events[cutIdx].Seq
-	req.Goal, req.Rules, req.Trial = sc.Goal, sc.Rules, u.trial
-	req.ContextWindow, req.MaxRatio = sc.ContextWindow, sc.Compaction.EffectiveMaxRatio()
-	req.ReplacedTokens = p.prefix[cutIdx+1]
-	from := tl.coverIdx + 1
-	if sc.Compaction.EffectiveRebuild() == scenarios.RebuildFromSource {
-		from = 0
-	} else {
-		req.PreviousSummary = cur.Summary
-	}
-	req.Events = sc.Events[from : cutIdx+1]
-	req.SetEventsText(func() string { return p.texts.get(sc.Events, from, cutIdx) })
+	req, from := tl.request(n, cutIdx, cur)
 	rec := genRecord{cutIdx: cutIdx, prevCover: cur.CoversThrough}
 	if cur.Summary != nil {
 		rec.previous = decode(cur.Summary)
@@ -315,7 +357,7 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 
 	resp, err := callSummarizer(u.hard, u.sum, req)
 	if resp != nil {
-		g.Call = resp.Call
+		g.Call, g.Recorded = resp.Call, resp.Recorded
 	}
 	if g.Call.Spec == "" {
 		g.Call.Spec = u.spec

@@ -127,7 +127,7 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 		root = root.Content[0]
 	}
 	s := &Scenario{Pos: pos(root)}
-	var eventsNode, arrivalsNode *yaml.Node
+	var eventsNode, arrivalsNode, compactionNode *yaml.Node
 	ok := d.Mapping(root, "scenario", []yamlnode.Field{
 		{Name: "version", Required: true, Set: func(v *yaml.Node) {
 			s.Version = d.Int(v, "version")
@@ -152,11 +152,12 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 				d.Errorf(v, "context_window: must be positive, got %d", s.ContextWindow)
 			}
 		}},
-		{Name: "compaction", Required: false, Set: func(v *yaml.Node) { s.Compaction = d.compaction(v) }},
+		{Name: "compaction", Required: false, Set: func(v *yaml.Node) { s.Compaction, compactionNode = d.compaction(v), v }},
 		{Name: "events", Required: true, Set: func(v *yaml.Node) { eventsNode = v }},
 		{Name: "arrivals", Required: false, Set: func(v *yaml.Node) { arrivalsNode = v }},
 		{Name: "invariants", Required: false, Set: func(v *yaml.Node) { s.Invariants = d.invariants(v) }},
 		{Name: "probes", Required: false, Set: func(v *yaml.Node) { s.Probes = d.probes(v) }},
+		{Name: "recorded_compactions", Required: false, Set: func(v *yaml.Node) { s.Recorded = d.recorded(v) }},
 	})
 	if !ok {
 		return s
@@ -167,6 +168,7 @@ func (d *decoder) scenario(doc *yaml.Node) *Scenario {
 	if arrivalsNode != nil {
 		s.Arrivals = d.arrivals(arrivalsNode, s)
 	}
+	d.recordedCuts(s, compactionNode)
 	return s
 }
 

@@ -33,7 +33,9 @@ import (
 //   - a probe's expect and requires keys are among its options;
 //   - explicit cuts rise strictly, lie in 1..last seq, and split no
 //     protocol unit (a call at or before the cut whose result comes after
-//     it); rebuild, max_ratio and threshold_fraction have valid values.
+//     it); rebuild, max_ratio and threshold_fraction have valid values;
+//   - recorded compactions' boundaries are events, rise strictly and
+//     split no protocol unit (they are the scenario's cuts).
 //
 // The reference agent's self-consistency check lives in
 // agents.CheckProbes (this package does not know about agents).
@@ -67,6 +69,7 @@ func LintScenario(s *Scenario) ErrorList {
 	l.invariants()
 	l.probes()
 	l.compaction()
+	l.recorded()
 	l.errs.Sort()
 	if len(l.errs) == 0 {
 		return nil
@@ -339,7 +342,11 @@ func (l *linter) compaction() {
 	}
 	last := l.s.LastSeq()
 	prev := 0
-	for i, cut := range c.At {
+	cuts := c.At
+	if c.FromRecorded {
+		cuts = nil // the recorded boundaries, which recorded() checks
+	}
+	for i, cut := range cuts {
 		p := c.Pos
 		if i < len(c.AtPos) {
 			p = c.AtPos[i]

@@ -52,7 +52,7 @@ events:
 compaction: {at: [1], every: 3}
 `,
 			want: []string{
-				`t.yaml:3:1: scenario: unknown field "colour" (valid: version, id, title, tags, goal, rules, context_window, compaction, events, arrivals, invariants, probes)`,
+				`t.yaml:3:1: scenario: unknown field "colour" (valid: version, id, title, tags, goal, rules, context_window, compaction, events, arrivals, invariants, probes, recorded_compactions)`,
 				`t.yaml:5:28: events[0]: unknown field "mood" (valid: seq, role, text, tool_call, tool_result)`,
 				`t.yaml:6:23: compaction: unknown field "every" (valid: at, threshold_tokens, threshold_fraction, reserve_tokens, keep_recent, rebuild, max_ratio)`,
 			},

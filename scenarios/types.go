@@ -48,6 +48,9 @@ type Scenario struct {
 	Arrivals   []Event     `json:"arrivals,omitempty"`
 	Invariants []Invariant `json:"-"`
 	Probes     []Probe     `json:"probes,omitempty"`
+	// Recorded are the compactions the agent really made, kept from its
+	// log (recorded.go). Never sent to a summarizer or an agent.
+	Recorded []RecordedCompaction `json:"-"`
 
 	// File is the path the scenario was loaded from ("builtin/NAME.yaml" for
 	// the embedded suite).
@@ -84,6 +87,9 @@ type Compaction struct {
 
 	Pos   result.Pos   `json:"-"`
 	AtPos []result.Pos `json:"-"` // position of each At entry
+	// FromRecorded is true when At are the boundaries of the scenario's
+	// recorded compactions (Scenario.Recorded), which are then its cuts.
+	FromRecorded bool `json:"-"`
 }
 
 // Rebuild modes.

@@ -19,6 +19,8 @@ func New(spec providers.Spec, opts providers.Options) (Summarizer, error) {
 		return NewAnthropic(spec.Name, opts.OpenAI)
 	case providers.KindResponses:
 		return NewResponses(spec.Name, opts.OpenAI)
+	case providers.KindRecorded:
+		return NewRecorded(), nil
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q", spec.Raw, spec.Kind)
 }

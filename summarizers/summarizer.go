@@ -41,6 +41,11 @@ type Request struct {
 	// means unknown. Budget-aware built-ins size their output with it. Not
 	// part of the exec protocol.
 	ReplacedTokens int `json:"-"`
+	// Recorded is the compaction the agent really made at this cut, when
+	// the scenario records one there (recorded_compactions); nil
+	// otherwise. Only the summarizer recorded reads it. Not part of the
+	// exec protocol: no other summarizer sees what the agent wrote.
+	Recorded *scenarios.RecordedCompaction `json:"-"`
 
 	// eventsText, when set, returns transcript.EventsText(Events): the
 	// runtime's rendering, done once per scenario (SetEventsText).
@@ -74,12 +79,24 @@ type Response struct {
 	// control arm): the compacted context stays the full context.
 	NoCompaction bool
 	Call         result.Call
+	// Recorded is set by the summarizer recorded: the summary is a
+	// compaction the agent really made, and this is its provenance.
+	Recorded *result.Recorded
 }
 
 // Summarizer turns a request into a summary document. Implementations must be
 // safe for concurrent use.
 type Summarizer interface {
 	Summarize(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Skipper is implemented by a summarizer that applies only to some
+// scenarios (recorded: those that record compactions). Skip returns why
+// it does not apply to sc, or "" when it does. The runner then skips the
+// unit: no generation, and every probe of class skip with that reason;
+// neither a pass nor an error.
+type Skipper interface {
+	Skip(sc *scenarios.Scenario) string
 }
 
 // Func adapts a function to the Summarizer interface.

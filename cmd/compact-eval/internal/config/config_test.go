@@ -229,7 +229,7 @@ summarizers:
 agent: [a, b]
 `,
 			want: []string{
-				`2:5: summarizers[0]: spec "nonsense": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL`,
+				`2:5: summarizers[0]: spec "nonsense": want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL, openai-responses:MODEL or recorded`,
 				`3:24: summarizers[1]: give spec or type, not both`,
 				`4:5: summarizers[2]: want spec (such as openai:gpt-4o-mini) or type (exec, openai, anthropic or openai-responses)`,
 				`5:12: summarizers[3]: type openai needs a model`,

@@ -36,6 +36,13 @@ type Builder struct {
 	errors             int
 	abandon            int
 	scenario           map[string]bool
+	// recorded keeps the first Max recorded compactions judged
+	// (reports.UnitRecorded), recordedN counts them all; skipped keeps
+	// the first Max units whose summarizer did not apply, skippedN counts
+	// them.
+	recorded            []reports.RecordedRow
+	skipped             []string
+	recordedN, skippedN int
 }
 
 // New returns an empty Builder.
@@ -58,6 +65,16 @@ func (b *Builder) Add(u *result.Unit) {
 		b.errors++
 	case result.UnitAbandoned:
 		b.abandon++
+	}
+	for _, row := range reports.UnitRecorded(u) {
+		if b.recordedN++; len(b.recorded) < b.max() {
+			b.recorded = append(b.recorded, row)
+		}
+	}
+	if u.Skipped != "" {
+		if b.skippedN++; len(b.skipped) < b.max() {
+			b.skipped = append(b.skipped, fmt.Sprintf("%s · %s: %s", console.Text(u.Scenario.ID), console.Text(u.Summarizer), console.Text(u.Skipped)))
+		}
 	}
 	for _, f := range reports.UnitFindings(u) {
 		b.total++
@@ -161,6 +178,7 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 			return err
 		}
 	}
+	b.writeRecorded(w)
 	list, more := b.Failures()
 	if len(list) > 0 {
 		fmt.Fprintf(w, "\nworst failures (scenario · summarizer · generation · check · seq · message):\n")
@@ -177,6 +195,29 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 	}
 	_, err := fmt.Fprintf(w, "\nresult: %s\n", console.Text(resultPath))
 	return err
+}
+
+// writeRecorded lists the agent's own compactions the run judged, and the
+// units skipped because their summarizer did not apply.
+func (b *Builder) writeRecorded(w io.Writer) {
+	if len(b.recorded) > 0 {
+		fmt.Fprintf(w, "\nrecorded compactions (scenario · summarizer · generation · cut · provenance · invariants):\n")
+		for _, r := range b.recorded {
+			fmt.Fprintf(w, "  %s · %s · g%d · %d · %s · %s\n", console.Text(r.Scenario), console.Text(r.Summarizer), r.N, r.Cut, console.Text(r.Provenance), console.Text(r.Verdict()))
+		}
+		if more := b.recordedN - len(b.recorded); more > 0 {
+			fmt.Fprintf(w, "  … and %d more in the result file\n", more)
+		}
+	}
+	if len(b.skipped) > 0 {
+		fmt.Fprintf(w, "\nskipped (scenario · summarizer: why):\n")
+		for _, s := range b.skipped {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+		if more := b.skippedN - len(b.skipped); more > 0 {
+			fmt.Fprintf(w, "  … and %d more in the result file\n", more)
+		}
+	}
 }
 
 // where is the generation of a finding ("g2"), "probe" or "unit".

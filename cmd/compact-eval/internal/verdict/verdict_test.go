@@ -173,3 +173,30 @@ func TestUncertain(t *testing.T) {
 		}
 	}
 }
+
+// The console lists each recorded compaction with its provenance and what
+// it lost, and each unit skipped because its summarizer did not apply.
+func TestRecordedSection(t *testing.T) {
+	b := New()
+	rec := &result.Recorded{Tool: "codex", PreTokens: 9000}
+	b.Add(unit("a", "recorded", result.UnitOK, []result.Generation{{N: 1, Cut: 12, Recorded: rec, Checks: []result.CheckResult{
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail, Message: "lost"},
+		{Check: "quantity", Kind: result.KindInvariant, Invariant: "q", Status: result.Pass},
+	}}}))
+	b.Add(unit("a", "builtin:extractive", result.UnitOK, []result.Generation{{N: 1, Cut: 12}}))
+	s := unit("b", "recorded", result.UnitOK, nil)
+	s.Skipped = "the scenario records no compaction (recorded_compactions): nothing to audit"
+	b.Add(s)
+	var out strings.Builder
+	b.writeRecorded(&out)
+	want := `
+recorded compactions (scenario · summarizer · generation · cut · provenance · invariants):
+  a · recorded · g1 · 12 · recorded by codex (9000 tokens before) · LOST constraint ro (1 of 2 kept)
+
+skipped (scenario · summarizer: why):
+  b · recorded: the scenario records no compaction (recorded_compactions): nothing to audit
+`
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("recorded section (-want +got):\n%s", diff)
+	}
+}
