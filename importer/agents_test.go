@@ -129,7 +129,6 @@ func TestOpenHands(t *testing.T) {
 				toolResult(3, "c1", "error", "v1"),
 				call(4, "", "c2", "file_editor", map[string]any{"command": "edit"}),
 				toolResult(5, "c2", "error", "rejected by the user: no"),
-				system(6, "[earlier compaction summary] S"),
 			},
 			wantWarn: []string{"OpenHands PauseEvent events: 1"},
 		},

@@ -71,8 +71,8 @@ func decodeLine(line []byte, sidechain bool) (any, error) {
 
 // parseClaudeCode reads a Claude Code session log in file order. Sidechain
 // (sub-agent) lines and meta lines are dropped and counted; a compact
-// boundary and the compact summary that follows it become one note; a
-// "summary" line becomes a note too.
+// boundary and the compact summary that follows it become one recorded
+// compaction (recorded.go); a "summary" line becomes a note.
 func parseClaudeCode(br *bufio.Reader, b *builder) error {
 	children := map[string]int{}
 	branches := 0
@@ -133,7 +133,7 @@ func claudeCodeLine(b *builder, d *ccDecoded, children map[string]int, branches 
 			return nil
 		}
 		if l.IsCompactSummary {
-			return b.compactionNote(d.summary)
+			return b.compaction(d.summary, compactionMeta{timestamp: l.Timestamp}, -1)
 		}
 		role := l.Message.Role
 		if role == "" {
@@ -145,14 +145,14 @@ func claudeCodeLine(b *builder, d *ccDecoded, children map[string]int, branches 
 			b.drop("empty summary lines")
 			return nil
 		}
-		return b.compactionNote(l.Summary)
+		return b.note(l.Summary)
 	case "system":
 		if l.Subtype == "compact_boundary" {
-			desc := "conversation compacted here"
-			if m := l.CompactMetadata; m != nil {
-				desc = fmt.Sprintf("conversation compacted here (trigger %s, %d tokens before)", orDash(m.Trigger), m.PreTokens)
+			m := compactionMeta{timestamp: l.Timestamp}
+			if cm := l.CompactMetadata; cm != nil {
+				m.trigger, m.preTokens = cm.Trigger, cm.PreTokens
 			}
-			return b.boundary(desc)
+			return b.compactionStart(m)
 		}
 		b.drop("system lines of subtype " + orDash(l.Subtype))
 		return nil

@@ -35,6 +35,13 @@ type codexItem struct {
 	Action    json.RawMessage `json:"action"`
 	Status    string          `json:"status"`
 	Message   string          `json:"message"` // compacted
+	Trigger   string          `json:"trigger"` // compacted, where a version writes it
+	// Info is a token_count event's: the last request's token usage.
+	Info *struct {
+		LastTokenUsage *struct {
+			TotalTokens int `json:"total_tokens"`
+		} `json:"last_token_usage"`
+	} `json:"info"`
 	// Legacy rollouts.
 	RecordType   string `json:"record_type"`
 	Instructions string `json:"instructions"`
@@ -84,7 +91,9 @@ func decodeCodex(line []byte) (any, error) {
 }
 
 // parseCodex reads a Codex rollout: messages, function/custom/local-shell
-// calls and their outputs; compacted items become notes; session metadata,
+// calls and their outputs; compacted items become recorded compactions
+// (the context size of the last token_count event before one is its
+// pre-compaction size); session metadata,
 // turn contexts, reasoning and event messages (which repeat the response
 // items for the UI) are dropped and counted.
 func parseCodex(br *bufio.Reader, b *builder) error {
@@ -106,13 +115,17 @@ func codexRecord(b *builder, d *codexDecoded) error {
 		b.drop(d.l.Type + " lines")
 		return nil
 	case "event_msg":
+		if p := d.l.Payload; p != nil && p.Type == "token_count" && p.Info != nil && p.Info.LastTokenUsage != nil {
+			b.lastTokens = p.Info.LastTokenUsage.TotalTokens
+		}
 		b.drop("event_msg lines (UI events repeating the response items)")
 		return nil
 	case "compacted":
-		if d.l.Payload == nil {
+		p := d.l.Payload
+		if p == nil {
 			return errors.New("compacted line without a payload")
 		}
-		return b.compactionNote(d.l.Payload.Message)
+		return b.compaction(p.Message, compactionMeta{trigger: p.Trigger, preTokens: b.lastTokens, timestamp: d.l.Timestamp}, -1)
 	}
 	if d.item == nil {
 		b.drop("lines of type " + d.l.Type)

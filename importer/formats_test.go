@@ -182,7 +182,7 @@ func TestAnthropic(t *testing.T) {
 func TestClaudeCode(t *testing.T) {
 	runFormatCases(t, importer.FormatClaudeCode, []formatCase{
 		{
-			name: "boundary and compact summary become one note",
+			name: "boundary and compact summary become one recorded compaction, no event",
 			input: `{"type":"user","uuid":"1","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"fix it"}}
 {"type":"assistant","uuid":"2","parentUuid":"1","message":{"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"Bash","input":{"command":"make"}}]}}
 {"type":"user","uuid":"3","parentUuid":"2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"u1","content":"ok"}]}}
@@ -196,10 +196,9 @@ func TestClaudeCode(t *testing.T) {
 				user(1, "fix it"),
 				call(2, "", "u1", "Bash", map[string]any{"command": "make"}),
 				toolResult(3, "u1", "ok", "ok"),
-				system(4, "[earlier compaction summary] Summary: make passes."),
-				user(5, "thanks"),
+				user(4, "thanks"),
 			},
-			wantWarn: []string{"line 6: malformed", "sub-agent (sidechain) lines: 1", "earlier compactions kept as notes: 1", "dropped 1 timestamps"},
+			wantWarn: []string{"line 6: malformed", "sub-agent (sidechain) lines: 1", "dropped 1 timestamps"},
 		},
 		{
 			name: "boundary without summary text",
@@ -209,7 +208,7 @@ func TestClaudeCode(t *testing.T) {
 			want: []scenarios.Event{user(1, "a"), system(2, "[earlier compaction summary] conversation compacted here")},
 		},
 		{
-			name: "two boundaries in a row keep two notes",
+			name: "a boundary with no text before another stays a note",
 			input: `{"type":"user","uuid":"1","message":{"role":"user","content":"a"}}
 {"type":"system","subtype":"compact_boundary","uuid":"2"}
 {"type":"system","subtype":"compact_boundary","uuid":"3","compactMetadata":{"trigger":"manual","preTokens":9}}
@@ -218,9 +217,8 @@ func TestClaudeCode(t *testing.T) {
 			want: []scenarios.Event{
 				user(1, "a"),
 				system(2, "[earlier compaction summary] conversation compacted here"),
-				system(3, "[earlier compaction summary] second"),
 			},
-			wantWarn: []string{"earlier compactions kept as notes: 2"},
+			wantWarn: []string{"compactions with no summary text (kept as notes): 1"},
 		},
 	})
 }
@@ -228,7 +226,7 @@ func TestClaudeCode(t *testing.T) {
 func TestCodex(t *testing.T) {
 	runFormatCases(t, importer.FormatCodex, []formatCase{
 		{
-			name: "calls, exit codes, compacted, injected context",
+			name: "calls, exit codes, compacted (a recorded compaction, no event), injected context",
 			input: `{"timestamp":"2026-01-01T10:00:00Z","type":"session_meta","payload":{"id":"s"}}
 {"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>cwd</environment_context>"}]}}
 {"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"run tests"}]}}
@@ -254,14 +252,13 @@ func TestCodex(t *testing.T) {
 				call(4, "", "c2", "shell", map[string]any{"command": []any{"false"}}),
 				toolResult(5, "c2", "error", ""),
 				toolResult(6, "c1", "ok", "Exit code: 0\nOutput:\na b\n"),
-				system(7, "[earlier compaction summary] ran ls"),
-				call(8, "", "p1", "apply_patch", map[string]any{"input": "*** Begin Patch"}),
-				toolResult(9, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
-				call(10, "", "c4", "view", map[string]any{}),
-				toolResult(11, "c4", "ok", "listing"),
-				call(12, "", "c5", "mcp", map[string]any{}),
-				toolResult(13, "c5", "error", "denied"),
-				call(14, "", "c3", "shell", map[string]any{}),
+				call(7, "", "p1", "apply_patch", map[string]any{"input": "*** Begin Patch"}),
+				toolResult(8, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
+				call(9, "", "c4", "view", map[string]any{}),
+				toolResult(10, "c4", "ok", "listing"),
+				call(11, "", "c5", "mcp", map[string]any{}),
+				toolResult(12, "c5", "error", "denied"),
+				call(13, "", "c3", "shell", map[string]any{}),
 			},
 			wantWarn: []string{"line 17: malformed", "session_meta lines: 1", "event_msg lines"},
 		},

@@ -99,9 +99,13 @@ type Report struct {
 	Record, Records int
 	// ID is the scenario id written.
 	ID string
-	// Events is the number of events written; Cut the compaction cut.
+	// Events is the number of events written; Cut the compaction cut
+	// (the last recorded boundary when the log records compactions).
 	Events int
 	Cut    int
+	// Recorded lists the boundaries of the compactions the log records,
+	// kept under recorded_compactions (nil when none).
+	Recorded []int
 	// Unresolved counts tool calls that never got a result.
 	Unresolved int
 	// Suggestions counts the suggested invariants written as comments.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -36,18 +37,31 @@ type ohEvent struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"llm_message"`
-	SystemPrompt    json.RawMessage `json:"system_prompt"`
-	Thought         json.RawMessage `json:"thought"`
-	ToolName        string          `json:"tool_name"`
-	ToolCallID      string          `json:"tool_call_id"`
-	Error           string          `json:"error"`
-	RejectionReason string          `json:"rejection_reason"`
-	Summary         *string         `json:"summary"`
+	SystemPrompt json.RawMessage `json:"system_prompt"`
+	// SDK Condensation events.
+	ForgottenEventIDs []json.RawMessage `json:"forgotten_event_ids"`
+	Thought           json.RawMessage   `json:"thought"`
+	ToolName          string            `json:"tool_name"`
+	ToolCallID        string            `json:"tool_call_id"`
+	Error             string            `json:"error"`
+	RejectionReason   string            `json:"rejection_reason"`
+	Summary           *string           `json:"summary"`
 }
 
-// ohState pairs observations with the actions they answer.
+// ohState pairs observations with the actions they answer, and places
+// condensations: seen lists each event id with the number of scenario
+// events before and after it; requested is set by a condensation request
+// (a condensation that follows one was asked for: trigger manual).
 type ohState struct {
-	calls map[string]string // event id -> call id
+	calls     map[string]string // event id -> call id
+	seen      []ohSeen
+	requested bool
+}
+
+// ohSeen is an event id and the scenario events before and after it.
+type ohSeen struct {
+	id            string
+	before, after int
 }
 
 // ohArgNoise are action arguments that carry the runtime's bookkeeping, not
@@ -269,6 +283,15 @@ func idString(raw json.RawMessage) string {
 }
 
 func (b *builder) ohEvent(st *ohState, e *ohEvent) error {
+	before := len(b.metas)
+	err := b.ohEventKind(st, e)
+	if id := idString(e.ID); id != "" {
+		st.seen = append(st.seen, ohSeen{id: id, before: before, after: len(b.metas)})
+	}
+	return err
+}
+
+func (b *builder) ohEventKind(st *ohState, e *ohEvent) error {
 	b.stamp(e.Timestamp)
 	if e.Kind != "" {
 		return b.ohTyped(st, e)
@@ -305,12 +328,22 @@ func (b *builder) ohAction(st *ohState, e *ohEvent, name string) error {
 		}
 		return b.text(scenarios.RoleSystem, arg("content"))
 	case "condensation":
+		var ids []json.RawMessage
+		json.Unmarshal(e.Args["forgotten_event_ids"], &ids)
+		var start, end *int64
+		json.Unmarshal(e.Args["forgotten_events_start_id"], &start)
+		json.Unmarshal(e.Args["forgotten_events_end_id"], &end)
 		summary := arg("summary")
 		if summary == "" {
 			summary = fmt.Sprintf("(OpenHands forgot %d events here and kept no summary)", ohForgotten(e.Args))
+			return b.note(summary)
 		}
-		return b.compactionNote(summary)
-	case "recall", "change_agent_state", "condensation_request", "null":
+		return b.ohCondensation(st, e, summary, ids, start, end)
+	case "condensation_request":
+		st.requested = true
+		b.drop("OpenHands condensation_request actions (the condensation after one is manual)")
+		return nil
+	case "recall", "change_agent_state", "null":
 		b.drop("OpenHands " + name + " actions")
 		return nil
 	}
@@ -389,7 +422,11 @@ func (b *builder) ohObservation(st *ohState, e *ohEvent, name string) error {
 		b.drop("OpenHands " + name + " observations")
 		return nil
 	case "condense", "agent_condensation":
-		return b.compactionNote(text)
+		if n := len(b.recorded); n > 0 && b.recorded[n-1].summary == strings.TrimSpace(text) {
+			b.drop("OpenHands condensation observations repeating their condensation")
+			return nil
+		}
+		return b.ohCondensation(st, e, text, nil, nil, nil)
 	}
 	id := st.calls[idString(e.Cause)]
 	if id == "" && e.ToolCallMetadata != nil {
@@ -484,12 +521,69 @@ func (b *builder) ohTyped(st *ohState, e *ohEvent) error {
 		return b.result(e.ToolCallID, scenarios.StatusError, strings.TrimSpace("rejected by the user: "+e.RejectionReason))
 	case "Condensation", "CondensationSummaryEvent":
 		if e.Summary == nil || strings.TrimSpace(*e.Summary) == "" {
-			return b.compactionNote("")
+			if e.Kind == "Condensation" {
+				return b.note(fmt.Sprintf("(OpenHands forgot %d events here and kept no summary)", len(e.ForgottenEventIDs)))
+			}
+			b.drop("OpenHands CondensationSummaryEvent events with no summary")
+			return nil
 		}
-		return b.compactionNote(*e.Summary)
+		if n := len(b.recorded); e.Kind == "CondensationSummaryEvent" && n > 0 && b.recorded[n-1].summary == strings.TrimSpace(*e.Summary) {
+			b.drop("OpenHands CondensationSummaryEvent events repeating their condensation")
+			return nil
+		}
+		return b.ohCondensation(st, e, *e.Summary, e.ForgottenEventIDs, nil, nil)
+	case "CondensationRequest":
+		st.requested = true
+		b.drop("OpenHands CondensationRequest events (the condensation after one is manual)")
+		return nil
 	}
 	b.drop("OpenHands " + e.Kind + " events")
 	return nil
+}
+
+// ohCondensation records a condensation: its boundary is the last event
+// it forgot (ids, or the range start..end), else every event so far; its
+// trigger is manual after a condensation request, else auto. Events
+// before the first one it forgot and after the previous boundary stayed
+// in the agent's context verbatim (the condenser's keep_first): the cut
+// covers them too, which a warning says.
+func (b *builder) ohCondensation(st *ohState, e *ohEvent, summary string, ids []json.RawMessage, start, end *int64) error {
+	forgot := map[string]bool{}
+	for _, id := range ids {
+		forgot[idString(id)] = true
+	}
+	boundary, first := -1, -1
+	for _, x := range st.seen {
+		in := forgot[x.id]
+		if !in && start != nil && end != nil {
+			n, err := strconv.ParseInt(x.id, 10, 64)
+			in = err == nil && n >= *start && n <= *end
+		}
+		if !in {
+			continue
+		}
+		boundary = max(boundary, x.after)
+		if first < 0 || x.before < first {
+			first = x.before
+		}
+	}
+	prev := 0
+	if n := len(b.recorded); n > 0 {
+		prev = b.recorded[n-1].boundary
+	}
+	if first > prev && boundary > first {
+		kept := fmt.Sprintf("seq %d–%d", prev+1, first)
+		if first == prev+1 {
+			kept = fmt.Sprintf("seq %d", first)
+		}
+		b.warns = append(b.warns, fmt.Sprintf("the condensation at event %s forgot events from seq %d on and kept %s verbatim (keep_first): the cut at seq %d covers them too", orDash(idString(e.ID)), first+1, kept, boundary))
+	}
+	trigger := scenarios.RecordedAuto
+	if st.requested {
+		trigger = scenarios.RecordedManual
+	}
+	st.requested = false
+	return b.compaction(summary, compactionMeta{trigger: trigger, timestamp: e.Timestamp}, boundary)
 }
 
 // ohTypedObservation reads an SDK observation: content parts or an output

@@ -71,16 +71,22 @@ type builder struct {
 	warns  []string
 	malformed,
 	malformedListed int
-	scan    *suggest.Scanner
-	goal    string
-	first   time.Time
-	last    time.Time
-	stamps  int
-	synth   int
-	note    string // compact boundary waiting for its summary text
-	hasNote bool
-	cut     int
-	rules   string // a system prompt given apart from the messages
+	scan   *suggest.Scanner
+	goal   string
+	first  time.Time
+	last   time.Time
+	stamps int
+	synth  int
+	// pending is a compaction the log announced (a boundary line)
+	// whose summary text may follow; recorded are the compactions kept
+	// (recorded.go).
+	pending  *recordedComp
+	recorded []recordedComp
+	// lastTokens is the context size the log last reported (Codex's
+	// token_count events), 0 when none.
+	lastTokens int
+	cut        int
+	rules      string // a system prompt given apart from the messages
 	// record names the record imported (task_id, trial, reward);
 	// records how many records the input holds; each is true under
 	// ImportEach.
@@ -193,11 +199,8 @@ func (b *builder) trim(s string) string {
 }
 
 func (b *builder) put(r rec) error {
-	if b.hasNote {
-		b.hasNote = false
-		if err := b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.note}); err != nil {
-			return err
-		}
+	if err := b.flushPending(); err != nil {
+		return err
 	}
 	b.metas = append(b.metas, meta{role: r.role, kind: r.kind, result: -1})
 	b.pipe <- r
@@ -213,36 +216,6 @@ func (b *builder) text(role scenarios.Role, text string) error {
 		b.goal = text
 	}
 	return b.put(rec{kind: kindText, role: role, text: b.trim(text)})
-}
-
-// note adds an earlier compaction as a system event.
-func (b *builder) compactionNote(summary string) error {
-	if b.hasNote {
-		b.hasNote = false // the boundary waiting for this text, already counted
-	} else {
-		b.counts["earlier compactions kept as notes"]++
-	}
-	summary = strings.TrimSpace(summary)
-	if summary == "" {
-		summary = "(the log records a compaction here but not its summary)"
-	}
-	return b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.trim("[earlier compaction summary] " + summary)})
-}
-
-// boundary records a compaction boundary whose summary text may follow; if
-// none follows, the boundary becomes a note of its own.
-func (b *builder) boundary(desc string) error {
-	if b.hasNote {
-		// Two boundaries in a row: the first keeps its own note.
-		b.hasNote = false
-		if err := b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.note}); err != nil {
-			return err
-		}
-	}
-	b.note = "[earlier compaction summary] " + desc
-	b.hasNote = true
-	b.counts["earlier compactions kept as notes"]++
-	return nil
 }
 
 // call adds an assistant tool call; text is what the assistant wrote with it.
@@ -307,11 +280,8 @@ func (b *builder) openCall(id string) bool {
 
 // finish flushes a dangling boundary and computes the cut.
 func (b *builder) finish() error {
-	if b.hasNote {
-		b.hasNote = false
-		if err := b.put(rec{kind: kindText, role: scenarios.RoleSystem, text: b.note}); err != nil {
-			return err
-		}
+	if err := b.flushPending(); err != nil {
+		return err
 	}
 	if len(b.metas) == 0 {
 		return inputErrorf(0, "no events found in the input read as %s (name another format with --from)", b.format)
@@ -323,6 +293,9 @@ func (b *builder) finish() error {
 		}
 	}
 	b.cut = chooseCut(b.metas)
+	if b.placeRecorded() {
+		b.cut = b.recorded[len(b.recorded)-1].boundary
+	}
 	if err := b.stop(); err != nil {
 		return err
 	}

@@ -24,6 +24,9 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	rep.Record, rep.Records = b.opts.Index, b.records
 	rep.Events = len(b.metas)
 	rep.Cut = b.cut
+	for _, c := range b.recorded {
+		rep.Recorded = append(rep.Recorded, c.boundary)
+	}
 	rep.Unresolved = len(b.callID)
 
 	cw := &countingWriter{w: w}
@@ -37,9 +40,15 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 		"tags", flowSeq(str("imported"), str(string(b.format))),
 		"goal", str(b.goalText()),
 		"rules", str(b.rulesText()),
-		"compaction", withStyle(mapping("at", flowSeq(intNode(b.cut))), yaml.FlowStyle),
 	)
-	header.Content[len(header.Content)-2].HeadComment = "The cut lands near two thirds of the session, moved so that it splits no tool call from its result."
+	if len(b.recorded) == 0 {
+		header.Content = append(header.Content, str("compaction"), withStyle(mapping("at", flowSeq(intNode(b.cut))), yaml.FlowStyle))
+		header.Content[len(header.Content)-2].HeadComment = "The cut lands near two thirds of the session, moved so that it splits no tool call from its result."
+	} else {
+		header.Content = append(header.Content, str("recorded_compactions"), b.recordedNode())
+		header.Content[len(header.Content)-2].HeadComment = "The compactions the agent made, kept from its log. Every summarizer is cut at their\n" +
+			"boundaries; `run --summarizer recorded` checks each summary the agent continued from."
+	}
 	if err := encode(&buf, header); err != nil {
 		return err
 	}

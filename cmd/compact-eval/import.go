@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/importer"
@@ -277,6 +278,18 @@ func importSummary(rep *importer.Report) string {
 	if rep.Format == importer.FormatCompactBench {
 		return fmt.Sprintf("%d events, cut at %d, %d invariants and %d probes from the case's ground truth and evaluation items",
 			rep.Events, rep.Cut, rep.Invariants, rep.Probes)
+	}
+	if n := len(rep.Recorded); n > 0 {
+		cuts := make([]string, n)
+		for i, c := range rep.Recorded {
+			cuts[i] = strconv.Itoa(c)
+		}
+		kept := fmt.Sprintf("%d recorded compactions kept, cut at their boundaries %s", n, strings.Join(cuts, ", "))
+		if n == 1 {
+			kept = "1 recorded compaction kept, cut at its boundary " + cuts[0]
+		}
+		return fmt.Sprintf("%d events, %s (audit: run --summarizer recorded), %d unresolved calls, %d suggested invariants",
+			rep.Events, kept, rep.Unresolved, rep.Suggestions)
 	}
 	return fmt.Sprintf("%d events, cut at %d, %d unresolved calls, %d suggested invariants",
 		rep.Events, rep.Cut, rep.Unresolved, rep.Suggestions)

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// cmdFixture is the script command "fixture NAME…": it copies each named
+// log of testdata/import into the script's work directory, so that the
+// scripts import the very fixtures the importer's tests and golden files
+// read.
+func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: fixture NAME…")
+	}
+	for _, name := range args {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "import", filepath.Base(name)))
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(filepath.Base(name)), data, 0o644))
+	}
+}
+
+// cmdAccept is the script command "accept FILE": it uncomments every
+// suggested invariant of an imported scenario, as an author who confirms
+// them all would.
+func cmdAccept(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: accept FILE")
+	}
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(ts.ReadFile(args[0]), "\n") {
+		if strings.HasPrefix(line, "# invariants:") {
+			in = true
+		} else if in && !strings.HasPrefix(line, "#") {
+			in = false
+		}
+		if in && !strings.HasPrefix(line, "# # ") {
+			line = strings.TrimPrefix(line, "# ")
+		}
+		b.WriteString(line)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
+}
