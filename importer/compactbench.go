@@ -146,7 +146,10 @@ type cbConverter struct {
 	notes  []string // comments written at the top of the scenario
 	invs   []*yaml.Node
 	probes []*yaml.Node
-	ids    map[string]bool
+	// built keeps each probe's options, for the warnings that read them
+	// all (probeWarnings).
+	built []cbProbe
+	ids   map[string]bool
 	// evidence turns (0-based) a faithful summary must keep, for max_ratio
 	keep map[int]bool
 	// corrections made: old value (folded) -> new value
@@ -221,6 +224,7 @@ func (cv *cbConverter) convert() error {
 	cv.forbidden()
 	cv.itemProbes()
 	cv.truthProbes()
+	cv.probeWarnings()
 	return nil
 }
 

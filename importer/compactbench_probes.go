@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -72,8 +74,10 @@ func (cv *cbConverter) probe(id, question, why string, opts []option, expect str
 			req.Content = append(req.Content, str(op.key), flowSeq(ps...))
 		}
 	}
+	pid := cv.id(id)
+	cv.built = append(cv.built, cbProbe{id: pid, why: why, opts: opts, expect: expect})
 	cv.probes = append(cv.probes, withComment(mapping(
-		"id", str(cv.id(id)),
+		"id", str(pid),
 		"question", str(question),
 		"options", o,
 		"expect", str(expect),
@@ -101,17 +105,78 @@ func (cv *cbConverter) answerProbe(it cbItem, why, v string) {
 	cv.probe(it.Key, it.Prompt, why+fmt.Sprintf(": the answer must contain %q", v), opts, "answer")
 }
 
+// markKeep marks the evidence turn of v, when it is before the cut, as
+// one a faithful summary keeps. (Evidence after the cut is never compacted:
+// probeWarnings says so for every probe.)
 func (cv *cbConverter) markKeep(at int, tail bool, why, v string) {
-	if tail {
-		cv.warns = append(cv.warns, fmt.Sprintf("%s: %q is stated only after the cut, which is never compacted: the probe cannot regress", why, v))
-		return
+	if !tail {
+		cv.keep[at] = true
 	}
-	cv.keep[at] = true
-	if p, _, _ := cv.evidence(v, false); p != "" {
-		if j, _ := cv.find(p, cv.cut, len(cv.events)); j >= 0 {
-			cv.warns = append(cv.warns, fmt.Sprintf("%s: %q is also stated after the cut (seq %d), which is never compacted: the probe cannot regress", why, v, j+1))
+}
+
+// cbProbe is a probe as written: its id, why it was made, its options and
+// the expected one.
+type cbProbe struct {
+	id, why, expect string
+	opts            []option
+}
+
+// probeWarnings warns about every probe, mapped from an evaluation item or
+// added from the ground truth, that cannot measure a summary:
+//
+//   - its expected option's evidence (every requires pattern) is stated
+//     after the cut, in the final question, which is never compacted: the
+//     agent finds it whatever the summary kept, so it can never regress;
+//   - two of its options say the same thing (their words, or their
+//     required evidence, are one): the agent sees one behaviour under two
+//     letters and its choice between them means nothing.
+func (cv *cbConverter) probeWarnings() {
+	for _, p := range cv.built {
+		for _, o := range p.opts {
+			if o.key != p.expect || len(o.requires) == 0 {
+				continue
+			}
+			var seqs []string
+			for _, r := range o.requires {
+				j, _ := cv.find(r, cv.cut, len(cv.events))
+				if j < 0 {
+					seqs = nil
+					break
+				}
+				seqs = append(seqs, strconv.Itoa(j+1))
+			}
+			if len(seqs) > 0 {
+				cv.warns = append(cv.warns, fmt.Sprintf("probe %s, %s: its answer %q is stated after the cut (seq %s), in the final question, which is never compacted: the probe can never regress",
+					p.id, p.why, o.text, strings.Join(slices.Compact(seqs), ", ")))
+			}
+		}
+		for i, a := range p.opts {
+			for _, b := range p.opts[i+1:] {
+				same := behaviour(a.text) == behaviour(b.text)
+				if !same && len(a.requires) > 0 && slices.Equal(a.requires, b.requires) {
+					same = true
+				}
+				if same {
+					cv.warns = append(cv.warns, fmt.Sprintf("probe %s, %s: options %s (%q) and %s (%q) are one behaviour under two letters: an agent's choice between them means nothing",
+						p.id, p.why, a.key, a.text, b.key, b.text))
+				}
+			}
 		}
 	}
+}
+
+// behaviour is an option's text as a behaviour: folded, its words only,
+// and for a list ("a; b") its distinct items in order of first mention.
+func behaviour(text string) string {
+	var items []string
+	for _, part := range strings.Split(fold(text), ";") {
+		w := strings.Join(wordRE.FindAllString(part, -1), " ")
+		if w != "" && !slices.Contains(items, w) {
+			items = append(items, w)
+		}
+	}
+	slices.Sort(items)
+	return strings.Join(items, "; ")
 }
 
 func (cv *cbConverter) setProbe(it cbItem, why string, vals []string) {
