@@ -20,6 +20,7 @@ const (
 
 // message adds one message in the dialect.
 func (b *builder) message(d chatDialect, raw []byte) error {
+	b.lastMessage = raw
 	if d == chatAnthropic {
 		var m anthropicMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
@@ -142,10 +143,13 @@ func streamMessages(dec *json.Decoder, b *builder, d chatDialect) error {
 }
 
 // streamObject reads {"messages": [...], "system": ..., ...} after the '{'.
-// A top-level system prompt (Anthropic) becomes the scenario's rules; other
-// keys (model, tools, ...) are ignored.
+// A top-level system prompt (Anthropic) becomes the scenario's rules; the
+// reply of a completion log ("choices", "response", "completion") is added
+// after the messages (completion.go); other keys (model, tools, ...) are
+// ignored.
 func streamObject(dec *json.Decoder, b *builder, d chatDialect) error {
 	sawMessages := false
+	reply := map[string]json.RawMessage{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -175,6 +179,13 @@ func streamObject(dec *json.Decoder, b *builder, d chatDialect) error {
 				return inputErrorf(0, "system: %v", err)
 			}
 			b.rules = s
+		case "choices", "response", "completion":
+			// A completion log: the reply to the messages, added after them.
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return inputErrorf(0, "at byte %d: %v", dec.InputOffset(), err)
+			}
+			reply[key] = raw
 		default:
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
@@ -187,6 +198,9 @@ func streamObject(dec *json.Decoder, b *builder, d chatDialect) error {
 	}
 	if !sawMessages {
 		return inputErrorf(0, "the object has no \"messages\" array")
+	}
+	if err := b.addReply(d, reply); err != nil {
+		return inputErrorf(0, "the completion's reply: %v", err)
 	}
 	return nil
 }

@@ -132,3 +132,39 @@ func TestAllCarriesTrialAndReward(t *testing.T) {
 		}
 	}
 }
+
+// The final reply of a completion log (the response to the last request,
+// with its closing tool call) is kept after the request's messages: under
+// a request/response wrapper, and beside the messages of one object; a
+// log whose messages already end with the reply keeps it once.
+func TestCompletionLogReply(t *testing.T) {
+	out, rep := importFile(t, "../testdata/import/openai_completion_log.json", importer.Options{})
+	s := load(t, out)
+	last := s.Events[len(s.Events)-1]
+	if last.Role != scenarios.RoleAssistant || last.ToolCall == nil || last.ToolCall.Name != "submit" || !strings.HasPrefix(last.Text, "Negative and zero amounts are exported now") {
+		t.Errorf("last event %+v, want the reply with its submit call", last)
+	}
+	if !slices.Contains(rep.Warnings, "completion replies kept after the request's messages: 1") {
+		t.Errorf("warnings %q do not say the reply was kept", rep.Warnings)
+	}
+	reply := `{"role": "assistant", "content": "Done.", "tool_calls": [{"id": "c9", "type": "function", "function": {"name": "submit", "arguments": "{}"}}]}`
+	for _, tc := range []struct {
+		name, input string
+		events      int
+	}{
+		{"choices beside the messages", `{"model": "m", "messages": [{"role": "user", "content": "Fix it."}], "choices": [{"index": 0, "message": ` + reply + `}, {"index": 1, "message": {"role": "assistant", "content": "other"}}]}`, 2},
+		{"the reply already in the messages", `{"messages": [{"role": "user", "content": "Fix it."}, ` + reply + `], "response": {"choices": [{"message": ` + reply + `}]}}`, 2},
+		{"a batch output line", `{"custom_id": "r1", "request": {"messages": [{"role": "user", "content": "Fix it."}]}, "response": {"status_code": 200, "body": {"choices": [{"message": ` + reply + `}]}}}`, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if _, err := importer.Import(strings.NewReader(tc.input), &b, importer.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			s := load(t, b.Bytes())
+			if len(s.Events) != tc.events || s.Events[len(s.Events)-1].ToolCall == nil || s.Events[len(s.Events)-1].ToolCall.Name != "submit" {
+				t.Errorf("events %+v, want %d ending with the reply's submit call", s.Events, tc.events)
+			}
+		})
+	}
+}

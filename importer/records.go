@@ -270,5 +270,21 @@ func (b *builder) messagesAt(raw json.RawMessage, tokens []string, d chatDialect
 	}
 	dec := json.NewDecoder(bytes.NewReader(v))
 	dec.Token() // '['
-	return streamMessages(dec, b, d)
+	if err := streamMessages(dec, b, d); err != nil {
+		return err
+	}
+	// A completion log: the reply beside the request (the record, or
+	// the object that holds the messages).
+	for _, at := range [][]string{nil, tokens[:len(tokens)-1]} {
+		obj := map[string]json.RawMessage{}
+		if p, err := resolvePointer(raw, at); err == nil && json.Unmarshal(p, &obj) == nil {
+			if r, _ := completionReply(obj); r != nil {
+				return b.addReply(d, obj)
+			}
+		}
+		if len(tokens) <= 1 {
+			break
+		}
+	}
+	return nil
 }

@@ -82,6 +82,8 @@ type builder struct {
 	// (recorded.go).
 	pending  *recordedComp
 	recorded []recordedComp
+	// lastMessage is the last chat message read (completion.go).
+	lastMessage []byte
 	// lastTokens is the context size the log last reported (Codex's
 	// token_count events), 0 when none.
 	lastTokens int
