@@ -245,7 +245,8 @@ func (p *runPlan) wrapForDryRun(pl *planner, file *config.File, f *runFlags) err
 		prices = file.Prices
 	}
 	for i, t := range p.settings.Summarizers {
-		if t.Spec.Kind == providers.KindBuiltin {
+		if t.Spec.Kind == providers.KindBuiltin || t.Spec.Kind == providers.KindRecorded {
+			// Runs as it is: no request, no exec call.
 			pl.row("summarizer", t, prices)
 			continue
 		}

@@ -179,7 +179,7 @@ type runFlags struct {
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	f := &runFlags{tokenizer: tokenizerFlag(tokens.DefaultEncoding)}
-	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL or openai-responses:MODEL, or NAME=SPEC to give it a stable name (default: "+strings.Join(defaultSummarizers, ", ")+")")
+	fs.Var(&f.summarizers, "summarizer", "summarizer under test, a `spec`, repeatable: builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL, openai-responses:MODEL or recorded (the compactions kept in the scenario), or NAME=SPEC to give it a stable name (default: "+strings.Join(defaultSummarizers, ", ")+")")
 	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes, a `spec` as for --summarizer")
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once (waiting on a model; an offline evaluation runs beside them)")
