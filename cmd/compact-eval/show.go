@@ -169,9 +169,12 @@ func showAnchors(sc *scenarios.Scenario, lastCut int) (anchors map[int][]string,
 func describeCompaction(sc *scenarios.Scenario) string {
 	c := sc.Compaction
 	var parts []string
-	if len(c.At) > 0 {
+	switch {
+	case c.FromRecorded:
+		parts = append(parts, "at the recorded compactions' boundaries "+joinInts(c.At))
+	case len(c.At) > 0:
 		parts = append(parts, "at "+joinInts(c.At))
-	} else {
+	default:
 		t := fmt.Sprintf("when the context reaches %s tokens", thousands(runner.Threshold(sc)))
 		if c.ReserveTokens > 0 {
 			t += fmt.Sprintf(" (with %d reserved)", c.ReserveTokens)
