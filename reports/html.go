@@ -132,11 +132,13 @@ type htmlUnitRow struct {
 type htmlUnit struct {
 	htmlUnitRow
 	Title, File, Digest, Error string
-	Duration                   time.Duration
-	Warnings                   []string
-	Generations                []htmlGen
-	Probes                     []htmlProbe
-	Open                       bool
+	// Skipped says why the summarizer did not apply (result.Unit.Skipped).
+	Skipped     string
+	Duration    time.Duration
+	Warnings    []string
+	Generations []htmlGen
+	Probes      []htmlProbe
+	Open        bool
 }
 
 type htmlProbe struct {
@@ -314,7 +316,7 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 
 func buildHTMLUnit(u *result.Unit, row htmlUnitRow, open bool) htmlUnit {
 	hu := htmlUnit{htmlUnitRow: row, Title: u.Scenario.Title, File: u.Scenario.File, Digest: u.Scenario.Digest,
-		Error: u.Error, Duration: u.Duration, Warnings: u.Warnings, Open: open}
+		Error: u.Error, Skipped: u.Skipped, Duration: u.Duration, Warnings: u.Warnings, Open: open}
 	for k, p := range u.Probes {
 		hu.Probes = append(hu.Probes, htmlProbe{Probe: p, Anchor: probeAnchor(row.Anchor, k)})
 	}

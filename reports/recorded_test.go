@@ -46,6 +46,9 @@ func TestReportsNameRecorded(t *testing.T) {
 	if !strings.Contains(html, "The agent's own compaction</b>, "+provenance) {
 		t.Errorf("html lacks the provenance of the recorded generation")
 	}
+	if !strings.Contains(html, "skipped: the scenario records no compaction") {
+		t.Errorf("html does not say why a unit was skipped")
+	}
 	js := render(t, r, "json", reports.Options{})
 	if !strings.Contains(js, `"recorded":{"tool":"claude-code","trigger":"auto","pre_tokens":155000`) && !strings.Contains(js, `"pre_tokens": 155000`) {
 		t.Errorf("json lacks the provenance")
