@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -97,7 +98,7 @@ func decodeCodex(line []byte) (any, error) {
 // turn contexts, reasoning and event messages (which repeat the response
 // items for the UI) are dropped and counted.
 func parseCodex(br *bufio.Reader, b *builder) error {
-	return forEachLine(br, b.opts.MaxLineBytes, decodeCodex, func(n int, v any, err error) error {
+	err := forEachLine(br, b.opts.MaxLineBytes, decodeCodex, func(n int, v any, err error) error {
 		if err == nil {
 			err = codexRecord(b, v.(*codexDecoded))
 		}
@@ -106,6 +107,12 @@ func parseCodex(br *bufio.Reader, b *builder) error {
 		}
 		return nil
 	})
+	if n := b.compactionEvents - b.compactedItems; err == nil && n > 0 {
+		// A remote compaction keeps its summary encrypted: the log says
+		// a compaction happened and holds nothing to audit.
+		b.warns = append(b.warns, fmt.Sprintf("%d compaction events (context_compacted) with no compacted item holding their summary (a remote compaction keeps it encrypted): nothing to audit", n))
+	}
+	return err
 }
 
 func codexRecord(b *builder, d *codexDecoded) error {
@@ -118,6 +125,9 @@ func codexRecord(b *builder, d *codexDecoded) error {
 		if p := d.l.Payload; p != nil && p.Type == "token_count" && p.Info != nil && p.Info.LastTokenUsage != nil {
 			b.lastTokens = p.Info.LastTokenUsage.TotalTokens
 		}
+		if p := d.l.Payload; p != nil && p.Type == "context_compacted" {
+			b.compactionEvents++
+		}
 		b.drop("event_msg lines (UI events repeating the response items)")
 		return nil
 	case "compacted":
@@ -125,6 +135,7 @@ func codexRecord(b *builder, d *codexDecoded) error {
 		if p == nil {
 			return errors.New("compacted line without a payload")
 		}
+		b.compactedItems++
 		return b.compaction(p.Message, compactionMeta{trigger: p.Trigger, preTokens: b.lastTokens, timestamp: d.l.Timestamp}, -1)
 	}
 	if d.item == nil {

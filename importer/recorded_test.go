@@ -126,3 +126,32 @@ func TestRecordedEdges(t *testing.T) {
 		}
 	})
 }
+
+// A Codex compaction event with no compacted item (a remote compaction,
+// its summary encrypted) is named in a warning: nothing to audit.
+func TestCodexCompactionWithoutItem(t *testing.T) {
+	log := `{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Only edit services/."}]}}
+{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Ok."}]}}
+{"type":"response_item","payload":{"type":"compaction","encrypted_content":"gAAAA"}}
+{"type":"event_msg","payload":{"type":"context_compacted"}}
+{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Go on."}]}}
+`
+	var out strings.Builder
+	rep, err := importer.Import(strings.NewReader(log), &out, importer.Options{Format: importer.FormatCodex, Name: "r.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Recorded) != 0 || !slices.Contains(rep.Warnings, "1 compaction events (context_compacted) with no compacted item holding their summary (a remote compaction keeps it encrypted): nothing to audit") {
+		t.Errorf("recorded %v, warnings %q", rep.Recorded, rep.Warnings)
+	}
+	// With its compacted item, the event adds nothing.
+	withItem := strings.Replace(log, `{"type":"event_msg","payload":{"type":"context_compacted"}}`, `{"type":"compacted","payload":{"message":"Rule: only edit services/."}}
+{"type":"event_msg","payload":{"type":"context_compacted"}}`, 1)
+	rep, err = importer.Import(strings.NewReader(withItem), &out, importer.Options{Format: importer.FormatCodex, Name: "r.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Recorded) != 1 || slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, "context_compacted") }) {
+		t.Errorf("recorded %v, warnings %q", rep.Recorded, rep.Warnings)
+	}
+}

@@ -82,6 +82,9 @@ type builder struct {
 	// (recorded.go).
 	pending  *recordedComp
 	recorded []recordedComp
+	// compactionEvents and compactedItems count Codex's context_compacted
+	// events and compacted items.
+	compactionEvents, compactedItems int
 	// lastMessage is the last chat message read (completion.go).
 	lastMessage []byte
 	// lastTokens is the context size the log last reported (Codex's
