@@ -400,13 +400,15 @@ func surveyOf(s string, minRun int, fast bool) int {
 	var letters uint32
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if fast && tokn == 0 && nums == 0 && !sawNL && c >= 'a' && c <= 'z' {
+		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
 			if j, lead, trail, ok := plainWord(s, i, maxWord); ok {
 				// What the byte loop does with a word of lower-case letters
-				// (one not a hex digit among them) and the space after it:
-				// its runs end short of every threshold but the chain of
-				// hex pairs, which its leading hex letters continue and
-				// its trailing ones start.
+				// (one not a hex digit among them) that starts its runs,
+				// and the space after it: its runs end short of every
+				// threshold but the chain of hex pairs, which its leading
+				// hex letters continue and its trailing ones start; the
+				// token it ends is judged at the space; a chain of numbers
+				// counts its bytes as a gap.
 				if lead >= 2 && lead%2 == 0 {
 					if pairs += lead / 2; pairs >= minRun {
 						out |= svHex
@@ -418,6 +420,20 @@ func surveyOf(s string, minRun int, fast bool) int {
 						out |= svHex
 					}
 				}
+				if nums > 0 {
+					if gap += j - i + 1; gap > 8 {
+						nums = 0
+					}
+				}
+				tokcls |= cB64 | cB32 | cLower
+				for k := i; k < j; k++ {
+					if s[k] <= 'f' {
+						tokcls |= cHex
+					}
+					letters |= 1 << (s[k] - 'a')
+				}
+				out |= hexShiftable(tokn+j-i, tokcls, letters, minRun)
+				tokn, tokcls, letters = 0, 0, 0
 				prev = s[j-1]
 				i = j // the space
 				continue

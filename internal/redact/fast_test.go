@@ -157,7 +157,8 @@ func TestStringEndIsTheLoop(t *testing.T) {
 func TestSurveyFastPath(t *testing.T) {
 	words := []string{"the", "de", "ad", "be", "ef", "added", "feed", "cafe", "bead", "faced", "created", "used",
 		"code", "a", "x", "ex", "configuration", "internationalization", "abcdefabcdefabcdef", "fedcba", "deadbeefcafebabe",
-		"0x", "0", "115", "107", "sk_live", "QxT9mKq2", "Ab", "\n", "\t", "=", "%", "&#", ",", ".", "-", "é", "\x00", "zz", "cab", "bad"}
+		"0x", "0", "115", "107", "sk_live", "QxT9mKq2", "Ab", "\n", "\t", "=", "%", "&#", ",", ".", "-", "é", "\x00", "zz", "cab", "bad",
+		"\"", "(", "\"the", "(cost", "823,", "1223", "5f3a", "9", "_", "x9", "0123-4567-", "89:01-", "hijk", "ghi", "jkl"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := range 20000 {
 		var b strings.Builder
