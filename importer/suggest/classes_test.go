@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -183,5 +184,21 @@ func TestSameNamedSiblingsAreAnArtifact(t *testing.T) {
 	s = scan(callRec("edit", `{"path": "data/raw/sales.csv", "new_str": "x"}`), callRec("edit", `{"path": "data/clean/sales.csv", "new_str": "y"}`))
 	if got := s.Siblings(); len(got) != 0 {
 		t.Errorf("siblings = %+v, want none: both copies were edited", got)
+	}
+}
+
+// A rule's phrase ends at a comma before a word that opens another clause
+// ("…, not even in tests"), and keeps a list the comma joins ("TodoWrite,
+// TaskCreate").
+func TestPhraseEndsAtAClauseComma(t *testing.T) {
+	for in, want := range map[string]string{
+		"never disable signature verification, not even in tests": "never disable signature verification",
+		"never use TodoWrite, TaskCreate or any tracker":          `never use TodoWrite\W+TaskCreate or any tracker`,
+		"do not push to main, but open a pr":                      "do not push to main",
+		"nunca borres la tabla, ni siquiera en staging":           "nunca borres la tabla",
+	} {
+		if got := phrase(strings.Fields(in), 8); got != want {
+			t.Errorf("phrase(%q) = %q; want %q", in, got, want)
+		}
 	}
 }

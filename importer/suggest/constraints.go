@@ -174,6 +174,11 @@ func rulePattern(clause string) string {
 	return ""
 }
 
+// clauseOpeners start a clause of their own after a comma: what follows
+// them is no part of the rule's phrase before the comma.
+var clauseOpeners = map[string]bool{"not": true, "but": true, "unless": true, "except": true, "even": true, "and": true, "or": true,
+	"so": true, "which": true, "while": true, "pero": true, "sino": true, "aunque": true, "salvo": true, "ni": true, "y": true, "o": true}
+
 // Characters that open or close a word without being part of it: quotes,
 // backticks, brackets and sentence punctuation.
 const (
@@ -197,11 +202,16 @@ func phrase(words []string, n int) string {
 	}
 	type word struct{ lead, core, tail string }
 	var ws []word
-	for _, w := range words {
+	for i, w := range words {
 		core := strings.TrimLeft(w, openPunct)
 		lead := w[:len(w)-len(core)]
 		trimmed := strings.TrimRight(core, closePunct)
 		ws = append(ws, word{lead, trimmed, core[len(trimmed):]})
+		// a comma before a word that opens another clause ends the rule:
+		// "never disable signature verification, not even in tests"
+		if strings.ContainsAny(core[len(trimmed):], ",;") && i+1 < len(words) && clauseOpeners[strings.ToLower(trimWord(words[i+1]))] {
+			break
+		}
 	}
 	for len(ws) > 1 && (stopTail[ws[len(ws)-1].core] || ws[len(ws)-1].core == "") {
 		ws = ws[:len(ws)-1]
