@@ -447,7 +447,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				b64up++
 			}
 		} else if b64n > 0 {
-			if b64n >= min64 && b64cls&(cUpper|cLower) == cUpper|cLower {
+			if b64n >= min64 && base64Classes(b64cls) {
 				out |= svTokens
 				if mayBeBase64(b64n, b64up, b64cls) {
 					out |= svUnshift
@@ -550,7 +550,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 			nul++
 		}
 	}
-	if b64n >= min64 && b64cls&(cUpper|cLower) == cUpper|cLower || b32n >= min32 {
+	if b64n >= min64 && base64Classes(b64cls) || b32n >= min32 {
 		out |= svTokens
 	}
 	if b64n >= min64 && mayBeBase64(b64n, b64up, b64cls) {
@@ -900,7 +900,7 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			continue
 		}
 		j, same := i, 0
-		var lower, upper bool
+		var cls uint16
 		for j < len(s) && b64[s[j]] >= 0 {
 			if j > i && s[j] == s[j-1] {
 				// A character repeated 24 times ends the run: no encoding
@@ -912,16 +912,14 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			} else {
 				same = 0
 			}
-			lower = lower || 'a' <= s[j] && s[j] <= 'z'
-			upper = upper || 'A' <= s[j] && s[j] <= 'Z'
+			cls |= classes[s[j]]
 			j++
 		}
 		if j-i >= min32 && !sr.covered(st.span(i, j)) {
-			// base64 of text has letters of both cases (the first
-			// character of a group of four is A-Z or a-f for any byte
-			// below 0x80): a word, an identifier or a path is not read
-			// as base64. base32 is written in one case.
-			if lower && upper && j-i >= min64 {
+			// base64 of text has letters of both cases, or capitals and
+			// digits (base64Classes): a word, an identifier or a path is
+			// not read as base64. base32 is written in one case.
+			if base64Classes(cls) && j-i >= min64 {
 				sr.base64(st, i, j, next)
 			}
 			if !shifted {
@@ -933,6 +931,15 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			i++ // the rest of a repeated character
 		}
 	}
+}
+
+// base64Classes reports whether a run of base64 characters with the byte
+// classes cls may be base64 of text: letters of both cases (the first
+// character of a group of four is A-Z or a-f for any byte below 0x80), or
+// capitals and digits with no small letter, which is what base64 of
+// upper-case text and digits often is ("WU03MURRV1RO" for "YM71DQWT").
+func base64Classes(cls uint16) bool {
+	return cls&(cUpper|cLower) == cUpper|cLower || cls&(cUpper|cDigit|cLower) == cUpper|cDigit
 }
 
 // maxSame is how many times a character may repeat in a row in a token

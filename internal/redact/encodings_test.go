@@ -283,3 +283,14 @@ func FuzzEncodedSecret(f *testing.F) {
 		}
 	})
 }
+
+// Base64 of upper-case text and digits often has no small letter at all
+// ("WU03MURRV1ROT05DWEVQUE1H"): it is read as base64 all the same, for
+// every secret of the family and a key of capitals and digits.
+func TestBase64OfUpperCase(t *testing.T) {
+	for _, secret := range append(familySecrets, "ym71dQwTnonCXEppmG", "AKIAIOSFODNN7EXAMPLE") {
+		r := New([]Secret{{ID: "s", Value: secret}})
+		enc := base64.StdEncoding.EncodeToString([]byte(strings.ToUpper(secret)))
+		assertHidden(t, r, "0 "+enc+" 0")
+	}
+}
