@@ -73,17 +73,23 @@ func readLabels(t *testing.T, path string) map[string]bool {
 	return keep
 }
 
-// TestSuggestionPrecision measures how many suggestions a careful author
-// would keep, over the hand-labelled set, and fails below a floor.
-func TestSuggestionPrecision(t *testing.T) {
-	dir := "../testdata/import/precision"
-	keep := readLabels(t, filepath.Join(dir, "labels.txt"))
+// sessionFiles lists the sessions of a labelled set, sorted.
+func sessionFiles(dir string) []string {
 	var files []string
 	for _, pat := range []string{"*.json", "*.jsonl", "*.traj"} {
 		m, _ := filepath.Glob(filepath.Join(dir, pat))
 		files = append(files, m...)
 	}
 	sort.Strings(files)
+	return files
+}
+
+// TestSuggestionPrecision measures how many suggestions a careful author
+// would keep, over the hand-labelled set, and fails below a floor.
+func TestSuggestionPrecision(t *testing.T) {
+	dir := "../testdata/import/precision"
+	keep := readLabels(t, filepath.Join(dir, "labels.txt"))
+	files := sessionFiles(dir)
 	if len(files) < 8 {
 		t.Fatalf("found %d sessions in %s, want the whole set", len(files), dir)
 	}

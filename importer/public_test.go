@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,12 +109,7 @@ func (s score) String() string {
 func measurePublic(t *testing.T, dir string, print bool) (all, held score) {
 	t.Helper()
 	labels := readPublicLabels(t, filepath.Join(dir, "labels.txt"))
-	var files []string
-	for _, pat := range []string{"*.json", "*.jsonl", "*.traj"} {
-		m, _ := filepath.Glob(filepath.Join(dir, pat))
-		files = append(files, m...)
-	}
-	sort.Strings(files)
+	files := sessionFiles(dir)
 	if len(files) < 12 {
 		t.Fatalf("found %d sessions in %s, want at least 12", len(files), dir)
 	}

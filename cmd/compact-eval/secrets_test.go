@@ -46,23 +46,10 @@ invariants:
   - {id: dbpass, type: secret, value: ` + leakDBPass + `}
 `
 
-// leakRecallScenario holds the secrets in events a summary replaces, and a
-// probe: the recall arm's agent gets them back from the recall tool.
-const leakRecallScenario = `version: 1
-id: leaky-recall
-title: Secrets the recall tool returns
-goal: Check the logs
-rules: You are an on-call assistant.
-compaction: {at: [3]}
-events:
-  - {role: user, text: "Use only the staging key ` + leakKey + ` for the test calls."}
-  - {role: assistant, text: "Noted. The db password is ` + leakDBPass + `."}
-  - {role: user, text: "Now check the logs."}
-  - {role: assistant, text: "Checking."}
-invariants:
-  - {id: key, type: secret, value: ` + leakKey + `}
-  - {id: dbpass, type: secret, value: ` + leakDBPass + `}
-probes:
+// leakRecallScenario is leakScenario with a probe: the recall arm's agent
+// gets the secrets back from the recall tool, out of the events a summary
+// replaces.
+var leakRecallScenario = strings.Replace(leakScenario, "id: leaky\n", "id: leaky-recall\n", 1) + `probes:
   - id: which-key
     question: "Which key do the test calls use?"
     options: {staging: "the staging key", prod: "the production key"}
