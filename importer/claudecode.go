@@ -25,6 +25,8 @@ type ccLine struct {
 	} `json:"message"`
 	Summary         string          `json:"summary"`
 	Content         json.RawMessage `json:"content"`
+	Operation       string          `json:"operation"` // a queue-operation's
+	Reason          string          `json:"reason"`    // a queue-operation remove's (absorbed_mid_turn)
 	CompactMetadata *struct {
 		Trigger   string `json:"trigger"`
 		PreTokens int    `json:"preTokens"`
@@ -76,6 +78,7 @@ func decodeLine(line []byte, sidechain bool) (any, error) {
 func parseClaudeCode(br *bufio.Reader, b *builder) error {
 	children := map[string]int{}
 	branches := 0
+	queue := &ccQueue{}
 	side := sidechainOnly(br)
 	if side {
 		b.warns = append(b.warns, "every message of the log is a sidechain (isSidechain): it is a subagent's transcript, imported as the subagent's session")
@@ -97,7 +100,11 @@ func parseClaudeCode(br *bufio.Reader, b *builder) error {
 					return nil
 				}
 			}
-			err = claudeCodeLine(b, d, children, &branches)
+			if d.l.Type == "queue-operation" {
+				err = b.ccQueueOperation(queue, &d.l)
+			} else {
+				err = claudeCodeLine(b, d, children, &branches)
+			}
 		}
 		if err != nil {
 			return b.malformedLine(n, err)
@@ -106,6 +113,9 @@ func parseClaudeCode(br *bufio.Reader, b *builder) error {
 	})
 	if err != nil {
 		return err
+	}
+	if n := len(queue.texts); n > 0 {
+		b.counts["messages typed while the agent worked that the log never delivers (queue-operation enqueue with no dequeue or remove)"] += n
 	}
 	if branches > 0 {
 		b.warns = append(b.warns, fmt.Sprintf("the log branches %d times (rewinds or retries); every branch was imported in file order", branches))

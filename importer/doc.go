@@ -12,7 +12,9 @@
 //     tool_result with is_error) in the same containers.
 //   - FormatClaudeCode: Claude Code session logs (JSONL; user/assistant lines
 //     carry an Anthropic message; summary lines, compact boundaries and
-//     compact summaries become notes).
+//     compact summaries become notes; a message the user typed while the
+//     agent worked, which the running turn absorbed (queue-operation
+//     remove), becomes a user event: ccqueue.go).
 //   - FormatCodex: OpenAI Codex CLI rollout files (JSONL of session items;
 //     response_item messages, function and custom tool calls and their
 //     outputs; compacted items become notes).

@@ -168,3 +168,41 @@ func TestCompletionLogReply(t *testing.T) {
 		})
 	}
 }
+
+// A message the user typed while the agent worked is a user turn where
+// the running turn absorbed it (queue-operation remove), once where it
+// was sent as the next turn (dequeue, then a user line), and nowhere when
+// it never reached the agent (taken back, or never delivered); a queued
+// task notification is the harness's.
+func TestClaudeCodeQueued(t *testing.T) {
+	out, rep := importFile(t, "../testdata/import/claude-code_queued.jsonl", importer.Options{})
+	s := load(t, out)
+	var users []string
+	for _, e := range s.Events {
+		if e.Role == scenarios.RoleUser {
+			users = append(users, e.Text)
+		}
+	}
+	want := []string{
+		"Add a CSV export to the ledger report command.",
+		"wait, write it to stdout instead of a file",    // removed: absorbed_mid_turn
+		"and run the tests when you are done",           // dequeued: the user line, once
+		"quote every field, the memo column has commas", // removed, no reason (older clients)
+		"Also add a --since flag.",                      // sent after popAll; the popped text is not
+	}
+	if !slices.Equal(users, want) {
+		t.Errorf("user turns:\n%q\nwant\n%q", users, want)
+	}
+	if s.Events[3].Text != want[1] || s.Events[2].ToolResult == nil {
+		t.Errorf("the absorbed message is not right after the tool result it came with: %+v", s.Events[2:4])
+	}
+	if !strings.Contains(string(out), "- role: user # seq 4: typed while the agent worked, absorbed into its turn (queue-operation remove, absorbed_mid_turn)\n") {
+		t.Errorf("the absorbed message's comment does not say how the log recorded it:\n%s", out)
+	}
+	for _, w := range []string{"absorbed into its turn (queue-operation remove), kept as user turns: 2", "<task-notification>, not the user's): 1",
+		"never delivers (queue-operation enqueue with no dequeue or remove): 1", "taken back before the agent saw them (queue-operation popAll): 1"} {
+		if !slices.ContainsFunc(rep.Warnings, func(s string) bool { return strings.Contains(s, w) }) {
+			t.Errorf("no warning says %q: %q", w, rep.Warnings)
+		}
+	}
+}

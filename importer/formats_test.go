@@ -220,6 +220,19 @@ func TestClaudeCode(t *testing.T) {
 			},
 			wantWarn: []string{"compactions with no summary text (kept as notes): 1"},
 		},
+		{
+			name: "a removal with no text is the oldest queued one; a dequeued one is the user line's",
+			input: `{"type":"user","uuid":"1","message":{"role":"user","content":"rotate the keys"}}
+{"type":"queue-operation","operation":"enqueue","content":"only the staging ones"}
+{"type":"queue-operation","operation":"enqueue","content":"then tell me"}
+{"type":"queue-operation","operation":"remove"}
+{"type":"queue-operation","operation":"dequeue"}
+{"type":"user","uuid":"2","parentUuid":"1","message":{"role":"user","content":"then tell me"}}
+{"type":"queue-operation","operation":"remove"}
+`,
+			want:     []scenarios.Event{user(1, "rotate the keys"), user(2, "only the staging ones"), user(3, "then tell me")},
+			wantWarn: []string{"kept as user turns: 1", "queue-operation remove lines with no text: 1"},
+		},
 	})
 }
 

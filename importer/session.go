@@ -29,6 +29,7 @@ type rec struct {
 	callName string
 	args     []byte // raw JSON, nil when the call has no arguments
 	status   string
+	note     string // said in the event's comment (how the log recorded it)
 }
 
 // suggestEvent is what the suggestion scanner reads of r.

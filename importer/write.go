@@ -208,6 +208,10 @@ func appendEvent(buf []byte, r *rec, seq int) []byte {
 	buf = append(buf, r.role...)
 	buf = append(buf, " # seq "...)
 	buf = strconv.AppendInt(buf, int64(seq), 10)
+	if r.note != "" {
+		buf = append(buf, ": "...)
+		buf = append(buf, r.note...)
+	}
 	buf = append(buf, '\n')
 	if r.text != "" && r.kind != kindResult {
 		buf = appendField(buf, 2, "text", r.text)

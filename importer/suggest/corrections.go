@@ -183,6 +183,14 @@ func (s *Scanner) widen(old, new string) string {
 
 func cleanValue(v string) string {
 	v = strings.TrimSpace(v)
+	// a dash that separates the marker from the value ("actually — use
+	// X", "wait - X"), never one that opens it ("-v", "--fast")
+	for _, d := range []string{"—", "–", "--", "-"} {
+		if rest, ok := strings.CutPrefix(v, d); ok && strings.HasPrefix(rest, " ") {
+			v = strings.TrimSpace(rest)
+			break
+		}
+	}
 	v = strings.TrimRight(v, ".:;,!?")
 	v = strings.Trim(v, "`\"'")
 	return strings.TrimSpace(v)

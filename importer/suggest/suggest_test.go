@@ -143,6 +143,10 @@ func TestCorrectionSuggestions(t *testing.T) {
 		{name: "spanish en realidad keeps a file name whole", events: []Event{userRec(task), userRec("En realidad, el fichero es app.yaml, no app.yml")}, old: "app.yml", new: "app.yaml"},
 		{name: "after an interrupt, any redirection", events: []Event{userRec(task), userRec("[Request interrupted by user for tool use]"), userRec("Use the EU region.")},
 			old: "TODO(author): the value or plan it replaces", new: "Use the EU region"},
+		{name: "a dash after the marker is no part of the value", events: []Event{userRec(task), userRec("hold on – compress with brotli")},
+			old: "TODO(author): the value or plan it replaces", new: "compress with brotli"},
+		{name: "a flag after the marker keeps its dash", events: []Event{userRec(task), userRec("Actually --dry-run first.")},
+			old: "TODO(author): the value or plan it replaces", new: "--dry-run first"},
 		// Near misses.
 		{name: "near miss: the opening message", events: []Event{userRec("Actually, the bucket is logs-eu.")}, none: true},
 		{name: "near miss: wait for an aside", events: []Event{userRec(task), userRec("wait, the console.log also prints process.env, ignore that.")}, none: true},
