@@ -98,6 +98,9 @@ func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 
 // decideOnce asks a choice probe once, with the options as req shows them.
 func (a *anthropicAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
+	if req.Recall != nil {
+		return a.decideRecall(ctx, req)
+	}
 	d := &Decision{}
 	d.Call.Spec = providers.KindAnthropic + ":" + a.model
 	p, err := AnthropicParams(a.model, a.maxTokens(), req)
@@ -152,14 +155,33 @@ func (a *anthropicAgent) answer(ctx context.Context, d *Decision, req *Request) 
 	return d, nil
 }
 
-// send posts one Messages API request and returns the reply's text.
+// send posts one Messages API request and returns the reply's text, which
+// must not be empty and must pass accept when it is not nil.
 func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.BetaMessageNewParams, trial int, accept func(string) error) (string, bool, error) {
-	body, err := json.Marshal(p)
+	m, hit, err := a.sendMessage(ctx, d, p, trial, func(m *anthropic.BetaMessage) error {
+		t := messageText(m)
+		if strings.TrimSpace(t) == "" {
+			return fmt.Errorf("the reply has no text (stop_reason %q)", m.StopReason)
+		}
+		if accept != nil {
+			return accept(t)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", false, err
 	}
-	var text string
-	var usage anthropic.BetaUsage
+	return messageText(m), hit, nil
+}
+
+// sendMessage posts one Messages API request and returns the reply, which
+// must pass accept; a refused reply is an error and is not cached.
+func (a *anthropicAgent) sendMessage(ctx context.Context, d *Decision, p anthropic.BetaMessageNewParams, trial int, accept func(*anthropic.BetaMessage) error) (*anthropic.BetaMessage, bool, error) {
+	body, err := json.Marshal(p)
+	if err != nil {
+		return nil, false, err
+	}
+	var got anthropic.BetaMessage
 	rep, err := a.client.Post(ctx, &llm.Call{
 		Op: "anthropic messages", Path: "/messages", Header: providers.AnthropicHeader(), Body: body, Trial: trial,
 		Tokens: providers.EstimateAnthropic(p),
@@ -168,33 +190,32 @@ func (a *anthropicAgent) send(ctx context.Context, d *Decision, p anthropic.Beta
 			if err := json.Unmarshal(b, &m); err != nil {
 				return err
 			}
-			var parts []string
-			for _, c := range m.Content {
-				if c.Type == "text" {
-					parts = append(parts, c.Text)
-				}
+			if err := accept(&m); err != nil {
+				return err
 			}
-			t := strings.Join(parts, "")
-			if strings.TrimSpace(t) == "" {
-				return fmt.Errorf("the reply has no text (stop_reason %q)", m.StopReason)
-			}
-			if accept != nil {
-				if err := accept(t); err != nil {
-					return err
-				}
-			}
-			text, usage = t, m.Usage
+			got = m
 			return nil
 		},
 	})
 	a.opts.ProviderProvenance(&d.Call, providers.KindAnthropic, a.model, a.client.Host(), map[string]any{"max_tokens": int(p.MaxTokens)}, rep)
 	setExtra(&d.Call, "beta", providers.AnthropicBeta)
 	if err != nil {
-		return "", false, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+		return nil, false, fmt.Errorf("anthropic agent %s: %w", a.model, err)
 	}
-	d.Call.Usage.PromptTokens += int(usage.InputTokens)
-	d.Call.Usage.CompletionTokens += int(usage.OutputTokens)
-	return text, rep.CacheHit, nil
+	d.Call.Usage.PromptTokens += int(got.Usage.InputTokens)
+	d.Call.Usage.CompletionTokens += int(got.Usage.OutputTokens)
+	return &got, rep.CacheHit, nil
+}
+
+// messageText is the text of a reply's text blocks.
+func messageText(m *anthropic.BetaMessage) string {
+	var parts []string
+	for _, c := range m.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 func setExtra(c *result.Call, k, v string) {

@@ -43,9 +43,12 @@ func (r ResponsesRequest) params() map[string]any {
 type responsesReply struct {
 	Status string `json:"status"`
 	Output []struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Content []struct {
+		Type      string `json:"type"`
+		Role      string `json:"role"`
+		CallID    string `json:"call_id"`
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+		Content   []struct {
 			Type    string `json:"type"`
 			Text    string `json:"text"`
 			Refusal string `json:"refusal"`
@@ -132,6 +135,9 @@ func (a *responsesAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 
 // decideOnce asks a choice probe once, with the options as req shows them.
 func (a *responsesAgent) decideOnce(ctx context.Context, req *Request) (*Decision, error) {
+	if req.Recall != nil {
+		return a.decideRecall(ctx, req)
+	}
 	d := &Decision{}
 	d.Call.Spec = providers.KindResponses + ":" + a.model
 	body, err := ResponsesBody(a.model, a.opts, req)
@@ -191,13 +197,33 @@ func (a *responsesAgent) answer(ctx context.Context, d *Decision, req *Request) 
 	return d, nil
 }
 
+// send posts one Responses API request and returns the reply's output
+// text, which must not be empty and must pass accept when it is not nil.
 func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesRequest, trial int, accept func(string) error) (string, bool, error) {
-	body, err := json.Marshal(r)
+	rr, hit, err := a.sendReply(ctx, d, r, trial, func(rr *responsesReply) error {
+		t := rr.text()
+		if strings.TrimSpace(t) == "" {
+			return fmt.Errorf("the reply has no output text (status %q)", rr.Status)
+		}
+		if accept != nil {
+			return accept(t)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", false, err
 	}
-	var text string
-	var usage providers.ResponsesUsage
+	return rr.text(), hit, nil
+}
+
+// sendReply posts one Responses API request and returns the reply, which
+// must pass accept; a refused reply is an error and is not cached.
+func (a *responsesAgent) sendReply(ctx context.Context, d *Decision, r ResponsesRequest, trial int, accept func(*responsesReply) error) (*responsesReply, bool, error) {
+	body, err := json.Marshal(r)
+	if err != nil {
+		return nil, false, err
+	}
+	var got responsesReply
 	rep, err := a.client.Post(ctx, &llm.Call{
 		Op: "openai responses", Path: ResponsesPath, Body: body, Trial: trial, Tokens: llmTokens(body),
 		Accept: func(b []byte) error {
@@ -205,26 +231,20 @@ func (a *responsesAgent) send(ctx context.Context, d *Decision, r ResponsesReque
 			if err := json.Unmarshal(b, &rr); err != nil {
 				return err
 			}
-			t := rr.text()
-			if strings.TrimSpace(t) == "" {
-				return fmt.Errorf("the reply has no output text (status %q)", rr.Status)
+			if err := accept(&rr); err != nil {
+				return err
 			}
-			if accept != nil {
-				if err := accept(t); err != nil {
-					return err
-				}
-			}
-			text, usage = t, rr.Usage
+			got = rr
 			return nil
 		},
 	})
 	a.opts.ProviderProvenance(&d.Call, providers.KindResponses, a.model, a.client.Host(), r.params(), rep)
 	if err != nil {
-		return "", false, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
+		return nil, false, fmt.Errorf("openai-responses agent %s: %w", a.model, err)
 	}
-	d.Call.Usage.PromptTokens += usage.InputTokens
-	d.Call.Usage.CompletionTokens += usage.OutputTokens
-	return text, rep.CacheHit, nil
+	d.Call.Usage.PromptTokens += got.Usage.InputTokens
+	d.Call.Usage.CompletionTokens += got.Usage.OutputTokens
+	return &got, rep.CacheHit, nil
 }
 
 // llmTokens estimates a body's prompt tokens for the TPM limit: the whole

@@ -35,10 +35,11 @@ type ResponsesItem struct {
 
 // ResponsesTool is a function tool definition.
 type ResponsesTool struct {
-	Type       string          `json:"type"`
-	Name       string          `json:"name"`
-	Parameters json.RawMessage `json:"parameters"`
-	Strict     bool            `json:"strict"`
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
 }
 
 // ResponsesItems renders events as Responses API input items: user,

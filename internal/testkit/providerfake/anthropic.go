@@ -2,6 +2,7 @@ package providerfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -85,6 +86,7 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 		}
 	}
 	tools := map[string]bool{}
+	var names []string
 	for i, t := range req.Tools {
 		var v struct {
 			Name        string          `json:"name"`
@@ -93,7 +95,11 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 		if json.Unmarshal(t, &v) != nil || !idRE.MatchString(v.Name) || len(v.InputSchema) == 0 {
 			return http.StatusBadRequest, nil, errf("tools.%d: a tool needs a name matching ^[a-zA-Z0-9_-]{1,64}$ and an input_schema", i)
 		}
+		if tools[v.Name] {
+			return http.StatusBadRequest, nil, errf("tools: Tool names must be unique (%q)", v.Name)
+		}
 		tools[v.Name] = true
+		names = append(names, v.Name)
 	}
 	if len(req.ToolChoice) > 0 {
 		var tc struct {
@@ -101,6 +107,9 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 		}
 		if json.Unmarshal(req.ToolChoice, &tc) != nil || (tc.Type != "none" && tc.Type != "auto" && tc.Type != "any" && tc.Type != "tool") {
 			return http.StatusBadRequest, nil, errf("tool_choice: unknown type")
+		}
+		if tc.Type == "none" {
+			names = nil
 		}
 	}
 	var texts []string
@@ -233,7 +242,25 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 			"usage": map[string]any{"input_tokens": in, "output_tokens": tokens(summary)},
 		}, nil
 	}
-	text := s.replyText(question("anthropic", texts, compacted))
+	q := question("anthropic", texts, compacted)
+	q.Tools = names
+	calls, err := s.calls(q)
+	if err != nil {
+		return http.StatusInternalServerError, nil, err
+	}
+	if len(calls) > 0 {
+		var content []any
+		for i, c := range calls {
+			content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_fake_%d_%d", s.Count(""), i),
+				"name": c.Name, "input": json.RawMessage(c.Arguments)})
+		}
+		return http.StatusOK, map[string]any{
+			"id": "msg_fake", "type": "message", "role": "assistant", "model": *req.Model,
+			"content": content, "stop_reason": "tool_use", "stop_sequence": nil,
+			"usage": map[string]any{"input_tokens": in, "output_tokens": 20},
+		}, nil
+	}
+	text := s.replyText(q)
 	return http.StatusOK, map[string]any{
 		"id": "msg_fake", "type": "message", "role": "assistant", "model": *req.Model,
 		"content":     []any{map[string]any{"type": "text", "text": text}},

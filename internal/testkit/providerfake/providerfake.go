@@ -67,6 +67,16 @@ type Question struct {
 	// FreeText is true when the question asks for an answer in words
 	// (a free-text probe) instead of an option key.
 	FreeText bool
+	// Tools are the names of the tools the model may call now: those the
+	// request declares, none under tool_choice none.
+	Tools []string
+}
+
+// ToolCall is a tool call a scripted model makes: the tool's name and its
+// arguments, a JSON object.
+type ToolCall struct {
+	Name      string
+	Arguments string
 }
 
 // Server is the fake. Set the fields before the first request.
@@ -81,6 +91,12 @@ type Server struct {
 	// Answer chooses an option key, or writes the answer to a free-text
 	// question; nil chooses the first key, or answers that it cannot tell.
 	Answer func(q Question) string
+	// Call, when set and the request lets the model call tools, may call
+	// them instead of answering: a tool_use block (Messages API) or a
+	// function_call item (Responses API) per call, in the provider's
+	// format. nil or no calls answers. Calling a tool the request does not
+	// offer is a bug of the script: the server answers 500.
+	Call func(q Question) []ToolCall
 	// NoCompactionItem makes /responses/compact answer without its
 	// compaction item (a provider that compacted nothing).
 	NoCompactionItem bool
@@ -280,12 +296,19 @@ func (s *Server) answer(q Question) string {
 	return ""
 }
 
-// question is what an answer function sees of a request whose texts end
-// with the question.
+// question is what an answer function sees of a request: the question is
+// the last text that lists options or asks for an answer in words (tool
+// calls and their results may follow it), else the last text.
 func question(api string, texts []string, compacted bool) Question {
 	last := ""
 	if len(texts) > 0 {
 		last = texts[len(texts)-1]
+	}
+	for i := len(texts) - 1; i >= 0; i-- {
+		if t := texts[i]; strings.Contains(t, "Options:\n") || strings.HasPrefix(strings.TrimSpace(t), "Question needing an answer.") {
+			last = t
+			break
+		}
 	}
 	return Question{API: api, Context: texts, Keys: optionKeys(last), Descriptions: optionDescriptions(last), Compacted: compacted,
 		FreeText: strings.HasPrefix(strings.TrimSpace(last), "Question needing an answer.")}
@@ -299,6 +322,25 @@ func (s *Server) replyText(q Question) string {
 		return string(b)
 	}
 	return decisionJSON(s.answer(q))
+}
+
+// calls is what the script makes the model call for q; an error when it
+// calls a tool q does not offer.
+func (s *Server) calls(q Question) ([]ToolCall, error) {
+	if s.Call == nil || len(q.Tools) == 0 {
+		return nil, nil
+	}
+	cs := s.Call(q)
+	for _, c := range cs {
+		if !slices.Contains(q.Tools, c.Name) {
+			return nil, errf("the script calls %q, which the request does not offer (%v)", c.Name, q.Tools)
+		}
+		var obj map[string]any
+		if json.Unmarshal([]byte(c.Arguments), &obj) != nil {
+			return nil, errf("the script's arguments for %q are not a JSON object: %s", c.Name, c.Arguments)
+		}
+	}
+	return cs, nil
 }
 
 // issue records a token (signature or encrypted_content) for summary.

@@ -2,7 +2,9 @@ package providerfake
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -170,6 +172,7 @@ func (s *Server) responses(h http.Header, body []byte) (int, any, error) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		return http.StatusBadRequest, nil, errf("We could not parse the JSON body of your request.")
 	}
+	var names []string
 	for i, t := range req.Tools {
 		var v struct {
 			Type string `json:"type"`
@@ -178,12 +181,43 @@ func (s *Server) responses(h http.Header, body []byte) (int, any, error) {
 		if json.Unmarshal(t, &v) != nil || v.Type != "function" || !idRE.MatchString(v.Name) {
 			return http.StatusBadRequest, nil, errf("Invalid 'tools[%d]'.", i)
 		}
+		if slices.Contains(names, v.Name) {
+			return http.StatusBadRequest, nil, errf("Invalid 'tools': duplicate function name %q.", v.Name)
+		}
+		names = append(names, v.Name)
+	}
+	if len(req.ToolChoice) > 0 {
+		var choice string
+		if json.Unmarshal(req.ToolChoice, &choice) != nil || (choice != "none" && choice != "auto" && choice != "required") {
+			return http.StatusBadRequest, nil, errf("Invalid value for 'tool_choice'.")
+		}
+		if choice == "none" {
+			names = nil
+		}
 	}
 	texts, _, compacted, err := s.readInput(&req)
 	if err != nil {
 		return http.StatusBadRequest, nil, err
 	}
-	text := s.replyText(question("responses", texts, compacted))
+	q := question("responses", texts, compacted)
+	q.Tools = names
+	calls, err := s.calls(q)
+	if err != nil {
+		return http.StatusInternalServerError, nil, err
+	}
+	if len(calls) > 0 {
+		var output []any
+		for i, c := range calls {
+			n := fmt.Sprintf("%d_%d", s.Count(""), i)
+			output = append(output, map[string]any{"id": "fc_fake_" + n, "type": "function_call", "status": "completed",
+				"call_id": "call_fake_" + n, "name": c.Name, "arguments": c.Arguments})
+		}
+		return http.StatusOK, map[string]any{
+			"id": "resp_fake", "object": "response", "created_at": 1764547200, "status": "completed", "model": *req.Model,
+			"output": output, "usage": usage(tokens(strings.Join(texts, "\n")), 20),
+		}, nil
+	}
+	text := s.replyText(q)
 	return http.StatusOK, map[string]any{
 		"id": "resp_fake", "object": "response", "created_at": 1764547200, "status": "completed", "model": *req.Model,
 		"output": []any{map[string]any{"id": "msg_fake", "type": "message", "status": "completed", "role": "assistant",

@@ -1,0 +1,89 @@
+package agents
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	anthropic "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/compact-eval/compact-eval/providers"
+)
+
+// decideRecall asks a choice probe on the recall arm through the Messages
+// API: the request of decideOnce with the recall tool declared, in the
+// rounds recallRounds drives (tool_choice auto, then none). A reply's
+// tool_use blocks go back as the assistant's turn, and their results as one
+// user turn of tool_result blocks (is_error for a refused call). Each
+// sample has a recall session of its own; there is no correction turn.
+func (a *anthropicAgent) decideRecall(ctx context.Context, req *Request) (*Decision, error) {
+	d := &Decision{}
+	d.Call.Spec = providers.KindAnthropic + ":" + a.model
+	p, err := AnthropicParams(a.model, a.maxTokens(), req)
+	if err != nil {
+		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
+	p.Tools = append(slices.DeleteFunc(p.Tools, func(t anthropic.BetaToolUnionParam) bool {
+		return t.OfTool != nil && t.OfTool.Name == RecallToolName
+	}), anthropic.BetaToolUnionParam{OfTool: &anthropic.BetaToolParam{
+		Name: RecallToolName, Description: anthropic.String(RecallToolDescription),
+		InputSchema: anthropic.BetaToolInputSchema(recallSchema()),
+	}})
+	rc := req.Recall.Store().Session(req.Recall.Limits())
+	hit := true
+	var sendErr error // already says which agent failed
+	ask := func(auto bool) (recallTurn, error) {
+		if auto {
+			p.ToolChoice = anthropic.BetaToolChoiceUnionParam{OfAuto: &anthropic.BetaToolChoiceAutoParam{}}
+		} else {
+			p.ToolChoice = anthropic.BetaToolChoiceUnionParam{OfNone: &anthropic.BetaToolChoiceNoneParam{}}
+		}
+		var t recallTurn
+		_, h, err := a.sendMessage(ctx, d, p, req.Trial, func(m *anthropic.BetaMessage) error {
+			t = recallTurn{Text: messageText(m)}
+			for _, c := range m.Content {
+				if c.Type == "tool_use" {
+					t.Calls = append(t.Calls, toolCall{ID: c.ID, Name: c.Name, Arguments: string(c.Input)})
+				}
+			}
+			if len(t.Calls) == 0 && t.Text == "" {
+				return fmt.Errorf("the reply has no text and no tool call (stop_reason %q)", m.StopReason)
+			}
+			return nil
+		})
+		if err != nil {
+			sendErr = err
+			return recallTurn{}, err
+		}
+		hit = hit && h
+		return t, nil
+	}
+	feed := func(t recallTurn, results []string) {
+		var calls, answers []anthropic.BetaContentBlockParamUnion
+		if t.Text != "" {
+			calls = append(calls, anthropic.NewBetaTextBlock(t.Text))
+		}
+		for i, c := range t.Calls {
+			calls = append(calls, anthropic.NewBetaToolUseBlock(c.ID, json.RawMessage(c.Arguments), c.Name))
+			answers = append(answers, anthropic.NewBetaToolResultBlock(c.ID, results[i], isRecallError(results[i])))
+		}
+		p.Messages = append(p.Messages,
+			anthropic.BetaMessageParam{OfAssistant: &anthropic.BetaAssistantMessageParam{Content: calls}},
+			anthropic.NewBetaUserMessage(answers...))
+	}
+	text, err := recallRounds(rc, ask, feed)
+	if err == nil {
+		d.Choice, d.Reason, err = decisionFromText(text, req.Probe.Options)
+	}
+	d.Call.CacheHit = hit
+	d.RecallCalls = rc.Calls()
+	if err != nil && err != sendErr {
+		err = fmt.Errorf("anthropic agent %s: %w", a.model, err)
+	}
+	return d, err
+}
+
+// UsesRecall marks the anthropic: agent as a RecallUser: on the recall arm
+// it is offered the recall tool (decideRecall).
+func (a *anthropicAgent) UsesRecall() {}

@@ -1,0 +1,124 @@
+package agents
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// RecallToolName is the name of the recall tool a model agent is offered
+// on the recall arm.
+const RecallToolName = "recall"
+
+// RecallToolDescription is what a model agent is told the recall tool
+// does.
+const RecallToolDescription = "Reload events of this session that the summary replaced. " +
+	"Give seqs (the event numbers the summary cites, e.g. its source_seq values) to get those events, " +
+	"or query (a few words) to search the stored events, best match first. " +
+	"Each call returns a few events; the number of calls is limited."
+
+// RecallToolParameters is the JSON Schema of the recall tool's arguments.
+var RecallToolParameters = json.RawMessage(`{"type":"object","properties":{` +
+	`"seqs":{"type":"array","items":{"type":"integer"},"description":"seqs of the events to reload"},` +
+	`"query":{"type":"string","description":"words to search the stored events for"}},` +
+	`"additionalProperties":false}`)
+
+// recallArgs are the recall tool's arguments.
+type recallArgs struct {
+	Seqs  []int   `json:"seqs"`
+	Query *string `json:"query"`
+}
+
+// runRecall runs one recall tool call with the given JSON arguments and
+// returns what the agent is told: the events' text, or why nothing came
+// back.
+func runRecall(rc *Recall, arguments string) string {
+	var args recallArgs
+	if err := json.Unmarshal([]byte(arguments), &args); err != nil {
+		return "error: the arguments are not a JSON object {\"seqs\": [...]} or {\"query\": \"...\"}: " + err.Error()
+	}
+	var got []RecalledEvent
+	var err error
+	switch {
+	case (args.Query != nil) == (len(args.Seqs) > 0):
+		return "error: give either seqs or query"
+	case args.Query != nil:
+		got, err = rc.Search(*args.Query)
+	default:
+		got, err = rc.Get(args.Seqs)
+	}
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	text := RecallText(got)
+	if calls := rc.Calls(); len(calls) > 0 {
+		if m := calls[len(calls)-1].Missing; len(m) > 0 {
+			text += fmt.Sprintf("(no stored event with seq %v)\n", m)
+		}
+	}
+	return text + fmt.Sprintf("(%d recall calls left)", rc.Left())
+}
+
+// recallToolNote is what a call to a tool other than recall is told on
+// the recall arm: the history's tools are declared (the API needs them for
+// the calls it replays) but nothing runs them.
+const recallToolNote = "error: only the recall tool can be called now; answer with the JSON object when you are done"
+
+// toolCall is one tool call of a model's reply, whatever the API: its id,
+// the tool's name and its arguments (a JSON object).
+type toolCall struct{ ID, Name, Arguments string }
+
+// recallTurn is one reply of a model on the recall arm: its text and the
+// tool calls it makes.
+type recallTurn struct {
+	Text  string
+	Calls []toolCall
+}
+
+// recallRounds drives a model's conversation on the recall arm, the same
+// way for every API. ask sends the conversation so far, offering the
+// recall tool with tool_choice auto (auto true) while the budget lasts and
+// for at most twice as many rounds as calls, with tool_choice none after
+// that. Each recall call of a reply is run, a call to another tool is told
+// only recall can run, and feed appends the calls and their results to the
+// conversation. The text of the first reply that calls nothing is
+// returned; a reply that still calls a tool under tool_choice none, with
+// no text, is an error.
+func recallRounds(rc *Recall, ask func(auto bool) (recallTurn, error), feed func(t recallTurn, results []string)) (string, error) {
+	for round := 0; ; round++ {
+		auto := rc.Left() > 0 && round < 2*rc.Limits().Calls
+		t, err := ask(auto)
+		if err != nil {
+			return "", err
+		}
+		if len(t.Calls) == 0 || !auto {
+			if strings.TrimSpace(t.Text) == "" && len(t.Calls) > 0 {
+				return "", errors.New("the reply called a tool after the recall budget was spent")
+			}
+			return t.Text, nil
+		}
+		results := make([]string, len(t.Calls))
+		for i, c := range t.Calls {
+			results[i] = recallToolNote
+			if c.Name == RecallToolName {
+				results[i] = runRecall(rc, c.Arguments)
+			}
+		}
+		feed(t, results)
+	}
+}
+
+// recallSchema is RecallToolParameters decoded, for APIs whose SDK takes
+// a schema as a value.
+func recallSchema() map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal(RecallToolParameters, &m); err != nil {
+		panic("agents: RecallToolParameters is not JSON: " + err.Error())
+	}
+	return m
+}
+
+// isRecallError tells whether a recall tool result says the call failed
+// (the results of runRecall and recallToolNote that start "error: ").
+func isRecallError(result string) bool { return strings.HasPrefix(result, "error: ") }
