@@ -27,8 +27,8 @@ type RecallRow struct {
 
 // RecallTitle is the line above the recall table: the arm and its limits.
 func RecallTitle(c *result.RecallConfig) string {
-	return fmt.Sprintf("recall arm (%d calls per probe, each at most %d events and %d tokens): regressions recovered by following the summary's citations, by search only, or lost",
-		c.Calls, c.Events, c.Tokens)
+	return fmt.Sprintf("recall arm (%s, each at most %s and %d tokens): regressions recovered by following the summary's citations, by search only, or lost",
+		plural(c.Calls, "call")+" per probe", plural(c.Events, "event"), c.Tokens)
 }
 
 // RecallRows returns the recall rows of r in ranked order, nil when the run
@@ -78,7 +78,7 @@ func recallProperties(r *result.Result) []junit.Property {
 		return nil
 	}
 	c := r.Config.Recall
-	ps := []junit.Property{{Name: "compact-eval.recall", Value: fmt.Sprintf("%d calls per probe, each at most %d events and %d tokens", c.Calls, c.Events, c.Tokens)}}
+	ps := []junit.Property{{Name: "compact-eval.recall", Value: fmt.Sprintf("%s, each at most %s and %d tokens", plural(c.Calls, "call")+" per probe", plural(c.Events, "event"), c.Tokens)}}
 	for _, row := range rows {
 		ps = append(ps, junit.Property{Name: "compact-eval.recall." + row.Summarizer, Value: row.Text()})
 	}

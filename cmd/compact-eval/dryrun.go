@@ -61,6 +61,11 @@ type planRow struct {
 	// while some summaries are stand-ins: its count depends on them.
 	approx bool
 	price  *config.Price
+	// recallFirst counts the agent's requests (or exec calls) that open a
+	// probe on the recall arm; recallMore and recallMoreIn bound the
+	// further rounds those probes may take, one per recall call, and
+	// their prompt tokens.
+	recallFirst, recallMore, recallMoreIn int
 }
 
 // cost is the row's cost in USD, and whether a price was given.
@@ -102,6 +107,18 @@ func (pl *planner) add(row *planRow, digest string, n, in, out int) {
 	row.requests += n
 	row.tokensIn += in
 	row.tokensOut += out
+}
+
+// addRecall counts n probes opened on the recall arm with a prompt of in
+// tokens: each may take up to lim.Calls further rounds, round i resending
+// the prompt with at most i calls' worth of recalled events.
+func (pl *planner) addRecall(row *planRow, n, in int, lim agents.RecallLimits) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	k := lim.Calls
+	row.recallFirst += n
+	row.recallMore += n * k
+	row.recallMoreIn += n * (k*in + lim.Tokens*k*(k+1)/2)
 }
 
 func (pl *planner) hit(row *planRow, n int) {
@@ -200,7 +217,10 @@ func (pl *planner) agent(row *planRow, real agents.Agent, samples int) agents.Ag
 		}
 		msgs, _ := agents.ChatMessages(req)
 		in := llm.EstimateTokens(&openai.ChatCompletionRequest{Messages: msgs})
-		pl.add(row, digest(req.ScenarioID, req.Trial, req.Kind, req.Probe, req.Context), n, n*in, n*decisionOutTokens)
+		if req.Recall != nil {
+			pl.addRecall(row, n, in, req.Recall.Limits())
+		}
+		pl.add(row, digest(req.ScenarioID, req.Trial, req.Kind, req.Recall != nil, req.Probe, req.Context), n, n*in, n*decisionOutTokens)
 		d := &agents.Decision{Answer: "estimated", Reason: "dry run"}
 		if !req.FreeText() && len(req.Probe.Options) > 0 {
 			d.Answer = ""
@@ -230,12 +250,15 @@ func (pl *planner) judge(row *planRow, real judges.Judge) judges.Judge {
 	})
 }
 
-// agentFunc adapts a function to agents.Agent.
+// agentFunc adapts a function to agents.Agent. It stands for a model or
+// exec agent, every one of which has a recall tool: it is a RecallUser.
 type agentFunc func(ctx context.Context, req *agents.Request) (*agents.Decision, error)
 
 func (f agentFunc) Decide(ctx context.Context, req *agents.Request) (*agents.Decision, error) {
 	return f(ctx, req)
 }
+
+func (agentFunc) UsesRecall() {}
 
 // wrapForDryRun replaces the plan's model and exec targets by the
 // planner's counting ones.
@@ -276,7 +299,7 @@ func (p *runPlan) wrapForDryRun(pl *planner, file *config.File, f *runFlags) err
 
 // dryRun walks the run through the planner in a scratch folder and prints
 // the plan: nothing is sent and no exec program starts.
-func dryRun(ctx context.Context, env *Env, f *runFlags, p *runPlan, file *config.File) error {
+func dryRun(ctx context.Context, env *Env, f *runFlags, p *runPlan, file *config.File, recall *agents.RecallLimits) error {
 	counter, err := tokens.Get(string(f.tokenizer))
 	if err != nil {
 		return err
@@ -297,6 +320,7 @@ func dryRun(ctx context.Context, env *Env, f *runFlags, p *runPlan, file *config
 		Trials: p.settings.Trials, MaxUnits: f.maxUnits, Jobs: p.settings.Jobs, Out: scratch, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(), Tokenizer: string(f.tokenizer),
 		OnUnit: func(u *result.Unit) { ids[u.Scenario.ID] = true },
+		Recall: recall,
 	}
 	res, err := runner.RunSuite(ctx, p.suite, opts)
 	if errors.Is(err, runner.ErrTooManyUnits) {
@@ -341,11 +365,18 @@ func writePlan(w io.Writer, units, scenarios, sums, trials int, rows []*planRow)
 		if r.approx {
 			n = "~" + n
 		}
+		if r.recallFirst > 0 && r.kind != providers.KindExec {
+			n += "+"
+		}
 		c := "—"
 		if v, ok := r.cost(); ok {
 			c = fmt.Sprintf("$%.2f", v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t\n", r.role, shown(r.name), n, r.cached, r.execCalls, r.tokensIn, r.tokensOut, c)
+		ec := fmt.Sprint(r.execCalls)
+		if r.recallFirst > 0 && r.kind == providers.KindExec {
+			ec += "+"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%s\t\n", r.role, shown(r.name), n, r.cached, ec, r.tokensIn, r.tokensOut, c)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -361,6 +392,17 @@ func writePlan(w io.Writer, units, scenarios, sums, trials int, rows []*planRow)
 	}
 	if execSum && modelAfter {
 		notes = append(notes, "a dry run starts no exec program: what the agent and the judge are asked about an exec summarizer's summaries is counted as new")
+	}
+	for _, r := range rows {
+		if r.recallFirst == 0 {
+			continue
+		}
+		what := "requests"
+		if r.kind == providers.KindExec {
+			what = "exec calls"
+		}
+		notes = append(notes, fmt.Sprintf("+ recall arm: %d of %s's %s above open a probe on it, as if the agent answered at once; each recall call adds one: up to %d more, about %s more tokens in, if every call is spent",
+			r.recallFirst, shown(r.name), what, r.recallMore, humanCount(r.recallMoreIn)))
 	}
 	if len(notes) > 0 {
 		fmt.Fprintln(w)

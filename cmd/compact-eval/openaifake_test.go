@@ -98,7 +98,7 @@ func cmdPlanMatches(ts *testscript.TestScript, neg bool, args []string) {
 		if len(f) != 8 || f[0] == "role" {
 			continue
 		}
-		req, err1 := strconv.Atoi(strings.TrimPrefix(f[2], "~"))
+		req, err1 := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(f[2], "~"), "+"))
 		in, err2 := strconv.Atoi(f[5])
 		if err1 != nil || err2 != nil {
 			ts.Fatalf("planmatches: not a plan row: %q", line)

@@ -339,6 +339,9 @@ type runPlan struct {
 	// config file, else auto), printed every progressEvery when plain.
 	progress      string
 	progressEvery time.Duration
+	// recall is the recall arm's budget (--recall, --recall-budget or
+	// recall: in the config file); nil when the arm is off.
+	recall *agents.RecallLimits
 }
 
 func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args []string) error {
@@ -357,15 +360,6 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if f.dryRun && f.resume != "" {
 		return usagef("--dry-run plans a new run; it does not resume one (drop --resume)")
 	}
-	recall, err := f.recallLimits()
-	if err != nil {
-		return usageError{err}
-	}
-	if recall != nil && f.dryRun {
-		// The recall arm's rounds depend on the calls the model makes:
-		// a plan that left them out would understate the run.
-		return usagef("--dry-run does not plan the recall arm (its requests depend on the recall calls the agent makes): drop --recall to plan the two-arm run")
-	}
 	// A dry run's clients answer from the cache alone: they never send.
 	f.openai.CacheOnly = f.dryRun
 	if f.resume != "" && len(args) == 0 {
@@ -376,11 +370,11 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if err != nil {
 		return err
 	}
-	if _, ok := p.agent.(agents.RecallUser); recall != nil && !ok {
-		return usagef("--recall: the agent %s has no recall tool (builtin:reference, exec: and openai: agents have one)", p.settings.Agent.Name)
+	if _, ok := p.agent.(agents.RecallUser); p.recall != nil && !ok {
+		return usagef("--recall: the agent %s has no recall tool (builtin:reference, exec:, openai:, anthropic: and openai-responses: agents have one)", p.settings.Agent.Name)
 	}
 	if f.dryRun {
-		return dryRun(ctx, env, f, p, p.file)
+		return dryRun(ctx, env, f, p, p.file, p.recall)
 	}
 	out, resume := f.out, false
 	if f.resume != "" {
@@ -413,7 +407,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
 		opts.AgentSeed, opts.AgentSamples = f.agentSeed, f.agentSamples
 	}
-	opts.Recall = recall
+	opts.Recall = p.recall
 	prog := startProgress(env.Stderr, resolveProgress(p.progress, env.Terminal), terminalWidth(env), p.meter, p.progressEvery, time.Now)
 	if prog != nil {
 		opts.Progress = prog.update
@@ -431,17 +425,26 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	return finishRun(env, f, p, vb, res, err)
 }
 
-// recallLimits is --recall and --recall-budget: nil when neither is given.
-func (f *runFlags) recallLimits() (*agents.RecallLimits, error) {
-	if !f.recall && f.recallBudget == "" {
-		return nil, nil
-	}
-	l := agents.DefaultRecallLimits
-	if f.recallBudget != "" {
+// recallLimits is the recall arm's budget: --recall-budget, else
+// --recall (--recall=false turns off what the file turns on), else recall:
+// in the config file; nil when the arm is off.
+func (f *runFlags) recallLimits(set map[string]bool, file *config.File) (*agents.RecallLimits, error) {
+	var l agents.RecallLimits
+	switch {
+	case f.recallBudget != "":
 		var err error
 		if l, err = agents.ParseRecallLimits(f.recallBudget); err != nil {
 			return nil, fmt.Errorf("--recall-budget: %w", err)
 		}
+	case set["recall"]:
+		if !f.recall {
+			return nil, nil
+		}
+		l = agents.DefaultRecallLimits
+	case file != nil && file.Recall != nil && file.Recall.On:
+		l = agents.RecallLimits{Calls: file.Recall.Calls, Events: file.Recall.Events, Tokens: file.Recall.Tokens}.WithDefaults()
+	default:
+		return nil, nil
 	}
 	return &l, nil
 }
@@ -547,7 +550,10 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 	if p.gates, p.notes, err = runGates(settings, &f.gates, f.writeBaseline, p.names()); err != nil {
 		return nil, err
 	}
-	if p.suite, err = loadScenarios(env, settings.Paths, f.recall || f.recallBudget != ""); err != nil {
+	if p.recall, err = f.recallLimits(config.FlagsSet(fs), file); err != nil {
+		return nil, usageError{err}
+	}
+	if p.suite, err = loadScenarios(env, settings.Paths, p.recall != nil); err != nil {
 		return nil, err
 	}
 	if err := checkSelection(p.suite, f.shard.Shard, p.run, f.scenarios.split()); err != nil {

@@ -29,6 +29,7 @@
 //	agent: openai:gpt-4o                   # or a mapping like a summarizer
 //	judge: openai:gpt-4o                   # optional model judge (run --judge), a spec or a mapping
 //	judge_scope: uncertain                 # ask it only where a check cannot tell (default), or all (--judge-scope)
+//	recall: true                           # the recall arm (run --recall), or {calls: 4, events: 5, tokens: 1500} (--recall-budget)
 //	trials: 3
 //	jobs: 8
 //	exec_timeout: 30s
@@ -137,6 +138,17 @@ type File struct {
 	// Prices are the prices of model targets, by target name or spec as
 	// written, for the cost run --dry-run estimates; nil: none given.
 	Prices map[string]Price
+	// Recall is recall: the recall arm (run --recall) and its budget;
+	// nil: not set.
+	Recall *Recall
+}
+
+// Recall is the recall key: whether the recall arm is asked and, when it
+// is, its budget per probe (run --recall-budget). A zero limit takes the
+// default.
+type Recall struct {
+	On                     bool
+	Calls, Events, Tokens int
 }
 
 // Price is what a model charges, in US dollars per million tokens.
@@ -451,11 +463,12 @@ func (p *parser) number(n *yaml.Node, what string) (float64, bool) {
 // "endpoints[]" an endpoint, "gates" the gates. The JSON Schema of the file
 // (SchemaJSON) has exactly these keys, and a test holds them equal.
 var Keys = map[string][]string{
-	"":                     {"version", "summarizers", "endpoints", "agent", "judge", "judge_scope", "trials", "jobs", "exec_timeout", "gates", "scenarios", "progress", "prices"},
+	"":                     {"version", "summarizers", "endpoints", "agent", "judge", "judge_scope", "trials", "jobs", "exec_timeout", "gates", "scenarios", "progress", "prices", "recall"},
 	"summarizers[]":        {"name", "spec", "type", "model", "command", "prompt", "params", "endpoint", "env", "pass_env"},
 	"summarizers[].params": {"temperature", "seed", "max_tokens"},
 	"endpoints[]":          {"name", "base_url", "api_key_env"},
 	"gates":                {"min_pass", "baseline", "judge", "uncertain"},
+	"recall":               {"calls", "events", "tokens"},
 }
 
 func (p *parser) top(f *File, root *yaml.Node) {
@@ -516,6 +529,9 @@ func (p *parser) top(f *File, root *yaml.Node) {
 	if fd, ok := fields["prices"]; ok {
 		f.Prices = p.prices(fd.Value)
 	}
+	if fd, ok := fields["recall"]; ok {
+		f.Recall = p.recall(fd.Value)
+	}
 	if fd, ok := fields["progress"]; ok {
 		if p.Scalar(fd.Value, "progress", "auto, tty, plain or none", "!!str") {
 			switch v := fd.Value.Value; v {
@@ -526,6 +542,27 @@ func (p *parser) top(f *File, root *yaml.Node) {
 			}
 		}
 	}
+}
+
+// recall reads recall: true or false, or a mapping of the budget per
+// probe ({calls, events, tokens}, each a positive whole number; those left
+// out take the default), which turns the arm on.
+func (p *parser) recall(n *yaml.Node) *Recall {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		return &Recall{On: n.Value == "true"}
+	}
+	if n.Kind != yaml.MappingNode {
+		p.Errorf(n, "recall: want true, false or a budget per probe like {calls: 4, events: 5, tokens: 1500}")
+		return nil
+	}
+	fields := p.Fields(n, "recall", Keys["recall"]...)
+	r := &Recall{On: true}
+	for name, dst := range map[string]*int{"calls": &r.Calls, "events": &r.Events, "tokens": &r.Tokens} {
+		if fd, ok := fields[name]; ok {
+			*dst, _ = p.integer(fd.Value, "recall."+name, 1)
+		}
+	}
+	return r
 }
 
 // prices reads prices: a mapping from a target's name or spec to its

@@ -54,3 +54,38 @@ func TestPricesKey(t *testing.T) {
 		}
 	}
 }
+
+// recall: takes true, false or a budget per probe (which turns the arm
+// on, its missing limits left zero for the defaults) and refuses anything
+// else with its position.
+func TestRecallKey(t *testing.T) {
+	for in, want := range map[string]*Recall{
+		"trials: 1\n":                                nil,
+		"recall: true\n":                             {On: true},
+		"recall: false\n":                            {On: false},
+		"recall: {calls: 2, tokens: 800}\n":          {On: true, Calls: 2, Tokens: 800},
+		"recall:\n  events: 3\n":                     {On: true, Events: 3},
+		"recall: {calls: 1, events: 1, tokens: 1}\n": {On: true, Calls: 1, Events: 1, Tokens: 1},
+	} {
+		f, err := Parse("cfg.yaml", []byte(in))
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if (f.Recall == nil) != (want == nil) || f.Recall != nil && *f.Recall != *want {
+			t.Errorf("%q: got %+v, want %+v", in, f.Recall, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"recall: yes\n":          `1:9: recall: want true, false or a budget`,
+		"recall: 4\n":            `1:9: recall: want true, false or a budget`,
+		"recall: {calls: 0}\n":   `1:17: recall.calls: want an integer ≥ 1, got 0`,
+		"recall: {calls: two}\n": `1:17: recall.calls`,
+		"recall: {budget: 3}\n":  `1:10: unknown field "budget"`,
+		"recall: [4, 5, 1500]\n": `1:9: recall: want true, false or a budget`,
+	} {
+		if _, err := Parse("cfg.yaml", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", in, err, want)
+		}
+	}
+}

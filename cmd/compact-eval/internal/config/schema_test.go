@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,6 +89,11 @@ func TestSchemaKeys(t *testing.T) {
 	at := func(path ...string) map[string]any {
 		var v any = doc
 		for _, p := range path {
+			if list, ok := v.([]any); ok {
+				i, _ := strconv.Atoi(p)
+				v = list[i]
+				continue
+			}
 			v = v.(map[string]any)[p]
 		}
 		return v.(map[string]any)
@@ -106,14 +112,15 @@ func TestSchemaKeys(t *testing.T) {
 		"summarizers[].params": at("$defs", "targetMapping", "properties", "params", "properties"),
 		"endpoints[]":          at("$defs", "endpoint", "properties"),
 		"gates":                at("properties", "gates", "properties"),
+		"recall":               at("properties", "recall", "anyOf", "1", "properties"),
 	} {
 		want := slices.Sorted(slices.Values(Keys[where]))
 		if diff := cmp.Diff(want, keys(props)); diff != "" {
 			t.Errorf("keys at %q: loader (-) and schema (+) differ:\n%s", where, diff)
 		}
 	}
-	if len(Keys) != 5 {
-		t.Errorf("Keys has %d levels; the test compares 5", len(Keys))
+	if len(Keys) != 6 {
+		t.Errorf("Keys has %d levels; the test compares 6", len(Keys))
 	}
 	var enum []string
 	for _, k := range at("$defs", "gateKey")["enum"].([]any) {
