@@ -70,9 +70,11 @@
 // They are drawn from: imperative rules in user and system text, in either
 // polarity ("do not", "never", "always", "only use", "must", "must not",
 // "are off limits", "read-only", Spanish "no" before a verb, "nunca",
-// "siempre", "solo", "debe", "solo lectura"), never from a description
-// ("only has", "no está"), an answer ("No, …"), a question or pasted tool
-// output (constraint); calls with no result before the cut
+// "siempre", "solo", "debe", "solo lectura"; a requirement with "should",
+// "needs to", "has to", "is required to", "ought to", but not the same
+// modal stating an expected outcome: "this should work", "you should
+// see"), never from a description ("only has", "no está"), an answer
+// ("No, …"), a question or pasted tool output (constraint); calls with no result before the cut
 // (pending_operation); near-twin paths that tool calls touched (read,
 // written, edited, run), never from one listing, where one was edited, the
 // user named one or separate calls touched them, required being the one

@@ -171,7 +171,10 @@ func rulePattern(clause string) string {
 		all := append(append(before, modal...), after...)
 		return phrase(all, len(before)+len(modal)+3)
 	}
-	return ""
+	if quantityRE.MatchString(clause) {
+		return ""
+	}
+	return obligationPattern(clause)
 }
 
 // clauseOpeners start a clause of their own after a comma: what follows
