@@ -147,7 +147,7 @@ type File struct {
 // is, its budget per probe (run --recall-budget). A zero limit takes the
 // default.
 type Recall struct {
-	On                     bool
+	On                    bool
 	Calls, Events, Tokens int
 }
 
