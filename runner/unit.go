@@ -171,21 +171,11 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 }
 
 // evidenceSeqs lists, for each invariant of sc, the seqs its evidence is
-// in: source_seq, hypothesis_seq and refuted_by_seq, call_seq (none for an
-// artifact, a quantity or a secret).
+// in (scenarios.EvidenceSeqs).
 func evidenceSeqs(sc *scenarios.Scenario) [][]int {
-	var out [][]int
-	for _, inv := range sc.Invariants {
-		switch v := inv.(type) {
-		case *scenarios.Constraint:
-			out = append(out, []int{v.SourceSeq})
-		case *scenarios.Correction:
-			out = append(out, []int{v.SourceSeq})
-		case *scenarios.RefutedHypothesis:
-			out = append(out, []int{v.HypothesisSeq, v.RefutedBySeq})
-		case *scenarios.PendingOperation:
-			out = append(out, []int{v.CallSeq})
-		}
+	out := make([][]int, len(sc.Invariants))
+	for i, inv := range sc.Invariants {
+		out[i] = scenarios.EvidenceSeqs(inv)
 	}
 	return out
 }

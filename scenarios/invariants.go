@@ -113,6 +113,25 @@ func (s *Scenario) Secrets() map[string]string {
 	return out
 }
 
+// EvidenceSeqs returns the seqs of the events an invariant's evidence is
+// in, the events a summary entry should cite to lead back to it:
+// source_seq of a constraint or a correction, hypothesis_seq and
+// refuted_by_seq of a refuted hypothesis, call_seq of a pending
+// operation; none for an artifact, a quantity or a secret.
+func EvidenceSeqs(inv Invariant) []int {
+	switch v := Pointer(inv).(type) {
+	case *Constraint:
+		return []int{v.SourceSeq}
+	case *Correction:
+		return []int{v.SourceSeq}
+	case *RefutedHypothesis:
+		return []int{v.HypothesisSeq, v.RefutedBySeq}
+	case *PendingOperation:
+		return []int{v.CallSeq}
+	}
+	return nil
+}
+
 // Pointer returns inv as a pointer to its concrete type (*Constraint, …),
 // the form the loader builds, so that code can switch on pointer types
 // alone whether a scenario was loaded or built in Go with values.

@@ -11,9 +11,11 @@
 // position. Then, from the oracle of the last generation, NewPlan plants
 // single-defect variants, one per class (omit, invert, move-to-text,
 // move-to-supersedes, move-to-extensions, over-list, fabricate-citation,
-// leak-whole, leak-part) for each invariant and probe, and Run evaluates
-// each one: caught when a check fails or a probe regresses that held on
-// the oracle, survived otherwise, with why. Strength is caught / planted.
+// remove-citation, relation-swap, leak-whole, leak-part) for each invariant
+// and probe, and Run evaluates each one: caught when a check fails or a
+// probe regresses that held on the oracle (or, for remove-citation, when
+// the recall figures lose the evidence's citation), survived otherwise,
+// with why. Strength is caught / planted.
 //
 // docs/selftest.md describes the oracle, the classes, the output and the
 // JSON document (SchemaJSON) for users.

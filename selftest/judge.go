@@ -282,6 +282,12 @@ func judgeAsks(p *Plan, check func(*checks.Input) []result.CheckResult) []judgeA
 	}
 	for i := range p.Variants {
 		v := &p.Variants[i]
+		if v.Class == RemoveCitation {
+			// Every word is kept: there is nothing for a judge of words to
+			// tell, and a "missing" would be scored as a catch it did not
+			// make. The recall figures judge this class.
+			continue
+		}
 		if inv, ok := byID[v.Target.ID]; ok && v.Target.Kind == KindInvariant {
 			add(inv, string(v.Class), v.ID(), v.Generation, v.Cut, v.Document)
 		}

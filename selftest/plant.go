@@ -156,6 +156,9 @@ func plantAll(sc *scenarios.Scenario, ev *events, d doc) ([]planted, []Skipped, 
 		case *scenarios.Secret:
 			p.secret(v)
 		}
+		if ev := scenarios.EvidenceSeqs(inv); len(ev) > 0 {
+			p.removeCitation(ev)
+		}
 		all = append(all, p.out...)
 	}
 	for _, pr := range sc.Probes {
@@ -165,6 +168,49 @@ func plantAll(sc *scenarios.Scenario, ev *events, d doc) ([]planted, []Skipped, 
 		all = append(all, p.out...)
 	}
 	return all, p.skipped, p.blind
+}
+
+// removeCitation plants the oracle with every citation of the
+// invariant's replaced evidence events dropped (source_seq, resolved_by),
+// every word kept.
+func (p *planter) removeCitation(evidence []int) {
+	var replaced []int
+	for _, s := range evidence {
+		if p.covered(s) {
+			replaced = append(replaced, s)
+		}
+	}
+	if len(replaced) == 0 {
+		p.skip(RemoveCitation, "its evidence (#%s) is after the cut: nothing stored to cite", joinSeqs(evidence))
+		return
+	}
+	d := p.d.clone()
+	var dropped []string
+	for i := range d.facts {
+		f := &d.facts[i]
+		if slices.Contains(replaced, f.seq) {
+			dropped = append(dropped, fmt.Sprintf("%s source_seq %d", f.field, f.seq))
+			f.seq = 0
+		}
+		if slices.Contains(replaced, f.resolvedBy) {
+			dropped = append(dropped, fmt.Sprintf("%s resolved_by %d", f.field, f.resolvedBy))
+			f.resolvedBy = 0
+		}
+	}
+	if len(dropped) == 0 {
+		p.skip(RemoveCitation, "the oracle cites none of its evidence (#%s)", joinSeqs(replaced))
+		return
+	}
+	p.plant(RemoveCitation, "", d, fmt.Sprintf("the same words; no entry cites #%s (dropped: %s)", joinSeqs(replaced), strings.Join(dropped, ", ")))
+}
+
+// joinSeqs is "1, #4".
+func joinSeqs(seqs []int) string {
+	parts := make([]string, len(seqs))
+	for i, s := range seqs {
+		parts[i] = strconv.Itoa(s)
+	}
+	return strings.Join(parts, ", #")
 }
 
 // describe renders one fact as a short "field: text" for reports.

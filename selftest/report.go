@@ -192,8 +192,12 @@ type VariantResult struct {
 	Summary json.RawMessage `json:"summary,omitempty"`
 }
 
-// Catch is one thing that noticed a planted defect: a check that failed or
-// a probe that regressed.
+// CitationsCheck is the Check of a Catch made by the recall figures
+// (evidence cited) rather than by a check of the run.
+const CitationsCheck = "citations"
+
+// Catch is one thing that noticed a planted defect: a check that failed,
+// a probe that regressed, or the recall figures (Check CitationsCheck).
 type Catch struct {
 	// Check and Invariant name a failed check (Invariant for invariant
 	// checks); Probe names a regressed probe.

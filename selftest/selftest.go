@@ -537,6 +537,12 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 		// A probe proves itself: only its own answer counts.
 		res.CaughtBy, res.UncertainBy = nil, nil
 	}
+	if v.Class == RemoveCitation {
+		// What this class breaks is what the recall figures measure.
+		if c, ok := p.citationLost(v); ok {
+			res.CaughtBy = append(res.CaughtBy, c)
+		}
+	}
 	kept := map[string]bool{}
 	for _, pr := range base.Probes {
 		kept[pr.ID] = pr.Class == result.Kept && !unusable[pr.ID]
@@ -577,6 +583,31 @@ func (p *Plan) evaluate(ctx context.Context, v *Variant, agent agents.Agent, bas
 		res.Outcome, res.Error = Errored, "interrupted"
 	}
 	return res
+}
+
+// citationLost tells whether the recall figures see v's invariant lose
+// the citation of its evidence: counted as cited ("evidence cited", run
+// --recall) on the oracle of v's generation and not on v.
+func (p *Plan) citationLost(v *Variant) (Catch, bool) {
+	var inv scenarios.Invariant
+	for _, i := range p.Scenario.Invariants {
+		if i.InvariantID() == v.Target.ID {
+			inv = i
+		}
+	}
+	if inv == nil {
+		return Catch{}, false
+	}
+	ev := [][]int{scenarios.EvidenceSeqs(inv)}
+	x := agents.NewRecallIndex(p.Scenario.Events, func(string) int { return 0 })
+	oracle := x.CitationFigures(marshal(p.docs.at(v.Cut).d.summary(Structured)), v.Cut, ev)
+	got := x.CitationFigures(v.Document, v.Cut, ev)
+	if oracle.EvidenceCited == 0 || got.EvidenceCited > 0 {
+		return Catch{}, false
+	}
+	return Catch{Check: CitationsCheck, Invariant: inv.InvariantID(), Generation: v.Generation,
+		Message: fmt.Sprintf("the recall figures: no entry cites the evidence of %s %s (#%s) any more; evidence cited 1/1 on the oracle, 0/1 here",
+			inv.Type(), inv.InvariantID(), joinSeqs(ev[0]))}, true
 }
 
 // why explains a survivor: what the target's own check saw, and what the

@@ -491,3 +491,66 @@ func TestBuiltinSuite(t *testing.T) {
 		t.Errorf("strength %v of %d planted, want 1.0", r.Strength, r.Planted)
 	}
 }
+
+// TestRemoveCitationCaughtByRecallFigures: the remove-citation variant of
+// an invariant keeps every word of the oracle and drops the citations of
+// its evidence; the recall figures catch it (check "citations"), while
+// the oracle itself, and a variant whose citation of the evidence
+// survives in another entry, are not flagged by them.
+func TestRemoveCitationCaughtByRecallFigures(t *testing.T) {
+	sc := builtin(t, "refuted-leak-not-resize")
+	plan, err := NewPlan(context.Background(), sc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(plan.Variants, func(v Variant) bool {
+		return v.Target.ID == "resize-refuted" && v.Class == RemoveCitation
+	})
+	if i < 0 {
+		t.Fatal("no remove-citation variant planted for resize-refuted")
+	}
+	v := &plan.Variants[i]
+	oracle := marshal(plan.docs.at(v.Cut).d.summary(Structured))
+	words := func(raw []byte) string {
+		var m map[string]any
+		json.Unmarshal(raw, &m)
+		var b []string
+		walk(m, "", func(_, s string) { b = append(b, s) })
+		slices.Sort(b)
+		return strings.Join(b, "\n")
+	}
+	if words(v.Document) != words(oracle) {
+		t.Errorf("the variant changed the summary's words:\n%s\nvs the oracle's\n%s", v.Document, oracle)
+	}
+	if !strings.Contains(v.Said, "no entry cites #") {
+		t.Errorf("said %q", v.Said)
+	}
+	c, ok := plan.citationLost(v)
+	if !ok || c.Check != CitationsCheck || c.Invariant != "resize-refuted" {
+		t.Fatalf("the recall figures did not catch the variant: %+v %v", c, ok)
+	}
+	res := plan.evaluate(context.Background(), v, &fullOnce{Agent: reference{}}, plan.units[Structured], nil)
+	if res.Outcome != Caught || !slices.ContainsFunc(res.CaughtBy, func(c Catch) bool { return c.Check == CitationsCheck }) {
+		t.Errorf("outcome %s by %+v, want caught by the citations figure", res.Outcome, res.CaughtBy)
+	}
+	// The faithful forms: the oracle, and the variant with the evidence
+	// cited again by an entry of its own (the citation moved, not lost).
+	same := *v
+	same.Document = oracle
+	if c, lost := plan.citationLost(&same); lost {
+		t.Errorf("the oracle is flagged: %+v", c)
+	}
+	var doc map[string]any
+	json.Unmarshal(v.Document, &doc)
+	ev := scenarios.EvidenceSeqs(sc.Invariants[slices.IndexFunc(sc.Invariants, func(i scenarios.Invariant) bool { return i.InvariantID() == "resize-refuted" })])
+	doc["decisions"] = append(asList(doc["decisions"]), map[string]any{"text": "Resizing was ruled out, see the profile.", "source_seq": ev[len(ev)-1]})
+	same.Document, _ = json.Marshal(doc)
+	if c, lost := plan.citationLost(&same); lost {
+		t.Errorf("a summary still citing the evidence is flagged: %+v", c)
+	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}

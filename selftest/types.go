@@ -46,6 +46,11 @@ const (
 	OverList Class = "over-list"
 	// FabricateCitation cites an event that does not support the entry.
 	FabricateCitation Class = "fabricate-citation"
+	// RemoveCitation keeps every word of the summary and drops its
+	// citations (source_seq, resolved_by) of the invariant's evidence:
+	// nothing leads back to the stored events, which the recall figures
+	// ("evidence cited") measure.
+	RemoveCitation Class = "remove-citation"
 	// RelationSwap keeps the cited event's own tokens and swaps their
 	// relation: a quoted figure trades places with another figure of the
 	// same sentence (the TTFT budget gets the timeout's value).
@@ -57,7 +62,7 @@ const (
 )
 
 // Classes lists every class, in report order.
-var Classes = []Class{Omit, Invert, MoveToText, MoveToSupersedes, MoveToExtensions, OverList, FabricateCitation, RelationSwap, LeakWhole, LeakPart}
+var Classes = []Class{Omit, Invert, MoveToText, MoveToSupersedes, MoveToExtensions, OverList, FabricateCitation, RemoveCitation, RelationSwap, LeakWhole, LeakPart}
 
 // Target kinds.
 const (

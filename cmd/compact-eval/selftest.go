@@ -94,10 +94,11 @@ file:line:col of the invariant or probe, with why, and selftest exits 1.
 Planted defects: from the oracle of the last generation it derives
 single-defect variants for each invariant and probe, one per class (omit,
 invert, move-to-text, move-to-supersedes, move-to-extensions, over-list,
-fabricate-citation, leak-whole, leak-part), and runs the checks and the
-probes on each. A variant is caught when a check fails or a probe regresses
-that held on the oracle (for a probe's own variants, only that probe
-counts); otherwise it survived, and the invariant or probe is weak for that
+fabricate-citation, remove-citation, relation-swap, leak-whole,
+leak-part), and runs the checks and the probes on each. A variant is caught
+when a check fails or a probe regresses that held on the oracle (for a
+probe's own variants, only that probe counts; a remove-citation variant is
+also caught when the recall figures no longer count its evidence as cited); otherwise it survived, and the invariant or probe is weak for that
 class. Strength is caught / planted.
 
 It prints the verdict, the scenario defects, the strength of each scenario,
