@@ -11,7 +11,8 @@ import (
 	"github.com/compact-eval/compact-eval/providers"
 )
 
-// decideRecall asks a choice probe on the recall arm through the Messages
+// decideRecall asks a probe on the recall arm (a choice, or a free-text
+// answer with no correction round either) through the Messages
 // API: the request of decideOnce with the recall tool declared, in the
 // rounds recallRounds drives (tool_choice auto, then none). A reply's
 // tool_use blocks go back as the assistant's turn, and their results as one
@@ -24,11 +25,12 @@ func (a *anthropicAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 	if err != nil {
 		return d, fmt.Errorf("anthropic agent %s: %w", a.model, err)
 	}
+	props, rest := recallSchemaParts()
 	p.Tools = append(slices.DeleteFunc(p.Tools, func(t anthropic.BetaToolUnionParam) bool {
 		return t.OfTool != nil && t.OfTool.Name == RecallToolName
 	}), anthropic.BetaToolUnionParam{OfTool: &anthropic.BetaToolParam{
 		Name: RecallToolName, Description: anthropic.String(RecallToolDescription),
-		InputSchema: anthropic.BetaToolInputSchema(recallSchema()),
+		InputSchema: anthropic.BetaToolInputSchemaParam{Properties: props, ExtraFields: rest},
 	}})
 	rc := req.Recall.Store().Session(req.Recall.Limits())
 	hit := true
@@ -74,7 +76,7 @@ func (a *anthropicAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 	}
 	text, err := recallRounds(rc, ask, feed)
 	if err == nil {
-		d.Choice, d.Reason, err = decisionFromText(text, req.Probe.Options)
+		err = recallReply(d, req, text)
 	}
 	d.Call.CacheHit = hit
 	d.RecallCalls = rc.Calls()

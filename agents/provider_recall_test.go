@@ -100,7 +100,7 @@ func TestProviderRecallTool(t *testing.T) {
 			first, last := string(reqs[0].Body), string(reqs[2].Body)
 			switch kind {
 			case providers.KindAnthropic:
-				for _, w := range []string{`"name":"recall"`, `"input_schema":{`, `"tool_choice":{"type":"auto"}`} {
+				for _, w := range []string{`"type":"object","additionalProperties":false},"name":"recall"`, `"input_schema":{"properties":{"seqs":`, `"tool_choice":{"type":"auto"}`} {
 					if !strings.Contains(first, w) {
 						t.Errorf("first request lacks %s: %s", w, first)
 					}

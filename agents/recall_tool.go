@@ -109,16 +109,36 @@ func recallRounds(rc *Recall, ask func(auto bool) (recallTurn, error), feed func
 	}
 }
 
-// recallSchema is RecallToolParameters decoded, for APIs whose SDK takes
-// a schema as a value.
-func recallSchema() map[string]any {
-	var m map[string]any
+// recallSchemaParts is RecallToolParameters split for APIs whose SDK
+// takes a schema in parts: its properties, verbatim (a map would be
+// marshalled in a random order, and a request that changes bytes between
+// runs misses the response cache), and its other members.
+func recallSchemaParts() (properties json.RawMessage, rest map[string]any) {
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(RecallToolParameters, &m); err != nil {
 		panic("agents: RecallToolParameters is not JSON: " + err.Error())
 	}
-	return m
+	rest = map[string]any{}
+	for k, v := range m {
+		if k != "properties" && k != "type" {
+			rest[k] = v
+		}
+	}
+	return m["properties"], rest
 }
 
 // isRecallError tells whether a recall tool result says the call failed
 // (the results of runRecall and recallToolNote that start "error: ").
 func isRecallError(result string) bool { return strings.HasPrefix(result, "error: ") }
+
+// recallReply reads the final reply of the recall arm into d: the choice
+// of a choice probe, or the answer of a free-text probe.
+func recallReply(d *Decision, req *Request, text string) error {
+	var err error
+	if req.FreeText() {
+		d.Answer, d.Reason, err = answerFromText(text)
+		return err
+	}
+	d.Choice, d.Reason, err = decisionFromText(text, req.Probe.Options)
+	return err
+}
