@@ -88,6 +88,9 @@ func (a *anthropicAgent) Decide(ctx context.Context, req *Request) (*Decision, e
 	d := &Decision{}
 	d.Call.Spec = providers.KindAnthropic + ":" + a.model
 	if req.FreeText() {
+		if req.Recall != nil {
+			return a.decideRecall(ctx, req)
+		}
 		return a.answer(ctx, d, req)
 	}
 	if len(req.Probe.Options) == 0 {

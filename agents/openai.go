@@ -53,6 +53,9 @@ func NewOpenAISampled(model string, opts providers.OpenAIOptions, s Sampling) (A
 // Decide implements Agent.
 func (a *openAIAgent) Decide(ctx context.Context, req *Request) (*Decision, error) {
 	if req.FreeText() {
+		if req.Recall != nil {
+			return a.decideRecall(ctx, req)
+		}
 		return a.answer(ctx, req)
 	}
 	if len(req.Probe.Options) == 0 {

@@ -10,7 +10,8 @@ import (
 	"github.com/compact-eval/compact-eval/internal/llm"
 )
 
-// decideRecall asks a choice probe on the recall arm: the chat of
+// decideRecall asks a probe on the recall arm (a choice, or a free-text
+// answer with no correction round either): the chat of
 // decideOnce with the recall tool offered, in the rounds recallRounds
 // drives, each round's calls sent back as the assistant's tool_calls and
 // one tool message per call. Each sample has a recall session of its own.
@@ -54,7 +55,7 @@ func (a *openAIAgent) decideRecall(ctx context.Context, req *Request) (*Decision
 	}
 	text, err := recallRounds(rc, ask, feed)
 	if err == nil {
-		d.Choice, d.Reason, err = decisionFromText(text, req.Probe.Options)
+		err = recallReply(d, req, text)
 	}
 	d.Call.CacheHit = hit
 	d.RecallCalls = rc.Calls()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
+	"github.com/compact-eval/compact-eval/internal/testkit/providerfake"
 	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/result"
 )
@@ -118,5 +119,51 @@ func TestOpenAIRecallBudget(t *testing.T) {
 	}
 	if c := msgs(srv.Requests()[1].Chat.Messages); !strings.Contains(c[len(c)-1].Content, "recall budget of this probe is spent") {
 		t.Errorf("the refused call's tool message: %q", c[len(c)-1].Content)
+	}
+}
+
+// TestRecallFreeText: a free-text probe on the recall arm gets the recall
+// tool as well, with every model API, and its answer is read from the
+// final reply ({"answer", "reason"}).
+func TestRecallFreeText(t *testing.T) {
+	freeText := func(r *agents.Request) *agents.Request {
+		r.Kind = agents.KindAnswer
+		r.Probe.Options, r.Requires = nil, nil
+		r.Probe.Question = "What is the rule of this session?"
+		return r
+	}
+	srv := llmtest.New(t,
+		llmtest.Reply{ToolCalls: []openai.ToolCall{toolCall("call_1", `{"seqs":[1]}`)}},
+		llmtest.Text(`{"answer":"Read-only: nothing may change.","reason":"#1"}`),
+	)
+	d, err := newAgent(t, srv, nil).Decide(context.Background(), freeText(recallRequest(agents.RecallLimits{})))
+	if err != nil || d.Answer != "Read-only: nothing may change." || len(d.RecallCalls) != 1 || srv.Count() != 2 {
+		t.Fatalf("openai: %+v, %v after %d requests", d, err, srv.Count())
+	}
+	if !strings.Contains(string(srv.Requests()[1].Body), "READ-ONLY investigation.") {
+		t.Error("openai: the recalled event is not in the second request")
+	}
+	for _, kind := range []string{providers.KindAnthropic, providers.KindResponses} {
+		fake, _, a := setup(t, kind)
+		fake.Call = func(q providerfake.Question) []providerfake.ToolCall {
+			if !q.FreeText {
+				t.Errorf("%s: the question is not asked for words", kind)
+			}
+			if strings.Contains(strings.Join(q.Context, "\n"), "recall calls left") {
+				return nil
+			}
+			return []providerfake.ToolCall{{Name: agents.RecallToolName, Arguments: `{"seqs":[1]}`}}
+		}
+		fake.Answer = func(q providerfake.Question) string {
+			if strings.Contains(strings.Join(q.Context, "\n"), "Keep the DB read-only.") {
+				return "read-only"
+			}
+			return "cannot tell"
+		}
+		req := freeText(providerRecall(agents.RecallLimits{}))
+		d, err := a.Decide(context.Background(), req)
+		if err != nil || d.Answer != "read-only" || len(d.RecallCalls) != 1 || len(fake.Requests()) != 2 {
+			t.Errorf("%s: %+v, %v after %d requests", kind, d, err, len(fake.Requests()))
+		}
 	}
 }

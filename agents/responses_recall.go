@@ -9,7 +9,8 @@ import (
 	"github.com/compact-eval/compact-eval/providers"
 )
 
-// decideRecall asks a choice probe on the recall arm through the Responses
+// decideRecall asks a probe on the recall arm (a choice, or a free-text
+// answer with no correction round either) through the Responses
 // API: the input of decideOnce with the recall function declared, in the
 // rounds recallRounds drives (tool_choice auto, then none). A reply's
 // function_call items go back as input items, each followed by its
@@ -70,7 +71,7 @@ func (a *responsesAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 	}
 	text, err := recallRounds(rc, ask, feed)
 	if err == nil {
-		d.Choice, d.Reason, err = decisionFromText(text, req.Probe.Options)
+		err = recallReply(d, req, text)
 	}
 	d.Call.CacheHit = hit
 	d.RecallCalls = rc.Calls()

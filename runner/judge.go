@@ -169,15 +169,7 @@ func (u *unit) judgeAnswers(pr scenarios.Probe, rp *result.Probe) {
 		rp.Class = result.ProbeErrored
 		return
 	}
-	rd := redact.FromContext(u.hard)
-	probe := judges.Probe{ID: pr.ID, Question: pr.Question, Expected: pr.Answer, Rubric: pr.Rubric}
-	ask := func(answer string) *result.Judgement {
-		p := probe
-		p.Rubric = append([]string(nil), probe.Rubric...)
-		req := judges.NewAnswerRequest(u.p.sc.ID, &p, answer)
-		judges.Redact(rd, req)
-		return judges.Ask(u.hard, u.judge, req)
-	}
+	ask := func(answer string) *result.Judgement { return u.gradeAnswer(pr, answer) }
 	if rp.Full.Answer == rp.Compacted.Answer {
 		// The same words get the same grade: one question.
 		rp.Full.Judge = ask(rp.Full.Answer)
@@ -201,6 +193,33 @@ func (u *unit) judgeAnswers(pr scenarios.Probe, rp *result.Probe) {
 	if rp.Class == result.ProbeSkipped {
 		rp.Skipped = fmt.Sprintf("the judge graded the answers %s (full) and %s (compacted): nothing to compare", grade(rp.Full.Judge), grade(rp.Compacted.Judge))
 	}
+}
+
+// judgeRecallAnswer grades the recall arm's answer d to a free-text
+// probe: the grade of an arm that gave the same words is reused (the same
+// words get the same grade), else the judge is asked, as for the other
+// arms.
+func (u *unit) judgeRecallAnswer(pr scenarios.Probe, rp *result.Probe, d *result.Decision) {
+	if d.Error != "" {
+		return
+	}
+	for _, arm := range []*result.Decision{&rp.Compacted, &rp.Full} {
+		if arm.Error == "" && arm.Judge != nil && arm.Answer == d.Answer {
+			j := *arm.Judge
+			d.Judge = &j
+			return
+		}
+	}
+	d.Judge = u.gradeAnswer(pr, d.Answer)
+}
+
+// gradeAnswer asks the judge to grade answer to the free-text probe pr,
+// secrets redacted from what it is sent.
+func (u *unit) gradeAnswer(pr scenarios.Probe, answer string) *result.Judgement {
+	p := judges.Probe{ID: pr.ID, Question: pr.Question, Expected: pr.Answer, Rubric: append([]string(nil), pr.Rubric...)}
+	req := judges.NewAnswerRequest(u.p.sc.ID, &p, answer)
+	judges.Redact(redact.FromContext(u.hard), req)
+	return judges.Ask(u.hard, u.judge, req)
 }
 
 // graded reports whether the judge answered at all: an unsure grade is an

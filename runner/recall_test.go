@@ -3,10 +3,12 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/internal/testkit/llmtest"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
@@ -216,5 +218,57 @@ func TestRecallCatchesCitationRemoved(t *testing.T) {
 	if e.RecoveredByCitation == 0 || u.RecoveredByCitation != 0 || u.RecallLost <= e.RecallLost {
 		t.Errorf("extractive: %d by citation, %d lost; uncited: %d by citation, %d lost; want the citations' recoveries lost",
 			e.RecoveredByCitation, e.RecallLost, u.RecoveredByCitation, u.RecallLost)
+	}
+}
+
+// TestRecallArmFreeText: a free-text probe is asked on the recall arm
+// too, its answer graded by the judge like the other arms' (once per
+// distinct answer): the regression the compacted arm made is recovered by
+// search, the probes that were not regressions get no recovery, and
+// nothing is graded twice.
+func TestRecallArmFreeText(t *testing.T) {
+	sc, err := scenarios.LoadBytes("judged.yaml", []byte(judgedYAML+freeTextProbes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t)
+	srv.SetDefault(gradingJudge)
+	out := filepath.Join(t.TempDir(), "run")
+	opts := Options{Summarizers: []Summarizer{fixedSummarizer()}, Agent: agents.Reference{}, AgentName: "builtin:reference",
+		Out: out, Now: fixedNow, Judge: judgeOf(t, srv, t.TempDir()), JudgeName: "openai:judge-model", JudgeScope: result.JudgeScopeAll,
+		Recall: &agents.RecallLimits{}}
+	res, err := Run(context.Background(), []*scenarios.Scenario{sc}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reports.Read(res.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Units[0].Probes {
+		if p.Recall == nil || p.Recall.Answer == "" || p.Recall.Judge == nil {
+			t.Errorf("%s: the recall arm was not asked or not graded: %+v", p.ID, p.Recall)
+			continue
+		}
+		switch p.ID {
+		case "lost":
+			if p.Class != result.CompactionRegression || p.Recovery != result.RecoveredBySearch || p.Recall.Answer != "logs-eu-2" || p.Recall.Judge.Verdict != "correct" {
+				t.Errorf("lost: class %s recovery %q, recall answered %q (%+v) after %+v", p.Class, p.Recovery, p.Recall.Answer, p.Recall.Judge, p.Recall.RecallCalls)
+			}
+		default:
+			if p.Recovery != "" {
+				t.Errorf("%s (%s): recovery %q on no regression", p.ID, p.Class, p.Recovery)
+			}
+		}
+	}
+	// 4 invariants + 5 probes × 2 arms less the 3 graded once (as
+	// without recall); the recall answers repeat an arm's words except
+	// where the recall arm found what the compacted arm missed: "lost",
+	// whose answer is the full arm's, graded already.
+	if n := srv.Count(); n != 11 {
+		t.Errorf("%d judge requests, want 11: a recall answer with an arm's words is not graded again", n)
+	}
+	if s := r.Summaries[0]; s.Regressions != 1 || s.RecoveredBySearch != 1 {
+		t.Errorf("summary: %d regressions, %d recovered by search", s.Regressions, s.RecoveredBySearch)
 	}
 }

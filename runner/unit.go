@@ -554,6 +554,14 @@ func (u *unit) decide(active Installed) []result.Probe {
 		rp.Compacted = ask(i, pr, agents.ArmCompacted, compacted)
 		if pr.FreeText() {
 			u.judgeAnswers(pr, &rp)
+			if store != nil {
+				d := ask(i, pr, agents.ArmRecall, compacted)
+				u.judgeRecallAnswer(pr, &rp, &d)
+				rp.Recall = &d
+				if rp.Class == result.CompactionRegression {
+					rp.Recovery = RecoveryOfAnswer(d)
+				}
+			}
 			if rp.Full.Error == "" && rp.Compacted.Error == "" && rp.Full.Answer != rp.Compacted.Answer {
 				rp.Diff = AnswerDiff(rp.Full, rp.Compacted)
 			}
@@ -652,6 +660,25 @@ func Recovery(expect string, d result.Decision) string {
 	case d.Error != "":
 		return result.RecallFailed
 	case d.Choice != expect:
+		return result.RecallLost
+	case result.Recalled(d.RecallCalls, result.RecallBySearch):
+		return result.RecoveredBySearch
+	case result.Recalled(d.RecallCalls, result.RecallBySeq):
+		return result.RecoveredByCitation
+	}
+	return result.RecallLost
+}
+
+// RecoveryOfAnswer is Recovery for a free-text probe's recall answer d,
+// graded by the judge: recovered when the judge graded it correct after
+// events came back (by search, else by citation), lost when it is not
+// correct (unsure included) or no event came back, failed when the call
+// or its grading failed.
+func RecoveryOfAnswer(d result.Decision) string {
+	switch {
+	case d.Error != "" || !graded(d.Judge):
+		return result.RecallFailed
+	case d.Judge.Verdict != judges.Correct:
 		return result.RecallLost
 	case result.Recalled(d.RecallCalls, result.RecallBySearch):
 		return result.RecoveredBySearch

@@ -199,7 +199,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.judge, "judge", "", "model judge asked about the invariants a check cannot tell (every invariant with --judge-scope all), a `spec`: openai:MODEL or exec:COMMAND (default: judge: in the config file, else none)")
 	fs.Var(&f.judgeScope, "judge-scope", "which invariants the judge is asked about, `uncertain|all`: uncertain (the default) only those a check cannot tell, and its verdict settles them; all every one, its verdict beside the check (default: judge_scope: in the config file, else uncertain)")
 	fs.BoolVar(&f.judgeGate, "judge-gate", false, "gate: an invariant the judge calls contradicted fails (reason \"judge: contradicted\"), even when its check passed; one it gave no verdict on is an error")
-	fs.BoolVar(&f.recall, "recall", false, "ask every choice probe a third time, on the recall arm: the compacted context plus a recall tool that returns stored events by seq (the ones the summary cites) or by search; reports say which compaction regressions it recovers, by citation or by search only, and which are lost")
+	fs.BoolVar(&f.recall, "recall", false, "ask every probe a third time, on the recall arm: the compacted context plus a recall tool that returns stored events by seq (the ones the summary cites) or by search; reports say which compaction regressions it recovers, by citation or by search only, and which are lost")
 	fs.StringVar(&f.recallBudget, "recall-budget", "", "limits of the recall tool, `CALLS[,EVENTS,TOKENS]`: calls per probe, events and tokens per call (default 4,5,1500; implies --recall)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing: units, requests per target (those the response cache already answers apart), exec calls, tokens in and out estimated offline, and the cost when the config file gives prices:")
 	fs.Var(&f.progress, "progress", "progress on stderr, `auto|tty|plain|none`: tty redraws one line in place (units done/total, errors, requests, retries, cache hits, time left) and clears it at the end; plain prints such a line every 10 s and one at the end, for CI logs; auto (the default) is tty when stderr is a terminal, plain otherwise (default: progress: in the config file, else auto)")
@@ -252,7 +252,7 @@ invariant ("judge: contradicted"), and a passed invariant the judge gave no
 verdict on an error ("judge: no verdict"). docs/formats.md §4 has the exec
 judge protocol.
 
---recall asks every choice probe a third time, on the recall arm: the
+--recall asks every probe a third time, on the recall arm: the
 compacted context plus a recall tool that returns the events the summary
 replaced, by seq (those it cites) or by search, within --recall-budget
 CALLS[,EVENTS,TOKENS] (default 4,5,1500). Each compaction regression is then
