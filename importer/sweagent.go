@@ -410,10 +410,50 @@ func (b *builder) miniMessage(st *sweState, raw json.RawMessage) error {
 var rejectedEdit = lazyre.New(`(?i)your proposed edit has introduced new syntax error|your changes have not been applied|edit (?:was|has) not been applied|no replacement was performed`)
 
 // sweStatus is the status of a SWE-agent observation: an error when the
-// tool refused the edit, ok otherwise.
+// tool refused the edit, ok otherwise. The regexp runs only on an
+// observation that holds one of the words every refusal has (a byte scan,
+// about a hundred times faster than the case-folding regexp on the
+// observations of a whole trajectory).
 func sweStatus(text string) string {
-	if rejectedEdit.MatchString(text) {
+	if mayRefuse(text) && rejectedEdit.MatchString(text) {
 		return scenarios.StatusError
 	}
 	return scenarios.StatusOK
+}
+
+// refusalWords are words one of which every match of rejectedEdit holds,
+// lower-case ASCII with no k or s: ASCII case folding then finds every
+// spelling the regexp's (?i) does (only k and s have non-ASCII folds).
+var refusalWords = []string{"applied", "yntax error", "replacement"}
+
+// mayRefuse reports whether text holds one of refusalWords in any ASCII
+// case.
+func mayRefuse(text string) bool {
+	for i := 0; i < len(text); i++ {
+		c := text[i] | 0x20
+		if c != 'a' && c != 'y' && c != 'r' {
+			continue
+		}
+		for _, w := range refusalWords {
+			if c == w[0] && len(text)-i >= len(w) && equalFoldASCII(text[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// equalFoldASCII reports whether s equals the lower-case ASCII word w in
+// ASCII case folding.
+func equalFoldASCII(s, w string) bool {
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
 }
