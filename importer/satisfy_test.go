@@ -19,7 +19,8 @@ import (
 func satisfyFixtures(t *testing.T) []string {
 	files := fixtures(t)
 	for _, pat := range []string{"../testdata/import/satisfy/*.jsonl", "../testdata/import/precision/*.json*", "../testdata/import/precision/*.traj",
-		"../testdata/import/precision/public/*.json*", "../testdata/import/precision/public/*.traj"} {
+		"../testdata/import/precision/public/*.json*", "../testdata/import/precision/public/*.traj",
+		"../testdata/import/precision/public2/*.json*"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -42,6 +42,18 @@ func TestHarnessBoilerplateIsNotTheUsersRules(t *testing.T) {
 			want:   []string{`do not touch the vendored copy`},
 		},
 		{
+			name: "claude code: another agent's message is not the user's",
+			events: []Event{userRec("Split the payments worker."), assistantRec("Asking the planner."),
+				userRec("Another Claude session sent a message:\n<teammate-message teammate_id=\"planner\">\nDone. Never run the backfill on Fridays; it took 95 s.\n</teammate-message>\n\nThis came from another Claude session — not typed by your user, but very likely working on their behalf."),
+				userRec("Keep the old queue name.")},
+			want: nil,
+		},
+		{
+			name:   "a pasted configuration's rules are not the user's; the rule around it is",
+			events: []Event{userRec("The formatter rewrites my file. Config:\n```\n# W01 - Lines should not end with spaces\n# W02 - Never use tabs\nwidth = 100\n```\nThe formatter must not touch generated files.")},
+			want:   []string{`formatter must not touch generated files`},
+		},
+		{
 			name:   "a framework's system prompt is not the user's",
 			events: []Event{systemRec("You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.\n* The assistant MUST NOT include comments in the code unless they are necessary.\n* Always use absolute paths."), userRec("Never delete the backups.")},
 			want:   []string{`never delete the backups`},
@@ -103,5 +115,19 @@ func TestUserRuleOutranksSystemRuleAtTheCap(t *testing.T) {
 	s = scan(userRec(strings.Join(usr, "\n")), userRec("Never restart the payments service."))
 	if got := constraintPatterns(s); got[len(got)-1] == "never restart the payments service" {
 		t.Errorf("a later user rule displaced an earlier user rule: %q", got)
+	}
+}
+
+// Another agent's message, which Claude Code hands the agent in a user
+// turn, is not the user's: no correction ("not typed by your user, but
+// …" is the wrapper's), no quantity from its report.
+func TestTeammateMessageIsNotTheUsers(t *testing.T) {
+	s := scan(userRec("Split the payments worker."), assistantRec("Asking the planner."),
+		userRec("Another Claude session sent a message:\n<teammate-message teammate_id=\"planner\">\nstatus: done\nduration: 95s\n</teammate-message>\n\nThis came from another Claude session — not typed by your user, but very likely working on their behalf."))
+	if c := s.Corrections(); len(c) != 0 {
+		t.Errorf("corrections = %+v, want none", c)
+	}
+	if q := s.Quantities(); len(q) != 0 {
+		t.Errorf("quantities = %+v, want none", q)
 	}
 }

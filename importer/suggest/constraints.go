@@ -9,6 +9,8 @@ import (
 )
 
 var (
+	// fenceRE matches a fenced block.
+	fenceRE = lazyre.New("(?s)```.*?```")
 	// readOnlyRE finds a read-only rule in folded lower-case text.
 	readOnlyRE = lazyre.New(`\bread[- ]?only\b|\bsolo lectura\b`)
 	// leadRE is a clause that opens with an imperative marker.
@@ -42,6 +44,11 @@ var (
 // rules finds imperative rules in user and system text, in either polarity
 // ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
 func (s *Scanner) rules(idx int, text string, user bool) {
+	if strings.Contains(text, "```") {
+		// a fenced block is pasted material (a configuration, a log, code):
+		// its "should not" and "never" are not the user's rules
+		text = fenceRE.ReplaceAllString(text, "\n")
+	}
 	for _, sent := range SplitSentences(text) {
 		if strings.HasSuffix(sent, "?") || looksLikeOutput(sent) {
 			continue

@@ -55,6 +55,10 @@ var (
 	evaluations = map[string]bool{"fine": true, "ok": true, "okay": true, "good": true, "enough": true, "sufficient": true, "easy": true,
 		"simple": true, "straightforward": true, "possible": true, "trivial": true, "doable": true, "feasible": true, "better": true,
 		"it": true, "all": true, "there": true, "done": true, "ready": true, "the": true, "alright": true, "right": true, "correct": true, "faster": true}
+	// negations before the modal take the obligation away ("don't have
+	// to").
+	negations = map[string]bool{"not": true, "don't": true, "dont": true, "doesn't": true, "doesnt": true, "didn't": true,
+		"never": true, "no": true, "isn't": true, "aren't": true, "won't": true}
 	// softeners between the modal and its verb that change nothing.
 	softeners = map[string]bool{"also": true, "still": true, "really": true, "definitely": true, "always": true, "just": true,
 		"only": true, "both": true, "each": true, "all": true, "ideally": true}
@@ -96,6 +100,12 @@ func obligationPattern(clause string) string {
 	subject := ""
 	if len(own) > 0 {
 		subject = trimWord(own[len(own)-1])
+	}
+	if negations[subject] && !negated {
+		// "you don't have to touch the docs": no obligation but a scope
+		// rule, kept in its own words (no other modal says the same)
+		words := append(append(own[max(0, len(own)-2):len(own):len(own)], strings.Fields(modal)...), after...)
+		return phrase(words, min(len(own), 2)+len(strings.Fields(modal))+3)
 	}
 	if subject == "" && len(after) > 0 && (pronouns[trimWord(after[0])] || people[trimWord(after[0])]) {
 		return "" // "should you need it": an inverted condition

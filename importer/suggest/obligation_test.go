@@ -26,6 +26,8 @@ func TestObligationRules(t *testing.T) {
 		{"If an upload fails, the client should retry with backoff.", "the client must retry with backoff"},
 		{"The reader app should work offline.", "the reader app must work offline"},
 		{"It should be a static site with no server.", "it must be a static site"},
+		// no obligation, a scope rule: kept in its own words
+		{"You don't need to update the changelog.", "you don't need to update the changelog"},
 	}
 	for _, tc := range rules {
 		t.Run(tc.said, func(t *testing.T) {
