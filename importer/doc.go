@@ -73,7 +73,8 @@
 // "siempre", "solo", "debe", "solo lectura"; a requirement with "should",
 // "needs to", "has to", "is required to", "ought to", but not the same
 // modal stating an expected outcome: "this should work", "you should
-// see"), never from a description ("only has", "no está"), an answer
+// see"; an imperative with no marker whose verb constrains how the work
+// is done: "keep …", "stop after …", "leave … untouched"), never from a description ("only has", "no está"), an answer
 // ("No, …"), a question or pasted tool output (constraint); calls with no result before the cut
 // (pending_operation); near-twin paths that tool calls touched (read,
 // written, edited, run), never from one listing, where one was edited, the

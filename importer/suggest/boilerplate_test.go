@@ -46,7 +46,7 @@ func TestHarnessBoilerplateIsNotTheUsersRules(t *testing.T) {
 			events: []Event{userRec("Split the payments worker."), assistantRec("Asking the planner."),
 				userRec("Another Claude session sent a message:\n<teammate-message teammate_id=\"planner\">\nDone. Never run the backfill on Fridays; it took 95 s.\n</teammate-message>\n\nThis came from another Claude session — not typed by your user, but very likely working on their behalf."),
 				userRec("Keep the old queue name.")},
-			want: nil,
+			want: []string{`keep the old queue name`}, // the user's rule, not the planner's
 		},
 		{
 			name:   "a pasted configuration's rules are not the user's; the rule around it is",

@@ -181,7 +181,10 @@ func rulePattern(clause string) string {
 	if quantityRE.MatchString(clause) {
 		return ""
 	}
-	return obligationPattern(clause)
+	if p := obligationPattern(clause); p != "" {
+		return p
+	}
+	return processPattern(clause)
 }
 
 // clauseOpeners start a clause of their own after a comma: what follows
