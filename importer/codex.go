@@ -37,6 +37,9 @@ type codexItem struct {
 	Status    string          `json:"status"`
 	Message   string          `json:"message"` // compacted
 	Trigger   string          `json:"trigger"` // compacted, where a version writes it
+	// Source is a session_meta's: "cli", or the subagent spawn that
+	// started the session ({"subagent": {"thread_spawn": {…}}}).
+	Source json.RawMessage `json:"source"`
 	// Info is a token_count event's: the last request's token usage.
 	Info *struct {
 		LastTokenUsage *struct {
@@ -119,6 +122,9 @@ func codexRecord(b *builder, d *codexDecoded) error {
 	b.stamp(d.l.Timestamp)
 	switch d.l.Type {
 	case "session_meta", "turn_context":
+		if d.l.Type == "session_meta" && d.l.Payload != nil {
+			b.spawnCall = codexSpawnCall(d.l.Payload.Source)
+		}
 		b.drop(d.l.Type + " lines")
 		return nil
 	case "event_msg":
@@ -192,6 +198,24 @@ func codexResponseItem(b *builder, d *codexDecoded) error {
 	}
 	b.drop("response items of type " + it.Type)
 	return nil
+}
+
+// codexSpawnCall returns the id of the call that spawned a Codex
+// subagent's session from a session_meta's source, "" for any other
+// session. A subagent forked with its parent's history replays that
+// history up to the spawn call, whose output only the parent's log holds.
+func codexSpawnCall(source json.RawMessage) string {
+	var src struct {
+		Subagent struct {
+			ThreadSpawn struct {
+				SpawnCallID string `json:"spawn_call_id"`
+			} `json:"thread_spawn"`
+		} `json:"subagent"`
+	}
+	if len(source) == 0 || source[0] != '{' || json.Unmarshal(source, &src) != nil {
+		return ""
+	}
+	return src.Subagent.ThreadSpawn.SpawnCallID
 }
 
 // injectedContext reports whether a user message is context the Codex CLI

@@ -206,3 +206,29 @@ func TestClaudeCodeQueued(t *testing.T) {
 		}
 	}
 }
+
+// A Codex subagent forked with its parent's history replays the parent's
+// call that spawned it, whose output only the parent's log holds: it is
+// no pending operation of the subagent's. The same call in any other
+// session is.
+func TestCodexSpawnCallIsNotPending(t *testing.T) {
+	const body = `{"timestamp":"2026-03-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Audit the nginx configs."}]}}
+{"timestamp":"2026-03-01T10:00:02Z","type":"response_item","payload":{"type":"function_call","name":"spawn_agent","arguments":"{\"message\":\"read sites-enabled\"}","call_id":"call-77"}}
+{"timestamp":"2026-03-01T10:00:03Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Reading sites-enabled."}]}}
+`
+	run := func(meta string) string {
+		var out bytes.Buffer
+		if _, err := importer.Import(strings.NewReader(meta+"\n"+body), &out, importer.Options{Name: "rollout.jsonl", Format: importer.FormatCodex}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	child := run(`{"timestamp":"2026-03-01T10:00:00Z","type":"session_meta","payload":{"id":"c1","source":{"subagent":{"thread_spawn":{"parent_thread_id":"p1","spawn_call_id":"call-77"}}}}}`)
+	if strings.Contains(child, "type: pending_operation") || !strings.Contains(child, "spawned this subagent") {
+		t.Errorf("a subagent's spawn call is suggested as pending, or not said why it is not:\n%s", child)
+	}
+	parent := run(`{"timestamp":"2026-03-01T10:00:00Z","type":"session_meta","payload":{"id":"p1","source":"cli"}}`)
+	if !strings.Contains(parent, "type: pending_operation") {
+		t.Errorf("an unanswered call of a session's own is not suggested as pending:\n%s", parent)
+	}
+}

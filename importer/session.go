@@ -91,7 +91,11 @@ type builder struct {
 	// lastTokens is the context size the log last reported (Codex's
 	// token_count events), 0 when none.
 	lastTokens int
-	cut        int
+	// spawnCall is the id of the call that spawned this session, a Codex
+	// subagent forked from its parent's history: the parent's log holds
+	// its output.
+	spawnCall string
+	cut       int
 	rules      string // a system prompt given apart from the messages
 	// record names the record imported (task_id, trial, reward);
 	// records how many records the input holds; each is true under

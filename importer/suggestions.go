@@ -58,7 +58,13 @@ func (b *builder) suggestions() []suggestion {
 	// after the cut stays in the tail, where no summary can lose it.
 	idxs := make([]int, 0, len(b.callID))
 	tail := 0
-	for idx := range b.callID {
+	for idx, id := range b.callID {
+		if id == b.spawnCall {
+			// the parent's call that spawned this subagent: answered in
+			// the parent's log, pending for no one here
+			out = append(out, suggestion{why: fmt.Sprintf("the call at seq %d spawned this subagent (its session's spawn_call_id): its output is in the parent's log, so it is not suggested as pending", seqOf(idx))})
+			continue
+		}
 		if seqOf(idx) > b.cut {
 			tail++
 			continue
