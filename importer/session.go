@@ -96,7 +96,7 @@ type builder struct {
 	// its output.
 	spawnCall string
 	cut       int
-	rules      string // a system prompt given apart from the messages
+	rules     string // a system prompt given apart from the messages
 	// record names the record imported (task_id, trial, reward);
 	// records how many records the input holds; each is true under
 	// ImportEach.
