@@ -59,6 +59,10 @@ var (
 	// to").
 	negations = map[string]bool{"not": true, "don't": true, "dont": true, "doesn't": true, "doesnt": true, "didn't": true,
 		"never": true, "no": true, "isn't": true, "aren't": true, "won't": true}
+	// discourse words after "it should be" frame a remark ("it should be
+	// noted that").
+	discourse = map[string]bool{"noted": true, "mentioned": true, "said": true, "stressed": true, "emphasized": true,
+		"emphasised": true, "pointed": true, "clear": true, "obvious": true}
 	// softeners between the modal and its verb that change nothing.
 	softeners = map[string]bool{"also": true, "still": true, "really": true, "definitely": true, "always": true, "just": true,
 		"only": true, "both": true, "each": true, "all": true, "ideally": true}
@@ -144,6 +148,8 @@ func obligationPattern(clause string) string {
 		return "" // "you should see a prompt"
 	case verb == "be" && len(rest) > 0 && evaluations[trimWord(rest[0])] && (pronouns[subject] || trimWord(rest[0]) != "the"):
 		return "" // "it should be fine", "that should be it"
+	case verb == "be" && len(rest) > 0 && pronouns[subject] && (strings.HasSuffix(trimWord(rest[0]), "ing") || discourse[trimWord(rest[0])]):
+		return "" // "it should be working", "it should be noted that"
 	}
 	for len(own) > 2 {
 		own = own[1:]

@@ -59,6 +59,8 @@ func TestObligationRules(t *testing.T) {
 		"The suite should pass again.",
 		"That should be it.",
 		"Everything should be ready.",
+		"It should be working by the time you read this.",
+		"It should be noted that the cache is shared.",
 	}
 	for _, said := range expectations {
 		t.Run("no rule: "+said, func(t *testing.T) {
