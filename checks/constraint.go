@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/result"
 
@@ -99,6 +100,9 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 		u, ok := st.otherLanguageEntry(all, prefix, sub, inv)
 		if !ok {
 			u, ok = sameLanguageConcept(rs, prefix, sub, inv)
+		}
+		if !ok {
+			u, ok = st.citedRestatement(all, prefix, sub, inv)
 		}
 		if ok {
 			r.Status = result.Uncertain
@@ -239,17 +243,91 @@ func sameLanguageConcept(rs []reading, prefix string, sub *polarity.Subject, inv
 		// the word the reading turns on must be one of the rule's
 		// concepts: a rule about a name (a role, a host) restated without
 		// the name keeps no concept of it
-		shared := false
-		for _, k := range polarity.ConceptsOf(c.r.Cue) {
-			shared = shared || slices.Contains(concepts, k)
-		}
-		if !shared {
+		if !sharesConcept(c.r, concepts) {
 			continue
 		}
 		what := fmt.Sprintf("the rule's concept (%s)", strings.Join(concepts, ", "))
 		note := fmt.Sprintf("%s keeps %s in other words than the rule's patterns (%s): %s; cannot tell whether it keeps the rule from #%d or a narrower one",
 			c.l.ptr, what, anyOf(inv.Match), readingNote(c.r), inv.SourceSeq)
 		return result.Evidence{Pointer: c.l.ptr, Seq: inv.SourceSeq, Text: clip.String(c.l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}, true
+	}
+	return result.Evidence{}, false
+}
+
+// sharesConcept reports whether the word a reading turns on is one of
+// the rule's concepts: the cue itself (the action a negation bears on),
+// or, for a class phrase that names no action ("ban on", "refrain
+// from"), an action the clause names after it.
+func sharesConcept(r polarity.ClauseReading, concepts []string) bool {
+	has := func(phrase string) bool {
+		for _, k := range polarity.ConceptsOf(phrase) {
+			if slices.Contains(concepts, k) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(r.Cue) {
+		return true
+	}
+	if r.Class != polarity.Deontic {
+		return false
+	}
+	rest := r.Clause
+	if i := strings.Index(strings.ToLower(rest), strings.ToLower(r.Cue)); i >= 0 {
+		rest = rest[i+len(r.Cue):]
+	}
+	for _, w := range strings.FieldsFunc(rest, func(c rune) bool { return !unicode.IsLetter(c) }) {
+		if has(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// citedRestatement reports an entry under prefix that neither a pattern
+// nor a concept found, but that cites the rule's source event and states a
+// rule of its own: a word the reader takes for a rule cue (a negation, a
+// prohibition, an obligation: "changes go to the audit notes, never to
+// the repo") or a noun that names a rule ("a ban on commits"). Citing the event the rule comes from while stating a rule is
+// what a restatement in other words looks like; it may also be another
+// rule from the same event. The check cannot tell, and says so. An entry
+// that cites the event and states no rule (another fact of it), or that
+// another constraint of the scenario's patterns find (the event's other
+// rule), leaves the rule missing.
+func (st *state) citedRestatement(all [][]leaf, prefix string, sub *polarity.Subject, inv *scenarios.Constraint) (result.Evidence, bool) {
+	if len(sub.Concepts()) == 0 {
+		// a rule about a name (a role, a host): restated without the
+		// name, it is another rule
+		return result.Evidence{}, false
+	}
+	for _, s := range all {
+		for _, l := range s {
+			if !strings.HasPrefix(l.ptr, prefix) || st.entrySeq(l.ptr) != inv.SourceSeq || st.sd.otherRule(inv, l.folded) {
+				continue
+			}
+			low := strings.ToLower(l.folded)
+			at := 0
+			for _, w := range strings.FieldsFunc(low, func(r rune) bool {
+				return !unicode.IsLetter(r) && r != '\''
+			}) {
+				i := strings.Index(low[at:], w) + at
+				at = i + len(w)
+				what, ok := polarity.RuleCue(w)
+				if !ok && polarity.IsRuleNoun(w) {
+					what, ok = "a noun that names a rule", true
+				}
+				if !ok {
+					continue
+				}
+				if _, reported := st.pol(l).Has(i, polarity.Report); reported {
+					continue // someone else's words, not a rule the summary states
+				}
+				note := fmt.Sprintf("%s cites #%d, where the rule comes from, and states a rule (%q, %s) in words that neither the rule's patterns (%s) nor its concepts (%s) find: cannot tell whether it keeps the rule",
+					l.ptr, inv.SourceSeq, w, what, anyOf(inv.Match), strings.Join(sub.Concepts(), ", "))
+				return result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}, true
+			}
+		}
 	}
 	return result.Evidence{}, false
 }

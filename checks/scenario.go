@@ -296,6 +296,18 @@ func (d *scenarioData) eventMatches(seq int, patterns []string) bool {
 	return ok && matchesAny(patterns, text)
 }
 
+// otherRule reports whether the patterns of a constraint of the scenario
+// other than inv find folded: it states that rule.
+func (d *scenarioData) otherRule(inv *scenarios.Constraint, folded string) bool {
+	for _, i := range d.sc.Invariants {
+		c, ok := scenarios.Pointer(i).(*scenarios.Constraint)
+		if ok && c.ID != inv.ID && matchesAny(c.Match, folded) {
+			return true
+		}
+	}
+	return false
+}
+
 // isResultOf reports whether the event with seq is a result of call id.
 func (d *scenarioData) isResultOf(seq int, id string) bool {
 	i := d.eventIndex(seq)

@@ -57,3 +57,29 @@ func RuleCue(word string) (string, bool) {
 	what, ok := ruleCueWords()[strings.ToLower(word)]
 	return what, ok
 }
+
+// ruleNouns are the one-word rule nouns of classes.tsv (change, rule:
+// freeze, ban, restriction; congelacion, veto).
+var ruleNouns = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, e := range Entries() {
+		if e.Class != Change || e.Sense != RuleNoun {
+			continue
+		}
+		alts, err := expand(e.Phrase)
+		if err != nil {
+			continue
+		}
+		for _, a := range alts {
+			if !strings.Contains(a, " ") {
+				out[a] = true
+			}
+		}
+	}
+	return out
+})
+
+// IsRuleNoun reports whether word (lower-cased, accents folded) is a noun
+// the class table takes for the name of a rule ("freeze", "ban",
+// "restriction").
+func IsRuleNoun(word string) bool { return ruleNouns()[word] }

@@ -1291,6 +1291,11 @@ func (x *Text) negatedAt(ti int) bool {
 			if x.ci.covered[c.toks[j]] && !x.ci.antonymOnly[c.toks[j]] && !x.inNegation(sg.cl, j) && !x.inClass(sg.cl, j, Deontic) {
 				between = 99
 			}
+			if x.inSense(sg.cl, j, Deontic, Forbid) {
+				// the negation bears on the prohibition, not on the
+				// action: "do not refrain from pushing" pushes
+				between = 99
+			}
 		}
 		if between <= 2 || between <= 6 && x.quantifierSubject(c, h, pos) {
 			return true
@@ -1327,6 +1332,20 @@ func (x *Text) inClass(cl, j int, c Class) bool {
 	for _, h := range x.ci.byClause[cl] {
 		if j >= h.first && j <= h.last && hasClass(tab, h, c) {
 			return true
+		}
+	}
+	return false
+}
+
+// inSense reports whether clause position j is inside a hit of class c
+// with sense se.
+func (x *Text) inSense(cl, j int, c Class, se Sense) bool {
+	tab := classesOf()
+	for _, h := range x.ci.byClause[cl] {
+		if j >= h.first && j <= h.last {
+			if got, ok := senseOf(tab, h, c); ok && got == se {
+				return true
+			}
 		}
 	}
 	return false
