@@ -66,6 +66,14 @@ func TestCorrectionPolarity(t *testing.T) {
 		{name: "faithful: spanish reemplaza a", mut: textOnly("El puerto 6432 reemplaza a 5432."), want: result.Pass},
 		{name: "faithful: spanish sustituye a, after a semicolon", mut: textOnly("El puerto ahora es 6432; sustituye a 5432."), want: result.Pass},
 		{name: "reversed with replaces", mut: textOnly("Port 5432 replaces 6432."), want: result.Fail},
+		{name: "changed back after a former copula", mut: textOnly("The db port is 6432 for now, but the db port was moved back to 5432 after the test."), want: result.Fail, msg: "5432 as current"},
+		{name: "set again after a former copula", mut: textOnly("Port 6432 at first; the port was then set to 5432 again."), want: result.Fail, msg: "5432 as current"},
+		{name: "spanish changed back", mut: textOnly("Puerto 6432 por ahora; luego el puerto fue cambiado de nuevo a 5432."), want: result.Fail, msg: "5432 as current"},
+		{name: "faithful: the new value after was and a change", mut: textOnly("The db port was bumped to 6432 by the user."), want: result.Pass},
+		{name: "faithful: old value is history", mut: textOnly("The db port is 6432; the 5432 setting is obsolete."), want: result.Pass},
+		{name: "faithful: was, then the change", mut: textOnly("The db port was 5432 before the switch to 6432."), want: result.Pass},
+		{name: "faithful: lowered from", mut: textOnly("The db port was moved from 5432 to 6432."), want: result.Pass},
+		{name: "faithful: spanish es historia", mut: textOnly("El puerto 5432 es historia; ahora es 6432."), want: result.Pass},
 		{name: "faithful: old value stated as overridden elsewhere", mut: func(s *summary.Summary) {
 			s.Verified = append(s.Verified, summary.Claim{Claim: "config/db.yaml still sets port 5432 (the old value, overridden by 6432)", SourceSeq: 6})
 		}, want: result.Pass},
