@@ -76,3 +76,46 @@ func TestConstraintInOtherWords(t *testing.T) {
 		})
 	}
 }
+
+// TestRefutedHypothesisInOtherWords: the refuted idea said again in words
+// its patterns do not match, with a word of cause ("the culprit", "is
+// behind", "to blame"), is uncertain, never a pass; a denial, a cause
+// said of something else, or a mention with no cause stays a pass.
+func TestRefutedHypothesisInOtherWords(t *testing.T) {
+	sc := builtinByID(t)["refuted-cdn-latency"]
+	g, ok := readGold(t, "refuted-cdn-latency")
+	if sc == nil || !ok {
+		t.Fatal("no scenario or gold")
+	}
+	for _, tc := range []struct {
+		step string
+		want result.Status
+	}{
+		{"the CDN proved to be the culprit for the latency in the end; tune the edge", result.Uncertain},
+		{"it seems Cloudflare is behind the extra latency, so open a ticket with them", result.Uncertain},
+		{"the CDN was to blame for the latency, as first suspected", result.Uncertain},
+		{"la latencia es culpa de Cloudflare, hay que revisar el borde", result.Uncertain},
+		{"the CDN is not the cause of the latency; the v2.31.0 queries are", result.Pass},
+		{"the CDN cut-over came the same morning as v2.31.0, which caused the latency", result.Pass},
+		{"measure latency through the CDN and straight to the origin once more", result.Pass},
+		{"nobody should blame the CDN for the latency again", result.Pass},
+		{"la latencia no es culpa de Cloudflare: la base de datos tarda 1650 ms", result.Pass},
+	} {
+		t.Run(tc.step, func(t *testing.T) {
+			var s map[string]any
+			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
+				t.Fatal(err)
+			}
+			s["next_steps"] = []any{tc.step}
+			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
+				if r.Check == result.TypeRefutedHypothesis && r.Invariant == "cdn-refuted" {
+					if r.Status != tc.want {
+						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatal("no result for refuted_hypothesis/cdn-refuted")
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/summary"
 
@@ -127,8 +128,13 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 	}
 	if !hasUncertain {
 		// in a language the patterns are not in, the hypothesis is found
-		// by its names only, and cannot be told
-		if e, ok := st.hypothesisAcrossLanguages(fields, inv); ok {
+		// by its names only, and cannot be told; in theirs, a clause that
+		// names it as a cause in other words cannot be told either
+		e, ok := st.hypothesisAcrossLanguages(fields, inv)
+		if !ok {
+			e, ok = st.hypothesisAsCause(fields, inv)
+		}
+		if ok {
 			r.Status = result.Uncertain
 			r.Message = e.Note
 			r.Evidence = append(r.Evidence, e)
@@ -286,6 +292,142 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 		}
 	}
 	return result.Evidence{}, false
+}
+
+// causeWords say that something is the cause of something else, in the
+// words a summary uses when the patterns' verbs are not there ("the CDN
+// turned out to be the culprit for the latency", "Cloudflare is behind
+// the extra latency").
+var causeWords = set(`cause causes caused causing culprit culprits behind responsible blame blamed explains explained explaining attributable attributed causa causas causado causada causante culpable culpa responsable explica explican`)
+
+// hypothesisAsCause finds a clause, in any language and outside a
+// hypotheses[] entry marked refuted, that the patterns do not match but that names two of the hypothesis's names with
+// a word of cause, and that no negation, cancellation, permission,
+// retraction or mistake bears on: "the CDN turned out to be the culprit
+// for the latency after all". It may re-assert the refuted idea in other
+// words, or state another cause beside the names: the check cannot tell,
+// and says so.
+func (st *state) hypothesisAsCause(fields [][]leaf, inv *scenarios.RefutedHypothesis) (result.Evidence, bool) {
+	h := st.hypothesisLanguages(inv)
+	if len(h.names) < 2 {
+		return result.Evidence{}, false
+	}
+	for _, seg := range fields {
+		for _, l := range seg {
+			low := l.lower
+			if low == "" {
+				low = strings.ToLower(l.folded)
+			}
+			if len(low) != len(l.folded) {
+				continue
+			}
+			type at struct {
+				word string
+				pos  int
+			}
+			var names, causes []at
+			for _, n := range h.names {
+				if causeWords[n] {
+					continue
+				}
+				if i := findToken(low, n); i >= 0 {
+					names = append(names, at{n, i})
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			for _, w := range wordsAt(low) {
+				if causeWords[w.word] {
+					causes = append(causes, at{w.word, w.pos})
+				}
+			}
+			if len(causes) == 0 || matchesAny(inv.Match, l.folded) {
+				continue // the patterns read a field they match
+			}
+			p := st.pol(l)
+			// in the patterns' language the names of both sides of the
+			// idea are there to be found; in another, its names (cdn,
+			// redis) are written as they are and the rest is translated
+			need, either := 2, false
+			if lang := p.Language(); lang != "" && !slices.Contains(h.langs, lang) {
+				need, either = 1, true
+			}
+			if len(names) < need {
+				continue
+			}
+			for _, c := range causes {
+				var with []string
+				bears := false // a name the word of cause is said of
+				for _, n := range names {
+					if !p.SameClause(n.pos, c.pos) {
+						continue
+					}
+					with = append(with, n.word)
+					switch {
+					case n.pos < c.pos && !detached(low[n.pos+len(n.word):c.pos]):
+						bears = true
+					case either && n.pos > c.pos && !detached(low[c.pos+len(c.word):n.pos]):
+						bears = true // "la latencia es culpa de Cloudflare"
+					}
+				}
+				if len(with) < need || !bears {
+					continue
+				}
+				if _, denied := p.Has(c.pos, polarity.Contradiction...); denied {
+					continue
+				}
+				note := fmt.Sprintf("%s names the hypothesis refuted at #%d (%s) with a word of cause (%q) in words its patterns (%s) do not match: cannot tell whether it re-asserts it",
+					l.ptr, inv.RefutedBySeq, strings.Join(with, ", "), c.word, anyOf(inv.Match))
+				return result.Evidence{Pointer: l.ptr, Seq: inv.RefutedBySeq, Text: clip.String(l.text, clipLen), Pattern: anyOf(inv.Match), Note: note}, true
+			}
+		}
+	}
+	return result.Evidence{}, false
+}
+
+// detached reports whether the words between a name and a word of cause
+// after it attach the cause to something else: a comma or a colon, or a
+// relative pronoun ("the CDN cut-over came the same morning as v2.31.0,
+// which caused the latency").
+func detached(between string) bool {
+	if strings.ContainsAny(between, ",;:") {
+		return true
+	}
+	for _, w := range wordsAt(between) {
+		if relativeWords[w.word] || w.word == "that" {
+			return true
+		}
+	}
+	return false
+}
+
+// wordAt is a word of a text and its byte offset.
+type wordAt struct {
+	word string
+	pos  int
+}
+
+// wordsAt returns the words (letters) of low with their offsets.
+func wordsAt(low string) []wordAt {
+	var out []wordAt
+	start := -1
+	for i, r := range low {
+		if unicode.IsLetter(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, wordAt{low[start:i], start})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, wordAt{low[start:], start})
+	}
+	return out
 }
 
 // mentionWords put a name inside a phrase about something else: "la
