@@ -157,8 +157,19 @@ func obligationPattern(clause string) string {
 	for len(own) > 0 && (stopTail[trimWord(own[0])] || pronouns[trimWord(own[0])]) {
 		own = own[1:]
 	}
-	if len(own) == 0 && len(after[i:]) < 2 {
-		return "" // "it should": nothing left to recognise the rule by
+	if len(own) == 0 {
+		// no subject left: the words after the modal must name the rule
+		// ("be a client-only app"), not one adjective ("it has to be
+		// quick" would match any "must be quick")
+		content := 0
+		for _, w := range after[i:min(len(after), i+4)] {
+			if w := trimWord(w); w != "be" && !stopTail[w] {
+				content++
+			}
+		}
+		if content < 2 {
+			return ""
+		}
 	}
 	// the modal and three words after it, four when no subject is left
 	// ("this should be a client-only app")
