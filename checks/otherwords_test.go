@@ -119,3 +119,44 @@ func TestRefutedHypothesisInOtherWords(t *testing.T) {
 		})
 	}
 }
+
+// TestPendingSuccessInOtherWords: an operation with no result said to
+// have finished without its id, named by what tells its call from the
+// other calls of its tool (the target) and what it acts on, is uncertain,
+// never a pass; the same words about the other call, a hedge or a denial
+// stay a pass.
+func TestPendingSuccessInOtherWords(t *testing.T) {
+	sc := builtinByID(t)["unresolved-migration-no-result"]
+	g, ok := readGold(t, "unresolved-migration-no-result")
+	if sc == nil || !ok {
+		t.Fatal("no scenario or gold")
+	}
+	for _, tc := range []struct {
+		step string
+		want result.Status
+	}{
+		{"the migration on prod-db is done, so kick off the carrier sync", result.Uncertain},
+		{"prod-db got 0193 applied overnight", result.Uncertain},
+		{"en prod-db la 0193 terminó bien; seguir con el sync", result.Uncertain},
+		{"the staging-db migration finished in 2.41 s", result.Pass},
+		{"find out whether the prod-db migration finished before rerunning it", result.Pass},
+		{"the prod-db migration never returned: do not assume it applied", result.Pass},
+	} {
+		t.Run(tc.step, func(t *testing.T) {
+			var s map[string]any
+			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
+				t.Fatal(err)
+			}
+			s["next_steps"] = []any{tc.step}
+			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
+				if r.Check == result.TypePendingOperation && r.Invariant == "prod-migration" {
+					if r.Status != tc.want {
+						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatal("no result for pending_operation/prod-migration")
+		})
+	}
+}

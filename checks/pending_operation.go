@@ -2,7 +2,10 @@ package checks
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/compact-eval/compact-eval/summary"
 
@@ -30,8 +33,11 @@ import (
 // have finished", "was to be deployed"). On a text-only summary (1) asks
 // that text names the op id and (2) reads text. A clause that says
 // something of the operation in words no table holds ("c17 cleared QA")
-// makes the check uncertain when nothing else fails. Skip while call_seq
-// is after the cut.
+// makes the check uncertain when nothing else fails, and so does a clause
+// that says it finished naming it by its call rather than its id (the
+// target that tells it from the other calls of its tool and what it acts
+// on: "the prod-db migration went through"). Skip while call_seq is after
+// the cut.
 type PendingOperationCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -137,6 +143,13 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 		}
 		return []result.CheckResult{r}
 	}
+	if unsure == nil {
+		if e, ok := st.successByArguments(inv); ok {
+			r.Status, r.Message = result.Uncertain, e.Note
+			r.Evidence = []result.Evidence{e}
+			return []result.CheckResult{r}
+		}
+	}
 	if unsure != nil {
 		r.Status = result.Uncertain
 		r.Message = uncertainMessage(*unsure, "operation "+id)
@@ -193,4 +206,144 @@ func (st *state) ownDescription(l leaf, id string) bool {
 		}
 	}
 	return false
+}
+
+// opNames are the words that name an operation without its id, read from
+// its call: what tells it from the other calls of the same tool (the
+// target "prod-db" where another call had "staging-db"), and what it acts
+// on (its other arguments' tokens, the words of its tool's name:
+// "0193_add_carrier_ref", "migration").
+type opNames struct {
+	distinct, object []string
+}
+
+// opNamesKey keys an invariant's opNames in scenarioData.subjects.
+type opNamesKey struct{ inv *scenarios.PendingOperation }
+
+func (st *state) operationNames(inv *scenarios.PendingOperation) opNames {
+	if v, ok := st.sd.subjects.Load(opNamesKey{inv}); ok {
+		return v.(opNames)
+	}
+	var n opNames
+	sc := st.sd.sc
+	if i := st.sd.eventIndex(inv.CallSeq); i >= 0 && sc.Events[i].ToolCall != nil {
+		call := sc.Events[i].ToolCall
+		others := map[string]bool{}
+		for _, e := range sc.Events {
+			if e.ToolCall != nil && e.ToolCall.Name == call.Name && e.ToolCall.ID != call.ID {
+				for _, t := range argTokens(e.ToolCall.Args) {
+					others[t] = true
+				}
+			}
+		}
+		seen := map[string]bool{}
+		for _, t := range argTokens(call.Args) {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			if others[t] {
+				n.object = append(n.object, t)
+			} else {
+				n.distinct = append(n.distinct, t)
+			}
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(call.Name), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if len(w) >= 5 && !seen[w] {
+				seen[w] = true
+				n.object = append(n.object, w)
+			}
+		}
+	}
+	got, _ := st.sd.subjects.LoadOrStore(opNamesKey{inv}, n)
+	return got.(opNames)
+}
+
+// argTokens are the tokens of a call's string arguments that can name it
+// in prose: each whitespace-separated value word of three characters or
+// more that holds a digit or a hyphen, dot or underscore (prod-db,
+// 0193_add_carrier_ref), and its parts between underscores and slashes
+// that hold a digit (0193). Plain words ("select", "users") name nothing.
+func argTokens(args map[string]any) []string {
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			for _, w := range strings.Fields(strings.ToLower(x)) {
+				w = strings.Trim(w, `"'()[]{},;:`)
+				if len(w) < 3 || !strings.ContainsAny(w, "0123456789-._") || len(w) > 60 {
+					continue
+				}
+				out = append(out, w)
+				for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '_' || r == '/' }) {
+					if part != w && len(part) >= 3 && strings.ContainsAny(part, "0123456789") {
+						out = append(out, part)
+					}
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k])
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(args)
+	return out
+}
+
+// successByArguments finds a clause, outside the operation's own pending
+// entry, that names the operation without its id, by a word that tells
+// it from the other calls of its tool and a word of what it acts on
+// (opNames), and that says it finished in words of the completion class,
+// neither negated nor hedged: "the prod-db migration went through fine",
+// "la migración 0193 en prod-db quedó aplicada". It may be the operation,
+// or another one on the same things: the check cannot tell, and says so.
+func (st *state) successByArguments(inv *scenarios.PendingOperation) (result.Evidence, bool) {
+	n := st.operationNames(inv)
+	if len(n.distinct) == 0 || len(n.object) == 0 {
+		return result.Evidence{}, false
+	}
+	for _, l := range st.leaves {
+		if st.sum.TextOnly() && l.ptr != "/text" || st.ownDescription(l, inv.OpID) || findToken(l.text, inv.OpID) >= 0 {
+			continue
+		}
+		low := strings.ToLower(l.text)
+		if len(low) != len(l.text) {
+			continue
+		}
+		var spans []polarity.Span
+		for _, d := range n.distinct {
+			if i := findToken(low, d); i >= 0 {
+				spans = append(spans, polarity.Span{Start: i, End: i + len(d)})
+			}
+		}
+		if len(spans) == 0 {
+			continue
+		}
+		var object string
+		for _, o := range n.object {
+			if findToken(low, o) >= 0 {
+				object = o
+				break
+			}
+		}
+		if object == "" {
+			continue
+		}
+		p := st.polRaw(l)
+		for _, cr := range p.Read(polarity.OperationSubject(), spans) {
+			if cr.Reading != polarity.Contradicts || !p.SameClause(spans[0].Start, cr.ClauseAt) && findToken(strings.ToLower(cr.Clause), object) < 0 {
+				continue
+			}
+			note := fmt.Sprintf("%s names operation %s (#%d) by its call (%q, %q) without its id and says it finished: %q (%s); cannot tell whether it is this operation",
+				l.ptr, inv.OpID, inv.CallSeq, low[spans[0].Start:spans[0].End], object, clip.String(cr.Clause, clipLen), readingNote(cr))
+			return result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(cr.Clause, clipLen), Note: note}, true
+		}
+	}
+	return result.Evidence{}, false
 }
