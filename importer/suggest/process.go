@@ -30,7 +30,7 @@ var processRE = lazyre.New(`^(?:(?:please|and|also|then|but|so),? )?(keep|preser
 
 var (
 	// notKept follows "keep" in a continuation or a courtesy.
-	notKept = map[string]bool{"going": true, "trying": true, "working": true, "at": true, "on": true, "up": true, "looking": true,
+	notKept = map[string]bool{"going": true, "trying": true, "working": true, "on": true, "up": true, "looking": true,
 		"digging": true, "me": true, "us": true, "in": true, "track": true, "reading": true, "it": false}
 	// whenRE is a condition or a time that makes an order a rule.
 	whenRE = lazyre.New(`\b(after|before|when|once|until|unless|if|as soon as|whenever)\b`)
@@ -60,8 +60,8 @@ func processPattern(clause string) string {
 			return ""
 		}
 	default:
-		if notKept[trimWord(rest[0])] {
-			return ""
+		if notKept[trimWord(rest[0])] || trimWord(rest[0]) == "at" && trimWord(rest[1]) == "it" {
+			return "" // "keep going", "keep at it"
 		}
 	}
 	return phrase(append([]string{verb}, rest...), 6)

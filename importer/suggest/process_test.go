@@ -23,6 +23,7 @@ func TestProcessRules(t *testing.T) {
 		"Stick to the standard library.",
 		"Limit the change to the parser package.",
 		"Also maintain the old column names for readers.",
+		"Keep at least two workers idle.",
 	}
 	for _, said := range rules {
 		t.Run(said, func(t *testing.T) {
@@ -37,6 +38,7 @@ func TestProcessRules(t *testing.T) {
 	}
 	steps := []string{
 		"Keep going.",
+		"Keep at it.",
 		"Keep me posted.",
 		"Keep in mind the cluster is shared.",
 		"Stop the dev server.",
