@@ -26,7 +26,9 @@ import (
 // artifacts[].path exactly, and is not marked stale, superseded or deleted;
 // (2) a twin listed in artifacts is not marked current, and when one is
 // listed, each listed required path says current (listing both with no
-// status leaves the agent to guess); (3) no path of the group that the
+// status leaves the agent to guess), and no clause of another field
+// presents a twin as live (a current cue: loads, picks up, the real one)
+// or retires a live path (a stale or supersession cue); (3) no path of the group that the
 // covered history never names appears anywhere in the summary; (4) for each
 // digest given for a due or listed path, the artifacts entry with that
 // path carries exactly that digest, and no entry with another path carries
@@ -173,6 +175,7 @@ func (a *artifactRun) structured() {
 				fmt.Sprintf("%s marks %s as current; the live one is %s", ptrf("artifacts", i, "status"), p, strings.Join(a.inv.Required, ", ")))
 		}
 	}
+	a.otherFields()
 	if twinListed == "" {
 		return
 	}
@@ -180,6 +183,52 @@ func (a *artifactRun) structured() {
 		if i := a.listed(p); i >= 0 && st.sum.Artifacts[i].Status == "" {
 			a.fail(result.Evidence{Pointer: ptrf("artifacts", i, "status"), Text: p, Note: "no status beside its twin " + twinListed},
 				fmt.Sprintf("artifacts lists both %s and its twin %s with nothing saying which is live: mark %s current", p, twinListed, p))
+		}
+	}
+}
+
+// otherFields reads the fields of a structured summary outside artifacts
+// for what artifacts[] says by status: a clause that presents a twin as
+// the live one ("the loader reads config/db.yaml"), or marks a live path
+// as not live ("config/db.yml is a leftover"), contradicts the statuses.
+func (a *artifactRun) otherFields() {
+	st := a.st
+	for _, l := range st.leaves {
+		if strings.HasPrefix(l.ptr, "/artifacts/") || isSupersedes(l.ptr) {
+			continue
+		}
+		var p *polarity.Text
+		read := func() *polarity.Text {
+			if p == nil {
+				p = st.polRaw(l)
+			}
+			return p
+		}
+		for _, twin := range a.twins {
+			for _, i := range tokenOffsets(l.text, twin) {
+				c := read().Judge(i, i+len(twin), nil, polarity.Current)
+				if c.Kind != polarity.Current {
+					continue
+				}
+				if v := read().Judge(i, i+len(twin), nil, notLive...); v.Negated() {
+					continue
+				}
+				a.fail(result.Evidence{Pointer: l.ptr, Text: twin, Note: cueNote(c)},
+					fmt.Sprintf("%s presents %s as the live one (%s); the live one is %s", l.ptr, twin, cueNote(c), strings.Join(a.inv.Required, ", ")))
+				return
+			}
+		}
+		for _, path := range a.due {
+			for _, i := range tokenOffsets(l.text, path) {
+				// only the words that retire a file: a negation or a past
+				// "was" says too little of a path outside its entry ("do not
+				// hand-edit config/db.yml", "the log was rotated")
+				if v := read().Judge(i, i+len(path), nil, polarity.Stale, polarity.Supersession); v.Negated() && !v.Reported {
+					a.fail(result.Evidence{Pointer: l.ptr, Seq: st.sd.firstPathSeq(path), Text: path, Note: cueNote(v)},
+						fmt.Sprintf("%s marks the live path %s as not live (%s)", l.ptr, path, cueNote(v)))
+					return
+				}
+			}
 		}
 	}
 }

@@ -160,3 +160,43 @@ func TestPendingSuccessInOtherWords(t *testing.T) {
 		})
 	}
 }
+
+// TestArtifactInOtherFields: on a structured summary whose artifacts mark
+// the live file current, a clause elsewhere that presents its twin as the
+// live one, or retires the live one, fails; the faithful sentences that
+// name both files stay a pass.
+func TestArtifactInOtherFields(t *testing.T) {
+	sc := builtinByID(t)["similar-names-db-config"]
+	g, ok := readGold(t, "similar-names-db-config")
+	if sc == nil || !ok {
+		t.Fatal("no scenario or gold")
+	}
+	for _, tc := range []struct {
+		step string
+		want result.Status
+	}{
+		{"the app actually reads config/db.yaml, so raise pool_max there", result.Fail},
+		{"the loader picks up config/db.yaml at boot; change pool_max there", result.Fail},
+		{"config/db.yml is a leftover from the old deploy; edit the other file", result.Fail},
+		{"config/db.yaml is a lookalike nobody loads; raise pool_max in config/db.yml", result.Pass},
+		{"the service reads from config/db.yml, not config/db.yaml", result.Pass},
+		{"do not hand-edit config/db.yml without showing the user the diff", result.Pass},
+	} {
+		t.Run(tc.step, func(t *testing.T) {
+			var s map[string]any
+			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
+				t.Fatal(err)
+			}
+			s["next_steps"] = []any{tc.step}
+			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
+				if r.Check == result.TypeArtifact && r.Invariant == "db-config-files" {
+					if r.Status != tc.want {
+						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatal("no result for artifact/db-config-files")
+		})
+	}
+}
