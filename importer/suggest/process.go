@@ -31,7 +31,7 @@ var processRE = lazyre.New(`^(?:(?:please|and|also|then|but|so),? )?(keep|preser
 var (
 	// notKept follows "keep" in a continuation or a courtesy.
 	notKept = map[string]bool{"going": true, "trying": true, "working": true, "on": true, "up": true, "looking": true,
-		"digging": true, "me": true, "us": true, "in": true, "track": true, "reading": true, "it": false}
+		"digging": true, "me": true, "us": true, "in": true, "track": true, "reading": true}
 	// whenRE is a condition or a time that makes an order a rule.
 	whenRE = lazyre.New(`\b(after|before|when|once|until|unless|if|as soon as|whenever)\b`)
 	// leftAsRE is the state "leave" keeps something in.
