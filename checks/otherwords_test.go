@@ -200,3 +200,42 @@ func TestArtifactInOtherFields(t *testing.T) {
 		})
 	}
 }
+
+// TestQuantityUnitSwappedBesideKept: the value kept in one field does not
+// hide the same number in another unit stated of the same subject in
+// another field (two values for one limit); a different subject's figure
+// in the same sentence, or the swap taken back, stays a pass.
+func TestQuantityUnitSwappedBesideKept(t *testing.T) {
+	sc := builtinByID(t)["quantities-llm-gateway-limits"]
+	g, ok := readGold(t, "quantities-llm-gateway-limits")
+	if sc == nil || !ok {
+		t.Fatal("no scenario or gold")
+	}
+	for _, tc := range []struct {
+		decision string
+		want     result.Status
+	}{
+		{"for the review: the upstream timeout is 30 ms per request", result.Fail},
+		{"keep the timeout at 30 ms as configured in staging", result.Fail},
+		{"the upstream timeout stays 30 s, with a 30 ms retry backoff", result.Pass},
+		{"the upstream timeout is 30 s (30 ms was a typo in the ticket)", result.Pass},
+		{"retries wait 30 ms; nothing else changes", result.Pass},
+	} {
+		t.Run(tc.decision, func(t *testing.T) {
+			var s map[string]any
+			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
+				t.Fatal(err)
+			}
+			s["decisions"] = []any{map[string]any{"text": tc.decision, "source_seq": 40}}
+			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
+				if r.Check == result.TypeQuantity && r.Invariant == "upstream-timeout" {
+					if r.Status != tc.want {
+						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatal("no result for quantity/upstream-timeout")
+		})
+	}
+}

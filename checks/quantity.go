@@ -28,8 +28,11 @@ import (
 // limit ("must not exceed 800 ms" states 800 ms). Fail says what was
 // wanted and, when the summary states a near miss (the same number in
 // another unit, or the same unit with another number), names it and where:
-// "want 30 s; found 30 ms at /constraints/0/text". Skip while the quantity
-// is first stated after the cut.
+// "want 30 s; found 30 ms at /constraints/0/text". With match patterns, a
+// value kept in one field does not hide the same number in another unit
+// that another clause gives the same subject ("upstream timeout 30 ms"
+// beside "upstream timeout 30 s"): fail, two values for one limit. Skip
+// while the quantity is first stated after the cut.
 type QuantityCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -101,6 +104,12 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 		}
 	}
 	if kept != nil {
+		if e, ok := st.swappedUnit(inv, leaves, fs, first); ok {
+			r.Status = result.Fail
+			r.Message = fmt.Sprintf("%s states %s of %s where %s is kept at %s: the same number in another unit", e.Pointer, e.Text, clip.String(e.Pattern, 40), want, kept.Pointer)
+			r.Evidence = []result.Evidence{e, *kept}
+			return []result.CheckResult{r}
+		}
 		r.Status = result.Pass
 		r.Message = fmt.Sprintf("%s kept at %s as %q", want, kept.Pointer, kept.Text)
 		r.Evidence = []result.Evidence{*kept}
@@ -126,4 +135,52 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 	r.Message = fmt.Sprintf("want %s%s; the summary states no such quantity", want, where)
 	r.Evidence = []result.Evidence{{Seq: first, Text: want, Pattern: anyOf(inv.Match), Note: "not found"}}
 	return []result.CheckResult{r}
+}
+
+// swappedUnit finds, when the invariant names its subject (match), the
+// same number in another unit of the same dimension stated of that
+// subject (the first quantity after a match, in its clause), and not
+// taken back: "upstream
+// timeout 30 ms" beside "upstream timeout 30 s" elsewhere leaves the agent
+// two values for one limit. "30 s (not 30 ms)" takes the swap back.
+func (st *state) swappedUnit(inv *scenarios.Quantity, leaves []leaf, fs []*filter, first int) (result.Evidence, bool) {
+	if len(inv.Match) == 0 {
+		return result.Evidence{}, false
+	}
+	for _, l := range leaves {
+		if isSupersedes(l.ptr) || len(l.folded) != len(l.text) {
+			continue
+		}
+		if _, ok := st.findAnyLeaf(inv.Match, fs, l); !ok {
+			continue
+		}
+		qs := st.quantities(l)
+		p := st.polRaw(l)
+		for i, pat := range inv.Match {
+			re := fs[i].re
+			if re == nil {
+				continue
+			}
+			for _, m := range re.FindAllStringIndex(l.folded, -1) {
+				// the quantity the subject owns: the first one after it
+				// in its clause ("timeout 30 s, backoff 30 ms" gives the
+				// timeout 30 s)
+				var q *quantity.Quantity
+				for k := range qs {
+					if qs[k].Start >= m[1] && p.SameClause(m[0], qs[k].Start) {
+						q = &qs[k]
+						break
+					}
+				}
+				if q == nil || q.Value != inv.Value || q.Unit == "" || q.Is(inv.Value, inv.Unit) || !quantity.SameDimension(q.Unit, inv.Unit) {
+					continue
+				}
+				if p.Judge(q.Start, q.End, nil, notCurrent...).Negated() {
+					continue
+				}
+				return result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pat, Note: "the same number in another unit"}, true
+			}
+		}
+	}
+	return result.Evidence{}, false
 }
