@@ -300,6 +300,13 @@ func (st *state) hypothesisAcrossLanguages(fields [][]leaf, inv *scenarios.Refut
 // the extra latency").
 var causeWords = set(`cause causes caused causing culprit culprits behind responsible blame blamed explains explained explaining attributable attributed causa causas causado causada causante culpable culpa responsable explica explican`)
 
+// framedWords present an idea as a guess, or its refutation, in words the
+// class reader does not link to the names: a field that holds one of them
+// ("we first thought the CDN was behind it; #31 disproved it", "the CDN was
+// suspected of causing it until #31") reports the idea, it does not assert
+// it; "as first suspected" confirms the guess and frames nothing.
+var framedWords = set(`thought suspected suspect suspicion suspicions assumed believed guessed guess hypothesis hypothesized theory hunch speculated disproved disproven refuted ruled excluded debunked cleared exonerated falsified sospecha sospechamos sospechaba pensamos pensabamos creimos creiamos supusimos hipotesis teoria descartado descartada descartamos refutado refutada desmentido desmentida`)
+
 // hypothesisAsCause finds a clause, in any language and outside a
 // hypotheses[] entry marked refuted, that the patterns do not match but that names two of the hypothesis's names with
 // a word of cause, and that no negation, cancellation, permission,
@@ -346,6 +353,33 @@ func (st *state) hypothesisAsCause(fields [][]leaf, inv *scenarios.RefutedHypoth
 				continue // the patterns read a field they match
 			}
 			p := st.pol(l)
+			// a field that says, of the names, that the idea was refuted,
+			// or only was one ("we first thought", "was suspected of"),
+			// restates no claim
+			var spans []polarity.Span
+			for _, n := range names {
+				spans = append(spans, polarity.Span{Start: n.pos, End: n.pos + len(n.word)})
+			}
+			said := false
+			for _, r := range p.Read(polarity.HypothesisSubject(), spans) {
+				said = said || r.Reading == polarity.Affirms || r.Reading == polarity.History
+			}
+			ws := wordsAt(low)
+			for i, w := range ws {
+				if !framedWords[w.word] {
+					continue
+				}
+				// "as first suspected", "como sospechabamos" confirm the
+				// guess: no frame
+				confirms := false
+				for j := max(i-2, 0); j < i; j++ {
+					confirms = confirms || ws[j].word == "as" || ws[j].word == "como"
+				}
+				said = said || !confirms
+			}
+			if said {
+				continue
+			}
 			// in the patterns' language the names of both sides of the
 			// idea are there to be found; in another, its names (cdn,
 			// redis) are written as they are and the rest is translated
