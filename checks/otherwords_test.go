@@ -143,6 +143,7 @@ func TestPendingSuccessInOtherWords(t *testing.T) {
 		{"the staging-db migration finished in 2.41 s", result.Pass},
 		{"find out whether the prod-db migration finished before rerunning it", result.Pass},
 		{"the prod-db migration never returned: do not assume it applied", result.Pass},
+		{"do not report the prod-db migration as done until schema_migrations shows 193", result.Pass},
 	} {
 		t.Run(tc.step, func(t *testing.T) {
 			var s map[string]any
@@ -183,6 +184,8 @@ func TestArtifactInOtherFields(t *testing.T) {
 		{"config/db.yaml is a lookalike nobody loads; raise pool_max in config/db.yml", result.Pass},
 		{"the service reads from config/db.yml, not config/db.yaml", result.Pass},
 		{"do not hand-edit config/db.yml without showing the user the diff", result.Pass},
+		{"nothing loads config/db.yaml any more; the service uses config/db.yml", result.Pass},
+		{"config/db.yaml is what gets loaded, not config/db.yml", result.Fail},
 	} {
 		t.Run(tc.step, func(t *testing.T) {
 			var s map[string]any
