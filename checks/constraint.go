@@ -36,7 +36,9 @@ import (
 // retraction word inside a new decision's own content is no retraction.
 // A clause that touches the rule in words no table holds ("the freeze was
 // softened") makes the check uncertain (never kept) when nothing
-// contradicts and the rule is otherwise kept; a rule only in a frame of
+// contradicts and the rule is otherwise kept; so does a constraints entry
+// no pattern finds that keeps the rule's concept, or that cites the
+// rule's event and states a rule in other words (citedRestatement); a rule only in a frame of
 // history or reported speech is not kept.
 // The constraints entry that keeps the rule must cite an event that states
 // it (source_seq, or an event where a match pattern matches); no citation
@@ -289,9 +291,9 @@ func sharesConcept(r polarity.ClauseReading, concepts []string) bool {
 // nor a concept found, but that cites the rule's source event and states a
 // rule of its own: a word the reader takes for a rule cue (a negation, a
 // prohibition, an obligation: "changes go to the audit notes, never to
-// the repo") or a noun that names a rule ("a ban on commits"). Citing the event the rule comes from while stating a rule is
-// what a restatement in other words looks like; it may also be another
-// rule from the same event. The check cannot tell, and says so. An entry
+// the repo") or a noun that names a rule ("a ban on commits"). Citing the
+// event the rule comes from while stating a rule is what a restatement in
+// other words looks like; it may also be another rule from the same event. The check cannot tell, and says so. An entry
 // that cites the event and states no rule (another fact of it), or that
 // another constraint of the scenario's patterns find (the event's other
 // rule), leaves the rule missing.
