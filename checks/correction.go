@@ -238,7 +238,7 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 			if p == nil {
 				p = st.pol(l)
 			}
-			v = valueVerdict(p, low, i, i+len(needle))
+			v = valueVerdict(p, i, i+len(needle))
 		}
 		out = append(out, valueSpan{v: v})
 		off = i + len(needle)
@@ -267,67 +267,17 @@ func (f valueFinder) spans(st *state, l leaf) []valueSpan {
 // polarity cue that marks it as not current or former, else a history
 // frame (polarity.Text.HistoryFrame).
 func judgeValue(st *state, l leaf, start, end int) polarity.Verdict {
-	return valueVerdict(st.polRaw(l), strings.ToLower(l.text), start, end)
+	return valueVerdict(st.polRaw(l), start, end)
 }
 
-// valueVerdict is what p (whose lower-cased text is low) says of the value
-// at [start, end): a cue of notCurrentOrFormer, else a history frame. A
-// former "was" that a change to the value follows is none: "the rate was
-// bumped back up to 200 rows/s" makes 200 rows/s the value now.
-func valueVerdict(p *polarity.Text, low string, start, end int) polarity.Verdict {
+// valueVerdict is what p says of the value at [start, end): a cue of
+// notCurrentOrFormer, else a history frame.
+func valueVerdict(p *polarity.Text, start, end int) polarity.Verdict {
 	v := p.Judge(start, end, nil, notCurrentOrFormer...)
-	if v.Kind == polarity.Former && changedTo(low, v, start) {
-		return polarity.Verdict{}
-	}
 	if v.Kind == "" {
 		if h, ok := p.HistoryFrame(start, end); ok {
 			return h
 		}
 	}
 	return v
-}
-
-// formerCopulas are the former cues that are only a past copula: what
-// follows them may be the change that made the value current.
-var formerCopulas = map[string]bool{"was": true, "were": true, "era": true, "eran": true, "fue": true}
-
-// changeParticles may stand around the change ("then set", "bumped back
-// up to"); changeVerbs are the changes whose participle is no -ed, -en, -ado
-// or -ido ("set to", "put back to").
-var (
-	changeParticles = map[string]bool{"back": true, "up": true, "down": true, "again": true, "finally": true, "then": true, "later": true, "eventually": true, "luego": true, "despues": true, "de": true, "nuevo": true}
-	changeVerbs     = map[string]bool{"set": true, "cut": true, "put": true, "reset": true, "upped": true, "bumped": true, "puesto": true, "vuelto": true}
-)
-
-// changedTo reports whether the words between former cue v and the value
-// at start are a change to the value: one participle among particles,
-// then "to" ("was raised to", "was then set back to", "fue subido de
-// nuevo a").
-func changedTo(low string, v polarity.Verdict, start int) bool {
-	if !formerCopulas[strings.ToLower(v.Cue)] {
-		return false
-	}
-	from := v.At + len(v.Cue)
-	if from < 0 || from > start || start > len(low) {
-		return false
-	}
-	words := strings.Fields(low[from:start])
-	if len(words) < 2 || len(words) > 5 {
-		return false
-	}
-	if last := words[len(words)-1]; last != "to" && last != "a" && last != "hasta" {
-		return false
-	}
-	verbs := 0
-	for _, w := range words[:len(words)-1] {
-		switch {
-		case changeParticles[w]:
-		case changeVerbs[w] || strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") || strings.HasSuffix(w, "ado") || strings.HasSuffix(w, "ido") ||
-			strings.HasSuffix(w, "ada") || strings.HasSuffix(w, "ida"):
-			verbs++
-		default:
-			return false
-		}
-	}
-	return verbs == 1
 }

@@ -155,6 +155,8 @@ func TestArtifactStatus(t *testing.T) {
 		{name: "text: both named, nothing says which", sc: twinNamed, mut: textOnly("config/db.yaml (sha256:abc123) and config/db.yml exist."), want: result.Fail, msg: "nothing saying which is live"},
 		{name: "text: twin presented as live", sc: twinNamed, mut: textOnly("config/db.yaml (sha256:abc123) is old; the app loads config/db.yml."), want: result.Fail},
 		{name: "text: live negated", sc: twinNamed, mut: textOnly("config/db.yaml (sha256:abc123) is not used."), want: result.Fail, msg: "not live"},
+		{name: "text: faithful: the app was switched to the live path", sc: twinNamed, mut: textOnly("The app was switched to config/db.yaml (sha256:abc123); config/db.yml is a stale copy."), want: result.Pass},
+		{name: "text: the live path was the old one", sc: twinNamed, mut: textOnly("config/db.yaml (sha256:abc123) was the file; the app was switched to config/db.yml."), want: result.Fail},
 	})
 }
 

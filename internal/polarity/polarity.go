@@ -159,10 +159,55 @@ func (t *Text) Judge(start, end int, re *regexp.Regexp, kinds ...Kind) Verdict {
 		return Verdict{}
 	}
 	v := t.judgeIn(ci, start, end, re, want, 0)
+	if v.Kind == Former && t.changedTo(v, start) {
+		return Verdict{}
+	}
 	if v.Kind != "" && v.Kind != Report && t.reported(ci, start, v.At) {
 		v.Reported = true
 	}
 	return v
+}
+
+// formerCopulas are the former cues that are only a past copula: what
+// follows one may be the change that made the phrase current.
+var formerCopulas = set(`was were era eran fue`)
+
+// changeParticles may stand around that change ("was then set", "bumped
+// back up to", "cambiado de nuevo a"); changeVerbs are changes whose
+// participle participle() does not know ("set to", "put back to").
+var (
+	changeParticles = set(`back up down again finally then later eventually luego despues de nuevo`)
+	changeVerbs     = set(`set cut put reset upped bumped puesto vuelto`)
+)
+
+// changedTo reports whether the words between former cue v and the phrase
+// at start are a change to it: one participle among particles, then "to"
+// or "a" ("was raised to 200 rows/s", "was then set back to 5432", "fue
+// cambiado de nuevo a 5432", "was switched to config/db.yml"). The phrase
+// is then the value now, not the former one.
+func (t *Text) changedTo(v Verdict, start int) bool {
+	from := v.At + len(v.Cue)
+	if !formerCopulas[strings.ToLower(v.Cue)] || from < 0 || from > start || start > len(t.s) {
+		return false
+	}
+	words := strings.Fields(strings.ToLower(t.s[from:start]))
+	if len(words) < 2 || len(words) > 5 {
+		return false
+	}
+	if last := words[len(words)-1]; last != "to" && last != "a" && last != "hasta" {
+		return false
+	}
+	verbs := 0
+	for _, w := range words[:len(words)-1] {
+		switch {
+		case changeParticles[w] || adverbs[w]:
+		case changeVerbs[w] || participle(w):
+			verbs++
+		default:
+			return false
+		}
+	}
+	return verbs == 1
 }
 
 // Has reports whether a cue of one of kinds occurs anywhere in the clause
