@@ -272,3 +272,36 @@ func TestRecallArmFreeText(t *testing.T) {
 		t.Errorf("summary: %d regressions, %d recovered by search", s.Regressions, s.RecoveredBySearch)
 	}
 }
+
+// TestRecoveryClasses: the recall arm's outcome for a choice and for a
+// graded answer, through one rule: failed when the call (or its grading)
+// failed, lost unless right with events back, else by search or by
+// citation.
+func TestRecoveryClasses(t *testing.T) {
+	search := []result.RecallCall{{Kind: result.RecallBySearch, Returned: []int{3}}}
+	seq := []result.RecallCall{{Kind: result.RecallBySeq, Returned: []int{1}}}
+	nothing := []result.RecallCall{{Kind: result.RecallBySearch}}
+	grade := func(v string) *result.Judgement { return &result.Judgement{Verdict: v} }
+	for _, tc := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"choice: failed call", Recovery("a", result.Decision{Error: "boom", Choice: "a", RecallCalls: seq}), result.RecallFailed},
+		{"choice: wrong", Recovery("a", result.Decision{Choice: "b", RecallCalls: seq}), result.RecallLost},
+		{"choice: right with nothing back", Recovery("a", result.Decision{Choice: "a", RecallCalls: nothing}), result.RecallLost},
+		{"choice: by search", Recovery("a", result.Decision{Choice: "a", RecallCalls: append(seq, search...)}), result.RecoveredBySearch},
+		{"choice: by citation", Recovery("a", result.Decision{Choice: "a", RecallCalls: seq}), result.RecoveredByCitation},
+		{"answer: failed call", RecoveryOfAnswer(result.Decision{Error: "boom", Judge: grade("correct"), RecallCalls: seq}), result.RecallFailed},
+		{"answer: grading failed", RecoveryOfAnswer(result.Decision{Answer: "x", Judge: &result.Judgement{Error: "timeout"}, RecallCalls: seq}), result.RecallFailed},
+		{"answer: not graded", RecoveryOfAnswer(result.Decision{Answer: "x", RecallCalls: seq}), result.RecallFailed},
+		{"answer: unsure", RecoveryOfAnswer(result.Decision{Answer: "x", Judge: grade("unsure"), RecallCalls: seq}), result.RecallLost},
+		{"answer: incorrect", RecoveryOfAnswer(result.Decision{Answer: "x", Judge: grade("incorrect"), RecallCalls: search}), result.RecallLost},
+		{"answer: correct with nothing back", RecoveryOfAnswer(result.Decision{Answer: "x", Judge: grade("correct"), RecallCalls: nothing}), result.RecallLost},
+		{"answer: by citation", RecoveryOfAnswer(result.Decision{Answer: "x", Judge: grade("correct"), RecallCalls: seq}), result.RecoveredByCitation},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, tc.got, tc.want)
+		}
+	}
+}

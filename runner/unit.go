@@ -656,29 +656,24 @@ func Classify(expect string, full, compacted result.Decision) string {
 // result.RecoveredByCitation when only calls by seq returned events (the
 // reference agent asks by seq only what the summary cites).
 func Recovery(expect string, d result.Decision) string {
-	switch {
-	case d.Error != "":
-		return result.RecallFailed
-	case d.Choice != expect:
-		return result.RecallLost
-	case result.Recalled(d.RecallCalls, result.RecallBySearch):
-		return result.RecoveredBySearch
-	case result.Recalled(d.RecallCalls, result.RecallBySeq):
-		return result.RecoveredByCitation
-	}
-	return result.RecallLost
+	return recovery(d, d.Error == "", d.Choice == expect)
 }
 
 // RecoveryOfAnswer is Recovery for a free-text probe's recall answer d,
-// graded by the judge: recovered when the judge graded it correct after
-// events came back (by search, else by citation), lost when it is not
-// correct (unsure included) or no event came back, failed when the call
-// or its grading failed.
+// graded by the judge: right when graded correct; failed when the call
+// or its grading failed; an unsure grade is lost.
 func RecoveryOfAnswer(d result.Decision) string {
+	ok := d.Error == "" && graded(d.Judge)
+	return recovery(d, ok, ok && d.Judge.Verdict == judges.Correct)
+}
+
+// recovery is the recovery of recall decision d: failed unless ok, lost
+// unless right and events came back, else by search or by citation.
+func recovery(d result.Decision, ok, right bool) string {
 	switch {
-	case d.Error != "" || !graded(d.Judge):
+	case !ok:
 		return result.RecallFailed
-	case d.Judge.Verdict != judges.Correct:
+	case !right:
 		return result.RecallLost
 	case result.Recalled(d.RecallCalls, result.RecallBySearch):
 		return result.RecoveredBySearch
