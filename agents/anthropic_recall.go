@@ -32,17 +32,14 @@ func (a *anthropicAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 		Name: RecallToolName, Description: anthropic.String(RecallToolDescription),
 		InputSchema: anthropic.BetaToolInputSchemaParam{Properties: props, ExtraFields: rest},
 	}})
-	rc := req.Recall.Store().Session(req.Recall.Limits())
-	hit := true
-	var sendErr error // already says which agent failed
-	ask := func(auto bool) (recallTurn, error) {
+	send := func(auto bool) (recallTurn, bool, error) {
 		if auto {
 			p.ToolChoice = anthropic.BetaToolChoiceUnionParam{OfAuto: &anthropic.BetaToolChoiceAutoParam{}}
 		} else {
 			p.ToolChoice = anthropic.BetaToolChoiceUnionParam{OfNone: &anthropic.BetaToolChoiceNoneParam{}}
 		}
 		var t recallTurn
-		_, h, err := a.sendMessage(ctx, d, p, req.Trial, func(m *anthropic.BetaMessage) error {
+		_, hit, err := a.sendMessage(ctx, d, p, req.Trial, func(m *anthropic.BetaMessage) error {
 			t = recallTurn{Text: messageText(m)}
 			for _, c := range m.Content {
 				if c.Type == "tool_use" {
@@ -54,12 +51,7 @@ func (a *anthropicAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 			}
 			return nil
 		})
-		if err != nil {
-			sendErr = err
-			return recallTurn{}, err
-		}
-		hit = hit && h
-		return t, nil
+		return t, hit, err
 	}
 	feed := func(t recallTurn, results []string) {
 		var calls, answers []anthropic.BetaContentBlockParamUnion
@@ -74,16 +66,7 @@ func (a *anthropicAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 			anthropic.BetaMessageParam{OfAssistant: &anthropic.BetaAssistantMessageParam{Content: calls}},
 			anthropic.NewBetaUserMessage(answers...))
 	}
-	text, err := recallRounds(rc, ask, feed)
-	if err == nil {
-		err = recallReply(d, req, text)
-	}
-	d.Call.CacheHit = hit
-	d.RecallCalls = rc.Calls()
-	if err != nil && err != sendErr {
-		err = fmt.Errorf("anthropic agent %s: %w", a.model, err)
-	}
-	return d, err
+	return recallConversation(d, req, "anthropic agent "+a.model, send, feed)
 }
 
 // UsesRecall marks the anthropic: agent as a RecallUser: on the recall arm

@@ -16,15 +16,14 @@ import (
 // drives, each round's calls sent back as the assistant's tool_calls and
 // one tool message per call. Each sample has a recall session of its own.
 func (a *openAIAgent) decideRecall(ctx context.Context, req *Request) (*Decision, error) {
-	rc := req.Recall.Store().Session(req.Recall.Limits())
 	msgs, tools := ChatMessages(req)
 	tools = append(slices.DeleteFunc(tools, func(t openai.Tool) bool { return t.Function.Name == RecallToolName }),
 		openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 			Name: RecallToolName, Description: RecallToolDescription, Parameters: RecallToolParameters}})
 	d := &Decision{}
-	hit := true
+	who := "openai agent " + a.model
 	var last openai.ChatCompletionMessage
-	ask := func(auto bool) (recallTurn, error) {
+	send := func(auto bool) (recallTurn, bool, error) {
 		choice := "none"
 		if auto {
 			choice = "auto"
@@ -37,15 +36,14 @@ func (a *openAIAgent) decideRecall(ctx context.Context, req *Request) (*Decision
 		out, err := a.client.ChatStructured(ctx, a.model, []string{llm.ModeText}, build)
 		a.opts.Provenance(&d.Call, a.model, a.client.Host(), out)
 		if err != nil {
-			return recallTurn{}, err
+			return recallTurn{}, false, fmt.Errorf("%s: %w", who, err)
 		}
-		hit = hit && out.CacheHit
 		last = out.Response.Choices[0].Message
 		t := recallTurn{Text: last.Content}
 		for _, c := range last.ToolCalls {
 			t.Calls = append(t.Calls, toolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 		}
-		return t, nil
+		return t, out.CacheHit, nil
 	}
 	feed := func(t recallTurn, results []string) {
 		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: last.Content, ToolCalls: last.ToolCalls})
@@ -53,16 +51,7 @@ func (a *openAIAgent) decideRecall(ctx context.Context, req *Request) (*Decision
 			msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: c.ID, Content: results[i]})
 		}
 	}
-	text, err := recallRounds(rc, ask, feed)
-	if err == nil {
-		err = recallReply(d, req, text)
-	}
-	d.Call.CacheHit = hit
-	d.RecallCalls = rc.Calls()
-	if err != nil {
-		return d, fmt.Errorf("openai agent %s: %w", a.model, err)
-	}
-	return d, nil
+	return recallConversation(d, req, who, send, feed)
 }
 
 // UsesRecall marks the openai: agent as a RecallUser: on the recall arm it

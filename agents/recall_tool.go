@@ -109,6 +109,40 @@ func recallRounds(rc *Recall, ask func(auto bool) (recallTurn, error), feed func
 	}
 }
 
+// recallConversation asks req on the recall arm through a model API and
+// fills d: a recall session of req's store and limits, the rounds of
+// recallRounds, then the final reply read as a choice or an answer
+// (recallReply). send posts the conversation so far (tool_choice auto or
+// none) and returns the reply as a turn and whether the cache answered
+// it; its errors already name the agent. feed appends a turn's calls and
+// their results to the conversation. Any other error is prefixed with
+// who ("anthropic agent m"). d records whether every round was a cache
+// hit and every recall call made.
+func recallConversation(d *Decision, req *Request, who string, send func(auto bool) (recallTurn, bool, error), feed func(recallTurn, []string)) (*Decision, error) {
+	rc := req.Recall.Store().Session(req.Recall.Limits())
+	hit := true
+	var sendErr error
+	ask := func(auto bool) (recallTurn, error) {
+		t, h, err := send(auto)
+		if err != nil {
+			sendErr = err
+			return recallTurn{}, err
+		}
+		hit = hit && h
+		return t, nil
+	}
+	text, err := recallRounds(rc, ask, feed)
+	if err == nil {
+		err = recallReply(d, req, text)
+	}
+	d.Call.CacheHit = hit
+	d.RecallCalls = rc.Calls()
+	if err != nil && err != sendErr {
+		err = fmt.Errorf("%s: %w", who, err)
+	}
+	return d, err
+}
+
 // recallSchemaParts is RecallToolParameters split for APIs whose SDK
 // takes a schema in parts: its properties, verbatim (a map would be
 // marshalled in a random order, and a request that changes bytes between

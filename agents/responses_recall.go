@@ -25,16 +25,13 @@ func (a *responsesAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 	}
 	r.Tools = append(slices.DeleteFunc(r.Tools, func(t providers.ResponsesTool) bool { return t.Name == RecallToolName }),
 		providers.ResponsesTool{Type: "function", Name: RecallToolName, Description: RecallToolDescription, Parameters: RecallToolParameters})
-	rc := req.Recall.Store().Session(req.Recall.Limits())
-	hit := true
-	var sendErr error // already says which agent failed
-	ask := func(auto bool) (recallTurn, error) {
+	send := func(auto bool) (recallTurn, bool, error) {
 		r.ToolChoice = "none"
 		if auto {
 			r.ToolChoice = "auto"
 		}
 		var t recallTurn
-		_, h, err := a.sendReply(ctx, d, r, req.Trial, func(rr *responsesReply) error {
+		_, hit, err := a.sendReply(ctx, d, r, req.Trial, func(rr *responsesReply) error {
 			t = recallTurn{Text: rr.text()}
 			for _, o := range rr.Output {
 				if o.Type == "function_call" {
@@ -46,12 +43,7 @@ func (a *responsesAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 			}
 			return nil
 		})
-		if err != nil {
-			sendErr = err
-			return recallTurn{}, err
-		}
-		hit = hit && h
-		return t, nil
+		return t, hit, err
 	}
 	feed := func(t recallTurn, results []string) {
 		r.Input = slices.Clone(r.Input)
@@ -69,16 +61,7 @@ func (a *responsesAgent) decideRecall(ctx context.Context, req *Request) (*Decis
 			add(providers.ResponsesItem{Type: "function_call_output", CallID: c.ID, Output: results[i]})
 		}
 	}
-	text, err := recallRounds(rc, ask, feed)
-	if err == nil {
-		err = recallReply(d, req, text)
-	}
-	d.Call.CacheHit = hit
-	d.RecallCalls = rc.Calls()
-	if err != nil && err != sendErr {
-		err = fmt.Errorf("openai-responses agent %s: %w", a.model, err)
-	}
-	return d, err
+	return recallConversation(d, req, "openai-responses agent "+a.model, send, feed)
 }
 
 // UsesRecall marks the openai-responses: agent as a RecallUser: on the
