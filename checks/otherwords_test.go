@@ -20,11 +20,6 @@ import (
 // an entry that cites the event for another fact of it, or only reports
 // the rule, leaves the rule missing.
 func TestConstraintInOtherWords(t *testing.T) {
-	sc := builtinByID(t)["readonly-audit-no-push"]
-	g, ok := readGold(t, "readonly-audit-no-push")
-	if sc == nil || !ok {
-		t.Fatal("no scenario or gold")
-	}
 	cases := []struct {
 		name, text string // text replaces the rule's entry; "" drops it
 		want       result.Status
@@ -46,33 +41,27 @@ func TestConstraintInOtherWords(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var s map[string]any
-			if err := json.Unmarshal(g.Generations[0].Summary, &s); err != nil {
-				t.Fatal(err)
-			}
-			cs := s["constraints"].([]any)
-			if tc.text == "" {
-				s["constraints"] = cs[1:] // "flag anything that touches card numbers", citing #5
-			} else {
-				cs[0].(map[string]any)["text"] = tc.text
-			}
-			sc := sc
+			var sc *scenarios.Scenario
 			if strings.Contains(tc.name, "declares it") {
-				c := *sc
-				c.Invariants = append(slices.Clone(sc.Invariants), &scenarios.Constraint{InvariantBase: scenarios.InvariantBase{ID: "cards"}, SourceSeq: 5, Match: []string{`card numbers?`}})
+				c := *builtinByID(t)["readonly-audit-no-push"]
+				c.Invariants = append(slices.Clone(c.Invariants), &scenarios.Constraint{InvariantBase: scenarios.InvariantBase{ID: "cards"}, SourceSeq: 5, Match: []string{`card numbers?`}})
 				sc = &c
-				s["constraints"] = cs[:1]
 			}
-			for _, r := range Run(goldInput(t, sc, g, 1, mustJSON(t, s))) {
-				if r.Check != result.TypeConstraint || r.Invariant != "no-push" {
-					continue
+			r := goldCheck(t, sc, "readonly-audit-no-push", result.TypeConstraint, "no-push", func(s map[string]any) {
+				cs := s["constraints"].([]any)
+				switch {
+				case tc.text == "":
+					s["constraints"] = cs[1:] // "flag anything that touches card numbers", citing #5
+				case sc != nil:
+					cs[0].(map[string]any)["text"] = tc.text
+					s["constraints"] = cs[:1]
+				default:
+					cs[0].(map[string]any)["text"] = tc.text
 				}
-				if r.Status != tc.want || !strings.Contains(r.Message, tc.msg) {
-					t.Errorf("%s: %s; want %s with %q", r.Status, r.Message, tc.want, tc.msg)
-				}
-				return
+			})
+			if r.Status != tc.want || !strings.Contains(r.Message, tc.msg) {
+				t.Errorf("%s: %s; want %s with %q", r.Status, r.Message, tc.want, tc.msg)
 			}
-			t.Fatal("no result for constraint/no-push")
 		})
 	}
 }
@@ -82,15 +71,7 @@ func TestConstraintInOtherWords(t *testing.T) {
 // behind", "to blame"), is uncertain, never a pass; a denial, a cause
 // said of something else, or a mention with no cause stays a pass.
 func TestRefutedHypothesisInOtherWords(t *testing.T) {
-	sc := builtinByID(t)["refuted-cdn-latency"]
-	g, ok := readGold(t, "refuted-cdn-latency")
-	if sc == nil || !ok {
-		t.Fatal("no scenario or gold")
-	}
-	for _, tc := range []struct {
-		step string
-		want result.Status
-	}{
+	runSentences(t, "refuted-cdn-latency", result.TypeRefutedHypothesis, "cdn-refuted", asNextStep, []sentenceCase{
 		{"the CDN proved to be the culprit for the latency in the end; tune the edge", result.Uncertain},
 		{"it seems Cloudflare is behind the extra latency, so open a ticket with them", result.Uncertain},
 		{"the CDN was to blame for the latency, as first suspected", result.Uncertain},
@@ -102,24 +83,7 @@ func TestRefutedHypothesisInOtherWords(t *testing.T) {
 		{"we first thought the CDN was behind the latency; the direct test at #31 disproved it", result.Pass},
 		{"the CDN was suspected of causing the latency until #31 showed db 1650 ms", result.Pass},
 		{"la latencia no es culpa de Cloudflare: la base de datos tarda 1650 ms", result.Pass},
-	} {
-		t.Run(tc.step, func(t *testing.T) {
-			var s map[string]any
-			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
-				t.Fatal(err)
-			}
-			s["next_steps"] = []any{tc.step}
-			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
-				if r.Check == result.TypeRefutedHypothesis && r.Invariant == "cdn-refuted" {
-					if r.Status != tc.want {
-						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
-					}
-					return
-				}
-			}
-			t.Fatal("no result for refuted_hypothesis/cdn-refuted")
-		})
-	}
+	})
 }
 
 // TestPendingSuccessInOtherWords: an operation with no result said to
@@ -128,15 +92,7 @@ func TestRefutedHypothesisInOtherWords(t *testing.T) {
 // never a pass; the same words about the other call, a hedge or a denial
 // stay a pass.
 func TestPendingSuccessInOtherWords(t *testing.T) {
-	sc := builtinByID(t)["unresolved-migration-no-result"]
-	g, ok := readGold(t, "unresolved-migration-no-result")
-	if sc == nil || !ok {
-		t.Fatal("no scenario or gold")
-	}
-	for _, tc := range []struct {
-		step string
-		want result.Status
-	}{
+	runSentences(t, "unresolved-migration-no-result", result.TypePendingOperation, "prod-migration", asNextStep, []sentenceCase{
 		{"the migration on prod-db is done, so kick off the carrier sync", result.Uncertain},
 		{"prod-db got 0193 applied overnight", result.Uncertain},
 		{"en prod-db la 0193 terminó bien; seguir con el sync", result.Uncertain},
@@ -144,24 +100,7 @@ func TestPendingSuccessInOtherWords(t *testing.T) {
 		{"find out whether the prod-db migration finished before rerunning it", result.Pass},
 		{"the prod-db migration never returned: do not assume it applied", result.Pass},
 		{"do not report the prod-db migration as done until schema_migrations shows 193", result.Pass},
-	} {
-		t.Run(tc.step, func(t *testing.T) {
-			var s map[string]any
-			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
-				t.Fatal(err)
-			}
-			s["next_steps"] = []any{tc.step}
-			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
-				if r.Check == result.TypePendingOperation && r.Invariant == "prod-migration" {
-					if r.Status != tc.want {
-						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
-					}
-					return
-				}
-			}
-			t.Fatal("no result for pending_operation/prod-migration")
-		})
-	}
+	})
 }
 
 // TestArtifactInOtherFields: on a structured summary whose artifacts mark
@@ -169,15 +108,7 @@ func TestPendingSuccessInOtherWords(t *testing.T) {
 // live one, or retires the live one, fails; the faithful sentences that
 // name both files stay a pass.
 func TestArtifactInOtherFields(t *testing.T) {
-	sc := builtinByID(t)["similar-names-db-config"]
-	g, ok := readGold(t, "similar-names-db-config")
-	if sc == nil || !ok {
-		t.Fatal("no scenario or gold")
-	}
-	for _, tc := range []struct {
-		step string
-		want result.Status
-	}{
+	runSentences(t, "similar-names-db-config", result.TypeArtifact, "db-config-files", asNextStep, []sentenceCase{
 		{"the app actually reads config/db.yaml, so raise pool_max there", result.Fail},
 		{"the loader picks up config/db.yaml at boot; change pool_max there", result.Fail},
 		{"config/db.yml is a leftover from the old deploy; edit the other file", result.Fail},
@@ -186,24 +117,7 @@ func TestArtifactInOtherFields(t *testing.T) {
 		{"do not hand-edit config/db.yml without showing the user the diff", result.Pass},
 		{"nothing loads config/db.yaml any more; the service uses config/db.yml", result.Pass},
 		{"config/db.yaml is what gets loaded, not config/db.yml", result.Fail},
-	} {
-		t.Run(tc.step, func(t *testing.T) {
-			var s map[string]any
-			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
-				t.Fatal(err)
-			}
-			s["next_steps"] = []any{tc.step}
-			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
-				if r.Check == result.TypeArtifact && r.Invariant == "db-config-files" {
-					if r.Status != tc.want {
-						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
-					}
-					return
-				}
-			}
-			t.Fatal("no result for artifact/db-config-files")
-		})
-	}
+	})
 }
 
 // TestQuantityUnitSwappedBesideKept: the value kept in one field does not
@@ -211,36 +125,66 @@ func TestArtifactInOtherFields(t *testing.T) {
 // another field (two values for one limit); a different subject's figure
 // in the same sentence, or the swap taken back, stays a pass.
 func TestQuantityUnitSwappedBesideKept(t *testing.T) {
-	sc := builtinByID(t)["quantities-llm-gateway-limits"]
-	g, ok := readGold(t, "quantities-llm-gateway-limits")
-	if sc == nil || !ok {
-		t.Fatal("no scenario or gold")
-	}
-	for _, tc := range []struct {
-		decision string
-		want     result.Status
-	}{
+	runSentences(t, "quantities-llm-gateway-limits", result.TypeQuantity, "upstream-timeout", asDecision, []sentenceCase{
 		{"for the review: the upstream timeout is 30 ms per request", result.Fail},
 		{"keep the timeout at 30 ms as configured in staging", result.Fail},
 		{"the upstream timeout stays 30 s, with a 30 ms retry backoff", result.Pass},
 		{"the upstream timeout is 30 s (30 ms was a typo in the ticket)", result.Pass},
 		{"retries wait 30 ms; nothing else changes", result.Pass},
-	} {
-		t.Run(tc.decision, func(t *testing.T) {
-			var s map[string]any
-			if err := json.Unmarshal(g.Generations[len(g.Generations)-1].Summary, &s); err != nil {
-				t.Fatal(err)
+	})
+}
+
+// goldCheck runs every check on the last generation of the gold summary of
+// the built-in scenario id, changed by mut, against sc (the built-in
+// scenario when nil), and returns the result of check on invariant inv.
+func goldCheck(t *testing.T, sc *scenarios.Scenario, id, check, inv string, mut func(s map[string]any)) result.CheckResult {
+	t.Helper()
+	if sc == nil {
+		sc = builtinByID(t)[id]
+	}
+	g, ok := readGold(t, id)
+	if sc == nil || !ok {
+		t.Fatalf("no scenario or gold %s", id)
+	}
+	n := len(g.Generations)
+	var s map[string]any
+	if err := json.Unmarshal(g.Generations[n-1].Summary, &s); err != nil {
+		t.Fatal(err)
+	}
+	mut(s)
+	for _, r := range Run(goldInput(t, sc, g, n, mustJSON(t, s))) {
+		if r.Check == check && r.Invariant == inv {
+			return r
+		}
+	}
+	t.Fatalf("no result for %s/%s", check, inv)
+	return result.CheckResult{}
+}
+
+// sentenceCase is a sentence a summary adds, and the status it must get.
+type sentenceCase struct {
+	text string
+	want result.Status
+}
+
+// runSentences adds each case's sentence to the gold summary of id (put
+// says where) and wants its status from check on invariant inv.
+func runSentences(t *testing.T, id, check, inv string, put func(s map[string]any, text string), cases []sentenceCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			r := goldCheck(t, nil, id, check, inv, func(s map[string]any) { put(s, tc.text) })
+			if r.Status != tc.want {
+				t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
 			}
-			s["decisions"] = []any{map[string]any{"text": tc.decision, "source_seq": 40}}
-			for _, r := range Run(goldInput(t, sc, g, len(g.Generations), mustJSON(t, s))) {
-				if r.Check == result.TypeQuantity && r.Invariant == "upstream-timeout" {
-					if r.Status != tc.want {
-						t.Errorf("%s: %s; want %s", r.Status, r.Message, tc.want)
-					}
-					return
-				}
-			}
-			t.Fatal("no result for quantity/upstream-timeout")
 		})
 	}
+}
+
+// asNextStep makes text the summary's only next step.
+func asNextStep(s map[string]any, text string) { s["next_steps"] = []any{text} }
+
+// asDecision makes text the summary's only decision, citing #40.
+func asDecision(s map[string]any, text string) {
+	s["decisions"] = []any{map[string]any{"text": text, "source_seq": 40}}
 }
