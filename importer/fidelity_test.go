@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/internal/testkit/suggestions"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -87,7 +88,7 @@ func TestSWEAgentRejectedEdit(t *testing.T) {
 // the two near-twin files form one artifact.
 func TestEscapedArgs(t *testing.T) {
 	out, _ := importFile(t, "../testdata/import/openai_escaped_args.json", importer.Options{})
-	s := load(t, uncomment(out))
+	s := load(t, suggestions.Accept(out))
 	var paths []string
 	for _, inv := range s.Invariants {
 		if a, ok := scenarios.Pointer(inv).(*scenarios.Artifact); ok {

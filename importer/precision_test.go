@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/internal/testkit/suggestions"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -99,14 +100,7 @@ func TestSuggestionPrecision(t *testing.T) {
 	found := map[string]bool{}
 	for _, path := range files {
 		name := filepath.Base(path)
-		out, _ := importFile(t, path, importer.Options{})
-		s, err := scenarios.LoadBytes(name+".yaml", uncomment(out))
-		if err != nil {
-			t.Fatalf("%s: load with every suggestion: %v", name, err)
-		}
-		if errs := scenarios.LintScenario(s); len(errs) > 0 {
-			t.Errorf("%s: an uncommented suggestion does not lint: %v", name, errs)
-		}
+		s := acceptedScenario(t, path)
 		for _, inv := range s.Invariants {
 			key := suggestionKey(inv)
 			held := strings.HasPrefix(name, "heldout-")
@@ -143,4 +137,21 @@ func TestSuggestionPrecision(t *testing.T) {
 	if precision < 0.8 {
 		t.Errorf("precision %.2f is below the floor 0.80", precision)
 	}
+}
+
+// acceptedScenario imports the session at path with every suggestion
+// accepted, and loads and lints the scenario: a suggestion that does not
+// load or lint is a defect of the importer.
+func acceptedScenario(t *testing.T, path string) *scenarios.Scenario {
+	t.Helper()
+	name := filepath.Base(path)
+	out, _ := importFile(t, path, importer.Options{})
+	s, err := scenarios.LoadBytes(name+".yaml", suggestions.Accept(out))
+	if err != nil {
+		t.Fatalf("%s: load with every suggestion: %v", name, err)
+	}
+	if errs := scenarios.LintScenario(s); len(errs) > 0 {
+		t.Errorf("%s: an uncommented suggestion does not lint: %v", name, errs)
+	}
+	return s
 }

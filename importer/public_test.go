@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/importer"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -126,14 +125,7 @@ func measurePublic(t *testing.T, dir string, minSessions int, print bool) (all, 
 	for _, path := range files {
 		name := filepath.Base(path)
 		isHeld := strings.HasPrefix(name, "heldout-")
-		out, _ := importFile(t, path, importer.Options{})
-		s, err := scenarios.LoadBytes(name+".yaml", uncomment(out))
-		if err != nil {
-			t.Fatalf("%s: load with every suggestion: %v", name, err)
-		}
-		if errs := scenarios.LintScenario(s); len(errs) > 0 {
-			t.Errorf("%s: an uncommented suggestion does not lint: %v", name, errs)
-		}
+		s := acceptedScenario(t, path)
 		for _, inv := range s.Invariants {
 			verdict := "noise"
 			for i, l := range labels {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/internal/testkit/suggestions"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/agents"
@@ -49,25 +51,6 @@ func importFile(t *testing.T, path string, opts importer.Options) ([]byte, *impo
 		t.Fatalf("import %s: %v", path, err)
 	}
 	return out.Bytes(), rep
-}
-
-// uncomment activates every suggested invariant, as an author who accepts
-// them all would.
-func uncomment(yaml []byte) []byte {
-	var b strings.Builder
-	in := false
-	for _, line := range strings.SplitAfter(string(yaml), "\n") {
-		if strings.HasPrefix(line, "# invariants:") {
-			in = true
-		} else if in && !strings.HasPrefix(line, "#") {
-			in = false
-		}
-		if in && !strings.HasPrefix(line, "# # ") {
-			line = strings.TrimPrefix(line, "# ")
-		}
-		b.WriteString(line)
-	}
-	return []byte(b.String())
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/import/golden")
@@ -134,7 +117,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("compaction.at = %v, want %v", s.Compaction.At, wantAt)
 			}
 			if rep.Suggestions > 0 {
-				s := check(t, uncomment(out))
+				s := check(t, suggestions.Accept(out))
 				if len(s.Invariants) == 0 {
 					t.Errorf("uncommented suggestions gave no invariants")
 				}

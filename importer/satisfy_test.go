@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/importer"
+	"github.com/compact-eval/compact-eval/internal/testkit/suggestions"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/selftest"
 	"github.com/google/go-cmp/cmp"
@@ -39,7 +40,7 @@ func TestSuggestionsSatisfiable(t *testing.T) {
 		if rep.Suggestions == 0 {
 			continue
 		}
-		sc, err := scenarios.LoadBytes(filepath.Base(path)+".yaml", uncomment(out))
+		sc, err := scenarios.LoadBytes(filepath.Base(path)+".yaml", suggestions.Accept(out))
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}

@@ -3,7 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/testkit/suggestions"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -30,18 +31,5 @@ func cmdAccept(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: accept FILE")
 	}
-	var b strings.Builder
-	in := false
-	for _, line := range strings.SplitAfter(ts.ReadFile(args[0]), "\n") {
-		if strings.HasPrefix(line, "# invariants:") {
-			in = true
-		} else if in && !strings.HasPrefix(line, "#") {
-			in = false
-		}
-		if in && !strings.HasPrefix(line, "# # ") {
-			line = strings.TrimPrefix(line, "# ")
-		}
-		b.WriteString(line)
-	}
-	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), suggestions.Accept([]byte(ts.ReadFile(args[0]))), 0o644))
 }
