@@ -35,6 +35,11 @@ func Prepare(sc *scenarios.Scenario, tokenizer string) (*Prepared, error) {
 	return &Prepared{p: prepare(sc, counter)}, nil
 }
 
+// RecallIndex is the scenario's history indexed for the recall tool, built
+// once and shared by every unit: what the recall figures (citation
+// quality) are measured against.
+func (p *Prepared) RecallIndex() *agents.RecallIndex { return p.p.recallIndex() }
+
 // Unit runs one unit of the prepared scenario exactly as Run does (the
 // timeline, install, the checks of every generation, then every probe on
 // the full and the compacted context) and returns it. check nil means

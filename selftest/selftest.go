@@ -599,7 +599,7 @@ func (p *Plan) citationLost(v *Variant) (Catch, bool) {
 		return Catch{}, false
 	}
 	ev := [][]int{scenarios.EvidenceSeqs(inv)}
-	x := agents.NewRecallIndex(p.Scenario.Events, func(string) int { return 0 })
+	x := p.prepared.RecallIndex()
 	oracle := x.CitationFigures(marshal(p.docs.at(v.Cut).d.summary(Structured)), v.Cut, ev)
 	got := x.CitationFigures(v.Document, v.Cut, ev)
 	if oracle.EvidenceCited == 0 || got.EvidenceCited > 0 {
