@@ -1,9 +1,9 @@
 // Package layers holds the import layering of compact-eval as a table, and
 // the test that keeps it: every package sits on a floor, and a package may
 // import only packages on a lower floor (the ground floor's packages may
-// also import each other). The test lists the module's packages with
-// `go list` and fails on an arrow that points up or sideways, and on a
-// package the table does not place.
+// also import each other). The test reads the module's packages with
+// go/build, so it needs no module cache, and fails on an arrow that points
+// up or sideways, and on a package the table does not place.
 //
 // The floors, from the ground up:
 //
