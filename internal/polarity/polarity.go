@@ -244,7 +244,7 @@ func (t *Text) judgeIn(ci, start, end int, re *regexp.Regexp, want kindSet, dept
 	// pattern matches within the clause it ends in, when it does.
 	if re != nil && depth < 16 && end > start {
 		if cj := t.clauseAt(end - 1); cj >= 0 && cj != ci && len(t.clauses[cj].toks) > 0 {
-			if o := t.toks[t.clauses[cj].toks[0]].a; o > start {
+			if o := t.toks[t.clauses[cj].toks[0]].a; o > start && o < end {
 				if loc := re.FindStringIndex(t.s[o:end]); loc != nil && loc[1] > loc[0] {
 					return t.judgeIn(cj, o+loc[0], o+loc[1], re, want, depth+1)
 				}
