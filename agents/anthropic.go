@@ -77,10 +77,7 @@ func AnthropicParams(model string, maxTokens int64, req *Request) (anthropic.Bet
 }
 
 func (a *anthropicAgent) maxTokens() int64 {
-	if a.opts.MaxTokens > 0 {
-		return int64(a.opts.MaxTokens)
-	}
-	return 1024
+	return int64(a.opts.WithMaxTokens(providers.DefaultAgentMaxTokens).MaxTokens)
 }
 
 // Decide implements Agent.
@@ -191,6 +188,9 @@ func (a *anthropicAgent) sendMessage(ctx context.Context, d *Decision, p anthrop
 		Accept: func(b []byte) error {
 			var m anthropic.BetaMessage
 			if err := json.Unmarshal(b, &m); err != nil {
+				return err
+			}
+			if err := providers.AnthropicTruncated(string(m.StopReason), p.MaxTokens); err != nil {
 				return err
 			}
 			if err := accept(&m); err != nil {

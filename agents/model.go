@@ -33,6 +33,7 @@ func newModelAgent(kind, model string, opts providers.OpenAIOptions, s Sampling)
 	if s.Samples < 1 || s.Samples > MaxSamples {
 		return modelAgent{}, fmt.Errorf("%s agent: %d samples: want 1 to %d", kind, s.Samples, MaxSamples)
 	}
+	opts = opts.WithMaxTokens(providers.DefaultAgentMaxTokens)
 	c, err := providers.NewProviderClient(kind, opts)
 	if err != nil {
 		return modelAgent{}, err

@@ -128,7 +128,11 @@ func TestOpenAIAgentConversation(t *testing.T) {
 					t.Errorf("request body holds %q", secret)
 				}
 			}
+			if got.Chat.MaxTokens != providers.DefaultAgentMaxTokens {
+				t.Errorf("max_tokens = %d, want the agent's default %d", got.Chat.MaxTokens, providers.DefaultAgentMaxTokens)
+			}
 			wantCall := result.Call{Spec: "openai:agent-model", Model: "agent-model", Endpoint: strings.TrimPrefix(srv.URL, "http://"),
+				Params:     map[string]any{"max_tokens": providers.DefaultAgentMaxTokens},
 				OutputMode: "json_object", Usage: result.Usage{PromptTokens: 50, CompletionTokens: 9}}
 			d.Call.Latency = 0
 			if diff := cmp.Diff(wantCall, d.Call); diff != "" {

@@ -3,8 +3,11 @@ package agents_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/internal/llm"
 
 	"github.com/compact-eval/compact-eval/providers"
 
@@ -204,5 +207,54 @@ func TestProviderAgentCorrection(t *testing.T) {
 				t.Errorf("%s: the key is in a request body", kind)
 			}
 		}
+	}
+}
+
+// TestProviderTruncated: a reply that stopped at its output limit
+// (Anthropic's stop_reason "max_tokens", the Responses API's incomplete
+// status for max_output_tokens) is named as truncation with the limit the
+// request sent, for the agents and for Anthropic's compaction; it is not
+// retried. Every request carries the limit: the role's default, or the
+// options'.
+func TestProviderTruncated(t *testing.T) {
+	for _, tc := range []struct {
+		kind, field, reason string
+	}{
+		{providers.KindAnthropic, "max_tokens", `stop_reason "max_tokens"`},
+		{providers.KindResponses, "max_output_tokens", `status "incomplete", incomplete_details.reason "max_output_tokens"`},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			fake, s, a := setup(t, tc.kind)
+			fake.Truncate = true
+			n := fake.Count("")
+			_, err := a.Decide(context.Background(), full())
+			want := fmt.Sprintf("reply truncated at %s %d (%s); raise OpenAIOptions.MaxTokens", tc.field, providers.DefaultAgentMaxTokens, tc.reason)
+			if !llm.IsTruncated(err) || !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("agent: %v\nwant an error ending %q", err, want)
+			}
+			if got := fake.Count("") - n; got != 1 {
+				t.Errorf("agent: %d requests, want 1 (a truncated reply is not retried)", got)
+			}
+			for _, r := range fake.Requests() {
+				var body map[string]any
+				json.Unmarshal(r.Body, &body)
+				if strings.HasSuffix(r.Path, "/responses/compact") {
+					continue // the compact endpoint takes no limit
+				}
+				if body[tc.field] != float64(providers.DefaultAgentMaxTokens) {
+					t.Errorf("%s: %s = %v, want the agent's default %d", r.Path, tc.field, body[tc.field], providers.DefaultAgentMaxTokens)
+				}
+			}
+			if tc.kind != providers.KindAnthropic {
+				return
+			}
+			sreq := summarizers.NewRequest()
+			sreq.Cut, sreq.Events = 4, history[:4]
+			_, err = s.Summarize(context.Background(), sreq)
+			want = fmt.Sprintf(`reply truncated at max_tokens %d (stop_reason "max_tokens")`, providers.DefaultSummarizerMaxTokens)
+			if !llm.IsTruncated(err) || !strings.Contains(err.Error(), want) {
+				t.Errorf("summarizer: %v\nwant %q", err, want)
+			}
+		})
 	}
 }

@@ -42,6 +42,10 @@ func (r ResponsesRequest) params() map[string]any {
 // responsesReply is the part of a Responses API reply the agent reads.
 type responsesReply struct {
 	Status string `json:"status"`
+	// IncompleteDetails says why an "incomplete" reply stopped.
+	IncompleteDetails struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
 	Output []struct {
 		Type      string `json:"type"`
 		Role      string `json:"role"`
@@ -113,7 +117,7 @@ func ResponsesBody(model string, opts providers.OpenAIOptions, req *Request) (Re
 		return ResponsesRequest{}, err
 	}
 	r := ResponsesRequest{Model: model, Instructions: systemText(c, pc != nil), Input: input, Tools: tools,
-		Temperature: opts.Temperature, MaxOutputTokens: opts.MaxTokens}
+		Temperature: opts.Temperature, MaxOutputTokens: opts.WithMaxTokens(providers.DefaultAgentMaxTokens).MaxTokens}
 	if len(tools) > 0 {
 		r.ToolChoice = "none"
 	}
@@ -232,6 +236,9 @@ func (a *responsesAgent) sendReply(ctx context.Context, d *Decision, r Responses
 		Accept: func(b []byte) error {
 			var rr responsesReply
 			if err := json.Unmarshal(b, &rr); err != nil {
+				return err
+			}
+			if err := providers.ResponsesTruncated(rr.Status, rr.IncompleteDetails.Reason, r.MaxOutputTokens); err != nil {
 				return err
 			}
 			if err := accept(&rr); err != nil {

@@ -103,6 +103,7 @@ func NewOpenAI(model string, opts providers.OpenAIOptions) (*OpenAI, error) {
 		zero := float32(0)
 		opts.Temperature = &zero
 	}
+	opts = opts.WithMaxTokens(providers.DefaultJudgeMaxTokens)
 	c, err := providers.NewOpenAIClient(opts)
 	if err != nil {
 		return nil, err

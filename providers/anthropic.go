@@ -25,9 +25,6 @@ import (
 const (
 	AnthropicBeta     = string(anthropic.AnthropicBetaCompact2026_09_04)
 	AnthropicStrategy = "summarize"
-	// AnthropicMaxTokens is max_tokens when the options set none (the
-	// Messages API requires it).
-	AnthropicMaxTokens = 4096
 )
 
 // AnthropicHeader is the headers of every Messages API call compact-eval

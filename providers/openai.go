@@ -43,8 +43,17 @@ type OpenAIOptions struct {
 	Temperature *float32
 	// Seed is sent when not nil; nil sends none.
 	Seed *int
-	// MaxTokens bounds the reply (max_tokens); 0 sends no bound.
+	// MaxTokens bounds the reply (max_tokens, or max_completion_tokens for
+	// a model that takes only that; an Anthropic request's max_tokens; a
+	// Responses API request's max_output_tokens). 0 means the default of
+	// the role the options build (DefaultSummarizerMaxTokens,
+	// DefaultAgentMaxTokens, DefaultJudgeMaxTokens): every request
+	// carries a bound, so that a local server never generates until its
+	// context is full.
 	MaxTokens int
+	// MaxTokensHint says how a user raises MaxTokens (a flag, a config
+	// key), named when a reply is cut at it; "" names MaxTokens itself.
+	MaxTokensHint string
 	// MaxRetries is the number of retries of a 429, 5xx or timeout; 0
 	// means llm.DefaultMaxRetries (4); negative means none.
 	MaxRetries int
@@ -90,8 +99,39 @@ func (o OpenAIOptions) Validate() error {
 	return errors.Join(errs...)
 }
 
+// The default output-token limit of each role (OpenAIOptions.MaxTokens
+// 0). A summary may be long: the compression check allows a share of the
+// tokens it replaces (max_ratio), which on the built-in suite reaches
+// about 6,000 tokens; an agent's choice ({"choice", "reason"}) and a
+// judge's verdict ({"verdict", "quote", "reason"}) are short, and the
+// rest is room for a reasoning model's thinking, which counts against the
+// same limit.
+const (
+	DefaultSummarizerMaxTokens = 8192
+	DefaultAgentMaxTokens      = 2048
+	DefaultJudgeMaxTokens      = 2048
+)
+
+// WithMaxTokens returns o with MaxTokens set to def when it sets none: the
+// role's default.
+func (o OpenAIOptions) WithMaxTokens(def int) OpenAIOptions {
+	if o.MaxTokens == 0 {
+		o.MaxTokens = def
+	}
+	return o
+}
+
+// limitHint is what a truncation error names to raise the limit.
+func (o OpenAIOptions) limitHint() string {
+	if o.MaxTokensHint != "" {
+		return o.MaxTokensHint
+	}
+	return "OpenAIOptions.MaxTokens"
+}
+
 func (o OpenAIOptions) clientConfig() llm.Config {
 	return llm.Config{
+		LimitHint:  o.limitHint(),
 		BaseURL:    o.BaseURL,
 		APIKey:     o.APIKey,
 		MaxRetries: o.MaxRetries,
@@ -145,6 +185,8 @@ func (o OpenAIOptions) Apply(r *openai.ChatCompletionRequest) {
 		s := *o.Seed
 		r.Seed = &s
 	}
+	// The client sends it as max_completion_tokens to a model that takes
+	// only that (llm.Client.UsesCompletionTokens).
 	r.MaxTokens = o.MaxTokens
 }
 
@@ -235,7 +277,8 @@ func (o *OpenAIOptions) RegisterFlags(fs *flag.FlagSet) {
 		o.Seed = &v
 		return nil
 	})
-	fs.IntVar(&o.MaxTokens, "max-tokens", o.MaxTokens, "max_tokens of each openai: reply (0: no bound)")
+	fs.IntVar(&o.MaxTokens, "max-tokens", o.MaxTokens, fmt.Sprintf("bound on every model reply, in tokens (max_tokens; max_output_tokens on the Responses API), unless a role's own flag or a target's params.max_tokens says otherwise (0: each role's default: summarizer %d, agent %d, judge %d)",
+		DefaultSummarizerMaxTokens, DefaultAgentMaxTokens, DefaultJudgeMaxTokens))
 	retries := o.MaxRetries
 	switch {
 	case retries == 0:
@@ -297,7 +340,8 @@ const (
 // or OPENAI_BASE_URL and OPENAI_API_KEY), else the provider's public API.
 func (o OpenAIOptions) ProviderClientConfig(kind string) llm.Config {
 	c := llm.Config{
-		BaseURL: o.BaseURL, APIKey: o.APIKey, MaxRetries: o.MaxRetries, Timeout: o.Timeout,
+		LimitHint: o.limitHint(),
+		BaseURL:   o.BaseURL, APIKey: o.APIKey, MaxRetries: o.MaxRetries, Timeout: o.Timeout,
 		CacheDir: o.CacheDir, NoCache: o.NoCache, Limiter: o.Limiter, Meter: o.Meter, CacheOnly: o.CacheOnly,
 		Limits: llm.Limits{RPM: o.RPM, TPM: o.TPM, Concurrency: o.Concurrency},
 	}

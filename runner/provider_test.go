@@ -76,6 +76,18 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 			cache := t.TempDir()
 			r := providerRun(t, fake, kind, cache)
 			first := len(fake.Requests())
+			// Every request carries an output limit, but the compact
+			// endpoint's, which takes none.
+			for _, rq := range fake.Requests() {
+				var body struct {
+					MaxTokens       int `json:"max_tokens"`
+					MaxOutputTokens int `json:"max_output_tokens"`
+				}
+				json.Unmarshal(rq.Body, &body)
+				if max(body.MaxTokens, body.MaxOutputTokens) < 1 && !strings.HasSuffix(rq.Path, "/responses/compact") {
+					t.Fatalf("%s: a request without an output limit: %.200s", rq.Path, rq.Body)
+				}
+			}
 			gens, textRan, leaked := 0, 0, 0
 			for _, u := range r.Units {
 				if u.Status != result.UnitOK {

@@ -37,6 +37,7 @@ func NewAnthropic(model string, opts providers.OpenAIOptions) (Summarizer, error
 	if strings.TrimSpace(model) == "" {
 		return nil, errNoModel(providers.KindAnthropic)
 	}
+	opts = opts.WithMaxTokens(providers.DefaultSummarizerMaxTokens)
 	c, err := providers.NewProviderClient(providers.KindAnthropic, opts)
 	if err != nil {
 		return nil, err
@@ -86,6 +87,9 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 			if err := json.Unmarshal(b, &m); err != nil {
 				return err
 			}
+			if err := providers.AnthropicTruncated(string(m.StopReason), params.MaxTokens); err != nil {
+				return err
+			}
 			blk, err := compactionBlock(&m)
 			if err != nil {
 				return err
@@ -120,10 +124,7 @@ func (s *anthropicSummarizer) Summarize(ctx context.Context, req *Request) (*Res
 }
 
 func (s *anthropicSummarizer) maxTokens() int64 {
-	if s.opts.MaxTokens > 0 {
-		return int64(s.opts.MaxTokens)
-	}
-	return providers.AnthropicMaxTokens
+	return int64(s.opts.WithMaxTokens(providers.DefaultSummarizerMaxTokens).MaxTokens)
 }
 
 // compactionBlock finds the compaction block of a reply: the one the

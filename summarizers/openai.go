@@ -117,6 +117,7 @@ func NewOpenAI(model string, opts providers.OpenAIOptions) (Summarizer, error) {
 	if strings.TrimSpace(model) == "" {
 		return nil, errors.New("openai: missing model name (want openai:MODEL)")
 	}
+	opts = opts.WithMaxTokens(providers.DefaultSummarizerMaxTokens)
 	name, text := "builtin:summarize.tmpl", defaultPrompt
 	if opts.PromptFile != "" {
 		b, err := inputfile.ReadFile(opts.PromptFile)

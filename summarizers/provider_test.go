@@ -73,7 +73,7 @@ func TestAnthropicRequest(t *testing.T) {
 			t.Errorf("header %s = %q, want %q", k, got, want)
 		}
 	}
-	want := `{"max_tokens":4096,"messages":[` +
+	want := `{"max_tokens":8192,"messages":[` +
 		`{"content":[{"text":"Keep the DB read-only.","type":"text"}],"role":"user"},` +
 		`{"content":[{"text":"Checking.","type":"text"},{"id":"call_1","input":{"sql":"select 1"},"name":"db_query","type":"tool_use"}],"role":"assistant"},` +
 		`{"content":[{"tool_use_id":"call_1","is_error":true,"content":[{"text":"[error] timeout","type":"text"}],"type":"tool_result"}],"role":"user"},` +

@@ -36,7 +36,7 @@ import (
 // the run would send,
 // its prompt tokens counted offline, and the walk goes on with a stand-in
 // reply: a text summary of the size the scenario allows (max_ratio of what
-// it replaces, capped by --max-tokens), the first option, a judge's
+// it replaces, capped by the summarizer's output-token limit), the first option, a judge's
 // "missing". A request identical to one counted before (the full-context
 // arm, the same for every summarizer of a scenario) is counted once, as
 // the cache then answers it, unless --no-cache.
@@ -80,8 +80,6 @@ func (r *planRow) cost() (float64, bool) {
 type planner struct {
 	counter *tokens.Counter
 	noCache bool
-	// maxTokens caps a stand-in summary (--max-tokens; 0: no cap).
-	maxTokens int
 
 	mu        sync.Mutex
 	rows      []*planRow
@@ -151,7 +149,7 @@ func digest(parts ...any) string {
 // summarizer wraps a model or exec summarizer; builtins run as they are.
 // promptFile is the target's prompt template file ("" for the built-in
 // one).
-func (pl *planner) summarizer(row *planRow, t config.Target, real summarizers.Summarizer, promptFile string) (summarizers.Summarizer, error) {
+func (pl *planner) summarizer(row *planRow, t config.Target, real summarizers.Summarizer, promptFile string, maxTokens int) (summarizers.Summarizer, error) {
 	var prompt *summarizers.Prompt
 	if t.Spec.Kind == providers.KindOpenAI {
 		name, text := "builtin:summarize.tmpl", summarizers.DefaultPrompt()
@@ -185,8 +183,9 @@ func (pl *planner) summarizer(row *planRow, t config.Target, real summarizers.Su
 			in = 8 + pl.counter.Count(req.Rules) + pl.counter.Count(req.Goal) + pl.counter.Count(string(req.PreviousSummary)) + pl.counter.Count(req.EventsText())
 		}
 		size := max(int(req.MaxRatio*float64(req.ReplacedTokens)), 1)
-		if pl.maxTokens > 0 {
-			size = min(size, pl.maxTokens)
+		if providers.ModelKind(t.Spec.Kind) && maxTokens > 0 {
+			// the request's output limit (--max-tokens and the like)
+			size = min(size, maxTokens)
 		}
 		pl.add(row, digest(t.Spec.Raw, req.ScenarioID, req.Trial, req.Cut, req.PreviousSummary), 1, in, size)
 		pl.mu.Lock()
@@ -277,7 +276,7 @@ func (p *runPlan) wrapForDryRun(pl *planner, file *config.File, f *runFlags) err
 		if t.Prompt != "" {
 			prompt = t.Prompt
 		}
-		s, err := pl.summarizer(pl.row("summarizer", t, prices), t, p.sums[i].Summarizer, prompt)
+		s, err := pl.summarizer(pl.row("summarizer", t, prices), t, p.sums[i].Summarizer, prompt, p.sumMaxTokens[i])
 		if err != nil {
 			return inputError{err}
 		}
@@ -304,7 +303,7 @@ func dryRun(ctx context.Context, env *Env, f *runFlags, p *runPlan, file *config
 	if err != nil {
 		return err
 	}
-	pl := &planner{counter: counter, noCache: f.openai.NoCache, maxTokens: f.openai.MaxTokens, seen: map[string]bool{}}
+	pl := &planner{counter: counter, noCache: f.openai.NoCache, seen: map[string]bool{}}
 	if err := p.wrapForDryRun(pl, file, f); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") == "1",
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus, "aggregates": cmdAggregates,
 			"providerfake": cmdProviderFake, "fakerequests": cmdFakeRequests, "nocanary": cmdNoCanary, "ghactions": cmdGHActions,
-			"openaifake": cmdOpenAIFake, "openairequests": cmdOpenAIRequests, "planmatches": cmdPlanMatches,
+			"openaifake": cmdOpenAIFake, "openairequests": cmdOpenAIRequests, "planmatches": cmdPlanMatches, "openaimaxtokens": cmdOpenAIMaxTokens,
 			"fixture": cmdFixture, "accept": cmdAccept},
 		Setup: func(e *testscript.Env) error {
 			// Keep the response cache inside the test's work dir.

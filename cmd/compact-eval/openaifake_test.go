@@ -1,8 +1,10 @@
 package main
 
 import (
+	"maps"
 	"math"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,17 +25,36 @@ var (
 	openAISeen    = map[string]int{}
 )
 
-// cmdOpenAIFake is the script command "openaifake [LATENCY]": it starts an
-// OpenAI-compatible chat-completions endpoint for this script that answers
-// every request with llmtest.Simulated (a summary document, the first
-// option, a judge's "missing"), each after LATENCY (default 0), and points
-// OPENAI_BASE_URL at it.
+// cmdOpenAIFake is the script command "openaifake [-truncate|-garbage]
+// [LATENCY]": it starts an OpenAI-compatible chat-completions endpoint for
+// this script that answers every request with llmtest.Simulated (a summary
+// document, the first option, a judge's "missing"), each after LATENCY
+// (default 0), and points OPENAI_BASE_URL at it. With -truncate every reply
+// is cut at the request's limit (half its content, finish_reason
+// "length"); with -garbage every judge's question gets words that are no
+// verdict (a model that never answers in the format asked).
 func cmdOpenAIFake(ts *testscript.TestScript, neg bool, args []string) {
+	mode := ""
+	if len(args) > 0 && (args[0] == "-truncate" || args[0] == "-garbage") {
+		mode, args = args[0], args[1:]
+	}
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: openaifake [LATENCY]")
+		ts.Fatalf("usage: openaifake [-truncate|-garbage] [LATENCY]")
 	}
 	h := llmtest.NewHandler()
-	h.SetDefault(llmtest.Simulated)
+	switch mode {
+	case "-truncate":
+		h.SetDefault(func(r llmtest.Request) llmtest.Reply { return llmtest.Truncated(llmtest.Simulated(r)) })
+	case "-garbage":
+		h.SetDefault(func(r llmtest.Request) llmtest.Reply {
+			if rep := llmtest.Simulated(r); !strings.Contains(rep.Content, `"verdict"`) {
+				return rep
+			}
+			return llmtest.Text("I think the summary is mostly fine, probably.")
+		})
+	default:
+		h.SetDefault(llmtest.Simulated)
+	}
 	if len(args) == 1 {
 		d, err := time.ParseDuration(args[0])
 		if err != nil {
@@ -45,6 +66,7 @@ func cmdOpenAIFake(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(srv.Close)
 	openAIFakesMu.Lock()
 	openAIFakes[ts.Getenv("WORK")] = h
+	openAISeen[ts.Getenv("WORK")] = 0 // a new fake counts from 0
 	openAIFakesMu.Unlock()
 	ts.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 }
@@ -71,6 +93,38 @@ func cmdOpenAIRequests(ts *testscript.TestScript, neg bool, args []string) {
 	openAISeen[ts.Getenv("WORK")] = n
 	if got != want {
 		ts.Fatalf("the OpenAI-compatible fake received %d requests, want %d", got, want)
+	}
+}
+
+// cmdOpenAIMaxTokens is "openaimaxtokens N…": it fails unless every
+// request the script's OpenAI-compatible fake received carries an output
+// limit (max_tokens, or max_completion_tokens) and the limits sent are
+// exactly N…, in increasing order.
+func cmdOpenAIMaxTokens(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: openaimaxtokens N…")
+	}
+	openAIFakesMu.Lock()
+	h := openAIFakes[ts.Getenv("WORK")]
+	openAIFakesMu.Unlock()
+	if h == nil {
+		ts.Fatalf("no openaifake started")
+	}
+	seen := map[int]bool{}
+	reqs := h.Requests()
+	for i, r := range reqs {
+		n := max(r.Chat.MaxTokens, r.Chat.MaxCompletionTokens)
+		if n < 1 {
+			ts.Fatalf("request %d of %d carries no max_tokens: %.300s", i+1, len(reqs), r.Body)
+		}
+		seen[n] = true
+	}
+	var got []string
+	for _, n := range slices.Sorted(maps.Keys(seen)) {
+		got = append(got, strconv.Itoa(n))
+	}
+	if strings.Join(got, " ") != strings.Join(args, " ") {
+		ts.Fatalf("the %d requests carried max_tokens %s, want %s", len(reqs), strings.Join(got, " "), strings.Join(args, " "))
 	}
 }
 

@@ -175,6 +175,7 @@ type runFlags struct {
 	dryRun        bool
 	recall        bool
 	recallBudget  string
+	maxTokens     maxTokensFlags
 }
 
 func setupRunFlags(fs *flag.FlagSet) *runFlags {
@@ -204,6 +205,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing: units, requests per target (those the response cache already answers apart), exec calls, tokens in and out estimated offline, and the cost when the config file gives prices:")
 	fs.Var(&f.progress, "progress", "progress on stderr, `auto|tty|plain|none`: tty redraws one line in place (units done/total, errors, requests, retries, cache hits, time left) and clears it at the end; plain prints such a line every 10 s and one at the end, for CI logs; auto (the default) is tty when stderr is a terminal, plain otherwise (default: progress: in the config file, else auto)")
 	f.openai.RegisterFlags(fs)
+	f.maxTokens = registerMaxTokens(fs, roleSummarizer, roleAgent, roleJudge)
 	f.gates.register(fs)
 	fs.StringVar(&f.writeBaseline, "write-baseline", "", "when the run finishes and every gate holds, copy its result to this `file`, the baseline of later runs (it may be the --baseline file itself)")
 	return f
@@ -239,6 +241,12 @@ probe's options in an order drawn from
 C…; its answer is mapped back to the option's key. --agent-samples N asks N
 times and takes the majority (a tie is "unsure"); orders and votes are
 recorded with each decision.
+
+Every model request carries an output limit: --summarizer-max-tokens,
+--agent-max-tokens and --judge-max-tokens (defaults 8192, 2048, 2048),
+else a target's params.max_tokens, else --max-tokens. A reply cut at its
+limit is an error that says so and names the flag; it is neither retried
+nor cached.
 
 --judge openai:MODEL (or exec:COMMAND, or judge: in the config file) asks a
 model judge about the invariants a check could not tell (uncertain), and its
@@ -322,10 +330,13 @@ func init() {
 type runPlan struct {
 	settings config.Settings
 	sums     []runner.Summarizer
-	agent    agents.Agent
-	judge    judges.Judge
-	suite    runner.Suite
-	run      *regexp.Regexp
+	// sumMaxTokens is each summarizer's output-token limit (a model
+	// target's; the dry run caps its stand-in summaries with it).
+	sumMaxTokens []int
+	agent        agents.Agent
+	judge        judges.Judge
+	suite        runner.Suite
+	run          *regexp.Regexp
 	// gates are the gates asked for; notes are lines the gate verdict
 	// adds (a baseline this run creates).
 	gates reports.GateOptions
@@ -564,6 +575,9 @@ func planRun(env *Env, fs *flag.FlagSet, f *runFlags, args []string) (*runPlan, 
 
 // build makes the summarizers and the agent of the plan's settings.
 func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
+	if err := f.maxTokens.validate(f.openai.MaxTokens); err != nil {
+		return err
+	}
 	base := providers.Options{ExecTimeout: p.settings.ExecTimeout, OpenAI: f.openai, PassEnv: f.execEnv}
 	base.OpenAI.Getenv = env.Getenv
 	base.OpenAI.Concurrency = p.settings.Jobs
@@ -585,6 +599,8 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 		if err != nil {
 			return inputError{err}
 		}
+		f.maxTokens.apply(&opts.OpenAI, roleSummarizer)
+		p.sumMaxTokens = append(p.sumMaxTokens, opts.OpenAI.MaxTokens)
 		s, err := summarizers.New(t.Spec, opts)
 		if err != nil {
 			return usagef("summarizer %s: %v", t.Name, err)
@@ -595,6 +611,7 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 	if err != nil {
 		return inputError{err}
 	}
+	f.maxTokens.apply(&aopts.OpenAI, roleAgent)
 	if f.agentSamples < 1 || f.agentSamples > agents.MaxSamples {
 		return usagef("--agent-samples %d: want 1 to %d", f.agentSamples, agents.MaxSamples)
 	}
@@ -607,6 +624,7 @@ func (p *runPlan) build(env *Env, file *config.File, f *runFlags) error {
 		if err != nil {
 			return inputError{err}
 		}
+		f.maxTokens.apply(&jopts.OpenAI, roleJudge)
 		if p.judge, err = judges.New(t.Spec, jopts); err != nil {
 			return usagef("judge %s: %v", t.Name, err)
 		}

@@ -59,6 +59,7 @@ type selftestFlags struct {
 	judge       string
 	judgeJSON   string
 	execEnv     envNamesFlag
+	maxTokens   maxTokensFlags
 }
 
 func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
@@ -74,6 +75,7 @@ func setupSelftestFlags(fs *flag.FlagSet) *selftestFlags {
 	fs.StringVar(&f.judge, "judge", "", "also measure a model judge, a `spec` (openai:MODEL or exec:COMMAND; default: judge: in the config file, else none): its verdicts on the oracle and on every planted variant, as a confusion table per class")
 	fs.StringVar(&f.judgeJSON, "judge-json", "", "with --judge, write the judge's table and every judgement as JSON to `FILE` (- for standard output)")
 	f.openai.RegisterFlags(fs)
+	f.maxTokens = registerMaxTokens(fs, roleAgent, roleJudge)
 	return f
 }
 
@@ -216,6 +218,9 @@ func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, 
 	if err := f.openai.Validate(); err != nil {
 		return nil, "", 0, nil, usageError{err}
 	}
+	if err := f.maxTokens.validate(f.openai.MaxTokens); err != nil {
+		return nil, "", 0, nil, err
+	}
 	base := providers.Options{ExecTimeout: settings.ExecTimeout, OpenAI: f.openai, PassEnv: f.execEnv}
 	base.OpenAI.Getenv = env.Getenv
 	base.OpenAI.Concurrency = settings.Jobs
@@ -232,6 +237,7 @@ func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, 
 		if err != nil {
 			return nil, "", 0, nil, inputError{err}
 		}
+		f.maxTokens.apply(&opts.OpenAI, roleJudge)
 		j, err := judges.New(t.Spec, opts)
 		if err != nil {
 			return nil, "", 0, nil, usagef("judge %s: %v", t.Name, err)
@@ -245,6 +251,7 @@ func selftestAgent(env *Env, fs *flag.FlagSet, f *selftestFlags) (agents.Agent, 
 	if err != nil {
 		return nil, "", 0, nil, inputError{err}
 	}
+	f.maxTokens.apply(&opts.OpenAI, roleAgent)
 	agent, err := agents.New(settings.Agent.Spec, opts)
 	if err != nil {
 		return nil, "", 0, nil, usagef("agent %s: %v", settings.Agent.Name, err)

@@ -270,7 +270,8 @@ func (c *Client) Lookup(req *Request) (*Result, bool) {
 	if c.cache == nil {
 		return nil, false
 	}
-	key, err := Key(c.base, req.Trial, req.Chat)
+	chat := c.withCompletionTokens(req.Chat)
+	key, err := Key(c.base, req.Trial, chat)
 	if err != nil {
 		return nil, false
 	}
@@ -280,6 +281,10 @@ func (c *Client) Lookup(req *Request) (*Result, bool) {
 	}
 	var resp openai.ChatCompletionResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
+		return nil, false
+	}
+	if c.chatTruncated(&resp, &chat) != nil {
+		// Stored by an older version: a truncated reply is no answer.
 		return nil, false
 	}
 	if req.Accept != nil && req.Accept(&resp) != nil {
@@ -301,7 +306,36 @@ func content(r *openai.ChatCompletionResponse) string {
 // errors and a 200 with no answer (no choice; an empty message when
 // Request.RequireContent) up to MaxRetries times with exponential backoff and full
 // jitter (or the wait Retry-After asks for). Any other 4xx is not retried.
+//
+// A reply cut at the output limit (finish_reason "length") is a *Truncated
+// error: neither retried nor cached. The request's max_tokens goes out as
+// max_completion_tokens to a model that takes only that
+// (UsesCompletionTokens); an endpoint that refuses max_tokens with a 400
+// asking for max_completion_tokens gets the request again so, once, and
+// the client remembers it for that model.
 func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
+	r := *req
+	r.Chat = c.withCompletionTokens(req.Chat)
+	res, err := c.chat(ctx, &r)
+	if err != nil && r.Chat.MaxTokens > 0 && refusedMaxTokens(err) {
+		completionTokens.Store(endpointID(c.base)+"\x00"+r.Chat.Model, true)
+		r.Chat = c.withCompletionTokens(r.Chat)
+		first := res
+		res, err = c.chat(ctx, &r)
+		res.Attempts += first.Attempts
+		res.Latency += first.Latency
+		if res.Attempts > 0 {
+			res.Retries = res.Attempts - 1
+		}
+	}
+	if err != nil && !errors.Is(err, ErrNotCached) {
+		c.countError()
+	}
+	return res, err
+}
+
+// chat is one Chat of req as it is (its limit field already chosen).
+func (c *Client) chat(ctx context.Context, req *Request) (*Result, error) {
 	start := time.Now()
 	if r, ok := c.Lookup(req); ok {
 		r.Latency = time.Since(start)
@@ -329,13 +363,17 @@ func (c *Client) Chat(ctx context.Context, req *Request) (*Result, error) {
 	if res.Attempts > 0 {
 		res.Retries = res.Attempts - 1
 	}
+	if err == nil {
+		if t := c.chatTruncated(&resp, &req.Chat); t != nil {
+			err = t
+		}
+	}
 	if err == nil && req.Accept != nil {
 		if aerr := req.Accept(&resp); aerr != nil {
 			err = aerr
 		}
 	}
 	if err != nil {
-		c.countError()
 		res.Response = resp
 		res.Content = content(&resp)
 		return res, err

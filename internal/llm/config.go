@@ -87,6 +87,10 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock used to read Retry-After dates. nil means time.Now.
 	Now func() time.Time
+	// LimitHint says how a user raises the output-token limit of this
+	// client's requests (a flag, a config key), named in a Truncated
+	// error; "" names nothing.
+	LimitHint string
 }
 
 // Validate reports the first invalid field.

@@ -42,7 +42,9 @@ type Call struct {
 	// (0: counted as nothing).
 	Tokens int
 	// Accept, if not nil, checks a successful reply's body. An error fails
-	// the call (not retried) and the reply is not cached.
+	// the call (not retried) and the reply is not cached; a *Truncated one
+	// (the reply stopped at its output limit) is returned as it is, with
+	// Config.LimitHint.
 	Accept func(body []byte) error
 }
 
@@ -131,7 +133,15 @@ func (c *Client) Post(ctx context.Context, call *Call) (*Reply, error) {
 		rep.Retries = rep.Attempts - 1
 	}
 	if err == nil && call.Accept != nil {
-		if aerr := call.Accept(rep.Body); aerr != nil {
+		var t *Truncated
+		if aerr := call.Accept(rep.Body); errors.As(aerr, &t) {
+			// Cut at the output limit: named as such, with the hint.
+			t.Op = call.op()
+			if t.Hint == "" {
+				t.Hint = c.cfg.LimitHint
+			}
+			err = t
+		} else if aerr != nil {
 			err = &Error{op: call.op(), Status: http.StatusOK, Attempts: rep.Attempts, msg: "unusable reply: " + Redact(aerr.Error(), c.cfg.APIKey), err: redactErr(aerr, c.cfg.APIKey)}
 		}
 	}

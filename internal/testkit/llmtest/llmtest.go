@@ -44,6 +44,19 @@ type Reply struct {
 	Refusal string
 	// PromptTokens and CompletionTokens are the usage reported.
 	PromptTokens, CompletionTokens int
+	// FinishReason is the first choice's finish_reason; "" means "stop"
+	// ("tool_calls" with ToolCalls). "length" is a reply cut at the
+	// request's max_tokens.
+	FinishReason openai.FinishReason
+}
+
+// Truncated is r cut at the output limit, as an endpoint sends a reply
+// that reached the request's max_tokens: its content's first half, with
+// finish_reason "length".
+func Truncated(r Reply) Reply {
+	r.Content = r.Content[:len(r.Content)/2]
+	r.FinishReason = openai.FinishReasonLength
+	return r
 }
 
 // Text is a 200 reply whose content is s.
@@ -281,6 +294,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if len(reply.ToolCalls) > 0 {
 		resp.Choices[0].FinishReason = openai.FinishReasonToolCalls
+	}
+	if reply.FinishReason != "" {
+		resp.Choices[0].FinishReason = reply.FinishReason
 	}
 	w.Header().Set("Content-Type", "application/json")
 	if odd {

@@ -233,12 +233,16 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 	in := tokens(strings.Join(texts, "\n"))
 	if compacting {
 		summary := s.summarize(texts)
+		stop := "compaction"
+		if s.Truncate {
+			summary, stop = summary[:len(summary)/2], "max_tokens"
+		}
 		sig := s.issue("sig_", summary)
 		enc := s.issue("enc_", summary)
 		return http.StatusOK, map[string]any{
 			"id": "msg_fake_compaction", "type": "message", "role": "assistant", "model": *req.Model,
 			"content":     []any{map[string]any{"type": "compaction", "content": summary, "encrypted_content": enc, "signature": sig}},
-			"stop_reason": "compaction", "stop_sequence": nil,
+			"stop_reason": stop, "stop_sequence": nil,
 			"usage": map[string]any{"input_tokens": in, "output_tokens": tokens(summary)},
 		}, nil
 	}
@@ -260,11 +264,14 @@ func (s *Server) messages(h http.Header, body []byte) (int, any, error) {
 			"usage": map[string]any{"input_tokens": in, "output_tokens": 20},
 		}, nil
 	}
-	text := s.replyText(q)
+	text, stop := s.replyText(q), "end_turn"
+	if s.Truncate {
+		text, stop = text[:len(text)/2], "max_tokens"
+	}
 	return http.StatusOK, map[string]any{
 		"id": "msg_fake", "type": "message", "role": "assistant", "model": *req.Model,
 		"content":     []any{map[string]any{"type": "text", "text": text}},
-		"stop_reason": "end_turn", "stop_sequence": nil,
+		"stop_reason": stop, "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": in, "output_tokens": 12},
 	}, nil
 }

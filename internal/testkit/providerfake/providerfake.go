@@ -100,6 +100,12 @@ type Server struct {
 	// NoCompactionItem makes /responses/compact answer without its
 	// compaction item (a provider that compacted nothing).
 	NoCompactionItem bool
+	// Truncate cuts every answer at the request's output limit, as a model
+	// that ran out of tokens: a Messages API reply with half its text and
+	// stop_reason "max_tokens" (a compaction too), a Responses API reply
+	// with status "incomplete" and incomplete_details.reason
+	// "max_output_tokens".
+	Truncate bool
 	// Odd writes every successful reply as some providers do: indented,
 	// with CRLF line ends, every non-ASCII character escaped as \uXXXX and
 	// a trailing newline. The same document, other bytes.

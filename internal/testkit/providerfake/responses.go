@@ -218,10 +218,16 @@ func (s *Server) responses(h http.Header, body []byte) (int, any, error) {
 		}, nil
 	}
 	text := s.replyText(q)
-	return http.StatusOK, map[string]any{
+	reply := map[string]any{
 		"id": "resp_fake", "object": "response", "created_at": 1764547200, "status": "completed", "model": *req.Model,
 		"output": []any{map[string]any{"id": "msg_fake", "type": "message", "status": "completed", "role": "assistant",
 			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}},
 		"usage": usage(tokens(strings.Join(texts, "\n")), 12),
-	}, nil
+	}
+	if s.Truncate {
+		reply["status"], reply["incomplete_details"] = "incomplete", map[string]any{"reason": "max_output_tokens"}
+		reply["output"] = []any{map[string]any{"id": "msg_fake", "type": "message", "status": "incomplete", "role": "assistant",
+			"content": []any{map[string]any{"type": "output_text", "text": text[:len(text)/2], "annotations": []any{}}}}}
+	}
+	return http.StatusOK, reply, nil
 }
