@@ -136,3 +136,28 @@ func New(spec providers.Spec, opts providers.Options) (Judge, error) {
 	}
 	return nil, fmt.Errorf("spec %q: unknown kind %q (valid: openai:MODEL, exec:COMMAND)", spec.Raw, spec.Kind)
 }
+
+// WithoutExtensions is the summary document as the agent sees it: without
+// `extensions`, which the contract never shows the agent and no content
+// check reads (a provider's raw block or ciphertext lives there). The
+// judge reads what the agent would, in run --judge and in selftest
+// --judge alike; nil for nil. A document that is not a JSON object comes
+// back as it is.
+func WithoutExtensions(doc json.RawMessage) json.RawMessage {
+	if doc == nil {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(doc, &m) != nil || m == nil {
+		return doc
+	}
+	if _, ok := m["extensions"]; !ok {
+		return doc
+	}
+	delete(m, "extensions")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return doc
+	}
+	return out
+}

@@ -54,7 +54,7 @@ func (u *unit) judgeChecks(r *genRecord, res []result.CheckResult) {
 		return
 	}
 	sc := u.p.sc
-	summary := withoutExtensions(r.g.Summary)
+	summary := judges.WithoutExtensions(r.g.Summary)
 	if summary == nil {
 		// Not JSON: the judge reads it as text.
 		summary, _ = json.Marshal(string(r.raw))
@@ -131,30 +131,6 @@ func settle(c *result.CheckResult) {
 	c.Judge.Settled = c.Status
 	c.Status = s
 	c.Message = fmt.Sprintf("%s%s (%s); the check could not tell: %s", SettledReason, c.Judge.Verdict, c.Judge.Reason, c.Message)
-}
-
-// withoutExtensions is the summary document as the agent sees it: without
-// `extensions`, which the contract never shows the agent and no content
-// check reads (a provider's raw block or ciphertext lives there). The
-// judge reads what the agent would; nil for a document that is not a JSON
-// object, which the caller sends as text.
-func withoutExtensions(doc json.RawMessage) json.RawMessage {
-	if doc == nil {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(doc, &m) != nil || m == nil {
-		return doc
-	}
-	if _, ok := m["extensions"]; !ok {
-		return doc
-	}
-	delete(m, "extensions")
-	out, err := json.Marshal(m)
-	if err != nil {
-		return doc
-	}
-	return out
 }
 
 // judgeAnswers grades both arms' answers to a free-text probe with the

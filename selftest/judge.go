@@ -55,6 +55,20 @@ type JudgeReport struct {
 	// there were none).
 	InversionsCaught *float64 `json:"inversions_caught"`
 	FalseAlarms      *float64 `json:"false_alarms"`
+	// Usable is the share of judgements with a verdict (kept,
+	// contradicted or missing); Inversions and FalseAlarmRate are
+	// InversionsCaught and FalseAlarms as counts with their Wilson 95%
+	// intervals.
+	Usable         Rate `json:"usable"`
+	Inversions     Rate `json:"inversions"`
+	FalseAlarmRate Rate `json:"false_alarm_rate"`
+	// Labels is the judge's accuracy on the planted labels against
+	// chance.
+	Labels LabelTest `json:"labels"`
+	// Unusable says why the judge cannot be believed: usable verdicts
+	// below JudgeMinUsable, or verdicts no better than chance on the
+	// planted labels; "" when it can.
+	Unusable string `json:"unusable,omitempty"`
 	// Cascade is what run --judge-scope uncertain (the default) makes of
 	// the same questions: the check's status where it could tell, the
 	// judge's verdict where it said uncertain.
@@ -260,7 +274,9 @@ func judgeAsks(p *Plan, check func(*checks.Input) []result.CheckResult) []judgeA
 		if !ok {
 			return
 		}
-		req := judges.NewInvariantRequest(sc.ID, gen, f, doc)
+		// The judge reads what run --judge sends: the document without
+		// its extensions, which no agent sees either.
+		req := judges.NewInvariantRequest(sc.ID, gen, f, judges.WithoutExtensions(doc))
 		judges.Redact(rd, req)
 		asks = append(asks, judgeAsk{j: Judgement{Scenario: sc.ID, Invariant: inv.InvariantID(), Type: inv.Type(), Class: class, Variant: variant, Generation: gen,
 			Check: status(inv, gen, cut, doc)}, req: req})
@@ -347,6 +363,7 @@ func (r *JudgeReport) tally() {
 		r.FalseAlarms = share(c.Contradicted, c.Judged-c.Errors)
 	}
 	r.Cascade = tallyCascade(r.Judgements, order, share)
+	r.measure()
 }
 
 // tallyCascade computes the cascade's figures from the judgements, rows in

@@ -3,6 +3,7 @@ package selftest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -109,6 +110,9 @@ func TestMeasureJudge(t *testing.T) {
 	if r.InversionsCaught == nil || *r.InversionsCaught != 1 || r.FalseAlarms == nil || *r.FalseAlarms != 0 {
 		t.Errorf("inversions %v false alarms %v", r.InversionsCaught, r.FalseAlarms)
 	}
+	if r.Unusable != "" || r.Usable.N != len(r.Judgements) || !r.Labels.BetterThanChance() || r.Labels.Correct != r.Labels.Of {
+		t.Errorf("a right judge: unusable %q, usable %+v, labels %+v", r.Unusable, r.Usable, r.Labels)
+	}
 	for _, j := range r.Judgements {
 		if j.Type == result.TypeSecret {
 			t.Errorf("a secret was judged: %+v", j)
@@ -130,6 +134,9 @@ func TestMeasureJudge(t *testing.T) {
 	if *r.InversionsCaught != 0 || *r.FalseAlarms != 0 || row(r, string(Invert)).Kept != row(r, string(Invert)).Judged {
 		t.Errorf("credulous: inversions %v false alarms %v", *r.InversionsCaught, *r.FalseAlarms)
 	}
+	if !strings.Contains(r.Unusable, "does not read the summaries") || r.Labels.P != 1 {
+		t.Errorf("credulous: unusable %q, labels %+v; want no better than chance", r.Unusable, r.Labels)
+	}
 
 	r, _ = MeasureJudge(ctx, list, constant(judges.Contradicted, &calls, &mu), JudgeOptions{})
 	if *r.FalseAlarms != 1 || row(r, FaithfulClass).Agree != 0 || row(r, string(Omit)).Caught != row(r, string(Omit)).Judged {
@@ -142,6 +149,9 @@ func TestMeasureJudge(t *testing.T) {
 	}
 	if !strings.Contains(r.Judgements[0].Error, "the judge is down") {
 		t.Errorf("error not recorded: %+v", r.Judgements[0])
+	}
+	if want := fmt.Sprintf("0 of %d judgements had a usable verdict (0%%), below the floor of 90%%", len(r.Judgements)); r.Unusable != want {
+		t.Errorf("down: unusable %q, want %q", r.Unusable, want)
 	}
 }
 

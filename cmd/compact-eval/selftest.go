@@ -116,12 +116,18 @@ judge asked only where the check could not tell, its verdict settling it):
 its judge calls, inversions caught, false alarms and doubts left.
 The judge is measured on that set: every invariant of the oracle (label faithful: a right judge
 says kept) and of each planted variant (label: its class; an inversion
-should be contradicted, an omission missing). It prints a confusion table
-per class, the inversions caught and the false alarms on the oracle;
---judge-json FILE writes it with every judgement.
+should be contradicted, an omission missing). It prints first whether the
+judge is usable, then its usable verdicts, inversions caught and false
+alarms on the oracle with their 95% intervals, and a confusion table per
+class; --judge-json FILE writes it with every judgement. A judge is
+unusable, and selftest exits 1 saying why, when fewer than 90% of its
+judgements have a verdict, or when its verdicts agree with the planted
+labels no better than chance (an exact one-sided permutation test at 0.05,
+per invariant: docs/selftest.md §7).
 
-Exit codes: 0 every scenario is satisfiable and the gate asked for holds;
-1 a scenario defect, or strength below --min-strength; 2 bad usage or
+Exit codes: 0 every scenario is satisfiable, the gate asked for holds and
+the judge (with --judge) is usable; 1 a scenario defect, strength below
+--min-strength, or an unusable judge; 2 bad usage or
 invalid scenarios; 3 selftest could not finish (an interrupt, or the agent
 failed on every probe).
 
@@ -175,9 +181,11 @@ func runSelftest(ctx context.Context, env *Env, fs *flag.FlagSet, f *selftestFla
 	}
 	gateFailed := writeSelftest(text, rep, len(list))
 	if judge != nil && runErr == nil {
-		if err := measureJudge(ctx, env, text, f, judge, list, jobs); err != nil {
+		unusable, err := measureJudge(ctx, env, text, f, judge, list, jobs)
+		if err != nil {
 			return err
 		}
+		gateFailed = gateFailed || unusable
 	}
 	if f.json != "" {
 		var b bytes.Buffer
@@ -266,11 +274,13 @@ type namedJudge struct {
 }
 
 // measureJudge scores the judge against the planted labels
-// (selftest.MeasureJudge) and prints its confusion table per class.
-func measureJudge(ctx context.Context, env *Env, w io.Writer, f *selftestFlags, j *namedJudge, list []*scenarios.Scenario, jobs int) error {
+// (selftest.MeasureJudge), prints its verdict (usable or not, and why),
+// its rates with their intervals and its confusion table per class, and
+// reports whether it is unusable.
+func measureJudge(ctx context.Context, env *Env, w io.Writer, f *selftestFlags, j *namedJudge, list []*scenarios.Scenario, jobs int) (unusable bool, err error) {
 	rep, err := selftest.MeasureJudge(ctx, list, j.Judge, selftest.JudgeOptions{Name: j.name, Jobs: jobs, Tokenizer: string(f.tokenizer)})
 	if rep == nil {
-		return err
+		return false, err
 	}
 	share := func(v *float64) string {
 		if v == nil {
@@ -278,8 +288,21 @@ func measureJudge(ctx context.Context, env *Env, w io.Writer, f *selftestFlags, 
 		}
 		return rate(*v)
 	}
-	fmt.Fprintf(w, "\njudge %s: inversions caught %s, false alarms on the oracle %s, in %d judgements\n",
-		j.name, share(rep.InversionsCaught), share(rep.FalseAlarms), len(rep.Judgements))
+	withCI := func(r selftest.Rate) string {
+		if r.Of == 0 {
+			return "— (0 of 0)"
+		}
+		return fmt.Sprintf("%s [%s, %s] (%d of %d)", rate(r.Rate), rate(r.Low), rate(r.High), r.N, r.Of)
+	}
+	l := rep.Labels
+	if rep.Unusable != "" {
+		fmt.Fprintf(w, "\njudge %s: UNUSABLE: %s\n", j.name, rep.Unusable)
+	} else {
+		fmt.Fprintf(w, "\njudge %s: usable: its verdicts agree with %d of %d planted labels, %.1f by chance (p %s, one-sided)\n",
+			j.name, l.Correct, l.Of, l.Chance, pValue(l.P))
+	}
+	fmt.Fprintf(w, "usable verdicts %s, inversions caught %s, false alarms on the oracle %s, in %d judgements\n",
+		withCI(rep.Usable), withCI(rep.Inversions), withCI(rep.FalseAlarmRate), len(rep.Judgements))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "label\tjudged\tkept\tcontradicted\tmissing\terrors\tcaught\texpected\tagree\t")
 	for _, c := range rep.Classes {
@@ -299,16 +322,24 @@ func measureJudge(ctx context.Context, env *Env, w io.Writer, f *selftestFlags, 
 	if f.judgeJSON != "" {
 		var b bytes.Buffer
 		if err := selftest.WriteJudgeJSON(&b, rep); err != nil {
-			return err
+			return false, err
 		}
 		if err := writeOutput(env, f.judgeJSON, b.Bytes()); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("measuring the judge: %w", err)
+		return false, fmt.Errorf("measuring the judge: %w", err)
 	}
-	return nil
+	return rep.Unusable != "", nil
+}
+
+// pValue prints p as "= 0.012", or "< 0.001".
+func pValue(p float64) string {
+	if p < 0.001 {
+		return "< 0.001"
+	}
+	return fmt.Sprintf("= %.3f", p)
 }
 
 // loadSelftestScenarios loads and lints the scenarios of paths (the

@@ -494,8 +494,12 @@ func sleepForever() {
 // that are in no summary). QUOTE is the quote to give; without one the
 // judge quotes the first 24 characters of the summary's "text" field (of
 // the answer, for an answer), so that kept and contradicted verdicts quote
-// words that are there. With no rule for a request (or no file) the verdict
-// is missing for an invariant and unsure for an answer.
+// words that are there. A rule "KEY /REGEXP/ VERDICT [QUOTE…]" applies only
+// when REGEXP (no spaces) matches the judged text (the summary document as
+// sent, or the answer): the first such rule that matches wins over every
+// other rule for KEY, so that a scripted judge can read the document. With
+// no rule for a request (or no file) the verdict is missing for an
+// invariant and unsure for an answer.
 func JudgeScripted() { os.Exit(judgeScripted(os.Stdin, os.Stdout, os.Stderr)) }
 
 func judgeScripted(stdin io.Reader, stdout, stderr io.Writer) int {
@@ -545,10 +549,29 @@ func judgeScripted(stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "judge-scripted: %v\n", err)
 			return 2
 		}
+		judged := string(req.Summary)
+		if req.Answer != nil {
+			judged = *req.Answer
+		}
 		found := false
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.Fields(line)
-			if len(f) < 2 || strings.HasPrefix(f[0], "#") || (f[0] != key && f[0] != "*") || found && f[0] == "*" {
+			if len(f) < 2 || strings.HasPrefix(f[0], "#") || (f[0] != key && f[0] != "*") {
+				continue
+			}
+			if c := f[1]; len(c) > 2 && strings.HasPrefix(c, "/") && strings.HasSuffix(c, "/") {
+				re, err := regexp.Compile(c[1 : len(c)-1])
+				if err != nil {
+					fmt.Fprintf(stderr, "judge-scripted: rule %q: %v\n", line, err)
+					return 2
+				}
+				if len(f) < 3 || !re.MatchString(judged) {
+					continue
+				}
+				verdict, quote = f[2], strings.Join(f[3:], " ")
+				break
+			}
+			if found && f[0] == "*" {
 				continue
 			}
 			verdict, quote, found = f[1], strings.Join(f[2:], " "), f[0] == key
