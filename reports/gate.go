@@ -218,6 +218,13 @@ type GateOptions struct {
 	// AcceptChanged lets the baseline gate hold over scenarios whose
 	// meaning changed since the baseline (CompareOptions.AcceptChanged).
 	AcceptChanged bool
+	// JudgeGate is --judge-gate: the gate reads the judge's verdicts, and
+	// fails when the judge judged nothing or left more than
+	// JudgeMaxMissing of its judgements without a verdict. The same check
+	// applies whenever the result's judge settled or overrode an outcome
+	// (or the result was run with the judge gate) and another gate is
+	// asked.
+	JudgeGate bool
 }
 
 // GateDetail is the prefix of a detail line under a FAIL line: a
@@ -225,7 +232,9 @@ type GateOptions struct {
 const GateDetail = "       "
 
 // Asked reports whether o asks for any gate.
-func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baseline != nil }
+func (o GateOptions) Asked() bool {
+	return len(o.MinPass.Rates) > 0 || o.Baseline != nil || o.JudgeGate
+}
 
 // Gate applies the gates of opts to r. Gates fail closed: a gate needs
 // evidence.
@@ -243,6 +252,9 @@ func (o GateOptions) Asked() bool { return len(o.MinPass.Rates) > 0 || o.Baselin
 //     AllowEmpty; so does a key that names no check of the run. The control
 //     arm (builtin:none, which never writes a summary) is gated on
 //     decisions only.
+//   - judge (opts.JudgeGate, or a judge that decided outcomes): a judge
+//     whose verdicts are mostly missing in the run (more than
+//     JudgeMaxMissing) settles nothing: the gate fails, saying how many.
 //   - baseline: CompareWith, which pairs summarizers by name or
 //     opts.Pairing, fails on a summarizer without a counterpart or on
 //     nothing paired, and counts base passes that errored, were skipped or
@@ -270,6 +282,9 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 	}
 	if len(opts.MinPass.Rates) > 0 {
 		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty, opts.Uncertain)
+		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
+	}
+	if f, o, n := judgeGate(r, opts); len(f)+len(o)+len(n) > 0 {
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
 	}
 	if opts.Baseline != nil {

@@ -466,29 +466,49 @@ func printJudge(env *Env, h *result.Result) {
 	if h == nil || h.Config.Judge == "" {
 		return
 	}
-	var judged, errs, pc, fk, gated, settled int
+	var judged, errs, pc, fk, gated, settled, graded, ungraded int
 	for _, s := range h.Judge {
 		judged, errs, pc, fk, gated = judged+s.Judged, errs+s.Errors, pc+s.PassContradicted, fk+s.FailKept, gated+s.Gated
 		settled += s.Settled
+		a := s.Answers
+		graded, ungraded = graded+a.Correct+a.Incorrect+a.Unsure, ungraded+a.Errors
+	}
+	answers := ""
+	if graded+ungraded > 0 {
+		answers = fmt.Sprintf("; %s to grade, %d without a grade", validateCount(graded+ungraded, "free-text answer"), ungraded)
 	}
 	var line string
 	if h.Config.JudgeScope == result.JudgeScopeUncertain {
 		// The cascade: the judge was asked only where a check could not
 		// tell; there is nothing to disagree with.
-		line = fmt.Sprintf("judge %s: %s the checks could not tell judged, %d settled, %d without a verdict (left uncertain)",
-			h.Config.Judge, validateCount(judged, "invariant"), settled, errs)
+		line = fmt.Sprintf("judge %s: %s the checks could not tell judged, %d settled, %d without a verdict (left uncertain)%s",
+			h.Config.Judge, validateCount(judged, "invariant"), settled, errs, answers)
 		fmt.Fprintln(env.Stdout, line)
 		return
 	}
-	line = fmt.Sprintf("judge %s: %s judged, %d without a verdict; disagreements: %d check pass / judge contradicted, %d check fail / judge kept",
-		h.Config.Judge, validateCount(judged, "invariant"), errs, pc, fk)
+	switch {
+	case judged > 0 && errs == judged:
+		// Nothing to count: "disagreements: 0" would read as agreement.
+		line = fmt.Sprintf("judge %s: %s judged, none with a verdict (%d without): no disagreement with the checks can be counted",
+			h.Config.Judge, validateCount(judged, "invariant"), errs)
+	case errs > 0:
+		line = fmt.Sprintf("judge %s: %s judged, %d without a verdict; disagreements among the %d with one: %d check pass / judge contradicted, %d check fail / judge kept",
+			h.Config.Judge, validateCount(judged, "invariant"), errs, judged-errs, pc, fk)
+	default:
+		line = fmt.Sprintf("judge %s: %s judged, 0 without a verdict; disagreements: %d check pass / judge contradicted, %d check fail / judge kept",
+			h.Config.Judge, validateCount(judged, "invariant"), pc, fk)
+	}
+	line += answers
 	if settled > 0 {
 		line += fmt.Sprintf("; %d uncertain settled", settled)
 	}
 	if h.Config.JudgeGate {
 		line += fmt.Sprintf("; --judge-gate failed %d", gated)
 	}
-	fmt.Fprintln(env.Stdout, line+" (compact-eval report lists them)")
+	if judged > errs {
+		line += " (compact-eval report lists them)"
+	}
+	fmt.Fprintln(env.Stdout, line)
 }
 
 // failpoint reads COMPACT_EVAL_FAILPOINT: the number of units after which
@@ -655,7 +675,7 @@ func (p *runPlan) names() []string {
 // pairing of its summarizers with the run's names.
 func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
 	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: float64(g.alpha), AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged,
-		AcceptChanged: g.acceptChanged}
+		AcceptChanged: g.acceptChanged, JudgeGate: s.JudgeGate}
 	if !(g.alpha > 0 && g.alpha < 1) {
 		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
 	}
