@@ -218,6 +218,14 @@ type GateOptions struct {
 	// AcceptChanged lets the baseline gate hold over scenarios whose
 	// meaning changed since the baseline (CompareOptions.AcceptChanged).
 	AcceptChanged bool
+	// AllowUnjudged lets the baseline gate hold for a summarizer the run
+	// no longer gives the evidence the baseline had (see MinJudgedShare);
+	// by default that fails.
+	AllowUnjudged bool
+	// MinJudgedShare is the least share of the outcomes the baseline
+	// judged for a summarizer that the run must still judge; outside
+	// (0, 1]: DefaultMinJudgedShare.
+	MinJudgedShare float64
 	// JudgeGate is --judge-gate: the gate reads the judge's verdicts, and
 	// fails when the judge judged nothing or left more than
 	// JudgeMaxMissing of its judgements without a verdict. The same check
@@ -291,6 +299,11 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain, FailOnUnjudged: opts.FailOnUnjudged,
 			AcceptChanged: opts.AcceptChanged})
 		g.Comparison = c
+		share := opts.MinJudgedShare
+		if !(share > 0 && share <= 1) {
+			share = DefaultMinJudgedShare
+		}
+		uf, un := unjudgedGate(c, checkKinds(opts.Baseline, r), share, opts.AllowUnjudged)
 		if p := c.Problems(); len(p) > 0 {
 			for _, s := range p {
 				fails = append(fails, "FAIL baseline: "+s)
@@ -303,9 +316,12 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 					fails = append(fails, GateDetail+l)
 				}
 			}
-		} else {
+		} else if len(uf) == 0 {
 			oks = append(oks, "ok   baseline: "+c.Verdict())
 		}
+		// No green on no evidence: after what regressed, what is no
+		// longer judged.
+		fails, notes = append(fails, uf...), append(notes, un...)
 		notes = append(notes, "note baseline: new against the baseline: "+c.NewAgainstBaseline())
 		for _, l := range c.LeftOut {
 			notes = append(notes, "note baseline: left out on purpose: "+l)

@@ -103,6 +103,13 @@ const (
 // errGate marks a gate failure; the verdict has already been printed.
 var errGate = errors.New("gate failed")
 
+// gateError is a gate that failed before anything ran (a baseline
+// --require-baseline needs is missing): exit 1, the error printed once.
+type gateError struct{ err error }
+
+func (e gateError) Error() string { return e.err.Error() }
+func (e gateError) Unwrap() error { return e.err }
+
 // usageError is bad usage: unknown flag, wrong argument count, bad value.
 type usageError struct{ err error }
 
@@ -121,10 +128,11 @@ func (e inputError) Unwrap() error { return e.err }
 func exitCode(err error) int {
 	var ue usageError
 	var ie inputError
+	var ge gateError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, errGate):
+	case errors.Is(err, errGate), errors.As(err, &ge):
 		return exitGate
 	case errors.As(err, &ue), errors.As(err, &ie), errors.Is(err, flag.ErrHelp):
 		return exitUsage

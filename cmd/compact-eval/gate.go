@@ -15,7 +15,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "gate",
-		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--baseline-map OLD=NEW] [--allow-empty] [--uncertain miss|skip|pass] [--fail-on-unjudged] [--accept-changed] [--write-baseline FILE] [--config FILE] RESULT",
+		UsageLine: "gate [--min-pass RATES] [--baseline FILE] [--require-baseline] [--baseline-map OLD=NEW] [--allow-empty] [--allow-unjudged] [--uncertain miss|skip|pass] [--fail-on-unjudged] [--accept-changed] [--write-baseline FILE] [--config FILE] RESULT",
 		Short:     "apply the gates to a saved result, such as merged shards",
 		Long: `Gate applies the gates of 'compact-eval run' to a result file that is
 already written: typically the result 'compact-eval merge' joins from the
@@ -29,7 +29,11 @@ errored unit counts as failed, a gate with nothing to judge fails unless
 so does a partial result (interrupted, or merged with a shard missing).
 Against a baseline, outcomes judged there and skipped now ("no longer
 judged"), or the reverse ("newly judged"), are counted apart and fail
-nothing unless --fail-on-unjudged.
+nothing unless --fail-on-unjudged; but a summarizer left with no evidence
+(none of its outcomes, or none of a kind, judged in both runs, or fewer
+than half of those the baseline judged still judged, as when it became
+builtin:none) fails unless --allow-unjudged. --require-baseline fails
+(exit 1) when the --baseline file does not exist.
 
 It prints the gate verdict first (PASS or FAIL), then one line per gate. With
 GITHUB_ACTIONS=true it writes the step summary and ::error annotations, as

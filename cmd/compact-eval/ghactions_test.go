@@ -117,22 +117,32 @@ var ghCompare = regexp.MustCompile(`^github\.(event_name|ref) == '([^']*)'$`)
 
 // ghIf evaluates a step's if: expression.
 func ghIf(ts *testscript.TestScript, expr, event, ref string, failed bool) bool {
-	if strings.TrimSpace(expr) == "" {
-		expr = "success()"
+	ok, err := ghCond(expr, event, ref, failed)
+	if err != nil {
+		ts.Fatalf("%v", err)
 	}
-	ok := true
+	return ok
+}
+
+// ghCond evaluates an if: expression as GitHub Actions does, for the
+// expressions the workflows use: an expression without a status function
+// (always(), success(), failure()) has success() implied.
+func ghCond(expr, event, ref string, failed bool) (bool, error) {
+	ok, status := true, false
 	for _, term := range strings.Split(expr, "&&") {
 		term = strings.TrimSpace(term)
 		switch {
+		case term == "":
 		case term == "always()":
+			status = true
 		case term == "success()":
-			ok = ok && !failed
+			ok, status = ok && !failed, true
 		case term == "failure()":
-			ok = ok && failed
+			ok, status = ok && failed, true
 		default:
 			m := ghCompare.FindStringSubmatch(term)
 			if m == nil {
-				ts.Fatalf("if: %q: the test cannot evaluate %q", expr, term)
+				return false, fmt.Errorf("if: %q: the test cannot evaluate %q", expr, term)
 			}
 			got := event
 			if m[1] == "ref" {
@@ -141,7 +151,10 @@ func ghIf(ts *testscript.TestScript, expr, event, ref string, failed bool) bool 
 			ok = ok && got == m[2]
 		}
 	}
-	return ok
+	if !status {
+		ok = ok && !failed
+	}
+	return ok, nil
 }
 
 // installLine is the workflow's install of compact-eval.
@@ -202,6 +215,17 @@ func TestInitWorkflow(t *testing.T) {
 	}
 	for _, j := range w.Jobs {
 		checkWorkflowSteps(t, "init", j.Steps, true)
+		var main, pr []string
+		for _, event := range []string{"push", "pull_request"} {
+			for _, args := range scriptCommands(t, eventSteps(t, j.Steps, event)) {
+				if args[0] == "run" && event == "push" {
+					main = args
+				} else if args[0] == "run" {
+					pr = args
+				}
+			}
+		}
+		requireBaseline(t, "init", main, pr)
 	}
 	if strings.Contains(text, "replace main") {
 		t.Errorf("a pinned workflow still asks to replace main")

@@ -32,7 +32,9 @@ reader:
 	                                     request it gates against main's baseline
 
 The workflow's first run on main finds no baseline, passes and creates it;
-the next run on a pull request fails (exit 1) on a regression against it.
+the next run on a pull request fails (exit 1) on a regression against it,
+and so does a pull request with no baseline to download
+(--require-baseline).
 It installs the compact-eval this binary was built from (its module version
 or commit), so that a gate compares like with like.
 
@@ -133,8 +135,9 @@ const workflowTemplate = `# compact-eval: evaluates the summarizers of compact-e
 #   creates it.
 # - On a pull request, it downloads the baseline of main's last green run and
 #   fails (exit 1) on a regression against it, as well as on the gates. A pull
-#   request opened before main has a baseline is gated on compact-eval.yaml's
-#   gates alone.
+#   request with no baseline to download (main has not run green yet, or the
+#   artifact expired) fails at once: --require-baseline. Run the workflow on
+#   main, then rerun the pull request's job.
 #
 # The step summary opens with the verdict and what is new against the
 # baseline; failures are annotated on your scenario files.
@@ -172,11 +175,16 @@ jobs:
         run: |
           id=$(gh run list --workflow compact-eval.yml --branch main --event push --status success --limit 1 --json databaseId --jq '.[0].databaseId')
           if [ -n "$id" ]; then gh run download "$id" --name compact-eval-baseline --dir baseline; fi
-      - name: Evaluate and gate
-        # A model summarizer needs its key: pass it from a secret, by the name
-        # the summarizer reads, for example
-        # env:
-        #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
+      # A model summarizer needs its key: pass it from a secret to both
+      # steps, by the name the summarizer reads, for example
+      # env:
+      #   OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}
+      - name: Evaluate and gate against main's baseline
+        if: github.event_name == 'pull_request'
+        run: |
+          compact-eval run --out out --baseline baseline/result.json --require-baseline
+      - name: Evaluate, gate and move the baseline forward
+        if: github.event_name == 'push'
         run: |
           compact-eval run --out out --baseline baseline/result.json --write-baseline baseline/result.json
       - name: Reports

@@ -152,6 +152,27 @@ func (c *ciRunner) run(args []string, want ...int) string {
 	return ""
 }
 
+// eventSteps returns the steps a job runs on event (push to main, or
+// pull_request), by their if: (no step failing before them).
+func eventSteps(t *testing.T, steps []step, event string) []step {
+	t.Helper()
+	ref := "refs/heads/main"
+	if event == "pull_request" {
+		ref = "refs/pull/1/merge"
+	}
+	var out []step
+	for _, s := range steps {
+		ok, err := ghCond(s.If, event, ref, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // scriptCommands returns the compact-eval commands of steps, in order,
 // and checks that every command of each parses with the real flags.
 func scriptCommands(t *testing.T, steps []step) [][]string {
@@ -230,13 +251,21 @@ func TestReadmeCI(t *testing.T) {
 		}
 		for _, j := range w.Jobs {
 			checkWorkflowSteps(t, "github", j.Steps, true)
-			cmds := scriptCommands(t, j.Steps)
-			if len(cmds) < 3 || cmds[0][0] != "run" {
-				t.Fatalf("the workflow runs %v; want run, then the reports", cmds)
+			cmds := scriptCommands(t, eventSteps(t, j.Steps, "push"))
+			pr := scriptCommands(t, eventSteps(t, j.Steps, "pull_request"))
+			if len(cmds) < 3 || cmds[0][0] != "run" || len(pr) < 3 || pr[0][0] != "run" {
+				t.Fatalf("the workflow runs %v on main and %v on a pull request; want run, then the reports", cmds, pr)
 			}
+			requireBaseline(t, "github", cmds[0], pr[0])
 			t.Chdir(t.TempDir())
 			os.WriteFile("compact-eval.yaml", config, 0o644)
 			c := &ciRunner{t: t, summary: filepath.Join(t.TempDir(), "summary.md")}
+			// A pull request before main has a baseline: it fails, saying
+			// so, and runs nothing.
+			c.run(pr[0], 1)
+			if _, err := os.Stat("out"); err == nil {
+				t.Errorf("a pull request with no baseline ran")
+			}
 			// On main: no baseline yet, the run creates it.
 			for _, args := range cmds {
 				c.run(args)
@@ -248,7 +277,7 @@ func TestReadmeCI(t *testing.T) {
 			}
 			// On a pull request: gated against main's baseline.
 			os.RemoveAll("out")
-			out := c.run(cmds[0])
+			out := c.run(pr[0])
 			if !strings.Contains(out, "ok   baseline: no regression") {
 				t.Errorf("the pull request run did not gate against the baseline:\n%s", out)
 			}
@@ -266,6 +295,16 @@ func TestReadmeCI(t *testing.T) {
 			t.Fatalf("the shard job's matrix is %v; want shard: [1, …, n]", matrix)
 		}
 		checkWorkflowSteps(t, "github-sharded", gate.Steps, false)
+		gateCmd := func(event string) []string {
+			for _, args := range scriptCommands(t, eventSteps(t, gate.Steps, event)) {
+				if args[0] == "gate" {
+					return args
+				}
+			}
+			t.Fatalf("the gate job runs no gate on %s", event)
+			return nil
+		}
+		requireBaseline(t, "github-sharded", gateCmd("push"), gateCmd("pull_request"))
 		t.Chdir(t.TempDir())
 		os.WriteFile("compact-eval.yaml", config, 0o644)
 		c := &ciRunner{t: t, summary: filepath.Join(t.TempDir(), "summary.md")}
@@ -285,7 +324,7 @@ func TestReadmeCI(t *testing.T) {
 			os.MkdirAll(filepath.Join("shards", "shard-"+i), 0o755)
 			copyFile(filepath.Join("shard-"+i, "result.json"), filepath.Join("shards", "shard-"+i, "result.json"))
 		}
-		cmds := scriptCommands(t, gate.Steps)
+		cmds := scriptCommands(t, eventSteps(t, gate.Steps, "push"))
 		for _, args := range cmds {
 			c.run(args)
 		}
@@ -294,13 +333,11 @@ func TestReadmeCI(t *testing.T) {
 		}
 		c.run([]string{"run", "--out", "whole"})
 		sameAggregates(t, "whole/result.json", "all.json")
-		for _, args := range cmds {
-			if args[0] == "gate" {
-				if out := c.run(args); !strings.Contains(out, "ok   baseline: no regression") {
-					t.Errorf("the pull request gate did not gate against the baseline:\n%s", out)
-				}
-			}
+		if out := c.run(gateCmd("pull_request")); !strings.Contains(out, "ok   baseline: no regression") {
+			t.Errorf("the pull request gate did not gate against the baseline:\n%s", out)
 		}
+		os.Rename("baseline", "baseline.kept")
+		c.run(gateCmd("pull_request"), 1)
 	})
 
 	t.Run("k8s", func(t *testing.T) {
@@ -357,6 +394,21 @@ func TestReadmeCI(t *testing.T) {
 			t.Errorf("the second gate did not gate against the baseline:\n%s", out)
 		}
 	})
+}
+
+// requireBaseline checks the baseline flags of a workflow's gating command:
+// on main it creates or moves the baseline (--write-baseline naming the
+// --baseline file), on a pull request it requires it (--require-baseline),
+// so that a pull request is never gated on the other gates alone.
+func requireBaseline(t *testing.T, name string, main, pr []string) {
+	t.Helper()
+	m, p := strings.Join(main, " "), strings.Join(pr, " ")
+	if !strings.Contains(m, "--baseline baseline/result.json") || !strings.Contains(m, "--write-baseline baseline/result.json") || strings.Contains(m, "--require-baseline") {
+		t.Errorf("%s workflow on main runs %q; want --baseline and --write-baseline of baseline/result.json", name, m)
+	}
+	if !strings.Contains(p, "--baseline baseline/result.json") || !strings.Contains(p, "--require-baseline") || strings.Contains(p, "--write-baseline") {
+		t.Errorf("%s workflow on a pull request runs %q; want --baseline baseline/result.json --require-baseline", name, p)
+	}
 }
 
 func sameAggregates(t *testing.T, a, b string) {

@@ -132,6 +132,11 @@ type gateFlags struct {
 	failOnUnjudged bool
 	// acceptChanged lets the gate hold over scenarios that changed meaning.
 	acceptChanged bool
+	// allowUnjudged lets the baseline gate hold for a summarizer that no
+	// longer gives the evidence the baseline had.
+	allowUnjudged bool
+	// requireBaseline fails the gates when the baseline file is missing.
+	requireBaseline bool
 }
 
 func (g *gateFlags) register(fs *flag.FlagSet) {
@@ -141,6 +146,8 @@ func (g *gateFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&g.allowEmpty, "allow-empty", false, "gate: let a gate hold when it has nothing to judge (by default it fails)")
 	fs.Var(&g.uncertain, "uncertain", "gate: how --min-pass and --baseline count an outcome a check could not tell, `miss|skip|pass`: miss (not passed, the default), skip (left out, like a skipped outcome) or pass (counted as passed)")
 	fs.BoolVar(&g.failOnUnjudged, "fail-on-unjudged", false, "gate: an outcome that passed in the baseline and is no longer judged (skipped) fails the baseline gate (by default it is counted apart)")
+	fs.BoolVar(&g.allowUnjudged, "allow-unjudged", false, fmt.Sprintf("gate: let the baseline gate hold for a summarizer the run no longer judges as the baseline did (by default it fails when none of its outcomes, none of a kind, or fewer than %.0f%% of the outcomes the baseline judged are judged now)", 100*reports.DefaultMinJudgedShare))
+	fs.BoolVar(&g.requireBaseline, "require-baseline", false, "gate: fail (exit 1, before anything runs) when the --baseline file does not exist, instead of creating it with --write-baseline; for pull requests")
 	fs.BoolVar(&g.acceptChanged, "accept-changed", false, "gate: let the baseline gate hold over scenarios whose meaning changed since the baseline (their outcomes are listed, not compared; by default a changed scenario fails the gate)")
 	g.alpha = reports.DefaultAlpha
 	fs.Var(&g.alpha, "alpha", "significance `level` of the baseline gate when there are several trials, in (0, 1)")
@@ -277,8 +284,12 @@ baseline summarizer with no counterpart in the run, or the reverse, fails
 (unless paired with --baseline-map). What is new against a baseline is
 counted by kind: regressions (decisions first), fixes, outcomes no longer
 judged (skipped now) and newly judged; the last two fail nothing unless
---fail-on-unjudged. The first baseline is written with --write-baseline
-FILE. With
+--fail-on-unjudged, but a summarizer the run leaves with no evidence (no
+outcome, or no outcome of a kind, judged in both runs, or fewer than half
+of those the baseline judged) fails unless --allow-unjudged. The first
+baseline is written with --write-baseline FILE; --require-baseline fails
+(exit 1, before anything runs) when the baseline file is missing, for
+pull requests. With
 GITHUB_ACTIONS=true the step summary and ::error annotations are written.
 
 Before anything is sent, every model target must have a well-formed
@@ -675,17 +686,25 @@ func (p *runPlan) names() []string {
 // pairing of its summarizers with the run's names.
 func runGates(s config.Settings, g *gateFlags, writeBaseline string, names []string) (reports.GateOptions, []string, error) {
 	opts := reports.GateOptions{MinPass: reports.MinPass{Rates: s.MinPass}, Alpha: float64(g.alpha), AllowEmpty: g.allowEmpty, Uncertain: s.Uncertain, FailOnUnjudged: g.failOnUnjudged,
-		AcceptChanged: g.acceptChanged, JudgeGate: s.JudgeGate}
+		AcceptChanged: g.acceptChanged, JudgeGate: s.JudgeGate, AllowUnjudged: g.allowUnjudged}
 	if !(g.alpha > 0 && g.alpha < 1) {
 		return opts, nil, usagef("--alpha %g: want a level in (0, 1), e.g. 0.05", g.alpha)
 	}
 	if s.Baseline == "" {
-		if len(g.baselineMap) > 0 {
+		switch {
+		case len(g.baselineMap) > 0:
 			return opts, nil, usagef("--baseline-map needs a baseline (--baseline FILE or gates.baseline in the config file)")
+		case g.requireBaseline:
+			return opts, nil, usagef("--require-baseline needs a baseline (--baseline FILE or gates.baseline in the config file)")
 		}
 		return opts, nil, nil
 	}
 	if _, err := os.Stat(s.Baseline); errors.Is(err, os.ErrNotExist) {
+		if g.requireBaseline {
+			// No green without evidence: a pull request whose baseline is
+			// missing is not gated on the other gates alone.
+			return opts, nil, gateError{fmt.Errorf("baseline %s does not exist, and --require-baseline asks for one: nothing to gate this change against (the run that writes it with --write-baseline, on main, has not published it, or it expired)", s.Baseline)}
+		}
 		if writeBaseline != "" && sameFile(writeBaseline, s.Baseline) {
 			return opts, []string{fmt.Sprintf("note baseline: %s does not exist yet: this run creates it (--write-baseline), so there is nothing to compare with", s.Baseline)}, nil
 		}
