@@ -34,8 +34,10 @@ func (e judgedEvidence) total() (base, now int) {
 }
 
 // judgedPairs computes judgedEvidence from a comparison: its rows hold the
-// pairs judged on both sides, its NoLongerJudged the pairs judged in the
-// base alone. kinds names each check type's kind.
+// pairs judged on both sides, and the base passes missing from the new run
+// (counted there as fails: regressions, not evidence the run judged), its
+// NoLongerJudged the pairs judged in the base alone. kinds names each check
+// type's kind.
 func judgedPairs(c *Comparison, kinds map[string]string) map[string]judgedEvidence {
 	out := map[string]judgedEvidence{}
 	get := func(s string) judgedEvidence {
@@ -54,6 +56,15 @@ func judgedPairs(c *Comparison, kinds map[string]string) map[string]judgedEviden
 		k := kindOf(r.Check, kinds)
 		e.base[k] += r.N
 		e.now[k] += r.N
+	}
+	for _, ch := range c.Regressions {
+		if strings.HasPrefix(ch.Message, "missing from the new run") || unitWide(ch.Message) {
+			k := ch.Kind
+			if k == "" {
+				k = kindOf(ch.Check, kinds)
+			}
+			get(ch.Summarizer).now[k]--
+		}
 	}
 	for _, ch := range c.NoLongerJudged {
 		if !judged(ch.Base) {

@@ -60,6 +60,19 @@ func TestGateNeedsJudgedEvidence(t *testing.T) {
 	if g := reports.Gate(honest, reports.GateOptions{Baseline: base, MinJudgedShare: 0.9}); !g.Failed || !strings.Contains(lines(g), "8 of the 12 outcomes the baseline judged are still judged (67%, below 90%)") {
 		t.Errorf("share 0.9:\n%s", lines(g))
 	}
+	// Outcomes missing from the run (their units errored) are regressions,
+	// not evidence the run judged: two of three units lost leave 6 of 18.
+	three := handResult(
+		unitSpec{scenario: "a", summarizer: "ours", checks: structured, probes: map[string]string{"p": result.Kept}},
+		unitSpec{scenario: "b", summarizer: "ours", checks: structured, probes: map[string]string{"p": result.Kept}},
+		unitSpec{scenario: "c", summarizer: "ours", checks: structured, probes: map[string]string{"p": result.Kept}})
+	lost := handResult(
+		unitSpec{scenario: "a", summarizer: "ours", checks: structured, probes: map[string]string{"p": result.Kept}},
+		unitSpec{scenario: "b", summarizer: "ours", err: "summarizer crashed"},
+		unitSpec{scenario: "c", summarizer: "ours", err: "summarizer crashed"})
+	if g := reports.Gate(lost, reports.GateOptions{Baseline: three}); !strings.Contains(lines(g), "6 of the 18 outcomes the baseline judged are still judged (33%, below 50%)") {
+		t.Errorf("outcomes of errored units counted as judged:\n%s", lines(g))
+	}
 	// The control arm against itself judges what it judged: it holds.
 	ctl := handResult(unitSpec{scenario: "a", summarizer: "builtin:none", checks: none, probes: map[string]string{"p": result.Kept}})
 	if g := reports.Gate(ctl, reports.GateOptions{Baseline: ctl}); g.Failed {
