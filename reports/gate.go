@@ -226,6 +226,12 @@ type GateOptions struct {
 	// judged for a summarizer that the run must still judge; outside
 	// (0, 1]: DefaultMinJudgedShare.
 	MinJudgedShare float64
+	// Plans are the plans of the run's scenarios derived from the
+	// scenarios themselves, by digest (the gate command reads the files
+	// and the built-in suite it can): they are checked against the plans
+	// the result records, and stand in for them in a result written
+	// before plans were recorded. nil: the recorded plans alone.
+	Plans map[string]*result.Plan
 	// JudgeGate is --judge-gate: the gate reads the judge's verdicts, and
 	// fails when the judge judged nothing or left more than
 	// JudgeMaxMissing of its judgements without a verdict. The same check
@@ -288,8 +294,12 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 	if len(r.MissingShards) > 0 {
 		fails = append(fails, fmt.Sprintf("FAIL evidence: the merged result lacks shard %s: the result is partial", strings.Join(r.MissingShards, ", ")))
 	}
+	// Every gate reads the outcomes: a result with fewer than its plan
+	// fails, whatever --allow-empty says.
+	plan := checkPlan(r, opts.Plans, opts.Baseline)
+	fails = append(fails, plan.fails...)
 	if len(opts.MinPass.Rates) > 0 {
-		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty, opts.Uncertain)
+		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty, opts.Uncertain, plan.unplanned)
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
 	}
 	if f, o, n := judgeGate(r, opts); len(f)+len(o)+len(n) > 0 {
@@ -352,7 +362,17 @@ type gateTally struct {
 func (t gateTally) n() int { return t.pass + t.fail + t.uncertain + t.errs + t.lost }
 
 // minPassGate applies the minimum pass rates of m to r (see Gate).
-func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain UncertainAs) (fails, oks, notes []string) {
+// unplanned are the scenarios with no plan to read: allowEmpty then accepts
+// a check type with every outcome skipped (the checks ran and had nothing
+// to judge), never one with no outcome at all, which could be outcomes
+// deleted.
+func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain UncertainAs, unplanned []string) (fails, oks, notes []string) {
+	refuse := ""
+	if allowEmpty && len(unplanned) > 0 {
+		refuse = fmt.Sprintf("; --allow-empty cannot accept it: %s no plan to read (written before plans were recorded, and %s not at hand to derive one), so no outcome could be outcomes deleted",
+			plural(len(unplanned), "scenario")+map[bool]string{true: " has", false: " have"}[len(unplanned) == 1],
+			map[bool]string{true: "its file is", false: "their files are"}[len(unplanned) == 1])
+	}
 	tallies, kinds := tallyOutcomes(r, uncertain)
 	sums := result.Summarizers(r)
 	controls := controlArms(r)
@@ -365,7 +385,9 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 		})
 		if !covered {
 			line := fmt.Sprintf("min-pass %s: nothing to judge: the run has no %s outcome", k, k)
-			if allowEmpty {
+			if allowEmpty && refuse != "" {
+				fails = append(fails, "FAIL "+line+refuse)
+			} else if allowEmpty {
 				notes = append(notes, "note "+line+" (allowed by --allow-empty)")
 			} else {
 				fails = append(fails, "FAIL "+line)
@@ -392,6 +414,8 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 			recounted += tl.recounted
 			n := tl.n()
 			switch {
+			case n == 0 && allowEmpty && refuse != "" && tl.skip == 0:
+				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s: nothing to judge (no outcome)%s", s, c, refuse))
 			case n == 0 && allowEmpty:
 				notes = append(notes, fmt.Sprintf("note min-pass: %s %s: nothing to judge (allowed by --allow-empty)", s, c))
 			case n == 0:

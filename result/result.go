@@ -127,6 +127,10 @@ type ScenarioRef struct {
 	Digest     string   `json:"digest" redact:"keep"`
 	FileDigest string   `json:"file_digest,omitempty" redact:"keep"`
 	Tags       []string `json:"tags,omitempty"`
+	// Plan is what the unit is planned to hold (Plan); nil in a result
+	// written before plans were recorded, and for a unit whose scenario
+	// did not load.
+	Plan *Plan `json:"plan,omitempty"`
 }
 
 // Unit is one scenario × summarizer × trial.

@@ -8,6 +8,7 @@ import (
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
+	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
@@ -44,6 +45,10 @@ type prepared struct {
 	// recall arm (recallIndex).
 	recall     *agents.RecallIndex
 	recallOnce sync.Once
+
+	// planned is the plan of its units (PlanOf), computed once.
+	planned     *result.Plan
+	plannedOnce sync.Once
 
 	// loadErr is set (and everything else empty) when the scenario could not
 	// be loaded; ref then names it.
@@ -146,6 +151,12 @@ func (p *prepared) sum(from, to int) int {
 		return 0
 	}
 	return p.prefix[to+1] - p.prefix[from+1]
+}
+
+// plan is the plan every unit of the scenario records.
+func (p *prepared) plan() *result.Plan {
+	p.plannedOnce.Do(func() { p.planned = PlanOf(p.sc) })
+	return p.planned
 }
 
 // summaryLabelTokens is what transcript.Header adds around a summary

@@ -130,6 +130,14 @@ func TestProviderSuiteEndToEnd(t *testing.T) {
 			if gens == 0 {
 				t.Fatal("no generation in the whole suite")
 			}
+			// Every unit holds what its plan says: an opaque summary's
+			// skipped checks are outcomes too.
+			g := reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"all": 0}}, AllowEmpty: true})
+			for _, l := range g.Lines {
+				if strings.HasPrefix(l, "FAIL evidence") {
+					t.Errorf("an honest run fails on its plan: %s", l)
+				}
+			}
 			t.Logf("%s: %d units, %d generations, %d requests (%d compacted-arm and %d full-arm decisions asked)", kind, len(r.Units), gens, first, replayed.Load(), full.Load())
 			if kind == providers.KindAnthropic && textRan == 0 {
 				t.Error("no invariant check ran on the readable summaries")

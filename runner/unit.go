@@ -104,7 +104,7 @@ func (u *unit) evaluate(tl *timeline, walked time.Duration) result.Unit {
 	start := u.now().Add(-walked)
 	sc := u.p.sc
 	out := result.Unit{
-		Scenario:   result.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, FileDigest: sc.FileDigest, Tags: sc.Tags},
+		Scenario:   result.ScenarioRef{ID: sc.ID, Title: sc.Title, File: sc.File, Digest: sc.Digest, FileDigest: sc.FileDigest, Tags: sc.Tags, Plan: u.p.plan()},
 		Summarizer: u.spec, Trial: u.trial, Status: result.UnitOK,
 	}
 

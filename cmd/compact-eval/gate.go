@@ -5,8 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/version"
 	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/runner"
+	"github.com/compact-eval/compact-eval/scenarios"
 
 	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/reports"
@@ -75,6 +79,12 @@ unreadable file, 3 nothing was evaluated (every unit errored).`,
 				if !opts.Asked() && len(notes) == 0 {
 					return usagef("no gate asked for: give --min-pass or --baseline, or gates: in the config file")
 				}
+				// The plan the result records is checked against the
+				// scenarios themselves, where they are at hand.
+				var note string
+				if opts.Plans, note = derivePlans(r); note != "" {
+					notes = append(notes, note)
+				}
 				gr := applyGates(r, opts, notes)
 				printGateVerdict(env, gr)
 				for _, l := range gr.Lines {
@@ -113,4 +123,44 @@ func nothingEvaluated(r *result.Result) bool {
 		}
 	}
 	return len(r.Units) > 0
+}
+
+// derivePlans derives the plan of each scenario of r from the scenario
+// itself (runner.PlanOf), for the gate to check the recorded plans against
+// and to stand in for a plan the result does not record: the built-in
+// scenarios from the binary, the others from their files, read relative to
+// the current folder as the run recorded them. A file that is not there,
+// does not load, or whose meaning is no longer the run's is left out, as
+// is everything when the result was written by another harness (whose
+// timeline may cut otherwise). The note says what could not be derived.
+func derivePlans(r *result.Result) (map[string]*result.Plan, string) {
+	if r.Harness != version.Harness() {
+		return nil, fmt.Sprintf("note plan: the result was written by compact-eval %s, this is %s: its plan is checked against its own units only, not derived from the scenarios", r.Harness, version.Harness())
+	}
+	plans := map[string]*result.Plan{}
+	tried := map[string]bool{}
+	missing := 0
+	for _, u := range r.Units {
+		ref := u.Scenario
+		if tried[ref.Digest] {
+			continue
+		}
+		tried[ref.Digest] = true
+		var sc *scenarios.Scenario
+		var err error
+		if strings.HasPrefix(ref.File, scenarios.BuiltinPrefix) {
+			sc, err = scenarios.LoadBuiltin(ref.File)
+		} else {
+			sc, err = scenarios.LoadFile(ref.File)
+		}
+		if err != nil || sc.Digest != ref.Digest {
+			missing++
+			continue
+		}
+		plans[ref.Digest] = runner.PlanOf(sc)
+	}
+	if missing > 0 {
+		return plans, fmt.Sprintf("note plan: %d of %d scenarios are not here as the run read them (file absent, changed or unreadable): their plan is checked against the result alone", missing, len(tried))
+	}
+	return plans, ""
 }

@@ -1,0 +1,71 @@
+package runner
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/agents"
+	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summarizers"
+)
+
+// TestPlanHolds: every unit of the built-in suite, through every built-in
+// summarizer (builtin:none declines at the first cut, truncate and mask
+// write text, extractive a structured summary), records its scenario's
+// plan and holds exactly what it says; a unit of a scenario with explicit
+// cuts that installed every summary has the planned generations.
+func TestPlanHolds(t *testing.T) {
+	suite := builtinSuite(t)
+	var sums []Summarizer
+	for _, name := range []string{"none", "truncate", "mask", "extractive"} {
+		s, err := summarizers.NewBuiltin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums = append(sums, Summarizer{Name: "builtin:" + name, Summarizer: s})
+	}
+	res, err := Run(context.Background(), suite, Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(t.TempDir(), "run"), Now: fixedNow, Jobs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := reports.Read(res.ResultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*scenarios.Scenario{}
+	for _, sc := range suite {
+		byID[sc.ID] = sc
+	}
+	for _, u := range r.Units {
+		p := u.Scenario.Plan
+		if p == nil {
+			t.Fatalf("%s %s: no plan recorded", u.Scenario.ID, u.Summarizer)
+		}
+		if want := PlanOf(byID[u.Scenario.ID]); !p.Equal(want) {
+			t.Errorf("%s: plan %+v, want %+v", u.Scenario.ID, p, want)
+		}
+		installed := len(u.Generations) > 0
+		for _, g := range u.Generations {
+			installed = installed && g.Installed
+		}
+		if p.Generations > 0 && installed && len(u.Generations) != p.Generations {
+			t.Errorf("%s %s: %d generations, planned %d", u.Scenario.ID, u.Summarizer, len(u.Generations), p.Generations)
+		}
+	}
+	g := reports.Gate(r, reports.GateOptions{MinPass: reports.MinPass{Rates: map[string]float64{"all": 0}}, AllowEmpty: true})
+	if g.Failed {
+		t.Errorf("an honest run fails:\n%s", strings.Join(g.Lines, "\n"))
+	}
+	// The plan of a scenario with three explicit cuts, and of one cut by
+	// tokens.
+	if p := PlanOf(byID["repeated-incident-three-generations"]); p.Generations != 3 || p.Structural != len(result.StructuralChecks) {
+		t.Errorf("three cuts: %+v", p)
+	}
+	if p := PlanOf(byID["long-session-token-trigger"]); p.Generations != 0 {
+		t.Errorf("a token trigger plans no count: %+v", p)
+	}
+}
