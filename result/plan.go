@@ -1,5 +1,7 @@
 package result
 
+import "slices"
+
 // Plan is what a unit of a scenario is planned to hold, recorded with
 // the unit (ScenarioRef.Plan) when the scenario is loaded, so that a result
 // with outcomes deleted (by hand, by a tool that filters it) can be told
@@ -29,17 +31,5 @@ func (p *Plan) Equal(q *Plan) bool {
 	if p == nil || q == nil {
 		return p == q
 	}
-	return equalStrings(p.Invariants, q.Invariants) && equalStrings(p.Probes, q.Probes) && p.Generations == q.Generations && p.Structural == q.Structural
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(p.Invariants, q.Invariants) && slices.Equal(p.Probes, q.Probes) && p.Generations == q.Generations && p.Structural == q.Structural
 }

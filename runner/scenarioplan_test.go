@@ -6,11 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/agents"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/result"
-	"github.com/compact-eval/compact-eval/scenarios"
-	"github.com/compact-eval/compact-eval/summarizers"
 )
 
 // TestPlanHolds: every unit of the built-in suite, through every built-in
@@ -20,15 +17,9 @@ import (
 // cuts that installed every summary has the planned generations.
 func TestPlanHolds(t *testing.T) {
 	suite := builtinSuite(t)
-	var sums []Summarizer
-	for _, name := range []string{"none", "truncate", "mask", "extractive"} {
-		s, err := summarizers.NewBuiltin(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sums = append(sums, Summarizer{Name: "builtin:" + name, Summarizer: s})
-	}
-	res, err := Run(context.Background(), suite, Options{Summarizers: sums, Agent: agents.Reference{}, AgentName: "builtin:reference", Out: filepath.Join(t.TempDir(), "run"), Now: fixedNow, Jobs: 4})
+	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
+	opts.Jobs = 4
+	res, err := Run(context.Background(), suite, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,16 +27,16 @@ func TestPlanHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]*scenarios.Scenario{}
+	plans := map[string]*result.Plan{}
 	for _, sc := range suite {
-		byID[sc.ID] = sc
+		plans[sc.ID] = PlanOf(sc)
 	}
 	for _, u := range r.Units {
 		p := u.Scenario.Plan
 		if p == nil {
 			t.Fatalf("%s %s: no plan recorded", u.Scenario.ID, u.Summarizer)
 		}
-		if want := PlanOf(byID[u.Scenario.ID]); !p.Equal(want) {
+		if want := plans[u.Scenario.ID]; !p.Equal(want) {
 			t.Errorf("%s: plan %+v, want %+v", u.Scenario.ID, p, want)
 		}
 		installed := len(u.Generations) > 0
@@ -62,10 +53,10 @@ func TestPlanHolds(t *testing.T) {
 	}
 	// The plan of a scenario with three explicit cuts, and of one cut by
 	// tokens.
-	if p := PlanOf(byID["repeated-incident-three-generations"]); p.Generations != 3 || p.Structural != len(result.StructuralChecks) {
+	if p := plans["repeated-incident-three-generations"]; p.Generations != 3 || p.Structural != len(result.StructuralChecks) {
 		t.Errorf("three cuts: %+v", p)
 	}
-	if p := PlanOf(byID["long-session-token-trigger"]); p.Generations != 0 {
+	if p := plans["long-session-token-trigger"]; p.Generations != 0 {
 		t.Errorf("a token trigger plans no count: %+v", p)
 	}
 }
