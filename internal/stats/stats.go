@@ -1,8 +1,10 @@
-// Package stats holds the statistics of paired comparisons: the exact
-// McNemar test and the interval of a paired difference of pass rates that
-// agrees with it. Package reports computes compare and head-to-head tables
-// with them. (The Wilson interval of a single pass rate is part of the
-// result model: result.Wilson.)
+// Package stats holds the statistics of paired comparisons: the
+// sign-flip test over scenarios and the interval of a paired difference of
+// pass rates that agrees with it (ClusteredPaired), and the exact McNemar
+// test and interval they reduce to when each scenario holds one pair.
+// Package reports computes compare and head-to-head tables with them. (The
+// interval of a single pass rate is part of the result model:
+// result.ClusteredWilson.)
 package stats
 
 import "math"
@@ -54,18 +56,27 @@ func logChoose(n, k int) float64 {
 // construction, and at least 96% at alpha = 0.05 in every case computed
 // exactly (n = 16, 40, 100 over a grid of discordance rates), where the
 // Wald interval drops to 87%. With n = 0 it is [-1, 1].
+//
+// ClusteredPaired uses the same interval over effective counts, decided at
+// 0 by its own test.
 func PairedDelta(b, c, n int, alpha float64) (delta, low, high float64) {
 	if n <= 0 || b < 0 || c < 0 || b+c > n {
 		return 0, -1, 1
 	}
+	return pairedDelta(float64(b), float64(c), float64(n), alpha, McNemar(b, c) < alpha)
+}
+
+// pairedDelta is PairedDelta over counts that may be fractional (effective
+// counts), with sig the test's verdict at delta = 0.
+func pairedDelta(b, c, n, alpha float64, sig bool) (delta, low, high float64) {
 	m := b + c
-	delta = float64(c-b) / float64(n)
+	delta = (c - b) / n
 	qLow, qHigh := clopperPearson(m, n, alpha)
 	if m == 0 {
 		// Nothing disagreed: π is unknown, 2π − 1 anywhere in [-1, 1].
 		return delta, -qHigh, qHigh
 	}
-	piLow, piHigh := discordantSplit(b, c, alpha)
+	piLow, piHigh := discordantSplit(b, c, alpha, sig)
 	lo, hi := 2*piLow-1, 2*piHigh-1
 	// q > 0 here (m > 0): the bounds keep the sign of lo and hi.
 	if lo < 0 {
@@ -83,11 +94,11 @@ func PairedDelta(b, c, n int, alpha float64) (delta, low, high float64) {
 
 // discordantSplit is the Clopper–Pearson 1−alpha interval of π, the share of
 // the b + c discordant pairs that went fail→pass (c of them). At π = 1/2 it
-// decides with McNemar itself, so that the interval holds 1/2 exactly when
-// the test is not significant, whatever the rounding of either sum.
-func discordantSplit(b, c int, alpha float64) (low, high float64) {
+// decides with the test's own verdict sig, so that the interval holds 1/2
+// exactly when the test is not significant, whatever the rounding of either
+// computation.
+func discordantSplit(b, c, alpha float64, sig bool) (low, high float64) {
 	m := b + c
-	sig := McNemar(b, c) < alpha
 	low, high = 0, 1
 	if c > 0 {
 		// π is below the interval when P_π(X ≥ c) < alpha/2.
@@ -114,7 +125,8 @@ func discordantSplit(b, c int, alpha float64) (low, high float64) {
 
 // clopperPearson is the exact 1−alpha interval of a binomial proportion, k
 // successes in n trials (n > 0).
-func clopperPearson(k, n int, alpha float64) (low, high float64) {
+func clopperPearson(k, n, alpha float64) (low, high float64) {
+	k = math.Min(k, n)
 	low, high = 0, 1
 	if k > 0 {
 		low = bisect(func(p float64) bool { return binomAtLeast(k, n, p) < alpha/2 })
@@ -144,8 +156,10 @@ func bisect(below func(p float64) bool) float64 {
 	return hi
 }
 
-// binomAtLeast is P(X ≥ k) for X ~ Binomial(n, p), summed in log space.
-func binomAtLeast(k, n int, p float64) float64 {
+// binomAtLeast is P(X ≥ k) for X ~ Binomial(n, p), for counts that may be
+// fractional: the regularized incomplete beta function I_p(k, n − k + 1),
+// which is the binomial tail when k and n are whole.
+func binomAtLeast(k, n, p float64) float64 {
 	switch {
 	case k <= 0:
 		return 1
@@ -154,17 +168,53 @@ func binomAtLeast(k, n int, p float64) float64 {
 	case p >= 1:
 		return 1
 	}
-	lp, lq := math.Log(p), math.Log1p(-p)
-	// The log of term i, log C(n, i) + i·log p + (n−i)·log(1−p), stepped
-	// from term k by the ratio of consecutive terms.
-	lt := logChoose(n, k) + float64(k)*lp + float64(n-k)*lq
-	sum := 0.0
-	for i := k; ; i++ {
-		sum += math.Exp(lt)
-		if i == n {
+	return betaInc(k, n-k+1, p)
+}
+
+// betaInc is the regularized incomplete beta function I_x(a, b), by the
+// continued fraction of its series (modified Lentz), taken on the side of
+// x where it converges fast.
+func betaInc(a, b, x float64) float64 {
+	switch {
+	case x <= 0:
+		return 0
+	case x >= 1:
+		return 1
+	}
+	la, _ := math.Lgamma(a)
+	lb, _ := math.Lgamma(b)
+	lab, _ := math.Lgamma(a + b)
+	front := math.Exp(a*math.Log(x) + b*math.Log1p(-x) + lab - la - lb)
+	if x < (a+1)/(a+b+2) {
+		return math.Min(1, front*betaFraction(a, b, x)/a)
+	}
+	return math.Max(0, 1-front*betaFraction(b, a, 1-x)/b)
+}
+
+// betaFraction evaluates the continued fraction of betaInc.
+func betaFraction(a, b, x float64) float64 {
+	const tiny = 1e-300
+	fix := func(v float64) float64 {
+		if math.Abs(v) < tiny {
+			return tiny
+		}
+		return v
+	}
+	c, d := 1.0, 1/fix(1-(a+b)*x/(a+1))
+	h := d
+	for m := 1.0; m <= 1000; m++ {
+		aa := m * (b - m) * x / ((a + 2*m - 1) * (a + 2*m))
+		d = 1 / fix(1+aa*d)
+		c = fix(1 + aa/c)
+		h *= d * c
+		aa = -(a + m) * (a + b + m) * x / ((a + 2*m) * (a + 2*m + 1))
+		d = 1 / fix(1+aa*d)
+		c = fix(1 + aa/c)
+		del := d * c
+		h *= del
+		if math.Abs(del-1) < 1e-15 {
 			break
 		}
-		lt += math.Log(float64(n-i)/float64(i+1)) + lp - lq
 	}
-	return math.Min(1, sum)
+	return h
 }
