@@ -33,11 +33,13 @@ func TestAggregate(t *testing.T) {
 		},
 	}
 	r.Aggregate()
+	// One scenario: no spread between scenarios, so its one trial's
+	// outcomes count (as Wilson's).
 	rate, lo, hi := result.Wilson(1, 2)
 	want := []result.Aggregate{
-		{Summarizer: "a", Check: "constraint", Kind: "invariant", Pass: 1, Fail: 1, PassRate: rate, Low: lo, High: hi},
-		{Summarizer: "a", Check: "schema", Kind: "structural", Pass: 1, Error: 1, PassRate: 1, Low: wilsonLow(1, 1), High: 1},
-		{Summarizer: "a", Check: "decisions", Kind: "decision", Pass: 1, Fail: 1, Skip: 1, PassRate: rate, Low: lo, High: hi},
+		{Summarizer: "a", Check: "constraint", Kind: "invariant", Pass: 1, Fail: 1, PassRate: rate, Low: lo, High: hi, EffectiveN: 2, Scenarios: 1},
+		{Summarizer: "a", Check: "schema", Kind: "structural", Pass: 1, Error: 1, PassRate: 1, Low: wilsonLow(1, 1), High: 1, EffectiveN: 1, Scenarios: 1},
+		{Summarizer: "a", Check: "decisions", Kind: "decision", Pass: 1, Fail: 1, Skip: 1, PassRate: rate, Low: lo, High: hi, EffectiveN: 2, Scenarios: 1},
 	}
 	if d := cmp.Diff(want, r.Aggregates, cmpopts.EquateApprox(0, 1e-12)); d != "" {
 		t.Errorf("aggregates (-want +got):\n%s", d)
@@ -45,7 +47,9 @@ func TestAggregate(t *testing.T) {
 	wantS := []result.SummarizerSummary{
 		{Summarizer: "b", Units: 1, Errors: 1},
 		{Summarizer: "a", Units: 1, InvariantsKept: 0.5, InvariantPass: 1, InvariantFail: 1, StructuralPassed: 1, StructuralPass: 1,
-			Regressions: 1, RegressionRate: 0.5, Probes: 3, Generations: 2, MeanCompression: 0.2, MedianCompression: 0.2,
+			InvariantsKeptInterval:   &result.Interval{Low: lo, High: hi, EffectiveN: 2, Scenarios: 1},
+			StructuralPassedInterval: &result.Interval{Low: wilsonLow(1, 1), High: 1, EffectiveN: 1, Scenarios: 1},
+			Regressions:              1, RegressionRate: 0.5, Probes: 3, Generations: 2, MeanCompression: 0.2, MedianCompression: 0.2,
 			SummaryTokens: 40, MeanSummaryTokens: 20, MeanLatency: 20 * time.Millisecond, MedianLatency: 20 * time.Millisecond,
 			Errors: 1, Retries: 1},
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -64,8 +65,10 @@ type Comparison struct {
 	// AcceptChanged is CompareOptions.AcceptChanged.
 	AcceptChanged bool
 	// Paired counts the outcomes present in both runs; Missing the base
-	// passes missing from the new run (counted as regressions).
+	// passes missing from the new run (counted as regressions). Scenarios
+	// counts the scenarios of the pairs compared in Rows.
 	Paired, Missing int
+	Scenarios       int
 	// Unpaired counts the other outcomes present in only one run: new
 	// scenarios, checks or generations, and base outcomes that did not pass.
 	Unpaired int
@@ -76,9 +79,19 @@ type Comparison struct {
 	// digests differ, different harness, tokenizer, agent or prompts.
 	Warnings []string
 	// Regressed is the verdict: a summarizer without a counterpart, nothing
-	// paired at all, or, with one trial, any pass→fail; with several, a
-	// row whose drop is significant at Alpha.
+	// paired at all, an outcome that went pass→fail in every trial (with
+	// one trial, any pass→fail; Consistent counts them), or, with several
+	// trials, a row whose drop is significant at Alpha by the test over
+	// scenarios.
 	Regressed bool
+	// Consistent counts the outcomes (over trials: a scenario × summarizer
+	// × generation × check) that went pass→fail in every trial of the
+	// base.
+	Consistent int
+	// TrialsIdentical is true when both runs have several trials and every
+	// paired summarizer gave the same outcomes in each (TrialsIdentical):
+	// every figure is then that of one trial.
+	TrialsIdentical bool
 	// mapFlag names the flag that pairs summarizers, for the hints.
 	mapFlag string
 }
@@ -108,9 +121,16 @@ type DeltaRow struct {
 	// BasePass and NewPass the passes among them; B the pass→not-pass pairs
 	// and C the not-pass→pass pairs.
 	N, BasePass, NewPass, B, C int
+	// Scenarios counts the scenarios the pairs come from: the unit of
+	// independence. EffectiveN is the number of independent pairs the
+	// interval counts the N pairs as.
+	Scenarios  int
+	EffectiveN float64
 	// Delta is new − base pass rate over the N pairs, Low and High its
-	// 1−Alpha interval (PairedDelta: it excludes 0 exactly when P < Alpha);
-	// P the exact McNemar p-value.
+	// 1−Alpha interval and P the p-value of the sign-flip test over
+	// scenarios (internal/stats.ClusteredPaired: the exact McNemar test
+	// when each scenario holds one pair; the interval excludes 0 exactly
+	// when P < Alpha).
 	Delta, Low, High, P float64
 	// Significant is P < Alpha.
 	Significant bool
@@ -301,7 +321,9 @@ func Compare(base, new *result.Result, alpha float64) *Comparison {
 // summarizer, trial, generation, check, invariant or probe) and reports, in
 // the manner of benchstat but paired, the pass→fail regressions, the
 // fail→pass fixes, and per summarizer × check type the pass-rate delta with
-// an interval and an exact McNemar test.
+// an interval and a test over scenarios (the unit of independence: a
+// scenario's trials and outcomes are summed into one difference), which is
+// the exact McNemar test when each scenario holds one pair.
 //
 // It fails closed. Summarizers are paired by name, or by opts.Pairing; one
 // with no counterpart is a failure, as is a comparison with nothing paired.
@@ -347,6 +369,16 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	cmp.Changed = changedOutcomes(base, new, baseNames, newNames, changed)
 	type rowKey struct{ sum, check string }
 	rows := map[rowKey]*DeltaRow{}
+	clusters := map[rowKey]*PairClusters{}
+	// Each outcome across trials: the trials it was compared in, and those
+	// it went pass→fail in.
+	type acrossKey struct {
+		scenario, summarizer string
+		gen                  int
+		check, name          string
+	}
+	type across struct{ compared, regressed int }
+	trials := map[acrossKey]*across{}
 	leftUncertain := 0
 	for k, b := range bo.outcomes {
 		n, ok := no.outcomes[k]
@@ -384,8 +416,18 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		if row == nil {
 			row = &DeltaRow{Summarizer: k.summarizer, Check: k.check}
 			rows[rk] = row
+			clusters[rk] = &PairClusters{}
 		}
 		bp, np := b.status == result.Pass, n.status == result.Pass
+		clusters[rk].Add(k.scenario, k.trial, bp, np)
+		ak := acrossKey{k.scenario, k.summarizer, k.gen, k.check, k.name}
+		if trials[ak] == nil {
+			trials[ak] = &across{}
+		}
+		trials[ak].compared++
+		if bp && !np {
+			trials[ak].regressed++
+		}
 		row.N++
 		if bp {
 			row.BasePass++
@@ -425,15 +467,31 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	for i, s := range result.Summarizers(new) {
 		order[s] = i
 	}
-	for _, row := range rows {
-		row.Delta, row.Low, row.High = PairedDelta(row.B, row.C, row.N, alpha)
-		row.P = McNemar(row.B, row.C)
+	seen := map[string]bool{}
+	for rk, row := range rows {
+		for id := range clusters[rk].by {
+			seen[id] = true
+		}
+		t := clusters[rk].Test(alpha)
+		row.Delta, row.Low, row.High, row.P = t.Delta, t.Low, t.High, t.P
+		row.Scenarios, row.EffectiveN = t.Scenarios, t.EffectivePairs
 		row.Significant = row.P < alpha
 		cmp.Rows = append(cmp.Rows, *row)
 		if cmp.Trials > 1 && row.Significant && row.Delta < 0 {
 			cmp.Regressed = true
 		}
 	}
+	cmp.Scenarios = len(seen)
+	// An outcome that passed in the base and failed in every trial it was
+	// compared in, the base's every trial, is no trial noise: it counts as
+	// with one trial, whatever the test over the others says.
+	baseTrials := max(1, base.Config.Trials)
+	for _, a := range trials {
+		if a.regressed > 0 && a.compared >= baseTrials && a.regressed == a.compared {
+			cmp.Consistent++
+		}
+	}
+	cmp.TrialsIdentical = cmp.Trials > 1 && TrialsIdentical(base, slices.Collect(maps.Keys(baseNames))) && TrialsIdentical(new, slices.Collect(maps.Keys(newNames)))
 	sort.Slice(cmp.Rows, func(i, j int) bool {
 		a, b := cmp.Rows[i], cmp.Rows[j]
 		if a.Summarizer != b.Summarizer {
@@ -457,7 +515,7 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 			cmp.Regressed = true
 		}
 	}
-	if cmp.Trials <= 1 && len(cmp.Regressions) > 0 {
+	if cmp.Consistent > 0 {
 		cmp.Regressed = true
 	}
 	if cmp.unjudgedFails() > 0 {
@@ -938,17 +996,19 @@ func (c *Comparison) WriteText(w io.Writer) error {
 	for _, l := range c.LeftOut {
 		fmt.Fprintf(w, "left out on purpose: %s\n", l)
 	}
+	if c.TrialsIdentical {
+		fmt.Fprintln(w, TrialsIdenticalLine(c.Trials))
+	}
 	if len(c.Rows) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "summarizer\tcheck\tbase\tnew\tdelta\t%s\tp\tn\n", intervalLabel(c.Alpha))
+		fmt.Fprintf(tw, "summarizer\tcheck\tbase\tnew\tdelta\t%s\tp\tscenarios\n", intervalLabel(c.Alpha))
 		for _, r := range c.Rows {
-			sig := fmt.Sprintf("p=%.3f", r.P)
 			delta := fmt.Sprintf("%+.1f%%", 100*r.Delta)
 			if !r.Significant {
 				delta = "~"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\t%s\tn=%d\n",
-				r.Summarizer, r.Check, pct(r.BasePass, r.N), pct(r.NewPass, r.N), delta, 100*r.Low, 100*r.High, sig, r.N)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\tp%s\t%d\n",
+				r.Summarizer, r.Check, pct(r.BasePass, r.N), pct(r.NewPass, r.N), delta, 100*r.Low, 100*r.High, pValue(r.P), r.Scenarios)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -1075,14 +1135,21 @@ func (c *Comparison) Problems() []string {
 	case c.Trials <= 1 && len(c.Regressions) > 0:
 		out = append(out, fmt.Sprintf("%s went pass→fail (%s; 1 trial: any pass→fail counts)", plural(len(c.Regressions), "outcome"), c.regressionKinds()))
 	case c.Trials > 1:
+		if c.Consistent > 0 {
+			why := "an outcome lost in every trial is no trial noise"
+			if c.TrialsIdentical {
+				why = "trials identical: any pass→fail counts, as with one trial"
+			}
+			out = append(out, fmt.Sprintf("%s went pass→fail in every trial (%s)", plural(c.Consistent, "outcome"), why))
+		}
 		var drops []string
 		for _, r := range c.Rows {
 			if r.Significant && r.Delta < 0 {
-				drops = append(drops, r.Summarizer+" "+r.Check)
+				drops = append(drops, fmt.Sprintf("%s %s (p%s over %s)", r.Summarizer, r.Check, pValue(r.P), plural(r.Scenarios, "scenario")))
 			}
 		}
 		if len(drops) > 0 {
-			out = append(out, fmt.Sprintf("significant drop (α=%g) in %s", c.Alpha, strings.Join(drops, ", ")))
+			out = append(out, fmt.Sprintf("significant drop (α=%g, scenarios as the unit) in %s", c.Alpha, strings.Join(drops, ", ")))
 		}
 	}
 	if n := c.unjudgedFails(); n > 0 {
@@ -1149,8 +1216,8 @@ func (c *Comparison) Verdict() string {
 		return prefix + p[0]
 	}
 	if c.Trials > 1 {
-		return fmt.Sprintf("no regression: no significant drop at α=%g over %d pairs (%d pass→fail, %d fail→pass, %d no longer judged, %d newly judged)",
-			c.Alpha, c.Paired, len(c.Regressions), len(c.Fixes), len(c.NoLongerJudged), len(c.NewlyJudged))
+		return fmt.Sprintf("no regression: no outcome lost in every trial and no significant drop at α=%g over %d pairs in %s (%d pass→fail, %d fail→pass, %d no longer judged, %d newly judged)",
+			c.Alpha, c.Paired, plural(c.Scenarios, "scenario"), len(c.Regressions), len(c.Fixes), len(c.NoLongerJudged), len(c.NewlyJudged))
 	}
 	return fmt.Sprintf("no regression: no pass→fail over %d pairs (%d fail→pass, %d no longer judged, %d newly judged)", c.Paired, len(c.Fixes), len(c.NoLongerJudged), len(c.NewlyJudged))
 }

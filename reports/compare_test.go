@@ -82,62 +82,83 @@ func TestComparePlantedRegression(t *testing.T) {
 	}
 }
 
-// TestCompareNoise plants as many pass→fail as fail→pass changes in a run
-// with several trials: the deltas are within the interval, shown as "~",
-// and no regression is called. A one-sided drop of the same size is
-// significant.
+// TestCompareNoise: with several trials, changes are judged over
+// scenarios, the unit of independence. Planted on one outcome
+// (correction/port) of a 12-scenario run with 3 trials:
+//
+//   - noise: scenarios 0–3 lose it in trial 1 and regain it in trial 2:
+//     each scenario's net difference is 0, p = 1, no regression;
+//   - a drop spread over scenarios: scenarios 0–7 lose it in trial 1 only:
+//     8 scenarios down, p = 2/2^8 < 0.05, a regression by the test;
+//   - the same drop the other way is a significant rise, no regression;
+//   - a drop that trials inflate: 3 scenarios lose it in 2 of 3 trials
+//     (6 pairs, which McNemar over pairs would call p = 2/2^6 = 0.031):
+//     3 scenarios down, p = 2/2^3 = 0.25, no regression;
+//   - a drop in every trial of 3 scenarios (9 pairs): p = 0.25 over the
+//     scenarios, but an outcome lost in every trial is no trial noise: 3
+//     outcomes that regress, as with one trial.
 func TestCompareNoise(t *testing.T) {
 	cfg := fake.Config{Scenarios: 12, Trials: 3, Seed: 6}
-	base, noisy, dropped := fake.Result(cfg), fake.Result(cfg), fake.Result(cfg)
 	const sum = "builtin:extractive"
-	// Eight units: four flip pass→fail, four fail→pass.
-	var units []int
-	for si := range 3 {
-		for trial := range 3 {
-			units = append(units, unitOf(t, base, fakeID(si), sum, trial))
+	type plant struct {
+		scenarios, trials []int
+	}
+	run := func(base, next result.Status, ps ...plant) *reports.Comparison {
+		t.Helper()
+		b, n := fake.Result(cfg), fake.Result(cfg)
+		for _, r := range []*result.Result{b, n} {
+			for si := range 12 {
+				for trial := range 3 {
+					setStatus(t, r, unitOf(t, r, fakeID(si), sum, trial), 0, "correction", "port", result.Pass)
+				}
+			}
 		}
-	}
-	units = units[:8]
-	baseAllPass := fake.Result(cfg)
-	for k, i := range units {
-		if k < 4 {
-			setStatus(t, base, i, 0, "correction", "port", result.Pass)
-			setStatus(t, noisy, i, 0, "correction", "port", result.Fail)
-		} else {
-			setStatus(t, base, i, 0, "correction", "port", result.Fail)
-			setStatus(t, noisy, i, 0, "correction", "port", result.Pass)
+		for k, p := range ps {
+			from, to := base, next
+			if k == 1 {
+				from, to = next, base
+			}
+			for _, si := range p.scenarios {
+				for _, trial := range p.trials {
+					i := unitOf(t, b, fakeID(si), sum, trial)
+					setStatus(t, b, i, 0, "correction", "port", from)
+					setStatus(t, n, i, 0, "correction", "port", to)
+				}
+			}
 		}
-		// A one-sided drop: pass in the base, fail in the new run.
-		setStatus(t, baseAllPass, i, 0, "correction", "port", result.Pass)
-		setStatus(t, dropped, i, 0, "correction", "port", result.Fail)
+		return reports.Compare(b, n, 0.05)
 	}
-
-	c := reports.Compare(base, noisy, 0.05)
-	row := findRow(t, c, sum, "correction")
-	if row.B != 4 || row.C != 4 || row.Significant || row.Low > 0 || row.High < 0 {
-		t.Errorf("noise row = %+v, want b=4 c=4 not significant, interval around 0", row)
+	s03, s07, s02 := []int{0, 1, 2, 3}, []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{0, 1, 2}
+	tests := []struct {
+		name           string
+		c              *reports.Comparison
+		p              float64
+		b, c2          int
+		sig, regressed bool
+		consistent     int
+	}{
+		{"noise", run(result.Pass, result.Fail, plant{s03, []int{0}}, plant{s03, []int{1}}), 1, 4, 4, false, false, 0},
+		{"drop over 8 scenarios", run(result.Pass, result.Fail, plant{s07, []int{0}}), 1.0 / 128, 8, 0, true, true, 0},
+		{"rise over 8 scenarios", run(result.Fail, result.Pass, plant{s07, []int{0}}), 1.0 / 128, 0, 8, true, false, 0},
+		{"drop inflated by trials", run(result.Pass, result.Fail, plant{s02, []int{0, 1}}), 0.25, 6, 0, false, false, 0},
+		{"drop in every trial", run(result.Pass, result.Fail, plant{s02, []int{0, 1, 2}}), 0.25, 9, 0, false, true, 3},
 	}
-	if c.Regressed {
-		t.Errorf("noise within the interval called a regression: %s", c.Verdict())
-	}
-	var b bytes.Buffer
-	c.WriteText(&b)
-	if !lineHas(b.String(), sum, "correction", "~") {
-		t.Errorf("the noisy row is not shown as ~:\n%s", b.String())
-	}
-
-	c = reports.Compare(baseAllPass, dropped, 0.05)
-	row = findRow(t, c, sum, "correction")
-	if !row.Significant || row.Delta >= 0 || !c.Regressed {
-		t.Errorf("a drop of %d pairs: row %+v, regressed %v; want significant regression", row.B, row, c.Regressed)
-	}
-
-	// The same change the other way is a significant improvement, never a
-	// regression.
-	c = reports.Compare(dropped, baseAllPass, 0.05)
-	row = findRow(t, c, sum, "correction")
-	if !row.Significant || row.Delta <= 0 || c.Regressed {
-		t.Errorf("a rise of %d pairs: row %+v, regressed %v; want a significant rise and no regression", row.C, row, c.Regressed)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			row := findRow(t, tc.c, sum, "correction")
+			if row.P != tc.p || row.B != tc.b || row.C != tc.c2 || row.Significant != tc.sig || tc.c.Regressed != tc.regressed || tc.c.Consistent != tc.consistent {
+				t.Errorf("row %+v, regressed %v, %d lost in every trial: %s; want p=%v b=%d c=%d significant %v, regressed %v, %d",
+					row, tc.c.Regressed, tc.c.Consistent, tc.c.Verdict(), tc.p, tc.b, tc.c2, tc.sig, tc.regressed, tc.consistent)
+			}
+			if excl := row.Low > 0 || row.High < 0; excl != row.Significant {
+				t.Errorf("interval [%v, %v] disagrees with p = %v", row.Low, row.High, row.P)
+			}
+			var b bytes.Buffer
+			tc.c.WriteText(&b)
+			if !tc.sig && !lineHas(b.String(), sum, "correction", "~") {
+				t.Errorf("the row is not shown as ~:\n%s", b.String())
+			}
+		})
 	}
 }
 

@@ -36,6 +36,11 @@ type HeadToHead struct {
 	Paired, OneSided, Unmatched int
 	// Scenarios counts the scenarios both ran.
 	Scenarios int
+	// Trials is the run's trial count; TrialsIdentical is true when it is
+	// more than one and A and B each gave the same outcomes in every trial
+	// (TrialsIdentical): every figure is then that of one trial.
+	Trials          int
+	TrialsIdentical bool
 }
 
 // HeadToHeadRow is the paired comparison of A and B on one check type.
@@ -44,9 +49,16 @@ type HeadToHeadRow struct {
 	// N pairs judged for both; APass and BPass the passes; AOnly the pairs
 	// A passed and B did not, BOnly the reverse.
 	N, APass, BPass, AOnly, BOnly int
-	// Delta is B − A pass rate, Low and High its 1−Alpha interval
-	// (PairedDelta: it excludes 0 exactly when P < Alpha); P the exact
-	// McNemar p-value; Significant is P < Alpha.
+	// Scenarios counts the scenarios of the pairs, the unit of
+	// independence; EffectiveN the independent pairs the interval counts
+	// the N pairs as.
+	Scenarios  int
+	EffectiveN float64
+	// Delta is B − A pass rate, Low and High its 1−Alpha interval and P
+	// the p-value of the sign-flip test over scenarios
+	// (internal/stats.ClusteredPaired: the exact McNemar test when each
+	// scenario holds one pair; the interval excludes 0 exactly when P <
+	// Alpha); Significant is P < Alpha.
 	Delta, Low, High, P float64
 	Significant         bool
 }
@@ -90,15 +102,17 @@ func specs(r *result.Result) map[string]string {
 
 // CompareSummarizers pairs every outcome of summarizers a and b of r by
 // (scenario, trial, generation, check, invariant or probe) and compares
-// them per check type with an exact McNemar test at alpha (outside (0, 1):
-// DefaultAlpha). Only outcomes judged for both are compared: an error and
+// them per check type with the sign-flip test over scenarios at alpha
+// (outside (0, 1): DefaultAlpha), the exact McNemar test when each
+// scenario holds one pair. Only outcomes judged for both are compared: an error and
 // every outcome of a unit that errored count as failures, a skip on either
 // side leaves the pair out (counted in OneSided).
 func CompareSummarizers(r *result.Result, a, b string, alpha float64) *HeadToHead {
 	if !(alpha > 0 && alpha < 1) { // NaN too
 		alpha = DefaultAlpha
 	}
-	h := &HeadToHead{A: a, B: b, Alpha: alpha}
+	h := &HeadToHead{A: a, B: b, Alpha: alpha, Trials: max(1, r.Config.Trials)}
+	h.TrialsIdentical = h.Trials > 1 && TrialsIdentical(r, []string{a, b})
 	for _, s := range r.Summaries {
 		switch s.Summarizer {
 		case a:
@@ -119,6 +133,7 @@ func CompareSummarizers(r *result.Result, a, b string, alpha float64) *HeadToHea
 	h.Scenarios = scen
 	judged := func(s result.Status) bool { return s == result.Pass || s == result.Fail || s == result.Error }
 	rows := map[string]*HeadToHeadRow{}
+	clusters := map[string]*PairClusters{}
 	for k, oa := range ea.outcomes {
 		ob, ok := eb.outcomes[k]
 		if !ok {
@@ -136,8 +151,10 @@ func CompareSummarizers(r *result.Result, a, b string, alpha float64) *HeadToHea
 		if row == nil {
 			row = &HeadToHeadRow{Check: k.check}
 			rows[k.check] = row
+			clusters[k.check] = &PairClusters{}
 		}
 		pa, pb := oa.status == result.Pass, ob.status == result.Pass
+		clusters[k.check].Add(k.scenario, k.trial, pa, pb)
 		row.N++
 		ch := Change{Scenario: k.scenario, Trial: k.trial, Generation: k.gen, Check: k.check, Name: k.name, File: oa.file, Line: oa.line}
 		if pa {
@@ -162,9 +179,10 @@ func CompareSummarizers(r *result.Result, a, b string, alpha float64) *HeadToHea
 			h.Unmatched++
 		}
 	}
-	for _, row := range rows {
-		row.Delta, row.Low, row.High = PairedDelta(row.AOnly, row.BOnly, row.N, alpha)
-		row.P = McNemar(row.AOnly, row.BOnly)
+	for check, row := range rows {
+		t := clusters[check].Test(alpha)
+		row.Delta, row.Low, row.High, row.P = t.Delta, t.Low, t.High, t.P
+		row.Scenarios, row.EffectiveN = t.Scenarios, t.EffectivePairs
 		row.Significant = row.P < alpha
 		h.Rows = append(h.Rows, *row)
 	}
@@ -233,6 +251,9 @@ func (r HeadToHeadRow) deltaText() string {
 // "~" when not significant), then the outcomes only one of them kept.
 func (h *HeadToHead) WriteText(w io.Writer) error {
 	fmt.Fprintln(w, h.Verdict())
+	if h.TrialsIdentical {
+		fmt.Fprintln(w, TrialsIdenticalLine(h.Trials))
+	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "\tA: %s\tB: %s\n", h.A, h.B)
@@ -245,10 +266,10 @@ func (h *HeadToHead) WriteText(w io.Writer) error {
 	if len(h.Rows) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-		fmt.Fprintf(tw, "check\tA\tB\tΔ (B−A)\t%s\tA only\tB only\tp\tn\n", intervalLabel(h.Alpha))
+		fmt.Fprintf(tw, "check\tA\tB\tΔ (B−A)\t%s\tA only\tB only\tp\tscenarios\n", intervalLabel(h.Alpha))
 		for _, r := range h.Rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\t%d\t%d\tp%s\tn=%d\n",
-				r.Check, pct(r.APass, r.N), pct(r.BPass, r.N), r.deltaText(), 100*r.Low, 100*r.High, r.AOnly, r.BOnly, pValue(r.P), r.N)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%+.1f%%, %+.1f%%]\t%d\t%d\tp%s\t%d\n",
+				r.Check, pct(r.APass, r.N), pct(r.BPass, r.N), r.deltaText(), 100*r.Low, 100*r.High, r.AOnly, r.BOnly, pValue(r.P), r.Scenarios)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -293,19 +314,22 @@ func (h *HeadToHead) sideBySide() [][3]string {
 func (h *HeadToHead) WriteMarkdown(w io.Writer) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "**%s**\n\n", mdText(h.Verdict()))
+	if h.TrialsIdentical {
+		fmt.Fprintf(&b, "%s\n\n", mdText(TrialsIdenticalLine(h.Trials)))
+	}
 	fmt.Fprintf(&b, "| | A: %s | B: %s |\n|---|---:|---:|\n", mdCode(h.A, true), mdCode(h.B, true))
 	for _, l := range h.sideBySide() {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", l[0], l[1], l[2])
 	}
 	if len(h.Rows) > 0 {
-		fmt.Fprintf(&b, "\n| check | A | B | Δ (B−A) | %s | A only | B only | p | n |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", intervalLabel(h.Alpha))
+		fmt.Fprintf(&b, "\n| check | A | B | Δ (B−A) | %s | A only | B only | p | scenarios |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", intervalLabel(h.Alpha))
 		for _, r := range h.Rows {
 			d := r.deltaText()
 			if r.Significant {
 				d = "**" + d + "**"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | [%+.1f%%, %+.1f%%] | %d | %d | %s | %d |\n",
-				mdWord(r.Check), pct(r.APass, r.N), pct(r.BPass, r.N), d, 100*r.Low, 100*r.High, r.AOnly, r.BOnly, strings.TrimPrefix(pValue(r.P), "="), r.N)
+				mdWord(r.Check), pct(r.APass, r.N), pct(r.BPass, r.N), d, 100*r.Low, 100*r.High, r.AOnly, r.BOnly, strings.TrimPrefix(pValue(r.P), "="), r.Scenarios)
 		}
 	}
 	list := func(title string, cs []Change) {

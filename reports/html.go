@@ -83,6 +83,10 @@ type htmlView struct {
 	Glossary [][2]string
 	// HeadToHead compares pairs of summarizers of the run.
 	HeadToHead []htmlHeadToHead
+	// TrialsLine is TrialsIdenticalLine when every summarizer's trials
+	// were identical; TrialRows the spread across trials otherwise.
+	TrialsLine string
+	TrialRows  []TrialRow
 	// RecallTitle and Recall are the recall arm's figures (run --recall).
 	RecallTitle string
 	Recall      []RecallRow
@@ -213,6 +217,9 @@ func buildHTMLView(r *result.Result, opts Options) *htmlView {
 	v.Warnings = append(v.Warnings, r.Warnings...)
 	v.Heatmap, v.Scatter, v.Drift = heatmapSVG(r), scatterSVG(r), driftSVG(r)
 	v.Summaries = result.Ranked(r)
+	if v.TrialRows = TrialRows(r); v.TrialRows != nil && TrialsIdentical(r, nil) {
+		v.TrialsLine = TrialsIdenticalLine(v.Trials)
+	}
 	if v.Recall = RecallRows(r); v.Recall != nil {
 		v.RecallTitle = RecallTitle(r.Config.Recall)
 	}

@@ -229,7 +229,7 @@ func BuildJUnit(r *result.Result) *junit.Suites {
 			{Name: "compact-eval.agent", Value: r.Config.Agent}, {Name: "compact-eval.tokenizer", Value: r.Config.Tokenizer},
 			{Name: "compact-eval.trials", Value: fmt.Sprint(max(1, r.Config.Trials))},
 		}
-		s.Properties = append(base, recallProperties(r)...)
+		s.Properties = append(append(base, trialProperties(r)...), recallProperties(r)...)
 		for _, k := range slices.Sorted(mapKeys(props[f])) {
 			s.Properties = append(s.Properties, junit.Property{Name: k, Value: props[f][k]})
 		}

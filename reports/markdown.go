@@ -56,6 +56,7 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 			Headline(s.InvariantPass, s.InvariantFail, s.InvariantUncertain, s.InvariantSkip), Headline(s.StructuralPass, s.StructuralFail, s.StructuralUncertain, s.StructuralSkip),
 			dec, s.MedianCompression, s.MeanSummaryTokens, s.MedianLatency.Round(time.Millisecond), s.Errors, s.Retries)
 	}
+	writeTrialsMarkdown(&b, r)
 	sums := result.Summarizers(r)
 	b.WriteString("\n### Pass rate by check type\n\n| check |")
 	for _, s := range sums {
@@ -77,10 +78,11 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 		}
 		b.WriteString("\n")
 	}
+	const interval = "its 95% interval clustered by scenario (Wilson's at the effective number of outcomes: a scenario's outcomes and trials are not independent)"
 	if anyUncertain(r) {
-		b.WriteString("\nPass rate = pass / (pass + fail + uncertain), with its Wilson 95% interval: an uncertain check (it could not tell) is never counted as passed; – means nothing to judge (skipped).\n")
+		b.WriteString("\nPass rate = pass / (pass + fail + uncertain), with " + interval + ": an uncertain check (it could not tell) is never counted as passed; – means nothing to judge (skipped).\n")
 	} else {
-		b.WriteString("\nPass rate = pass / (pass + fail), with its Wilson 95% interval; – means nothing to judge (skipped).\n")
+		b.WriteString("\nPass rate = pass / (pass + fail), with " + interval + "; – means nothing to judge (skipped).\n")
 	}
 	writeJudgeMarkdown(&b, r)
 	if rows := RecallRows(r); rows != nil {
@@ -139,6 +141,26 @@ func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {
 	b.Write(tail.Bytes())
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// writeTrialsMarkdown writes how the outcomes varied between trials, for
+// a run with several: the one line when none changed, else a table of the
+// scenarios changed and pass^N per summarizer.
+func writeTrialsMarkdown(b *bytes.Buffer, r *result.Result) {
+	rows := TrialRows(r)
+	if len(rows) == 0 {
+		return
+	}
+	n := rows[0].Spread.Trials
+	if TrialsIdentical(r, nil) {
+		fmt.Fprintf(b, "\n%s.\n", mdText(TrialsIdenticalLine(n)))
+		return
+	}
+	fmt.Fprintf(b, "\n### Across the %d trials\n\nScenarios whose outcomes changed between trials (with the outcomes that changed), and pass^%d: the scenarios that passed (nothing failed, uncertain or errored) in all %d trials, beside the share that passes in one trial.\n\n", n, n, n)
+	fmt.Fprintf(b, "| summarizer | changed between trials | pass^%d | passed in one trial |\n|---|---:|---:|---:|\n", n)
+	for _, row := range rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", mdCode(row.Summarizer, true), row.Changed, row.PassN, row.PerTrial)
+	}
 }
 
 // anyUncertain reports whether some check of r could not tell.

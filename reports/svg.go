@@ -68,8 +68,8 @@ func heatmapSVG(r *result.Result) template.HTML {
 					x+1, y+1, cw-2, ch-2, esc(s), esc(c), x+cw/2, y+ch/2+4, label)
 				continue
 			}
-			fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s · %s: %.1f%% (%d/%d), 95%% CI %.1f–%.1f%%, %d uncertain, %d errors, %d skipped</title></rect>`,
-				x+1, y+1, cw-2, ch-2, rateColor(a.PassRate), esc(s), esc(c), 100*a.PassRate, a.Pass, a.Judged(), 100*a.Low, 100*a.High, a.Uncertain, a.Error, a.Skip)
+			fmt.Fprintf(&b, `<rect class="cell" x="%d" y="%d" width="%d" height="%d" fill="%s"><title>%s · %s: %.1f%% (%d/%d in %s), 95%% CI %.1f–%.1f%% clustered by scenario, %d uncertain, %d errors, %d skipped</title></rect>`,
+				x+1, y+1, cw-2, ch-2, rateColor(a.PassRate), esc(s), esc(c), 100*a.PassRate, a.Pass, a.Judged(), plural(a.Scenarios, "scenario"), 100*a.Low, 100*a.High, a.Uncertain, a.Error, a.Skip)
 			fmt.Fprintf(&b, `<text class="v" x="%d" y="%d">%.0f%%</text>`, x+cw/2, y+ch/2+4, 100*a.PassRate)
 		}
 	}
@@ -209,6 +209,7 @@ func driftSVG(r *result.Result) template.HTML {
 	type cnt struct {
 		pass, n int
 		scen    map[string]bool
+		rates   result.ScenarioRates
 	}
 	by := make([]map[int]*cnt, len(sums))
 	idx := map[string]int{}
@@ -231,6 +232,7 @@ func driftSVG(r *result.Result) template.HTML {
 				}
 				e.n++
 				e.scen[u.Scenario.ID] = true
+				e.rates.Add(u.Scenario.ID, u.Trial, c.Status == result.Pass)
 				if c.Status == result.Pass {
 					e.pass++
 				}
@@ -266,7 +268,8 @@ func driftSVG(r *result.Result) template.HTML {
 			if e == nil || e.n == 0 {
 				continue
 			}
-			rate, lo, hi := result.Wilson(e.pass, e.n)
+			rate, iv := e.rates.Interval()
+			lo, hi := iv.Low, iv.High
 			x, y := p.x(float64(g)), p.y(rate)
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
 			fill, note := color(k), ""
@@ -279,7 +282,7 @@ func driftSVG(r *result.Result) template.HTML {
 				thin = append(thin, fmt.Sprintf("%s at g%d (n = %d, one scenario)", s, g, e.n))
 			}
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="%s" stroke-opacity="0.5"/>`, x, x, p.y(lo), p.y(hi), color(k))
-			fmt.Fprintf(&b, `<circle class="gen" cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s" stroke-width="1.5"><title>%s g%d: %.1f%% (%d/%d, from %s), 95%% CI %.1f–%.1f%%%s</title></circle>`,
+			fmt.Fprintf(&b, `<circle class="gen" cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s" stroke-width="1.5"><title>%s g%d: %.1f%% (%d/%d, from %s), 95%% CI %.1f–%.1f%% clustered by scenario%s</title></circle>`,
 				x, y, fill, color(k), esc(s), g, 100*rate, e.pass, e.n, plural(len(e.scen), "scenario"), 100*lo, 100*hi, esc(note))
 			if labelled {
 				fmt.Fprintf(&b, `<text class="n" x="%.1f" y="%.1f" font-size="10" fill="%s">n=%d</text>`, x+6, y-6-float64(k%3)*11, color(k), e.n)

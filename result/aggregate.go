@@ -49,10 +49,19 @@ func (r *Result) Aggregate() {
 		}
 	}
 	type acc struct {
-		s         SummarizerSummary
-		ratios    []float64
-		latencies []float64
-		genTokens int
+		s                     SummarizerSummary
+		ratios                []float64
+		latencies             []float64
+		genTokens             int
+		invariants, structure ScenarioRates
+	}
+	rates := map[key]*ScenarioRates{}
+	rate := func(sum, check string) *ScenarioRates {
+		k := key{sum, check}
+		if rates[k] == nil {
+			rates[k] = &ScenarioRates{}
+		}
+		return rates[k]
 	}
 	accs := map[string]*acc{}
 	for i := range r.Units {
@@ -94,6 +103,15 @@ func (r *Result) Aggregate() {
 			}
 			for _, c := range g.Checks {
 				count(get(u.Summarizer, c.Check, c.Kind), c.Status)
+				if judgedStatus(c.Status) {
+					rate(u.Summarizer, c.Check).Add(u.Scenario.ID, u.Trial, c.Status == Pass)
+					switch c.Kind {
+					case KindInvariant:
+						ac.invariants.Add(u.Scenario.ID, u.Trial, c.Status == Pass)
+					case KindStructural:
+						ac.structure.Add(u.Scenario.ID, u.Trial, c.Status == Pass)
+					}
+				}
 				switch {
 				case c.Status == Error:
 					s.Errors++
@@ -119,7 +137,11 @@ func (r *Result) Aggregate() {
 		for _, p := range u.Probes {
 			s.Probes++
 			s.Retries += p.Full.Call.Retries + p.Compacted.Call.Retries
-			count(get(u.Summarizer, CheckDecisions, KindDecision), DecisionStatus(p.Class))
+			ds := DecisionStatus(p.Class)
+			count(get(u.Summarizer, CheckDecisions, KindDecision), ds)
+			if judgedStatus(ds) {
+				rate(u.Summarizer, CheckDecisions).Add(u.Scenario.ID, u.Trial, ds == Pass)
+			}
 			if p.Recall != nil {
 				s.RecallProbes++
 				s.Retries += p.Recall.Call.Retries
@@ -147,8 +169,12 @@ func (r *Result) Aggregate() {
 		}
 	}
 	r.Aggregates = make([]Aggregate, 0, len(aggs)) // never reuse: the slice may be shared
-	for _, a := range aggs {
-		a.PassRate, a.Low, a.High = Wilson(a.Pass, a.Judged())
+	for k, a := range aggs {
+		a.PassRate, a.Low, a.High, a.EffectiveN, a.Scenarios = 0, 0, 1, 0, 0
+		if rt := rates[k]; rt != nil {
+			rate, iv := rt.Interval()
+			a.PassRate, a.Low, a.High, a.EffectiveN, a.Scenarios = rate, iv.Low, iv.High, iv.EffectiveN, iv.Scenarios
+		}
 		r.Aggregates = append(r.Aggregates, *a)
 	}
 	order := map[string]int{}
@@ -166,12 +192,15 @@ func (r *Result) Aggregate() {
 		r.Aggregates = nil
 	}
 	r.Summaries = nil
+	spreads := trialSpreads(r)
 	for _, name := range Summarizers(r) {
 		ac := accs[name]
 		if ac == nil {
 			continue
 		}
 		s := ac.s
+		s.InvariantsKeptInterval, s.StructuralPassedInterval = ac.invariants.interval(), ac.structure.interval()
+		s.Trials = spreads[name]
 		s.InvariantsKept = ratio(s.InvariantPass, s.InvariantPass+s.InvariantFail+s.InvariantUncertain)
 		s.StructuralPassed = ratio(s.StructuralPass, s.StructuralPass+s.StructuralFail+s.StructuralUncertain)
 		if d := aggs[key{name, CheckDecisions}]; d != nil {

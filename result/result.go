@@ -406,10 +406,17 @@ type Aggregate struct {
 	// denominator and never in its numerator.
 	Uncertain int `json:"uncertain,omitempty"`
 	// PassRate is pass / (pass+fail+uncertain) (Judged); Low and High its
-	// Wilson 95% interval. Errors and skips are left out.
-	PassRate float64 `json:"pass_rate"`
-	Low      float64 `json:"low"`
-	High     float64 `json:"high"`
+	// 95% interval clustered by scenario (ClusteredWilson): Wilson's at
+	// EffectiveN, the number of independent outcomes the Scenarios'
+	// outcomes are worth. Errors and skips are left out. EffectiveN and
+	// Scenarios are absent when nothing was judged, and in a result
+	// written before them, whose Low and High were Wilson's over every
+	// outcome (reading a result computes them again).
+	PassRate   float64 `json:"pass_rate"`
+	Low        float64 `json:"low"`
+	High       float64 `json:"high"`
+	EffectiveN float64 `json:"effective_n,omitempty"`
+	Scenarios  int     `json:"scenarios,omitempty"`
 }
 
 // Judged is the denominator of a's PassRate: the results that had a
@@ -442,6 +449,14 @@ type SummarizerSummary struct {
 	StructuralFail      int     `json:"structural_fail"`
 	StructuralUncertain int     `json:"structural_uncertain,omitempty"`
 	StructuralSkip      int     `json:"structural_skip"`
+	// InvariantsKeptInterval and StructuralPassedInterval are the two
+	// rates' 95% intervals clustered by scenario (ClusteredWilson); nil
+	// when nothing was judged, and in a result written before them.
+	InvariantsKeptInterval   *Interval `json:"invariants_kept_interval,omitempty"`
+	StructuralPassedInterval *Interval `json:"structural_passed_interval,omitempty"`
+	// Trials is how the outcomes varied between the trials of a run with
+	// several; nil with one trial.
+	Trials *TrialSpread `json:"trials,omitempty"`
 	// Regressions counts probes whose class is CompactionRegression;
 	// RegressionRate divides it by the probes the agent answered as expected
 	// on the full context (kept + compaction_regression + uncertain).
@@ -487,3 +502,34 @@ type SummarizerSummary struct {
 	Errors  int `json:"errors"`
 	Retries int `json:"retries"`
 }
+
+// TrialSpread is how one summarizer's outcomes varied between the trials
+// of a run with several (Result.Aggregate).
+type TrialSpread struct {
+	// Trials is the run's trial count, N.
+	Trials int `json:"trials"`
+	// Scenarios counts the scenarios the summarizer ran (not skipped);
+	// Changed those whose outcomes were not the same in every trial: a
+	// unit that errored in one trial and not another, an outcome whose
+	// status (a probe's class) differs, or one that a trial lacks. A
+	// scenario with a trial missing counts as changed.
+	Scenarios int `json:"scenarios"`
+	Changed   int `json:"changed"`
+	// Outcomes counts the outcomes of those scenarios (each generation's
+	// checks and each probe, once over the trials); ChangedOutcomes those
+	// whose status differs between trials or that a trial lacks.
+	Outcomes        int `json:"outcomes"`
+	ChangedOutcomes int `json:"changed_outcomes"`
+	// PassAll counts the scenarios that passed in each of the N trials: the
+	// unit finished, and no check or probe of it failed, was uncertain or
+	// errored. pass^N is PassAll / Scenarios; PassPerTrial is the mean
+	// share of the scenarios that passed in one trial (pass^1), beside
+	// which pass^N says how much a trial's pass can be relied on.
+	PassAll      int     `json:"pass_all"`
+	PassPerTrial float64 `json:"pass_per_trial"`
+}
+
+// Identical reports whether every scenario gave the same outcomes in every
+// trial: the summarizer behaved deterministically, and its trials add no
+// evidence.
+func (t *TrialSpread) Identical() bool { return t != nil && t.Changed == 0 }

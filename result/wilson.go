@@ -44,10 +44,9 @@ func WilsonN(p, n float64) (low, high float64) {
 // (every trial's), from Trials trials.
 type ScenarioCount struct{ Pass, N, Trials int }
 
-// Interval is a pass rate with its 95% interval over outcomes clustered in
+// Interval is a pass rate's 95% interval over outcomes clustered in
 // scenarios (ClusteredWilson).
 type Interval struct {
-	Rate float64 `json:"-"`
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
 	// EffectiveN is the number of independent outcomes the interval counts
@@ -65,19 +64,19 @@ type Interval struct {
 // that are copies of one another leave it exactly as with one trial; a
 // rate whose scenarios differ more gets a wider one. Scenarios without an
 // outcome are left out; with none it is rate 0 and [0, 1].
-func ClusteredWilson(sc []ScenarioCount) Interval {
+func ClusteredWilson(sc []ScenarioCount) (rate float64, iv Interval) {
 	pass, n, k := 0, 0, 0
 	for _, s := range sc {
 		if s.N > 0 {
 			pass, n, k = pass+s.Pass, n+s.N, k+1
 		}
 	}
-	iv := Interval{Low: 0, High: 1, Scenarios: k}
+	iv = Interval{Low: 0, High: 1, Scenarios: k}
 	if n == 0 {
-		return iv
+		return 0, iv
 	}
 	nf := float64(n)
-	iv.Rate = float64(pass) / nf
+	rate = float64(pass) / nf
 	xs, ws := make([]float64, 0, k), make([]float64, 0, k)
 	perTrial := 0.0
 	for _, s := range sc {
@@ -86,9 +85,9 @@ func ClusteredWilson(sc []ScenarioCount) Interval {
 			perTrial += float64(s.N) / float64(max(1, s.Trials))
 		}
 	}
-	iv.EffectiveN = EffectiveN(xs, ws, iv.Rate, iv.Rate*(1-iv.Rate), perTrial)
-	iv.Low, iv.High = WilsonN(iv.Rate, iv.EffectiveN)
-	return iv
+	iv.EffectiveN = EffectiveN(xs, ws, rate, rate*(1-rate), perTrial)
+	iv.Low, iv.High = WilsonN(rate, iv.EffectiveN)
+	return rate, iv
 }
 
 // EffectiveN is the number of independent outcomes a rate over clustered

@@ -78,9 +78,9 @@ func TestClusteredWilson(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			iv := result.ClusteredWilson(tc.sc)
-			if math.Abs(iv.Rate-tc.rate) > 1e-12 || math.Abs(iv.EffectiveN-tc.ne) > 1e-9 || math.Abs(iv.Low-tc.low) > 5e-5 || math.Abs(iv.High-tc.high) > 5e-5 {
-				t.Errorf("got %.4f [%.4f, %.4f] at n %.4f, want %.4f [%.4f, %.4f] at n %.4f", iv.Rate, iv.Low, iv.High, iv.EffectiveN, tc.rate, tc.low, tc.high, tc.ne)
+			rate, iv := result.ClusteredWilson(tc.sc)
+			if math.Abs(rate-tc.rate) > 1e-12 || math.Abs(iv.EffectiveN-tc.ne) > 1e-9 || math.Abs(iv.Low-tc.low) > 5e-5 || math.Abs(iv.High-tc.high) > 5e-5 {
+				t.Errorf("got %.4f [%.4f, %.4f] at n %.4f, want %.4f [%.4f, %.4f] at n %.4f", rate, iv.Low, iv.High, iv.EffectiveN, tc.rate, tc.low, tc.high, tc.ne)
 			}
 		})
 	}
@@ -91,13 +91,13 @@ func TestClusteredWilson(t *testing.T) {
 // would narrow it.
 func TestClusteredWilsonIdenticalTrials(t *testing.T) {
 	sc := []result.ScenarioCount{{3, 4, 1}, {1, 1, 1}, {0, 2, 1}, {2, 3, 1}, {5, 5, 1}, {1, 3, 1}}
-	one := result.ClusteredWilson(sc)
+	_, one := result.ClusteredWilson(sc)
 	for _, trials := range []int{2, 3, 7} {
 		var many []result.ScenarioCount
 		for _, s := range sc {
 			many = append(many, result.ScenarioCount{Pass: trials * s.Pass, N: trials * s.N, Trials: trials})
 		}
-		if got := result.ClusteredWilson(many); got != one {
+		if _, got := result.ClusteredWilson(many); got != one {
 			t.Errorf("%d trials: %+v, one trial %+v", trials, got, one)
 		}
 		if _, lo, hi := result.Wilson(trials*12, trials*18); !(hi-lo < one.High-one.Low) {

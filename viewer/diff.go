@@ -142,6 +142,7 @@ func init() {
 	funcs["mul100"] = func(f float64) float64 { return 100 * f }
 	funcs["add1"] = func(n int) int { return n + 1 }
 	funcs["shellQuote"] = shellQuote
+	funcs["trialsIdentical"] = reports.TrialsIdenticalLine
 }
 
 // shellQuote quotes s for a POSIX shell when it holds anything but

@@ -33,7 +33,8 @@ import (
 // generation's error is not (a finding leaves out an error that follows
 // from its generation's), so a result with one, a file laid out otherwise
 // (written by hand, or by another tool), or one without stored summaries
-// is decoded in full, as before.
+// is decoded in full, as before; so is one written before the stored
+// figures carried their intervals clustered by scenario.
 // When a run is opened its result is decoded in full, and its headline
 // figures are taken from the units again: a hand-edited summary does not
 // outlive the first look at its run.
@@ -126,6 +127,9 @@ func readLight(path string) (*lightResult, error) {
 	if lr.units > 0 && len(head.Summaries) == 0 {
 		return nil, errNotLight // written without its figures
 	}
+	if !clusteredFigures(head) {
+		return nil, errNotLight // written before the intervals by scenario
+	}
 	// A summary's Errors are its units' errors, its generations' and its
 	// checks'; the aggregates count the checks'. When the two agree no
 	// unit or generation errored, and the verdict's errors are the checks'
@@ -146,6 +150,25 @@ func readLight(path string) (*lightResult, error) {
 	lr.extra = slices.DeleteFunc(lr.extra, func(s string) bool { return slices.Contains(head.Config.Summarizers, s) })
 	lr.head = head
 	return lr, nil
+}
+
+// clusteredFigures reports whether the stored figures carry their
+// intervals clustered by scenario: a result written before them stored
+// Wilson's intervals over every outcome, which trials narrow, and is
+// decoded in full so that they are computed again.
+func clusteredFigures(head *result.Result) bool {
+	for _, a := range head.Aggregates {
+		if a.Judged() > 0 && a.Scenarios == 0 {
+			return false
+		}
+	}
+	for _, s := range head.Summaries {
+		if s.InvariantPass+s.InvariantFail+s.InvariantUncertain > 0 && s.InvariantsKeptInterval == nil ||
+			s.StructuralPass+s.StructuralFail+s.StructuralUncertain > 0 && s.StructuralPassedInterval == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // readLine reads one line, newline included. A line longer than the

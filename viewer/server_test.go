@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +108,42 @@ func TestTrendsPage(t *testing.T) {
 	}
 }
 
+// TestTrendIdenticalTrials: a run whose trials copy one trial (a
+// deterministic summarizer run with --trials 3) draws the same point and
+// interval as the one-trial run; Wilson over every trial's outcomes, as
+// the trends drew before, would have narrowed it.
+func TestTrendIdenticalTrials(t *testing.T) {
+	dir := t.TempDir()
+	one := fixtureRun(0, 6)
+	one.Aggregate()
+	writeRun(t, dir, one.RunID, one)
+	three := fixtureRun(1, 6)
+	three.Units = nil
+	for _, u := range one.Units {
+		for trial := range 3 {
+			u.Trial = trial
+			three.Units = append(three.Units, u)
+		}
+	}
+	three.Config.Trials = 3
+	three.Aggregate()
+	writeRun(t, dir, three.RunID, three)
+	tr := viewer.BuildTrend(viewer.NewStore([]string{dir}).Runs(), viewer.FigureInvariants, "time", nil)
+	for _, se := range tr.Series {
+		if len(se.Points) != 2 {
+			t.Fatalf("%s: %d points, want 2", se.Summarizer, len(se.Points))
+		}
+		a, b := se.Points[0], se.Points[1]
+		if b.N != 3*a.N || a.Rate != b.Rate || a.Low != b.Low || a.High != b.High || a.EffectiveN != b.EffectiveN || a.Scenarios != b.Scenarios {
+			t.Errorf("%s: 3 identical trials %v [%v, %v] (n %d, worth %v), one trial %v [%v, %v] (n %d, worth %v)",
+				se.Summarizer, b.Rate, b.Low, b.High, b.N, b.EffectiveN, a.Rate, a.Low, a.High, a.N, a.EffectiveN)
+		}
+		if _, lo, hi := result.Wilson(b.Pass, b.N); !(hi-lo < b.High-b.Low) {
+			t.Errorf("%s: Wilson over the %d outcomes [%v, %v] is not narrower than the clustered [%v, %v]", se.Summarizer, b.N, lo, hi, b.Low, b.High)
+		}
+	}
+}
+
 // TestTrendFigures computes a trend's points by hand from the results.
 func TestTrendFigures(t *testing.T) {
 	dir := fixture(t, 3)
@@ -124,8 +161,39 @@ func TestTrendFigures(t *testing.T) {
 			if p.Pass != a.Pass || p.N != n || p.X != k {
 				t.Errorf("%s run %d: point %d/%d at %d, want %d/%d at %d", se.Summarizer, k, p.Pass, p.N, p.X, a.Pass, n, k)
 			}
-			if rate, lo, hi := result.Wilson(a.Pass, n); p.Rate != rate || p.Low != lo || p.High != hi {
-				t.Errorf("%s run %d: interval differs", se.Summarizer, k)
+			// The interval is clustered by scenario: count each
+			// scenario's constraint outcomes by hand.
+			by := map[string]*result.ScenarioCount{}
+			var ids []string
+			for _, u := range r.Units {
+				if u.Summarizer != se.Summarizer {
+					continue
+				}
+				for _, g := range u.Generations {
+					for _, c := range g.Checks {
+						if c.Check != "constraint" || c.Status == result.Skip || c.Status == result.Error {
+							continue
+						}
+						if by[u.Scenario.ID] == nil {
+							by[u.Scenario.ID] = &result.ScenarioCount{Trials: 1}
+							ids = append(ids, u.Scenario.ID)
+						}
+						by[u.Scenario.ID].N++
+						if c.Status == result.Pass {
+							by[u.Scenario.ID].Pass++
+						}
+					}
+				}
+			}
+			slices.Sort(ids)
+			var sc []result.ScenarioCount
+			for _, id := range ids {
+				sc = append(sc, *by[id])
+			}
+			rate, iv := result.ClusteredWilson(sc)
+			if p.Rate != rate || p.Low != iv.Low || p.High != iv.High || p.Scenarios != len(ids) || p.EffectiveN != iv.EffectiveN {
+				t.Errorf("%s run %d: point %v [%v, %v] over %d scenarios at n %v, want %v [%v, %v] over %d at n %v",
+					se.Summarizer, k, p.Rate, p.Low, p.High, p.Scenarios, p.EffectiveN, rate, iv.Low, iv.High, len(ids), iv.EffectiveN)
 			}
 		}
 	}

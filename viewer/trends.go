@@ -18,11 +18,15 @@ const (
 )
 
 // Point is one run's figure for one summarizer: Pass of N outcomes (pass,
-// fail or uncertain), with the Wilson 95% interval.
+// fail or uncertain) from Scenarios scenarios, with the run's 95% interval
+// clustered by scenario (result.ClusteredWilson: a scenario's outcomes and
+// trials are not independent; EffectiveN is what the N outcomes count as).
 type Point struct {
 	Run             *Run
 	X               int // slot on the x axis
 	Pass, N         int
+	Scenarios       int
+	EffectiveN      float64
 	Rate, Low, High float64
 }
 
@@ -45,9 +49,10 @@ type Trend struct {
 	Runs, Left int
 }
 
-// figure is a run's pass and applicable counts of fig for summarizer sum;
-// ok is false when the run has no such figure.
-func figure(r *Run, sum, fig string) (pass, n int, ok bool) {
+// figure is a run's pass and applicable counts of fig for summarizer sum,
+// with the interval the run stored; ok is false when the run has no such
+// figure.
+func figure(r *Run, sum, fig string) (pass, n int, iv result.Interval, ok bool) {
 	switch fig {
 	case FigureInvariants, FigureStructural:
 		for _, s := range r.Summaries {
@@ -56,19 +61,23 @@ func figure(r *Run, sum, fig string) (pass, n int, ok bool) {
 			}
 			// An uncertain result is applicable and not passed, as in
 			// every headline.
+			pass, n, in := s.StructuralPass, s.StructuralPass+s.StructuralFail+s.StructuralUncertain, s.StructuralPassedInterval
 			if fig == FigureInvariants {
-				return s.InvariantPass, s.InvariantPass + s.InvariantFail + s.InvariantUncertain, true
+				pass, n, in = s.InvariantPass, s.InvariantPass+s.InvariantFail+s.InvariantUncertain, s.InvariantsKeptInterval
 			}
-			return s.StructuralPass, s.StructuralPass + s.StructuralFail + s.StructuralUncertain, true
+			if in != nil {
+				iv = *in
+			}
+			return pass, n, iv, true
 		}
-		return 0, 0, false
+		return 0, 0, iv, false
 	}
 	for _, a := range r.Aggregates {
 		if a.Summarizer == sum && a.Check == fig {
-			return a.Pass, a.Judged(), true
+			return a.Pass, a.Judged(), result.Interval{Low: a.Low, High: a.High, EffectiveN: a.EffectiveN, Scenarios: a.Scenarios}, true
 		}
 	}
-	return 0, 0, false
+	return 0, 0, iv, false
 }
 
 // Figures are the figures the runs hold: the two headlines, then every
@@ -153,12 +162,12 @@ func BuildTrend(runs []*Run, fig, order string, sums []string) *Trend {
 	for _, sum := range sums {
 		se := Series{Summarizer: sum}
 		for _, r := range rs {
-			pass, n, ok := figure(r, sum, fig)
+			pass, n, iv, ok := figure(r, sum, fig)
 			if !ok || n == 0 {
 				continue
 			}
-			rate, lo, hi := result.Wilson(pass, n)
-			se.Points = append(se.Points, Point{Run: r, X: slot[r], Pass: pass, N: n, Rate: rate, Low: lo, High: hi})
+			se.Points = append(se.Points, Point{Run: r, X: slot[r], Pass: pass, N: n, Scenarios: iv.Scenarios, EffectiveN: iv.EffectiveN,
+				Rate: float64(pass) / float64(n), Low: iv.Low, High: iv.High})
 		}
 		if len(se.Points) > 0 {
 			t.Series = append(t.Series, se)
@@ -209,7 +218,8 @@ func (t *Trend) SVG() template.HTML {
 		labelled := len(se.Points) <= maxLabelled
 		for _, p := range se.Points {
 			px, py := x(p.X), y(p.Rate)
-			tip := fmt.Sprintf("%s · %s · %s: %.1f%% (%d/%d), 95%% interval %.1f–%.1f%%", se.Summarizer, p.Run.ID, t.Figure, 100*p.Rate, p.Pass, p.N, 100*p.Low, 100*p.High)
+			tip := fmt.Sprintf("%s · %s · %s: %.1f%% (%d/%d in %s), 95%% interval %.1f–%.1f%% clustered by scenario (the %d outcomes count as %.1f)",
+				se.Summarizer, p.Run.ID, t.Figure, 100*p.Rate, p.Pass, p.N, plural(p.Scenarios, "scenario"), 100*p.Low, 100*p.High, p.N, p.EffectiveN)
 			fill := c
 			if p.N == 1 {
 				fill = "#fff"

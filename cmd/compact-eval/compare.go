@@ -19,15 +19,20 @@ func init() {
 		Long: `Compare pairs every outcome of two result files by scenario, summarizer,
 trial, generation and check (or probe), in the manner of benchstat but paired.
 It lists the pass→fail regressions and fail→pass fixes, and for each
-summarizer × check type the pass-rate change with its interval and an exact
-McNemar test; "~" marks a change that is not significant at alpha. The
-interval is at level 1 − alpha (95% by default) and agrees with the test: it
-excludes 0 exactly when p < alpha (exact Clopper–Pearson intervals of the
-share of disagreeing pairs that went up, and of the share that disagree;
-conservative, as the exact test is; docs/formats.md, "Paired statistics").
+summarizer × check type the pass-rate change with its interval and a test
+over scenarios, the unit of independence: each scenario's pairs, every
+trial's, make one net difference, and p is the exact sign-flip test of those
+(McNemar's exact test when each scenario holds one pair); "~" marks a change
+that is not significant at alpha, and the last column counts the scenarios.
+The interval is at level 1 − alpha (95% by default), over the number of
+independent pairs the scenarios' pairs are worth, and agrees with the test:
+it excludes 0 exactly when p < alpha. Trials that are copies of one another
+leave p and the interval as with one trial, and say so ("trials identical");
+docs/formats.md, "Paired statistics".
 
-A regression is any pass→fail when the runs have one trial, and a significant
-drop when they have several. It fails closed: a pass in BASE that errored, is
+A regression is any outcome that went pass→fail in every trial (with one
+trial, any pass→fail), and, with several trials, a drop significant over
+scenarios. It fails closed: a pass in BASE that errored, is
 skipped or is missing in NEW (its unit errored, its scenario did not run)
 counts as pass→fail, and a summarizer of one run with no counterpart in the
 other fails the comparison. Summarizers pair by name: give them stable names
@@ -50,9 +55,9 @@ Head-to-head. With --a and --b, compare pairs two summarizers of ONE run
 scenarios, trials, generations and checks: their headline figures side by
 side (invariants kept, structural checks passed, compaction regressions,
 compression), then per check type both pass rates, Δ = B − A with its
-interval (as above), the pairs only A kept and only B kept, and the exact McNemar
-p-value ("~": not significant at --alpha), and the outcomes only one of them
-kept. Only outcomes judged for both are compared (an errored unit counts as
+interval (as above), the pairs only A kept and only B kept, the p-value of
+the test over scenarios ("~": not significant at --alpha) and the scenarios,
+and the outcomes only one of them kept. Only outcomes judged for both are compared (an errored unit counts as
 failed; a skip on either side, as a text-only summary gets for field-level
 checks, leaves the pair out and is counted). --format md writes Markdown for
 a pull request or a paper's appendix. It is a measurement, not a gate: exit
@@ -63,7 +68,7 @@ a pull request or a paper's appendix. It is a measurement, not a gate: exit
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			lv := levelFlag(reports.DefaultAlpha)
 			alpha := (*float64)(&lv)
-			fs.Var(&lv, "alpha", "significance `level` of the McNemar test, in (0, 1)")
+			fs.Var(&lv, "alpha", "significance `level` of the paired test over scenarios, in (0, 1)")
 			acceptChanged := fs.Bool("accept-changed", false, "hold over scenarios whose meaning changed between the runs (listed, not compared; by default a changed scenario fails the comparison)")
 			var pairs stringsFlag
 			fs.Var(&pairs, "map", "pair summarizer OLD of BASE with NEW of the new run, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out)")

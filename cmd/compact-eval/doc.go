@@ -88,17 +88,17 @@
 //	(no output)
 //
 //	$ compact-eval compare pr/result.json pr/result.json
-//	summarizer          check               base            new             delta  95% interval      p        n
-//	builtin:extractive  constraint          100.0% (14/14)  100.0% (14/14)  ~      [-23.2%, +23.2%]  p=1.000  n=14
+//	summarizer          check               base            new             delta  95% interval      p        scenarios
+//	builtin:extractive  constraint          100.0% (14/14)  100.0% (14/14)  ~      [-23.2%, +23.2%]  p=1.000  9
 //	…
-//	builtin:extractive  decisions           54.1% (20/37)   54.1% (20/37)   ~      [-9.5%, +9.5%]    p=1.000  n=37
+//	builtin:extractive  decisions           54.1% (20/37)   54.1% (20/37)   ~      [-9.5%, +9.5%]    p=1.000  21
 //
 //	new against the baseline: 0 regressions, 0 fixes, 0 no longer judged, 0 newly judged
 //
 //	no regression: no pass→fail over 399 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
 //
 //	$ compact-eval compare --a builtin:truncate --b builtin:extractive base/result.json
-//	head-to-head builtin:truncate vs builtin:extractive over 224 paired outcomes in 21 scenarios: builtin:extractive better on constraint (p<0.001), pending_operation (p=0.002), quantity (p=0.008), decisions (p=0.017)
+//	head-to-head builtin:truncate vs builtin:extractive over 224 paired outcomes in 21 scenarios: builtin:extractive better on constraint (p=0.004), pending_operation (p=0.031), quantity (p=0.016), decisions (p=0.009)
 //
 //	                        A: builtin:truncate  B: builtin:extractive
 //	invariants kept         22.1% (17/77)        60.6% (43/71)

@@ -167,6 +167,9 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if lines := reports.TrialLines(h, console.Text); lines != nil {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(lines, "\n"))
+	}
 	if rows := reports.RecallRows(h); rows != nil {
 		fmt.Fprintf(w, "\n%s\n\n", reports.RecallTitle(h.Config.Recall))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
