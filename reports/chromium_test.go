@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/internal/testkit/browser"
+	"github.com/compact-eval/compact-eval/internal/testkit/fake"
 	"github.com/compact-eval/compact-eval/reports"
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // TestHTMLChromium opens the HTML report in headless Chromium: the charts
@@ -93,4 +95,40 @@ func TestHTMLChromium(t *testing.T) {
 		t.Errorf("screenshot %s is not a plausible PNG (%d bytes)", shot, len(png))
 	}
 	t.Logf("screenshot: %s", shot)
+}
+
+// TestHTMLTrialsChromium: in Chromium, a run with flaky trials shows its
+// spread across trials per summarizer, one with identical trials the one
+// line that says so, and the head-to-head counts scenarios.
+func TestHTMLTrialsChromium(t *testing.T) {
+	bin := browser.Path(t)
+	dir := t.TempDir()
+	flaky := fake.Result(fake.Config{Scenarios: 6, Trials: 3, Seed: 5})
+	identical := copiedTrials(fake.Result(fake.Config{Scenarios: 6, Seed: 5}), 3)
+	for _, tc := range []struct {
+		name string
+		r    *result.Result
+		want []string
+	}{
+		{"flaky", flaky, []string{`<h3>Across the 3 trials</h3>`, `<table id="trials"><tbody><tr><th>summarizer</th><th>changed between trials</th><th>pass^3</th><th>passed in one trial</th></tr>`,
+			`<th>p</th><th>scenarios</th></tr>`}},
+		{"identical", identical, []string{`<p id="trials-identical">trials identical: every summarizer gave the same outcomes in all 3 trials (deterministic)`}},
+	} {
+		page := filepath.Join(dir, tc.name+".html")
+		if err := os.WriteFile(page, []byte(render(t, tc.r, "html", reports.Options{})), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dom, stderr := browser.Run(t, bin, "file://"+page, "--dump-dom")
+		if errs := browser.ConsoleErrors(stderr); len(errs) > 0 {
+			t.Errorf("%s: console errors:\n%s", tc.name, strings.Join(errs, "\n"))
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(dom, w) {
+				t.Errorf("%s: the DOM lacks %s", tc.name, w)
+			}
+		}
+		if got := strings.Count(dom, "trials identical: "); (tc.name == "identical") != (got == 1) || got > 1 {
+			t.Errorf("%s: 'trials identical' shown %d times", tc.name, got)
+		}
+	}
 }

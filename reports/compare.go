@@ -379,6 +379,9 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	}
 	type across struct{ compared, regressed int }
 	trials := map[acrossKey]*across{}
+	// With one trial in the base each outcome is compared once, so every
+	// regression went pass→fail in every trial: nothing to count.
+	baseTrials := max(1, base.Config.Trials)
 	leftUncertain := 0
 	for k, b := range bo.outcomes {
 		n, ok := no.outcomes[k]
@@ -420,13 +423,17 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 		}
 		bp, np := b.status == result.Pass, n.status == result.Pass
 		clusters[rk].Add(k.scenario, k.trial, bp, np)
-		ak := acrossKey{k.scenario, k.summarizer, k.gen, k.check, k.name}
-		if trials[ak] == nil {
-			trials[ak] = &across{}
-		}
-		trials[ak].compared++
-		if bp && !np {
-			trials[ak].regressed++
+		if baseTrials > 1 {
+			ak := acrossKey{k.scenario, k.summarizer, k.gen, k.check, k.name}
+			a := trials[ak]
+			if a == nil {
+				a = &across{}
+				trials[ak] = a
+			}
+			a.compared++
+			if bp && !np {
+				a.regressed++
+			}
 		}
 		row.N++
 		if bp {
@@ -485,7 +492,9 @@ func CompareWith(base, new *result.Result, opts CompareOptions) *Comparison {
 	// An outcome that passed in the base and failed in every trial it was
 	// compared in, the base's every trial, is no trial noise: it counts as
 	// with one trial, whatever the test over the others says.
-	baseTrials := max(1, base.Config.Trials)
+	if baseTrials == 1 {
+		cmp.Consistent = len(cmp.Regressions)
+	}
 	for _, a := range trials {
 		if a.regressed > 0 && a.compared >= baseTrials && a.regressed == a.compared {
 			cmp.Consistent++

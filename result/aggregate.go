@@ -24,17 +24,25 @@ func Summarizers(r *Result) []string {
 // type Aggregate already owns the package-level name.)
 func (r *Result) Aggregate() {
 	type key struct{ sum, check string }
-	aggs := map[key]*Aggregate{}
-	get := func(sum, check, kind string) *Aggregate {
+	// An aggregate with its outcomes by scenario, for its interval.
+	type aggAcc struct {
+		Aggregate
+		rates ScenarioRates
+	}
+	aggs := map[key]*aggAcc{}
+	get := func(sum, check, kind string) *aggAcc {
 		k := key{sum, check}
 		a := aggs[k]
 		if a == nil {
-			a = &Aggregate{Summarizer: sum, Check: check, Kind: kind}
+			a = &aggAcc{Aggregate: Aggregate{Summarizer: sum, Check: check, Kind: kind}}
 			aggs[k] = a
 		}
 		return a
 	}
-	count := func(a *Aggregate, s Status) {
+	count := func(a *aggAcc, u *Unit, s Status) {
+		if judgedStatus(s) {
+			a.rates.Add(u.Scenario.ID, u.Trial, s == Pass)
+		}
 		switch s {
 		case Pass:
 			a.Pass++
@@ -54,14 +62,6 @@ func (r *Result) Aggregate() {
 		latencies             []float64
 		genTokens             int
 		invariants, structure ScenarioRates
-	}
-	rates := map[key]*ScenarioRates{}
-	rate := func(sum, check string) *ScenarioRates {
-		k := key{sum, check}
-		if rates[k] == nil {
-			rates[k] = &ScenarioRates{}
-		}
-		return rates[k]
 	}
 	accs := map[string]*acc{}
 	for i := range r.Units {
@@ -102,9 +102,8 @@ func (r *Result) Aggregate() {
 				}
 			}
 			for _, c := range g.Checks {
-				count(get(u.Summarizer, c.Check, c.Kind), c.Status)
+				count(get(u.Summarizer, c.Check, c.Kind), u, c.Status)
 				if judgedStatus(c.Status) {
-					rate(u.Summarizer, c.Check).Add(u.Scenario.ID, u.Trial, c.Status == Pass)
 					switch c.Kind {
 					case KindInvariant:
 						ac.invariants.Add(u.Scenario.ID, u.Trial, c.Status == Pass)
@@ -137,11 +136,7 @@ func (r *Result) Aggregate() {
 		for _, p := range u.Probes {
 			s.Probes++
 			s.Retries += p.Full.Call.Retries + p.Compacted.Call.Retries
-			ds := DecisionStatus(p.Class)
-			count(get(u.Summarizer, CheckDecisions, KindDecision), ds)
-			if judgedStatus(ds) {
-				rate(u.Summarizer, CheckDecisions).Add(u.Scenario.ID, u.Trial, ds == Pass)
-			}
+			count(get(u.Summarizer, CheckDecisions, KindDecision), u, DecisionStatus(p.Class))
 			if p.Recall != nil {
 				s.RecallProbes++
 				s.Retries += p.Recall.Call.Retries
@@ -169,13 +164,13 @@ func (r *Result) Aggregate() {
 		}
 	}
 	r.Aggregates = make([]Aggregate, 0, len(aggs)) // never reuse: the slice may be shared
-	for k, a := range aggs {
+	for _, a := range aggs {
 		a.PassRate, a.Low, a.High, a.EffectiveN, a.Scenarios = 0, 0, 1, 0, 0
-		if rt := rates[k]; rt != nil {
-			rate, iv := rt.Interval()
-			a.PassRate, a.Low, a.High, a.EffectiveN, a.Scenarios = rate, iv.Low, iv.High, iv.EffectiveN, iv.Scenarios
+		if iv := a.rates.interval(); iv != nil {
+			a.PassRate = float64(a.Pass) / float64(a.Judged())
+			a.Low, a.High, a.EffectiveN, a.Scenarios = iv.Low, iv.High, iv.EffectiveN, iv.Scenarios
 		}
-		r.Aggregates = append(r.Aggregates, *a)
+		r.Aggregates = append(r.Aggregates, a.Aggregate)
 	}
 	order := map[string]int{}
 	for i, s := range Summarizers(r) {

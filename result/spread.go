@@ -2,44 +2,70 @@ package result
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
+	"strings"
 )
 
 // ScenarioRates accumulates a pass rate's outcomes by scenario and trial,
 // for its interval clustered by scenario (ClusteredWilson). The zero value
 // is ready to use.
 type ScenarioRates struct {
-	by map[string]*scenarioRate
+	index map[string]int
+	rates []scenarioRate
+	last  string // the scenario of the last Add, and its index
+	at    int
 }
 
 type scenarioRate struct {
+	id      string
 	pass, n int
-	trials  map[int]bool
+	// trials holds trials 0–63 as bits, any later one in more.
+	trials uint64
+	more   map[int]bool
 }
 
 // Add counts one judged outcome of scenario in trial (0-based).
 func (r *ScenarioRates) Add(scenario string, trial int, pass bool) {
-	if r.by == nil {
-		r.by = map[string]*scenarioRate{}
+	if r.index == nil || r.last != scenario {
+		if r.index == nil {
+			r.index = map[string]int{}
+		}
+		i, ok := r.index[scenario]
+		if !ok {
+			i = len(r.rates)
+			r.index[scenario] = i
+			r.rates = append(r.rates, scenarioRate{id: scenario})
+		}
+		r.last, r.at = scenario, i
 	}
-	s := r.by[scenario]
-	if s == nil {
-		s = &scenarioRate{trials: map[int]bool{}}
-		r.by[scenario] = s
-	}
+	s := &r.rates[r.at]
 	s.n++
 	if pass {
 		s.pass++
 	}
-	s.trials[trial] = true
+	switch {
+	case trial >= 0 && trial < 64:
+		s.trials |= 1 << trial
+	default:
+		if s.more == nil {
+			s.more = map[int]bool{}
+		}
+		s.more[trial] = true
+	}
 }
 
 // Counts are the scenarios' counts, by scenario id.
 func (r *ScenarioRates) Counts() []ScenarioCount {
-	var out []ScenarioCount
-	for _, id := range slices.Sorted(mapKeys(r.by)) {
-		s := r.by[id]
-		out = append(out, ScenarioCount{Pass: s.pass, N: s.n, Trials: len(s.trials)})
+	sorted := slices.IsSortedFunc(r.rates, func(a, b scenarioRate) int { return strings.Compare(a.id, b.id) })
+	rates := r.rates
+	if !sorted {
+		rates = slices.Clone(r.rates)
+		slices.SortFunc(rates, func(a, b scenarioRate) int { return strings.Compare(a.id, b.id) })
+	}
+	out := make([]ScenarioCount, len(rates))
+	for i, s := range rates {
+		out[i] = ScenarioCount{Pass: s.pass, N: s.n, Trials: bits.OnesCount64(s.trials) + len(s.more)}
 	}
 	return out
 }
@@ -49,21 +75,11 @@ func (r *ScenarioRates) Interval() (rate float64, iv Interval) { return Clustere
 
 // interval is Interval, or nil with nothing judged.
 func (r *ScenarioRates) interval() *Interval {
-	if len(r.by) == 0 {
+	if len(r.rates) == 0 {
 		return nil
 	}
 	_, iv := r.Interval()
 	return &iv
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // judgedStatus reports whether s is in a rate's denominator.
@@ -72,6 +88,9 @@ func judgedStatus(s Status) bool { return s == Pass || s == Fail || s == Uncerta
 // trialSpreads computes each summarizer's TrialSpread over r's units, for
 // the summarizers that ran more than one trial.
 func trialSpreads(r *Result) map[string]*TrialSpread {
+	if r.Config.Trials < 2 && !slices.ContainsFunc(r.Units, func(u Unit) bool { return u.Trial > 0 }) {
+		return nil
+	}
 	type unitKey struct{ sum, scen string }
 	trials := map[string]int{}
 	units := map[unitKey][]*Unit{}
