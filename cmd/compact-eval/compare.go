@@ -19,19 +19,15 @@ func init() {
 		Long: `Compare pairs every outcome of two result files by scenario, summarizer,
 trial, generation and check (or probe), in the manner of benchstat but paired.
 It lists the pass→fail regressions and fail→pass fixes, and for each
-summarizer × check type the pass-rate change with its interval and a test
-over scenarios, the unit of independence: each scenario's pairs, every
-trial's, make one net difference, and p is the exact sign-flip test of those
-(McNemar's exact test when each scenario holds one pair); "~" marks a change
-that is not significant at alpha, and the last column counts the scenarios.
-The interval is at level 1 − alpha (95% by default), over the number of
-independent pairs the scenarios' pairs are worth, and agrees with the test:
-it excludes 0 exactly when p < alpha. Trials that are copies of one another
-leave p and the interval as with one trial, and say so ("trials identical");
-docs/formats.md, "Paired statistics".
+summarizer × check type the pass-rate change with its interval and an exact
+sign-flip test over scenarios, the unit of independence (McNemar's exact test
+when each scenario holds one pair); "~" marks a change not significant at
+alpha; the last column counts scenarios. The interval (level 1 − alpha)
+excludes 0 exactly when p < alpha. Identical trials leave both as with one
+trial, and say so (docs/formats.md, "Statistics over trials and scenarios").
 
-A regression is any outcome that went pass→fail in every trial (with one
-trial, any pass→fail), and, with several trials, a drop significant over
+A regression is an outcome that went pass→fail in every trial (with one
+trial, any pass→fail) or, with several trials, a drop significant over
 scenarios. It fails closed: a pass in BASE that errored, is
 skipped or is missing in NEW (its unit errored, its scenario did not run)
 counts as pass→fail, and a summarizer of one run with no counterpart in the
