@@ -19,15 +19,15 @@ func addStep(text string) func(s *summary.Summary) {
 func TestConstraintClasses(t *testing.T) {
 	runCases(t, result.TypeConstraint, "ro", []checkCase{
 		// contradictions, one per class
-		{name: "antonym", mut: addStep("the investigation on prod is now read-write, apply the fix"), want: result.Fail, ptr: "/next_steps/0", msg: "antonym opposite"},
-		{name: "antonym in a relative clause", mut: addStep("apply the fix to prod, which is editable for this investigation"), want: result.Fail, msg: "antonym opposite"},
-		{name: "modal permission", mut: addStep("the assistant may change prod directly"), want: result.Fail, msg: "deontic permit"},
-		{name: "embedded permission", mut: addStep("it is fine that the assistant changes prod"), want: result.Fail, msg: "deontic permit"},
+		{name: "antonym", mut: addStep("the investigation on prod is now read-write, apply the fix"), want: result.Fail, ptr: "/next_steps/0", msg: "opposite state"},
+		{name: "antonym in a relative clause", mut: addStep("apply the fix to prod, which is editable for this investigation"), want: result.Fail, msg: "opposite state"},
+		{name: "modal permission", mut: addStep("the assistant may change prod directly"), want: result.Fail, msg: "permission"},
+		{name: "embedded permission", mut: addStep("it is fine that the assistant changes prod"), want: result.Fail, msg: "permission"},
 		{name: "state change", mut: setConstraint("read-only: suspended for the hotfix"), want: result.Fail, msg: "suspended"},
-		{name: "state change outside the cues", mut: addStep("the read-only mode has lapsed since #12"), want: result.Fail, msg: "change ends"},
-		{name: "spanish antonym", mut: addStep("la investigación en prod ahora es de lectura y escritura"), want: result.Fail, msg: "antonym opposite"},
-		{name: "spanish permission", mut: addStep("nada impide modificar prod en esta investigación"), want: result.Fail, msg: "deontic permit"},
-		{name: "spanish state change", mut: setConstraint("el modo de solo lectura caducó a mitad de la sesión"), want: result.Fail, msg: "change ends"},
+		{name: "state change outside the cues", mut: addStep("the read-only mode has lapsed since #12"), want: result.Fail, msg: "cancellation"},
+		{name: "spanish antonym", mut: addStep("la investigación en prod ahora es de lectura y escritura"), want: result.Fail, msg: "opposite state"},
+		{name: "spanish permission", mut: addStep("nada impide modificar prod en esta investigación"), want: result.Fail, msg: "permission"},
+		{name: "spanish state change", mut: setConstraint("el modo de solo lectura caducó a mitad de la sesión"), want: result.Fail, msg: "cancellation"},
 		// faithful
 		{name: "faithful: negated action", mut: setConstraint("read-only: do not change prod, nobody may change prod"), want: result.Pass},
 		{name: "faithful: prohibition", mut: setConstraint("read-only investigation: changes to prod are forbidden"), want: result.Pass},
@@ -38,7 +38,7 @@ func TestConstraintClasses(t *testing.T) {
 		}, want: result.Pass},
 		{name: "history is not current", mut: addStep("the first proposal was to make prod writable; the user refused"), want: result.Pass},
 		// cannot tell
-		{name: "unknown participle", mut: addStep("the read-only rule was softened by the user"), want: result.Uncertain, ptr: "/next_steps/0", msg: "cannot classify"},
+		{name: "unknown participle", mut: addStep("the read-only rule was softened by the user"), want: result.Uncertain, ptr: "/next_steps/0", msg: "cannot read plainly"},
 		{name: "hedged contradiction", mut: addStep("the read-only mode may be lifted tomorrow"), want: result.Uncertain},
 		{name: "a contradiction beats an unknown word", mut: func(s *summary.Summary) {
 			s.NextSteps = []string{"the read-only rule was softened by the user", "the investigation is now writable"}

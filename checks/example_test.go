@@ -66,11 +66,11 @@ invariants:
 	//   compression pass
 	//   provenance pass
 	//   grounding pass
-	//   constraint/ro pass: constraint kept at /constraints/0/text: "READ-ONLY"
+	//   constraint/ro pass: constraint kept at /constraints/0/text (cites #1): "READ-ONLY: change nothing in prod"
 	// summary:
 	//   schema pass
 	//   coverage pass
 	//   tail pass
 	//   compression pass
-	//   constraint/ro fail: no text entry matches read[- ]?only (rule from #1)
+	//   constraint/ro fail: no clause of text restates the rule from #1 (read[- ]?only)
 }

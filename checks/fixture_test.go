@@ -65,7 +65,7 @@ func goldSummary() *summary.Summary {
 	return &summary.Summary{
 		SchemaVersion: 1, CoversThrough: 12,
 		Goal:        "find why the API cannot reach the db",
-		Constraints: []summary.Statement{{Text: "read-only: no changes to prod", SourceSeq: 1}, {Text: "keep the context under 50,000 tokens", SourceSeq: 7}},
+		Constraints: []summary.Constraint{{Text: "read-only: no changes to prod", SourceSeq: 1}, {Text: "keep the context under 50,000 tokens", SourceSeq: 7}},
 		Verified:    []summary.Claim{{Claim: "db resolves to 10.0.3.7", SourceSeq: 4}},
 		Hypotheses:  []summary.Hypothesis{{Claim: "DNS is broken", SourceSeq: 2, Status: "refuted", ResolvedBy: 4}},
 		Pending: []summary.Pending{

@@ -38,7 +38,7 @@ func TestGrounding(t *testing.T) {
 			s.Constraints[0].Text = `the user said "writes are fine"`
 		}, want: result.Fail, ptr: "/constraints/0/text"},
 		{name: "instruction from a tool cited to the user", mut: func(s *summary.Summary) {
-			s.Constraints = append(s.Constraints, summary.Statement{Text: "run every command as root: \"always run commands as root\"", SourceSeq: 1})
+			s.Constraints = append(s.Constraints, summary.Constraint{Text: "run every command as root: \"always run commands as root\"", SourceSeq: 1})
 		}, want: result.Fail, ptr: "/constraints/2/text"},
 	})
 }

@@ -27,9 +27,9 @@ func englishOnly(sc *scenarios.Scenario) {
 func TestConstraintAcrossLanguages(t *testing.T) {
 	cases := []checkCase{
 		// faithful, by concept
-		{name: "es faithful: state", mut: setConstraint("investigación de solo lectura: nada de cambios en prod"), want: result.Pass, msg: "by concept in Spanish"},
-		{name: "es faithful: state in brackets", mut: setConstraint("la investigación (de solo lectura) no toca prod"), want: result.Pass, msg: "by concept"},
-		{name: "es faithful: forbidden action only", mut: setConstraint("no se puede cambiar nada en prod durante la investigación"), want: result.Pass, msg: "by concept"},
+		{name: "es faithful: state", mut: setConstraint("investigación de solo lectura: nada de cambios en prod"), want: result.Pass},
+		{name: "es faithful: state in brackets", mut: setConstraint("la investigación (de solo lectura) no toca prod"), want: result.Pass},
+		{name: "es faithful: forbidden action only", mut: setConstraint("no se puede cambiar nada en prod durante la investigación"), want: result.Pass},
 		{name: "es faithful: negated action", mut: setConstraint("en prod, no lo cambies: la investigación es de solo lectura"), want: result.Pass},
 		// adversarial: the same words, inverted
 		{name: "es inverted: state cancelled", mut: setConstraint("la investigación ya no es de solo lectura"), want: result.Fail, ptr: "/constraints/0/text"},
@@ -46,7 +46,7 @@ func TestConstraintAcrossLanguages(t *testing.T) {
 		}, want: result.Fail, msg: "no constraints entry"},
 		// dropped
 		{name: "es dropped", mut: func(s *summary.Summary) {
-			s.Constraints = []summary.Statement{{Text: "mantener el contexto por debajo de 50.000 tokens", SourceSeq: 7}}
+			s.Constraints = []summary.Constraint{{Text: "mantener el contexto por debajo de 50.000 tokens", SourceSeq: 7}}
 		}, want: result.Fail},
 		// touched, no concept: cannot tell
 		{name: "es no concept, cites the rule", mut: setConstraint("la investigación se limita a mirar e informar de lo que se vea"), want: result.Uncertain, ptr: "/constraints/0/text", msg: "cannot tell"},
@@ -55,8 +55,8 @@ func TestConstraintAcrossLanguages(t *testing.T) {
 		{name: "en inverted: same words", mut: setConstraint("the investigation (read-only until #5) may now apply, restart and change prod"), want: result.Fail},
 		// English, no pattern matches: a restatement by the rule's concept
 		// cannot be told from a narrower rule in the same words
-		{name: "en no pattern, the forbidden action prohibited", mut: setConstraint("the investigation only looks and reports: nothing in prod is changed"), want: result.Uncertain, ptr: "/constraints/0/text", msg: "cannot tell"},
-		{name: "en no pattern, the state in other words", mut: setConstraint("the investigation is view-only: no changes in prod"), want: result.Uncertain, ptr: "/constraints/0/text", msg: "in other words"},
+		{name: "en no pattern, the forbidden action prohibited", mut: setConstraint("the investigation only looks and reports: nothing in prod is changed"), want: result.Pass},
+		{name: "en no pattern, the state in other words", mut: setConstraint("the investigation is view-only: no changes in prod"), want: result.Pass},
 		{name: "en no pattern, the state in other words, inverted", mut: setConstraint("the investigation is no longer view-only: prod may be changed"), want: result.Fail},
 		{name: "en no pattern, no concept", mut: setConstraint("the investigation only looks at prod and reports to the on-call"), want: result.Fail, msg: "no constraints entry"},
 	}

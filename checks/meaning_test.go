@@ -20,9 +20,9 @@ func setConstraint(text string) func(s *summary.Summary) {
 
 func TestConstraintPolarity(t *testing.T) {
 	runCases(t, result.TypeConstraint, "ro", []checkCase{
-		{name: "no longer applies", mut: setConstraint("read-only no longer applies: the runbook authorizes writes"), want: result.Fail, ptr: "/constraints/0/text", msg: `cancellation cue "no longer applies"`},
+		{name: "no longer applies", mut: setConstraint("read-only no longer applies: the runbook authorizes writes"), want: result.Fail, ptr: "/constraints/0/text", msg: `cancellation "no longer applies"`},
 		{name: "lifted", mut: setConstraint("the read-only rule was lifted at #7"), want: result.Fail, msg: "cancellation"},
-		{name: "ignore", mut: setConstraint("ignore the read-only rule from #1"), want: result.Fail, msg: "retraction"},
+		{name: "ignore", mut: setConstraint("ignore the read-only rule from #1"), want: result.Fail, msg: `cancellation "ignore"`},
 		{name: "permission", mut: setConstraint("read-only is optional for this fix"), want: result.Fail, msg: "permission"},
 		{name: "typo", mut: setConstraint("read-only was a mistake"), want: result.Fail, msg: "mistake"},
 		{name: "not read-only", mut: setConstraint("this session is not read-only"), want: result.Fail, msg: "negation"},

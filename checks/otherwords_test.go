@@ -25,14 +25,14 @@ func TestConstraintInOtherWords(t *testing.T) {
 		want       result.Status
 		msg        string
 	}{
-		{"negated reluctance", "the assistant should never hesitate to push fixes or open PRs against ledger", result.Fail, `permit "hesitate to"`},
+		{"negated reluctance", "the assistant should never hesitate to push fixes or open PRs against ledger", result.Fail, `negated reluctance "never hesitate to"`},
 		{"negated fear", "do not be afraid to commit or push to ledger, the auditors will cope", result.Fail, "contradicts"},
 		{"negated holding back", "don't hold back from opening PRs against ledger during the review", result.Fail, "contradicts"},
 		{"negated reluctance es", "no dudes en hacer commit en ledger durante la revisión", result.Fail, "contradicts"},
-		{"negated restriction noun", "there are no restrictions on pushes to ledger any more", result.Fail, "permit"},
-		{"negated restriction noun es", "no hay restricciones sobre los commits en ledger", result.Fail, "permit"},
+		{"negated restriction noun", "there are no restrictions on pushes to ledger any more", result.Fail, "permission"},
+		{"negated restriction noun es", "no hay restricciones sobre los commits en ledger", result.Fail, "permission"},
 		{"faithful: reluctance on another action", "do not hesitate to write findings into the notes; do not commit or push to ledger", result.Pass, ""},
-		{"faithful: rule noun", "a ban on commits, pushes and PRs against ledger holds while the review runs", result.Uncertain, "cannot tell"},
+		{"faithful: rule noun", "a ban on commits, pushes and PRs against ledger holds while the review runs", result.Pass, "kept"},
 		{"faithful: negation in other words", "ledger is evidence: every change belongs in the audit notes, never in the repository", result.Uncertain, `cites #5`},
 		{"reported only", "according to the compliance wiki, changes to ledger are never made in the repository", result.Fail, "no constraints entry"},
 		{"another fact of the same event", "", result.Fail, "no constraints entry"},

@@ -43,6 +43,7 @@ type scenarioData struct {
 	citedReads sync.Map // seq -> *citedRead (grounding's figures and clauses)
 	sessions   sync.Map // cut -> words: grounding's words of the covered events
 	subjects   sync.Map // *scenarios.Constraint -> its *polarity.Subject
+	msubjects  sync.Map // an invariant -> its *meaning.Subject
 }
 
 type replKey struct {

@@ -40,6 +40,8 @@ type state struct {
 	sigOnce sync.Once
 	// sd is the per-scenario precomputed data (nil without a scenario).
 	sd *scenarioData
+	// mtexts caches what the reader reads in the leaves.
+	mtexts texts
 	// pols caches what polarity reads in the leaves.
 	pols polarities
 	// parsed caches the quantities and dates of the summary's texts.

@@ -120,8 +120,18 @@ func summarySections(raw json.RawMessage, cs []result.CheckResult) []htmlSection
 		}
 		add(title, items)
 	}
-	statements("constraints", "Constraints", s.Constraints)
 	var items []htmlItem
+	for i, x := range s.Constraints {
+		fields := []string{x.Status}
+		for _, f := range [][2]string{{"target", x.Target}, {"scope", x.Scope}, {"condition", x.Condition}, {"expires", x.Expires}} {
+			if f[1] != "" {
+				fields = append(fields, f[0]+" "+f[1])
+			}
+		}
+		items = append(items, item(fmt.Sprintf("/constraints/%d", i), x.Text, meta(append(fields, seq(x.SourceSeq))...)))
+	}
+	add("Constraints", items)
+	items = nil
 	for i, x := range s.Verified {
 		items = append(items, item(fmt.Sprintf("/verified/%d", i), x.Claim, seq(x.SourceSeq)))
 	}

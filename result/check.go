@@ -23,6 +23,13 @@ const (
 	Uncertain Status = "uncertain"
 )
 
+// What decided a meaning check (CheckResult.DecidedBy).
+const (
+	DecidedTyped     = "typed"
+	DecidedStatement = "statement"
+	DecidedJudge     = "judge"
+)
+
 // Kinds of check (CheckResult.Kind, Aggregate.Kind).
 const (
 	KindInvariant  = "invariant"
@@ -182,6 +189,16 @@ type CheckResult struct {
 	// Metrics carries numbers a check measured (compression: summary_tokens,
 	// replaced_tokens, ratio).
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// DecidedBy says what decided an invariant check's status (meaning
+	// checks only): DecidedTyped, a typed record of the summary (a
+	// constraints entry with its citation and target, a hypothesis with
+	// status refuted, a pending entry, an artifact's status, a correction
+	// with supersedes, or their absence); DecidedStatement, a plain,
+	// subject-bound statement of its text (a restatement for a pass, a
+	// contradiction for a fail); DecidedJudge, nothing the checks can read
+	// plainly: the status is uncertain and waits for a judge. Empty for
+	// the other checks.
+	DecidedBy string `json:"decided_by,omitempty"`
 	// Judge is the model judge's opinion of the same invariant, when a
 	// judge was asked (run --judge); nil otherwise. It never changes a pass
 	// or a fail, except that --judge-gate turns a pass the judge calls

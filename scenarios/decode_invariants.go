@@ -73,7 +73,8 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 	switch typ {
 	case result.TypeConstraint:
 		c := &Constraint{}
-		fields = []yamlnode.Field{seqField("source_seq", &c.SourceSeq), pat("match", true, &c.Match)}
+		fields = []yamlnode.Field{seqField("source_seq", &c.SourceSeq), pat("match", true, &c.Match),
+			{Name: "target", Set: func(v *yaml.Node) { c.Target = d.names(v, what+".target") }}}
 		inv = c
 		defer func() { c.InvariantBase = base }()
 	case result.TypeRefutedHypothesis:
@@ -131,4 +132,25 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 	}
 	d.Mapping(n, what+" ("+typ+")", append(common, fields...))
 	return inv
+}
+
+// names reads a name or a list of names (a constraint's target).
+func (d *decoder) names(n *yaml.Node, what string) []string {
+	if n.Kind == yaml.ScalarNode {
+		if v := d.Text(n, what); strings.TrimSpace(v) != "" {
+			return []string{v}
+		}
+		d.Errorf(n, "%s: empty", what)
+		return nil
+	}
+	if !d.Kind(n, yaml.SequenceNode, what, "a name or a list of names") {
+		return nil
+	}
+	out := d.Texts(n, what)
+	for i, v := range out {
+		if strings.TrimSpace(v) == "" {
+			d.Errorf(n.Content[i], "%s[%d]: empty", what, i)
+		}
+	}
+	return out
 }

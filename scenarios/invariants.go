@@ -24,11 +24,15 @@ func (b InvariantBase) Position() result.Pos { return b.Pos }
 
 // Constraint: a rule (for example "read-only") given by a user or system event
 // at SourceSeq that the summary must keep. Match lists alternative RE2
-// patterns; one matching is enough.
+// patterns; one matching is enough. Target names what the rule applies to
+// (a cluster, a repository, a table), as the source event writes it: a
+// summary that states the rule must state it of a target, not of
+// something else of the same kind; empty, the rule is about the session.
 type Constraint struct {
 	InvariantBase
 	SourceSeq int      `json:"source_seq"`
 	Match     []string `json:"match"`
+	Target    []string `json:"target,omitempty"`
 }
 
 // RefutedHypothesis: the hypothesis stated at HypothesisSeq was refuted by the

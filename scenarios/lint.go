@@ -233,7 +233,9 @@ func (l *linter) invariants() {
 		what := fmt.Sprintf("invariant %q (%s)", inv.InvariantID(), inv.Type())
 		switch v := Pointer(inv).(type) {
 		case *Constraint:
-			l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem)
+			if e, ok := l.roleAt(p, what+": source_seq", v.SourceSeq, RoleUser, RoleSystem); ok {
+				l.targets(p, what, e, v.Target)
+			}
 			l.patterns(p, what+": match", v.Match)
 		case *Correction:
 			// A tool's error corrects a value too ("no such file" and the
@@ -381,4 +383,37 @@ func article(word string) string {
 		return "an"
 	}
 	return "a"
+}
+
+// targets checks that the event stating a rule names each of its targets,
+// as a whole word: a target the rule's own words do not hold is a typo or
+// another rule.
+func (l *linter) targets(p result.Pos, what string, e Event, targets []string) {
+	low := strings.ToLower(textmatch.Fold(e.Text))
+	for _, t := range targets {
+		if !containsWord(low, strings.ToLower(textmatch.Fold(t))) {
+			l.errorf(p, "%s: target %q: the event at source_seq %d does not name it", what, t, e.Seq)
+		}
+	}
+}
+
+// containsWord reports whether w occurs in s with no letter or digit
+// right before or after it.
+func containsWord(s, w string) bool {
+	for off := 0; w != ""; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		a, b := off+i, off+i+len(w)
+		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b])) {
+			return true
+		}
+		off = a + 1
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }

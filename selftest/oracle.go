@@ -103,7 +103,7 @@ func (d doc) summary(form Form) *summary.Summary {
 	for _, f := range d.facts {
 		switch f.field {
 		case fConstraint:
-			s.Constraints = append(s.Constraints, summary.Statement{Text: f.text, SourceSeq: f.seq})
+			s.Constraints = append(s.Constraints, summary.Constraint{Text: f.text, SourceSeq: f.seq})
 		case fDecision:
 			s.Decisions = append(s.Decisions, summary.Statement{Text: f.text, SourceSeq: f.seq})
 		case fVerified:

@@ -51,7 +51,7 @@ invariants:
   - {id: ro, type: constraint, source_seq: 1, match: ['read[- ]?only']}
 `,
 			cut:  2,
-			want: summary.Summary{Constraints: []summary.Statement{{Text: "This run is READ-ONLY: do not change prod", SourceSeq: 1}}},
+			want: summary.Summary{Constraints: []summary.Constraint{{Text: "This run is READ-ONLY: do not change prod", SourceSeq: 1}}},
 			text: "Rule (#1): This run is READ-ONLY: do not change prod.",
 		},
 		{

@@ -149,7 +149,7 @@ func extract(s *summary.Summary, events []scenarios.Event) {
 					continue
 				}
 				seenConstraint[k] = true
-				s.Constraints = append(s.Constraints, summary.Statement{Text: sn, SourceSeq: e.Seq})
+				s.Constraints = append(s.Constraints, summary.Constraint{Text: sn, SourceSeq: e.Seq})
 			}
 		}
 		for _, sn := range sentences {

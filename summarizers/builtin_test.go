@@ -216,7 +216,7 @@ func TestExtractive(t *testing.T) {
 	s := summarize(t, NewExtractive(), req)
 	want := &summary.Summary{
 		SchemaVersion: 1, CoversThrough: 11, Goal: "find the db problem",
-		Constraints: []summary.Statement{
+		Constraints: []summary.Constraint{
 			{Text: "This investigation is READ-ONLY", SourceSeq: 1},
 			{Text: "Do not restart anything", SourceSeq: 1},
 			{Text: "Only report, never apply", SourceSeq: 10},

@@ -73,7 +73,7 @@ func testExecGood(t *testing.T, progs map[string]string) {
 	}
 	want := summary.Summary{
 		SchemaVersion: 1, CoversThrough: 4, Goal: "Find why the API cannot reach the database",
-		Constraints: []summary.Statement{{Text: "Do not change production: this is read-only.", SourceSeq: 1}},
+		Constraints: []summary.Constraint{{Text: "Do not change production: this is read-only.", SourceSeq: 1}},
 		Verified:    []summary.Claim{{Claim: "db -> 10.0.3.7", SourceSeq: 4}},
 		Text:        "Summary of privacy through event 4. Last assistant note: Starting with name resolution.",
 	}

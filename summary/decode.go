@@ -280,7 +280,7 @@ func init() {
 	for _, k := range strings.Fields(`schema_version covers_through goal constraints decisions
 		verified hypotheses pending artifacts corrections errors next_steps text extensions
 		claim source_seq status resolved_by op_id description path digest subject value
-		supersedes resolution`) {
+		supersedes resolution target scope condition expires`) {
 		knownKeys[k] = true
 	}
 }

@@ -221,6 +221,7 @@ func list[T any](d *strictDec, one func(*T)) []T {
 var (
 	summaryKeys    = []string{"schema_version", "covers_through", "goal", "constraints", "decisions", "verified", "hypotheses", "pending", "artifacts", "corrections", "errors", "next_steps", "text"}
 	statementKeys  = []string{"text", "source_seq"}
+	constraintKeys = []string{"text", "source_seq", "target", "scope", "condition", "expires", "status"}
 	claimKeys      = []string{"claim", "source_seq"}
 	hypothesisKeys = []string{"claim", "source_seq", "status", "resolved_by"}
 	pendingKeys    = []string{"op_id", "description", "status", "source_seq"}
@@ -249,7 +250,26 @@ func (d *strictDec) summary() (s Summary, sv, ct bool) {
 		case 2:
 			s.Goal = d.str()
 		case 3:
-			s.Constraints = list(d, statement)
+			s.Constraints = list(d, func(x *Constraint) {
+				d.object(constraintKeys, func(k int) {
+					switch k {
+					case 0:
+						x.Text = d.str()
+					case 1:
+						x.SourceSeq = d.num()
+					case 2:
+						x.Target = d.str()
+					case 3:
+						x.Scope = d.str()
+					case 4:
+						x.Condition = d.str()
+					case 5:
+						x.Expires = d.str()
+					case 6:
+						x.Status = d.str()
+					}
+				})
+			})
 		case 4:
 			s.Decisions = list(d, statement)
 		case 5:

@@ -178,7 +178,7 @@ func TestSummarySchemaJSON(t *testing.T) {
 // field of Summary, and a marshalled Summary validates.
 func TestSchemaMatchesType(t *testing.T) {
 	s := Summary{SchemaVersion: 1, CoversThrough: 9, Goal: "g",
-		Constraints: []Statement{{Text: "c", SourceSeq: 1}}, Decisions: []Statement{{Text: "d"}},
+		Constraints: []Constraint{{Text: "c", SourceSeq: 1}}, Decisions: []Statement{{Text: "d"}},
 		Verified: []Claim{{Claim: "v", SourceSeq: 2}}, Hypotheses: []Hypothesis{{Claim: "h", Status: HypothesisRefuted, ResolvedBy: 3}},
 		Pending: []Pending{{OpID: "c1", Status: PendingUnknown}}, Artifacts: []ArtifactRef{{Path: "a/b", Digest: "d"}},
 		Corrections: []Correction{{Value: "2", Supersedes: "1"}}, Errors: []ErrorNote{{Text: "e"}},

@@ -6,10 +6,11 @@ import (
 )
 
 // SchemaVersion is the summary document version (docs/formats.md §3). The
-// contract is at minor version 1.1 (docs/contract.md, "The summary
-// document"): artifacts[].status was added, and the meaning of
-// corrections[].supersedes and of extensions was pinned down. Every
-// version-1 document is a valid 1.1 document, so schema_version stays 1.
+// contract is at minor version 1.2 (docs/contract.md, "The summary
+// document"): 1.1 added artifacts[].status and pinned down the meaning of
+// corrections[].supersedes and of extensions; 1.2 added the typed fields of
+// constraints[] (target, scope, condition, expires, status). Every
+// version-1 document is a valid 1.2 document, so schema_version stays 1.
 const SchemaVersion = 1
 
 // Summary is the summary document a summarizer returns (docs/formats.md §3). Only
@@ -19,7 +20,7 @@ type Summary struct {
 	SchemaVersion int           `json:"schema_version"`
 	CoversThrough int           `json:"covers_through"`
 	Goal          string        `json:"goal,omitempty"`
-	Constraints   []Statement   `json:"constraints,omitempty"`
+	Constraints   []Constraint  `json:"constraints,omitempty"`
 	Decisions     []Statement   `json:"decisions,omitempty"`
 	Verified      []Claim       `json:"verified,omitempty"`
 	Hypotheses    []Hypothesis  `json:"hypotheses,omitempty"`
@@ -42,6 +43,43 @@ type Summary struct {
 type Statement struct {
 	Text      string `json:"text"`
 	SourceSeq int    `json:"source_seq,omitempty"`
+}
+
+// Constraint statuses (contract 1.2). An absent status means active.
+const (
+	// ConstraintActive: the rule holds.
+	ConstraintActive = "active"
+	// ConstraintLifted: the rule was lifted or expired; kept for the record.
+	ConstraintLifted = "lifted"
+)
+
+// ConstraintStatuses lists the valid constraint statuses.
+var ConstraintStatuses = []string{ConstraintActive, ConstraintLifted}
+
+// Constraint is a rule the session set, with the event it comes from and,
+// since contract 1.2, the fields that carry its meaning: what it applies
+// to, what it covers, the condition under which what it forbids is
+// allowed, when it stops holding, and whether it still holds. Each field
+// is optional; an absent one says nothing, so a 1.1 entry is a valid 1.2
+// entry. The checks compare a field with the rule's own event: a target
+// other than the rule's, or a condition or an expiry the rule did not
+// give, is a meaning the summary changed.
+type Constraint struct {
+	Text      string `json:"text"`
+	SourceSeq int    `json:"source_seq,omitempty"`
+	// Target is what the rule applies to, as the history names it
+	// ("prod-us-2", "ledger").
+	Target string `json:"target,omitempty"`
+	// Scope is what the rule covers ("writes", "pushes and PRs").
+	Scope string `json:"scope,omitempty"`
+	// Condition is the condition the rule itself gave for what it forbids
+	// ("without the IC's explicit go-ahead").
+	Condition string `json:"condition,omitempty"`
+	// Expires is when the rule stops holding, as the rule gave it
+	// ("Friday 18:00 UTC").
+	Expires string `json:"expires,omitempty"`
+	// Status is one of ConstraintStatuses, or "" (active).
+	Status string `json:"status,omitempty"`
 }
 
 // Claim is a verified fact; SourceSeq must name a user or tool event.

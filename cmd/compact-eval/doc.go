@@ -46,7 +46,7 @@
 // their output with these lines:
 //
 //	$ compact-eval version
-//	compact-eval <version> (scenario v1, summary v1.1, protocol v1, result v1)
+//	compact-eval <version> (scenario v1, summary v1.2, protocol v1, result v1)
 //
 //	$ compact-eval validate
 //	21 scenarios OK
@@ -57,11 +57,11 @@
 //	          summarizer  units         invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
 //	        builtin:mask     21  71% (57/80, 5 skipped)   96% (139/145, 174 skipped)            3                  0.44                   4064
 //	  builtin:extractive     21  61% (43/71, 5 skipped)   100% (241/241, 45 skipped)           17                  0.34                   1147
-//	    builtin:truncate     21  22% (17/77, 5 skipped)  100% (140/140, 168 skipped)           29                  0.43                   3491
+//	    builtin:truncate     21  19% (15/77, 5 skipped)  100% (140/140, 168 skipped)           29                  0.43                   3491
 //	        builtin:none     21          — (55 skipped)              — (231 skipped)            0                     —                      —
 //
 //	worst failures (scenario · summarizer · generation · check · seq · message):
-//	  arrival-hold-during-compaction · builtin:truncate · g1 · constraint protobuf-pin · 1 · no text entry matches …
+//	  arrival-hold-during-compaction · builtin:truncate · g1 · constraint protobuf-pin · 1 · no clause of text restates …
 //	…
 //	result: base/result.json
 //	(stderr)
@@ -101,7 +101,7 @@
 //	head-to-head builtin:truncate vs builtin:extractive over 224 paired outcomes in 21 scenarios: builtin:extractive better on constraint (p=0.004), pending_operation (p=0.031), quantity (p=0.016), decisions (p=0.009)
 //
 //	                        A: builtin:truncate  B: builtin:extractive
-//	invariants kept         22.1% (17/77)        60.6% (43/71)
+//	invariants kept         19.5% (15/77)        60.6% (43/71)
 //	structural passed       100.0% (140/140)     100.0% (241/241)
 //	compaction regressions  29 of 37 probes      17 of 37 probes
 //	…

@@ -285,7 +285,7 @@ func TestReadmeScenario(t *testing.T) {
 		}
 		// The README shows these two failure lines of this run verbatim.
 		for _, line := range []string{
-			`readonly-then-restart · builtin:truncate · g1 · constraint ro · 1 · no text entry matches read[- ]?only (rule from #1)`,
+			`readonly-then-restart · builtin:truncate · g1 · constraint ro · 1 · no clause of text restates the rule from #1 (read[- ]?only)`,
 			`readonly-then-restart · builtin:truncate · probe · decisions restart · - · full context chose "refuse", compacted chose "proceed" (expected "refuse")`,
 		} {
 			if !strings.Contains(out.String(), line) || !strings.Contains(string(readme), line) {

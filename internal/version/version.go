@@ -12,9 +12,10 @@ const (
 	Scenario = 1 // scenario file (docs/formats.md §2)
 	Summary  = 1 // summary document (§3): its schema_version
 	// SummaryMinor is the summary contract's minor version: 1.1 added
-	// artifacts[].status and pinned down supersedes and extensions
-	// (docs/contract.md). A minor version never invalidates a document.
-	SummaryMinor = 1
+	// artifacts[].status and pinned down supersedes and extensions; 1.2
+	// added the typed fields of constraints[] (docs/contract.md). A minor
+	// version never invalidates a document.
+	SummaryMinor = 2
 	Protocol     = 1 // exec protocol (§4)
 	Result       = 1 // canonical JSON result
 )

@@ -259,9 +259,9 @@ func generation(rng *rand.Rand, p profile, u result.Unit, spec string, n int) re
 		text = append(text, "budget at 80 % of the window")
 	} else {
 		if held["ro"] {
-			sum.Constraints = []summary.Statement{{Text: "read-only: no changes to production", SourceSeq: 1}}
+			sum.Constraints = []summary.Constraint{{Text: "read-only: no changes to production", SourceSeq: 1}}
 		} else {
-			sum.Constraints = []summary.Statement{{Text: "avoid risky changes", SourceSeq: 1}}
+			sum.Constraints = []summary.Constraint{{Text: "avoid risky changes", SourceSeq: 1}}
 		}
 		st := summary.HypothesisRefuted
 		if !held["port-refuted"] {

@@ -1,0 +1,94 @@
+package meaning
+
+import "strings"
+
+// The predicate stage for a group of lookalike files: which name a clause
+// presents as the live one. The live name (Names) is kept by a current
+// word and goes against the invariant when a stale, old or cancel word
+// bears on it; a lookalike (Others) is kept when such a word or a
+// negation bears on it, goes against it with a current word (loads, in
+// use, deploy, apply), and is unclear when named with no word either way.
+
+// liveStates are the current words that say a file is the live one, as
+// opposed to an action on it: "not loaded" retires a file, "do not edit"
+// does not.
+var liveStates = set(`current live loaded loads uses used in_use active authoritative canonical effective reads vigente actual activo activa carga usa`)
+
+func (t *Text) readArtifact(ci int, ms []Mention) signals {
+	var g signals
+	var paths []Mention
+	for _, m := range ms {
+		if m.What == NameOf || m.What == OtherOf {
+			paths = append(paths, m)
+		}
+	}
+	for k, m := range paths {
+		lo, hi := t.clauses[ci].T0, t.clauses[ci].T1
+		if k > 0 {
+			lo = paths[k-1].T1
+		}
+		if k+1 < len(paths) {
+			hi = paths[k+1].T0
+		}
+		if m.What == NameOf {
+			t.livePath(ci, m, lo, hi, &g)
+		} else {
+			t.lookalike(ci, m, lo, hi, &g)
+		}
+	}
+	return g
+}
+
+// marker returns the artifact word nearest to mention m between tokens lo
+// and hi, and whether a negation bears on it.
+func (t *Text) marker(ci int, m Mention, lo, hi int) (Hit, bool, bool) {
+	var best Hit
+	found, dist := false, 1<<30
+	for _, h := range t.hitsOf(ci, Stale, Current, Old, Cancel, Negation) {
+		if h.T0 < lo || h.T1 > hi || h.Class == Negation || h.T0 >= m.T0 && h.T1 <= m.T1 {
+			continue
+		}
+		d := h.T0 - m.T1
+		if h.T1 <= m.T0 {
+			d = m.T0 - h.T1
+		}
+		if d < dist {
+			best, found, dist = h, true, d
+		}
+	}
+	_, negated := t.negationBefore(ci, best.T0)
+	return best, found, found && negated
+}
+
+func (t *Text) livePath(ci int, m Mention, lo, hi int, g *signals) {
+	h, ok, negated := t.marker(ci, m, lo, hi)
+	name := quote(t.words(m.T0, m.T1))
+	switch {
+	case !ok:
+	case h.Class == Current && !negated:
+		g.keep(name+" said live: "+quote(t.words(h.T0, h.T1)), h)
+	case h.Class == Current && liveStates[strings.ReplaceAll(t.words(h.T0, h.T1), " ", "_")]:
+		g.against(name+" said not live: "+quote(t.words(h.T0, h.T1)), h)
+	case h.Class != Current && !negated:
+		g.against(name+" retired: "+quote(t.words(h.T0, h.T1)), h)
+	}
+}
+
+func (t *Text) lookalike(ci int, m Mention, lo, hi int, g *signals) {
+	name := quote(t.words(m.T0, m.T1))
+	if n, ok := t.negationBefore(ci, m.T0); ok && n.T0 >= lo {
+		g.keep(name+" denied: "+quote(t.words(n.T0, m.T1)), n)
+		return
+	}
+	h, ok, negated := t.marker(ci, m, lo, hi)
+	switch {
+	case len(t.hitsOf(ci, Past)) > 0 && !t.reportsAfter(t.hitsOf(ci, Past)[0]):
+		g.keep(name + " named in the past: " + quote(t.words(t.hitsOf(ci, Past)[0].T0, t.hitsOf(ci, Past)[0].T1)))
+	case ok && (h.Class != Current) != negated:
+		g.keep(name+" not the live one: "+quote(t.words(h.T0, h.T1)), h)
+	case ok:
+		g.against(name+" presented as the live one: "+quote(t.words(h.T0, h.T1)), h)
+	default:
+		g.unclear = "names the lookalike " + name + " with no word of which one is live"
+	}
+}

@@ -1,0 +1,281 @@
+package meaning
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Verdict is what a clause says of an invariant's subject.
+type Verdict int
+
+// The verdicts of the reading stage, from the weakest to the strongest.
+const (
+	// Silent: the clause does not touch the subject, or only names it.
+	Silent Verdict = iota
+	// Restates: it says plainly what the invariant holds.
+	Restates
+	// Unclear: it touches the subject and says something the tables do
+	// not read, or says it under a modifier the source does not carry.
+	Unclear
+	// Contradicts: it says plainly the opposite.
+	Contradicts
+)
+
+func (v Verdict) String() string {
+	return [...]string{"silent", "restates", "unclear", "contradicts"}[v]
+}
+
+// Reading is what one clause says of a subject.
+type Reading struct {
+	Verdict Verdict
+	// Clause is the clause's index; A its byte offset; Text its words.
+	Clause int
+	A      int
+	Text   string
+	// Why names the words that decided, for a message.
+	Why string
+	// Target is set when the clause names one of the subject's names;
+	// Other is another name of their kind it names instead.
+	Target bool
+	Other  string
+	// Mods are the clause's modifiers that the source does not carry.
+	Mods []Modifier
+	// Reported is set when the clause reports someone else's words (an
+	// attribution the source does not carry, a claim it distances itself
+	// from): what it says against the subject is reported, not said, and
+	// its verdict is Silent.
+	Reported bool
+}
+
+// modifierClasses are the modifiers each kind of subject reads.
+var modifierClasses = map[Kind][]Class{
+	Rule:      {Condition, Exception, Quantifier, Attribution, Time, Past, Hedge, Concession, Counterfactual, Question},
+	Claim:     {Condition, Quantifier, Concession, Counterfactual, Question},
+	Operation: {Condition, Quantifier, Attribution, Concession, Question},
+	Artifact:  {Condition, Exception, Quantifier, Attribution, Hedge, Concession, Counterfactual, Question},
+}
+
+// Read is the reading stage: every clause of t that touches s, with what
+// it says of it.
+func (t *Text) Read(s *Subject) []Reading {
+	var out []Reading
+	for ci := range t.clauses {
+		ms := t.mentions(ci, s)
+		if len(ms) == 0 {
+			continue
+		}
+		g, touched := t.predicate(ci, s, ms)
+		if !touched {
+			continue
+		}
+		r := Reading{Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci)}
+		r.Verdict, r.Why = decide(g, s.Kind)
+		if s.Kind == Rule {
+			t.bind(&r, ms)
+		}
+		t.modify(&r, ci, s, g)
+		out = append(out, r)
+	}
+	return out
+}
+
+// predicate runs the kind's predicate stage and says whether the clause
+// touches the subject at all.
+func (t *Text) predicate(ci int, s *Subject, ms []Mention) (signals, bool) {
+	switch s.Kind {
+	case Rule:
+		g := t.readRule(ci, ms, s)
+		if s.NameRule() {
+			return g, g.opp != "" || g.aff != ""
+		}
+		return g, g.aff != "" || g.opp != "" || g.unclear != "" || namesRule(ms) || t.ruleWordsOnName(ci, ms)
+	case Claim:
+		return t.readClaim(ci, ms), has(ms, MatchOf)
+	case Operation:
+		g := t.readOperation(ci, ms, s)
+		return g, g.aff != "" || g.opp != "" || g.unclear != "" || t.namesID(ms, s)
+	case Artifact:
+		g := t.readArtifact(ci, ms)
+		return g, g.aff != "" || g.opp != "" || g.unclear != ""
+	}
+	return signals{}, false
+}
+
+// decide turns a clause's signals into a verdict.
+func decide(g signals, k Kind) (Verdict, string) {
+	switch {
+	case g.ended, g.opp != "" && g.aff != "" && !g.affOutside && k == Rule:
+		return Contradicts, g.opp
+	case g.aff != "" && g.opp != "":
+		return Unclear, fmt.Sprintf("says both: %s; %s", g.aff, g.opp)
+	case g.opp != "":
+		return Contradicts, g.opp
+	case g.unclear != "":
+		return Unclear, g.unclear
+	case g.aff != "":
+		return Restates, g.aff
+	}
+	return Unclear, "touches it in words the reader does not know"
+}
+
+// bind is the subject binding of a rule's clause: the target it names, or
+// another name of the target's kind instead, which turns what it says
+// into something said of another thing.
+func (t *Text) bind(r *Reading, ms []Mention) {
+	for _, m := range ms {
+		switch m.What {
+		case NameOf:
+			r.Target = true
+		case OtherOf:
+			if r.Other == "" {
+				r.Other = t.words(m.T0, m.T1)
+			}
+		}
+	}
+	if r.Target || r.Other == "" || r.Verdict == Silent {
+		return
+	}
+	if r.Verdict == Restates || r.Verdict == Contradicts {
+		r.Why = fmt.Sprintf("said of %s, not of the rule's target (%s)", quote(r.Other), r.Why)
+		r.Verdict = Unclear
+	}
+}
+
+// modify applies the modifier stage: a modifier the source does not carry
+// makes a plain reading unclear; a permission under the rule's own
+// condition restates the rule ("deploy only with my explicit go-ahead").
+func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
+	decidedOutside := len(g.used) > 0
+	for _, u := range g.used {
+		decidedOutside = decidedOutside && !t.inParens[u.T0]
+	}
+	used := func(h Hit) bool {
+		for _, u := range g.used {
+			if u.T0 < h.T1 && h.T0 < u.T1 {
+				return true
+			}
+		}
+		// a modifier in brackets qualifies what the brackets hold, not
+		// what the clause decided outside them
+		return decidedOutside && t.inParens[h.T0]
+	}
+	ownCondition := false
+	for _, m := range t.modifiers(ci, modifierClasses[s.Kind], used) {
+		if accounted(m, s.Source) {
+			ownCondition = ownCondition || m.Class == Condition || m.Class == Exception
+			continue
+		}
+		r.Mods = append(r.Mods, m)
+	}
+	if r.Verdict == Contradicts {
+		// a past or a hedge does not soften what ended: "the freeze was
+		// lifted" says it is over now
+		r.Mods = dropClasses(r.Mods, Past)
+	}
+	if t.distanced(ci) || hasClass(r.Mods, Attribution) {
+		// "the wiki says read-only no longer applies", "a page claiming
+		// they may write": reported, neither kept nor contradicted; a rule
+		// in someone else's mouth is not plainly the summary's
+		r.Reported = true
+		r.Why = "reported, not stated: " + r.Why
+		if r.Verdict == Contradicts || t.distanced(ci) {
+			r.Verdict = Silent
+			return
+		}
+	}
+	switch {
+	case len(r.Mods) > 0 && (r.Verdict == Restates || r.Verdict == Contradicts):
+		r.Why = fmt.Sprintf("%s, under %s, which the source does not state", r.Why, describe(r.Mods))
+		r.Verdict = Unclear
+	case s.Kind == Rule && r.Verdict == Contradicts && ownCondition:
+		r.Why = "the rule's own condition restated: " + r.Why
+		r.Verdict = Restates
+	}
+}
+
+func describe(ms []Modifier) string {
+	var parts []string
+	for _, m := range ms {
+		parts = append(parts, m.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+func has(ms []Mention, w What) bool {
+	for _, m := range ms {
+		if m.What == w {
+			return true
+		}
+	}
+	return false
+}
+
+// namesRule reports whether a clause names the rule itself: a match of its
+// patterns or its state (its opposite counts only as what it says).
+func namesRule(ms []Mention) bool {
+	return has(ms, MatchOf) || has(ms, StateOf)
+}
+
+// ruleWordsOnName reports whether a clause names the rule's target with a
+// word that lifts, permits, delegates or ends something: it may speak of
+// the rule in words no pattern holds ("prod-us-2 is open again").
+func (t *Text) ruleWordsOnName(ci int, ms []Mention) bool {
+	for _, m := range ms {
+		if m.What != NameOf {
+			continue
+		}
+		for _, h := range t.hitsOf(ci, Cancel, Permit, Delegate, Forbid) {
+			if t.near(m, h, 4) && !t.epistemic(ci, h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// distanced reports whether clause ci reports words it does not stand
+// behind ("a page claiming they may write to prod"): it neither keeps
+// nor contradicts what it reports.
+func (t *Text) distanced(ci int) bool { return len(t.hitsOf(ci, Distance)) > 0 }
+
+// HasClass reports whether the text holds a phrase of one of classes.
+func (t *Text) HasClass(classes ...Class) bool {
+	for ci := range t.clauses {
+		if len(t.hitsOf(ci, classes...)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Text) namesID(ms []Mention, s *Subject) bool {
+	for _, m := range ms {
+		if m.What == NameOf && s.ID != "" && t.toks[m.T0].W == s.ID {
+			return true
+		}
+	}
+	return false
+}
+
+func dropClasses(ms []Modifier, cs ...Class) []Modifier {
+	out := ms[:0:0]
+	for _, m := range ms {
+		keep := true
+		for _, c := range cs {
+			keep = keep && m.Class != c
+		}
+		if keep {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func hasClass(ms []Modifier, c Class) bool {
+	for _, m := range ms {
+		if m.Class == c {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,191 @@
+package meaning
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Text is one field of a summary (or one event), tokenized and cut into
+// clauses once; what each clause holds of the word table is found on first
+// use. A Text is safe for concurrent use.
+type Text struct {
+	s       string
+	toks    []Token
+	clauses []Clause
+	// inParens is set for the tokens inside brackets or parentheses.
+	inParens []bool
+
+	mu      sync.Mutex
+	hits    [][]Hit // by clause; nil until found
+	matches map[*regexp.Regexp][][]int
+}
+
+// Hit is a phrase of the word table found in a text: its class and
+// sense, tokens T0 to T1 (exclusive).
+type Hit struct {
+	Class  Class
+	Sense  string
+	T0, T1 int
+}
+
+// New reads text, which should be folded (textmatch.Fold).
+func New(text string) *Text {
+	toks := tokenize(text)
+	return &Text{s: text, toks: toks, clauses: clauses(toks), inParens: bracketed(toks)}
+}
+
+// String returns the text.
+func (t *Text) String() string { return t.s }
+
+// Clauses returns the text's clauses; callers must not modify them.
+func (t *Text) Clauses() []Clause { return t.clauses }
+
+// ClauseText returns the words of clause ci.
+func (t *Text) ClauseText(ci int) string {
+	c := t.clauses[ci]
+	return t.s[c.A:c.B]
+}
+
+// ClauseAt returns the clause that holds byte offset off, or -1.
+func (t *Text) ClauseAt(off int) int {
+	for i, c := range t.clauses {
+		if off >= c.A && off < c.B {
+			return i
+		}
+	}
+	return -1
+}
+
+// hitsIn returns the phrases of the word table in clause ci, and in the
+// heading that opens it, in order of their first token.
+func (t *Text) hitsIn(ci int) []Hit {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.hits == nil {
+		t.hits = make([][]Hit, len(t.clauses))
+	}
+	if t.hits[ci] == nil {
+		c := t.clauses[ci]
+		var hs []Hit
+		if c.Heading >= 0 {
+			h := t.clauses[c.Heading]
+			hs = findHits(t.toks, h.T0, h.T1, hs)
+		}
+		hs = findHits(t.toks, c.T0, c.T1, hs)
+		if hs == nil {
+			hs = []Hit{}
+		}
+		t.hits[ci] = hs
+	}
+	return t.hits[ci]
+}
+
+// findHits appends to out every phrase of the table that toks[from:to]
+// holds.
+func findHits(toks []Token, from, to int, out []Hit) []Hit {
+	byFirst := lex().byFirst
+	for i := from; i < to; i++ {
+		for _, p := range byFirst[toks[i].W] {
+			if i+len(p.words) > to {
+				continue
+			}
+			ok := true
+			for k := 1; k < len(p.words) && ok; k++ {
+				ok = toks[i+k].W == p.words[k]
+			}
+			if ok {
+				out = append(out, Hit{Class: p.class, Sense: p.sense, T0: i, T1: i + len(p.words)})
+			}
+		}
+	}
+	return out
+}
+
+// hitsOf returns the hits of clause ci whose class is in want, leaving out
+// a hit that lies inside a longer hit of want ("no" inside "no need to",
+// "ruled out" inside "not ruled out").
+func (t *Text) hitsOf(ci int, want ...Class) []Hit {
+	var in []Hit
+	for _, h := range t.hitsIn(ci) {
+		for _, w := range want {
+			if h.Class == w {
+				in = append(in, h)
+				break
+			}
+		}
+	}
+	out := in[:0:0]
+	for i, h := range in {
+		inside := false
+		for j, o := range in {
+			if j != i && o.T0 <= h.T0 && h.T1 <= o.T1 && o.T1-o.T0 > h.T1-h.T0 {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// matchesIn returns the byte ranges where re matches within clause ci, a
+// match never running across a clause's end.
+func (t *Text) matchesIn(ci int, re *regexp.Regexp) [][]int {
+	c := t.clauses[ci]
+	var out [][]int
+	for _, m := range re.FindAllStringIndex(t.s[c.A:c.B], -1) {
+		if m[1] > m[0] {
+			out = append(out, []int{c.A + m[0], c.A + m[1]})
+		}
+	}
+	return out
+}
+
+// tokenRange returns the tokens of clause ci that bytes a to b overlap.
+func (t *Text) tokenRange(ci, a, b int) (int, int) {
+	c := t.clauses[ci]
+	t0, t1 := -1, -1
+	for i := c.T0; i < c.T1; i++ {
+		if t.toks[i].B > a && t.toks[i].A < b {
+			if t0 < 0 {
+				t0 = i
+			}
+			t1 = i + 1
+		}
+	}
+	return t0, t1
+}
+
+// WordSet returns the distinct words of the text (lower-cased tokens).
+func (t *Text) WordSet() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tk := range t.toks {
+		if tk.Word && !seen[tk.W] {
+			seen[tk.W] = true
+			out = append(out, tk.W)
+		}
+	}
+	return out
+}
+
+// bracketed marks the tokens inside (…) or […].
+func bracketed(toks []Token) []bool {
+	out := make([]bool, len(toks))
+	depth := 0
+	for i, tk := range toks {
+		switch tk.W {
+		case "(", "[":
+			depth++
+		case ")", "]":
+			if depth > 0 {
+				depth--
+			}
+		default:
+			out[i] = depth > 0
+		}
+	}
+	return out
+}
