@@ -103,13 +103,13 @@ func TestRefutedHypothesisAcrossLanguages(t *testing.T) {
 		}
 	}
 	runCases(t, result.TypeRefutedHypothesis, "dns", []checkCase{
-		{name: "es restated as likely", mut: addStep("probablemente el DNS sigue roto"), want: result.Uncertain, ptr: "/next_steps/0", msg: "cannot tell"},
-		{name: "es restated as open", mut: addStep("sigue en pie que el DNS esté roto"), want: result.Uncertain, msg: "Spanish"},
+		{name: "es restated as likely", mut: addStep("probablemente el DNS sigue roto"), want: result.Uncertain, ptr: "/next_steps/0", msg: "other words"},
+		{name: "es restated as open", mut: addStep("sigue en pie que el DNS esté roto"), want: result.Uncertain, msg: "other words"},
 		{name: "es faithful: refuted", mut: addStep("se descartó que el DNS esté roto: db resuelve"), want: result.Pass},
 		{name: "es faithful: a mention", mut: addStep("revisar la caché del DNS más tarde"), want: result.Pass},
 		{name: "es restated as a plain fact", mut: addStep("el DNS está roto, así que hay que cambiar de resolver"), want: result.Uncertain, ptr: "/next_steps/0", msg: "plain statement"},
 		{name: "es restated as a plain fact with a verb", mut: addStep("el DNS no resuelve db desde la api"), want: result.Uncertain, msg: "plain statement"},
-		{name: "es entry open", mut: spanishClaim("el DNS está roto", summary.HypothesisOpen), want: result.Uncertain, ptr: "/hypotheses/0/claim"},
+		{name: "es entry open", mut: spanishClaim("el DNS está roto", summary.HypothesisOpen), want: result.Fail, ptr: "/hypotheses/0/status"},
 		{name: "es faithful: entry refuted", mut: spanishClaim("el DNS está roto", summary.HypothesisRefuted), want: result.Pass},
 		{name: "en still read by the patterns", mut: addStep("DNS is broken, most likely"), want: result.Fail},
 	})

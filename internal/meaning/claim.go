@@ -1,21 +1,26 @@
 package meaning
 
+import (
+	"regexp"
+	"strings"
+)
+
 // The predicate stage for a refuted hypothesis: a clause that names it
 // keeps its refutation when a retraction or a negation bears on it,
 // reports it as an old guess in a frame of the past, and goes against the
 // refutation when it states it, calls it open or likely, or confirms it.
 
-func (t *Text) readClaim(ci int, ms []Mention) signals {
+func (t *Text) readClaim(ci int, ms []Mention, s *Subject) signals {
 	var g signals
 	for _, m := range ms {
 		if m.What != MatchOf {
 			continue
 		}
-		if n, ok := t.negationBefore(ci, m.T0); ok {
+		if n, ok := t.negationBefore(ci, m.T0); ok && !s.lits[t.words(n.T0, n.T1)] {
 			g.keep("denied: "+quote(t.words(n.T0, m.T1)), n)
 			continue
 		}
-		if n, ok := t.negationInside(ci, m); ok {
+		if n, ok := t.negationInside(ci, m); ok && !s.lits[t.words(n.T0, n.T1)] {
 			g.keep("denied: "+quote(t.words(n.T0, n.T1)), n)
 			continue
 		}
@@ -24,9 +29,27 @@ func (t *Text) readClaim(ci int, ms []Mention) signals {
 	return g
 }
 
-// claimCues reads the cues of clause ci (and its heading) about a match.
+// claimCues reads the cues of clause ci (and its heading) about a match; a
+// retraction anywhere in its sentence bears on it ("DNS is broken —
+// refuted at #4", "we first thought so; #31 disproved it").
 func (t *Text) claimCues(ci int, m Mention, g *signals) {
-	for _, h := range t.hitsOf(ci, Retract, Open, Confirmed, Hedge) {
+	if h, ok := t.inSentence(ci, Retract); ok {
+		if _, negated := t.negationBefore(t.ClauseAt(t.toks[h.T0].A), h.T0); !negated {
+			g.keep("refuted: "+quote(t.words(h.T0, h.T1)), h)
+			return
+		}
+	}
+	if t.oldBelief(ci) {
+		g.old = true
+		return // "initially we thought …": an old belief, neither kept nor asserted
+	}
+	for _, h := range t.hitsOf(ci, Hedge) {
+		if _, negated := t.negationBefore(ci, h.T0); !negated && len(t.hitsOf(ci, Open, Confirmed)) == 0 {
+			g.unclear = "hedged: " + quote(t.words(h.T0, h.T1))
+			return
+		}
+	}
+	for _, h := range t.hitsOf(ci, Retract, Open, Confirmed) {
 		cue := quote(t.words(h.T0, h.T1))
 		_, negated := t.negationBefore(ci, h.T0)
 		switch {
@@ -43,18 +66,18 @@ func (t *Text) claimCues(ci int, m Mention, g *signals) {
 			g.unclear = "negated doubt: " + cue
 			return
 		default:
-			g.against("said "+string(h.Class)+": "+cue, h)
+			g.against("restated as "+string(h.Class)+": "+cue, h)
 			return
 		}
 	}
-	for _, h := range t.hitsOf(ci, Past, Attribution) {
+	for _, h := range t.hitsOf(ci, Attribution) {
 		if h.T1 <= m.T0 || h.T0 >= m.T1 {
 			g.used = append(g.used, h)
-			g.unclear = "reported or past: " + quote(t.words(h.T0, h.T1))
+			g.unclear = "reported: " + quote(t.words(h.T0, h.T1))
 			return
 		}
 	}
-	g.against("stated: " + quote(t.words(m.T0, m.T1)))
+	g.against("asserted: " + quote(t.words(m.T0, m.T1)))
 }
 
 // negationInside returns a negation inside a match ("the CDN does not add
@@ -66,4 +89,184 @@ func (t *Text) negationInside(ci int, m Mention) (Hit, bool) {
 		}
 	}
 	return Hit{}, false
+}
+
+// ClaimSubject builds the subject of a refuted hypothesis: its patterns,
+// and as names the words of its patterns that name things (cdn, latency,
+// redis), by which a clause in other words or another language is bound to
+// it when it names two of them.
+func ClaimSubject(patterns []*regexp.Regexp, statement string, refutation ...string) *Subject {
+	s := &Subject{Kind: Claim, Patterns: patterns}
+	if statement != "" {
+		s.Source = New(statement)
+	}
+	held := New(statement + "\n" + strings.Join(refutation, "\n"))
+	s.lits = map[string]bool{}
+	for _, w := range patternWords(patterns) {
+		s.lits[w] = true
+	}
+	s.Lang = patternsLanguage(patterns, statement)
+	seen := map[string]bool{}
+	for _, w := range patternWords(patterns) {
+		// a name is a word of the patterns that the statement of the
+		// hypothesis or its refutation holds: its things, not the
+		// patterns' alternatives
+		if !stopWords[w] && !commonVerbs[w] && !seen[w] && (statement == "" || held.holdsAny([]string{w})) {
+			seen[w] = true
+			s.Names = append(s.Names, w)
+		}
+	}
+	return s
+}
+
+// commonVerbs are pattern words that name no thing of a hypothesis.
+var commonVerbs = set(`add adds added adding cause causes caused causing make makes made due because from into onto behind leak leaks turn turns turning get gets got has have not`)
+
+// namedClaim reads a clause that names two of a hypothesis's names but
+// matches none of its patterns: a retraction keeps the refutation, a word
+// of cause or of doubt is unclear (it may restate the refuted idea in
+// other words), anything else says nothing of it.
+func (t *Text) namedClaim(ci int, ms []Mention, s *Subject) signals {
+	var g signals
+	names := map[string]bool{}
+	var first []Mention
+	for _, m := range ms {
+		if m.What == NameOf {
+			names[t.toks[m.T0].W] = true
+			first = append(first, m)
+		}
+	}
+	other := s.Lang != "" && Language(t.ClauseText(ci)) != "" && Language(t.ClauseText(ci)) != s.Lang
+	if len(names) < 2 && !(other && len(names) == 1) {
+		return g
+	}
+	if h, ok := t.inSentence(ci, Retract); ok {
+		g.keep("refuted: "+quote(t.words(h.T0, h.T1)), h)
+		return g
+	}
+	if t.oldBelief(ci) {
+		return g
+	}
+	for _, h := range t.hitsOf(ci, Cause, Open, Hedge) {
+		if _, negated := t.negationBefore(ci, h.T0); negated || h.Class == Cause && !t.causeOn(h, first) {
+			continue
+		}
+		g.unclear = "names the hypothesis in other words, with " + string(h.Class) + " " + quote(t.words(h.T0, h.T1))
+		return g
+	}
+	if other && t.statedOf(first) {
+		g.unclear = "names the hypothesis in a plain statement written in another language than its patterns"
+	}
+	return g
+}
+
+// causeOn reports whether a word of cause bears on one of the names: the
+// name before it with no barrier between ("the CDN was behind the
+// latency"; not "…as v2.31.0, which caused the latency"), or right after
+// it in another language ("es culpa de Cloudflare").
+func (t *Text) causeOn(h Hit, names []Mention) bool {
+	for _, m := range names {
+		if m.T1 <= h.T0 {
+			if _, blocked := t.gap(m.T1, h.T0); !blocked {
+				return true
+			}
+		}
+		if m.T0 >= h.T1 && t.wordsBetween(h.T1, m.T0) <= 2 && (causeOf[t.toks[h.T1-1].W] || causeOf[t.toks[h.T1].W]) {
+			return true // "es culpa de Cloudflare", "caused by the CDN"
+		}
+	}
+	return false
+}
+
+// prepositions put a name inside a phrase about something else.
+var prepositions = set(`de del en con sobre para por al desde hacia via of in on for with about from to into through`)
+
+// statedOf reports whether one of the names stands as what the clause says
+// something of: not right after a preposition ("medido a través de la
+// CDN" names the CDN as a route, "la CDN añade" as the subject).
+func (t *Text) statedOf(names []Mention) bool {
+	for _, m := range names {
+		k := m.T0 - 1
+		for k >= 0 && (t.toks[k].W == "el" || t.toks[k].W == "la" || t.toks[k].W == "the" || t.toks[k].W == "los" || t.toks[k].W == "las") {
+			k--
+		}
+		if k < 0 || !prepositions[t.toks[k].W] {
+			return true
+		}
+	}
+	return false
+}
+
+// inSentence returns a hit of class c in the sentence of clause ci.
+func (t *Text) inSentence(ci int, c Class) (Hit, bool) {
+	sent := t.clauses[ci].Sent
+	for cj, cl := range t.clauses {
+		if cl.Sent != sent {
+			continue
+		}
+		if hs := t.hitsOf(cj, c); len(hs) > 0 {
+			return hs[0], true
+		}
+	}
+	return Hit{}, false
+}
+
+// readFact reads a clause against a statement that must hold: kept when
+// stated plainly, against it under a negation, a retraction or a
+// cancellation, unclear when called open or likely.
+func (t *Text) readFact(ci int, ms []Mention) signals {
+	var g signals
+	for _, m := range ms {
+		if m.What != MatchOf {
+			continue
+		}
+		if n, ok := t.negationBefore(ci, m.T0); ok {
+			g.against("negation "+quote(t.words(n.T0, m.T1)), n)
+			continue
+		}
+		if n, ok := t.negationInside(ci, m); ok {
+			g.against("negation "+quote(t.words(n.T0, n.T1)), n)
+			continue
+		}
+		against := false
+		for _, h := range t.hitsOf(ci, Retract, Cancel, Open, Hedge) {
+			if !t.near(m, h, 4) {
+				continue // about something else of the clause
+			}
+			if h.Class == Retract || h.Class == Cancel {
+				g.against(string(h.Class)+" "+quote(t.words(h.T0, h.T1)), h)
+				against = true
+			} else {
+				g.unclear = "said " + string(h.Class) + ": " + quote(t.words(h.T0, h.T1))
+			}
+		}
+		if !against {
+			g.keep("stated " + quote(t.words(m.T0, m.T1)))
+		}
+	}
+	return g
+}
+
+// patternsLanguage is the language of a hypothesis's patterns: of their
+// literal words, else of the statement that asked it.
+func patternsLanguage(patterns []*regexp.Regexp, statement string) string {
+	if l := Language(strings.Join(patternWords(patterns), " ")); l != "" {
+		return l
+	}
+	return Language(statement)
+}
+
+// causeOf words after a word of cause name the cause, not the effect.
+var causeOf = set(`de del by of from to`)
+
+// oldBelief reports whether clause ci frames its words as what was once
+// thought ("initially we thought", "was suspected"), not confirmed by "as"
+// ("as first suspected" confirms the guess).
+func (t *Text) oldBelief(ci int) bool {
+	for _, h := range t.hitsOf(ci, Belief) {
+		if h.T0 == 0 || t.toks[h.T0-1].W != "as" && t.toks[h.T0-1].W != "como" {
+			return true
+		}
+	}
+	return false
 }

@@ -70,7 +70,7 @@ func markHeadings(toks []Token, cs []Clause) {
 		switch {
 		case endsAtColon(toks, h) && words(toks[h.T0:h.T1]) <= 4:
 			cs[i].Heading = i - 1
-		case h.Heading >= 0 && cs[i].Sent == h.Sent:
+		case h.Heading >= 0 && cs[i].Sent == h.Sent && !endsAtColon(toks, h):
 			cs[i].Heading = h.Heading
 		}
 	}

@@ -54,6 +54,10 @@ const (
 	Restrict Class = "restrict"
 	// Limit: a phrase that limits the work to what a rule allows.
 	Limit Class = "limit"
+	// Cause: a word that says something caused something else.
+	Cause Class = "cause"
+	// Belief: a frame of what was once thought ("initially we thought").
+	Belief Class = "belief"
 	// Question is no row of the table: a clause that ends in "?".
 	Question Class = "question"
 )

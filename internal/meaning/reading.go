@@ -53,6 +53,7 @@ var modifierClasses = map[Kind][]Class{
 	Claim:     {Condition, Quantifier, Concession, Counterfactual, Question},
 	Operation: {Condition, Quantifier, Attribution, Concession, Question},
 	Artifact:  {Condition, Exception, Quantifier, Attribution, Hedge, Concession, Counterfactual, Question},
+	Fact:      {Condition, Quantifier, Attribution, Concession, Counterfactual, Question},
 }
 
 // Read is the reading stage: every clause of t that touches s, with what
@@ -90,7 +91,14 @@ func (t *Text) predicate(ci int, s *Subject, ms []Mention) (signals, bool) {
 		}
 		return g, g.aff != "" || g.opp != "" || g.unclear != "" || namesRule(ms) || t.ruleWordsOnName(ci, ms)
 	case Claim:
-		return t.readClaim(ci, ms), has(ms, MatchOf)
+		if !has(ms, MatchOf) {
+			g := t.namedClaim(ci, ms, s)
+			return g, g.aff != "" || g.unclear != ""
+		}
+		g := t.readClaim(ci, ms, s)
+		return g, !g.old || g.aff != "" || g.opp != "" || g.unclear != ""
+	case Fact:
+		return t.readFact(ci, ms), has(ms, MatchOf)
 	case Operation:
 		g := t.readOperation(ci, ms, s)
 		return g, g.aff != "" || g.opp != "" || g.unclear != "" || t.namesID(ms, s)

@@ -13,6 +13,9 @@ type signals struct {
 	// ended is set when the clause says the rule ended as a whole ("…
 	// no longer applies"): that outweighs what the clause restates.
 	ended bool
+	// old is set when a clause names its subject only as an old belief
+	// ("initially we thought …"): it does not touch it.
+	old bool
 	// affOutside is set when something outside brackets keeps the
 	// subject: what brackets keep ("the investigation (read-only until
 	// #5) may now apply") does not outweigh what the clause says.

@@ -23,6 +23,9 @@ const (
 	// Artifact: the live file of a group of lookalikes; its predicate is
 	// which one is live.
 	Artifact
+	// Fact: a statement that must hold (a refutation's conclusion); a
+	// plain statement keeps it, a negation or a retraction goes against it.
+	Fact
 )
 
 // Subject is what an invariant is about, as the stages read it.
@@ -55,6 +58,12 @@ type Subject struct {
 	// States and Opposites are the phrases of the state a rule sets and of
 	// its opposite (read-only; read-write), as lower-cased words.
 	States, Opposites [][]string
+	// lits are the literal words of the patterns: a negation among them is
+	// the subject's own words ("nobody ran ANALYZE" as a hypothesis).
+	lits map[string]bool
+	// Lang is the language of the subject's patterns ("en", "es" or ""): a
+	// clause in another language may name it by its names alone.
+	Lang string
 	// Source is the statement the invariant comes from (the event that
 	// states the rule, asks the hypothesis, makes the call), read: a
 	// modifier of a clause is accounted for when the source carries it.

@@ -15,9 +15,8 @@ type Text struct {
 	// inParens is set for the tokens inside brackets or parentheses.
 	inParens []bool
 
-	mu      sync.Mutex
-	hits    [][]Hit // by clause; nil until found
-	matches map[*regexp.Regexp][][]int
+	mu   sync.Mutex
+	hits [][]Hit // by clause; nil until found
 }
 
 // Hit is a phrase of the word table found in a text: its class and
@@ -67,9 +66,14 @@ func (t *Text) hitsIn(ci int) []Hit {
 	if t.hits[ci] == nil {
 		c := t.clauses[ci]
 		var hs []Hit
-		if c.Heading >= 0 {
-			h := t.clauses[c.Heading]
-			hs = findHits(t.toks, h.T0, h.T1, hs)
+		// headings first, outermost first ("Hypothesis (refuted at #10):
+		// stale statistics: nobody ran ANALYZE")
+		var heads []int
+		for h, depth := c.Heading, 0; h >= 0 && depth < 3; h, depth = t.clauses[h].Heading, depth+1 {
+			heads = append([]int{h}, heads...)
+		}
+		for _, h := range heads {
+			hs = findHits(t.toks, t.clauses[h].T0, t.clauses[h].T1, hs)
 		}
 		hs = findHits(t.toks, c.T0, c.T1, hs)
 		if hs == nil {
@@ -130,15 +134,23 @@ func (t *Text) hitsOf(ci int, want ...Class) []Hit {
 	return out
 }
 
-// matchesIn returns the byte ranges where re matches within clause ci, a
-// match never running across a clause's end.
+// matchesIn returns the byte ranges where re matches in the sentence of
+// clause ci and ends in ci, cut to start no earlier than ci ("keep an eye
+// on the CDN: it probably adds latency" is judged where the match ends,
+// past the colon). A match never runs across a sentence's end.
 func (t *Text) matchesIn(ci int, re *regexp.Regexp) [][]int {
 	c := t.clauses[ci]
+	a, b := c.A, c.B
+	for k := ci - 1; k >= 0 && t.clauses[k].Sent == c.Sent; k-- {
+		a = t.clauses[k].A
+	}
 	var out [][]int
-	for _, m := range re.FindAllStringIndex(t.s[c.A:c.B], -1) {
-		if m[1] > m[0] {
-			out = append(out, []int{c.A + m[0], c.A + m[1]})
+	for _, m := range re.FindAllStringIndex(t.s[a:b], -1) {
+		start, end := a+m[0], a+m[1]
+		if end <= start || end <= c.A {
+			continue
 		}
+		out = append(out, []int{max(start, c.A), end})
 	}
 	return out
 }
