@@ -69,13 +69,16 @@ func TestPendingOperationClasses(t *testing.T) {
 		return func(s *summary.Summary) { s.Pending[1].Description = d }
 	}
 	runCases(t, result.TypePendingOperation, "mig", []checkCase{
-		{name: "completion synonym", mut: addStep("c4 landed, move on to the port"), want: result.Fail, msg: "completion done"},
+		{name: "completion synonym", mut: addStep("c4 landed, move on to the port"), want: result.Fail, msg: "said to be finished"},
 		{name: "completion in its own entry", mut: setDesc("migration scripts/migrate.sh went out to prod"), want: result.Fail, ptr: "/pending/1/description"},
-		{name: "spanish", mut: addStep("c4 salió bien"), want: result.Fail, msg: "completion done"},
+		{name: "spanish", mut: addStep("c4 salió bien"), want: result.Fail, msg: "said to be finished"},
 		{name: "in a relative clause", mut: addStep("c4, which is live now, needs no follow-up"), want: result.Fail},
-		{name: "faithful: hedged", mut: addStep("c4 should be done by now, presumably finished; confirm first"), want: result.Pass},
+		// an inferred completion is not plainly unfinished: the agent may
+		// act on it (issue 36's "pending result inferred" class)
+		{name: "inferred", mut: addStep("c4 should be done by now, presumably finished; confirm first"), want: result.Uncertain, msg: "inferred"},
+		{name: "faithful: hedged", mut: addStep("c4 may have finished; confirm first"), want: result.Pass},
 		{name: "faithful: not yet", mut: setDesc("migration scripts/migrate.sh: no result yet, not to be assumed applied"), want: result.Pass},
 		{name: "faithful: spanish", mut: addStep("c4 sin resultado todavía"), want: result.Pass},
-		{name: "unknown verb", mut: addStep("c4 cleared the staging gate"), want: result.Uncertain, msg: "cannot classify"},
+		{name: "unknown verb", mut: addStep("c4 cleared the staging gate"), want: result.Uncertain, msg: "cannot read plainly"},
 	})
 }

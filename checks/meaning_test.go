@@ -118,7 +118,7 @@ func TestRefutedHypothesisPolarity(t *testing.T) {
 
 func TestPendingSuccessPolarity(t *testing.T) {
 	runCases(t, result.TypePendingOperation, "mig", []checkCase{
-		{name: "claims success", mut: func(s *summary.Summary) { s.Text = "c4 completed successfully." }, want: result.Fail, msg: "claims operation c4 succeeded"},
+		{name: "claims success", mut: func(s *summary.Summary) { s.Text = "c4 completed successfully." }, want: result.Fail, msg: "said to be finished"},
 		{name: "success in its clause across a parenthetical", mut: func(s *summary.Summary) { s.Text = "c4 (the migration) finished." }, want: result.Fail},
 		{name: "spanish success", mut: func(s *summary.Summary) { s.Text = "c4 terminado con éxito." }, want: result.Fail},
 		{name: "faithful: did not complete", mut: func(s *summary.Summary) { s.Text = "c4 did not complete." }, want: result.Pass},

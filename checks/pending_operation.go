@@ -12,7 +12,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -20,24 +20,22 @@ import (
 // with no result (or a timeout) stays listed as unresolved and is never
 // reported as having succeeded.
 //
-// Rule, on a structured summary: (1) some pending[] entry has op_id equal
-// to the invariant's op_id, verbatim (case-sensitive), no such entry has
-// status `done`, and the entry cites the call (call_seq), its result, or
-// nothing (left to grounding); (2) nothing claims it succeeded: no
-// verified[] claim names the op id, and no clause of another field that
-// names it (as a whole token), nor of its own entry's description, says it
-// finished in words of the completion class (internal/polarity: completed,
-// shipped, merged, deployed, landed, rolled out, went out, is live, took
-// effect; terminado, desplegado, salió bien) unless negated or hedged in
-// its clause ("did not complete", "whether c17 completed is unknown", "may
-// have finished", "was to be deployed"). On a text-only summary (1) asks
-// that text names the op id and (2) reads text. A clause that says
-// something of the operation in words no table holds ("c17 cleared QA")
-// makes the check uncertain when nothing else fails, and so does a clause
-// that says it finished naming it by its call rather than its id (the
-// target that tells it from the other calls of its tool and what it acts
-// on: "the prod-db migration went through"). Skip while call_seq is after
-// the cut.
+// A pass is earned. On a structured summary the typed record decides: a
+// pending[] entry whose op_id is the invariant's, verbatim
+// (case-sensitive), with a status other than `done` (no entry may say
+// `done`), citing the call (call_seq), its result, or nothing. On a
+// text-only summary a clause must name the op id and say it is
+// unfinished (pending, no result, unknown, timed out, do not treat it as
+// applied: internal/meaning's notdone words); one that only names it is
+// uncertain. Then every clause that names the operation is read: by its
+// id anywhere, and by its call elsewhere (an argument that tells its call
+// from the other calls of its tool: "the prod-db migration"). One that
+// says it finished, with nothing negating it, fails, and so does a
+// verified[] claim that names the id; one that says so under a hedge
+// ("should be done by now"), takes it as done ("now that the column is on
+// prod-db"), or says something of it in words the reader does not know
+// ("c17 cleared QA") is uncertain. The entry's own description is read
+// the same way. Skip while call_seq is after the cut.
 type PendingOperationCheck struct {
 	// Inv is the invariant to check; ForInvariant fills it. It must not
 	// be nil.
@@ -54,159 +52,150 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 	if !ok {
 		return []result.CheckResult{r}
 	}
-	var msgs []string
-	fail := func(e result.Evidence, msg string) {
-		r.Evidence = append(r.Evidence, e)
-		msgs = append(msgs, msg)
+	what := fmt.Sprintf("operation %s (#%d)", inv.OpID, inv.CallSeq)
+	sub := st.opSubjectOf(inv)
+	fields := [][]leaf{st.textLeaves()}
+	if !st.sum.TextOnly() {
+		fields = st.current()
 	}
-	id := inv.OpID
-	var found *result.Evidence
-	if st.sum.TextOnly() {
-		if findToken(st.text(), id) >= 0 {
-			found = &result.Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: id}
-		} else {
-			fail(result.Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: id, Note: "not named"}, fmt.Sprintf("operation %s (#%d) is not named in text", id, inv.CallSeq))
+	fs := st.readAcross(sub, nil, segments(flatten(fields), func(l leaf) bool { return strings.HasSuffix(l.ptr, "/op_id") }))
+	fs = append(fs, st.ownDescriptions(inv, sub)...)
+	if bad, ok := st.pendingRecordBroken(inv); ok {
+		return []result.CheckResult{decide(r, result.Fail, result.DecidedTyped, bad.Note, bad)}
+	}
+	if e, ok := st.verifiedOp(inv); ok {
+		return []result.CheckResult{decide(r, result.Fail, result.DecidedStatement, e.Note, e)}
+	}
+	if f, ok := strongest(fs); ok && f.r.Verdict >= meaning.Unclear {
+		return []result.CheckResult{readingOutcome(r, f, what, inv.CallSeq, inv.OpID)}
+	}
+	if !st.sum.TextOnly() {
+		rec, ok := st.pendingRecord(inv)
+		if !ok {
+			return []result.CheckResult{decide(r, result.Fail, result.DecidedTyped, fmt.Sprintf("%s is not listed under pending", what),
+				result.Evidence{Pointer: "/pending", Seq: inv.CallSeq, Text: inv.OpID, Note: "not listed"})}
 		}
-	} else {
-		idx := -1
-		for i, p := range st.sum.Pending {
-			if p.OpID != id {
-				continue
-			}
-			if p.Status == summary.PendingDone {
-				fail(result.Evidence{Pointer: ptrf("pending", i, "status"), Seq: inv.CallSeq, Text: id, Note: "status done"},
-					fmt.Sprintf("operation %s (#%d) is listed as done at %s, but it never returned", id, inv.CallSeq, ptrf("pending", i, "status")))
-			} else if idx < 0 {
-				idx = i
-			}
-		}
-		if idx >= 0 {
-			found = &result.Evidence{Pointer: ptrf("pending", idx, "op_id"), Seq: inv.CallSeq, Text: id, Note: "status " + st.sum.Pending[idx].Status}
-			if seq := st.sum.Pending[idx].SourceSeq; seq != 0 && seq != inv.CallSeq && !st.sd.isResultOf(seq, id) {
-				fail(result.Evidence{Pointer: ptrf("pending", idx, "source_seq"), Seq: seq, Text: id, Note: fmt.Sprintf("cites #%d, which is neither the call (#%d) nor its result", seq, inv.CallSeq)},
-					fmt.Sprintf("operation %s is listed at /pending/%d but cites #%d, which is neither the call (#%d) nor its result", id, idx, seq, inv.CallSeq))
-			}
-		} else if len(msgs) == 0 {
-			fail(result.Evidence{Pointer: "/pending", Seq: inv.CallSeq, Text: id, Note: "not listed"}, fmt.Sprintf("operation %s (#%d) is not listed under pending", id, inv.CallSeq))
+		return []result.CheckResult{decide(r, result.Pass, result.DecidedTyped, fmt.Sprintf("operation %s kept as unresolved at %s", inv.OpID, rec.Pointer), rec)}
+	}
+	for _, f := range fs {
+		if f.r.Verdict == meaning.Restates {
+			return []result.CheckResult{decide(r, result.Pass, result.DecidedStatement,
+				fmt.Sprintf("operation %s kept as unresolved at %s: %s (%s)", inv.OpID, f.l.ptr, clipQ(f.r.Text), f.r.Why),
+				result.Evidence{Pointer: f.l.ptr, Seq: inv.CallSeq, Text: inv.OpID})}
 		}
 	}
-	var unsure *reading
-	for _, l := range st.leaves {
-		if st.sum.TextOnly() && l.ptr != "/text" {
-			continue
-		}
-		f := fieldOf(l.ptr)
-		if f == "pending" {
-			// the operation's own entry: every clause of its
-			// description is about it ("went out to the canary pool")
-			if !st.ownDescription(l, id) {
-				continue
-			}
-			p := st.polRaw(l)
-			for _, cr := range p.Read(polarity.OperationSubject(), p.SegmentSpans()) {
-				switch cr.Reading {
-				case polarity.Contradicts:
-					fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(cr.Clause, clipLen), Note: "claims success: " + readingNote(cr)},
-						fmt.Sprintf("%s, the entry of operation %s, says it finished: %q (%s)", l.ptr, id, clip.String(cr.Clause, clipLen), readingNote(cr)))
-				case polarity.CannotTell:
-					if unsure == nil {
-						unsure = &reading{l: l, r: cr}
-					}
-				}
-			}
-			continue
-		}
-		if findToken(l.text, id) < 0 {
-			continue
-		}
-		if f == "verified" {
-			fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(l.text, clipLen), Note: "a verified claim about an operation with no result"},
-				fmt.Sprintf("%s presents operation %s as verified, but it never returned", l.ptr, id))
-			continue
-		}
-		for _, cr := range st.readOperation(l, id) {
-			switch cr.Reading {
-			case polarity.Contradicts:
-				fail(result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(cr.Clause, clipLen), Note: "claims success: " + readingNote(cr)},
-					fmt.Sprintf("%s claims operation %s succeeded: %q (%s)", l.ptr, id, clip.String(cr.Clause, clipLen), readingNote(cr)))
-			case polarity.CannotTell:
-				if unsure == nil {
-					unsure = &reading{l: l, r: cr}
-				}
-			}
-		}
+	if findToken(st.text(), inv.OpID) >= 0 {
+		note := fmt.Sprintf("text names %s but says nothing the reader can read of its outcome", what)
+		return []result.CheckResult{decide(r, result.Uncertain, result.DecidedJudge, note, result.Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: inv.OpID, Note: note})}
 	}
-	if len(msgs) > 0 {
-		r.Status, r.Message = result.Fail, msgs[0]
-		if len(msgs) > 1 {
-			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
-		}
-		return []result.CheckResult{r}
-	}
-	if unsure == nil {
-		if e, ok := st.successByArguments(inv); ok {
-			r.Status, r.Message = result.Uncertain, e.Note
-			r.Evidence = []result.Evidence{e}
-			return []result.CheckResult{r}
-		}
-	}
-	if unsure != nil {
-		r.Status = result.Uncertain
-		r.Message = uncertainMessage(*unsure, "operation "+id)
-		r.Evidence = []result.Evidence{{Pointer: unsure.l.ptr, Seq: inv.CallSeq, Text: clip.String(unsure.r.Clause, clipLen), Note: readingNote(unsure.r)}}
-		return []result.CheckResult{r}
-	}
-	r.Status = result.Pass
-	r.Message = fmt.Sprintf("operation %s kept as unresolved at %s", id, found.Pointer)
-	r.Evidence = []result.Evidence{*found}
-	return []result.CheckResult{r}
+	return []result.CheckResult{decide(r, result.Fail, result.DecidedStatement, fmt.Sprintf("%s is not named in text", what),
+		result.Evidence{Pointer: "/text", Seq: inv.CallSeq, Text: inv.OpID, Note: "not named"})}
 }
 
-// successClaim returns a clause of leaf l that says operation id
-// finished, in any words of the completion class that nothing negates or
-// hedges (internal/polarity): "c17 completed", "deploy_cgw_214 went out",
-// "reindex-7713 llegó hasta el final".
+// opSubjectOf is an operation's subject: its id and the arguments that
+// tell its call from the other calls of its tool, the other calls' own as
+// what names something else.
+func (st *state) opSubjectOf(inv *scenarios.PendingOperation) *meaning.Subject {
+	return st.subjectOf(inv, func() *meaning.Subject {
+		n := st.operationNames(inv)
+		id := strings.ToLower(inv.OpID)
+		return &meaning.Subject{Kind: meaning.Operation, ID: id, Names: append([]string{id}, n.distinct...), Others: n.others,
+			Source: sourceText(st.eventText(inv.CallSeq))}
+	})
+}
+
+// ownDescriptions reads the descriptions of the operation's own pending
+// entries: every clause of one is about it, named or not ("went out to the
+// canary pool"), so each is read as said of its id.
+func (st *state) ownDescriptions(inv *scenarios.PendingOperation, sub *meaning.Subject) []found {
+	var out []found
+	for i, p := range st.sum.Pending {
+		if p.OpID != inv.OpID || p.Description == "" {
+			continue
+		}
+		l := leaf{ptr: ptrf("pending", i, "description"), text: p.Description, folded: foldText(p.Description)}
+		for _, r := range meaning.New(strings.ToLower(inv.OpID) + ": " + l.folded).Read(sub) {
+			out = append(out, found{l, r})
+		}
+	}
+	return out
+}
+
+// flatten joins segments of leaves into one list.
+func flatten(segs [][]leaf) []leaf {
+	var out []leaf
+	for _, s := range segs {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// pendingRecord returns the evidence of the pending[] entry of the
+// operation that is not done, if any.
+func (st *state) pendingRecord(inv *scenarios.PendingOperation) (result.Evidence, bool) {
+	for i, p := range st.sum.Pending {
+		if p.OpID == inv.OpID && p.Status != summary.PendingDone {
+			return result.Evidence{Pointer: ptrf("pending", i, "op_id"), Seq: inv.CallSeq, Text: inv.OpID, Note: "status " + p.Status}, true
+		}
+	}
+	return result.Evidence{}, false
+}
+
+// pendingRecordBroken returns the typed field that breaks the record: an
+// entry of the operation with status done, or one citing an event that is
+// neither the call nor its result.
+func (st *state) pendingRecordBroken(inv *scenarios.PendingOperation) (result.Evidence, bool) {
+	for i, p := range st.sum.Pending {
+		if p.OpID != inv.OpID {
+			continue
+		}
+		if p.Status == summary.PendingDone {
+			return result.Evidence{Pointer: ptrf("pending", i, "status"), Seq: inv.CallSeq, Text: inv.OpID,
+				Note: fmt.Sprintf("operation %s (#%d) is listed as done at %s, but it never returned", inv.OpID, inv.CallSeq, ptrf("pending", i, "status"))}, true
+		}
+		if seq := p.SourceSeq; seq != 0 && seq != inv.CallSeq && !st.sd.isResultOf(seq, inv.OpID) {
+			return result.Evidence{Pointer: ptrf("pending", i, "source_seq"), Seq: seq, Text: inv.OpID,
+				Note: fmt.Sprintf("operation %s is listed at /pending/%d but cites #%d, which is neither the call (#%d) nor its result", inv.OpID, i, seq, inv.CallSeq)}, true
+		}
+	}
+	return result.Evidence{}, false
+}
+
+// verifiedOp returns a verified[] claim that names the operation's id: a
+// verified claim about an operation that never returned.
+func (st *state) verifiedOp(inv *scenarios.PendingOperation) (result.Evidence, bool) {
+	for _, l := range st.leaves {
+		if fieldOf(l.ptr) == "verified" && findToken(l.text, inv.OpID) >= 0 {
+			return result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(l.text, clipLen),
+				Note: fmt.Sprintf("%s presents operation %s as verified, but it never returned", l.ptr, inv.OpID)}, true
+		}
+	}
+	return result.Evidence{}, false
+}
+
+// successClaim returns a clause of leaf l that says the call with id
+// finished, in words nothing negates or hedges (internal/meaning): "c17
+// completed", "deploy_cgw_214 went out", "reindex-7713 llegó hasta el
+// final".
 func (st *state) successClaim(l leaf, id string) (string, bool) {
-	for _, cr := range st.readOperation(l, id) {
-		if cr.Reading == polarity.Contradicts {
-			return cr.Clause, true
+	sub := st.subjectOf(callKey(id), func() *meaning.Subject {
+		low := strings.ToLower(id)
+		return &meaning.Subject{Kind: meaning.Operation, ID: low, Names: []string{low}}
+	})
+	for _, r := range st.mtext(l).Read(sub) {
+		if r.Verdict == meaning.Contradicts {
+			return r.Text, true
 		}
 	}
 	return "", false
 }
 
-// readOperation reads the clauses of leaf l that name operation id (as a
-// whole token).
-func (st *state) readOperation(l leaf, id string) []polarity.ClauseReading {
-	var spans []polarity.Span
-	for off := 0; off < len(l.text); {
-		i := findToken(l.text[off:], id)
-		if i < 0 {
-			break
-		}
-		i += off
-		spans = append(spans, polarity.Span{Start: i, End: i + len(id)})
-		off = i + len(id)
-	}
-	if len(spans) == 0 {
-		return nil
-	}
-	return st.polRaw(l).Read(polarity.OperationSubject(), spans)
-}
+// callKey keys the subject of a call by its id in the per-scenario cache.
+type callKey string
 
-// ownDescription reports whether l is the description of a pending entry
-// whose op_id is id.
-func (st *state) ownDescription(l leaf, id string) bool {
-	if !strings.HasSuffix(l.ptr, "/description") {
-		return false
-	}
-	for i, p := range st.sum.Pending {
-		if p.OpID == id && l.ptr == ptrf("pending", i, "description") {
-			return true
-		}
-	}
-	return false
-}
+func (callKey) InvariantID() string  { return "" }
+func (callKey) Type() string         { return "" }
+func (callKey) Position() result.Pos { return result.Pos{} }
 
 // opNames are the words that name an operation without its id, read from
 // its call: what tells it from the other calls of the same tool (the
@@ -215,6 +204,9 @@ func (st *state) ownDescription(l leaf, id string) bool {
 // "0193_add_carrier_ref", "migration").
 type opNames struct {
 	distinct, object []string
+	// others are the tokens only other calls of the same tool have: a
+	// clause that names one speaks of another call.
+	others []string
 }
 
 // opNamesKey keys an invariant's opNames in scenarioData.subjects.
@@ -234,6 +226,15 @@ func (st *state) operationNames(inv *scenarios.PendingOperation) opNames {
 				for _, t := range argTokens(e.ToolCall.Args) {
 					others[t] = true
 				}
+			}
+		}
+		mine := map[string]bool{}
+		for _, t := range argTokens(call.Args) {
+			mine[t] = true
+		}
+		for _, t := range slices.Sorted(maps.Keys(others)) {
+			if !mine[t] {
+				n.others = append(n.others, t)
 			}
 		}
 		seen := map[string]bool{}
@@ -294,59 +295,4 @@ func argTokens(args map[string]any) []string {
 	}
 	walk(args)
 	return out
-}
-
-// successByArguments finds a clause, outside the operation's own pending
-// entry, that names the operation without its id, by a word that tells
-// it from the other calls of its tool and a word of what it acts on
-// (opNames), and that says it finished in words of the completion class,
-// neither negated nor hedged: "the prod-db migration went through fine",
-// "la migración 0193 en prod-db quedó aplicada". It may be the operation,
-// or another one on the same things: the check cannot tell, and says so.
-func (st *state) successByArguments(inv *scenarios.PendingOperation) (result.Evidence, bool) {
-	n := st.operationNames(inv)
-	if len(n.distinct) == 0 || len(n.object) == 0 {
-		return result.Evidence{}, false
-	}
-	for _, l := range st.leaves {
-		if st.sum.TextOnly() && l.ptr != "/text" || st.ownDescription(l, inv.OpID) || findToken(l.text, inv.OpID) >= 0 {
-			continue
-		}
-		low := strings.ToLower(l.text)
-		if len(low) != len(l.text) {
-			continue
-		}
-		var spans []polarity.Span
-		for _, d := range n.distinct {
-			if i := findToken(low, d); i >= 0 {
-				spans = append(spans, polarity.Span{Start: i, End: i + len(d)})
-			}
-		}
-		if len(spans) == 0 {
-			continue
-		}
-		var object string
-		for _, o := range n.object {
-			if findToken(low, o) >= 0 {
-				object = o
-				break
-			}
-		}
-		if object == "" {
-			continue
-		}
-		p := st.polRaw(l)
-		if _, denied := p.Has(spans[0].Start, polarity.Contradiction...); denied {
-			continue // "do not report the prod-db migration as done"
-		}
-		for _, cr := range p.Read(polarity.OperationSubject(), spans) {
-			if cr.Reading != polarity.Contradicts || !p.SameClause(spans[0].Start, cr.ClauseAt) && findToken(strings.ToLower(cr.Clause), object) < 0 {
-				continue
-			}
-			note := fmt.Sprintf("%s names operation %s (#%d) by its call (%q, %q) without its id and says it finished: %q (%s); cannot tell whether it is this operation",
-				l.ptr, inv.OpID, inv.CallSeq, low[spans[0].Start:spans[0].End], object, clip.String(cr.Clause, clipLen), readingNote(cr))
-			return result.Evidence{Pointer: l.ptr, Seq: inv.CallSeq, Text: clip.String(cr.Clause, clipLen), Note: note}, true
-		}
-	}
-	return result.Evidence{}, false
 }

@@ -58,6 +58,8 @@ const (
 	Cause Class = "cause"
 	// Belief: a frame of what was once thought ("initially we thought").
 	Belief Class = "belief"
+	// Started: an operation begun, which says nothing of its end.
+	Started Class = "started"
 	// Question is no row of the table: a clause that ends in "?".
 	Question Class = "question"
 )

@@ -1,5 +1,7 @@
 package meaning
 
+import "strings"
+
 // The predicate stage for an operation with no result: a clause that
 // names it keeps it unfinished with a word of the notdone class
 // (pending, no result, unknown, do not treat as applied), goes against it
@@ -22,31 +24,76 @@ func (t *Text) readOperation(ci int, ms []Mention, s *Subject) signals {
 	if !id && (named == 0 || other) {
 		return g
 	}
-	hits := t.hitsOf(ci, Done, NotDone, Negation, Hedge, Presupposition, Counterfactual)
+	hits := t.hitsOf(ci, Done, NotDone, Started, Negation, Hedge, Presupposition, Counterfactual)
 	for _, h := range hits {
 		cue := quote(t.words(h.T0, h.T1))
 		n, negated := t.negationBefore(ci, h.T0)
+		if !negated && h.Class == Done {
+			// "do not assume applied", "no darla por aplicada"
+			n, negated = t.underNotDone(hits, h)
+		}
 		switch {
+		case h.Class == Started:
+			g.keep("started, no end said: "+cue, h)
 		case h.Class == NotDone && !negated:
 			g.keep("unfinished: "+cue, h)
 		case h.Class == NotDone:
 			g.against("its being unfinished denied: "+quote(t.words(n.T0, h.T1)), h, n)
 		case h.Class == Done && negated:
 			g.keep("not finished: "+quote(t.words(n.T0, h.T1)), h, n)
+		case h.Class == Done && t.possibly(hits):
+			g.keep("maybe finished, outcome unknown: "+cue, h)
 		case h.Class == Done && t.hedged(hits):
 			g.unclear = "inferred to be finished: " + cue
 			g.used = append(g.used, h)
+		case h.Class == Done && !id:
+			// named by its call, not its id: it may be this operation or
+			// another on the same things
+			g.unclear = "named by its call and said to be finished: " + cue
+			g.used = append(g.used, h)
 		case h.Class == Done:
 			g.against("said to be finished: "+cue, h)
-		case h.Class == Presupposition && !t.valueAt(h.T1) || h.Class == Counterfactual:
+		case h.Class == Presupposition && t.presupposes(ci, h) || h.Class == Counterfactual:
 			g.unclear = "taken as finished: " + cue
 			g.used = append(g.used, h)
 		}
 	}
-	if g.aff == "" && g.opp == "" && g.unclear == "" && !id {
-		return signals{} // another fact of its arguments: not about the call
+	if g.aff == "" && g.opp == "" && g.unclear == "" && !(id && t.saysOfID(ci, s)) {
+		return signals{} // a mention, or another fact of its arguments: not about the call's outcome
 	}
 	return g
+}
+
+// underNotDone returns a word of the notdone class at most five words
+// before a word of completion, with no barrier between: "do not assume
+// applied" bears on "applied".
+func (t *Text) underNotDone(hits []Hit, h Hit) (Hit, bool) {
+	for _, o := range hits {
+		if o.Class == NotDone && o.T1 <= h.T0 {
+			if n, blocked := t.gap(o.T1, h.T0); !blocked && n <= 5 {
+				return o, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+// saysOfID reports whether clause ci says something of the operation's
+// id: the id stands as the clause's subject with a word after it ("c17
+// cleared QA"), not as an object ("check the task for reindex-7713") or
+// alone.
+func (t *Text) saysOfID(ci int, s *Subject) bool {
+	c := t.clauses[ci]
+	for i := c.T0; i < c.T1; i++ {
+		if !t.toks[i].Word {
+			continue
+		}
+		if t.toks[i].W != s.ID {
+			return false // the clause opens with something else
+		}
+		return i+1 < c.T1 && t.wordsBetween(i+1, c.T1) > 0
+	}
+	return false
 }
 
 func (t *Text) hedged(hits []Hit) bool {
@@ -61,3 +108,31 @@ func (t *Text) hedged(hits []Hit) bool {
 // valueAt reports whether token i is a value ("since 14:02", "after 30 s"):
 // a presupposition word before it dates, it does not presuppose.
 func (t *Text) valueAt(i int) bool { return i < len(t.toks) && t.toks[i].Value }
+
+// possibility hedges leave an outcome open ("may have finished"); the
+// other hedges infer it ("should be done by now", "presumably finished").
+var possibility = set(`may_have might_have could_have may_be might_be could_be whether if puede_que quiza quizas tal_vez`)
+
+// possibly reports whether the clause's hedge is a possibility only.
+func (t *Text) possibly(hits []Hit) bool {
+	for _, h := range hits {
+		if h.Class == Hedge {
+			return possibility[strings.ReplaceAll(t.words(h.T0, h.T1), " ", "_")]
+		}
+	}
+	return false
+}
+
+// presupposes reports whether a presupposition word opens what it
+// presupposes: "now that", "given that", "ya que" anywhere; "since",
+// "after", "once" at the clause's start or after a comma, and not before
+// a value ("since 14:02" dates).
+func (t *Text) presupposes(ci int, h Hit) bool {
+	if t.valueAt(h.T1) {
+		return false
+	}
+	if h.T1-h.T0 > 1 {
+		return true
+	}
+	return t.wordsBetween(t.clauses[ci].T0, h.T0) == 0 || h.T0 > 0 && t.toks[h.T0-1].W == ","
+}

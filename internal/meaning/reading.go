@@ -51,7 +51,7 @@ type Reading struct {
 var modifierClasses = map[Kind][]Class{
 	Rule:      {Condition, Exception, Quantifier, Attribution, Time, Past, Hedge, Concession, Counterfactual, Question},
 	Claim:     {Condition, Quantifier, Concession, Counterfactual, Question},
-	Operation: {Condition, Quantifier, Attribution, Concession, Question},
+	Operation: {Quantifier, Attribution, Concession, Question},
 	Artifact:  {Condition, Exception, Quantifier, Attribution, Hedge, Concession, Counterfactual, Question},
 	Fact:      {Condition, Quantifier, Attribution, Concession, Counterfactual, Question},
 }
@@ -101,7 +101,7 @@ func (t *Text) predicate(ci int, s *Subject, ms []Mention) (signals, bool) {
 		return t.readFact(ci, ms), has(ms, MatchOf)
 	case Operation:
 		g := t.readOperation(ci, ms, s)
-		return g, g.aff != "" || g.opp != "" || g.unclear != "" || t.namesID(ms, s)
+		return g, g.aff != "" || g.opp != "" || g.unclear != "" || t.namesID(ms, s) && t.saysOfID(ci, s)
 	case Artifact:
 		g := t.readArtifact(ci, ms)
 		return g, g.aff != "" || g.opp != "" || g.unclear != ""

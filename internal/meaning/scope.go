@@ -13,8 +13,8 @@ var barriers = set(`, ( ) [ ] but because so which that who whose whereas while 
 // comma between.
 func (t *Text) negationBefore(ci, i int) (Hit, bool) {
 	for _, h := range t.hitsOf(ci, Negation, Forbid, Permit, Oblige, Reluctance, Retract, Open, NotDone, Stale, Cancel, Holds) {
-		if h.Class != Negation || h.T1 > i || h.T0 < t.start(ci) {
-			continue
+		if h.Class != Negation && !(h.Class == Forbid && t.holdsNegation(h)) || h.T1 > i || h.T0 < t.start(ci) {
+			continue // a prohibition with its own negation ("may not", "must not") negates too
 		}
 		gap, blocked := t.gap(h.T1, i)
 		if h.Sense == "subject" && !t.commaBetween(h.T1, i) || gap <= 3 && !blocked {
@@ -125,4 +125,17 @@ func (t *Text) actionList(a, b int) bool {
 		}
 	}
 	return acts > 0 && other <= 2
+}
+
+// negationWords are the single words that negate.
+var negationWords = set(`not never no cannot can't won't mustn't nor nunca no jamas ni`)
+
+// holdsNegation reports whether a hit's words hold a negation.
+func (t *Text) holdsNegation(h Hit) bool {
+	for k := h.T0; k < h.T1; k++ {
+		if negationWords[t.toks[k].W] {
+			return true
+		}
+	}
+	return false
 }
