@@ -8,7 +8,8 @@ import (
 
 	"github.com/compact-eval/compact-eval/result"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -103,18 +104,21 @@ func (c ArtifactCheck) Check(in *Input) []result.CheckResult {
 	}
 	a.neverNamed(textOnly)
 	a.digests(textOnly)
-	if len(a.msgs) > 0 {
-		r.Status, r.Message = result.Fail, a.msgs[0]
-		if len(a.msgs) > 1 {
-			r.Message += fmt.Sprintf(" (%s)", plural(len(a.msgs), "problem"))
-		}
-		r.Evidence = a.evidence
-		return []result.CheckResult{r}
+	by := result.DecidedTyped
+	if textOnly {
+		by = result.DecidedStatement
 	}
-	r.Status = result.Pass
-	r.Message = fmt.Sprintf("named exactly: %s", strings.Join(due, ", "))
-	r.Evidence = a.found
-	return []result.CheckResult{r}
+	if len(a.msgs) > 0 {
+		msg := a.msgs[0]
+		if len(a.msgs) > 1 {
+			msg += fmt.Sprintf(" (%s)", plural(len(a.msgs), "problem"))
+		}
+		return []result.CheckResult{decide(r, result.Fail, by, msg, a.evidence...)}
+	}
+	if a.unsure != nil {
+		return []result.CheckResult{decide(r, result.Uncertain, result.DecidedJudge, a.unsure.Note, *a.unsure)}
+	}
+	return []result.CheckResult{decide(r, result.Pass, by, fmt.Sprintf("named exactly: %s", strings.Join(due, ", ")), a.found...)}
 }
 
 // artifactRun is one run of the artifact check.
@@ -126,6 +130,8 @@ type artifactRun struct {
 	msgs       []string
 	evidence   []result.Evidence
 	found      []result.Evidence
+	// unsure is the first clause the reader cannot read plainly.
+	unsure *result.Evidence
 }
 
 func (a *artifactRun) fail(e result.Evidence, msg string) {
@@ -187,106 +193,100 @@ func (a *artifactRun) structured() {
 	}
 }
 
+// artifactSubject is the group's subject for the reader: the due paths
+// as the live names, the twins as the lookalikes.
+func (a *artifactRun) subject() *meaning.Subject {
+	return a.st.subjectOf(artifactKey{a.inv, a.bound}, func() *meaning.Subject {
+		s := &meaning.Subject{Kind: meaning.Artifact}
+		for _, p := range a.due {
+			s.Names = append(s.Names, strings.ToLower(p))
+		}
+		for _, p := range a.twins {
+			s.Others = append(s.Others, strings.ToLower(p))
+		}
+		return s
+	})
+}
+
+// artifactKey keys an artifact's subject by its due paths' bound.
+type artifactKey struct {
+	inv   *scenarios.Artifact
+	bound int
+}
+
+func (artifactKey) InvariantID() string  { return "" }
+func (artifactKey) Type() string         { return "" }
+func (artifactKey) Position() result.Pos { return result.Pos{} }
+
 // otherFields reads the fields of a structured summary outside artifacts
-// for what artifacts[] says by status: a clause that presents a twin as
-// the live one ("the loader reads config/db.yaml"), or marks a live path
-// as not live ("config/db.yml is a leftover"), contradicts the statuses.
+// for what artifacts[] says by status (internal/meaning): a clause that
+// presents a twin as the live one ("the loader reads config/db.yaml",
+// "deploy config/db.yaml") or retires a live path ("config/db.yml is a
+// leftover") fails; one that names a twin with no word of which one is
+// live (inside a command line, beside the live one) is uncertain.
 func (a *artifactRun) otherFields() {
-	st := a.st
-	for _, l := range st.leaves {
-		if strings.HasPrefix(l.ptr, "/artifacts/") || isSupersedes(l.ptr) {
+	segs := segments(a.st.leaves, func(l leaf) bool { return strings.HasPrefix(l.ptr, "/artifacts/") || isSupersedes(l.ptr) })
+	a.readings(a.st.readAcross(a.subject(), nil, segs), a.liveListedCurrent())
+}
+
+// liveListedCurrent reports whether artifacts[] marks every due path
+// current: the typed record says which file is live.
+func (a *artifactRun) liveListedCurrent() bool {
+	for _, p := range a.due {
+		if i := a.listed(p); i < 0 || a.st.sum.Artifacts[i].Status != summary.ArtifactCurrent {
+			return false
+		}
+	}
+	return true
+}
+
+// readings records what the clauses about the group say: the first
+// contradiction fails the check, the first unclear clause makes it
+// uncertain.
+func (a *artifactRun) readings(fs []found, liveSaid bool) {
+	// a lookalike named with no word either way is the summary's to
+	// explain only when nothing says which file is live
+	for _, f := range fs {
+		liveSaid = liveSaid || f.r.Live
+	}
+	var kept []found
+	for _, f := range fs {
+		if f.r.Lookalike && liveSaid {
 			continue
 		}
-		var p *polarity.Text
-		read := func() *polarity.Text {
-			if p == nil {
-				p = st.polRaw(l)
-			}
-			return p
+		if f.r.Lookalike && a.st.sum.TextOnly() {
+			a.fail(result.Evidence{Pointer: f.l.ptr, Text: clip.String(f.r.Text, clipLen), Note: "named with nothing saying it is not the live one"},
+				fmt.Sprintf("text names %s and a lookalike (%s) with nothing saying which is live", strings.Join(a.due, ", "), clipQ(f.r.Text)))
+			return
 		}
-		for _, twin := range a.twins {
-			for _, i := range tokenOffsets(l.text, twin) {
-				c := read().Judge(i, i+len(twin), nil, polarity.Current)
-				if c.Kind != polarity.Current {
-					continue
-				}
-				if v := read().Judge(i, i+len(twin), nil, notLive...); v.Negated() {
-					continue
-				}
-				if negatedBefore(read(), strings.ToLower(l.text), i) {
-					continue // "nothing loads config/db.yaml any more"
-				}
-				a.fail(result.Evidence{Pointer: l.ptr, Text: twin, Note: cueNote(c)},
-					fmt.Sprintf("%s presents %s as the live one (%s); the live one is %s", l.ptr, twin, cueNote(c), strings.Join(a.inv.Required, ", ")))
-				return
-			}
-		}
-		for _, path := range a.due {
-			for _, i := range tokenOffsets(l.text, path) {
-				// only the words that retire a file: a negation or a past
-				// "was" says too little of a path outside its entry ("do not
-				// hand-edit config/db.yml", "the log was rotated")
-				if v := read().Judge(i, i+len(path), nil, polarity.Stale, polarity.Supersession); v.Negated() && !v.Reported {
-					a.fail(result.Evidence{Pointer: l.ptr, Seq: st.sd.firstPathSeq(path), Text: path, Note: cueNote(v)},
-						fmt.Sprintf("%s marks the live path %s as not live (%s)", l.ptr, path, cueNote(v)))
-					return
-				}
-			}
-		}
+		kept = append(kept, f)
+	}
+	fs = kept
+	f, ok := strongest(fs)
+	switch {
+	case !ok || f.r.Verdict < meaning.Unclear:
+	case f.r.Verdict == meaning.Contradicts:
+		a.fail(result.Evidence{Pointer: f.l.ptr, Text: clip.String(f.r.Text, clipLen), Note: f.r.Why},
+			fmt.Sprintf("%s contradicts which file is live (%s): %s; the live one is %s", f.l.ptr, f.r.Why, clipQ(f.r.Text), strings.Join(a.inv.Required, ", ")))
+	case a.unsure == nil:
+		a.unsure = &result.Evidence{Pointer: f.l.ptr, Text: clip.String(f.r.Text, clipLen),
+			Note: fmt.Sprintf("%s touches the live file (%s) in words the reader cannot read plainly: %s (%s)", f.l.ptr, strings.Join(a.inv.Required, ", "), clipQ(f.r.Text), f.r.Why)}
 	}
 }
 
-// text applies rules (1) and (2) to a text-only summary.
+// text applies rules (1) and (2) to a text-only summary: every due path
+// is named, and the clauses about the group are read.
 func (a *artifactRun) text() {
 	st := a.st
-	leaves := st.textLeaves()
-	if len(leaves) == 0 {
-		leaves = []leaf{{ptr: "/text"}}
-	}
-	l := leaves[0]
-	p := st.polRaw(l)
-	liveMarked := false
 	for _, path := range a.due {
 		seq := st.sd.firstPathSeq(path)
-		offs := tokenOffsets(l.text, path)
-		if len(offs) == 0 {
+		if findToken(st.text(), path) < 0 {
 			a.fail(result.Evidence{Pointer: "/text", Seq: seq, Text: path, Note: "not named"}, fmt.Sprintf("required path %s is not named in text", path))
 			continue
 		}
-		bad := false
-		for _, i := range offs {
-			v := p.Judge(i, i+len(path), nil, notLive...)
-			if v.Negated() {
-				a.fail(result.Evidence{Pointer: "/text", Seq: seq, Text: path, Note: cueNote(v)},
-					fmt.Sprintf("text marks the live path %s as not live (%s)", path, cueNote(v)))
-				bad = true
-				break
-			}
-			if c := p.Judge(i, i+len(path), nil, polarity.Current); c.Kind == polarity.Current {
-				liveMarked = true
-			}
-		}
-		if !bad {
-			a.found = append(a.found, result.Evidence{Pointer: "/text", Seq: seq, Text: path})
-		}
+		a.found = append(a.found, result.Evidence{Pointer: "/text", Seq: seq, Text: path})
 	}
-	for _, twin := range a.twins {
-		for _, i := range tokenOffsets(l.text, twin) {
-			if c := p.Judge(i, i+len(twin), nil, polarity.Current); c.Kind == polarity.Current {
-				if v := p.Judge(i, i+len(twin), nil, notLive...); !v.Negated() {
-					a.fail(result.Evidence{Pointer: "/text", Text: twin, Note: cueNote(c)},
-						fmt.Sprintf("text presents %s as the live one (%s); the live one is %s", twin, cueNote(c), strings.Join(a.inv.Required, ", ")))
-					return
-				}
-			}
-			if v := p.Judge(i, i+len(twin), nil, notLive...); v.Negated() || liveMarked {
-				continue
-			}
-			a.fail(result.Evidence{Pointer: "/text", Text: twin, Note: "named with nothing saying it is not the live one"},
-				fmt.Sprintf("text names %s and %s with nothing saying which is live", strings.Join(a.due, ", "), twin))
-			return
-		}
-	}
+	a.readings(st.readAcross(a.subject(), nil, [][]leaf{st.textLeaves()}), false)
 }
 
 // neverNamed applies rule (3).
@@ -374,23 +374,6 @@ func nearPaths(st *state, p string) string {
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// negativeWords deny what follows them in their clause.
-var negativeWords = set(`not never no nothing nobody none neither nor nada nadie nunca ningun ninguna ninguno jamas`)
-
-// negatedBefore reports whether a negative word stands before offset at in
-// its clause of p (whose lower-cased text is low).
-func negatedBefore(p *polarity.Text, low string, at int) bool {
-	if at > len(low) {
-		return false
-	}
-	for _, w := range wordsAt(low[:at]) {
-		if negativeWords[w.word] && p.SameClause(w.pos, at) {
 			return true
 		}
 	}

@@ -52,10 +52,10 @@
 //	21 scenarios OK
 //
 //	$ compact-eval run --out base
-//	verdict: finished 84 units (21 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 71% (57/80, 5 skipped); 49 compaction regressions
+//	verdict: finished 84 units (21 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 75% (60/80, 5 skipped); 49 compaction regressions
 //
 //	          summarizer  units         invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
-//	        builtin:mask     21  71% (57/80, 5 skipped)   96% (139/145, 174 skipped)            3                  0.44                   4064
+//	        builtin:mask     21  75% (60/80, 5 skipped)   96% (139/145, 174 skipped)            3                  0.44                   4064
 //	  builtin:extractive     21  61% (43/71, 5 skipped)   100% (241/241, 45 skipped)           17                  0.34                   1147
 //	    builtin:truncate     21  19% (15/77, 5 skipped)  100% (140/140, 168 skipped)           29                  0.43                   3491
 //	        builtin:none     21          — (55 skipped)              — (231 skipped)            0                     —                      —

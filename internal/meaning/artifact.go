@@ -41,12 +41,15 @@ func (t *Text) readArtifact(ci int, ms []Mention) signals {
 
 // marker returns the artifact word nearest to mention m between tokens lo
 // and hi, and whether a negation bears on it.
-func (t *Text) marker(ci int, m Mention, lo, hi int) (Hit, bool, bool) {
+func (t *Text) marker(ci int, m Mention, lo, hi int, classes ...Class) (Hit, bool, bool) {
 	var best Hit
 	found, dist := false, 1<<30
-	for _, h := range t.hitsOf(ci, Stale, Current, Old, Cancel, Negation) {
-		if h.T0 < lo || h.T1 > hi || h.Class == Negation || h.T0 >= m.T0 && h.T1 <= m.T1 {
+	for _, h := range t.hitsOf(ci, append(classes, Negation)...) {
+		if h.T0 < lo || h.T1 > hi || h.Class == Negation || h.T0 >= m.T0 && h.T1 <= m.T1 || !t.near(m, h, 4) {
 			continue
+		}
+		if h.Class == Old && h.T1 <= m.T0 && t.destinationBetween(h.T1, m.T0) {
+			continue // "was switched to config/db.yaml": the file a change went to
 		}
 		d := h.T0 - m.T1
 		if h.T1 <= m.T0 {
@@ -61,16 +64,21 @@ func (t *Text) marker(ci int, m Mention, lo, hi int) (Hit, bool, bool) {
 }
 
 func (t *Text) livePath(ci int, m Mention, lo, hi int, g *signals) {
-	h, ok, negated := t.marker(ci, m, lo, hi)
+	// only a word that retires a file, or denies its being live, bears on
+	// the live one: "was", "not" or "do not edit" say too little of it
+	h, ok, negated := t.marker(ci, m, lo, hi, Stale, Current, Cancel)
 	name := quote(t.words(m.T0, m.T1))
 	switch {
+	case !ok && t.pastAfter(m):
+		g.against(name + " said to be the one before: " + quote(t.words(m.T1, m.T1+1)))
 	case !ok:
 	case h.Class == Current && !negated:
 		g.keep(name+" said live: "+quote(t.words(h.T0, h.T1)), h)
+		g.live = true
 	case h.Class == Current && liveStates[strings.ReplaceAll(t.words(h.T0, h.T1), " ", "_")]:
 		g.against(name+" said not live: "+quote(t.words(h.T0, h.T1)), h)
 	case h.Class != Current && !negated:
-		g.against(name+" retired: "+quote(t.words(h.T0, h.T1)), h)
+		g.against(name+" marked not live: "+quote(t.words(h.T0, h.T1)), h)
 	}
 }
 
@@ -80,8 +88,10 @@ func (t *Text) lookalike(ci int, m Mention, lo, hi int, g *signals) {
 		g.keep(name+" denied: "+quote(t.words(n.T0, m.T1)), n)
 		return
 	}
-	h, ok, negated := t.marker(ci, m, lo, hi)
+	h, ok, negated := t.marker(ci, m, lo, hi, Stale, Current, Old, Cancel)
 	switch {
+	case t.inCode[m.T0]:
+		g.against(name + " named in a command or code: the one to use")
 	case len(t.hitsOf(ci, Past)) > 0 && !t.reportsAfter(t.hitsOf(ci, Past)[0]):
 		g.keep(name + " named in the past: " + quote(t.words(t.hitsOf(ci, Past)[0].T0, t.hitsOf(ci, Past)[0].T1)))
 	case ok && (h.Class != Current) != negated:
@@ -90,5 +100,36 @@ func (t *Text) lookalike(ci int, m Mention, lo, hi int, g *signals) {
 		g.against(name+" presented as the live one: "+quote(t.words(h.T0, h.T1)), h)
 	default:
 		g.unclear = "names the lookalike " + name + " with no word of which one is live"
+		g.lookalike = true
 	}
 }
+
+func (t *Text) destinationBetween(a, b int) bool {
+	for k := a; k < b; k++ {
+		if destination[t.toks[k].W] {
+			return true
+		}
+	}
+	return false
+}
+
+// pastAfter reports whether a past copula follows a name ("config/db.yaml
+// was the file"): it was the one, it is no longer.
+func (t *Text) pastAfter(m Mention) bool {
+	k := m.T1
+	for k < len(t.toks) && t.inParens[k] || k < len(t.toks) && (t.toks[k].W == "(" || t.toks[k].W == ")") {
+		k++
+	}
+	if k+1 >= len(t.toks) {
+		return false
+	}
+	switch t.toks[k].W {
+	case "was", "were", "era", "fue":
+		return oneBefore[t.toks[k+1].W] // "was the file", not "was rendered"
+	}
+	return false
+}
+
+// oneBefore words after a past copula name what a file was: "was the
+// file", "era el bueno".
+var oneBefore = set(`the a an our its their el la los las un una`)

@@ -178,19 +178,21 @@ func (t *Text) causeOn(h Hit, names []Mention) bool {
 	return false
 }
 
-// prepositions put a name inside a phrase about something else.
-var prepositions = set(`de del en con sobre para por al desde hacia via of in on for with about from to into through`)
+// articles may open a clause before its subject.
+var articles = set(`el la los las the a an un una`)
 
-// statedOf reports whether one of the names stands as what the clause says
-// something of: not right after a preposition ("medido a través de la
-// CDN" names the CDN as a route, "la CDN añade" as the subject).
+// statedOf reports whether one of the names stands as what the clause
+// says something of: its first word, articles aside ("la CDN añade la
+// latencia", "el DNS está roto"), not an object or a route ("devuelve los
+// buffers", "medido a través de la CDN").
 func (t *Text) statedOf(names []Mention) bool {
 	for _, m := range names {
-		k := m.T0 - 1
-		for k >= 0 && (t.toks[k].W == "el" || t.toks[k].W == "la" || t.toks[k].W == "the" || t.toks[k].W == "los" || t.toks[k].W == "las") {
-			k--
+		c := t.clauses[t.ClauseAt(t.toks[m.T0].A)]
+		k := c.T0
+		for k < m.T0 && (!t.toks[k].Word || articles[t.toks[k].W]) {
+			k++
 		}
-		if k < 0 || !prepositions[t.toks[k].W] {
+		if k == m.T0 {
 			return true
 		}
 	}

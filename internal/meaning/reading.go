@@ -40,6 +40,9 @@ type Reading struct {
 	Other  string
 	// Mods are the clause's modifiers that the source does not carry.
 	Mods []Modifier
+	// Live is set when the clause says an artifact's live name is live;
+	// Lookalike when it names a lookalike with no word of which is live.
+	Live, Lookalike bool
 	// Reported is set when the clause reports someone else's words (an
 	// attribution the source does not carry, a claim it distances itself
 	// from): what it says against the subject is reported, not said, and
@@ -52,7 +55,7 @@ var modifierClasses = map[Kind][]Class{
 	Rule:      {Condition, Exception, Quantifier, Attribution, Time, Past, Hedge, Concession, Counterfactual, Question},
 	Claim:     {Condition, Quantifier, Concession, Counterfactual, Question},
 	Operation: {Quantifier, Attribution, Concession, Question},
-	Artifact:  {Condition, Exception, Quantifier, Attribution, Hedge, Concession, Counterfactual, Question},
+	Artifact:  {Condition, Exception, Quantifier, Hedge, Concession, Counterfactual, Question},
 	Fact:      {Condition, Quantifier, Attribution, Concession, Counterfactual, Question},
 }
 
@@ -71,6 +74,7 @@ func (t *Text) Read(s *Subject) []Reading {
 		}
 		r := Reading{Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci)}
 		r.Verdict, r.Why = decide(g, s.Kind)
+		r.Live, r.Lookalike = g.live, g.lookalike && g.aff == "" && g.opp == ""
 		if s.Kind == Rule {
 			t.bind(&r, ms)
 		}

@@ -16,6 +16,9 @@ type signals struct {
 	// old is set when a clause names its subject only as an old belief
 	// ("initially we thought …"): it does not touch it.
 	old bool
+	// live is set when an artifact's live name is said to be live;
+	// lookalike when a lookalike is named with no word of which is live.
+	live, lookalike bool
 	// affOutside is set when something outside brackets keeps the
 	// subject: what brackets keep ("the investigation (read-only until
 	// #5) may now apply") does not outweigh what the clause says.
@@ -188,6 +191,7 @@ func (g *signals) merge(o signals) {
 		g.unclear = o.unclear
 	}
 	g.ended = g.ended || o.ended
+	g.live, g.lookalike = g.live || o.live, g.lookalike || o.lookalike
 	g.used = append(g.used, o.used...)
 }
 
@@ -289,6 +293,9 @@ func (t *Text) near(m Mention, h Hit, n int) bool {
 	for k := a; k < b; k++ {
 		w := t.toks[k].W
 		switch {
+		case t.inParens[k] || w == "(" || w == ")" || w == "[" || w == "]":
+			// a bracket between them qualifies the first: "config/db.yaml
+			// (sha256:abc) is not used"
 		case coordinators[w]:
 			return false
 		case w == "," && k+1 < b && relatives[t.toks[k+1].W]:

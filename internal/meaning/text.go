@@ -12,8 +12,9 @@ type Text struct {
 	s       string
 	toks    []Token
 	clauses []Clause
-	// inParens is set for the tokens inside brackets or parentheses.
-	inParens []bool
+	// inParens is set for the tokens inside brackets or parentheses;
+	// inCode for those inside a `code span`.
+	inParens, inCode []bool
 
 	mu   sync.Mutex
 	hits [][]Hit // by clause; nil until found
@@ -30,7 +31,7 @@ type Hit struct {
 // New reads text, which should be folded (textmatch.Fold).
 func New(text string) *Text {
 	toks := tokenize(text)
-	return &Text{s: text, toks: toks, clauses: clauses(toks), inParens: bracketed(toks)}
+	return &Text{s: text, toks: toks, clauses: clauses(toks), inParens: bracketed(toks), inCode: coded(toks)}
 }
 
 // String returns the text.
@@ -198,6 +199,20 @@ func bracketed(toks []Token) []bool {
 		default:
 			out[i] = depth > 0
 		}
+	}
+	return out
+}
+
+// coded marks the tokens inside `…`.
+func coded(toks []Token) []bool {
+	out := make([]bool, len(toks))
+	in := false
+	for i, tk := range toks {
+		if tk.W == "`" {
+			in = !in
+			continue
+		}
+		out[i] = in
 	}
 	return out
 }
