@@ -8,7 +8,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -51,93 +51,153 @@ func (c CorrectionCheck) Check(in *Input) []result.CheckResult {
 	if !ok {
 		return []result.CheckResult{r}
 	}
-	var msgs []string
-	fail := func(e result.Evidence, msg string) {
-		r.Evidence = append(r.Evidence, e)
-		msgs = append(msgs, msg)
-	}
-	subject := inv.Subject
-	if subject == "" {
-		subject = "the value"
+	cr := correctionRun{st: st, inv: inv, subject: inv.Subject, src: st.sourceOf(inv.SourceSeq)}
+	if cr.subject == "" {
+		cr.subject = "the value"
 	}
 	leaves := st.leaves
 	if st.sum.TextOnly() {
 		leaves = st.textLeaves()
 	}
+	cr.read(leaves)
+	cr.citations()
+	by := result.DecidedStatement
+	if cr.typedRecord() {
+		by = result.DecidedTyped
+	}
+	switch {
+	case len(cr.msgs) > 0:
+		msg := cr.msgs[0]
+		if len(cr.msgs) > 1 {
+			msg += fmt.Sprintf(" (%s)", plural(len(cr.msgs), "problem"))
+		}
+		return []result.CheckResult{decide(r, result.Fail, by, msg, cr.evidence...)}
+	case cr.unsure != nil:
+		return []result.CheckResult{decide(r, result.Uncertain, result.DecidedJudge, cr.unsure.Note, *cr.unsure)}
+	}
+	return []result.CheckResult{decide(r, result.Pass, by,
+		fmt.Sprintf("%s is %s at %s; %s appears only as superseded", cr.subject, inv.New, cr.newAt.Pointer, inv.Old), *cr.newAt)}
+}
+
+// correctionRun is one run of the correction check.
+type correctionRun struct {
+	st       *state
+	inv      *scenarios.Correction
+	subject  string
+	src      *meaning.Text
+	msgs     []string
+	evidence []result.Evidence
+	newAt    *result.Evidence
+	unsure   *result.Evidence
+}
+
+func (c *correctionRun) fail(e result.Evidence, msg string) {
+	c.evidence = append(c.evidence, e)
+	c.msgs = append(c.msgs, msg)
+}
+
+func (c *correctionRun) doubt(l leaf, rd meaning.Reading, what string) {
+	if c.unsure == nil {
+		note := fmt.Sprintf("%s states %s in words the reader cannot read plainly: %s (%s)", l.ptr, what, clipQ(rd.Text), rd.Why)
+		c.unsure = &result.Evidence{Pointer: l.ptr, Seq: c.inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: note}
+	}
+}
+
+// read reads every occurrence of the two values (internal/meaning): the
+// new one must be stated plainly somewhere outside supersedes and the
+// artifacts its status retires; the old one only named as the old one.
+func (c *correctionRun) read(leaves []leaf) {
+	st, inv := c.st, c.inv
 	oldF, newF := st.valueFinder(inv.Old, inv.SourceSeq), st.valueFinder(inv.New, inv.SourceSeq)
-	var newAt, newElsewhere *result.Evidence
+	var elsewhere *result.Evidence
 	for _, l := range leaves {
 		retired, isRetired := st.retiredArtifact(l.ptr)
-		for _, sp := range newF.spans(st, l) {
+		for _, rd := range newF.readings(st, l, meaning.Now, c.src) {
+			note := ""
 			switch {
 			case isRetired:
-				if newElsewhere == nil {
-					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in an artifact marked " + retired}
-				}
+				note = "only in an artifact marked " + retired
 			case isSupersedes(l.ptr):
-				if newElsewhere == nil {
-					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "only in supersedes, which holds the old value"}
-				}
-			case sp.v.Kind != "":
-				if newElsewhere == nil {
-					note := "stated only as not current (" + cueNote(sp.v) + ")"
-					if sp.v.Reported {
-						note = "only reported, not stated"
-					}
-					newElsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: note}
-				}
-			case newAt == nil:
-				newAt = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
+				note = "only in supersedes, which holds the old value"
+			case rd.Verdict == meaning.Contradicts:
+				note = "stated only as not current (" + rd.Why + ")"
+			case rd.Reported:
+				note = "only reported, not stated"
+			case rd.Verdict == meaning.Unclear:
+				c.doubt(l, rd, "the corrected "+c.subject+" "+inv.New)
+			case c.newAt == nil:
+				c.newAt = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "new value " + inv.New}
+			}
+			if note != "" && elsewhere == nil {
+				elsewhere = &result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: note}
 			}
 		}
-		if isSupersedes(l.ptr) || isRetired {
-			continue // an old value, or an artifact its status retires
-		}
-		for _, sp := range oldF.spans(st, l) {
-			if sp.v.Kind != "" {
-				continue // marked as replaced, or someone else's claim
-			}
-			fail(result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current"},
-				fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, subject, inv.Old, inv.New, inv.SourceSeq))
-			break
+		if !isSupersedes(l.ptr) && !isRetired {
+			c.readOld(l, oldF)
 		}
 	}
-	if newAt == nil {
-		msg := fmt.Sprintf("the corrected %s %s (from #%d) is missing", subject, inv.New, inv.SourceSeq)
+	if c.newAt == nil && c.unsure == nil {
+		msg := fmt.Sprintf("the corrected %s %s (from #%d) is missing", c.subject, inv.New, inv.SourceSeq)
 		ev := result.Evidence{Seq: inv.SourceSeq, Text: inv.New, Note: "new value missing"}
-		if newElsewhere != nil {
-			msg += fmt.Sprintf(": %s has it %s", newElsewhere.Pointer, newElsewhere.Note)
-			ev = *newElsewhere
+		if elsewhere != nil {
+			msg += fmt.Sprintf(": %s has it %s", elsewhere.Pointer, elsewhere.Note)
+			ev = *elsewhere
 		}
-		msgs = append([]string{msg}, msgs...)
-		r.Evidence = append([]result.Evidence{ev}, r.Evidence...)
+		c.msgs = append([]string{msg}, c.msgs...)
+		c.evidence = append([]result.Evidence{ev}, c.evidence...)
 	}
-	// The corrections entry that carries the new value cites an event that
-	// states it.
-	if !st.sum.TextOnly() && len(msgs) == 0 {
-		for i, cr := range st.sum.Corrections {
-			l := leaf{ptr: ptrf("corrections", i, "value"), text: cr.Value, folded: foldText(cr.Value)}
-			if cr.SourceSeq == 0 || cr.SourceSeq == inv.SourceSeq || len(newF.spans(st, l)) == 0 {
-				continue
-			}
-			if text, ok := st.sd.citedText(cr.SourceSeq); ok && newF.in(text, text) {
-				continue
-			}
-			fail(result.Evidence{Pointer: ptrf("corrections", i, "source_seq"), Seq: cr.SourceSeq, Text: cr.Value, Note: fmt.Sprintf("cites #%d, which does not state %s", cr.SourceSeq, inv.New)},
-				fmt.Sprintf("the correction at /corrections/%d cites #%d, which does not state %s (corrected at #%d)", i, cr.SourceSeq, inv.New, inv.SourceSeq))
+}
+
+// readOld reads the old value's occurrences in l: stated as the value now
+// (or brought back) fails; named as the old one passes.
+func (c *correctionRun) readOld(l leaf, oldF valueFinder) {
+	inv := c.inv
+	for _, rd := range oldF.readings(c.st, l, meaning.Replaced, c.src) {
+		switch {
+		case rd.Reported || rd.Verdict != meaning.Contradicts:
+		default:
+			c.fail(result.Evidence{Pointer: l.ptr, Seq: inv.SourceSeq, Text: clip.String(l.text, clipLen), Note: "old value " + inv.Old + " stated as current: " + rd.Why},
+				fmt.Sprintf("%s states the old %s %s as current; it was corrected to %s at #%d", l.ptr, c.subject, inv.Old, inv.New, inv.SourceSeq))
+			return
 		}
 	}
-	if len(msgs) > 0 {
-		r.Status, r.Message = result.Fail, msgs[0]
-		if len(msgs) > 1 {
-			r.Message += fmt.Sprintf(" (%s)", plural(len(msgs), "problem"))
-		}
-		return []result.CheckResult{r}
+}
+
+// citations checks that the corrections entry that carries the new value
+// cites an event that states it.
+func (c *correctionRun) citations() {
+	st, inv := c.st, c.inv
+	if st.sum.TextOnly() || len(c.msgs) > 0 {
+		return
 	}
-	r.Status = result.Pass
-	r.Message = fmt.Sprintf("%s is %s at %s; %s appears only as superseded", subject, inv.New, newAt.Pointer, inv.Old)
-	r.Evidence = []result.Evidence{*newAt}
-	return []result.CheckResult{r}
+	newF := st.valueFinder(inv.New, inv.SourceSeq)
+	for i, cr := range st.sum.Corrections {
+		if cr.SourceSeq == 0 || cr.SourceSeq == inv.SourceSeq || !newF.in(cr.Value, foldText(cr.Value)) {
+			continue
+		}
+		if text, ok := st.sd.citedText(cr.SourceSeq); ok && newF.in(text, text) {
+			continue
+		}
+		c.fail(result.Evidence{Pointer: ptrf("corrections", i, "source_seq"), Seq: cr.SourceSeq, Text: cr.Value, Note: fmt.Sprintf("cites #%d, which does not state %s", cr.SourceSeq, inv.New)},
+			fmt.Sprintf("the correction at /corrections/%d cites #%d, which does not state %s (corrected at #%d)", i, cr.SourceSeq, inv.New, inv.SourceSeq))
+	}
+}
+
+// typedRecord reports whether corrections[] holds the correction: an entry
+// whose value is the new value and whose supersedes is the old one.
+func (c *correctionRun) typedRecord() bool {
+	newF, oldF := c.st.valueFinder(c.inv.New, c.inv.SourceSeq), c.st.valueFinder(c.inv.Old, c.inv.SourceSeq)
+	for _, cr := range c.st.sum.Corrections {
+		if newF.in(cr.Value, foldText(cr.Value)) && oldF.in(cr.Supersedes, foldText(cr.Supersedes)) {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceOf is the event at seq read, for the modifiers it carries.
+func (st *state) sourceOf(seq int) *meaning.Text {
+	return sourceText(st.eventText(seq))
 }
 
 // valueFinder finds a correction value in a field: as a whole token of
@@ -212,72 +272,37 @@ func (f valueFinder) in(text, lowFolded string) bool {
 	return false
 }
 
-// valueSpan is one occurrence of a value in a field, with what its clause
-// says about it (for a value, "not current" cues count).
-type valueSpan struct {
-	v polarity.Verdict
-}
-
-// spans returns every occurrence of the value in leaf l.
-func (f valueFinder) spans(st *state, l leaf) []valueSpan {
-	var out []valueSpan
+// readings returns what the clause around every occurrence of the value
+// in leaf l says of it, for its role (internal/meaning.ReadValue): found as
+// a whole token of the folded text, else as the same quantity or day.
+func (f valueFinder) readings(st *state, l leaf, role meaning.Role, src *meaning.Text) []meaning.Reading {
+	var out []meaning.Reading
 	low := l.lower
 	if low == "" {
 		low = strings.ToLower(l.folded)
 	}
-	needle := f.low
-	var p *polarity.Text // read once the value is found
-	for off := 0; needle != "" && off < len(low); {
-		i := findToken(low[off:], needle)
-		if i < 0 {
-			break
+	if len(low) == len(l.folded) {
+		for _, i := range tokenOffsets(low, f.low) {
+			out = append(out, st.mtext(l).ReadValue(i, i+len(f.low), role, src))
 		}
-		i += off
-		v := polarity.Verdict{}
-		if len(low) == len(l.folded) {
-			if p == nil {
-				p = st.pol(l)
-			}
-			v = valueVerdict(p, i, i+len(needle))
-		}
-		out = append(out, valueSpan{v: v})
-		off = i + len(needle)
 	}
-	if len(out) > 0 {
+	if len(out) > 0 || !f.isQ && f.date == nil {
 		return out
 	}
+	raw := meaning.New(l.text) // quantity and date offsets are in the text as written
 	if f.isQ {
 		for _, q := range st.quantities(l) {
 			if quantity.Same(q, f.q) {
-				out = append(out, valueSpan{v: judgeValue(st, l, q.Start, q.End)})
+				out = append(out, raw.ReadValue(q.Start, q.End, role, src))
 			}
 		}
 	}
 	if f.date != nil {
 		for _, d := range st.dates(l) {
 			if d.Month == f.date.Month && d.Day == f.date.Day {
-				out = append(out, valueSpan{v: judgeValue(st, l, d.Start, d.End)})
+				out = append(out, raw.ReadValue(d.Start, d.End, role, src))
 			}
 		}
 	}
 	return out
-}
-
-// judgeValue reads what l.text says of the value at [start, end): a
-// polarity cue that marks it as not current or former, else a history
-// frame (polarity.Text.HistoryFrame).
-func judgeValue(st *state, l leaf, start, end int) polarity.Verdict {
-	return valueVerdict(st.polRaw(l), start, end)
-}
-
-// valueVerdict is what p says of the value at [start, end): a cue of
-// notCurrentOrFormer, else a history frame.
-func valueVerdict(p *polarity.Text, start, end int) polarity.Verdict {
-	v := p.Judge(start, end, nil, notCurrentOrFormer...)
-	if v.Kind == "" {
-		if h, ok := p.HistoryFrame(start, end); ok {
-			return h
-		}
-	}
-	return v
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -62,8 +63,9 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 		leaves = st.textLeaves()
 	}
 	var near []result.Evidence
-	var kept *result.Evidence
+	var kept, unsure *result.Evidence
 	fs := st.filters(inv.Match)
+	src := st.sourceOf(first)
 	for _, l := range leaves {
 		pattern := ""
 		if len(inv.Match) > 0 {
@@ -79,14 +81,16 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 					near = append(near, result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})
 					continue
 				}
-				v := st.polRaw(l).Judge(q.Start, q.End, nil, notCurrent...)
-				if v.Negated() {
-					r.Status = result.Fail
-					r.Message = fmt.Sprintf("%s takes back %s: %s (%s)", l.ptr, want, clipQ(l.text), cueNote(v))
-					r.Evidence = []result.Evidence{{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern, Note: cueNote(v)}}
-					return []result.CheckResult{r}
-				}
-				if kept == nil && v.Kind == "" {
+				rd := meaning.New(l.text).ReadValue(q.Start, q.End, meaning.Figure, src)
+				switch {
+				case rd.Reported:
+				case rd.Verdict == meaning.Contradicts:
+					return []result.CheckResult{decide(r, result.Fail, result.DecidedStatement, fmt.Sprintf("%s takes back %s: %s (%s)", l.ptr, want, clipQ(l.text), rd.Why),
+						result.Evidence{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern, Note: rd.Why})}
+				case rd.Verdict == meaning.Unclear && unsure == nil:
+					unsure = &result.Evidence{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern,
+						Note: fmt.Sprintf("%s states %s in words the reader cannot read plainly: %s (%s)", l.ptr, want, clipQ(rd.Text), rd.Why)}
+				case rd.Verdict == meaning.Restates && kept == nil:
 					kept = &result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}
 				}
 				continue
@@ -105,17 +109,17 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 	}
 	if kept != nil {
 		if e, ok := st.swappedUnit(inv, leaves, fs, first); ok {
-			r.Status = result.Fail
-			r.Message = fmt.Sprintf("%s states %s of %s where %s is kept at %s: the same number in another unit", e.Pointer, e.Text, clip.String(e.Pattern, 40), want, kept.Pointer)
-			r.Evidence = []result.Evidence{e, *kept}
-			return []result.CheckResult{r}
+			return []result.CheckResult{decide(r, result.Fail, result.DecidedStatement,
+				fmt.Sprintf("%s states %s of %s where %s is kept at %s: the same number in another unit", e.Pointer, e.Text, clip.String(e.Pattern, 40), want, kept.Pointer), e, *kept)}
 		}
-		r.Status = result.Pass
-		r.Message = fmt.Sprintf("%s kept at %s as %q", want, kept.Pointer, kept.Text)
-		r.Evidence = []result.Evidence{*kept}
-		return []result.CheckResult{r}
 	}
-	r.Status = result.Fail
+	if unsure != nil {
+		return []result.CheckResult{decide(r, result.Uncertain, result.DecidedJudge, unsure.Note, *unsure)}
+	}
+	if kept != nil {
+		return []result.CheckResult{decide(r, result.Pass, result.DecidedStatement, fmt.Sprintf("%s kept at %s as %q", want, kept.Pointer, kept.Text), *kept)}
+	}
+	r.Status, r.DecidedBy = result.Fail, result.DecidedStatement
 	where := ""
 	if len(inv.Match) > 0 {
 		where = " where " + anyOf(inv.Match) + " matches"
@@ -155,7 +159,7 @@ func (st *state) swappedUnit(inv *scenarios.Quantity, leaves []leaf, fs []*filte
 			continue
 		}
 		qs := st.quantities(l)
-		p := st.polRaw(l)
+		p := meaning.New(l.text)
 		for i, pat := range inv.Match {
 			re := fs[i].re
 			if re == nil {
@@ -167,7 +171,7 @@ func (st *state) swappedUnit(inv *scenarios.Quantity, leaves []leaf, fs []*filte
 				// timeout 30 s)
 				var q *quantity.Quantity
 				for k := range qs {
-					if qs[k].Start >= m[1] && p.SameClause(m[0], qs[k].Start) {
+					if qs[k].Start >= m[1] && p.ClauseAt(m[0]) == p.ClauseAt(qs[k].Start) {
 						q = &qs[k]
 						break
 					}
@@ -175,8 +179,8 @@ func (st *state) swappedUnit(inv *scenarios.Quantity, leaves []leaf, fs []*filte
 				if q == nil || q.Value != inv.Value || q.Unit == "" || q.Is(inv.Value, inv.Unit) || !quantity.SameDimension(q.Unit, inv.Unit) {
 					continue
 				}
-				if p.Judge(q.Start, q.End, nil, notCurrent...).Negated() {
-					continue
+				if p.ReadValue(q.Start, q.End, meaning.Figure, nil).Verdict == meaning.Contradicts {
+					continue // "30 s (not 30 ms)"
 				}
 				return result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pat, Note: "the same number in another unit"}, true
 			}

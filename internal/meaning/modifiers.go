@@ -31,11 +31,10 @@ func (m Modifier) String() string {
 // classes, leaving out the tokens the predicate read (skip).
 func (t *Text) modifiers(ci int, classes []Class, skip func(Hit) bool) []Modifier {
 	var out []Modifier
-	for _, h := range t.hitsOf(ci, classes...) {
-		if skip != nil && skip(h) || h.Class == Past && t.reportsAfter(h) || t.insidePredicate(ci, h) || t.even(h) || t.sessionScope(ci, h) {
-			continue
+	for _, md := range t.modifierHits(ci, classes) {
+		if skip == nil || !skip(md.hit) {
+			out = append(out, md.Modifier)
 		}
-		out = append(out, Modifier{Class: h.Class, Sense: h.Sense, Cue: t.words(h.T0, h.T1), Object: t.object(ci, h.T1), Before: t.contentWords(t.clauses[ci].T0, h.T0)})
 	}
 	for _, c := range classes {
 		if c == Question && t.question(ci) {
@@ -101,6 +100,9 @@ var stopWords = set(`the and for with that this from into onto over upon than th
 func accounted(m Modifier, src *Text) bool {
 	if src == nil {
 		return false
+	}
+	if m.Class == Comparison && m.Sense == "upper" && !src.HasClass(Comparison) {
+		return true // a value stated as the limit it is ("must not exceed 30 s" of "timeouts are 30 s")
 	}
 	for ci := range src.clauses {
 		for _, h := range src.hitsOf(ci, m.Class) {
@@ -213,7 +215,7 @@ func (t *Text) even(h Hit) bool {
 // sessionWords name the work a rule is given for: a time limit over them
 // ("during the investigation", "mientras dure la revisión") is the rule's
 // own scope, not an expiry.
-var sessionWords = set(`session investigation review audit incident task work sesion investigacion revision auditoria incidente tarea trabajo`)
+var sessionWords = set(`session investigation review audit incident task work sev sev1 sev2 sev3 outage migration cutover cut-over window maintenance sesion investigacion revision auditoria incidente tarea trabajo migracion ventana`)
 
 func (t *Text) sessionScope(ci int, h Hit) bool {
 	if h.Class != Time {
@@ -257,4 +259,26 @@ func (t *Text) holdsAlike(words []string) bool {
 		}
 	}
 	return false
+}
+
+// modifierHit is a modifier with the hit it was read from.
+type modifierHit struct {
+	Modifier
+	hit Hit
+}
+
+// modifierHits returns the modifiers of clause ci among classes: every
+// hit of them but a past copula that reports an instruction, a cue inside
+// a longer phrase of a predicate, a condition after "even", and a time
+// limit over the work itself.
+func (t *Text) modifierHits(ci int, classes []Class) []modifierHit {
+	var out []modifierHit
+	for _, h := range t.hitsOf(ci, classes...) {
+		if h.Class == Question || h.Class == Past && t.reportsAfter(h) || t.insidePredicate(ci, h) || t.even(h) || t.sessionScope(ci, h) {
+			continue
+		}
+		m := Modifier{Class: h.Class, Sense: h.Sense, Cue: t.words(h.T0, h.T1), Object: t.object(ci, h.T1), Before: t.contentWords(t.clauses[ci].T0, h.T0)}
+		out = append(out, modifierHit{m, h})
+	}
+	return out
 }
