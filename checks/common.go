@@ -74,16 +74,6 @@ func badPattern(r result.CheckResult, patterns ...[]string) (result.CheckResult,
 	return r, false
 }
 
-// matchLeaves returns the first leaf matching any pattern.
-func matchLeaves(leaves []leaf, patterns []string) (l leaf, pattern, match string, ok bool) {
-	for _, l := range leaves {
-		if p, m, ok := textmatch.FindAny(patterns, l.folded); ok {
-			return l, p, m, true
-		}
-	}
-	return leaf{}, "", "", false
-}
-
 func anyOf(patterns []string) string { return strings.Join(patterns, " | ") }
 
 func fieldOf(ptr string) string {

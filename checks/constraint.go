@@ -316,22 +316,3 @@ func quoteAll(names []string) string {
 	}
 	return strings.Join(q, " or ")
 }
-
-// languageName names a language code for a message.
-func languageName(code string) string {
-	switch code {
-	case "en":
-		return "English"
-	case "es":
-		return "Spanish"
-	}
-	return code
-}
-
-func languageNames(codes []string) string {
-	names := make([]string, len(codes))
-	for i, c := range codes {
-		names[i] = languageName(c)
-	}
-	return strings.Join(names, ", ")
-}

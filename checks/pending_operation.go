@@ -178,16 +178,32 @@ func (st *state) verifiedOp(inv *scenarios.PendingOperation) (result.Evidence, b
 // completed", "deploy_cgw_214 went out", "reindex-7713 llegó hasta el
 // final".
 func (st *state) successClaim(l leaf, id string) (string, bool) {
-	sub := st.subjectOf(callKey(id), func() *meaning.Subject {
-		low := strings.ToLower(id)
-		return &meaning.Subject{Kind: meaning.Operation, ID: low, Names: []string{low}}
-	})
-	for _, r := range st.mtext(l).Read(sub) {
+	for _, r := range st.mtext(l).Read(st.callSubject(id)) {
 		if r.Verdict == meaning.Contradicts {
 			return r.Text, true
 		}
 	}
 	return "", false
+}
+
+// unfinishedClaim returns a clause of leaf l that says the call with id
+// is unfinished (pending, no result, unknown: internal/meaning's notdone
+// words), with what said so.
+func (st *state) unfinishedClaim(l leaf, id string) (string, string, bool) {
+	for _, r := range st.mtext(l).Read(st.callSubject(id)) {
+		if r.Verdict == meaning.Restates && !r.Reported && r.Cue == meaning.NotDone {
+			return r.Text, r.Why, true
+		}
+	}
+	return "", "", false
+}
+
+// callSubject is the subject of the call with id: its id alone.
+func (st *state) callSubject(id string) *meaning.Subject {
+	return st.subjectOf(callKey(id), func() *meaning.Subject {
+		low := strings.ToLower(id)
+		return &meaning.Subject{Kind: meaning.Operation, ID: low, Names: []string{low}}
+	})
 }
 
 // callKey keys the subject of a call by its id in the per-scenario cache.

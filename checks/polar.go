@@ -5,135 +5,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
-
-// Kinds of cue the checks count (docs/polarity.md has the table).
-var (
-	// contradicts: the cues that turn a rule or a value into its opposite.
-	contradicts = polarity.Contradiction
-	// notCurrent: a value so marked is not the current one.
-	notCurrent = append(append([]polarity.Kind(nil), polarity.Contradiction...), polarity.Supersession)
-	// notCurrentOrFormer adds "was", "previously": what the correction check
-	// accepts for an old value.
-	notCurrentOrFormer = append(append([]polarity.Kind(nil), notCurrent...), polarity.Former)
-	// unfinished: what keeps an operation from being claimed done.
-	unfinished = []polarity.Kind{polarity.Negation, polarity.Hedge, polarity.Cancellation, polarity.Retraction, polarity.Mistake}
-	// notLive: what marks an artifact name as not the live one.
-	notLive = []polarity.Kind{polarity.Stale, polarity.Negation, polarity.Supersession, polarity.Cancellation, polarity.Retraction, polarity.Former}
-)
-
-// polarities caches the polarity reading of the summary's fields.
-type polarities struct {
-	mu     sync.Mutex
-	folded map[string]*polarity.Text // by pointer, on leaf.folded
-	raw    map[string]*polarity.Text // by pointer, on leaf.text
-}
-
-// pol returns the polarity reading of a leaf's folded text (offsets of
-// textmatch matches).
-func (st *state) pol(l leaf) *polarity.Text {
-	st.pols.mu.Lock()
-	defer st.pols.mu.Unlock()
-	if st.pols.folded == nil {
-		st.pols.folded = map[string]*polarity.Text{}
-	}
-	p := st.pols.folded[l.ptr]
-	if p == nil {
-		p = polarity.New(l.folded)
-		st.pols.folded[l.ptr] = p
-	}
-	return p
-}
-
-// polRaw returns the polarity reading of a leaf's text as written (offsets
-// of quantity.Parse and findToken).
-func (st *state) polRaw(l leaf) *polarity.Text {
-	if l.text == l.folded {
-		// A polarity reading depends on the text alone: the same text
-		// read twice is the same reading.
-		return st.pol(l)
-	}
-	st.pols.mu.Lock()
-	defer st.pols.mu.Unlock()
-	if st.pols.raw == nil {
-		st.pols.raw = map[string]*polarity.Text{}
-	}
-	p := st.pols.raw[l.ptr]
-	if p == nil {
-		p = polarity.New(l.text)
-		st.pols.raw[l.ptr] = p
-	}
-	return p
-}
-
-// occurrence is one match of a pattern in a field, with what its clause
-// says about it.
-type occurrence struct {
-	l       leaf
-	pattern string
-	match   string
-	at      int // offset of the match in l.folded
-	v       polarity.Verdict
-	// note says how an occurrence found by concept, not by pattern, was
-	// found ("" for a match of a pattern).
-	note string
-}
-
-// occurrences returns every match of patterns in leaves, in order, judged
-// for kinds. Invalid patterns are skipped (badPattern reports them).
-func (st *state) occurrences(leaves []leaf, patterns []string, kinds []polarity.Kind) []occurrence {
-	return st.appendOccurrences(nil, leaves, patterns, st.filters(patterns), kinds)
-}
-
-// appendOccurrences appends the occurrences in leaves to out; fs is
-// st.filters(patterns).
-func (st *state) appendOccurrences(out []occurrence, leaves []leaf, patterns []string, fs []*filter, kinds []polarity.Kind) []occurrence {
-	for _, l := range leaves {
-		for i, p := range patterns {
-			re := fs[i].re
-			if re == nil || !fs[i].mayMatch(st, l) {
-				continue
-			}
-			for _, loc := range re.FindAllStringIndex(l.folded, -1) {
-				if loc[0] == loc[1] {
-					continue
-				}
-				v := st.pol(l).Judge(loc[0], loc[1], re, kinds...)
-				out = append(out, occurrence{l: l, pattern: p, match: l.folded[loc[0]:loc[1]], at: loc[0], v: v})
-			}
-		}
-	}
-	return out
-}
-
-// firstAffirmed and firstNegated pick from occurrences.
-func firstAffirmed(occ []occurrence) (occurrence, bool) {
-	for _, o := range occ {
-		if o.v.Kind == "" {
-			return o, true
-		}
-	}
-	return occurrence{}, false
-}
-
-func firstNegated(occ []occurrence) (occurrence, bool) {
-	for _, o := range occ {
-		if o.v.Negated() {
-			return o, true
-		}
-	}
-	return occurrence{}, false
-}
-
-// cueNote names a cue for a message: `cancellation cue "no longer applies"`.
-func cueNote(v polarity.Verdict) string {
-	return fmt.Sprintf("%s cue %q", v.Kind, v.Cue)
-}
 
 // segments returns leaves without those drop selects, as the runs of
 // leaves between them (in order, sharing leaves' memory): what a copy
@@ -172,16 +47,6 @@ func (st *state) currentOutsideHypotheses() [][]leaf {
 		st.outsideHyp = segments(st.leaves, func(l leaf) bool { return isSupersedes(l.ptr) || fieldOf(l.ptr) == "hypotheses" })
 	})
 	return st.outsideHyp
-}
-
-// occurrencesIn is occurrences over segments of leaves, in order.
-func (st *state) occurrencesIn(segs [][]leaf, patterns []string, kinds []polarity.Kind) []occurrence {
-	var out []occurrence
-	fs := st.filters(patterns)
-	for _, s := range segs {
-		out = st.appendOccurrences(out, s, patterns, fs, kinds)
-	}
-	return out
 }
 
 func isSupersedes(ptr string) bool {

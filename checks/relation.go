@@ -122,13 +122,8 @@ type relToken struct {
 	q    *quantity.Quantity
 }
 
-// occurrences returns where tok stands in low (its start offsets); qs is
-// quantity.Parse(low).
-func (tok relToken) occurrences(low string, qs []quantity.Quantity) []int {
-	return tok.appendOccurrences(nil, low, qs)
-}
-
-// appendOccurrences appends to dst the offsets occurrences returns.
+// appendOccurrences appends to dst where tok stands in low (its start
+// offsets); qs is quantity.Parse(low).
 func (tok relToken) appendOccurrences(dst []int, low string, qs []quantity.Quantity) []int {
 	if tok.q != nil {
 		for _, h := range qs {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/compact-eval/compact-eval/result"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -114,18 +113,13 @@ func stalePendingText(st *state, r result.CheckResult) result.CheckResult {
 		if !ok || res.Seq > bound || res.ToolResult.Status != scenarios.StatusOK && res.ToolResult.Status != "" {
 			continue
 		}
-		offs := tokenOffsets(l.text, id)
-		if len(offs) == 0 {
+		if findToken(l.text, id) < 0 {
 			continue
 		}
 		named++
-		for _, i := range offs {
-			v := st.polRaw(l).Judge(i, i+len(id), nil, polarity.Hedge)
-			if v.Kind == polarity.Hedge && !v.Reported {
-				r.Evidence = append(r.Evidence, result.Evidence{Pointer: "/text", Seq: res.Seq, Text: id,
-					Note: fmt.Sprintf("named as unfinished (%s); its result came back ok at #%d", cueNote(v), res.Seq)})
-				break
-			}
+		if clause, why, ok := st.unfinishedClaim(l, id); ok {
+			r.Evidence = append(r.Evidence, result.Evidence{Pointer: "/text", Seq: res.Seq, Text: id,
+				Note: fmt.Sprintf("named as unfinished (%s: %s); its result came back ok at #%d", why, clipQ(clause), res.Seq)})
 		}
 	}
 	switch {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/compact-eval/compact-eval/summary"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
@@ -34,16 +33,10 @@ type state struct {
 	readErr error
 	// leaves are the summary's string fields, in document order.
 	leaves []leaf
-	// sigs are the signatures of the leaves' words, by index, computed
-	// once when a rule first reads them
-	sigs    []polarity.Signature
-	sigOnce sync.Once
 	// sd is the per-scenario precomputed data (nil without a scenario).
 	sd *scenarioData
 	// mtexts caches what the reader reads in the leaves.
 	mtexts texts
-	// pols caches what polarity reads in the leaves.
-	pols polarities
 	// parsed caches the quantities and dates of the summary's texts.
 	parsed parsed
 	// loc is the locale of the summary's numbers (see locale).
@@ -147,29 +140,6 @@ type leaf struct {
 	lower  string // folded, lower-cased (for textmatch.MayMatch)
 	i      int    // 1 + its index in state.leaves (0: a leaf made elsewhere)
 	ascii  bool   // lower is ASCII
-}
-
-// signature returns the signature of l's words (polarity.MayTouchSigned).
-func (st *state) signature(l *leaf) polarity.Signature {
-	st.sigOnce.Do(func() {
-		// one backing array for every leaf's signature
-		st.sigs = make([]polarity.Signature, len(st.leaves))
-		size := 0
-		for i := range st.leaves {
-			size += len(st.leaves[i].lower)
-		}
-		// three hashes a word; a word and its space take five bytes or more
-		all := make(polarity.Signature, 0, 3*size/5+3)
-		for i := range st.leaves {
-			n := len(all)
-			all = polarity.AppendSignature(all, st.leaves[i].lower)
-			st.sigs[i] = all[n:len(all):len(all)]
-		}
-	})
-	if l.i > 0 && l.i <= len(st.sigs) && st.leaves[l.i-1].lower == l.lower {
-		return st.sigs[l.i-1]
-	}
-	return polarity.SignatureOf(l.lower)
 }
 
 func (in *Input) state() *state {
@@ -377,17 +347,6 @@ func (st *state) hypothesisClaims() []string {
 
 // text is the summary's text field ("" when absent).
 func (st *state) text() string { return st.sum.Text }
-
-// leavesUnder returns the leaves whose pointer starts with prefix.
-func (st *state) leavesUnder(prefix string) []leaf {
-	var out []leaf
-	for _, l := range st.leaves {
-		if strings.HasPrefix(l.ptr, prefix) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
 
 // bound is the last seq the summary may draw on: covers_through, and never
 // beyond the cut it was given.

@@ -67,7 +67,6 @@ func sourceText(folded string) *meaning.Text {
 // texts caches the reader's view of each leaf of a summary.
 type texts struct {
 	once  sync.Once
-	mu    sync.Mutex
 	byLef []*meaning.Text
 	words map[string][]int // a word of the leaves -> the leaves holding it
 }

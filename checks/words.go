@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
-	"unicode"
 )
 
 // Word forms for the grounding check's content words and relations: a
@@ -106,32 +105,4 @@ func textLang(low string) string {
 // or an English entry against a Spanish event.
 func crossLanguage(a, b string) bool {
 	return a == "es" && b != "es" || a == "en" && b == "es"
-}
-
-// wordAt is a word of a text and its byte offset.
-type wordAt struct {
-	word string
-	pos  int
-}
-
-// wordsAt returns the words (letters) of low with their offsets.
-func wordsAt(low string) []wordAt {
-	var out []wordAt
-	start := -1
-	for i, r := range low {
-		if unicode.IsLetter(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, wordAt{low[start:i], start})
-			start = -1
-		}
-	}
-	if start >= 0 {
-		out = append(out, wordAt{low[start:], start})
-	}
-	return out
 }

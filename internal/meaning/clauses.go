@@ -16,7 +16,7 @@ var (
 	clauseMarks   = set(`; : | — – - … • *`)
 	sentenceMarks = set(". ! ? \n")
 	// contrast words start a new clause: what follows says something else.
-	contrastWords = set(`but however whereas yet pero sino mientras_que`)
+	contrastWords = set(`but however whereas pero sino`)
 	// abbreviations whose dot ends no clause.
 	abbreviations = set(`e.g i.e vs cf etc approx ca no fig`)
 )

@@ -26,6 +26,9 @@ func (t *Text) readOperation(ci int, ms []Mention, s *Subject) signals {
 	}
 	hits := t.hitsOf(ci, Done, NotDone, Started, Negation, Hedge, Presupposition, Counterfactual)
 	for _, h := range hits {
+		if !t.nearAny(ms, h, 8) || t.quoted(h) {
+			continue // about something else of a long clause, or a key of a tool's arguments ("timeout": "5s")
+		}
 		cue := quote(t.words(h.T0, h.T1))
 		n, negated := t.negationBefore(ci, h.T0)
 		if !negated && h.Class == Done {
@@ -135,4 +138,28 @@ func (t *Text) presupposes(ci int, h Hit) bool {
 		return true
 	}
 	return t.wordsBetween(t.clauses[ci].T0, h.T0) == 0 || h.T0 > 0 && t.toks[h.T0-1].W == ","
+}
+
+// nearAny reports whether hit h is within n words of a name mention of
+// ms, or the mention is in the clause's heading.
+func (t *Text) nearAny(ms []Mention, h Hit, n int) bool {
+	for _, m := range ms {
+		if m.What != NameOf {
+			continue
+		}
+		a, b := m.T1, h.T0
+		if h.T1 <= m.T0 {
+			a, b = h.T1, m.T0
+		}
+		if t.wordsBetween(a, b) <= n {
+			return true
+		}
+	}
+	return false
+}
+
+// quoted reports whether a hit stands between double quotes: a JSON key
+// or string of a tool call, not a word of prose.
+func (t *Text) quoted(h Hit) bool {
+	return h.T0 > 0 && h.T1 < len(t.toks) && t.toks[h.T0-1].W == "\"" && t.toks[h.T1].W == "\""
 }

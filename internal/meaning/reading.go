@@ -40,6 +40,9 @@ type Reading struct {
 	Other  string
 	// Mods are the clause's modifiers that the source does not carry.
 	Mods []Modifier
+	// Cue is the class of the words that decided (notdone, done, started,
+	// …), "" when none did.
+	Cue Class
 	// Live is set when the clause says an artifact's live name is live;
 	// Lookalike when it names a lookalike with no word of which is live.
 	Live, Lookalike bool
@@ -75,6 +78,9 @@ func (t *Text) Read(s *Subject) []Reading {
 		r := Reading{Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci)}
 		r.Verdict, r.Why = decide(g, s.Kind)
 		r.Live, r.Lookalike = g.live, g.lookalike && g.aff == "" && g.opp == ""
+		if len(g.used) > 0 {
+			r.Cue = g.used[0].Class
+		}
 		if s.Kind == Rule {
 			t.bind(&r, ms)
 		}

@@ -185,15 +185,6 @@ func (t *Text) clauseMentions(ci int, s *Subject) []Mention {
 	return out
 }
 
-func hasName(names []string, w string) bool {
-	for _, n := range names {
-		if n == w {
-			return true
-		}
-	}
-	return false
-}
-
 // phraseAt returns the length in tokens of the longest of phrases that
 // starts at toks[i] and ends by end, or 0.
 func phraseAt(toks []Token, i, end int, phrases [][]string) int {
