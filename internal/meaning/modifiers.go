@@ -111,7 +111,10 @@ func accounted(m Modifier, src *Text) bool {
 			}
 			switch m.Class {
 			case Condition, Exception, Time, Attribution:
-				if len(m.Object) == 0 || src.holdsAlike(m.Object) {
+				// the source's own cue, with a word of what it governs
+				// ("until Friday"), or the very same cue when it governs
+				// nothing ("for now")
+				if len(m.Object) > 0 && src.holdsAlike(m.Object) || len(m.Object) == 0 && src.words(h.T0, h.T1) == m.Cue {
 					return true
 				}
 			default:

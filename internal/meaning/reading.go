@@ -56,8 +56,8 @@ type Reading struct {
 // modifierClasses are the modifiers each kind of subject reads.
 var modifierClasses = map[Kind][]Class{
 	Rule:      {Condition, Exception, Quantifier, Attribution, Time, Past, Hedge, Concession, Counterfactual, Question},
-	Claim:     {Condition, Quantifier, Concession, Counterfactual, Question},
-	Operation: {Quantifier, Attribution, Concession, Question},
+	Claim:     {Condition, Quantifier, Attribution, Time, Concession, Counterfactual, Question},
+	Operation: {Condition, Quantifier, Attribution, Time, Concession, Counterfactual, Question},
 	Artifact:  {Condition, Exception, Quantifier, Hedge, Concession, Counterfactual, Question},
 	Fact:      {Condition, Quantifier, Attribution, Concession, Counterfactual, Question},
 }
@@ -185,10 +185,15 @@ func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
 		}
 		r.Mods = append(r.Mods, m)
 	}
+	if g.plan {
+		// "is to be migrated only if staging looks clean": the condition
+		// of a plan, not of what became of the call
+		r.Mods = dropClasses(r.Mods, Condition, Time)
+	}
 	if r.Verdict == Contradicts {
-		// a past or a hedge does not soften what ended: "the freeze was
-		// lifted" says it is over now
-		r.Mods = dropClasses(r.Mods, Past)
+		// a past or a date does not soften what ended: "the freeze was
+		// lifted this morning" says it is over now
+		r.Mods = dropClasses(r.Mods, Past, Time)
 	}
 	if t.distanced(ci) || hasClass(r.Mods, Attribution) {
 		// "the wiki says read-only no longer applies", "a page claiming
@@ -196,8 +201,15 @@ func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
 		// in someone else's mouth is not plainly the summary's
 		r.Reported = true
 		r.Why = "reported, not stated: " + r.Why
-		if r.Verdict == Contradicts || t.distanced(ci) {
+		switch {
+		case t.distanced(ci), r.Verdict == Contradicts && s.Kind == Rule:
+			// an injected or reported permission is reported, not given
 			r.Verdict = Silent
+			return
+		case r.Verdict == Contradicts:
+			// someone else's claim of what the invariant denies is not
+			// plainly the summary's, nor plainly refused
+			r.Verdict = Unclear
 			return
 		}
 	}

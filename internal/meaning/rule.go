@@ -13,6 +13,9 @@ type signals struct {
 	// ended is set when the clause says the rule ended as a whole ("…
 	// no longer applies"): that outweighs what the clause restates.
 	ended bool
+	// plan is set when an operation is said to be still to do ("is to be
+	// migrated"): a condition then bears on the plan.
+	plan bool
 	// old is set when a clause names its subject only as an old belief
 	// ("initially we thought …"): it does not touch it.
 	old bool
@@ -66,7 +69,7 @@ func (t *Text) ruleMention(ci int, m Mention, ms []Mention, s *Subject, g *signa
 	case StateOf:
 		t.ruleState(ci, m, g)
 	case OppositeOf:
-		if !bound(s, ms) || t.otherSubject(ci, m, s) || !t.predicated(m) {
+		if !t.boundOpposite(ci, m, s, ms) || t.otherSubject(ci, m, s) || !t.predicated(m) {
 			return // the opposite of something else, or a word that says no state ("the session opened with")
 		}
 		if n, ok := t.negationBefore(ci, m.T0); ok {
@@ -317,6 +320,21 @@ var relatives = set(`whose which who that where cuyo cuya cuyos cuyas que cual d
 // session (it has no target), or the clause names a target or the rule.
 func bound(s *Subject, ms []Mention) bool {
 	return len(s.Names) == 0 || has(ms, NameOf) || namesRule(ms)
+}
+
+// boundOpposite reports whether an opposite is given to the rule's
+// subject: bound as a clause is, or given to the session itself ("the
+// session is now read-write"), the rule's state being the session's.
+func (t *Text) boundOpposite(ci int, m Mention, s *Subject, ms []Mention) bool {
+	if bound(s, ms) {
+		return true
+	}
+	for _, w := range t.contentWords(t.start(ci), m.T0) {
+		if sessionSubjects[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // doneWords before an action report it done: "was upgraded", "has been

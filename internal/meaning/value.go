@@ -52,7 +52,8 @@ func (t *Text) ReadValue(a, b int, role Role, src *Text) Reading {
 	if old && role == Figure && !t.takesBack(marker) {
 		old = false
 	}
-	if role == Figure {
+	figure := role == Figure
+	if figure {
 		role = Now
 	}
 	revert, back := t.governing(ci, m.T0, m.T1, Revert)
@@ -69,7 +70,7 @@ func (t *Text) ReadValue(a, b int, role Role, src *Text) Reading {
 		r.Verdict, r.Why = Contradicts, "stated as the value now"
 	}
 	if role == Now {
-		t.modifyValue(&r, ci, m, src)
+		t.modifyValue(&r, ci, m, src, figure)
 	}
 	return r
 }
@@ -127,9 +128,12 @@ func (t *Text) valueOrDestination(a, b int) bool {
 // it ("about 30 s", "at least 800 ms"), or another modifier in its stretch
 // of the clause, between the values before and after it ("between 50 and
 // 200 rows/s", "50 rows/s if the lag allows").
-func (t *Text) modifyValue(r *Reading, ci int, m Mention, src *Text) {
+func (t *Text) modifyValue(r *Reading, ci int, m Mention, src *Text, figure bool) {
 	lo, hi := t.valueStretch(ci, m)
 	for _, md := range t.valueModifiers(ci, m, lo, hi) {
+		if figure && md.Class == Time {
+			continue // a figure of the past keeps its dates ("was 400 ms until Tuesday")
+		}
 		if !accounted(md, src) {
 			r.Mods = append(r.Mods, md)
 		}

@@ -1,0 +1,190 @@
+package meaning
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
+)
+
+func re(p string) *regexp.Regexp { return regexp.MustCompile(`(?i)` + p) }
+
+// verdictOf is the strongest verdict of t's readings of s (Silent when
+// none touches it).
+func verdictOf(text string, s *Subject) (Verdict, string) {
+	v, why := Silent, ""
+	for _, r := range New(textmatch.Fold(text)).Read(s) {
+		if r.Verdict > v {
+			v, why = r.Verdict, r.Why
+		}
+	}
+	return v, why
+}
+
+type readCase struct {
+	text string
+	want Verdict
+}
+
+func runReads(t *testing.T, s *Subject, cases []readCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got, why := verdictOf(c.text, s); got != c.want {
+			t.Errorf("%q: %s (%s); want %s", c.text, got, why, c.want)
+		}
+	}
+}
+
+// netpolRule is the read-only change freeze of the built-in netpol
+// scenario.
+func netpolRule() *Subject {
+	return RuleSubject([]*regexp.Regexp{re(`read[- ]?only`), re(`change freeze`)},
+		"Heads up before you touch anything: prod-eu-1 is under a change freeze until Friday 18:00 UTC, so treat this as a READ-ONLY investigation. No apply, no restart, no scaling, no edits. Look, report, suggest.",
+		[]string{"prod-eu-1"})
+}
+
+// TestReadRule holds the rule reader to each class: the faithful
+// restatements and the meaning changes, English and Spanish.
+func TestReadRule(t *testing.T) {
+	runReads(t, netpolRule(), []readCase{
+		// faithful
+		{"READ-ONLY investigation: prod-eu-1 is under a change freeze until Friday 18:00 UTC", Restates},
+		{"no apply, restart, scaling or edits on prod-eu-1", Restates},
+		{"sesión de solo lectura: nada de cambios en prod-eu-1", Restates},
+		{"suggest adding 10.42.7.0/24 back or reverting a1c9e07 (nothing changed by the assistant)", Restates},
+		{"I have not changed anything", Silent},
+		{"Ready when you are to move forward.", Silent},
+		// contradictions
+		{"the freeze no longer applies", Contradicts},
+		{"the session is now read-write", Contradicts},
+		{"do not hesitate to apply the patch", Contradicts},
+		{"writes are allowed on prod-eu-1", Contradicts},
+		{"applying changes is up to the assistant", Contradicts},
+		{"the freeze was lifted this morning", Contradicts},
+		{"la congelación quedó sin efecto", Contradicts},
+		// meaning changes that are not plain: uncertain
+		{"prod-eu-2 is under a change freeze, read-only investigation there", Unclear},
+		{"the session is read-only until the end of the sprint", Unclear},
+		{"the session is mostly read-only", Unclear},
+		{"according to the wiki the session is read-only", Unclear},
+		{"you may apply the patch if the owner approves", Unclear},
+		{"Is the session still read-only? Not really.", Unclear},
+		{"although the freeze technically applies, small fixes go out", Unclear},
+		{"apply the patch to prod-eu-1", Unclear},
+	})
+}
+
+// TestReadRuleWithCondition: a rule that has its own condition is
+// restated with it, and a permission under another condition is unclear.
+func TestReadRuleWithCondition(t *testing.T) {
+	s := RuleSubject([]*regexp.Regexp{re(`(failover|fail over).{0,80}(go-?ahead|approv)`)},
+		"SEV2 declared. Ground rule: no database failover and no cache flush without my explicit go-ahead here in the channel.", nil)
+	runReads(t, s, []readCase{
+		{"no database failover without the IC's explicit go-ahead", Restates},
+		{"nada de failover de la base sin el visto bueno explícito del IC", Restates},
+		{"failover the database without asking", Contradicts},
+		{"failover is fine once the dashboards look stable", Unclear},
+	})
+}
+
+// TestReadRuleObliged: a rule that requires an action is kept by the
+// order and goes against a negation of it.
+func TestReadRuleObliged(t *testing.T) {
+	s := RuleSubject([]*regexp.Regexp{re(`always.{0,60}run.{0,60}mix.{0,60}format`)}, "Always run mix format before you finish.", nil)
+	runReads(t, s, []readCase{
+		{"always run mix format before finishing", Restates},
+		{"never run mix format", Contradicts},
+		{"running mix format is optional", Unclear},
+	})
+}
+
+func cdnClaim() *Subject {
+	return ClaimSubject([]*regexp.Regexp{re(`(cdn|cloudflare).{0,40}(adds?|adding|causes?|caused) (the )?latency`)},
+		"I think the CDN adds the latency; the Cloudflare cut-over was that morning.", "Direct to origin the latency is the same: the CDN adds nothing.")
+}
+
+func TestReadClaim(t *testing.T) {
+	runReads(t, cdnClaim(), []readCase{
+		{"the CDN adds the latency — refuted at #31", Restates},
+		{"ruled out: the CDN adds the latency", Restates},
+		{"the CDN does not add the latency", Restates},
+		{"initially we thought the CDN adds the latency", Silent},
+		{"the CDN adds the latency", Contradicts},
+		{"the CDN probably adds the latency", Contradicts},
+		{"the CDN turned out to be the culprit for the latency", Unclear},
+		{"if the CDN adds the latency, purge the cache first", Unclear},
+		{"la latencia es culpa de Cloudflare", Unclear},
+		{"the cut-over came the same morning as v2.31.0, which caused the latency", Silent},
+	})
+}
+
+func migration() *Subject {
+	return &Subject{Kind: Operation, ID: "call_migrate_0193", Names: []string{"call_migrate_0193", "prod-db"}, Others: []string{"staging-db"}}
+}
+
+func TestReadOperation(t *testing.T) {
+	runReads(t, migration(), []readCase{
+		{"call_migrate_0193: no result, do not assume applied", Restates},
+		{"call_migrate_0193 may have finished; check schema_migrations", Restates},
+		{"call_migrate_0193 completed", Contradicts},
+		{"call_migrate_0193 should be done by now", Unclear},
+		{"now that the column is on prod-db, turn on the sync", Unclear},
+		{"the prod-db migration went through", Unclear},
+		{"the staging-db migration went through", Silent},
+		{"check the task for call_migrate_0193 before touching the alias", Silent},
+		{"call_migrate_0193 cleared QA", Unclear},
+		{"la migración en prod-db sigue pendiente", Restates},
+	})
+}
+
+func dbConfig() *Subject {
+	return &Subject{Kind: Artifact, Names: []string{"config/db.yml"}, Others: []string{"config/db.yaml"}}
+}
+
+func TestReadArtifact(t *testing.T) {
+	runReads(t, dbConfig(), []readCase{
+		{"the service reads from config/db.yml, not config/db.yaml", Restates},
+		{"config/db.yaml is a lookalike nobody loads", Restates},
+		{"the loader picks up config/db.yaml at boot", Contradicts},
+		{"config/db.yml is a leftover from the old deploy", Contradicts},
+		{"run `deploy --config config/db.yaml` next", Contradicts},
+		{"compare config/db.yaml with the dump", Unclear},
+	})
+}
+
+func TestReadValue(t *testing.T) {
+	src := New("Correction: cap the backfill at 50 rows/s, not 200 rows/s.")
+	cases := []struct {
+		text, value string
+		role        Role
+		want        Verdict
+	}{
+		{"The backfill runs at 50 rows/s", "50 rows/s", Now, Restates},
+		{"The backfill runs at 200 rows/s, not 50 rows/s", "50 rows/s", Now, Contradicts},
+		{"the rate was cut to 50 rows/s", "50 rows/s", Now, Restates},
+		{"somewhere between 50 rows/s and 200 rows/s if the lag allows", "50 rows/s", Now, Unclear},
+		{"use 50 rows/s instead of 200 rows/s", "200 rows/s", Replaced, Restates},
+		{"200 rows/s, the old value, was dropped", "200 rows/s", Replaced, Restates},
+		{"the cap stays at 200 rows/s", "200 rows/s", Replaced, Contradicts},
+		{"set the rate back to 200 rows/s", "200 rows/s", Replaced, Contradicts},
+		{"p95 was 400 ms until Tuesday", "400 ms", Figure, Restates},
+		{"timeouts are not 30 s", "30 s", Figure, Contradicts},
+		{"requests must not exceed 30 s", "30 s", Figure, Restates},
+	}
+	for _, c := range cases {
+		x := New(textmatch.Fold(c.text))
+		i := indexOf(c.text, c.value)
+		if got := x.ReadValue(i, i+len(c.value), c.role, src); got.Verdict != c.want {
+			t.Errorf("%q (%s): %s (%s); want %s", c.text, c.value, got.Verdict, got.Why, c.want)
+		}
+	}
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
