@@ -416,7 +416,7 @@ func (d *scenarioData) unsupported(it grounded, seq int, hay string) (string, su
 		sal = salientTokensLow(low)
 	}
 	for _, tok := range sal {
-		if !containsLoose(hay, tok) && !joinedIn(hay, tok) {
+		if !containsLoose(hay, tok) && !joinedIn(hay, tok) && !wordListIn(hay, tok) {
 			return fmt.Sprintf("%q is not in the cited event", tok), unsupported
 		}
 		anchors++
@@ -457,8 +457,13 @@ func (d *scenarioData) wordsSupport(it grounded, low string, seq int, hay string
 	cw := claimWords(low)
 	read := d.readCited(seq, hay)
 	cross := crossLanguage(textLang(low), read.lang())
-	if cross {
-		cw = append(cw, claimNumbers(low)...)
+	// the entry's bare numbers count as words: across languages both ways,
+	// otherwise only when the event holds them ("187 pkgs depend on grpc"
+	// citing a result of 187; "418 220 913" is one number, not three)
+	for _, n := range claimNumbers(low) {
+		if cross || read.holdsNumber(n.text) {
+			cw = append(cw, n)
+		}
 	}
 	if len(cw) < 2 {
 		return "", supported
@@ -496,7 +501,37 @@ func (d *scenarioData) wordsSupport(it grounded, low string, seq int, hay string
 		return fmt.Sprintf("cannot compare its words with the cited event's: the entry is %s, the event %s (%d of %d words found; not found: %s)",
 			langName(textLang(low)), langName(read.lang()), found, found+len(missing), strings.Join(shown, ", ")), cannotTell
 	}
+	if 3*found >= found+len(missing) {
+		// a third to a half: a paraphrase in other words, or a citation
+		// of the wrong event; another event that holds them tells
+		if other := d.betterSource(cw, seq, it.bound); other > 0 {
+			return fmt.Sprintf("the cited event has none of %s; #%d holds them", strings.Join(shown, ", "), other), unsupported
+		}
+		return fmt.Sprintf("only %d of %d of its words are in the cited event (not found: %s)", found, found+len(missing), strings.Join(shown, ", ")), cannotTell
+	}
 	return fmt.Sprintf("the cited event has none of %s", strings.Join(shown, ", ")), unsupported
+}
+
+// betterSource returns the seq of an event up to bound (all when bound is
+// 0), other than seq, that holds more than half of the words cw, and 0
+// when none does.
+func (d *scenarioData) betterSource(cw []claimWord, seq, bound int) int {
+	for i, ev := range d.sc.Events {
+		if ev.Seq == seq || bound > 0 && ev.Seq > bound || ev.Filler {
+			continue
+		}
+		have := d.wordsOf(d.folded[i])
+		found := 0
+		for _, w := range cw {
+			if !w.number && have.holds(w.stem) || w.number && containsLoose(d.folded[i], w.text) {
+				found++
+			}
+		}
+		if 2*found > len(cw) {
+			return ev.Seq
+		}
+	}
+	return 0
 }
 
 // claimWord is a content word of an entry (or, across languages, a bare
@@ -607,6 +642,13 @@ func (d *scenarioData) numberIn(q quantity.Quantity, seq int, hay string) bool {
 	if quantity.Canon(q.Unit) == "%" {
 		scaled = append(scaled, q.Value/100)
 	}
+	// a bare number in a tool's own unit: p95=744 in a ttft_ms column is
+	// 0.744 s, dur=31 of a server-timing header is 0.031 s
+	for _, u := range scaleUnits {
+		if quantity.SameDimension(u, q.Unit) && quantity.Canon(u) != quantity.Canon(q.Unit) {
+			scaled = append(scaled, quantity.Base(q.Value, q.Unit)/quantity.Base(1, u))
+		}
+	}
 	same := func(n float64) bool {
 		if n == q.Value {
 			return true
@@ -646,6 +688,9 @@ func (d *scenarioData) numberIn(q quantity.Quantity, seq int, hay string) bool {
 	}
 	return false
 }
+
+// scaleUnits are the units a tool's bare figure is often written in.
+var scaleUnits = []string{"ms", "s", "min", "h", "B", "KB", "MB", "GB", "KiB", "MiB", "GiB"}
 
 func isASCIILetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
@@ -783,6 +828,22 @@ func joinedIn(hay, tok string) bool {
 	}
 	for _, p := range parts {
 		if !containsLoose(hay, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordListIn reports whether tok is a list of plain words written with
+// slashes ("apply/scale/patch") whose every word hay holds: a list, not a
+// path, when no part has a dot or a digit.
+func wordListIn(hay, tok string) bool {
+	parts := strings.Split(tok, "/")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 2 || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 || !containsLoose(hay, p) {
 			return false
 		}
 	}

@@ -204,6 +204,12 @@ func Parse(s string) []Quantity { return ParseLocale(s, AnyLocale) }
 // as Parse does; a caller that knows a longer text (a whole document) can
 // pass DetectLocale of that text for its short fields.
 func ParseLocale(s string, loc Locale) []Quantity {
+	return withWords(s, mergeSpaced(s, parseDigits(s, loc)))
+}
+
+// parseDigits returns the quantities of s written in digits, each read in
+// its locale.
+func parseDigits(s string, loc Locale) []Quantity {
 	out, ambiguous, point, comma := scan(s)
 	if !ambiguous {
 		return out

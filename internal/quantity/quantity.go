@@ -156,6 +156,10 @@ func infoOf(unit string) unitInfo {
 		return i
 	}
 	l := strings.ToLower(u)
+	if u == "M" {
+		// a million (1921 M rows), never a minute
+		return unitInfo{canon: "million", dim: "word:million", factor: 1}
+	}
 	if i, ok := units[l]; ok {
 		return i
 	}
