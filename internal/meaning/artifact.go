@@ -45,7 +45,7 @@ func (t *Text) marker(ci int, m Mention, lo, hi int, classes ...Class) (Hit, boo
 	var best Hit
 	found, dist := false, 1<<30
 	for _, h := range t.hitsOf(ci, append(classes, Negation)...) {
-		if h.T0 < lo || h.T1 > hi || h.Class == Negation || h.T0 >= m.T0 && h.T1 <= m.T1 || !t.near(m, h, 4) {
+		if h.T0 < lo || h.T1 > hi || h.Class == Negation || h.T0 >= m.T0 && h.T1 <= m.T1 || !t.near(m, h, 4) && !t.pastAppositiveNear(m, h) {
 			continue
 		}
 		if h.Class == Old && h.T1 <= m.T0 && t.destinationBetween(h.T1, m.T0) {
@@ -61,6 +61,14 @@ func (t *Text) marker(ci int, m Mention, lo, hi int, classes ...Class) (Hit, boo
 	}
 	_, negated := t.negationBefore(ci, best.T0)
 	return best, found, found && negated
+}
+
+// pastAppositiveNear reports whether hit h follows mention m past an
+// appositive, within four words of it: "values-prod.yaml, the file first
+// named, is the old one".
+func (t *Text) pastAppositiveNear(m Mention, h Hit) bool {
+	from := t.pastAppositive(m.T1, h.T0)
+	return h.T0 >= m.T1 && from > m.T1 && t.wordsBetween(from, h.T0) <= 4 && !t.clauseBarrier(from, h.T0)
 }
 
 func (t *Text) livePath(ci int, m Mention, lo, hi int, g *signals) {

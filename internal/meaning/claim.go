@@ -17,6 +17,11 @@ func (t *Text) readClaim(ci int, ms []Mention, s *Subject) signals {
 			continue
 		}
 		if n, ok := t.negationBefore(ci, m.T0); ok && !s.lits[t.words(n.T0, n.T1)] {
+			if h, ok := t.hitBetween(ci, Retract, n.T1, m.T0); ok {
+				// "nothing refutes the hypothesis that …": a refutation denied
+				g.against("its refutation denied: "+quote(t.words(n.T0, h.T1)), n)
+				continue
+			}
 			g.keep("denied: "+quote(t.words(n.T0, m.T1)), n)
 			continue
 		}
@@ -266,9 +271,44 @@ var causeOf = set(`de del by of from to`)
 // ("as first suspected" confirms the guess).
 func (t *Text) oldBelief(ci int) bool {
 	for _, h := range t.hitsOf(ci, Belief) {
+		if h.Sense == "noun" {
+			if t.pastCopulaAfter(h.T1) {
+				return true
+			}
+			continue
+		}
 		if h.T0 == 0 || t.toks[h.T0-1].W != "as" && t.toks[h.T0-1].W != "como" {
 			return true
 		}
+	}
+	return false
+}
+
+// hitBetween returns a hit of class c in clause ci between tokens a and b.
+func (t *Text) hitBetween(ci int, c Class, a, b int) (Hit, bool) {
+	for _, h := range t.hitsOf(ci, c) {
+		if h.T0 >= a && h.T1 <= b {
+			return h, true
+		}
+	}
+	return Hit{}, false
+}
+
+// pastCopula after a noun of belief dates the idea: "the hypothesis (seq
+// 2) was that", "la hipotesis era que"; "the hypothesis is that" does not.
+var pastCopula = set(`was were fue era habia`)
+
+// pastCopulaAfter reports whether a past copula follows token k within
+// three words, bracketed words aside.
+func (t *Text) pastCopulaAfter(k int) bool {
+	for n := 0; k < len(t.toks) && n < 3; k++ {
+		switch {
+		case t.inParens[k] || !t.toks[k].Word && t.toks[k].W != ",":
+			continue
+		case pastCopula[t.toks[k].W]:
+			return true
+		}
+		n++
 	}
 	return false
 }

@@ -274,10 +274,16 @@ type modifierHit struct {
 // hit of them but a past copula that reports an instruction, a cue inside
 // a longer phrase of a predicate, a condition after "even", and a time
 // limit over the work itself.
+// label reports whether a comparison or a word of time is a field's
+// label: "before: about 400 ms | after: 2.3 s".
+func (t *Text) label(h Hit) bool {
+	return (h.Class == Comparison || h.Class == Time || h.Class == Past) && h.T1 < len(t.toks) && t.toks[h.T1].W == ":"
+}
+
 func (t *Text) modifierHits(ci int, classes []Class) []modifierHit {
 	var out []modifierHit
 	for _, h := range t.hitsOf(ci, classes...) {
-		if h.Class == Question || h.Class == Past && t.reportsAfter(h) || t.insidePredicate(ci, h) || t.even(h) || t.sessionScope(ci, h) {
+		if h.Class == Question || h.Class == Past && t.reportsAfter(h) || t.insidePredicate(ci, h) || t.even(h) || t.sessionScope(ci, h) || t.label(h) {
 			continue
 		}
 		m := Modifier{Class: h.Class, Sense: h.Sense, Cue: t.words(h.T0, h.T1), Object: t.object(ci, h.T1), Before: t.contentWords(t.clauses[ci].T0, h.T0)}

@@ -54,6 +54,9 @@ func TestReadRule(t *testing.T) {
 		{"suggest adding 10.42.7.0/24 back or reverting a1c9e07 (nothing changed by the assistant)", Restates},
 		{"I have not changed anything", Silent},
 		{"Ready when you are to move forward.", Silent},
+		{"prod-eu-1, change freeze until Friday 18:00 UTC", Restates},
+		{"the consumers were upgraded before the freeze", Unclear},
+		{"prod-eu-1 was restarted at 14:02", Contradicts},
 		// contradictions
 		{"the freeze no longer applies", Contradicts},
 		{"the session is now read-write", Contradicts},
@@ -109,6 +112,10 @@ func TestReadClaim(t *testing.T) {
 		{"ruled out: the CDN adds the latency", Restates},
 		{"the CDN does not add the latency", Restates},
 		{"initially we thought the CDN adds the latency", Silent},
+		{"The working hypothesis (seq 2) was that the CDN adds the latency.", Silent},
+		{"The working hypothesis is that the CDN adds the latency.", Contradicts},
+		{"That refutes the hypothesis from seq 5 that the CDN adds the latency.", Restates},
+		{"Nothing refutes the hypothesis that the CDN adds the latency.", Contradicts},
 		{"the CDN adds the latency", Contradicts},
 		{"the CDN probably adds the latency", Contradicts},
 		{"the CDN turned out to be the culprit for the latency", Unclear},
@@ -168,8 +175,18 @@ func TestReadValue(t *testing.T) {
 		{"the cap stays at 200 rows/s", "200 rows/s", Replaced, Contradicts},
 		{"set the rate back to 200 rows/s", "200 rows/s", Replaced, Contradicts},
 		{"p95 was 400 ms until Tuesday", "400 ms", Figure, Restates},
+		{"metric: p95 | before: 400 ms | after: 2.3 s", "400 ms", Figure, Restates},
 		{"timeouts are not 30 s", "30 s", Figure, Contradicts},
 		{"requests must not exceed 30 s", "30 s", Figure, Restates},
+		// paraphrases that name the old value in other words
+		{"The restore target database was corrected at seq 39: it is analytics_restore, not analytics_prod as first planned.", "analytics_prod", Replaced, Restates},
+		{"The affected region was corrected at seq 31: it is eu-west, not eu-central as first reported.", "eu-central", Replaced, Restates},
+		{"charts/values-prod.yaml, the file first named, is the old one from before the Argo move, and nothing reads it any more.", "charts/values-prod.yaml", Replaced, Restates},
+		{"| setting | was | now | seq |\n|---|---|---|---|\n| rate | 200 rows/s | 50 rows/s | 23 |", "200 rows/s", Replaced, Restates},
+		{"| setting | was | now | seq |\n|---|---|---|---|\n| rate | 200 rows/s | 50 rows/s | 23 |", "50 rows/s", Now, Restates},
+		{"| file | what it is | status |\n|---|---|---|\n| charts/values.yaml | the production values file | current |\n| charts/values-prod.yaml | old, from before the Argo move; nothing reads it | stale |", "charts/values-prod.yaml", Replaced, Restates},
+		{"| file | what it is | status |\n|---|---|---|\n| charts/values-prod.yaml | the production values file | current |", "charts/values-prod.yaml", Replaced, Contradicts},
+		{"| setting | was | now |\n|---|---|---|\n| rate | 50 rows/s | 200 rows/s |", "200 rows/s", Replaced, Contradicts},
 	}
 	for _, c := range cases {
 		x := New(textmatch.Fold(c.text))

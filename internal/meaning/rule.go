@@ -239,6 +239,9 @@ func (t *Text) ruleAction(ci int, m Mention, s *Subject, ms []Mention, g *signal
 		return
 	}
 	act := quote(t.words(m.T0, m.T1))
+	if t.namesRuleNoun(ci, m) {
+		return // "change freeze until Friday": the rule's name, not the act
+	}
 	n, negated := t.negationBefore(ci, m.T0)
 	if !negated {
 		// "change nothing in prod", "no toques nada": a negative object
@@ -259,7 +262,16 @@ func (t *Text) ruleAction(ci int, m Mention, s *Subject, ms []Mention, g *signal
 		case negated:
 			g.keep("prohibition "+quote(t.words(n.T0, m.T1)), n)
 		case bound(s, ms) && t.doneForm(ci, m):
-			g.against("reported done " + act)
+			switch {
+			case t.timeClauseBefore(ci, m.T0):
+				// "a newer schema registered before the consumers were
+				// upgraded": when something else happened, not a report
+			case len(s.Names) == 0 && m.T0 > 0 && doneWords[t.toks[m.T0-1].W] && !t.firstPerson(ci, m.T0):
+				// a session's rule and a passive done by no one named
+				g.unclear = "reported done, by no one named: " + act
+			default:
+				g.against("reported done " + act)
+			}
 		case bound(s, ms) && t.plan(ci, m.T0):
 			g.unclear = "planned or ordered " + act
 		}
@@ -280,6 +292,17 @@ func (t *Text) ruleAction(ci int, m Mention, s *Subject, ms []Mention, g *signal
 		}
 		g.against(className[d.Class]+" "+cue+" on "+act, d, dn)
 	}
+}
+
+// namesRuleNoun reports whether the action at m is the first word of a
+// rule's name: a rule noun right after it ("change freeze", "write ban").
+func (t *Text) namesRuleNoun(ci int, m Mention) bool {
+	for _, h := range t.hitsOf(ci, RuleNoun) {
+		if h.T0 == m.T1 {
+			return true
+		}
+	}
+	return false
 }
 
 // coordinators join two predicates: a cue past one bears on the other.
@@ -331,6 +354,39 @@ func (t *Text) boundOpposite(ci int, m Mention, s *Subject, ms []Mention) bool {
 	}
 	for _, w := range t.contentWords(t.start(ci), m.T0) {
 		if sessionSubjects[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// timeWords open a clause that dates another event: "before the
+// consumers were upgraded", "cuando se actualizaron".
+var timeWords = set(`before after until since once when while antes despues cuando hasta desde`)
+
+// timeClauseBefore reports whether a word of timeWords stands at most
+// four words before token k in clause ci.
+func (t *Text) timeClauseBefore(ci, k int) bool {
+	for j, n := k-1, 0; j >= t.clauses[ci].T0 && n < 5; j-- {
+		if !t.toks[j].Word {
+			continue
+		}
+		if timeWords[t.toks[j].W] {
+			return true
+		}
+		n++
+	}
+	return false
+}
+
+// firstPersonWords name the agent as the doer of an act.
+var firstPersonWords = set(`i we i've we've i'd we'd the agent the assistant yo nosotros hemos he`)
+
+// firstPerson reports whether the agent is named before token k in
+// clause ci.
+func (t *Text) firstPerson(ci, k int) bool {
+	for j := t.clauses[ci].T0; j < k; j++ {
+		if firstPersonWords[t.toks[j].W] {
 			return true
 		}
 	}
@@ -444,6 +500,9 @@ func (t *Text) predicated(m Mention) bool {
 // only permitted.
 func (t *Text) requiredAction(ci int, m Mention, s *Subject, ms []Mention, g *signals) {
 	act := quote(t.words(m.T0, m.T1))
+	if t.namesRuleNoun(ci, m) {
+		return // "change freeze until Friday": the rule's name, not the act
+	}
 	n, negated := t.negationBefore(ci, m.T0)
 	d, governed := t.governing(ci, m.T0, m.T1, deonticClasses...)
 	_, dNegated := t.negationBefore(ci, d.T0)

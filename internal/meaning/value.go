@@ -52,20 +52,29 @@ func (t *Text) ReadValue(a, b int, role Role, src *Text) Reading {
 	if old && role == Figure && !t.takesBack(marker) {
 		old = false
 	}
+	named := func() string { return quote(t.words(marker.T0, marker.T1)) }
+	if role != Figure {
+		if o, why, decided := t.tableOld(a, b); decided {
+			old, named = o, func() string { return why }
+		}
+	}
 	figure := role == Figure
 	if figure {
 		role = Now
 	}
 	revert, back := t.governing(ci, m.T0, m.T1, Revert)
+	if back && old && revert.T0 >= m.T1 {
+		back = false // "not analytics_prod as first planned": where the old value came from
+	}
 	switch {
 	case role == Now && old:
-		r.Verdict, r.Why = Contradicts, "named as the old value: "+quote(t.words(marker.T0, marker.T1))
+		r.Verdict, r.Why = Contradicts, "named as the old value: "+named()
 	case role == Now:
 		r.Verdict, r.Why = Restates, "stated"
 	case back:
 		r.Verdict, r.Why = Contradicts, "brought back: "+quote(t.words(revert.T0, revert.T1))
 	case old:
-		r.Verdict, r.Why = Restates, "named as the old value: "+quote(t.words(marker.T0, marker.T1))
+		r.Verdict, r.Why = Restates, "named as the old value: "+named()
 	default:
 		r.Verdict, r.Why = Contradicts, "stated as the value now"
 	}
@@ -106,12 +115,31 @@ func (t *Text) oldMarker(ci int, m Mention) (Hit, bool) {
 		case h.T0 >= m.T1 && (h.Class == Cancel && h.Sense != "following" || h.Class == Old && h.Sense == "preceding"):
 			// an appositive or a list may stand between: "200 rows/s, the
 			// old value, was dropped", "200 rows/s and 1000, are superseded"
-			if n := t.wordsBetween(m.T1, h.T0); n <= 4 && !t.clauseBarrier(m.T1, h.T0) && !t.destinationBetween(m.T1, h.T0) && !t.otherValueBetween(m, h.T0) {
+			from := t.pastAppositive(m.T1, h.T0)
+			if n := t.wordsBetween(from, h.T0); n <= 4 && !t.clauseBarrier(m.T1, h.T0) && !t.destinationBetween(m.T1, h.T0) && !t.otherValueBetween(m, h.T0) {
 				return h, true
 			}
 		}
 	}
 	return Hit{}, false
+}
+
+// pastAppositive returns the token after an appositive that opens tokens
+// a to b (", the file first named,"): a comma, at most five words and a
+// comma; a otherwise.
+func (t *Text) pastAppositive(a, b int) int {
+	if a >= b || t.toks[a].W != "," {
+		return a
+	}
+	for k := a + 1; k < b && k <= a+6; k++ {
+		if t.toks[k].W == "," {
+			return k + 1
+		}
+		if !t.toks[k].Word {
+			return a
+		}
+	}
+	return a
 }
 
 func (t *Text) valueOrDestination(a, b int) bool {
