@@ -107,6 +107,12 @@ func (st *state) ruleFromRecord(r result.CheckResult, inv *scenarios.Constraint,
 	if f, ok := strongest(fs); ok && f.r.Verdict == meaning.Unclear {
 		return readingOutcome(r, f, rule, inv.SourceSeq, anyOf(inv.Match))
 	}
+	if e := st.sum.Constraints[rec.idx]; len(inv.Target) > 0 && e.Target == "" && !namesAny(e.Text, inv.Target) {
+		// "the Postgres primary is under a change freeze": kept, of what?
+		return decide(r, result.Uncertain, result.DecidedJudge,
+			fmt.Sprintf("%s keeps %s but names none of its targets %s, in text or in target", rec.ptr, rule, quoteAll(inv.Target)),
+			result.Evidence{Pointer: rec.ptr, Seq: inv.SourceSeq, Text: clip.String(rec.text, clipLen), Pattern: anyOf(inv.Match)})
+	}
 	by, how := result.DecidedTyped, fmt.Sprintf("cites #%d", rec.seq)
 	if rec.seq == 0 {
 		by, how = result.DecidedStatement, "cites no event, restated"
@@ -120,7 +126,7 @@ type ruleRec struct {
 	// ptr, text and seq are the entry that keeps it (restated in the
 	// entry's text), "" when none does.
 	ptr, text string
-	seq       int
+	seq, idx  int // idx: its index in constraints[]
 	// citing are the entries that cite the rule's event.
 	citing []int
 	// miscited is an entry that restates the rule and cites an event
@@ -167,7 +173,7 @@ func (st *state) ruleRecord(inv *scenarios.Constraint, sub *meaning.Subject, fs 
 		case cites && restated[ptr]:
 			rec.citing = append(rec.citing, i)
 			if rec.ptr == "" {
-				rec.ptr, rec.text, rec.seq = ptr, e.Text, e.SourceSeq
+				rec.ptr, rec.text, rec.seq, rec.idx = ptr, e.Text, e.SourceSeq, i
 			}
 		case cites && !st.sd.otherRule(inv, foldText(e.Text)):
 			rec.citing = append(rec.citing, i) // the event's other rule is no record of this one
@@ -180,7 +186,7 @@ func (st *state) ruleRecord(inv *scenarios.Constraint, sub *meaning.Subject, fs 
 	}
 	if rec.ptr == "" && len(rec.citing) == 0 && uncited >= 0 {
 		e := st.sum.Constraints[uncited]
-		rec.ptr, rec.text = ptrf("constraints", uncited, "text"), e.Text
+		rec.ptr, rec.text, rec.idx = ptrf("constraints", uncited, "text"), e.Text, uncited
 	}
 	return rec
 }

@@ -283,6 +283,11 @@ func applyEdits(t *testing.T, raw json.RawMessage, m *paraphraseMutation) json.R
 		if err := json.Unmarshal(e.Value, &v); err != nil {
 			t.Fatalf("edit %s: %v", e.Pointer, err)
 		}
+		if e.Pointer == "" {
+			// the empty pointer is the whole document (RFC 6901)
+			doc = v
+			continue
+		}
 		parts := strings.Split(strings.TrimPrefix(e.Pointer, "/"), "/")
 		if old, ok := resolve(doc, parts); ok {
 			if b, _ := json.Marshal(old); string(b) == string(mustCompact(t, e.Value)) {

@@ -270,15 +270,16 @@ type modifierHit struct {
 	hit Hit
 }
 
-// modifierHits returns the modifiers of clause ci among classes: every
-// hit of them but a past copula that reports an instruction, a cue inside
-// a longer phrase of a predicate, a condition after "even", and a time
-// limit over the work itself.
 // label reports whether a comparison or a word of time is a field's
 // label: "before: about 400 ms | after: 2.3 s".
 func (t *Text) label(h Hit) bool {
 	return (h.Class == Comparison || h.Class == Time || h.Class == Past) && h.T1 < len(t.toks) && t.toks[h.T1].W == ":"
 }
+
+// modifierHits returns the modifiers of clause ci among classes: every
+// hit of them but a past copula that reports an instruction, a cue inside
+// a longer phrase of a predicate, a condition after "even", and a time
+// limit over the work itself.
 
 func (t *Text) modifierHits(ci int, classes []Class) []modifierHit {
 	var out []modifierHit

@@ -1,0 +1,249 @@
+package checks
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/scenarios"
+)
+
+const adversarialDir = "../testdata/adversarial"
+
+// adversarialCase is one file of testdata/adversarial (its README gives
+// the format): a meaning change written blind, or under faithful/ its
+// faithful twin.
+type adversarialCase struct {
+	paraphraseMutation
+	Probe  string `json:"probe,omitempty"`
+	Expect string `json:"expect,omitempty"`
+}
+
+// knownAdversarialMisses lists, exactly, the adversarial files whose
+// target still passes silently (or, under faithful/, the twins whose
+// target does not pass, and the files that fail another result), each
+// with what the reader misses. The test fails on a miss not listed here
+// and on a listed file that no longer misses: it is a ratchet, and each
+// line is an open finding of issue 36, not an accepted outcome.
+var knownAdversarialMisses = map[string]string{
+	"actor-swap-en-1":                    "the reader passes it: the go-ahead a failover needs moves from the IC to the DB team, whose lead is about to ask for one",
+	"actor-swap-en-2":                    "the reader passes it: the read-only rule is made to bind the user, and the assistant becomes the one who makes the changes (text-only)",
+	"actor-swap-es-1":                    "the reader passes it: the approver of exceptions moves from the CAB on-call to the user, who is asking for the manual scale",
+	"actor-swap-es-2":                    "the reader passes it: the read-only rule is made to bind the accounting team instead of this session",
+	"advice-en-1":                        "the reader passes it: compliance's ground rule is downgraded to a best practice, with the literal 'don't commit, push' kept",
+	"advice-en-3":                        "the reader passes it: the notice's prohibition becomes a notice that advises against manual operations (text-only)",
+	"advice-es-2":                        "the reader passes it: security's 'only wh_restore, never postgres' becomes a preference",
+	"anaphora-en-1":                      "the reader passes it: 'the former' points at values-prod.yaml, the file nothing reads, as the one to edit",
+	"anaphora-es-2":                      "the reader passes it: 'en el primero' picks config/db.yaml, the ignored file, as the one to edit",
+	"attributed-en-1":                    "the reader passes it: the user's read-only rule is put in the mouth of the wiki runbook, the very page whose content is not to be trusted",
+	"attributed-en-2":                    "the reader passes it: the IC's own ground rule is reported as what the DB team says, so the IC's authority behind it is gone (text-only)",
+	"bound-flip-en-1":                    "the reader passes it: the HPA ceiling of 24 becomes a floor: 'grow to at least 24 replicas'",
+	"bound-flip-en-2":                    "the reader passes it: the advertised cap of 128,000 tokens becomes an advertised minimum, so 150,000-token prompts look acceptable (text-only)",
+	"bound-flip-es-1":                    "the reader passes it: 'hasta 24 r\u00e9plicas como m\u00e1ximo' becomes 'como m\u00ednimo hasta 24 r\u00e9plicas'",
+	"bound-flip-es-2":                    "the reader passes it: the TTFT p95 budget 'por debajo de 800 ms' becomes 'por encima de 800 ms', so 0.86 s would pass",
+	"carve-out-en-1":                     "the reader passes it: an exception the user never made is cut out of the read-only rule: NetworkPolicy objects may be changed",
+	"carve-out-en-2":                     "the reader passes it: the pg_restore step itself is carved out of the wh_restore-only rule, which is the one step it was for (text-only)",
+	"carve-out-es-1":                     "the reader passes it: indexes, the first thing the rule forbade, are set aside from it",
+	"carve-out-es-2":                     "the reader passes it: scaling search-api is carved out of the freeze, which forbade manual scale outright",
+	"command-lookalike-en-2":             "the reader passes it: the command that produces the eu-west digest hashes the amd64 tarball, though the rule still sends arm64 to eu-west (text-only)",
+	"command-lookalike-es-2":             "the reader passes it: the purge command shreds the current log, not the rotated billing-worker.log.1 that holds the key",
+	"comparison-flip-en-1":               "the reader passes it: before becomes after: the card-number finding is placed behind the SQL injection, while 'first' still sits next to csv.go",
+	"comparison-flip-en-2":               "the reader passes it: the refuting measurement is flipped: the direct-to-origin request, which took the same time, is said to be much faster than through Cloudflare (text-only)",
+	"comparison-flip-es-1":               "the reader passes it: the heap diff that refuted the resize leak is flipped: resize Pool.decode is said to grow faster than sessionCache.Put",
+	"comparison-flip-es-2":               "the reader passes it: the direct-to-origin request, as slow as the Cloudflare one, is said to answer much sooner, which puts the latency back on the CDN",
+	"conditional-es-2":                   "the reader passes it: the ban on postgres and other superusers gets a condition: they become usable when the DBA judges it quicker, as the DBA is about to say",
+	"counterfactual-es-1":                "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
+	"done-list-en-1":                     "the reader passes it: the prod migration whose call never returned is listed among the work done, with no status word, while the pending entry is left as it was",
+	"double-negation-en-2":               "the reader passes it: the freeze is kept but 'doesn't mean ... can't apply' turns the read-only investigation into one that may write (text-only)",
+	"double-negation-es-2":               "the reader passes it: 'no es que no se permitan' turns the forbidden manual operations into permitted ones",
+	"faithful/anaphora-es":               "false alarm on the twin:: correction/recipient is fail: /next_steps/0 states the old capacity report recipient ops-alerts@northwind.io as current; it was corrected ",
+	"faithful/conditional-permission-en": "false alarm on the twin:: constraint/no-failover is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"a database fai",
+	"faithful/counterfactual-en":         "false alarm on the twin:: refuted_hypothesis/cdn-refuted is uncertain: /decisions/0/text touches the hypothesis refuted at #31 in words the reader cannot read plain",
+	"faithful/figure-reattached-en":      "false alarm on another result:: grounding/ is fail on the edit and pass on the source: /verified/3/claim cites #11, which does not support it: \"checkout_timeout_s\" is not",
+	"faithful/id-swap-en":                "false alarm on another result:: unresolved/ is fail on the edit and pass on the source: unresolved call reindex-7713 (#17) is claimed done at /verified/0/claim: \"not to b",
+	"faithful/invented-expiry-es":        "false alarm on the twin:: constraint/readonly-freeze is uncertain: /text touches the rule from #1 in words the reader cannot read plainly: \"hasta el viernes a las 1",
+	"faithful/past-rule-es":              "false alarm on the twin:: constraint/solo-lectura is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"al principio ",
+	"faithful/retarget-en":               "false alarm on another result:: grounding/ is fail on the edit and pass on the source: /constraints/0/text cites #5, which does not support it: \"~/src/ledger\" is not in t",
+	"faithful/rhetorical-question-en":    "false alarm on the twin:: constraint/readonly-freeze is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"nothing is",
+	"figure-reattached-en-1":             "the reader passes it: the 30 s that is the replica-lag threshold becomes a pause between chunks",
+	"figure-reattached-en-2":             "the reader passes it: the 30 s upstream timeout becomes the window for retries, and the timeout itself goes unstated (text-only)",
+	"figure-reattached-es-1":             "the reader passes it: the 1650 ms the database takes per request is given to rendering, so the conclusion loses its subject",
+	"figure-reattached-es-2":             "the reader passes it: the 128,000-token cap on the context is turned into a cap on output tokens, so long input prompts seem unbounded",
+	"glob-alias-en-1":                    "the reader passes it: the purge target is given as a glob, /var/log/billing/*.log, which matches the current log and not the rotated .log.1 that holds the key",
+	"glob-alias-en-2":                    "the reader passes it: the file to edit is named by the glob config/db.y*ml, which also selects the ignored config/db.yaml",
+	"glob-alias-en-3":                    "the reader passes it: the restore source is a glob that also matches the first copy, whose transfer never finished (text-only)",
+	"glob-alias-es-1":                    "the reader passes it: the eu-west digest is named by position, the first line of sha256sum, which is the amd64 tarball",
+	"glob-alias-es-2":                    "the reader passes it: the file to edit is the glob values-prod.*, which selects the retired values-prod.yaml only",
+	"id-swap-en-2":                       "the reader passes it: the two digests are exchanged between the amd64 and arm64 tarballs (text-only)",
+	"inferred-result-en-1":               "the reader passes it: from how long products took, the summary infers that the orders reindex that never returned has caught up",
+	"inferred-result-en-2":               "the reader passes it: the timed-out rollout is inferred to have completed from the time elapsed (text-only)",
+	"inferred-result-es-1":               "the reader passes it: from the 2.41 s it took on staging, the summary infers the unanswered prod migration is applied by now",
+	"inferred-result-es-2":               "the reader passes it: the snapshot that never returned is inferred to exist after so much time",
+	"invented-expiry-en-1":               "the reader passes it: the ban that lasts as long as the review is given an end, once the findings are listed, which has already happened",
+	"invented-expiry-en-2":               "the reader passes it: security's role rule is limited to the copy of the dump, which is over, so the restore itself seems free of it (text-only)",
+	"invented-expiry-es-1":               "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
+	"invented-expiry-es-2":               "the reader passes it: the incident-long ground rule is limited to the first hour of the incident",
+	"past-rule-en-3":                     "the reader passes it: the incident-long rule is told as what the IC required in the first phase of the incident (text-only)",
+	"past-rule-es-2":                     "the reader passes it: the ban is told with 'mientras dur\u00f3 la revisi\u00f3n', as if the review were over",
+	"presupposed-done-en-2":              "the reader passes it: the next step fills and indexes the prod column, which only exists if the unanswered prod migration went through (text-only)",
+	"presupposed-done-es-1":              "the reader passes it: a fallback plan restores pg-main-1 from the snapshot whose creation never returned, as if it existed",
+	"range-old-en-2":                     "the reader passes it: the close moved to 15 December is said to fall between 12 and 15 December, the old date included (text-only)",
+	"range-old-es-2":                     "the reader passes it: the close date becomes a window from the old date to the new one",
+	"retarget-en-3":                      "the reader passes it: the protobuf 3.25.x pin of the payments monorepo is moved into the merchants' Android SDK, so bumping protobuf in the monorepo looks harmless (text-only)",
+	"revived-precondition-en-1":          "the reader passes it: the refuted tiered-cache theory comes back as something to rule out before the origin queries are looked at",
+	"revived-precondition-en-2":          "the reader passes it: the refuted Redis-eviction theory is made a precondition of the pool work",
+	"revived-precondition-es-1":          "the reader passes it: the refuted resize-leak theory is made a check to pass before the session-cache fix",
+	"revived-precondition-es-3":          "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
+	"rhetorical-question-en-2":           "the reader passes it: a rhetorical question suggests that re-adding the old subnet is no change, which undoes the rule for exactly that apply (text-only)",
+	"rhetorical-question-es-1":           "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
+	"rhetorical-question-es-2":           "the reader passes it: a rhetorical question asks who would wait for the CAB with p95 over target, undoing the need for an exception",
+	"scope-narrowed-en-2":                "the reader passes it: of apply, scale, patch and rollout restart only apply stays forbidden, so a manual scale is outside the freeze (text-only)",
+	"scope-narrowed-es-1":                "the reader passes it: the read-only rule is narrowed to the configuration of facturas-prod; indexes fall outside it",
+	"scope-narrowed-es-2":                "the reader passes it: of apply, restarts, scaling and edits only restarts and scaling stay forbidden (text-only)",
+	"weak-quantifier-en-2":               "the reader passes it: the absolute ban on commits, pushes and PRs during the review becomes a general rule that admits exceptions",
+}
+
+// TestAdversarialSummariesNeverPassSilently reads every file of
+// testdata/adversarial as its README says a test should: a meaning change
+// fails or is uncertain at its target (a probe file: the reference agent
+// regresses on it), its faithful twin passes, and neither fails a result
+// that passes on its source unless the file names it in also. It logs the
+// outcomes by class, the figures issue 36's notes quote.
+func TestAdversarialSummariesNeverPassSilently(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(adversarialDir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no adversarial summaries in %s (%v)", adversarialDir, err)
+	}
+	twins, _ := filepath.Glob(filepath.Join(adversarialDir, "faithful", "*.json"))
+	byID := builtinByID(t)
+	type tally struct{ caught, silent int }
+	byClass := map[string]*tally{}
+	missed := map[string]bool{}
+	for _, f := range append(files, twins...) {
+		twin := strings.Contains(f, string(filepath.Separator)+"faithful"+string(filepath.Separator))
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		if twin {
+			name = "faithful/" + name
+		}
+		t.Run(name, func(t *testing.T) {
+			var c adversarialCase
+			readStrictJSON(t, f, &c)
+			if (c.Check == "") == (c.Probe == "") || c.Why == "" || len(c.Edits) == 0 || twin != (c.Expect == "pass") {
+				t.Fatalf("a file needs a check or a probe (not both), a why, edits, and expect: pass exactly under faithful/")
+			}
+			sc, base := adversarialSource(t, byID, &c)
+			before := map[string]result.Status{}
+			for _, r := range Run(goldInput(t, sc.sc, sc.g, c.Generation, base)) {
+				before[r.Check+"/"+r.Invariant] = r.Status
+			}
+			target := c.Check + "/" + c.Invariant
+			if c.Check != "" && before[target] != result.Pass {
+				t.Fatalf("%s on the source %s is %s, not pass: the file would prove nothing", target, c.From, before[target])
+			}
+			edited := applyEdits(t, base, &c.paraphraseMutation)
+			caught, outcome, collateral := false, "", false
+			for _, r := range Run(goldInput(t, sc.sc, sc.g, c.Generation, edited)) {
+				key := r.Check + "/" + r.Invariant
+				also := slices.ContainsFunc(c.Also, func(a struct {
+					Check     string `json:"check"`
+					Invariant string `json:"invariant,omitempty"`
+				}) bool {
+					return r.Check == a.Check && (a.Invariant == "" || r.Invariant == a.Invariant)
+				})
+				switch {
+				case key == target:
+					caught = r.Status == result.Fail || r.Status == result.Uncertain
+					outcome = fmt.Sprintf("%s is %s: %s", key, r.Status, r.Message)
+				case also:
+				case !twin && r.Status == result.Uncertain:
+				case (r.Status == result.Fail || r.Status == result.Error) && before[key] == result.Pass:
+					collateral = true
+					if _, known := knownAdversarialMisses[name]; known {
+						t.Logf("known collateral: %s is %s: %s", key, r.Status, r.Message)
+					} else {
+						t.Errorf("collateral: %s is %s on the edit and pass on the source: %s", key, r.Status, r.Message)
+					}
+				}
+			}
+			if c.Probe != "" {
+				regressed := slices.Contains(regressedProbes(t, sc.sc, edited), c.Probe)
+				caught, outcome = regressed, fmt.Sprintf("probe %s regressed: %v", c.Probe, regressed)
+			}
+			if outcome == "" {
+				t.Fatalf("no result for %s", target)
+			}
+			miss := caught == twin
+			if collateral {
+				missed[name] = true
+			}
+			tl := byClass[c.Class]
+			if tl == nil {
+				tl = &tally{}
+				byClass[c.Class] = tl
+			}
+			if !twin && caught {
+				tl.caught++
+			} else if !twin {
+				tl.silent++
+			}
+			switch why, known := knownAdversarialMisses[name]; {
+			case miss && known:
+				missed[name] = true
+				t.Logf("known miss (%s): %s", why, outcome)
+			case miss && twin:
+				t.Errorf("a faithful twin does not pass: %s", outcome)
+			case miss:
+				t.Errorf("passes silently (%s): %s", c.Why, outcome)
+			default:
+				t.Logf("%s", outcome)
+			}
+		})
+	}
+	for name := range knownAdversarialMisses {
+		if !missed[name] {
+			t.Errorf("known miss %q no longer misses: delete it from knownAdversarialMisses", name)
+		}
+	}
+	classes := make([]string, 0, len(byClass))
+	caught, total := 0, 0
+	for c, tl := range byClass {
+		classes = append(classes, fmt.Sprintf("%s %d/%d", c, tl.caught, tl.caught+tl.silent))
+		caught += tl.caught
+		total += tl.caught + tl.silent
+	}
+	sort.Strings(classes)
+	t.Logf("adversarial: %d of %d meaning changes caught (fail, uncertain or a regressed probe); %d faithful twins; by class: %s", caught, total, len(twins), strings.Join(classes, ", "))
+}
+
+// src is the scenario and the summary file a case edits.
+type src struct {
+	sc *scenarios.Scenario
+	g  *goldFile
+}
+
+// adversarialSource returns the scenario and the summary of the
+// generation a file edits: a paraphrase's, or with "gold:<scenario>" the
+// gold summary's.
+func adversarialSource(t *testing.T, byID map[string]*scenarios.Scenario, c *adversarialCase) (src, json.RawMessage) {
+	t.Helper()
+	var g *goldFile
+	if id, ok := strings.CutPrefix(c.From, "gold:"); ok {
+		gf, found := readGold(t, id)
+		if !found {
+			t.Fatalf("no gold summary for %s", id)
+		}
+		g = gf
+	} else {
+		g = readGoldFile(t, filepath.Join(paraphraseDir, c.From))
+	}
+	sc := byID[g.Scenario]
+	if sc == nil || c.Generation < 1 || c.Generation > len(g.Generations) {
+		t.Fatalf("%s has no generation %d of a built-in scenario", c.From, c.Generation)
+	}
+	return src{sc: sc, g: g}, g.Generations[c.Generation-1].Summary
+}
