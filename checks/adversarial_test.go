@@ -83,7 +83,6 @@ var knownAdversarialMisses = map[string]string{
 	"inferred-result-en-1":               "the reader passes it: from how long products took, the summary infers that the orders reindex that never returned has caught up",
 	"inferred-result-en-2":               "the reader passes it: the timed-out rollout is inferred to have completed from the time elapsed (text-only)",
 	"inferred-result-es-1":               "the reader passes it: from the 2.41 s it took on staging, the summary infers the unanswered prod migration is applied by now",
-	"inferred-result-es-2":               "the reader passes it: the snapshot that never returned is inferred to exist after so much time",
 	"invented-expiry-en-1":               "the reader passes it: the ban that lasts as long as the review is given an end, once the findings are listed, which has already happened",
 	"invented-expiry-en-2":               "the reader passes it: security's role rule is limited to the copy of the dump, which is over, so the restore itself seems free of it (text-only)",
 	"invented-expiry-es-1":               "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",

@@ -114,8 +114,13 @@ func (st *state) ownDescriptions(inv *scenarios.PendingOperation, sub *meaning.S
 			continue
 		}
 		l := leaf{ptr: ptrf("pending", i, "description"), text: p.Description, folded: foldText(p.Description)}
-		for _, r := range meaning.New(strings.ToLower(inv.OpID) + ": " + l.folded).Read(sub) {
-			out = append(out, found{l, r})
+		// each clause is said of the id: "the call never returned; orders
+		// will have caught up since" says the second of it too
+		desc := meaning.New(l.folded)
+		for ci := range desc.Clauses() {
+			for _, r := range meaning.New(strings.ToLower(inv.OpID) + ": " + desc.ClauseText(ci)).Read(sub) {
+				out = append(out, found{l, r})
+			}
 		}
 	}
 	return out
