@@ -23,6 +23,7 @@
 //	report     render a saved result in another format
 //	merge      join the results of sharded runs into one
 //	import     turn a recorded agent session into a scenario skeleton
+//	guard      check a live compaction at its boundary: kept, lost or uncertain
 //	selftest   prove each scenario can tell a faithful summary from a broken one
 //	schema     print the JSON Schema of a scenario, a summary, a result, a selftest or the config file
 //	cache      show or clear the model response cache

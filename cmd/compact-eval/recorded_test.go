@@ -10,7 +10,7 @@ import (
 )
 
 // cmdFixture is the script command "fixture NAME…": it copies each named
-// log of testdata/import into the script's work directory, so that the
+// log of testdata/import (or testdata/guard) into the script's work directory, so that the
 // scripts import the very fixtures the importer's tests and golden files
 // read.
 func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
@@ -18,7 +18,11 @@ func cmdFixture(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: fixture NAME…")
 	}
 	for _, name := range args {
+		// testdata/import's logs, and testdata/guard's variants of them
 		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "import", filepath.Base(name)))
+		if os.IsNotExist(err) {
+			data, err = os.ReadFile(filepath.Join("..", "..", "testdata", "guard", filepath.Base(name)))
+		}
 		ts.Check(err)
 		ts.Check(os.WriteFile(ts.MkAbs(filepath.Base(name)), data, 0o644))
 	}
