@@ -29,6 +29,9 @@
 //   - Check returns the Verdict; WriteText and WriteJSON render it, and
 //     Restatement is the text an agent reads back: each lost or
 //     uncertain invariant said again from its source event.
+//   - ReadHookInput and Hook answer Claude Code's hooks (SessionStart
+//     after a compaction, PreCompact, PostCompact) in their output
+//     format.
 //
 // The guard knows the invariant types only where it restates one in
 // words (restate.go) and where anchors.tsv finds a left-out seq; a type

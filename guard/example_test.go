@@ -83,3 +83,26 @@ func ExampleSession_NewBoundary() {
 	// kept 1 of 1
 	// kept no-force-push typed
 }
+
+// Answer Claude Code's SessionStart hook after a compaction: the lost rule
+// goes back into the context as additionalContext.
+func ExampleHook() {
+	dir, _ := os.MkdirTemp("", "guard-example")
+	defer os.RemoveAll(dir)
+	os.WriteFile(dir+"/session.jsonl", []byte(claudeLog), 0o644)
+	in, _ := guard.ReadHookInput(strings.NewReader(`{"session_id": "s", "transcript_path": "session.jsonl", "cwd": "` + dir + `",
+	  "hook_event_name": "SessionStart", "source": "compact"}`))
+	inv, _ := guard.ParseInvariants("invariants.yaml", []byte(projectInvariants))
+	resp, err := guard.Hook(in, guard.HookOptions{Options: guard.Options{Invariants: inv}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(resp.JSON.SystemMessage)
+	fmt.Println(resp.JSON.HookSpecificOutput.HookEventName)
+	fmt.Println(strings.Contains(resp.JSON.HookSpecificOutput.AdditionalContext, `"Never run git push --force on this repository."`))
+	// Output:
+	// compact-eval guard: the compaction after seq 4 (claude-code, auto, 152000 tokens before) lost 1 of 1 invariants; restated into the context
+	// SessionStart
+	// true
+}

@@ -15,7 +15,7 @@
 //
 // The commands are:
 //
-//	init       write a commented compact-eval.yaml and a GitHub Actions workflow
+//	init       write a commented compact-eval.yaml and a GitHub Actions workflow, or Claude Code's guard hooks
 //	run        run scenarios through summarizers and diff the agent's decisions
 //	validate   check scenario files
 //	compare    compare two results, paired, and fail on a regression; or two summarizers of one run

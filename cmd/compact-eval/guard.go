@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,12 +70,13 @@ type guardArgs struct {
 	suggested     confidenceFlag
 	json          bool
 	failUncertain bool
+	hook, block   bool
 }
 
 func init() {
 	register(&Command{
 		Name:      "guard",
-		UsageLine: "guard [--summary FILE] [--boundary SEQ] [--invariants FILE] [--suggested MIN] [--json] [--fail-uncertain] HISTORY",
+		UsageLine: "guard [--summary FILE] [--boundary SEQ] [--invariants FILE] [--suggested MIN] [--json] [--fail-uncertain] HISTORY | guard --claude-code-hook [--block] [--invariants FILE] [--suggested MIN]",
 		Short:     "check a live compaction at its boundary: kept, lost or uncertain",
 		Long: `Guard checks one compaction the way run checks a generation, for an agent
 in production: the history before the boundary (HISTORY: a log in any
@@ -98,9 +101,23 @@ Exit codes: 0 when nothing is lost, 1 when an invariant is lost or a
 structural check failed (--fail-uncertain: or the verdict is uncertain), 2
 for bad input, 3 when it could not finish. --json prints the verdict as JSON.
 
+--claude-code-hook answers a Claude Code hook: it reads the hook's JSON on
+standard input and finds the transcript there. On SessionStart after a
+compaction it checks the latest compaction and, when something is lost or
+uncertain, prints the invariants restated from their source events as
+additionalContext (and, with --block, stops the session on a loss); on
+PreCompact it prints the invariants for the compaction to keep; on
+PostCompact it tells the user the verdict. Under --claude-code-hook the exit
+code is never 2, which Claude Code reads as "block": a guard that cannot
+read exits 3, and the agent goes on. compact-eval init --claude-code writes
+the settings.
+
 	$ compact-eval guard session.jsonl
 	$ compact-eval guard --suggested 0.5 --json session.jsonl
 	$ compact-eval guard --summary summary.json events.json`,
+		NeverTwo: func(args []string) bool {
+			return slices.Contains(args, "--claude-code-hook") || slices.Contains(args, "-claude-code-hook")
+		},
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			var a guardArgs
 			fs.Var(&a.from, "from", "history format: auto, events, "+formatNames())
@@ -110,7 +127,18 @@ for bad input, 3 when it could not finish. --json prints the verdict as JSON.
 			fs.Var(&a.suggested, "suggested", "also check the import's suggestions of confidence `MIN` or more (0 to 1), or off")
 			fs.BoolVar(&a.json, "json", false, "print the verdict as JSON")
 			fs.BoolVar(&a.failUncertain, "fail-uncertain", false, "exit 1 on an uncertain verdict too")
+			fs.BoolVar(&a.hook, "claude-code-hook", false, "answer a Claude Code hook: its JSON on standard input")
+			fs.BoolVar(&a.block, "block", false, "with --claude-code-hook: stop the session after a compaction that lost an invariant")
 			return func(ctx context.Context, args []string) error {
+				if a.hook {
+					if len(args) > 0 || a.summary != "" || a.boundary != 0 || a.json || a.from != "" {
+						return usagef("--claude-code-hook reads the transcript the hook names: it takes no HISTORY, --summary, --boundary, --from or --json")
+					}
+					return runGuardHook(env, a)
+				}
+				if a.block {
+					return usagef("--block stops a Claude Code session: it goes with --claude-code-hook")
+				}
 				if len(args) != 1 {
 					return usagef("guard takes exactly one HISTORY (a log, or - for standard input)")
 				}
@@ -259,4 +287,38 @@ func guardError(err error) error {
 		return inputError{err}
 	}
 	return err
+}
+
+// runGuardHook answers a Claude Code hook (guard.Hook): its JSON or text
+// on standard output, one line on standard error.
+func runGuardHook(env *Env, a guardArgs) error {
+	in, err := guard.ReadHookInput(env.Stdin)
+	if err != nil {
+		return err
+	}
+	dir := env.Getenv("CLAUDE_PROJECT_DIR")
+	if dir == "" {
+		dir = in.Cwd
+	}
+	opts, err := guardOptions(a, dir)
+	if err != nil {
+		return err
+	}
+	resp, err := guard.Hook(in, guard.HookOptions{Options: opts, Block: a.block, FailUncertain: a.failUncertain})
+	if err != nil {
+		return err
+	}
+	if resp.Note != "" {
+		fmt.Fprintf(env.Stderr, "guard: %s: %s\n", in.HookEventName, strings.TrimPrefix(resp.Note, "guard: "))
+	}
+	switch {
+	case resp.JSON != nil:
+		enc := json.NewEncoder(env.data())
+		enc.SetEscapeHTML(false)
+		return enc.Encode(resp.JSON)
+	case resp.Text != "":
+		_, err := io.WriteString(env.data(), resp.Text+"\n")
+		return err
+	}
+	return nil
 }
