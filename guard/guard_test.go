@@ -425,3 +425,29 @@ func TestInvariantsFileErrors(t *testing.T) {
 		t.Errorf("a file of suggestions only: %v, %+v", err, f)
 	}
 }
+
+// ReadEach reads a file of records one session a record, and any other
+// log as one session.
+func TestReadEach(t *testing.T) {
+	names := func(log string) []string {
+		var out []string
+		err := guard.ReadEach(fixture(t, log), guard.ReadOptions{}, func(name string, s *guard.Session, err error) error {
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return nil
+			}
+			out = append(out, filepath.Base(name))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := names("openhands_output.jsonl"); len(got) < 2 || !strings.HasPrefix(got[0], "openhands_output.jsonl#") {
+		t.Errorf("records: %q, want one session a record, named FILE#ID", got)
+	}
+	if got := names("claude-code_compactions.jsonl"); len(got) != 1 || got[0] != "claude-code_compactions.jsonl" {
+		t.Errorf("one session: %q", got)
+	}
+}

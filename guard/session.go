@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -162,7 +163,11 @@ func Read(r io.Reader, opts ReadOptions) (*Session, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	data := out.Bytes()
+	return fromImport(name, out.Bytes(), rep)
+}
+
+// fromImport is the session of an imported scenario.
+func fromImport(name string, data []byte, rep *importer.Report) (*Session, error) {
 	if len(data) > scenarios.MaxFileSize {
 		return nil, &InputError{Err: fmt.Errorf("%s: %w: it imports to %.1f MB, and a scenario holds at most %d MiB; trim long tool outputs (--max-event-chars)", name, errTooBig, float64(len(data))/1e6, scenarios.MaxFileSize>>20)}
 	}
@@ -178,6 +183,49 @@ func Read(r io.Reader, opts ReadOptions) (*Session, error) {
 	s.Suggestions = sugs
 	s.Warnings = append(s.Warnings, warns...)
 	return s, nil
+}
+
+// ReadEach reads every session of the log at path: one, or, for a file of
+// records (OpenHands evaluation output, benchmark trajectories, one
+// conversation a line), one a record, named PATH#ID. It calls each with
+// every session, or with the error of one that cannot be read; the others
+// are still read. An error that each returns stops it.
+func ReadEach(path string, opts ReadOptions, each func(name string, s *Session, err error) error) error {
+	f, err := inputfile.Open(path)
+	if err != nil {
+		return each(path, nil, inputErrorf("%s: %s", path, inputfile.Reason(err)))
+	}
+	br := bufio.NewReaderSize(f, 1<<20)
+	det, derr := importer.DetectInput(br)
+	if derr != nil || !det.Records || opts.Format == FormatEvents || looksLikeEvents(br) {
+		f.Close()
+		s, err := ReadFile(path, opts)
+		return each(path, s, err)
+	}
+	defer f.Close()
+	if opts.Name == "" {
+		opts.Name = filepath.Base(path)
+	}
+	_, err = importer.ImportEach(br, importer.Options{Format: importer.Format(opts.Format), Name: opts.Name, MaxEventChars: opts.MaxEventChars, TempDir: opts.TempDir},
+		func(rep *importer.Report, write func(io.Writer) error, rerr error) error {
+			name := path + "#" + strconv.Itoa(rep.Record)
+			if rep.ID != "" {
+				name = path + "#" + rep.ID
+			}
+			if rerr != nil {
+				return each(name, nil, &InputError{Err: fmt.Errorf("%s: %w", name, rerr)})
+			}
+			var out bytes.Buffer
+			if err := write(&out); err != nil {
+				return each(name, nil, err)
+			}
+			s, err := fromImport(name, out.Bytes(), rep)
+			return each(name, s, err)
+		})
+	if err != nil {
+		return each(path, nil, &InputError{Err: fmt.Errorf("%s: %w", path, err)})
+	}
+	return nil
 }
 
 // looksLikeEvents reports whether the input starts as events in the

@@ -24,6 +24,7 @@
 //	merge      join the results of sharded runs into one
 //	import     turn a recorded agent session into a scenario skeleton
 //	guard      check a live compaction at its boundary: kept, lost or uncertain
+//	audit      watch real sessions: compactions, compression, invariants lost, repeated calls, reopened questions
 //	selftest   prove each scenario can tell a faithful summary from a broken one
 //	schema     print the JSON Schema of a scenario, a summary, a result, a selftest or the config file
 //	cache      show or clear the model response cache

@@ -37,3 +37,28 @@ func cmdAccept(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), suggestions.Accept([]byte(ts.ReadFile(args[0]))), 0o644))
 }
+
+// cmdFixtureDir is the script command "fixturedir DIR": it copies the
+// folder testdata/DIR, with everything under it, into the script's work
+// directory under its last name (testdata/audit/logs becomes logs).
+func cmdFixtureDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fixturedir DIR")
+	}
+	src := filepath.Join("..", "..", "testdata", filepath.FromSlash(args[0]))
+	dst := ts.MkAbs(filepath.Base(src))
+	ts.Check(filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	}))
+}
