@@ -58,7 +58,7 @@ func TestEveryImportedClassHasARow(t *testing.T) {
 			typ, ok := rows[sg.Class]
 			switch {
 			case !ok:
-				t.Errorf("%s: suggestion %s of class %q: confidence.tsv has no row for it", filepath.Base(log), sg.Invariant.InvariantID(), sg.Class)
+				t.Errorf("%s: suggestion %s of class %q: confidence.tsv has no row for it (count its KEEP and noise lines with the command the file names, and add one)", filepath.Base(log), sg.Invariant.InvariantID(), sg.Class)
 			case typ != sg.Invariant.Type():
 				t.Errorf("%s: class %q suggests %s, its row says %s", filepath.Base(log), sg.Class, sg.Invariant.Type(), typ)
 			}
