@@ -385,7 +385,7 @@ func matches(how, v string, ev scenarios.Event, folded string) bool {
 	case "call":
 		return ev.ToolCall != nil && ev.ToolCall.ID == v
 	case "literal":
-		return containsWord(folded, strings.ToLower(textmatch.Fold(v)))
+		return textmatch.ContainsWord(folded, strings.ToLower(textmatch.Fold(v)))
 	}
 	_, ok := textmatch.Find(v, folded)
 	return ok
@@ -496,27 +496,6 @@ func strValues(n *yaml.Node) []string {
 		}
 	}
 	return out
-}
-
-// containsWord reports whether w occurs in s with no letter or digit
-// right before or after it.
-func containsWord(s, w string) bool {
-	for off := 0; w != "" && off <= len(s); {
-		i := strings.Index(s[off:], w)
-		if i < 0 {
-			return false
-		}
-		a, b := off+i, off+i+len(w)
-		if (a == 0 || !wordByte(s[a-1])) && (b == len(s) || !wordByte(s[b])) {
-			return true
-		}
-		off = a + 1
-	}
-	return false
-}
-
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }
 
 // eventText is what an event says: its text, its call (name and

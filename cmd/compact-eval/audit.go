@@ -12,21 +12,6 @@ import (
 	"github.com/compact-eval/compact-eval/audit"
 )
 
-// auditFormatFlag is audit's --format.
-type auditFormatFlag string
-
-func (f *auditFormatFlag) String() string { return string(*f) }
-
-func (f *auditFormatFlag) Set(s string) error {
-	for _, v := range audit.Formats {
-		if s == v {
-			*f = auditFormatFlag(s)
-			return nil
-		}
-	}
-	return fmt.Errorf("%q: want %s", s, strings.Join(audit.Formats, ", "))
-}
-
 func init() {
 	register(&Command{
 		Name:      "audit",
@@ -62,11 +47,11 @@ folder holds no log it can read.
 	$ compact-eval audit ~/.claude/projects/billing
 	$ compact-eval audit --format html -o audit.html logs/`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
-			var format auditFormatFlag = "table"
+			format := choiceFlag{v: "table", what: "format", valid: audit.Formats}
 			fs.Var(&format, "format", "output format: "+strings.Join(audit.Formats, ", "))
 			out := fs.String("o", "", "write the report to `FILE` instead of standard output")
 			invariants := fs.String("invariants", "", "the invariants `FILE` (default: .compact-eval/invariants.yaml when it exists)")
-			suggested := confidenceFlag{set: true}
+			suggested := confidenceFlag{strengthFlag{set: true}}
 			fs.Var(&suggested, "suggested", "check the import's suggestions of confidence `MIN` or more (0 to 1; 0 checks all), or off")
 			window := fs.Int("window", audit.DefaultWindow, "tool calls compared on each side of a boundary for the error rates")
 			jobs := fs.Int("j", 0, "logs read at once (default: one per CPU)")
@@ -83,7 +68,7 @@ folder holds no log it can read.
 				if err != nil {
 					return err
 				}
-				return runAudit(env, args[0], audit.Options{Guard: opts, Window: *window, Jobs: *jobs}, string(format), *out, string(prog))
+				return runAudit(env, args[0], audit.Options{Guard: opts, Window: *window, Jobs: *jobs}, format.v, *out, string(prog))
 			}
 		},
 	})

@@ -19,16 +19,13 @@ import (
 
 // confidenceFlag is --suggested: off, or the lowest confidence of an
 // import suggestion to check, from 0 to 1.
-type confidenceFlag struct {
-	set bool
-	v   float64
-}
+type confidenceFlag struct{ strengthFlag }
 
 func (c *confidenceFlag) String() string {
 	if !c.set {
 		return "off"
 	}
-	return strconv.FormatFloat(c.v, 'f', -1, 64)
+	return c.strengthFlag.String()
 }
 
 func (c *confidenceFlag) Set(s string) error {
@@ -36,11 +33,9 @@ func (c *confidenceFlag) Set(s string) error {
 		c.set = false
 		return nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(v >= 0 && v <= 1) {
+	if err := c.strengthFlag.Set(s); err != nil {
 		return fmt.Errorf("%q: want off, or a confidence from 0 to 1 (0 checks every suggestion the import kept)", s)
 	}
-	c.set, c.v = true, v
 	return nil
 }
 
