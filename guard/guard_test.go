@@ -405,7 +405,7 @@ func TestInvariantsFileErrors(t *testing.T) {
 		{"no version", "invariants: []\n", "invariants.yaml:1:1: missing version: 1"},
 		{"version 2", "version: 2\ninvariants: []\n", "invariants.yaml:1:10: version 2 is not supported"},
 		{"unknown key", "version: 1\nrules: []\n", `invariants.yaml:2:1: unknown field "rules" (valid: version, invariants, suggestions)`},
-		{"bad type", "version: 1\ninvariants:\n  - {id: a, type: goal, match: [x]}\n", `invariants.yaml:3:19: invariants[0].type: "goal" is not an invariant type`},
+		{"bad type", "version: 1\ninvariants:\n  - {id: a, type: policy, match: [x]}\n", `invariants.yaml:3:19: invariants[0].type: "policy" is not an invariant type`},
 		{"bad pattern", "version: 1\ninvariants:\n  - {id: a, type: constraint, match: ['(']}\n", "invariants.yaml:3:"},
 		{"missing match", "version: 1\ninvariants:\n  - {id: a, type: constraint}\n", `missing required field "match"`},
 		{"unknown field", "version: 1\ninvariants:\n  - {id: a, type: constraint, match: [x], scope: repo}\n", `unknown field "scope"`},
