@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/compact-eval/compact-eval/guard"
+	"github.com/compact-eval/compact-eval/internal/clip"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/scenarios/transcript"
@@ -326,6 +328,7 @@ func audit(name string, s *guard.Session, opts Options) Session {
 			out.Unaudited++
 		}
 	}
+	red := guard.Redactor(s, opts.Guard)
 	bounds := s.Compactions()
 	for k, b := range bounds {
 		next := 0
@@ -360,6 +363,7 @@ func audit(name string, s *guard.Session, opts Options) Session {
 		}
 		c.Repeated = repeatedCalls(sc, b.Seq, next)
 		c.Reopened = reopenedQuestions(sc, b.Seq, next)
+		quote(&c, red)
 		c.Before, c.After = errorWindows(sc, prev, b.Seq, next, opts.Window)
 		out.Compactions = append(out.Compactions, c)
 	}
@@ -367,6 +371,19 @@ func audit(name string, s *guard.Session, opts Options) Session {
 		out.Per100k = float64(len(out.Compactions)+out.Unaudited) * 100000 / float64(out.Tokens)
 	}
 	return out
+}
+
+// quote makes the calls and questions c quotes fit to print: each
+// secret the session holds redacted first, then clipped to 200
+// characters, so that a cut never leaves part of one.
+func quote(c *Compaction, red *redact.Redactor) {
+	for i := range c.Repeated {
+		r := &c.Repeated[i]
+		r.Tool, r.Args = red.String(r.Tool), clip.String(red.String(r.Args), 200)
+	}
+	for i := range c.Reopened {
+		c.Reopened[i].Question = clip.String(red.String(c.Reopened[i].Question), 200)
+	}
 }
 
 // heldTokens is what the log shows the agent held before compaction k:

@@ -3,6 +3,8 @@ package audit_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,5 +129,48 @@ func TestNoLogs(t *testing.T) {
 	}
 	if _, err := audit.Dir("nowhere", audit.Options{}); err == nil {
 		t.Error("a folder that does not exist: no error")
+	}
+}
+
+// The calls and questions the audit quotes come from the log: a key the
+// session holds (one the import finds, one the process knows) is
+// redacted in every format before it is clipped, and the call and the
+// question still count.
+func TestSecretsRedacted(t *testing.T) {
+	const found = "sk-proj-Qm7xVt2LpR9sKd4ZwN8bHf3J"
+	const known = "Zx81-internal-upload-credential"
+	t.Setenv("OPENAI_API_KEY", known)
+	data, err := os.ReadFile(filepath.Join(logs, "claude", "export-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := strings.NewReplacer(
+		`/config/export.yml"`, `/config/export.yml?token=`+found+`&`+strings.Repeat("x", 190)+`"`,
+		"a semicolon or a comma", "a semicolon or a comma for the upload signed "+known,
+	).Replace(string(data))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "session.jsonl"), []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := audit.Dir(dir, audit.Options{Guard: guard.Options{Suggested: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Totals.Repeated != 1 || r.Totals.Reopened != 1 {
+		t.Fatalf("%d repeated, %d reopened: want the fixture's 1 and 1", r.Totals.Repeated, r.Totals.Reopened)
+	}
+	for _, f := range audit.Formats {
+		var b bytes.Buffer
+		if err := audit.Write(&b, r, f); err != nil {
+			t.Fatal(err)
+		}
+		for _, leak := range []string{found, found[:12], known, known[:12]} {
+			if strings.Contains(b.String(), leak) {
+				t.Errorf("%s: the report holds %q:\n%s", f, leak, b.String())
+			}
+		}
+		if !strings.Contains(b.String(), "[redacted:") {
+			t.Errorf("%s: no redaction tag:\n%s", f, b.String())
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -65,7 +64,7 @@ func repeatedCalls(sc *scenarios.Scenario, boundary, next int) []Repeat {
 		case next == 0 || e.Seq <= next:
 			if first, was := before[key]; was && !counted[key] {
 				counted[key] = true
-				out = append(out, Repeat{Seq: e.Seq, FirstSeq: first, Tool: e.ToolCall.Name, Args: clip.String(args, 200)})
+				out = append(out, Repeat{Seq: e.Seq, FirstSeq: first, Tool: e.ToolCall.Name, Args: args})
 			}
 		}
 	}
@@ -128,7 +127,7 @@ func reopenedQuestions(sc *scenarios.Scenario, boundary, next int) []Reopen {
 				for _, a := range answered {
 					if !counted[a.seq] && same(a.words, w) {
 						counted[a.seq] = true
-						out = append(out, Reopen{Seq: e.Seq, AskedSeq: a.seq, AnsweredSeq: a.answered, Question: clip.String(q, 200)})
+						out = append(out, Reopen{Seq: e.Seq, AskedSeq: a.seq, AnsweredSeq: a.answered, Question: q})
 						break
 					}
 				}

@@ -399,6 +399,24 @@ func compressionOf(results []result.CheckResult, b Boundary) *Compression {
 	return nil
 }
 
+// Redactor hides what a verdict of s hides: every secret the session is
+// known to hold (its own and the project's secret invariants, every
+// secret the import suggested, checked or not) and every API key the
+// process knows. A caller that quotes the session beside a verdict (the
+// audit's repeated calls and reopened questions) redacts with it.
+func Redactor(s *Session, opts Options) *redact.Redactor {
+	sc := *s.Scenario
+	sc.Invariants = slices.Clone(sc.Invariants)
+	if groups, _, err := invariantsFor(s, opts); err == nil {
+		for _, g := range groups {
+			for _, o := range g {
+				sc.Invariants = append(sc.Invariants, o.inv)
+			}
+		}
+	}
+	return redactor(s, &sc)
+}
+
 // redactor hides every secret the session is known to hold (the
 // invariants checked and every secret the import suggested, checked or
 // not) and every API key the process knows, in all that the verdict
