@@ -3,6 +3,7 @@ package guard_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -449,5 +450,61 @@ func TestReadEach(t *testing.T) {
 	}
 	if got := names("claude-code_compactions.jsonl"); len(got) != 1 || got[0] != "claude-code_compactions.jsonl" {
 		t.Errorf("one session: %q", got)
+	}
+}
+
+// The guard earns a kept only where the summary keeps the rule: each
+// summary that would fool a word match (the rule's words under a
+// permission, a lifting, a question, a condition the user never gave,
+// the assistant's own opinion, parked in another field, citing an event
+// that does not state it) is lost or uncertain, never kept, and its
+// faithful twins (restated, paraphrased, reported as the user's, a typed
+// record citing the rule's turn) are kept.
+func TestAdversarialSummaries(t *testing.T) {
+	events := `[
+  {"seq": 1, "role": "user", "text": "Never run git push --force on this repository."},
+  {"seq": 2, "role": "assistant", "text": "Understood."},
+  {"seq": 3, "role": "assistant", "text": "Working on the fix."}
+]`
+	s, err := guard.Read(strings.NewReader(events), guard.ReadOptions{Name: "events.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := invariants(t, "version: 1\ninvariants:\n  - {id: no-force, type: constraint, match: ['never\\W+run\\W+git push --force']}\n")
+	notKept := []guard.Status{guard.Lost, guard.Uncertain}
+	for _, tc := range []struct {
+		name, summary string
+		want          []guard.Status
+	}{
+		{"restated", "The user's rule: never run git push --force on this repository.", []guard.Status{guard.Kept}},
+		{"paraphrased", "Do not run git push --force on this repository; the user forbade it.", []guard.Status{guard.Kept}},
+		{"reported as the user's", "The user said never run git push --force on this repository.", []guard.Status{guard.Kept}},
+		{"typed, citing the rule's turn", `{"schema_version":1,"covers_through":3,"constraints":[{"text":"Never run git push --force on this repository.","source_seq":1}]}`, []guard.Status{guard.Kept}},
+		{"a permission instead", "The user now allows git push --force on this repository.", []guard.Status{guard.Lost}},
+		{"lifted", "The rule never run git push --force was lifted by the user.", []guard.Status{guard.Lost}},
+		{"restated, then cancelled", "Never run git push --force on this repository (this no longer applies).", []guard.Status{guard.Lost}},
+		{"the old rule, then a permission", "Before, never run git push --force was the rule; now force pushes are fine.", []guard.Status{guard.Lost}},
+		{"a question", "Should we never run git push --force?", notKept},
+		{"a condition the user never gave", "If CI is red, never run git push --force.", notKept},
+		{"the assistant's opinion", "The assistant thinks one should never run git push --force.", notKept},
+		{"in the past", "The user used to say never run git push --force.", notKept},
+		{"parked in pending", `{"schema_version":1,"covers_through":3,"pending":[{"description":"never run git push --force","status":"pending"}]}`, []guard.Status{guard.Lost}},
+		{"citing an event that does not state it", `{"schema_version":1,"covers_through":3,"constraints":[{"text":"Never run git push --force on this repository.","source_seq":2}]}`, []guard.Status{guard.Lost}},
+		{"typed as lifted", `{"schema_version":1,"covers_through":3,"constraints":[{"text":"Never run git push --force on this repository.","source_seq":1,"status":"lifted"}]}`, []guard.Status{guard.Lost}},
+		{"typed as a permission, citing the rule's turn", `{"schema_version":1,"covers_through":3,"constraints":[{"text":"git push --force is allowed on this repository.","source_seq":1}]}`, notKept},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := s.NewBoundary([]byte(tc.summary), 3, "summary")
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := guard.Check(s, b, guard.Options{Invariants: inv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(tc.want, v.Status) {
+				t.Errorf("verdict %s (%s), want one of %v", v.Status, v.Reason, tc.want)
+			}
+		})
 	}
 }
