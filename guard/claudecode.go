@@ -107,6 +107,9 @@ type HookResponse struct {
 //     uncertain, the verdict goes to the user (systemMessage) and the
 //     invariants, restated from their source events, into the context
 //     (additionalContext); with Block, a loss also stops the agent.
+//     When nothing could be checked (no invariant applies, or the
+//     transcript records no compaction) the user is told so, and
+//     nothing is added to the context.
 //   - PostCompact: checks compact_summary the same way and tells the
 //     user (systemMessage): the event cannot add context or block.
 //   - PreCompact: no summary exists yet; the invariants the history
@@ -151,26 +154,37 @@ func Hook(in *HookInput, opts HookOptions) (*HookResponse, error) {
 		}
 	}
 	if !ok {
-		return &HookResponse{Note: "the transcript records no compaction: nothing to check"}, nil
+		// Claude Code says it compacted; the guard cannot find it. Not
+		// a loss, but the user must know nothing was checked.
+		why := "Claude Code reports a compaction, but the transcript records none: nothing was checked"
+		return &HookResponse{JSON: &HookOutput{SystemMessage: "compact-eval guard: UNCERTAIN: " + why}, Note: why}, nil
 	}
 	v, err := Check(s, b, opts.Options)
 	if err != nil {
 		return nil, err
 	}
 	resp := &HookResponse{Verdict: v, Note: "guard: " + strings.ToUpper(string(v.Status)) + ": " + v.Reason}
-	bad := v.Status == Lost || v.Status == Uncertain && opts.FailUncertain
-	restated := Restatement(v)
-	if v.Status == Kept || restated == "" {
+	if v.Status == Kept {
 		return resp, nil
 	}
+	bad := v.Status == Lost || v.Status == Uncertain && opts.FailUncertain
+	restated := Restatement(v)
 	out := &HookOutput{SystemMessage: "compact-eval guard: " + v.Reason}
+	if v.Kept+v.Lost+v.Uncertain == 0 && restated == "" {
+		out.SystemMessage += " (write the project's invariants in " + DefaultInvariantsFile + ")"
+	}
 	if in.HookEventName == HookSessionStart {
-		out.SystemMessage += "; restated into the context"
-		out.HookSpecificOutput = &HookSpecific{HookEventName: HookSessionStart, AdditionalContext: restated}
+		if restated != "" {
+			out.SystemMessage += "; restated into the context"
+			out.HookSpecificOutput = &HookSpecific{HookEventName: HookSessionStart, AdditionalContext: restated}
+		}
 		if opts.Block && bad {
 			no := false
 			out.Continue = &no
-			out.StopReason = "compact-eval guard stopped the session: " + v.Reason + ". The lost invariants are restated in the context; check them before you continue."
+			out.StopReason = "compact-eval guard stopped the session: " + v.Reason + "."
+			if restated != "" {
+				out.StopReason += " The lost invariants are restated in the context; check them before you continue."
+			}
 		}
 	}
 	resp.JSON = out

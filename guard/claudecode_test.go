@@ -98,6 +98,28 @@ func TestHookSessionStart(t *testing.T) {
 			t.Errorf("%+v", resp)
 		}
 	})
+	t.Run("nothing checked: the user is told, the context untouched", func(t *testing.T) {
+		none := invariants(t, "version: 1\ninvariants: []\n")
+		for _, failUncertain := range []bool{false, true} {
+			resp := hookCall(t, "claude-code_dropped_rule.jsonl", start(), guard.HookOptions{Options: guard.Options{Invariants: none}, Block: true, FailUncertain: failUncertain})
+			out := resp.JSON
+			if resp.Verdict.Status != guard.Uncertain || out == nil || out.HookSpecificOutput != nil {
+				t.Fatalf("want an uncertain verdict told to the user alone: %+v", resp)
+			}
+			if !strings.Contains(out.SystemMessage, "nothing was checked") || !strings.Contains(out.SystemMessage, guard.DefaultInvariantsFile) {
+				t.Errorf("systemMessage %q", out.SystemMessage)
+			}
+			if stopped := out.Continue != nil; stopped != failUncertain || strings.Contains(out.StopReason, "restated") {
+				t.Errorf("fail-uncertain %v: stopped %v (%q)", failUncertain, stopped, out.StopReason)
+			}
+		}
+	})
+	t.Run("a compaction the transcript does not record is told, never a pass", func(t *testing.T) {
+		resp := hookCall(t, "claude-code_queued.jsonl", start(), guard.HookOptions{Block: true})
+		if resp.JSON == nil || !strings.Contains(resp.JSON.SystemMessage, "the transcript records none: nothing was checked") || resp.JSON.Continue != nil || resp.JSON.HookSpecificOutput != nil {
+			t.Errorf("%+v", resp.JSON)
+		}
+	})
 	t.Run("uncertain stops only with fail-uncertain", func(t *testing.T) {
 		// the summary keeps the rule under a condition the user never gave
 		log := strings.Replace(claudeLog, "next, round to cents and push the fix.", "if CI is red, never run git push --force.", 1)
