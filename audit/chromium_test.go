@@ -69,14 +69,5 @@ func TestHTMLChromium(t *testing.T) {
 		t.Error("a question's markup became an element of the page")
 	}
 
-	shot := filepath.Join(browser.ArtifactDir(t), "audit.png")
-	browser.Run(t, bin, "file://"+page, "--screenshot="+shot, "--window-size=1400,1200", "--hide-scrollbars")
-	png, err := os.ReadFile(shot)
-	if err != nil {
-		t.Fatalf("no screenshot: %v", err)
-	}
-	if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 20_000 {
-		t.Errorf("screenshot %s is not a plausible PNG (%d bytes)", shot, len(png))
-	}
-	t.Logf("screenshot: %s", shot)
+	browser.Screenshot(t, bin, "file://"+page, "audit.png", "1400,1200")
 }

@@ -26,6 +26,16 @@ func fixture(t *testing.T, name string) string {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
+// eventsSession reads events in the scenario syntax, as JSON.
+func eventsSession(t *testing.T, events string) *guard.Session {
+	t.Helper()
+	s, err := guard.Read(strings.NewReader(events), guard.ReadOptions{Name: "events.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func invariants(t *testing.T, yaml string) *guard.File {
 	t.Helper()
 	f, err := guard.ParseInvariants("invariants.yaml", []byte(yaml))
@@ -381,7 +391,7 @@ func TestAnchorOverride(t *testing.T) {
   {"seq": 2, "role": "user", "text": "Also: no force pushes, ever."},
   {"seq": 3, "role": "assistant", "text": "Noted."}
 ]`
-	s, _ := guard.Read(strings.NewReader(events), guard.ReadOptions{Name: "events.json"})
+	s := eventsSession(t, events)
 	inv := invariants(t, `version: 1
 invariants:
   - id: no-force
@@ -466,10 +476,7 @@ func TestAdversarialSummaries(t *testing.T) {
   {"seq": 2, "role": "assistant", "text": "Understood."},
   {"seq": 3, "role": "assistant", "text": "Working on the fix."}
 ]`
-	s, err := guard.Read(strings.NewReader(events), guard.ReadOptions{Name: "events.json"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := eventsSession(t, events)
 	inv := invariants(t, "version: 1\ninvariants:\n  - {id: no-force, type: constraint, match: ['never\\W+run\\W+git push --force']}\n")
 	notKept := []guard.Status{guard.Lost, guard.Uncertain}
 	for _, tc := range []struct {
