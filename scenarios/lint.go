@@ -391,29 +391,8 @@ func article(word string) string {
 func (l *linter) targets(p result.Pos, what string, e Event, targets []string) {
 	low := strings.ToLower(textmatch.Fold(e.Text))
 	for _, t := range targets {
-		if !containsWord(low, strings.ToLower(textmatch.Fold(t))) {
+		if !textmatch.ContainsWord(low, strings.ToLower(textmatch.Fold(t))) {
 			l.errorf(p, "%s: target %q: the event at source_seq %d does not name it", what, t, e.Seq)
 		}
 	}
-}
-
-// containsWord reports whether w occurs in s with no letter or digit
-// right before or after it.
-func containsWord(s, w string) bool {
-	for off := 0; w != ""; {
-		i := strings.Index(s[off:], w)
-		if i < 0 {
-			return false
-		}
-		a, b := off+i, off+i+len(w)
-		if (a == 0 || !isWordByte(s[a-1])) && (b == len(s) || !isWordByte(s[b])) {
-			return true
-		}
-		off = a + 1
-	}
-	return false
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 0x80
 }

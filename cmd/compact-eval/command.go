@@ -74,6 +74,10 @@ type Command struct {
 	// Flags declares the command's flags on fs and returns a function that
 	// runs the command with the remaining arguments.
 	Flags func(fs *flag.FlagSet, env *Env) func(ctx context.Context, args []string) error
+	// NeverTwo, when set, reports whether these arguments run the command
+	// under a host whose contract reads exit 2 otherwise (a Claude Code
+	// hook: 2 blocks the agent): such a run exits 3 where it would exit 2.
+	NeverTwo func(args []string) bool
 }
 
 var commands []*Command
@@ -165,6 +169,12 @@ func run(ctx context.Context, args []string, env *Env) int {
 	}
 	fs := newFlagSet(cmd.Name)
 	runFn := cmd.Flags(fs, env)
+	code := func(c int) int {
+		if c == exitUsage && cmd.NeverTwo != nil && cmd.NeverTwo(args[1:]) {
+			return exitInfra
+		}
+		return c
+	}
 	pos, err := parseArgs(fs, args[1:])
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -172,13 +182,13 @@ func run(ctx context.Context, args []string, env *Env) int {
 		return exitOK
 	case err != nil:
 		printError(env, cmd.Name, err)
-		return exitUsage
+		return code(exitUsage)
 	}
 	err = runFn(ctx, pos)
 	if err != nil && !errors.Is(err, errGate) {
 		printError(env, cmd.Name, err)
 	}
-	return exitCode(err)
+	return code(exitCode(err))
 }
 
 // newFlagSet is a command's flag set: it prints nothing itself, so that

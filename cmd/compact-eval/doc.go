@@ -15,7 +15,7 @@
 //
 // The commands are:
 //
-//	init       write a commented compact-eval.yaml and a GitHub Actions workflow
+//	init       write a commented compact-eval.yaml and a GitHub Actions workflow, or Claude Code's guard hooks
 //	run        run scenarios through summarizers and diff the agent's decisions
 //	validate   check scenario files
 //	compare    compare two results, paired, and fail on a regression; or two summarizers of one run
@@ -23,6 +23,8 @@
 //	report     render a saved result in another format
 //	merge      join the results of sharded runs into one
 //	import     turn a recorded agent session into a scenario skeleton
+//	guard      check a live compaction at its boundary: kept, lost or uncertain
+//	audit      watch real sessions: compactions, compression, invariants lost, repeated calls, reopened questions
 //	selftest   prove each scenario can tell a faithful summary from a broken one
 //	schema     print the JSON Schema of a scenario, a summary, a result, a selftest or the config file
 //	cache      show or clear the model response cache

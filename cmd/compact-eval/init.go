@@ -20,8 +20,8 @@ const workflowFile = ".github/workflows/compact-eval.yml"
 func init() {
 	register(&Command{
 		Name:      "init",
-		UsageLine: "init [--force]",
-		Short:     "write a commented compact-eval.yaml and a GitHub Actions workflow",
+		UsageLine: "init [--force] | init --claude-code [--settings FILE] [--block]",
+		Short:     "write a commented compact-eval.yaml and a GitHub Actions workflow, or Claude Code's guard hooks",
 		Long: `Init writes two files into the current folder, each commented for a first
 reader:
 
@@ -43,12 +43,37 @@ overwrites them. When the folder has a scenarios/ folder, the config runs
 its scenarios; otherwise the built-in suite.
 
 	$ compact-eval init
-	$ compact-eval validate && compact-eval run`,
+	$ compact-eval validate && compact-eval run
+
+Init --claude-code instead writes the hooks that run compact-eval guard in
+Claude Code (docs/guard.md): PreCompact, which asks the compaction to keep
+the project's invariants, and SessionStart after a compaction, which checks
+the summary and restates what it lost into the context. They go into
+.claude/settings.json (the project's settings, checked in; --settings
+.claude/settings.local.json keeps them to you, ~/.claude/settings.json to
+every project), merged into the file when it exists: its other keys and
+hooks are kept, and hooks init wrote before are updated, never doubled.
+--block makes a loss stop the session. It also writes
+.compact-eval/invariants.yaml, commented, when there is none.
+
+	$ compact-eval init --claude-code`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			force := fs.Bool("force", false, "overwrite compact-eval.yaml and the workflow when they exist")
+			claude := fs.Bool("claude-code", false, "write Claude Code's guard hooks and .compact-eval/invariants.yaml instead")
+			settings := fs.String("settings", claudeSettingsFile, "with --claude-code: the Claude Code settings `FILE` to merge the hooks into")
+			block := fs.Bool("block", false, "with --claude-code: the hooks stop the session after a compaction that lost an invariant")
 			return func(ctx context.Context, args []string) error {
 				if len(args) > 0 {
 					return usagef("init takes no arguments (it writes into the current folder)")
+				}
+				if *claude {
+					if *force {
+						return usagef("--force overwrites compact-eval.yaml and the workflow; --claude-code merges into the settings and needs no --force")
+					}
+					return runInitClaude(env, *settings, *block)
+				}
+				if *block || *settings != claudeSettingsFile {
+					return usagef("--settings and --block go with --claude-code")
 				}
 				return runInit(env, *force)
 			}

@@ -90,6 +90,10 @@ type progress struct {
 	now   func() time.Time
 	start time.Time
 
+	// text, when set, is the line in place of a run's (audit's):
+	// what it says of the work so far, elapsed since the start.
+	text func(elapsed time.Duration, last bool) string
+
 	mu    sync.Mutex
 	tally runner.Tally
 	told  bool // the runner has said how many units there are
@@ -103,10 +107,16 @@ type progress struct {
 // none) every period; a live line is cut to width columns (0: not cut), so
 // that it never wraps, which would leave a line per redraw.
 func startProgress(w io.Writer, mode string, width int, meter *llm.Meter, period time.Duration, now func() time.Time) *progress {
+	return startTextProgress(w, mode, width, meter, period, now, nil)
+}
+
+// startTextProgress is startProgress whose lines text writes (nil: a
+// run's); the caller calls touched as the work moves.
+func startTextProgress(w io.Writer, mode string, width int, meter *llm.Meter, period time.Duration, now func() time.Time, text func(time.Duration, bool) string) *progress {
 	if mode == progressNone {
 		return nil
 	}
-	p := &progress{w: w, tty: mode == progressTTY, width: width, meter: meter, now: now, start: now(),
+	p := &progress{w: w, tty: mode == progressTTY, width: width, meter: meter, now: now, start: now(), text: text,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if p.tty {
 		period = ttyRedraw
@@ -163,12 +173,31 @@ func (p *progress) finish() {
 	}
 }
 
+// touched says the work moved, for a progress with its own text: the
+// live line is redrawn at once, a plain line waits for its period.
+func (p *progress) touched() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.told = true
+	if p.tty {
+		p.print(false)
+	}
+}
+
 // print writes the line: redrawn in place on a tty (a carriage return,
 // the line, and blanks over what is left of a longer line before it: no
 // escape sequence, which the console guard would print as text), a line of
 // its own otherwise. Called with mu held.
 func (p *progress) print(last bool) {
-	line := progressText(p.tally, p.meter.Counters(), p.now().Sub(p.start), last)
+	var line string
+	if p.text != nil {
+		line = p.text(p.now().Sub(p.start), last)
+	} else {
+		line = progressText(p.tally, p.meter.Counters(), p.now().Sub(p.start), last)
+	}
 	if p.tty {
 		if p.width > 1 && utf8.RuneCountInString(line) > p.width-1 {
 			line = string([]rune(line)[:p.width-1])

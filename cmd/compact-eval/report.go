@@ -6,24 +6,28 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/result"
 )
 
-// reportFormatFlag is --format: one of reports.Formats.
-type reportFormatFlag string
+// choiceFlag is a flag whose value is one of valid (report's and audit's
+// --format); Set names the valid ones.
+type choiceFlag struct {
+	v     string
+	what  string // "format"
+	valid []string
+}
 
-func (f *reportFormatFlag) String() string { return string(*f) }
-func (f *reportFormatFlag) Set(v string) error {
-	for _, ok := range reports.Formats {
-		if v == ok {
-			*f = reportFormatFlag(v)
-			return nil
-		}
+func (f *choiceFlag) String() string { return f.v }
+func (f *choiceFlag) Set(v string) error {
+	if slices.Contains(f.valid, v) {
+		f.v = v
+		return nil
 	}
-	return fmt.Errorf("unknown format %q (valid: %s)", v, strings.Join(reports.Formats, ", "))
+	return fmt.Errorf("unknown %s %q (valid: %s)", f.what, v, strings.Join(f.valid, ", "))
 }
 
 func init() {
@@ -51,7 +55,7 @@ compare print (--baseline-map pairs summarizers whose names differ).
 
 Flags may come before or after RESULT.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
-			format := reportFormatFlag("md")
+			format := choiceFlag{v: "md", what: "format", valid: reports.Formats}
 			fs.Var(&format, "format", "output format: "+strings.Join(reports.Formats, ", "))
 			out := fs.String("o", "", "write to `FILE` instead of standard output")
 			drill := fs.Int("max-drill-down", reports.DefaultMaxDrillDown, "html: units shown in full, worst first; the rest get one row each (-1: all)")
@@ -83,7 +87,7 @@ Flags may come before or after RESULT.`,
 					return usagef("--baseline-map needs --baseline FILE")
 				}
 				var b bytes.Buffer
-				if err := reports.Write(&b, r, string(format), opts); err != nil {
+				if err := reports.Write(&b, r, format.v, opts); err != nil {
 					return err
 				}
 				return writeOutput(env, *out, b.Bytes())

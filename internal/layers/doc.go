@@ -15,12 +15,17 @@
 //  2. scenarios/transcript (the one renderer of events as text);
 //  3. providers (specs, options, the shared model client, wire shapes);
 //  4. the systems under test and their judges: summarizers, agents, judges,
-//     checks; the importer; reports (renderers and comparisons);
+//     checks; reports (renderers and comparisons);
 //  5. runner;
 //  6. selftest;
-//  7. the command's console (cmd/compact-eval/internal/console);
-//  8. the command's other packages (config, verdict);
-//  9. the command.
+//  7. the importer (it asks selftest whether a summary can pass each
+//     suggestion), and the command's console
+//     (cmd/compact-eval/internal/console);
+//  8. the guard (guard: a live compaction checked at its boundary, over
+//     the importer and the checks), and the command's other packages
+//     (config, verdict);
+//  9. the audit of a folder of logs (audit, over the guard);
+//  10. the command.
 //
 // internal/testkit/* (fakes, simulated endpoints, load generators) stand
 // beside the building: they may import any floor but the command, and only

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,9 +46,14 @@ var floors = map[string]int{
 	"viewer":   5,
 	"selftest": 6,
 
+	// The guard reads logs through the importer and checks them; the
+	// audit runs the guard over a folder of logs.
+	"guard": 8,
+	"audit": 9,
+
 	"cmd/compact-eval/internal/console": 7,
 	"cmd/compact-eval/internal/":        8,
-	"cmd/compact-eval":                  9,
+	"cmd/compact-eval":                  10,
 
 	"internal/testkit/": testkit,
 }
@@ -228,7 +234,9 @@ func TestFloorOf(t *testing.T) {
 		"scenarios/transcript":         2,
 		"reports/internal/junit":       0,
 		"cmd/compact-eval/internal/cf": 8,
-		"cmd/compact-eval":             9,
+		"cmd/compact-eval":             10,
+		"guard":                        8,
+		"audit":                        9,
 	} {
 		if got, ok := floorOf(pkg); !ok || got != want {
 			t.Errorf("floorOf(%q) = %d, %v; want %d", pkg, got, ok, want)
@@ -243,5 +251,5 @@ func itoa(n int) string {
 	if n == testkit {
 		return "testkit"
 	}
-	return strings.TrimSpace(string(rune('0' + n)))
+	return strconv.Itoa(n)
 }

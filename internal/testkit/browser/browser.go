@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -74,4 +75,22 @@ func ConsoleErrors(stderr string) []string {
 		}
 	}
 	return out
+}
+
+// Screenshot takes a screenshot of url at size ("1400,1200") into the
+// artifact directory as name, and fails the test unless it is a plausible
+// PNG (a blank page is smaller); it returns the file's path.
+func Screenshot(t *testing.T, bin, url, name, size string) string {
+	t.Helper()
+	shot := filepath.Join(ArtifactDir(t), name)
+	Run(t, bin, url, "--screenshot="+shot, "--window-size="+size, "--hide-scrollbars")
+	png, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) || len(png) < 20_000 {
+		t.Errorf("screenshot %s is not a plausible PNG (%d bytes)", shot, len(png))
+	}
+	t.Logf("screenshot: %s", shot)
+	return shot
 }
