@@ -59,6 +59,9 @@ func TestReadRule(t *testing.T) {
 		{"prod-eu-1 was restarted at 14:02", Contradicts},
 		// contradictions
 		{"the freeze no longer applies", Contradicts},
+		{"Earlier the user said prod-eu-1 was READ-ONLY, but that no longer holds.", Contradicts},
+		{"prod-eu-1 is READ-ONLY; the user has since withdrawn that rule.", Contradicts},
+		{"prod-eu-1 is READ-ONLY; that is what the user asked.", Restates},
 		{"the session is now read-write", Contradicts},
 		{"do not hesitate to apply the patch", Contradicts},
 		{"writes are allowed on prod-eu-1", Contradicts},

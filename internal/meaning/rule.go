@@ -107,6 +107,37 @@ func (t *Text) ruleEnded(ci int, m Mention, g *signals) bool {
 			return true
 		}
 	}
+	// the clause after it may end it by pointing back: "…, but that no
+	// longer holds", "…; the user has since withdrawn that rule"
+	if cj := ci + 1; cj < len(t.clauses) {
+		for _, h := range t.hitsOf(cj, Cancel) {
+			if _, negated := t.negationBefore(cj, h.T0); !negated && t.pointsBack(cj, h) {
+				g.against("cancellation "+quote(t.words(h.T0, h.T1))+" of it", h)
+				g.ended = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anaphors point back at what the clause before said.
+var anaphors = set(`that this it which eso esto ello lo cual`)
+
+// pointsBack reports whether clause cj names what came before it within
+// three words of hit h: an anaphor, or a rule noun after one ("that
+// rule", "esa regla").
+func (t *Text) pointsBack(cj int, h Hit) bool {
+	c := t.clauses[cj]
+	for k := max(c.T0, h.T0-4); k < min(c.T1, h.T1+3); k++ {
+		if k >= h.T0 && k < h.T1 {
+			continue
+		}
+		w := t.toks[k].W
+		if anaphors[w] || (w == "esa" || w == "ese" || w == "dicha" || w == "dicho") && k+1 < c.T1 {
+			return true
+		}
+	}
 	return false
 }
 
