@@ -38,6 +38,12 @@ func (t *Text) readClaim(ci int, ms []Mention, s *Subject) signals {
 // retraction anywhere in its sentence bears on it ("DNS is broken —
 // refuted at #4", "we first thought so; #31 disproved it").
 func (t *Text) claimCues(ci int, m Mention, g *signals) {
+	if h, ok := t.inSentence(ci, Retract); ok && t.retractPlanned(h) {
+		// "before the pool work, rule out that Redis evicts hot keys":
+		// the refutation made a step to take, the idea open again
+		g.unclear = "a step to refute it again: " + quote(t.words(h.T0, h.T1))
+		return
+	}
 	if h, ok := t.inSentence(ci, Retract); ok {
 		if _, negated := t.negationBefore(t.ClauseAt(t.toks[h.T0].A), h.T0); !negated {
 			g.keep("refuted: "+quote(t.words(h.T0, h.T1)), h)
@@ -279,6 +285,31 @@ func (t *Text) oldBelief(ci int) bool {
 		}
 		if h.T0 == 0 || t.toks[h.T0-1].W != "as" && t.toks[h.T0-1].W != "como" {
 			return true
+		}
+	}
+	return false
+}
+
+// retractPlanned reports whether a retraction is a step to take rather
+// than one taken: the first word of its clause, past a lead or a time
+// clause ("before X, rule out …", "descartar que …"), an infinitive after
+// a plan word ("are to be excluded", "need to rule out").
+func (t *Text) retractPlanned(h Hit) bool {
+	ci := t.ClauseAt(t.toks[h.T0].A)
+	if ci < 0 {
+		return false
+	}
+	w := t.toks[h.T0].W
+	past := strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ado") || strings.HasSuffix(w, "ada") || strings.HasSuffix(w, "en")
+	if !past && (t.plan(ci, h.T0) || h.T0 > t.clauses[ci].T0 && strings.Contains(",;:", t.toks[h.T0-1].W)) {
+		return true // "before X, rule out …"
+	}
+	for k := h.T0 - 1; k >= t.clauses[ci].T0 && k >= h.T0-3; k-- {
+		switch t.toks[k].W {
+		case "to", "be":
+			if k > 0 && (t.toks[k-1].W == "are" || t.toks[k-1].W == "is" || t.toks[k-1].W == "need" || t.toks[k-1].W == "must" || t.toks[k-1].W == "have") {
+				return true
+			}
 		}
 	}
 	return false
