@@ -22,34 +22,42 @@ var numberWords = map[string]float64{
 var halves = []string{" and a half", " y medio", " y media"}
 
 // wordQuantities returns the quantities of s written with a number word.
+// It allocates nothing for a text that holds none.
 func wordQuantities(s string) []Quantity {
 	var out []Quantity
-	low := strings.ToLower(s)
-	for i := 0; i < len(low); {
-		r, n := utf8.DecodeRuneInString(low[i:])
-		if !isLetter(r) || i > 0 && isWordByte(low, prevStart(low, i)) {
+	var buf [8]byte
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !isLetter(r) {
 			i += n
 			continue
 		}
-		w, end := word(low, i)
-		v, ok := numberWords[w]
+		w, end := word(s, i)
+		if i > 0 && isWordByte(s, prevStart(s, i)) || len(w) > len(buf) {
+			i = end
+			continue
+		}
+		for k := 0; k < len(w); k++ {
+			buf[k] = w[k] | 0x20 // ASCII lower case; accented words are no number word
+		}
+		v, ok := numberWords[string(buf[:len(w)])]
 		if !ok {
 			i = end
 			continue
 		}
-		j := end
-		for _, h := range halves[:1] {
-			if strings.HasPrefix(low[j:], h) {
-				v, j = v+0.5, j+len(h)
-			}
+		low := strings.ToLower(s[end:min(len(s), end+32)])
+		j := 0
+		if h := halves[0]; strings.HasPrefix(low, h) {
+			v, j = v+0.5, len(h)
 		}
-		unit, uend := unitAt(s, j)
-		if unit == "" || !Known(unit) || uend == j {
+		unit, uend := unitAt(s, end+j)
+		if unit == "" || !Known(unit) || uend == end+j {
 			i = end
 			continue
 		}
+		rest := strings.ToLower(s[uend:min(len(s), uend+12)])
 		for _, h := range halves[1:] {
-			if strings.HasPrefix(low[uend:], h) && (uend+len(h) == len(low) || !isWordByte(low, uend+len(h))) {
+			if strings.HasPrefix(rest, h) && (uend+len(h) == len(s) || !isWordByte(s, uend+len(h))) {
 				v, uend = v+0.5, uend+len(h)
 			}
 		}
@@ -80,6 +88,13 @@ func prevStart(s string, i int) int {
 // spaces between, become one quantity in the last part's unit ("1 s and
 // 12.5 ms" stays two).
 func mergeSpaced(s string, qs []Quantity) []Quantity {
+	merge := false
+	for k := 0; k+1 < len(qs) && !merge; k++ {
+		merge = info(qs[k].Unit).dim == "time" && info(qs[k+1].Unit).dim == "time"
+	}
+	if !merge {
+		return qs
+	}
 	out := qs[:0:0]
 	for k := 0; k < len(qs); k++ {
 		q := qs[k]
