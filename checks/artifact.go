@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"path"
+	"regexp"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/summary"
@@ -104,6 +106,7 @@ func (c ArtifactCheck) Check(in *Input) []result.CheckResult {
 	}
 	a.neverNamed(textOnly)
 	a.digests(textOnly)
+	a.globs()
 	by := result.DecidedTyped
 	if textOnly {
 		by = result.DecidedStatement
@@ -287,6 +290,85 @@ func (a *artifactRun) text() {
 		a.found = append(a.found, result.Evidence{Pointer: "/text", Seq: seq, Text: path})
 	}
 	a.readings(st.readAcross(a.subject(), nil, [][]leaf{st.textLeaves()}), false)
+}
+
+// globRe finds a glob in a text: a path-like token with a wildcard.
+var globRe = regexp.MustCompile(`[\w.~/-]*[*?][\w.~/*?-]*`)
+
+// globs makes the check uncertain when a glob of the summary selects a
+// lookalike ("config/db.y*ml", "values-prod.*", "/var/log/billing/*.log"):
+// a glob is no name, it stands for every file it matches, and which one
+// it means is not said.
+func (a *artifactRun) globs() {
+	if a.unsure != nil {
+		return
+	}
+	for _, l := range a.st.leaves {
+		if !strings.ContainsAny(l.text, "*?") {
+			continue
+		}
+		for _, g := range globRe.FindAllString(l.text, -1) {
+			if !strings.ContainsAny(g, "./") {
+				continue
+			}
+			if why := a.globAmbiguous(g); why != "" {
+				a.unsure = &result.Evidence{Pointer: l.ptr, Text: g,
+					Note: fmt.Sprintf("%s names %s, a glob that %s; the live one is %s", l.ptr, g, why, strings.Join(a.inv.Required, ", "))}
+				return
+			}
+		}
+	}
+}
+
+// globAmbiguous says what makes glob g stand for no one file of the
+// group: it selects a lookalike, or several of the group's files (which
+// one is then said by position or not at all), or it selects files beside
+// a live one (its fixed part leads to it) but not the live one; "" when
+// it selects one live file.
+func (a *artifactRun) globAmbiguous(g string) string {
+	for _, twin := range a.twins {
+		if globMatches(g, twin) {
+			return "selects the lookalike " + twin
+		}
+	}
+	n := 0
+	for _, p := range a.inv.Paths {
+		if globMatches(g, p) {
+			n++
+		}
+	}
+	if n > 1 {
+		return fmt.Sprintf("selects %d files of the group at once", n)
+	}
+	if n == 0 {
+		fixed := g[:strings.IndexAny(g, "*?")]
+		for _, p := range a.due {
+			if fixed != "" && strings.Contains(fixed, "/") && strings.HasPrefix(p, fixed) {
+				return "selects files beside " + p + " but not it"
+			}
+		}
+	}
+	return ""
+}
+
+// globMatches reports whether glob g matches path p, whole or, for a
+// relative glob, a trailing part of it (values-prod.* matches
+// charts/app/values-prod.yaml).
+func globMatches(g, p string) bool {
+	if ok, _ := path.Match(g, p); ok {
+		return true
+	}
+	if strings.HasPrefix(g, "/") {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			if ok, _ := path.Match(g, p[i+1:]); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // neverNamed applies rule (3).
