@@ -1,6 +1,9 @@
 package redact
 
 import (
+	_ "embed"
+	"strconv"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -12,15 +15,23 @@ import (
 type span struct{ start, end int32 }
 
 // folded is text folded for matching: each rune lower-cased, compatibility
-// forms decomposed (ｓ → s, ﬁ → fi), accents dropped (ñ → n), invisible
-// format and control characters dropped, and every whitespace run one
-// space. src[i] is where folded rune i came from in the original text, so a
-// match in folded text maps back to the bytes to replace.
+// forms decomposed (ｓ → s, ﬁ → fi), accents dropped (ñ → n), confusable
+// letters and digits folded to the ASCII ones they imitate (Cyrillic а → a,
+// confusables.tsv), invisible format and control characters and terminal
+// escape sequences (ESC [ 0 m) dropped, and every whitespace run one space.
+// src[i] is where folded rune i came from in the original text, so a match
+// in folded text maps back to the bytes to replace.
+//
+// k is the skeleton of the text: its letters and digits alone, what a
+// secret is compared with whatever separates its characters (spaces,
+// dashes, one character per separator); ki[j] is the index in r of k[j].
 type folded struct {
 	r   []rune
 	src []span
 	// runesOnly is set by foldRunes: src is left empty.
 	runesOnly bool
+	k         []rune
+	ki        []int32
 }
 
 // add folds one rune of the original text found at sp.
@@ -45,6 +56,10 @@ func (f *folded) add(r rune, sp span) {
 		// zero-width and bidi controls, soft hyphens, lone accents: dropped
 		return
 	}
+	if c, ok := confusables[r]; ok {
+		f.emit(rune(lowerASCII(c)), sp)
+		return
+	}
 	var buf [utf8.UTFMax]byte
 	n := utf8.EncodeRune(buf[:], r)
 	d := norm.NFKD.Properties(buf[:n]).Decomposition()
@@ -55,6 +70,10 @@ func (f *folded) add(r rune, sp span) {
 	for len(d) > 0 {
 		x, w := utf8.DecodeRune(d)
 		d = d[w:]
+		if c, ok := confusables[x]; ok {
+			f.emit(rune(lowerASCII(c)), sp)
+			continue
+		}
 		switch {
 		case unicode.Is(unicode.Mn, x):
 		case unicode.IsSpace(x):
@@ -111,10 +130,15 @@ func (f *folded) foldString(s string) {
 			i++
 			continue
 		}
+		if s[i] == 0x1b {
+			i += escapeSequence(s[i:])
+			continue
+		}
 		r, w := utf8.DecodeRuneInString(s[i:])
 		f.add(r, span{int32(i), int32(i + w)})
 		i += w
 	}
+	f.skeleton()
 }
 
 // foldRunes folds s into f.r as foldString does, reusing f's memory, but
@@ -134,10 +158,144 @@ func (f *folded) foldRunes(s string) {
 			i++
 			continue
 		}
+		if s[i] == 0x1b {
+			i += escapeSequence(s[i:])
+			continue
+		}
 		r, w := utf8.DecodeRuneInString(s[i:])
 		f.add(r, span{int32(i), int32(i + w)})
 		i += w
 	}
+	f.skeleton()
+}
+
+// skeleton fills f.k and f.ki from f.r. A mask between words of letters
+// and digits (sk_live_****7Hq2, sk_…_4f2a: an ellipsis, or three or more
+// of the same mark) stands for characters left out, not for a separator:
+// it puts a break (skelBreak) in the skeleton, which no run crosses. Between
+// single characters ("Q...x...7") it is a separator like any other.
+func (f *folded) skeleton() {
+	f.k, f.ki = f.k[:0], f.ki[:0]
+	if cap(f.k) < len(f.r) {
+		f.k = make([]rune, 0, len(f.r))
+		f.ki = make([]int32, 0, len(f.r))
+	}
+	r := f.r
+	last := -1 // the last letter or digit
+	for i, c := range r {
+		if !isAlnum(c) {
+			continue
+		}
+		if last >= 0 && i-last > 2 && last > 0 && isAlnum(r[last-1]) && i+1 < len(r) && isAlnum(r[i+1]) && isMask(r[last+1:i]) {
+			f.k = append(f.k, skelBreak)
+			f.ki = append(f.ki, int32(last+1))
+		}
+		f.k = append(f.k, c)
+		f.ki = append(f.ki, int32(i))
+		last = i
+	}
+}
+
+// skelBreak marks a mask in a skeleton.
+const skelBreak = rune(0)
+
+// isMask reports whether the separators seps hold a run of three or more
+// of the same mark.
+func isMask(seps []rune) bool {
+	same := 0
+	for i, c := range seps {
+		switch {
+		case c == ' ':
+			same = 0
+		case i > 0 && c == seps[i-1]:
+			if same++; same >= 2 {
+				return true
+			}
+		default:
+			same = 0
+		}
+	}
+	return false
+}
+
+// isAlnum reports whether the folded rune r is a letter or a digit: what a
+// skeleton keeps.
+func isAlnum(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// escapeSequence returns the length of the terminal escape sequence at
+// the start of s (s[0] is ESC): a CSI sequence (ESC [ parameters final),
+// an OSC string (ESC ] … BEL or ESC \), or ESC and one character.
+func escapeSequence(s string) int {
+	if len(s) < 2 {
+		return 1
+	}
+	switch s[1] {
+	case '[':
+		i := 2
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f { // parameters, intermediates
+			i++
+		}
+		if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+			i++
+		}
+		return i
+	case ']':
+		for i := 2; i < len(s) && i < 512; i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return 2
+	}
+	if s[1] >= 0x20 && s[1] < 0x7f {
+		return 2
+	}
+	return 1
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+//go:embed confusables.tsv
+var confusablesTSV string
+
+// confusables maps each confusable letter or digit (confusables.tsv) to
+// the ASCII one it imitates.
+var confusables = func() map[rune]byte {
+	m := map[rune]byte{}
+	for _, row := range tsvRows(confusablesTSV) {
+		cp, err := strconv.ParseUint(strings.TrimPrefix(row[0], "U+"), 16, 32)
+		if err != nil || len(row) < 3 || len(row[2]) != 1 {
+			panic("confusables.tsv: bad row " + strings.Join(row, "\t"))
+		}
+		m[rune(cp)] = row[2][0]
+	}
+	return m
+}()
+
+// tsvRows splits a data file into rows of tab-separated fields, leaving
+// out blank lines and # comments.
+func tsvRows(data string) [][]string {
+	var out [][]string
+	for _, line := range strings.Split(data, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		out = append(out, strings.Split(line, "\t"))
+	}
+	return out
 }
 
 // folds are buffers for folding, reused across calls.

@@ -119,9 +119,29 @@ func HoldsKey(entry string, known []Secret) bool {
 	return false
 }
 
-// keyPrefixes start the keys of common services.
-var keyPrefixes = []string{"sk-", "sk_", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "glpat-",
-	"xoxa-", "xoxb-", "xoxp-", "xoxr-", "AKIA", "ASIA", "AIza", "hf_", "eyJ", "Bearer "}
+// KeyPrefixes start the keys of common services, longest first where one
+// starts another. They say what kind of key follows, not what key: the
+// secret check counts a value's prefix as public (a summary may say "a
+// Stripe live key, sk_live_…"), and the import suggests a word that starts
+// with one as a secret.
+var KeyPrefixes = []string{"sk-ant-", "sk-proj-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_",
+	"whsec_", "github_pat_", "ghp_", "gho_", "ghs_", "ghu_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-",
+	"AKIA", "ASIA", "AIza", "hf_", "npm_", "sk-", "sk_", "pk_", "rk_"}
+
+// keyPrefixes are what looksLikeKey reads as a key's start: KeyPrefixes, a
+// JWT's start and a bearer token.
+var keyPrefixes = append(slices.Clone(KeyPrefixes), "eyJ", "Bearer ")
+
+// keyPrefix returns the prefix of KeyPrefixes that value starts with, ""
+// when none does.
+func keyPrefix(value string) string {
+	for _, p := range KeyPrefixes {
+		if strings.HasPrefix(value, p) {
+			return p
+		}
+	}
+	return ""
+}
 
 // keyFlag matches the names of flags and settings whose value is a key.
 var keyFlag = regexp.MustCompile(`(?i)^-{0,2}([a-z0-9]+[-_])*(api[-_]?key|key|token|secret|passw(or)?d|pass|auth|bearer|credentials?|access[-_]?key)$`)
