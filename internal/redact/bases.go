@@ -5,10 +5,10 @@ import (
 	"compress/bzip2"
 	"compress/flate"
 	"compress/gzip"
-	"compress/zlib"
 	"io"
 	"math/big"
 	"strings"
+	"sync"
 )
 
 // The bases and compressions that people and libraries write besides
@@ -24,8 +24,8 @@ import (
 // to.
 const maxInflate = 1 << 20
 
-// inflate returns what b decompresses to when it is zlib, bzip2 or (when
-// raw is set: the bytes start where an encoding of the whole stream
+// inflate returns what b decompresses to when it is gzip, zlib, bzip2 or
+// (when raw is set: the bytes start where an encoding of the whole stream
 // starts) raw deflate, at most maxInflate bytes, and the name of the
 // compression.
 func inflate(b []byte, raw bool) ([]byte, string, bool) {
@@ -41,15 +41,17 @@ func inflate(b []byte, raw bool) ([]byte, string, bool) {
 	case len(b) >= 10 && b[0] == 'B' && b[1] == 'Z' && b[2] == 'h' && '1' <= b[3] && b[3] <= '9' && bytes.HasPrefix(b[4:], []byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}):
 		r, name = bzip2.NewReader(bytes.NewReader(b)), "bzip2"
 	case len(b) >= 6 && b[0]&0x0f == 8 && b[0]>>4 <= 7 && b[1]&0x20 == 0 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
-		zr, err := zlib.NewReader(bytes.NewReader(b))
-		if err != nil {
+		// zlib: a deflate stream after a two-byte header
+		if !mayBeDeflate(b[2:]) {
 			return nil, "", false
 		}
-		r, name = zr, "zlib"
-	case raw && len(b) >= 4 && b[0]&0x06 != 0x06:
-		// a raw deflate stream has no header: its first block type is
-		// stored, fixed or dynamic (not 3)
-		r, name = flate.NewReader(bytes.NewReader(b)), "deflate"
+		fr := getFlate(b[2:])
+		defer flates.Put(fr)
+		r, name = fr, "zlib"
+	case raw && mayBeDeflate(b):
+		fr := getFlate(b)
+		defer flates.Put(fr)
+		r, name = fr, "deflate"
 	default:
 		return nil, "", false
 	}
@@ -58,6 +60,34 @@ func inflate(b []byte, raw bool) ([]byte, string, bool) {
 		return nil, "", false
 	}
 	return out, name, true
+}
+
+// mayBeDeflate reports whether b may start a deflate stream: its first
+// block is stored (with a length and its complement), or compressed with
+// the fixed or a dynamic code (not the reserved block type).
+func mayBeDeflate(b []byte) bool {
+	if len(b) < 4 {
+		return false
+	}
+	switch b[0] >> 1 & 3 {
+	case 0:
+		return len(b) >= 5 && b[1] == ^b[3] && b[2] == ^b[4]
+	case 3:
+		return false
+	}
+	return true
+}
+
+// flates are deflate readers, reused: each holds a 32 KiB window.
+var flates sync.Pool
+
+func getFlate(b []byte) io.ReadCloser {
+	if fr, ok := flates.Get().(io.ReadCloser); ok {
+		if fr.(flate.Resetter).Reset(bytes.NewReader(b), nil) == nil {
+			return fr
+		}
+	}
+	return flate.NewReader(bytes.NewReader(b))
 }
 
 // b32hex is the value of each base32hex character (RFC 4648 §7), either
@@ -156,16 +186,41 @@ func (sr *searcher) base32hexRuns(st *stream, i, j, min32, next int) {
 // punctuation as encoded bytes do (three different marks or more), in
 // groups of five from the start of the run (Ascii85's <~ ~> taken off,
 // and its z for four zero bytes).
-func (sr *searcher) base85(st *stream, next int) {
-	s := st.b
+//
+// In a JSON document (json set) a quote ends a run: an encoding inside a
+// string that holds one escapes it, and the string is read decoded.
+func (sr *searcher) base85(st *stream, json bool, next int) {
+	// only the tokens that may be base85 (base85Token) are read
+	for i := 0; i < len(st.b); {
+		for i < len(st.b) && classes[st.b[i]]&cSpace != 0 {
+			i++
+		}
+		j, marks, nmarks := i, uint64(0), 0
+		for j < len(st.b) && classes[st.b[j]]&cSpace == 0 {
+			if c := st.b[j]; classes[c]&cMark != 0 {
+				marks |= 1 << (c & 63)
+				nmarks++
+			}
+			j++
+		}
+		if base85Token(j-i, nmarks, marks) {
+			sr.base85In(st, i, j, json, next)
+		}
+		i = j
+	}
+}
+
+// base85In reads the runs of Ascii85 and base85 in st.b[from:to].
+func (sr *searcher) base85In(st *stream, from, to int, json bool, next int) {
+	s := st.b[:to]
 	for _, rfc := range []bool{false, true} {
 		in := func(c byte) bool {
 			if rfc {
 				return b85[c] >= 0
 			}
-			return '!' <= c && c <= 'u' || c == 'z'
+			return '!' <= c && c <= 'u' && !(json && c == '"') || c == 'z'
 		}
-		for i := 0; i < len(s); {
+		for i := from; i < len(s); {
 			if !in(s[i]) {
 				i++
 				continue

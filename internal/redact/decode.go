@@ -140,6 +140,7 @@ type searcher struct {
 	// rawOK is set by a decoder whose next decoded bytes start where the
 	// encoding of a whole stream would: only there is raw deflate tried.
 	rawOK bool
+	cur   string  // the stream being scanned
 	ps    []piece // scratch of the partial rule
 	best  []int
 	from  []int
@@ -196,6 +197,7 @@ func (sr *searcher) scan(st *stream) {
 	} else {
 		f.foldString(st.b)
 	}
+	sr.cur = st.b
 	sr.scanFolded(f, st)
 }
 
@@ -315,11 +317,33 @@ func (sr *searcher) chain(x *secret, f *folded, st *stream) {
 	if len(ps) < 2 {
 		return
 	}
-	total := 0
+	// A bound on what a chain may recover, in one pass: pieces apart by
+	// at most 2 in the text, or by 32 where both are 4 or longer, form a
+	// cluster (secret order left aside), and pieces of 6 or more link
+	// across clusters. No cluster with every long piece reaching need
+	// leaves nothing to chain.
+	maxLen, long6 := 0, 0
+	cluster, best0 := 0, 0
+	lastEnd, lastLong := int32(-1<<30), int32(-1<<30)
 	for _, pc := range ps {
-		total += x.counted(int(pc.j), int(pc.l))
+		c := x.counted(int(pc.j), int(pc.l))
+		maxLen = max(maxLen, int(pc.l))
+		if pc.l >= 6 {
+			long6 += c
+		}
+		switch gap := pc.p - lastEnd; {
+		case gap <= 2, pc.l >= 4 && pc.p-lastLong <= 32:
+			cluster += c
+		default:
+			cluster = c
+		}
+		lastEnd = max(lastEnd, pc.p+pc.l)
+		if pc.l >= 4 {
+			lastLong = max(lastLong, pc.p+pc.l)
+		}
+		best0 = max(best0, cluster)
 	}
-	if total < x.need {
+	if best0+long6 < x.need {
 		return
 	}
 	best := sr.best[:0]
@@ -349,12 +373,15 @@ func (sr *searcher) chain(x *secret, f *folded, st *stream) {
 				score, start = s, from[k]
 			}
 		}
-		for k := i - 1; k >= 0 && int(ps[k].p) >= int(b.p)-32-n; k-- {
+		// pieces that may link within pieceGap: those that end at most
+		// 32 letters and digits before b (no piece is longer than maxLen)
+		reach := int(b.p) - 32 - maxLen
+		for k := i - 1; k >= 0 && int(ps[k].p) >= reach; k-- {
 			link(k)
 		}
 		if b.l >= 6 {
 			for _, k := range long {
-				if int(ps[k].p) < int(b.p)-32-n {
+				if int(ps[k].p) < reach {
 					link(k)
 				}
 			}
@@ -385,7 +412,7 @@ func (sr *searcher) chain(x *secret, f *folded, st *stream) {
 // dropTags takes the tags of the Redactor's secrets out of f's skeleton:
 // a text redacted once is not searched again in what it was given.
 func (sr *searcher) dropTags(f *folded) {
-	if len(sr.r.tags) == 0 || len(f.k) == 0 {
+	if len(sr.r.tags) == 0 || len(f.k) == 0 || !strings.Contains(sr.cur, "[redacted:") {
 		return
 	}
 	r := f.r
@@ -419,7 +446,7 @@ func (sr *searcher) dropTags(f *folded) {
 // decode applies every decoding of mask that st triggers, each child
 // scanned and decoded in turn while the chain is shorter than maxDepth.
 func (sr *searcher) decode(st *stream, mask int) {
-	if st.depth >= maxDepth || sr.done() || len(st.b) < sr.minRun {
+	if mask == 0 || st.depth >= maxDepth || sr.done() || len(st.b) < sr.minRun {
 		return
 	}
 	next := decAll
@@ -473,7 +500,7 @@ func (sr *searcher) decode(st *stream, mask int) {
 	}
 	if mask&decBases != 0 {
 		if sv&svBase85 != 0 {
-			sr.base85(st, next)
+			sr.base85(st, st.depth == 0 && mask&decJoin == 0, next)
 		}
 		if sv&svNewline != 0 && hasUULine(st.b) {
 			sr.uuencode(st, next)
@@ -543,7 +570,7 @@ const (
 	svUnshift                 // a token a letter shift may hide an encoding in
 	svReversed                // an escape written backwards
 	svBreakAtCode             // a line break where code or JSON would break
-	svBase85                  // a token with three kinds of punctuation or more
+	svBase85                  // a token with two kinds of punctuation that base85 writes
 	svKeyLike                 // a run of 16 letters and digits of mixed classes
 )
 
@@ -567,6 +594,8 @@ const (
 	cEsc
 	cHexSep
 	cB32
+	cKeySep // - _ . inside a key
+	cMark   // punctuation that base85 writes and prose or JSON rarely does
 )
 
 var classes = func() (t [256]uint16) {
@@ -600,6 +629,12 @@ var classes = func() (t [256]uint16) {
 		if strings.IndexByte(hexSeparators, byte(c)) >= 0 {
 			t[c] |= cHexSep
 		}
+		if c == '-' || c == '_' || c == '.' {
+			t[c] |= cKeySep
+		}
+		if '!' <= c && c <= '~' && !isAlnumByte(byte(c)) && strings.IndexByte("\"{}[],:-_./", byte(c)) < 0 {
+			t[c] |= cMark
+		}
 	}
 	return t
 }()
@@ -631,9 +666,10 @@ func surveyOf(s string, minRun int, fast bool) int {
 	var letters uint32
 	// the current run of letters and digits and its classes; the marks
 	// (punctuation) of the current token
-	an := 0
+	an, andig := 0, 0
 	var ancls uint16
 	var marks uint64
+	nmarks := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
@@ -669,11 +705,11 @@ func surveyOf(s string, minRun int, fast bool) int {
 					letters |= 1 << (s[k] - 'a')
 				}
 				out |= hexShiftable(tokn+j-i, tokcls, letters, minRun)
-				if tokn+j-i >= 10 && bits.OnesCount64(marks) >= 3 {
+				if base85Token(tokn+j-i, nmarks, marks) {
 					out |= svBase85
 				}
-				tokn, tokcls, letters, marks = 0, 0, 0, 0
-				an, ancls = 0, 0
+				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
+				an, ancls, andig = 0, 0, 0
 				prev = s[j-1]
 				i = j // the space
 				continue
@@ -753,15 +789,17 @@ func surveyOf(s string, minRun int, fast bool) int {
 		}
 		if k&(cUpper|cLower|cDigit) != 0 {
 			ancls |= k
-			if an++; an >= 2*MinRun && keyClasses(ancls) {
+			if k&cDigit != 0 {
+				andig++
+			}
+			if an++; an >= 2*MinRun && out&svKeyLike == 0 && keyClasses(ancls, an, andig) {
 				out |= svKeyLike
 			}
-		} else if c != '-' && c != '_' && c != '.' {
-			an, ancls = 0, 0
-		}
-		if k&(cUpper|cLower|cDigit) == 0 {
-			if k&cSpace == 0 && strings.IndexByte("\"{}[]", c) < 0 {
+		} else if k&cKeySep == 0 {
+			an, ancls, andig = 0, 0, 0
+			if k&cMark != 0 {
 				marks |= 1 << (c & 63)
+				nmarks++
 			}
 		}
 		if k&cSpace == 0 {
@@ -780,10 +818,10 @@ func surveyOf(s string, minRun int, fast bool) int {
 			sawNL = sawNL || c == '\n'
 			if tokn > 0 {
 				out |= hexShiftable(tokn, tokcls, letters, minRun)
-				if tokn >= 10 && bits.OnesCount64(marks) >= 3 {
+				if base85Token(tokn, nmarks, marks) {
 					out |= svBase85
 				}
-				tokn, tokcls, letters, marks = 0, 0, 0, 0
+				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
 			}
 		}
 		if k&cEsc != 0 {
@@ -822,13 +860,21 @@ func surveyOf(s string, minRun int, fast bool) int {
 		out |= svHex
 	}
 	out |= hexShiftable(tokn, tokcls, letters, minRun)
-	if tokn >= 10 && bits.OnesCount64(marks) >= 3 {
+	if base85Token(tokn, nmarks, marks) {
 		out |= svBase85
 	}
 	if nul >= minRun {
 		out |= svNUL
 	}
 	return out
+}
+
+// base85Token reports whether a token of n bytes with nmarks bytes of
+// the marks set may be Ascii85 or base85: ten bytes or more (eight encoded),
+// two kinds of marks or more, and a sixteenth of its bytes marks (base85 of
+// text has a tenth to a fifth).
+func base85Token(n, nmarks int, marks uint64) bool {
+	return n >= 10 && 16*nmarks >= n && bits.OnesCount64(marks) >= 2
 }
 
 // otherCase is the class of letters of the other case than a letter of

@@ -32,6 +32,10 @@ type folded struct {
 	runesOnly bool
 	k         []rune
 	ki        []int32
+	// same counts the marks repeated in a row at the end of r; masked is
+	// set once three of one mark came in a row.
+	same   int
+	masked bool
 }
 
 // add folds one rune of the original text found at sp.
@@ -89,6 +93,26 @@ func (f *folded) emit(r rune, sp span) {
 	if !f.runesOnly {
 		f.src = append(f.src, sp)
 	}
+	f.skelAdd(r)
+}
+
+// skelAdd adds the rune just folded to the skeleton when it is a letter or
+// a digit, and notes a mask (three of the same mark in a row), after which
+// skeleton builds the skeleton again with its breaks.
+func (f *folded) skelAdd(r rune) {
+	if r < utf8.RuneSelf && asciiAlnum[r] || r >= utf8.RuneSelf && isAlnum(r) {
+		f.k = append(f.k, r)
+		f.ki = append(f.ki, int32(len(f.r)-1))
+		f.same = 0
+		return
+	}
+	if n := len(f.r); n >= 2 && f.r[n-2] == r && r != ' ' {
+		if f.same++; f.same >= 2 {
+			f.masked = true
+		}
+	} else {
+		f.same = 0
+	}
 }
 
 // space adds one space for a whitespace run: a rune that follows a space
@@ -113,9 +137,12 @@ func foldString(s string) folded {
 // foldString folds s into f, reusing f's memory.
 func (f *folded) foldString(s string) {
 	f.r, f.src, f.runesOnly = f.r[:0], f.src[:0], false
+	f.k, f.ki, f.same, f.masked = f.k[:0], f.ki[:0], 0, false
 	if cap(f.r) < len(s) {
 		f.r = make([]rune, 0, len(s))
 		f.src = make([]span, 0, len(s))
+		f.k = make([]rune, 0, len(s))
+		f.ki = make([]int32, 0, len(s))
 	}
 	for i := 0; i < len(s); {
 		// ASCII letters, digits and punctuation (nearly every byte of a
@@ -127,6 +154,13 @@ func (f *folded) foldString(s string) {
 			}
 			f.r = append(f.r, rune(c))
 			f.src = append(f.src, span{int32(i), int32(i + 1)})
+			if asciiAlnum[c] {
+				f.k = append(f.k, rune(c))
+				f.ki = append(f.ki, int32(len(f.r)-1))
+				f.same = 0
+			} else {
+				f.skelAdd(rune(c))
+			}
 			i++
 			continue
 		}
@@ -138,7 +172,9 @@ func (f *folded) foldString(s string) {
 		f.add(r, span{int32(i), int32(i + w)})
 		i += w
 	}
-	f.skeleton()
+	if f.masked {
+		f.skeleton()
+	}
 }
 
 // foldRunes folds s into f.r as foldString does, reusing f's memory, but
@@ -146,8 +182,11 @@ func (f *folded) foldString(s string) {
 // there, not where (a third of foldString's work is the sources).
 func (f *folded) foldRunes(s string) {
 	f.r, f.src, f.runesOnly = f.r[:0], f.src[:0], true
+	f.k, f.ki, f.same, f.masked = f.k[:0], f.ki[:0], 0, false
 	if cap(f.r) < len(s) {
 		f.r = make([]rune, 0, len(s))
+		f.k = make([]rune, 0, len(s))
+		f.ki = make([]int32, 0, len(s))
 	}
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf && c > ' ' && c != 0x7f {
@@ -155,6 +194,13 @@ func (f *folded) foldRunes(s string) {
 				c += 'a' - 'A'
 			}
 			f.r = append(f.r, rune(c))
+			if asciiAlnum[c] {
+				f.k = append(f.k, rune(c))
+				f.ki = append(f.ki, int32(len(f.r)-1))
+				f.same = 0
+			} else {
+				f.skelAdd(rune(c))
+			}
 			i++
 			continue
 		}
@@ -166,7 +212,9 @@ func (f *folded) foldRunes(s string) {
 		f.add(r, span{int32(i), int32(i + w)})
 		i += w
 	}
-	f.skeleton()
+	if f.masked {
+		f.skeleton()
+	}
 }
 
 // skeleton fills f.k and f.ki from f.r. A mask between words of letters
@@ -183,7 +231,7 @@ func (f *folded) skeleton() {
 	r := f.r
 	last := -1 // the last letter or digit
 	for i, c := range r {
-		if !isAlnum(c) {
+		if c < utf8.RuneSelf && !asciiAlnum[c] || c >= utf8.RuneSelf && !isAlnum(c) {
 			continue
 		}
 		if last >= 0 && i-last > 2 && last > 0 && isAlnum(r[last-1]) && i+1 < len(r) && isAlnum(r[i+1]) && isMask(r[last+1:i]) {
@@ -217,6 +265,14 @@ func isMask(seps []rune) bool {
 	}
 	return false
 }
+
+// asciiAlnum marks the ASCII letters and digits.
+var asciiAlnum = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // isAlnum reports whether the folded rune r is a letter or a digit: what a
 // skeleton keeps.

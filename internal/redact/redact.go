@@ -513,8 +513,14 @@ func newBigrams(k []rune) *bigrams {
 // t, j in the skeleton, length l).
 func (x *secret) pieces(t []rune, f func(p, j, l int)) {
 	k, bg := x.k, x.bg
+	if len(t) < 2 {
+		return
+	}
+	next := bgClass(t[0])
 	for p := 0; p+1 < len(t); p++ {
-		b := bgClass(t[p])*37 + bgClass(t[p+1])
+		cur := next
+		next = bgClass(t[p+1])
+		b := cur*37 + next
 		if bg.bits[b>>6]&(1<<(b&63)) == 0 {
 			continue
 		}

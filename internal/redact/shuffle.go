@@ -20,16 +20,19 @@ func (sr *searcher) shuffled(st *stream) {
 			i++
 			continue
 		}
-		j, n := i, 0
+		j, n, digits := i, 0, 0
 		var cls uint16
 		for j < len(s) && keyByte(s[j]) {
 			if isAlnumByte(s[j]) {
 				n++
 				cls |= classes[s[j]]
+				if isDigit(s[j]) {
+					digits++
+				}
 			}
 			j++
 		}
-		if n >= 2*MinRun && keyClasses(cls) {
+		if n >= 2*MinRun && keyClasses(cls, n, digits) {
 			sr.unshuffle(st, i, j)
 		}
 		i = j
@@ -39,9 +42,11 @@ func (sr *searcher) shuffled(st *stream) {
 func keyByte(c byte) bool { return isAlnumByte(c) || c == '-' || c == '_' || c == '.' }
 
 // keyClasses reports whether the letters and digits of a token, of byte
-// classes cls, may be a key's: anything but small letters alone (a word).
-func keyClasses(cls uint16) bool {
-	return cls&(cUpper|cDigit) != 0
+// classes cls, digits of its n letters and digits being digits, may be a
+// key's: capitals among them, or a fifth of digits or more among small
+// letters ("orders_499_created_at_idx" is a name).
+func keyClasses(cls uint16, n, digits int) bool {
+	return cls&cUpper != 0 || cls&cLower != 0 && 5*digits >= n
 }
 
 // unshuffle emits the pair swaps and strides of the token s[i:j].
