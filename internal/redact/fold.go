@@ -370,3 +370,20 @@ func putFolded(f *folded) {
 
 // foldValue folds a secret's value, without the sources.
 func foldValue(s string) []rune { return foldString(s).r }
+
+// Skeleton returns s as the finder compares it with a secret: folded (case,
+// accents, compatibility forms, confusable letters and digits of other
+// scripts, invisible characters and terminal escapes) and reduced to its
+// letters and digits, masks included. It is what a test searches written
+// bytes with: no run of MinRun characters of a secret's skeleton may be in
+// the skeleton of anything written.
+func Skeleton(s string) string {
+	f := foldString(s)
+	var b strings.Builder
+	for _, r := range f.k {
+		if r != skelBreak {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

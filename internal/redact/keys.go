@@ -146,6 +146,38 @@ func keyPrefix(value string) string {
 // keyFlag matches the names of flags and settings whose value is a key.
 var keyFlag = regexp.MustCompile(`(?i)^-{0,2}([a-z0-9]+[-_])*(api[-_]?key|key|token|secret|passw(or)?d|pass|auth|bearer|credentials?|access[-_]?key)$`)
 
+// CommandLineTag is what a credential of a command line is shown as.
+const CommandLineTag = "[redacted:command-line-key]"
+
+// userinfo matches the credentials of a URL (scheme://user:password@host):
+// the password is the second group. query matches a query parameter whose
+// name is a key's, as keyFlag reads names (?api_key=…, &access_token=…,
+// ;X-Amz-Signature=…, but not ?monkey=): its value is the second group.
+var (
+	userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:'"]*):([^\s/?#@'"]+)@`)
+	query    = regexp.MustCompile(`(?i)([?&;](?:[a-z0-9]+[-_.])*(?:api[-_]?key|key|token|secret|passw(?:or)?d|pass|pwd|auth|signature|sig|credentials?)=)([^&#\s'"]+)`)
+)
+
+// CommandLine returns a command line or a spec as it may be written
+// anywhere (a spec recorded, an error that quotes it): the password of
+// every URL's userinfo and the value of every query parameter named like a
+// key replaced by CommandLineTag, however short, and every key the harness
+// knows hidden as everywhere (Keys: with separators between its characters
+// too, or in any writing the finder reads). CheckCommand registers the
+// credentials of MinKeyLen characters or more as keys, so that they are
+// hidden in whatever else the run writes (what the program prints of its
+// own arguments); a shorter one is hidden in the command line only, as
+// short key values are (they would blank ordinary words elsewhere).
+func CommandLine(s string) string {
+	if strings.Contains(s, "@") {
+		s = userinfo.ReplaceAllString(s, "$1:"+CommandLineTag+"@")
+	}
+	if strings.Contains(s, "=") {
+		s = query.ReplaceAllString(s, "${1}"+CommandLineTag)
+	}
+	return Keys().String(s)
+}
+
 // KeysInArgument returns the values in one word of a command line that
 // look like keys, prev being the word before it: the value of --key=VALUE
 // or of a word after a key flag (--api-key VALUE, --token VALUE), a word
@@ -166,6 +198,12 @@ func KeysInArgument(prev, word string) []string {
 	}
 	if strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") && keyFlag.MatchString(prev) || strings.EqualFold(prev, "bearer") {
 		add(word)
+	}
+	for _, m := range userinfo.FindAllStringSubmatch(word, -1) {
+		add(m[2])
+	}
+	for _, m := range query.FindAllStringSubmatch(word, -1) {
+		add(m[2])
 	}
 	for _, part := range strings.FieldsFunc(word, func(r rune) bool { return strings.ContainsRune("=:, \t\"'", r) }) {
 		if looksLikeKey(part) {
