@@ -27,15 +27,24 @@ const maxInflate = 1 << 20
 // inflate returns what b decompresses to when it is gzip, zlib, bzip2 or
 // (when raw is set: the bytes start where an encoding of the whole stream
 // starts) raw deflate, at most maxInflate bytes, and the name of the
-// compression.
-func inflate(b []byte, raw bool) ([]byte, string, bool) {
+// compression. A stream cut short, or bytes that only look like a header
+// (random bytes often decompress to a few bytes before they fail), give
+// what came out before the error, with ok set and clean not.
+func inflate(b []byte, raw bool) (out []byte, name string, ok bool) {
+	out, name, _, ok = inflateClean(b, raw)
+	return out, name, ok
+}
+
+// inflateClean is inflate, saying whether the stream ended cleanly (or
+// at the cap).
+func inflateClean(b []byte, raw bool) ([]byte, string, bool, bool) {
 	var r io.Reader
 	name := ""
 	switch {
 	case len(b) >= 18 && b[0] == 0x1f && b[1] == 0x8b && b[2] == 8:
 		zr, err := gzip.NewReader(bytes.NewReader(b))
 		if err != nil {
-			return nil, "", false
+			return nil, "", false, false
 		}
 		r, name = zr, "gzip"
 	case len(b) >= 10 && b[0] == 'B' && b[1] == 'Z' && b[2] == 'h' && '1' <= b[3] && b[3] <= '9' && bytes.HasPrefix(b[4:], []byte{0x31, 0x41, 0x59, 0x26, 0x53, 0x59}):
@@ -43,7 +52,7 @@ func inflate(b []byte, raw bool) ([]byte, string, bool) {
 	case len(b) >= 6 && b[0]&0x0f == 8 && b[0]>>4 <= 7 && b[1]&0x20 == 0 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
 		// zlib: a deflate stream after a two-byte header
 		if !mayBeDeflate(b[2:]) {
-			return nil, "", false
+			return nil, "", false, false
 		}
 		fr := getFlate(b[2:])
 		defer flates.Put(fr)
@@ -53,13 +62,13 @@ func inflate(b []byte, raw bool) ([]byte, string, bool) {
 		defer flates.Put(fr)
 		r, name = fr, "deflate"
 	default:
-		return nil, "", false
+		return nil, "", false, false
 	}
 	out, err := io.ReadAll(io.LimitReader(r, maxInflate))
 	if len(out) == 0 || err != nil && len(out) < 8 {
-		return nil, "", false
+		return nil, "", false, false
 	}
-	return out, name, true
+	return out, name, err == nil, true
 }
 
 // mayBeDeflate reports whether b may start a deflate stream: its first
@@ -183,27 +192,43 @@ func (sr *searcher) base32hexRuns(st *stream, i, j, min32, next int) {
 
 // base85 reads runs of Ascii85 and of RFC 1924 base85: at least 10
 // characters (8 bytes) of either alphabet with no whitespace, that hold
-// punctuation as encoded bytes do (three different marks or more), in
-// groups of five from the start of the run (Ascii85's <~ ~> taken off,
-// and its z for four zero bytes).
+// punctuation as encoded bytes do (three different marks or more, or one
+// among letters of both cases and digits), in groups of five from each of
+// the first five characters of the run (Ascii85's <~ ~> taken off, and
+// its z for four zero bytes).
 //
 // In a JSON document (json set) a quote ends a run: an encoding inside a
 // string that holds one escapes it, and the string is read decoded.
 func (sr *searcher) base85(st *stream, json bool, next int) {
-	// only the tokens that may be base85 (base85Token) are read
+	// only the tokens that may be base85 (base85Token) are read: the
+	// token, or a segment of it between quotes (a string of a JSON
+	// document without white space, which is one token)
 	for i := 0; i < len(st.b); {
 		for i < len(st.b) && classes[st.b[i]]&cSpace != 0 {
 			i++
 		}
 		j, marks, nmarks := i, uint64(0), 0
+		seg, segmarks, segnmarks, anySeg := i, uint64(0), 0, false
+		var segcls uint16
+		segpunct := false
 		for j < len(st.b) && classes[st.b[j]]&cSpace == 0 {
-			if c := st.b[j]; classes[c]&cMark != 0 {
+			c := st.b[j]
+			if classes[c]&cMark != 0 {
 				marks |= 1 << (c & 63)
 				nmarks++
+				segmarks |= 1 << (c & 63)
+				segnmarks++
+			}
+			if c == '"' {
+				anySeg = anySeg || base85Token(j-seg, segnmarks, segmarks, segcls, segpunct)
+				seg, segmarks, segnmarks, segcls, segpunct = j+1, 0, 0, 0, false
+			} else {
+				segcls |= classes[c]
+				segpunct = segpunct || !isAlnumByte(c)
 			}
 			j++
 		}
-		if base85Token(j-i, nmarks, marks) {
+		if anySeg || base85Token(j-i, nmarks, marks, 0, false) || base85Token(j-seg, segnmarks, segmarks, segcls, segpunct) {
 			sr.base85In(st, i, j, json, next)
 		}
 		i = j
@@ -227,23 +252,35 @@ func (sr *searcher) base85In(st *stream, from, to int, json bool, next int) {
 			}
 			j := i
 			var marks [4]uint64
+			var cls uint16
 			kinds := 0
 			for j < len(s) && in(s[j]) {
-				if c := s[j]; !isAlnumByte(c) && marks[c>>6]&(1<<(c&63)) == 0 {
+				c := s[j]
+				if !isAlnumByte(c) && marks[c>>6]&(1<<(c&63)) == 0 {
 					marks[c>>6] |= 1 << (c & 63)
 					kinds++
 				}
+				cls |= classes[c]
 				j++
 			}
-			if j-i >= 10 && kinds >= 3 {
+			if j-i >= 10 && (kinds >= 3 || kinds >= 1 && mixedClasses(cls)) {
 				lo, hi := i, j
-				if !rfc && strings.HasPrefix(s[lo:hi], "<~") {
-					lo += 2
+				if !rfc {
+					// Ascii85's <~ ~>, wherever the run has them (a quote
+					// or a bracket of the text may come first)
+					if k := strings.Index(s[lo:hi], "<~"); k >= 0 && k < 5 {
+						lo += k + 2
+					}
+					if k := strings.LastIndex(s[lo:hi], "~>"); k >= 0 && hi-(lo+k) <= 6 {
+						hi = lo + k
+					}
 				}
-				if !rfc && strings.HasSuffix(s[lo:hi], "~>") {
-					hi -= 2
+				// at every alignment: the run may start with characters
+				// of the text that the alphabet holds (a quote, a
+				// bracket, key=), which shift its groups of five
+				for a := 0; a < 5 && hi-(lo+a) >= 10 && !sr.done(); a++ {
+					sr.base85Run(st, lo+a, hi, rfc, next)
 				}
-				sr.base85Run(st, lo, hi, rfc, next)
 			}
 			i = j
 		}
@@ -381,7 +418,8 @@ func uuLine(line string) (int, bool) {
 
 // bits reads runs of binary digits as bytes: groups of 8 (or 7, as ASCII
 // is written) apart by one separator, or one unbroken run of whole bytes,
-// at least as many bytes as a leaking run.
+// at least as many bytes as a leaking run; a group of another length
+// between them splits the run.
 func (sr *searcher) bits(st *stream, next int) {
 	s := st.b
 	bin := func(c byte) bool { return c == '0' || c == '1' }
@@ -407,15 +445,23 @@ func (sr *searcher) bits(st *stream, next int) {
 			break
 		}
 		i = max(j, i+1)
+		// A group that is no whole byte (a number before the bytes, "000
+		// 01110011 …") ends the bytes read so far; the next start anew.
 		bd := newBuilder(st, len(groups))
+		flush := func() {
+			if len(bd.b) >= sr.minRun {
+				sr.child(bd.stream("bits"), next)
+			}
+			bd = newBuilder(st, len(groups))
+		}
 		for _, g := range groups {
 			n := g[1] - g[0]
 			width := 8
 			if len(groups) > 1 && n == 7 {
 				width = 7
 			} else if n%8 != 0 {
-				bd = nil
-				break
+				flush()
+				continue
 			}
 			for k := g[0]; k+width <= g[1]; k += width {
 				var v byte
@@ -425,8 +471,6 @@ func (sr *searcher) bits(st *stream, next int) {
 				bd.add(v, k, k+width)
 			}
 		}
-		if bd != nil && len(bd.b) >= sr.minRun {
-			sr.child(bd.stream("bits"), next)
-		}
+		flush()
 	}
 }

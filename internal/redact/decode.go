@@ -670,6 +670,14 @@ func surveyOf(s string, minRun int, fast bool) int {
 	var ancls uint16
 	var marks uint64
 	nmarks := 0
+	// the token's segment since its last quote: a JSON document without
+	// white space is one token, its strings segments of it, each read
+	// as a token of its own (hexShiftable; base85Token, which reads the
+	// whole token too, since a quote may be Ascii85)
+	segn := 0
+	var segmarks uint64
+	segnmarks := 0
+	segpunct := false // the segment holds punctuation, marks or not
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
@@ -704,11 +712,12 @@ func surveyOf(s string, minRun int, fast bool) int {
 					}
 					letters |= 1 << (s[k] - 'a')
 				}
-				out |= hexShiftable(tokn+j-i, tokcls, letters, minRun)
-				if base85Token(tokn+j-i, nmarks, marks) {
+				out |= hexShiftable(segn+j-i, tokcls, letters, minRun)
+				if base85Token(tokn+j-i, nmarks, marks, 0, false) || base85Token(segn+j-i, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
 				}
 				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
+				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
 				an, ancls, andig = 0, 0, 0
 				prev = s[j-1]
 				i = j // the space
@@ -800,13 +809,27 @@ func surveyOf(s string, minRun int, fast bool) int {
 			if k&cMark != 0 {
 				marks |= 1 << (c & 63)
 				nmarks++
+				segmarks |= 1 << (c & 63)
+				segnmarks++
 			}
 		}
 		if k&cSpace == 0 {
 			tokn++
-			tokcls |= k
-			if k&(cUpper|cLower) != 0 {
-				letters |= 1 << ((c | 0x20) - 'a')
+			if c == '"' {
+				// a segment ends
+				out |= hexShiftable(segn, tokcls, letters, minRun)
+				if base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
+					out |= svBase85
+				}
+				tokcls, letters = 0, 0
+				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
+			} else {
+				segn++
+				tokcls |= k
+				segpunct = segpunct || k&(cUpper|cLower|cDigit) == 0
+				if k&(cUpper|cLower) != 0 {
+					letters |= 1 << ((c | 0x20) - 'a')
+				}
 			}
 			if sawNL && joinable(prev, c) {
 				out |= svNewline
@@ -817,11 +840,12 @@ func surveyOf(s string, minRun int, fast bool) int {
 		} else {
 			sawNL = sawNL || c == '\n'
 			if tokn > 0 {
-				out |= hexShiftable(tokn, tokcls, letters, minRun)
-				if base85Token(tokn, nmarks, marks) {
+				out |= hexShiftable(segn, tokcls, letters, minRun)
+				if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
 				}
 				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
+				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
 			}
 		}
 		if k&cEsc != 0 {
@@ -859,8 +883,8 @@ func surveyOf(s string, minRun int, fast bool) int {
 	if hexn >= 2*minRun || hexn >= 2 && hexn%2 == 0 && pairs+hexn/2 >= minRun {
 		out |= svHex
 	}
-	out |= hexShiftable(tokn, tokcls, letters, minRun)
-	if base85Token(tokn, nmarks, marks) {
+	out |= hexShiftable(segn, tokcls, letters, minRun)
+	if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 		out |= svBase85
 	}
 	if nul >= minRun {
@@ -870,11 +894,23 @@ func surveyOf(s string, minRun int, fast bool) int {
 }
 
 // base85Token reports whether a token of n bytes with nmarks bytes of
-// the marks set may be Ascii85 or base85: ten bytes or more (eight encoded),
-// two kinds of marks or more, and a sixteenth of its bytes marks (base85 of
-// text has a tenth to a fifth).
-func base85Token(n, nmarks int, marks uint64) bool {
-	return n >= 10 && 16*nmarks >= n && bits.OnesCount64(marks) >= 2
+// the marks set, bytes of classes cls (0 when unknown) and punctuation
+// (punct: marks or not) may be Ascii85 or base85: ten bytes or more
+// (eight encoded), and two kinds of marks or more and a sixteenth of its
+// bytes marks (base85 of text has a tenth to a fifth), or punctuation
+// among letters of both cases and digits (base85 of capitals and digits,
+// or of some keys, has few marks: AKIAFZZYMSRRKZ4YLA6L in Ascii85 holds a
+// slash and nothing else).
+func base85Token(n, nmarks int, marks uint64, cls uint16, punct bool) bool {
+	if n < 10 {
+		return false
+	}
+	return 16*nmarks >= n && bits.OnesCount64(marks) >= 2 || punct && mixedClasses(cls)
+}
+
+// mixedClasses reports whether cls holds letters of both cases and digits.
+func mixedClasses(cls uint16) bool {
+	return cls&cUpper != 0 && cls&cLower != 0 && cls&cDigit != 0
 }
 
 // otherCase is the class of letters of the other case than a letter of
@@ -1129,12 +1165,21 @@ func (sr *searcher) emitDecoded(st *stream, dec []byte, src byteSource, enc stri
 	if len(dec) >= 6 {
 		// a compressed stream, maybe after a few bytes that are not its
 		// (a hex or base64 run that began in the word before)
+		// A stream that ends cleanly is the one. Bytes that only look
+		// like a header (text holds one now and then: "XG" of
+		// AKIALUDBXGKN6QJIDCJT is a zlib header, and so is a pair of
+		// bytes of a raw deflate stream by chance) decompress to a few
+		// bytes and fail: what came out is read, and so are the raw
+		// stream and the bytes themselves.
 		raw := sr.rawOK
 		sr.rawOK = false
 		for h := 0; h < min(16, len(dec)-5); h++ {
-			if plain, name, ok := inflate(dec[h:], false); ok {
+			if plain, name, clean, ok := inflateClean(dec[h:], false); ok {
 				sr.emitInflated(st, dec[h:], plain, func(d int) (int, int) { return src(d + h) }, name+"+"+enc, next)
-				return
+				if clean {
+					return
+				}
+				break
 			}
 		}
 		if raw && !plausibleText(dec) {
@@ -1174,10 +1219,13 @@ func (sr *searcher) emitInflated(st *stream, dec, plain []byte, src byteSource, 
 }
 
 // plausibleText reports whether dec holds a stretch of plausible text of
-// a third of its length: then it is text, not a compressed stream.
+// three quarters of its length: then it is text, not a compressed stream.
+// (A third was too little: a short deflate stream, with its zero bytes
+// and its empty last block, holds a third of plausible bytes in a row
+// now and then, and was never inflated.)
 func plausibleText(dec []byte) bool {
 	found := false
-	plausible(dec, max(8, len(dec)/3), func(int, int) { found = true })
+	plausible(dec, max(8, len(dec)*3/4), func(int, int) { found = true })
 	return found
 }
 
@@ -1786,16 +1834,17 @@ func (sr *searcher) unshift(st *stream) {
 		}
 		i = j
 	}
-	// hex: tokens (runs without whitespace) of digits, separators and
-	// letters within six of each other
+	// hex: tokens (runs without whitespace or quotes: a JSON document
+	// without white space is one run, its strings tokens of it) of
+	// digits, separators and letters within six of each other
 	for i := 0; i < len(s); {
-		if isSpace(s[i]) {
+		if isSpace(s[i]) || s[i] == '"' {
 			i++
 			continue
 		}
 		j := i
 		var cls uint16
-		for j < len(s) && !isSpace(s[j]) {
+		for j < len(s) && !isSpace(s[j]) && s[j] != '"' {
 			cls |= classes[s[j]]
 			j++
 		}
