@@ -16,7 +16,8 @@ import (
 	"github.com/compact-eval/compact-eval/viewer"
 )
 
-// cmdNoSkeleton is the script command "noskeleton SECRET PATH…": it fails
+// cmdNoSkeleton is the script command "noskeleton [-finder] SECRET PATH…":
+// it fails
 // if any file under the paths (folders are walked) holds the secret's
 // skeleton (redact.Skeleton: its letters and digits, folded as the finder
 // folds them), a run of redact.MinRun of them (the whole skeleton when it
@@ -25,11 +26,20 @@ import (
 // (redacttest.Leaks: escapes, base64, hex, read independently of the
 // finder). It prints how many files it read, and fails when it read none,
 // so a script proves what it greps.
+//
+// With -finder, a file also fails when the secret finder reads the secret
+// in it (redact's Contains, every class: encodings, spelled-out forms,
+// shifted letters), as the secret check would.
 func cmdNoSkeleton(ts *testscript.TestScript, neg bool, args []string) {
+	finder := len(args) > 0 && args[0] == "-finder"
+	if finder {
+		args = args[1:]
+	}
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: noskeleton SECRET PATH…")
+		ts.Fatalf("usage: noskeleton [-finder] SECRET PATH…")
 	}
 	secret := args[0]
+	rd := redact.New([]redact.Secret{{ID: "secret", Value: secret}})
 	k := redact.Skeleton(secret)
 	n := min(redact.MinRun, len(k))
 	var windows []string
@@ -55,6 +65,12 @@ func cmdNoSkeleton(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			if leaks := redacttest.Leaks(b, secret); len(leaks) > 0 {
 				ts.Fatalf("%s holds the secret: %s", path, leaks[0])
+			}
+			if finder {
+				if leaks := rd.Find(string(b)); len(leaks) > 0 {
+					l := leaks[0]
+					ts.Fatalf("%s holds the secret as the finder reads it: %s at %q", path, l.Describe("the secret"), b[max(0, l.Start-20):min(len(b), l.Start+80, l.End+20)])
+				}
 			}
 			return nil
 		})
