@@ -105,14 +105,31 @@ func Keys() *Redactor {
 }
 
 // HoldsKey reports whether an environment entry (NAME=VALUE) carries an API
-// key: its name is a key variable, or its value holds a known key value.
+// key: its name is a key variable, or its value holds a known key value,
+// as written or in any other writing of the same letters and digits (its
+// Skeleton: with separators between its characters, in groups, in other
+// case or with lookalike letters), since a program reads any of them back
+// as the key. A piece of a key is not enough: an environment is passed
+// whole or not at all, and a variable dropped for sharing eight characters
+// with a key would break the program more often than it would hide one.
 func HoldsKey(entry string, known []Secret) bool {
 	name, value, _ := strings.Cut(entry, "=")
 	if IsKeyVar(name) {
 		return true
 	}
+	var skel string
 	for _, k := range known {
 		if strings.Contains(value, k.Value) {
+			return true
+		}
+		ks := Skeleton(k.Value)
+		if len(ks) < MinKeyLen {
+			continue // too few letters and digits to be told apart by them
+		}
+		if skel == "" {
+			skel = Skeleton(value)
+		}
+		if strings.Contains(skel, ks) {
 			return true
 		}
 	}
