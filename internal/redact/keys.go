@@ -139,8 +139,9 @@ func HoldsKey(entry string, known []Secret) bool {
 // KeyPrefixes start the keys of common services, longest first where one
 // starts another. They say what kind of key follows, not what key: the
 // secret check counts a value's prefix as public (a summary may say "a
-// Stripe live key, sk_live_…"), and the import suggests a word that starts
-// with one as a secret.
+// Stripe live key, sk_live_…"). The import's suggestions
+// (importer/suggest) keep a narrower list of their own: publishable keys
+// (pk_…) are no secret, and a bare sk_ or rk_ starts identifiers too.
 var KeyPrefixes = []string{"sk-ant-", "sk-proj-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_",
 	"whsec_", "github_pat_", "ghp_", "gho_", "ghs_", "ghu_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-",
 	"AKIA", "ASIA", "AIza", "hf_", "npm_", "sk-", "sk_", "pk_", "rk_"}
