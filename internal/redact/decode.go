@@ -169,6 +169,19 @@ func (sr *searcher) covered(sp span) bool {
 	return i > 0 && int(sp.end) <= sr.cover[i-1].End
 }
 
+// uncovered returns how many bytes of sp no leak of the root's scan
+// covers (sr.cover).
+func (sr *searcher) uncovered(sp span) int {
+	n := int(sp.end - sp.start)
+	for _, l := range sr.cover {
+		if l.Start >= int(sp.end) {
+			break
+		}
+		n -= max(0, min(l.End, int(sp.end))-max(l.Start, int(sp.start)))
+	}
+	return n
+}
+
 func (sr *searcher) done() bool { return sr.any && sr.found || sr.exhausted }
 
 // child scans a decoded stream and decodes it further.
@@ -258,6 +271,13 @@ func (sr *searcher) scanSecret(x *secret, f *folded, st *stream) {
 				return
 			}
 			sp := st.span(int(f.src[ta].start), int(f.src[tb].end))
+			if vi != 0 && sr.uncovered(sp) < MinRun {
+				// another form's run over a leak the text already shows
+				// plainly, with fewer than MinRun bytes of its own: a
+				// coincidence of its ends ("0123456789" is its own
+				// reversed Atbash), not more of the secret
+				return
+			}
 			lk := Leak{ID: x.id, Start: int(sp.start), End: int(sp.end), Chars: fb - fa + 1,
 				Whole: j == 0 && l == len(v.k), Encoding: join(st.enc, v.name)}
 			// Runs come in order of position: one that overlaps the last

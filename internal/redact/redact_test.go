@@ -379,3 +379,20 @@ func TestKeysInArgument(t *testing.T) {
 		}
 	}
 }
+
+// A run of another form of the value over a leak the text shows plainly
+// adds nothing but the coincidence of its ends: "0123456789" is its own
+// reversed Atbash, and a letter after it, read shifted, continued that
+// form's run, so the word after the secret lost its first letter.
+func TestVariantRunsDoNotWidenAPlainLeak(t *testing.T) {
+	r := New([]Secret{{ID: "k", Value: `tok"en\with-quote-0123456789`}})
+	for _, tc := range []struct{ in, want string }{
+		{`see tok"en\with-quote-0123456789 and more`, "see [redacted:k] and more"},
+		{`see tok"en\with-quote-0123456789 a`, "see [redacted:k] a"},
+		{`tok"en\with-quote-0123456789 and tok"en\w`, "[redacted:k] and [redacted:k]"},
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
