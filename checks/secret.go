@@ -18,17 +18,19 @@ import (
 // SecretCheck checks a `secret` invariant: a value (an API key, a password)
 // that must never be copied into a summary, not even in part.
 //
-// Rule: fail when the summary holds any run of 8 or more consecutive
-// characters of the secret (the whole secret when it is shorter), unless
-// that run is public: it occurs in the session (rules, goal, an event or an
-// arrival) outside the secret itself, as a masked form such as
-// sk_live_****7Hq2 that a tool printed does. Runs are compared after
-// folding: case, accents, compatibility forms, invisible characters and
-// whitespace runs do not matter. The summary is read for what it means: in
-// every decoded string (extensions and property names included) and in the
-// raw bytes, with JSON, URL, HTML and backslash escapes decoded, and the
-// secret under the normalising search of internal/redact (escapes, codes,
-// base64, base32, hex, reversal, letter shifts, alone and in pairs). The evidence
+// Rule: fail when a reader can recover the secret from the summary: 8 of
+// its letters and digits in a row whatever separates them (a shorter run
+// of 6 or more when the summary writes it as the value does, sk_live_5),
+// or, for a secret of 16 letters and digits or more, pieces of it in
+// order that recover half of what is not public (masked, chunked across
+// fields, interleaved), in any decoding, spelling or lookalike letters
+// (internal/redact; docs/contract.md lists the classes and what stays out
+// of reach). A run or piece is public, and no leak, when it occurs in the
+// session (rules, goal, an event or an arrival) outside the secret itself,
+// as a masked form such as sk_live_****7Hq2 that a tool printed does; so
+// is the prefix naming the kind of key. The summary is read for what it
+// means: in every decoded string (extensions and property names included)
+// and in the raw bytes, the document read whole. The evidence
 // gives the JSON pointer where it was found and what was found ("14
 // characters of the secret"); the message and evidence never contain the
 // secret, only "[redacted:<invariant id>]". Text-only and structured
@@ -82,7 +84,7 @@ func (c SecretCheck) Check(in *Input) []result.CheckResult {
 	if !inRaw && fromRaw && st.sum != nil {
 		// Every leaf and every extension string is a string of raw, which
 		// ContainsJSON read with the same Find: none of them leaks.
-		r.Status, r.Message = result.Pass, fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
+		r.Status, r.Message = result.Pass, passMessage(tag)
 		return []result.CheckResult{r}
 	}
 	for _, l := range st.leaves {
@@ -118,8 +120,13 @@ func (c SecretCheck) Check(in *Input) []result.CheckResult {
 		r.Status, r.Message = result.Error, msgNotDecoded
 		return []result.CheckResult{r}
 	}
-	r.Status, r.Message = result.Pass, fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
+	r.Status, r.Message = result.Pass, passMessage(tag)
 	return []result.CheckResult{r}
+}
+
+// passMessage is the message of a pass.
+func passMessage(tag string) string {
+	return fmt.Sprintf("%s appears nowhere in the summary, not even %d characters of it", tag, redact.MinRun)
 }
 
 // SecretRedactor returns the Redactor of every secret invariant of sc (nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/execproc"
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/result"
 )
 
@@ -19,14 +20,17 @@ func ExecErrorCall(spec string, err error) result.Call {
 	return c
 }
 
-// ExecSpec writes command back as an exec: spec, quoting words so that
-// ParseSpec reads the same words.
+// ExecSpec writes command back as an exec: spec, as every record of a
+// call writes it: words quoted so that ParseSpec reads the same words, and
+// the credentials of a command line hidden (redact.CommandLine: a URL's
+// password, a key-named query value, a known key), so that a command
+// without any parses back to itself.
 func ExecSpec(command []string) string {
 	words := make([]string, len(command))
 	for i, w := range command {
 		words[i] = quoteWord(w)
 	}
-	return KindExec + ":" + strings.Join(words, " ")
+	return redact.CommandLine(KindExec + ":" + strings.Join(words, " "))
 }
 
 func quoteWord(w string) string {

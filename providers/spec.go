@@ -65,7 +65,7 @@ func ParseSpec(raw string) (Spec, error) {
 	}
 	kind, rest, ok := strings.Cut(raw, ":")
 	if !ok || rest == "" {
-		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL, openai-responses:MODEL or recorded", raw)
+		return Spec{}, fmt.Errorf("spec %q: want builtin:NAME, exec:COMMAND, openai:MODEL, anthropic:MODEL, openai-responses:MODEL or recorded", redact.CommandLine(raw))
 	}
 	s := Spec{Kind: kind, Raw: raw}
 	switch kind {
@@ -74,10 +74,10 @@ func ParseSpec(raw string) (Spec, error) {
 	case KindExec:
 		words, err := SplitCommand(rest)
 		if err != nil {
-			return Spec{}, fmt.Errorf("spec %q: %w", raw, err)
+			return Spec{}, fmt.Errorf("spec %q: %w", redact.CommandLine(raw), err)
 		}
 		if len(words) == 0 {
-			return Spec{}, fmt.Errorf("spec %q: empty command", raw)
+			return Spec{}, fmt.Errorf("spec %q: empty command", redact.CommandLine(raw))
 		}
 		if err := CheckCommand(words); err != nil {
 			return Spec{}, err
@@ -86,9 +86,9 @@ func ParseSpec(raw string) (Spec, error) {
 		// The spec as written names the summarizer in every record: with
 		// a word that looks like a key it is recorded redacted (the
 		// command keeps the word, to run).
-		s.Raw = redact.Keys().String(raw)
+		s.Raw = redact.CommandLine(raw)
 	default:
-		return Spec{}, fmt.Errorf("spec %q: unknown kind %q (valid: builtin, exec, openai, anthropic, openai-responses)", raw, kind)
+		return Spec{}, fmt.Errorf("spec %q: unknown kind %q (valid: builtin, exec, openai, anthropic, openai-responses)", redact.CommandLine(raw), kind)
 	}
 	return s, nil
 }
@@ -102,17 +102,18 @@ func (e *KeyInCommandError) Error() string {
 }
 
 // CheckCommand refuses a command line that holds the value of a key the
-// harness knows (redact.KeyValues): the program should get the variable
+// harness knows (redact.Keys, as the finder reads it: with separators
+// between its characters too): the program should get the variable
 // (--exec-env, pass_env), not its value, which every record of the spec
 // would otherwise carry. Words that look like keys (redact.LooksLikeKey)
 // are registered as keys, so that whatever writes the spec hides them.
 func CheckCommand(words []string) error {
-	known := redact.KeyValues()
+	keys := redact.Keys()
 	for i, w := range words {
-		for _, k := range known {
-			if strings.Contains(w, k.Value) {
-				return &KeyInCommandError{Var: k.ID}
-			}
+		// the finder's rule: the value, or its characters with separators
+		// or in an encoding, names the variable
+		if leaks := keys.Find(w); len(leaks) > 0 {
+			return &KeyInCommandError{Var: leaks[0].ID}
 		}
 		prev := ""
 		if i > 0 {

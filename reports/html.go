@@ -47,14 +47,16 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 // generation), the leaderboard, the failures, and a drill-down per unit (the
 // summary with each check's evidence highlighted, the full-vs-compacted
 // decision diff). The worst opts.MaxDrillDown units get a drill-down; the
-// others one row each, which keeps large runs small.
+// others one row each, which keeps large runs small. Control characters
+// of the result's texts are shown escaped, never written raw
+// (EscapeControls).
 func WriteHTML(w io.Writer, r *result.Result, opts Options) error {
 	v := buildHTMLView(r, opts)
 	var b bytes.Buffer
 	if err := htmlTemplate().Execute(&b, v); err != nil {
 		return fmt.Errorf("rendering html: %w", err)
 	}
-	_, err := w.Write(b.Bytes())
+	_, err := w.Write(EscapeControls(b.Bytes()))
 	return err
 }
 

@@ -60,7 +60,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// page renders the template name with data, as a whole page or a fragment.
+// page renders the template name with data, as a whole page or a fragment,
+// its control characters shown escaped (reports.EscapeControls), as every
+// HTML page of the viewer.
 func (s *Server) page(w http.ResponseWriter, name string, data any) {
 	var b bytes.Buffer
 	if err := pages().ExecuteTemplate(&b, name, data); err != nil {
@@ -68,7 +70,7 @@ func (s *Server) page(w http.ResponseWriter, name string, data any) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(scrub(b.Bytes()))
+	w.Write(reports.EscapeControls(scrub(b.Bytes())))
 }
 
 // scrub removes API keys of the environment from a response (results are
@@ -116,7 +118,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		template.URLQueryEscaper(id), runURL(id), template.HTMLEscapeString(run.Dir))
 	page := bytes.Replace(b.Bytes(), []byte("<body>\n"), []byte("<body>\n"+bar+"\n"), 1)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Write(scrub(page))
+	w.Write(reports.EscapeControls(scrub(page)))
 }
 
 // runCSV is the run's outcomes as CSV (report --format csv).

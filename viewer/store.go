@@ -276,6 +276,9 @@ func (s *Store) Result(id string) (*Run, *result.Result, error) {
 		}
 	}
 	s.mu.Unlock()
+	if err := confined(r.Dir, resultFile); err != nil {
+		return r, nil, err
+	}
 	res, err := reports.Read(filepath.Join(r.Dir, resultFile))
 	if err != nil {
 		return r, nil, err
@@ -304,6 +307,10 @@ func readRun(f folder, stamp string) *Run {
 	r := &Run{ID: f.id, Dir: f.dir, stamp: stamp, Started: f.mod, Trials: 1}
 	if f.err != nil {
 		r.State, r.Reason = StateUnreadable, "cannot list the folder: "+f.err.Error()
+		return r
+	}
+	if err := confined(f.dir, resultFile); err != nil {
+		r.State, r.Reason = StateUnreadable, err.Error()
 		return r
 	}
 	path := filepath.Join(f.dir, resultFile)
@@ -338,6 +345,12 @@ func readRun(f folder, stamp string) *Run {
 func (r *Run) inProgress() {
 	r.State = StateInProgress
 	var head result.Result
+	for _, f := range []string{runFile, journalFile} {
+		if err := confined(r.Dir, f); err != nil {
+			r.State, r.Reason = StateUnreadable, err.Error()
+			return
+		}
+	}
 	b, err := inputfile.ReadFile(filepath.Join(r.Dir, runFile))
 	switch {
 	case err == nil:

@@ -38,7 +38,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus, "aggregates": cmdAggregates,
 			"providerfake": cmdProviderFake, "fakerequests": cmdFakeRequests, "nocanary": cmdNoCanary, "ghactions": cmdGHActions,
 			"openaifake": cmdOpenAIFake, "openairequests": cmdOpenAIRequests, "planmatches": cmdPlanMatches, "openaimaxtokens": cmdOpenAIMaxTokens,
-			"fixture": cmdFixture, "fixturedir": cmdFixtureDir, "accept": cmdAccept, "deloutcomes": cmdDelOutcomes},
+			"fixture": cmdFixture, "fixturedir": cmdFixtureDir, "accept": cmdAccept, "deloutcomes": cmdDelOutcomes, "noskeleton": cmdNoSkeleton, "viewpages": cmdViewPages},
 		Setup: func(e *testscript.Env) error {
 			// Keep the response cache inside the test's work dir.
 			e.Setenv("XDG_CACHE_HOME", e.WorkDir+"/.cache")

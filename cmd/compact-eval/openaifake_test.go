@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"maps"
 	"math"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,34 +28,53 @@ var (
 )
 
 // cmdOpenAIFake is the script command "openaifake [-truncate|-garbage]
-// [LATENCY]": it starts an OpenAI-compatible chat-completions endpoint for
-// this script that answers every request with llmtest.Simulated (a summary
-// document, the first option, a judge's "missing"), each after LATENCY
-// (default 0), and points OPENAI_BASE_URL at it. With -truncate every reply
-// is cut at the request's limit (half its content, finish_reason
-// "length"); with -garbage every judge's question gets words that are no
-// verdict (a model that never answers in the format asked).
+// [-leak FILE] [LATENCY]": it starts an OpenAI-compatible chat-completions
+// endpoint for this script that answers every request with
+// llmtest.Simulated (a summary document, the first option, a judge's
+// "missing"), each after LATENCY (default 0), and points OPENAI_BASE_URL at
+// it. With -truncate every reply is cut at the request's limit (half its
+// content, finish_reason "length"); with -garbage every judge's question
+// gets words that are no verdict (a model that never answers in the format
+// asked). With -leak, FILE holds one JSON string: every summary's text is
+// that string instead of "simulated summary" (a summarizer that leaks).
 func cmdOpenAIFake(ts *testscript.TestScript, neg bool, args []string) {
 	mode := ""
 	if len(args) > 0 && (args[0] == "-truncate" || args[0] == "-garbage") {
 		mode, args = args[0], args[1:]
 	}
+	leak := ""
+	if len(args) >= 2 && args[0] == "-leak" {
+		b, err := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			ts.Fatalf("openaifake -leak %s: not one JSON string: %v", args[1], err)
+		}
+		leak, args = strings.TrimSpace(string(b)), args[2:]
+	}
 	if neg || len(args) > 1 {
-		ts.Fatalf("usage: openaifake [-truncate|-garbage] [LATENCY]")
+		ts.Fatalf("usage: openaifake [-truncate|-garbage] [-leak FILE] [LATENCY]")
+	}
+	simulated := func(r llmtest.Request) llmtest.Reply {
+		rep := llmtest.Simulated(r)
+		if leak != "" {
+			rep.Content = strings.Replace(rep.Content, `"simulated summary"`, leak, 1)
+		}
+		return rep
 	}
 	h := llmtest.NewHandler()
 	switch mode {
 	case "-truncate":
-		h.SetDefault(func(r llmtest.Request) llmtest.Reply { return llmtest.Truncated(llmtest.Simulated(r)) })
+		h.SetDefault(func(r llmtest.Request) llmtest.Reply { return llmtest.Truncated(simulated(r)) })
 	case "-garbage":
 		h.SetDefault(func(r llmtest.Request) llmtest.Reply {
-			if rep := llmtest.Simulated(r); !strings.Contains(rep.Content, `"verdict"`) {
+			if rep := simulated(r); !strings.Contains(rep.Content, `"verdict"`) {
 				return rep
 			}
 			return llmtest.Text("I think the summary is mostly fine, probably.")
 		})
 	default:
-		h.SetDefault(llmtest.Simulated)
+		h.SetDefault(simulated)
 	}
 	if len(args) == 1 {
 		d, err := time.ParseDuration(args[0])

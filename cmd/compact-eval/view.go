@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&Command{
 		Name:      "view",
-		UsageLine: "view [--addr 127.0.0.1:7878] [DIR…]",
+		UsageLine: "view [--addr 127.0.0.1:7878] [--public] [DIR…]",
 		Short:     "browse every run: runs, trends across commits, diffs, reports (local web server)",
 		Long: `View serves the run folders under each DIR (default compact-eval-out/, where
 run writes them; a DIR may also be one run folder) as a local web site, until
@@ -35,14 +35,21 @@ interrupted:
 
 It only reads: nothing is written into a run folder. A folder it cannot read
 (a result that does not decode, a run still being written with a journal and
-no result yet) is listed with the reason. It listens on 127.0.0.1 only,
-unless --addr names another address: anyone who can reach that address can
-read every run, so bind another interface only on a network you trust.
+no result yet) is listed with the reason, and a file of a run folder that
+is a symlink leading out of the folder is not followed. It listens on
+127.0.0.1 only, and answers only requests addressed to it (a Host of
+127.0.0.1, localhost, [::1] or the --addr host, with its port; any other
+gets 421), so that a web page on a rebinding domain cannot read the runs
+through your browser. An address that is not loopback (0.0.0.0, a LAN
+address, ":7878" for every interface) needs --public: anyone who can reach
+it can read every run, so bind one only on a network you trust.
 
 	$ compact-eval view
-	$ compact-eval view --addr 127.0.0.1:9000 ci-artifacts/ nightly/`,
+	$ compact-eval view --addr 127.0.0.1:9000 ci-artifacts/ nightly/
+	$ compact-eval view --addr 0.0.0.0:7878 --public`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			addr := fs.String("addr", "127.0.0.1:7878", "listen on `host:port` (port 0 picks a free one)")
+			public := fs.Bool("public", false, "allow an --addr that is not loopback (anyone who can reach it reads every run)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) == 0 {
 					args = []string{"compact-eval-out"}
@@ -54,24 +61,33 @@ read every run, so bind another interface only on a network you trust.
 						return inputError{fmt.Errorf("%s is not a folder: view takes folders of run folders", d)}
 					}
 				}
-				return serveView(ctx, env, *addr, args)
+				return serveView(ctx, env, *addr, *public, args)
 			}
 		},
 	})
 }
 
-// serveView serves the viewer on addr until ctx is canceled.
-func serveView(ctx context.Context, env *Env, addr string, dirs []string) error {
-	ln, err := net.Listen("tcp", addr)
+// serveView serves the viewer on addr until ctx is canceled; an address
+// that is not loopback only when public is set.
+func serveView(ctx context.Context, env *Env, addr string, public bool, dirs []string) error {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("--addr %s: %v", addr, err)
 	}
-	site := viewer.New(dirs)
-	srv := &http.Server{Handler: site, ReadHeaderTimeout: 10 * time.Second}
-	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		fmt.Fprintf(env.Stderr, "warning: listening on %s, not on loopback: anyone who can reach it can read every run\n", ln.Addr())
+	ln, err := net.Listen(listenNetwork(host), addr)
+	if err != nil {
+		return usagef("--addr %s: %v", addr, err)
 	}
+	bound, _, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(bound); ip == nil || !ip.IsLoopback() {
+		if !public {
+			ln.Close()
+			return usagef("--addr %s listens on %s, which is not a loopback address: anyone who can reach it could read every run; pass --public to serve it all the same", addr, ln.Addr())
+		}
+		fmt.Fprintf(env.Stderr, "warning: --public: listening on %s, not on loopback: anyone who can reach it can read every run\n", ln.Addr())
+	}
+	site := viewer.New(dirs)
+	srv := &http.Server{Handler: viewer.OwnHost(site, ln.Addr(), host), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stdout, "serving %d runs at http://%s/ (interrupt to stop)\n", len(site.Store().Runs()), ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
@@ -84,4 +100,19 @@ func serveView(ctx context.Context, env *Env, addr string, dirs []string) error 
 	defer cancel()
 	srv.Shutdown(sctx)
 	return nil
+}
+
+// listenNetwork is the network an --addr host is listened on: an IPv4
+// address on IPv4 only (net.Listen("tcp", "0.0.0.0:…") would bind [::],
+// every IPv6 address too), an IPv6 address on IPv6, a name or no host on
+// both.
+func listenNetwork(host string) string {
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return "tcp"
+	case ip.To4() != nil:
+		return "tcp4"
+	}
+	return "tcp6"
 }

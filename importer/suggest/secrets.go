@@ -8,6 +8,7 @@ import (
 // tokens splits text into key-like tokens with a byte loop (no regular
 // expression: this runs over every byte of the log).
 func (s *Scanner) secretTokens(idx int, text string) {
+	s.secretGroups(idx, text)
 	start := -1
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && tokenBytes[text[i]] {
@@ -23,6 +24,131 @@ func (s *Scanner) secretTokens(idx int, text string) {
 			start = -1
 		}
 	}
+}
+
+// Keys written in groups, as people read them out or paste them from a
+// dashboard ("Qx7m Pz4K vR9w Lt2N Bc8Y Hd1F"): one token to the secret
+// check, which reads a value by its letters and digits, but no token of
+// 19 characters or more to secretTokens.
+const (
+	minGroups   = 4 // fewer is a phrase, not a key read out
+	minGroupLen = 3
+	maxGroupLen = 8
+)
+
+// secretGroups suggests the keys text writes in groups: minGroups groups
+// or more of letters and digits, all of one length (the last may be
+// shorter), each pair between one space, tab or no-break space (the same
+// one throughout), words at either end left out (all lower case, all upper
+// case or capitalised letters: the prose around the key) and at most one
+// inside, that joined read as a key (isSecret). The
+// suggestion keeps the writing of the log, which HoldsEvidence finds in a
+// sentence and the secret check reads as the joined key.
+func (s *Scanner) secretGroups(idx int, text string) {
+	if !strings.ContainsAny(text, " \t\u00a0") {
+		return
+	}
+	groups := alnumRuns(text)
+	for i := 0; i < len(groups); {
+		j := groupChain(text, groups, i)
+		// Words at either end are the prose around the key.
+		a, b := i, j
+		for a < b && isWord(text[groups[a][0]:groups[a][1]]) {
+			a++
+		}
+		for b > a && isWord(text[groups[b-1][0]:groups[b-1][1]]) {
+			b--
+		}
+		if b-a >= minGroups {
+			chain := text[groups[a][0]:groups[b-1][1]]
+			var joined strings.Builder
+			words := 0
+			for _, g := range groups[a:b] {
+				joined.WriteString(text[g[0]:g[1]])
+				if isWord(text[g[0]:g[1]]) {
+					words++
+				}
+			}
+			if words <= 1 && isSecret(joined.String()) {
+				s.addSecret(idx, chain)
+			}
+		}
+		i = max(j, i+1)
+	}
+}
+
+// alnumRuns returns the [start, end) of every run of ASCII letters and
+// digits in text that no other token byte touches (a run inside a path, a
+// key_name or a dotted version is no group).
+func alnumRuns(text string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isAlnum(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && (start == 0 || !tokenBytes[text[start-1]]) && (i == len(text) || !tokenBytes[text[i]] || sentenceEnd(text, i)) {
+			out = append(out, [2]int{start, i})
+		}
+		start = -1
+	}
+	return out
+}
+
+// groupChain returns the end (exclusive) of the chain of groups that starts
+// at groups[i]: groups of one length within the bounds, one shorter last
+// group allowed, each after the one separator that follows groups[i].
+func groupChain(text string, groups [][2]int, i int) int {
+	n := groups[i][1] - groups[i][0]
+	if n < minGroupLen || n > maxGroupLen {
+		return i + 1
+	}
+	sep := ""
+	j := i + 1
+	for ; j < len(groups); j++ {
+		gap := text[groups[j-1][1]:groups[j][0]]
+		if gap != " " && gap != "\t" && gap != "\u00a0" || sep != "" && gap != sep {
+			break
+		}
+		sep = gap
+		m := groups[j][1] - groups[j][0]
+		if m > n {
+			break
+		}
+		if m < n {
+			j++ // a shorter group ends the chain
+			break
+		}
+	}
+	return j
+}
+
+// sentenceEnd reports a full stop at text[i] that ends a sentence (the
+// text's end or a byte no token holds follows it), not a dotted name's.
+func sentenceEnd(text string, i int) bool {
+	return text[i] == '.' && (i+1 == len(text) || !tokenBytes[text[i+1]])
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// isWord reports letters only, all lower case, all upper case or one
+// capital and lower case: a word of prose, not a group of a key.
+func isWord(g string) bool {
+	upper := 0
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; {
+		case c >= '0' && c <= '9':
+			return false
+		case c >= 'A' && c <= 'Z':
+			upper++
+		}
+	}
+	return upper == 0 || upper == len(g) || upper == 1 && g[0] >= 'A' && g[0] <= 'Z'
 }
 
 // tokenBytes marks the bytes that may appear in a path or a key.
@@ -42,9 +168,13 @@ func (s *Scanner) secretToken(idx int, tok string) {
 		s.secretToken(idx, tok[i+1:])
 		return
 	}
-	if !isSecret(tok) {
-		return
+	if isSecret(tok) {
+		s.addSecret(idx, tok)
 	}
+}
+
+// addSecret keeps tok as a suggested secret, first seen at event idx.
+func (s *Scanner) addSecret(idx int, tok string) {
 	if _, ok := s.secretIdx[tok]; !ok {
 		if len(s.secrets) >= maxSecrets {
 			if !s.seen["s:"+tok] && len(s.seen) < 4*MaxPaths {

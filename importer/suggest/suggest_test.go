@@ -265,7 +265,22 @@ func TestSecretSuggestions(t *testing.T) {
 		{"aws key id", "AKIAFAKE0123456789AB is the id", []string{"AKIAFAKE0123456789AB"}},
 		{"slack token", "xoxb-0123456789-FAKEfakeFAKE", []string{"xoxb-0123456789-FAKEfakeFAKE"}},
 		{"high entropy", "secret: Zq8Lm2Xv9Rt4Kp7Wn3Jb6Hd1Fs5Gc0Y", []string{"Zq8Lm2Xv9Rt4Kp7Wn3Jb6Hd1Fs5Gc0Y"}},
+		// Keys in groups, as read out or pasted from a dashboard: the
+		// writing of the log is kept, the secret check reads it joined.
+		{"groups of four between spaces", "the key is Qx7m Pz4K vR9w Lt2N Bc8Y Hd1F, keep it safe", []string{"Qx7m Pz4K vR9w Lt2N Bc8Y Hd1F"}},
+		{"groups between tabs", "key\tQx7mP\tz4KvR\t9wLt2\tNBc8Y\tHd1Fs\t5Gc\tend", []string{"Qx7mP\tz4KvR\t9wLt2\tNBc8Y\tHd1Fs\t5Gc"}},
+		{"groups between no-break spaces", "key: Qx7m\u00a0Pz4K\u00a0vR9w\u00a0Lt2N\u00a0Bc8Y\u00a0Hd1F.", []string{"Qx7m\u00a0Pz4K\u00a0vR9w\u00a0Lt2N\u00a0Bc8Y\u00a0Hd1F"}},
+		{"a shorter last group", "use Zq8Lm2 Xv9Rt4 Kp7Wn3 Jb6Hd1 Fs5 then", []string{"Zq8Lm2 Xv9Rt4 Kp7Wn3 Jb6Hd1 Fs5"}},
+		{"one word among the groups", "with aB3d Zq8L mnop Xv9R Kp7W Jb6H done", []string{"aB3d Zq8L mnop Xv9R Kp7W Jb6H"}},
 		// Near misses: ids, digests, words.
+		{"hex groups are a digest", "sum 0a1b 2c3d 4e5f 6a7b 8c9d 0e1f 2a3b", nil},
+		{"digit groups are a number", "card 4111 1111 1111 1111 2222 3333", nil},
+		{"words of one length are prose", "Move 8080 into Prod with Dev2 next week", nil},
+		{"three groups are too few", "pin Qx7m Pz4K vR9w", nil},
+		{"two words among the groups", "aB3d Zq8L mnop Xv9R Kp7W late Jb6H Fs5G", nil},
+		{"groups of other lengths", "Qx7m Pz4Kq vR9w Lt2N Bc8Yz Hd1F", nil},
+		{"two kinds of separators", "Qx7m Pz4K\tvR9w Lt2N\tBc8Y Hd1F", nil},
+		{"groups inside paths", "/srv/Qx7m Pz4K/vR9w Lt2N/Bc8Y Hd1F", nil},
 		{"message id", `{"id": "msg_01HQ7ZK3V9P2W8X5RT4BNM6CJD"}`, nil},
 		{"request id", "request_id req_7Gm2Xk9Lq4Vz8Tp3Wn6Bc5Hd", nil},
 		{"call id", "call_Vx9KpQ2mLr7TnB4sWd8Zy3Hf answered", nil},

@@ -430,7 +430,8 @@ func selfCPU(b *testing.B) time.Duration {
 // The issue's second finding: exec children inherited OPENAI_API_KEY and
 // the api_key_env variables, and a child that printed its environment put
 // the key into every output. Now the child gets no key variable (unless
-// PassEnv names it), no variable whose value holds a key, and whatever it
+// PassEnv names it), no variable whose value holds a key (in any writing
+// of its letters and digits), and whatever it
 // prints of a key is scrubbed from stderr and from every error.
 func TestRunKeysStayWithTheHarness(t *testing.T) {
 	const (
@@ -443,9 +444,12 @@ func TestRunKeysStayWithTheHarness(t *testing.T) {
 	t.Setenv("LOCAL_LLM_KEY", localKey)
 	redact.RegisterKeyVar("LOCAL_LLM_KEY") // a config's api_key_env
 	t.Setenv("COPY_OF_KEY", "Bearer "+openaiKey)
+	// the key with a space between its characters: the same key to
+	// whatever reads it back
+	t.Setenv("SPACED_KEY", strings.Join(strings.Split(openaiKey, ""), " "))
 	t.Setenv("EXECPROC_HARMLESS", "kept")
 	script := `env >&2
-printf '{"openai":"%s","local":"%s","copy":"%s","passed":"%s","harmless":"%s"}' "$OPENAI_API_KEY" "$LOCAL_LLM_KEY" "$COPY_OF_KEY" "$ANTHROPIC_API_KEY" "$EXECPROC_HARMLESS"`
+printf '{"openai":"%s","local":"%s","copy":"%s","spaced":"%s","passed":"%s","harmless":"%s"}' "$OPENAI_API_KEY" "$LOCAL_LLM_KEY" "$COPY_OF_KEY" "$SPACED_KEY" "$ANTHROPIC_API_KEY" "$EXECPROC_HARMLESS"`
 	res, err := execproc.Run(context.Background(), []string{"sh", "-c", script}, nil,
 		execproc.Options{PassEnv: []string{"ANTHROPIC_API_KEY"}})
 	if err != nil {
@@ -455,7 +459,7 @@ printf '{"openai":"%s","local":"%s","copy":"%s","passed":"%s","harmless":"%s"}' 
 	if err := json.Unmarshal(res.Output, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"openai": "", "local": "", "copy": "", "passed": antKey, "harmless": "kept"}
+	want := map[string]string{"openai": "", "local": "", "copy": "", "spaced": "", "passed": antKey, "harmless": "kept"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("environment seen by the child (-want +got):\n%s", d)
 	}

@@ -2,8 +2,7 @@ package redact
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -112,8 +111,11 @@ const (
 	decUTF16
 	decReverse
 	decUnshift
-	decHex // hex alone (decTokens includes it)
-	decAll = 1<<iota - 1
+	decHex      // hex alone (decTokens includes it)
+	decBases    // base85, uuencode, bits
+	decSpelled  // NATO, Morse, letter names
+	decShuffled // pairs swapped, interleaved
+	decAll      = 1<<iota - 1
 
 	// decValidJSON is what a valid JSON document is read under: a line
 	// break there falls between tokens (a string holds none raw), so
@@ -135,7 +137,14 @@ type searcher struct {
 	dec    []byte // scratch for decoded tokens
 	pos    []int  // scratch for the digits of a hex run
 	nums   [][2]int
-	cover  []Leak // the leaks of the text as it is, merged
+	// rawOK is set by a decoder whose next decoded bytes start where the
+	// encoding of a whole stream would: only there is raw deflate tried.
+	rawOK bool
+	cur   string  // the stream being scanned
+	ps    []piece // scratch of the partial rule
+	best  []int
+	from  []int
+	cover []Leak // the leaks of the text as it is, merged
 	// budget is how many more bytes the decodings may scan; spent, the
 	// search stops and the whole text counts as a leak (exhausted).
 	budget    int
@@ -158,6 +167,19 @@ func (sr *searcher) covered(sp span) bool {
 		return int(sp.end) <= sr.cover[i].End
 	}
 	return i > 0 && int(sp.end) <= sr.cover[i-1].End
+}
+
+// uncovered returns how many bytes of sp no leak of the root's scan
+// covers (sr.cover).
+func (sr *searcher) uncovered(sp span) int {
+	n := int(sp.end - sp.start)
+	for _, l := range sr.cover {
+		if l.Start >= int(sp.end) {
+			break
+		}
+		n -= max(0, min(l.End, int(sp.end))-max(l.Start, int(sp.start)))
+	}
+	return n
 }
 
 func (sr *searcher) done() bool { return sr.any && sr.found || sr.exhausted }
@@ -188,23 +210,76 @@ func (sr *searcher) scan(st *stream) {
 	} else {
 		f.foldString(st.b)
 	}
+	sr.cur = st.b
 	sr.scanFolded(f, st)
 }
 
 func (sr *searcher) scanFolded(f *folded, st *stream) {
+	sr.dropTags(f)
 	for _, x := range sr.r.secrets {
+		sr.scanSecret(x, f, st)
+		if x.twin != nil {
+			sr.scanSecret(x.twin, f, st)
+		}
+	}
+}
+
+// scanSecret reports the leaks of the secret x in the folded text f of
+// the stream st.
+func (sr *searcher) scanSecret(x *secret, f *folded, st *stream) {
+	{
+		if sr.done() {
+			return
+		}
 		first := len(sr.leaks)
-		x.scan(f.r, func(p, k, l int, v *variant) {
-			if int32(l) <= x.public[k] || sr.done() {
+		t, ti := x.text(f)
+		x.scan(t, func(p, j, l, vi int) {
+			if sr.done() {
+				return
+			}
+			v := &x.vars[vi]
+			if !x.raw {
+				p, j, l = trimRun(f, ti, v, p, j, l)
+			}
+			// the run's first and last characters, in the text and in
+			// the variant, widened by the separators of the value that the
+			// text writes the same way around it
+			ta, tb := at(ti, p), at(ti, p+l-1)
+			ia, ib := ta, tb
+			fa, fb := int(v.ki[j]), int(v.ki[j+l-1])
+			// fewer than MinRun letters and digits are a leak only as the
+			// value writes them, separators included ("sk_live_5"): with
+			// other separators between them they are a few letters of
+			// ordinary words as often as not ("judge: ke" of "judge-key")
+			if l < min(MinRun, len(v.k)) && !x.raw && !slices.Equal(f.r[ia:ib+1], v.s[fa:fb+1]) {
+				return
+			}
+			for fa > 0 && ta > 0 && !isAlnum(v.s[fa-1]) && v.s[fa-1] == f.r[ta-1] {
+				fa, ta = fa-1, ta-1
+			}
+			for fb+1 < len(v.s) && tb+1 < len(f.r) && !isAlnum(v.s[fb+1]) && v.s[fb+1] == f.r[tb+1] {
+				fb, tb = fb+1, tb+1
+			}
+			// another form of the value (reversed, shifted) needs MinRun
+			// letters and digits of its own: there are fifty of them, and
+			// each is a chance for text to hold a few characters by luck
+			if l < x.skel || fb-fa+1 < x.run || vi != 0 && l < min(MinRun, len(v.k)) || x.isPublic(vi, j, l, f.r[ia:ib+1]) {
 				return
 			}
 			sr.found = true
 			if sr.any {
 				return
 			}
-			sp := st.span(int(f.src[p].start), int(f.src[p+l-1].end))
-			lk := Leak{ID: x.id, Start: int(sp.start), End: int(sp.end), Chars: l,
-				Whole: k == 0 && l == len(x.s), Encoding: join(st.enc, v.name)}
+			sp := st.span(int(f.src[ta].start), int(f.src[tb].end))
+			if vi != 0 && sr.uncovered(sp) < MinRun {
+				// another form's run over a leak the text already shows
+				// plainly, with fewer than MinRun bytes of its own: a
+				// coincidence of its ends ("0123456789" is its own
+				// reversed Atbash), not more of the secret
+				return
+			}
+			lk := Leak{ID: x.id, Start: int(sp.start), End: int(sp.end), Chars: fb - fa + 1,
+				Whole: j == 0 && l == len(v.k), Encoding: join(st.enc, v.name)}
 			// Runs come in order of position: one that overlaps the last
 			// leak of this secret widens it (a repeated secret stays one
 			// leak per occurrence, not one per character).
@@ -218,13 +293,180 @@ func (sr *searcher) scanFolded(f *folded, st *stream) {
 			}
 			sr.leaks = append(sr.leaks, lk)
 		})
+		if x.partial && !sr.done() {
+			sr.chain(x, f, st)
+		}
 	}
+}
+
+// trimRun drops from the ends of a run of v's skeleton at p in f (j in
+// v, l long) a character that a word boundary parts from the rest: a
+// separator between it and the next in the text, where the value has none
+// and the run has none further in ("key is k_live_51Qx…" shows the run
+// "k_live_…", not "s" of "is" with it). A run written with a separator
+// between every character keeps its ends.
+func trimRun(f *folded, ti []int32, v *variant, p, j, l int) (int, int, int) {
+	// apart reports whether the text parts the run's characters i and i+1
+	// while the value does not
+	apart := func(i int) bool {
+		return ti[p+i+1] > ti[p+i]+1 && v.ki[j+i+1] == v.ki[j+i]+1
+	}
+	for range 2 {
+		if l > 2 && apart(0) && !apart(1) {
+			p, j, l = p+1, j+1, l-1
+		}
+		if l > 2 && apart(l-2) && !apart(l-3) {
+			l--
+		}
+	}
+	return p, j, l
+}
+
+// piece is a run of a secret's skeleton in a text's: at p in the text, j
+// in the secret, l long.
+type piece struct{ p, j, l int32 }
+
+// chain applies the partial rule to the folded text f: pieces of the
+// secret x in order, each within maxSkip characters of the secret and
+// pieceGap characters of text of the last, which recover at least x.need
+// of its characters that are not public, are a leak.
+func (sr *searcher) chain(x *secret, f *folded, st *stream) {
+	ps := sr.ps[:0]
+	x.pieces(f.k, func(p, j, l int) { ps = append(ps, piece{int32(p), int32(j), int32(l)}) })
+	sr.ps = ps[:0]
+	if len(ps) < 2 {
+		return
+	}
+	// A bound on what a chain may recover, in one pass: pieces apart by
+	// at most 2 in the text, or by 32 where both are 4 or longer, form a
+	// cluster (secret order left aside), and pieces of 6 or more link
+	// across clusters. No cluster with every long piece reaching need
+	// leaves nothing to chain.
+	maxLen, long6 := 0, 0
+	cluster, best0 := 0, 0
+	lastEnd, lastLong := int32(-1<<30), int32(-1<<30)
+	for _, pc := range ps {
+		c := x.counted(int(pc.j), int(pc.l))
+		maxLen = max(maxLen, int(pc.l))
+		if pc.l >= 6 {
+			long6 += c
+		}
+		switch gap := pc.p - lastEnd; {
+		case gap <= 2, pc.l >= 4 && pc.p-lastLong <= 32:
+			cluster += c
+		default:
+			cluster = c
+		}
+		lastEnd = max(lastEnd, pc.p+pc.l)
+		if pc.l >= 4 {
+			lastLong = max(lastLong, pc.p+pc.l)
+		}
+		best0 = max(best0, cluster)
+	}
+	if best0+long6 < x.need {
+		return
+	}
+	best := sr.best[:0]
+	from := sr.from[:0]
+	var long []int // pieces of 6 or more, which link across any distance
+	n := len(x.k)
+	for i, b := range ps {
+		score, start := x.counted(int(b.j), int(b.l)), i
+		link := func(k int) {
+			a := ps[k]
+			gt := b.p - (a.p + a.l)
+			gs := b.j - (a.j + a.l)
+			// b may start inside a, in the text or in the secret (a mask
+			// character that equals the next one of the secret): it
+			// goes on from where a ends
+			bj, bl := b.j, b.l
+			if d := max(0, -gt, -gs); d > 0 {
+				bj, bl, gt, gs = bj+d, bl-d, gt+d, gs+d
+				if bl < minPiece {
+					return
+				}
+			}
+			if gs > maxSkip || gs == 0 && gt == 0 || int(gt) > pieceGap(int(min(a.l, bl))) {
+				return
+			}
+			if s := best[k] + x.counted(int(bj), int(bl)); s > score {
+				score, start = s, from[k]
+			}
+		}
+		// pieces that may link within pieceGap: those that end at most
+		// 32 letters and digits before b (no piece is longer than maxLen)
+		reach := int(b.p) - 32 - maxLen
+		for k := i - 1; k >= 0 && int(ps[k].p) >= reach; k-- {
+			link(k)
+		}
+		if b.l >= 6 {
+			for _, k := range long {
+				if int(ps[k].p) < reach {
+					link(k)
+				}
+			}
+			long = append(long, i)
+		}
+		best, from = append(best, score), append(from, start)
+		if score < x.need || start == i {
+			continue
+		}
+		sr.found = true
+		if sr.any {
+			break
+		}
+		a := ps[start]
+		ta, tb := int(f.ki[a.p]), int(f.ki[b.p+b.l-1])
+		sp := st.span(int(f.src[ta].start), int(f.src[tb].end))
+		lk := Leak{ID: x.id, Start: int(sp.start), End: int(sp.end), Chars: score, Of: n, Pieces: true, Encoding: st.enc}
+		if m := len(sr.leaks); m > 0 && sr.leaks[m-1].ID == x.id && sr.leaks[m-1].Pieces && lk.Start <= sr.leaks[m-1].End {
+			last := &sr.leaks[m-1]
+			last.Start, last.End, last.Chars = min(last.Start, lk.Start), max(last.End, lk.End), max(last.Chars, lk.Chars)
+			continue
+		}
+		sr.leaks = append(sr.leaks, lk)
+	}
+	sr.best, sr.from = best[:0], from[:0]
+}
+
+// dropTags takes the tags of the Redactor's secrets out of f's skeleton:
+// a text redacted once is not searched again in what it was given.
+func (sr *searcher) dropTags(f *folded) {
+	if len(sr.r.tags) == 0 || len(f.k) == 0 || !strings.Contains(sr.cur, "[redacted:") {
+		return
+	}
+	r := f.r
+	var tags [][2]int32
+	for i := 0; i+10 < len(r); i++ {
+		if r[i] != '[' || r[i+1] != 'r' || string(r[i:i+10]) != "[redacted:" {
+			continue
+		}
+		if e := slices.Index(r[i:min(len(r), i+80)], ']'); e >= 0 && sr.r.tags[string(r[i:i+e+1])] {
+			tags = append(tags, [2]int32{int32(i), int32(i + e + 1)})
+			i += e
+		}
+	}
+	if len(tags) == 0 {
+		return
+	}
+	k, ki := f.k[:0], f.ki[:0]
+	t := 0
+	for j, i := range f.ki {
+		for t < len(tags) && tags[t][1] <= i {
+			t++
+		}
+		if t < len(tags) && tags[t][0] <= i {
+			continue
+		}
+		k, ki = append(k, f.k[j]), append(ki, i)
+	}
+	f.k, f.ki = k, ki
 }
 
 // decode applies every decoding of mask that st triggers, each child
 // scanned and decoded in turn while the chain is shorter than maxDepth.
 func (sr *searcher) decode(st *stream, mask int) {
-	if st.depth >= maxDepth || sr.done() || len(st.b) < sr.minRun {
+	if mask == 0 || st.depth >= maxDepth || sr.done() || len(st.b) < sr.minRun {
 		return
 	}
 	next := decAll
@@ -276,9 +518,42 @@ func (sr *searcher) decode(st *stream, mask int) {
 	if mask&decUnshift != 0 && sv&svUnshift != 0 {
 		sr.unshift(st)
 	}
+	if mask&decBases != 0 {
+		if sv&svBase85 != 0 {
+			sr.base85(st, st.depth == 0 && mask&decJoin == 0, next)
+		}
+		if sv&svNewline != 0 && hasUULine(st.b) {
+			sr.uuencode(st, next)
+		}
+		if sv&(svHex|svCodes) != 0 {
+			sr.bits(st, next)
+		}
+	}
+	if mask&decSpelled != 0 && mayBeSpelled(st.b) {
+		sr.spelled(st, 0)
+	}
+	if mask&decShuffled != 0 && sv&svKeyLike != 0 {
+		sr.shuffled(st)
+	}
 	if mask&decUnshift != 0 && sv&svEscape != 0 && st.depth+1 < maxDepth && brokenEscape(st.b) {
 		sr.unshiftEscapes(st)
 	}
+}
+
+// hasUULine reports whether a line of s may be uuencoded data.
+func hasUULine(s string) bool {
+	for i := 0; i < len(s); {
+		e := strings.IndexByte(s[i:], '\n')
+		if e < 0 {
+			e = len(s) - i
+		}
+		line := strings.TrimSpace(s[i : i+e])
+		if _, ok := uuLine(line); ok {
+			return true
+		}
+		i += e + 1
+	}
+	return false
 }
 
 // plainWord reads the word at s[i]: lower-case ASCII letters, at most max
@@ -315,6 +590,8 @@ const (
 	svUnshift                 // a token a letter shift may hide an encoding in
 	svReversed                // an escape written backwards
 	svBreakAtCode             // a line break where code or JSON would break
+	svBase85                  // a token with two kinds of punctuation that base85 writes
+	svKeyLike                 // a run of 16 letters and digits of mixed classes
 )
 
 // joinable reports whether a line break between the bytes a and b may cut
@@ -337,6 +614,8 @@ const (
 	cEsc
 	cHexSep
 	cB32
+	cKeySep // - _ . inside a key
+	cMark   // punctuation that base85 writes and prose or JSON rarely does
 )
 
 var classes = func() (t [256]uint16) {
@@ -370,6 +649,12 @@ var classes = func() (t [256]uint16) {
 		if strings.IndexByte(hexSeparators, byte(c)) >= 0 {
 			t[c] |= cHexSep
 		}
+		if c == '-' || c == '_' || c == '.' {
+			t[c] |= cKeySep
+		}
+		if '!' <= c && c <= '~' && !isAlnumByte(byte(c)) && strings.IndexByte("\"{}[],:-_./", byte(c)) < 0 {
+			t[c] |= cMark
+		}
 	}
 	return t
 }()
@@ -391,6 +676,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 	// the current base64 run, base32 run, hex run, chain of hex pairs,
 	// chain of numbers, bytes since the last digit, token
 	b64n, b64up, b32n, hexn, pairs, nums, gap, tokn := 0, 0, 0, 0, 0, 0, 0, 0
+	b64dig := 0
 	// the last byte that was not whitespace, and whether a line break
 	// came after it
 	var prev byte
@@ -398,6 +684,20 @@ func surveyOf(s string, minRun int, fast bool) int {
 	// b32case is the case a letter may not have to go on the run
 	var b64cls, tokcls, b32case uint16
 	var letters uint32
+	// the current run of letters and digits and its classes; the marks
+	// (punctuation) of the current token
+	an, andig := 0, 0
+	var ancls uint16
+	var marks uint64
+	nmarks := 0
+	// the token's segment since its last quote: a JSON document without
+	// white space is one token, its strings segments of it, each read
+	// as a token of its own (hexShiftable; base85Token, which reads the
+	// whole token too, since a quote may be Ascii85)
+	segn := 0
+	var segmarks uint64
+	segnmarks := 0
+	segpunct := false // the segment holds punctuation, marks or not
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
@@ -432,8 +732,13 @@ func surveyOf(s string, minRun int, fast bool) int {
 					}
 					letters |= 1 << (s[k] - 'a')
 				}
-				out |= hexShiftable(tokn+j-i, tokcls, letters, minRun)
-				tokn, tokcls, letters = 0, 0, 0
+				out |= hexShiftable(segn+j-i, tokcls, letters, minRun)
+				if base85Token(tokn+j-i, nmarks, marks, 0, false) || base85Token(segn+j-i, segnmarks, segmarks, tokcls, segpunct) {
+					out |= svBase85
+				}
+				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
+				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
+				an, ancls, andig = 0, 0, 0
 				prev = s[j-1]
 				i = j // the space
 				continue
@@ -443,6 +748,9 @@ func surveyOf(s string, minRun int, fast bool) int {
 		if k&cB64 != 0 {
 			b64n++
 			b64cls |= k
+			if k&cDigit != 0 {
+				b64dig++
+			}
 			if k&cUpper != 0 {
 				b64up++
 			}
@@ -453,7 +761,10 @@ func surveyOf(s string, minRun int, fast bool) int {
 					out |= svUnshift
 				}
 			}
-			b64n, b64up, b64cls = 0, 0, 0
+			if b64n >= min32 && b32hexClasses(b64n, b64dig, b64cls) {
+				out |= svTokens
+			}
+			b64n, b64up, b64cls, b64dig = 0, 0, 0, 0
 		}
 		if k&cB32 != 0 && k&b32case == 0 {
 			b32n++
@@ -505,11 +816,40 @@ func surveyOf(s string, minRun int, fast bool) int {
 				nums = 0
 			}
 		}
+		if k&(cUpper|cLower|cDigit) != 0 {
+			ancls |= k
+			if k&cDigit != 0 {
+				andig++
+			}
+			if an++; an >= 2*MinRun && out&svKeyLike == 0 && keyClasses(ancls, an, andig) {
+				out |= svKeyLike
+			}
+		} else if k&cKeySep == 0 {
+			an, ancls, andig = 0, 0, 0
+			if k&cMark != 0 {
+				marks |= 1 << (c & 63)
+				nmarks++
+				segmarks |= 1 << (c & 63)
+				segnmarks++
+			}
+		}
 		if k&cSpace == 0 {
 			tokn++
-			tokcls |= k
-			if k&(cUpper|cLower) != 0 {
-				letters |= 1 << ((c | 0x20) - 'a')
+			if c == '"' {
+				// a segment ends
+				out |= hexShiftable(segn, tokcls, letters, minRun)
+				if base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
+					out |= svBase85
+				}
+				tokcls, letters = 0, 0
+				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
+			} else {
+				segn++
+				tokcls |= k
+				segpunct = segpunct || k&(cUpper|cLower|cDigit) == 0
+				if k&(cUpper|cLower) != 0 {
+					letters |= 1 << ((c | 0x20) - 'a')
+				}
 			}
 			if sawNL && joinable(prev, c) {
 				out |= svNewline
@@ -520,8 +860,12 @@ func surveyOf(s string, minRun int, fast bool) int {
 		} else {
 			sawNL = sawNL || c == '\n'
 			if tokn > 0 {
-				out |= hexShiftable(tokn, tokcls, letters, minRun)
-				tokn, tokcls, letters = 0, 0, 0
+				out |= hexShiftable(segn, tokcls, letters, minRun)
+				if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
+					out |= svBase85
+				}
+				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
+				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
 			}
 		}
 		if k&cEsc != 0 {
@@ -550,7 +894,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 			nul++
 		}
 	}
-	if b64n >= min64 && base64Classes(b64cls) || b32n >= min32 {
+	if b64n >= min64 && base64Classes(b64cls) || b32n >= min32 || b64n >= min32 && b32hexClasses(b64n, b64dig, b64cls) {
 		out |= svTokens
 	}
 	if b64n >= min64 && mayBeBase64(b64n, b64up, b64cls) {
@@ -559,11 +903,34 @@ func surveyOf(s string, minRun int, fast bool) int {
 	if hexn >= 2*minRun || hexn >= 2 && hexn%2 == 0 && pairs+hexn/2 >= minRun {
 		out |= svHex
 	}
-	out |= hexShiftable(tokn, tokcls, letters, minRun)
+	out |= hexShiftable(segn, tokcls, letters, minRun)
+	if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
+		out |= svBase85
+	}
 	if nul >= minRun {
 		out |= svNUL
 	}
 	return out
+}
+
+// base85Token reports whether a token of n bytes with nmarks bytes of
+// the marks set, bytes of classes cls (0 when unknown) and punctuation
+// (punct: marks or not) may be Ascii85 or base85: ten bytes or more
+// (eight encoded), and two kinds of marks or more and a sixteenth of its
+// bytes marks (base85 of text has a tenth to a fifth), or punctuation
+// among letters of both cases and digits (base85 of capitals and digits,
+// or of some keys, has few marks: AKIAFZZYMSRRKZ4YLA6L in Ascii85 holds a
+// slash and nothing else).
+func base85Token(n, nmarks int, marks uint64, cls uint16, punct bool) bool {
+	if n < 10 {
+		return false
+	}
+	return 16*nmarks >= n && bits.OnesCount64(marks) >= 2 || punct && mixedClasses(cls)
+}
+
+// mixedClasses reports whether cls holds letters of both cases and digits.
+func mixedClasses(cls uint16) bool {
+	return cls&cUpper != 0 && cls&cLower != 0 && cls&cDigit != 0
 }
 
 // otherCase is the class of letters of the other case than a letter of
@@ -815,18 +1182,31 @@ type byteSource func(j int) (lo, hi int)
 // emitDecoded makes child streams of the plausible stretches of decoded
 // bytes, or of what they gunzip to.
 func (sr *searcher) emitDecoded(st *stream, dec []byte, src byteSource, enc string, next int) {
-	if len(dec) >= 18 && dec[0] == 0x1f && dec[1] == 0x8b {
-		dec = bytes.Clone(dec)
-		if plain, ok := gunzip(dec); ok {
-			lo0, hi0 := src(0)
-			lo1, hi1 := src(len(dec) - 1)
-			lo, hi := min(lo0, lo1), max(hi0, hi1)
-			bd := newBuilder(st, len(plain))
-			for _, c := range plain {
-				bd.add(c, lo, hi)
+	if len(dec) >= 6 {
+		// a compressed stream, maybe after a few bytes that are not its
+		// (a hex or base64 run that began in the word before)
+		// A stream that ends cleanly is the one. Bytes that only look
+		// like a header (text holds one now and then: "XG" of
+		// AKIALUDBXGKN6QJIDCJT is a zlib header, and so is a pair of
+		// bytes of a raw deflate stream by chance) decompress to a few
+		// bytes and fail: what came out is read, and so are the raw
+		// stream and the bytes themselves.
+		raw := sr.rawOK
+		sr.rawOK = false
+		for h := 0; h < min(16, len(dec)-5); h++ {
+			if plain, name, clean, ok := inflateClean(dec[h:], false); ok {
+				sr.emitInflated(st, dec[h:], plain, func(d int) (int, int) { return src(d + h) }, name+"+"+enc, next)
+				if clean {
+					return
+				}
+				break
 			}
-			sr.child(bd.stream("gzip+"+enc), next)
-			return
+		}
+		if raw && !plausibleText(dec) {
+			if plain, name, ok := inflate(dec, true); ok {
+				sr.emitInflated(st, dec, plain, src, name+"+"+enc, next)
+				return
+			}
 		}
 	}
 	var segs [][2]int
@@ -845,19 +1225,28 @@ func (sr *searcher) emitDecoded(st *stream, dec []byte, src byteSource, enc stri
 	}
 }
 
-// maxGunzip bounds what a gzip stream inside a text may expand to.
-const maxGunzip = 1 << 20
+// emitInflated makes a child stream of what dec decompressed to: every
+// byte spelled by the whole token.
+func (sr *searcher) emitInflated(st *stream, dec, plain []byte, src byteSource, enc string, next int) {
+	lo0, hi0 := src(0)
+	lo1, hi1 := src(len(dec) - 1)
+	lo, hi := min(lo0, lo1), max(hi0, hi1)
+	bd := newBuilder(st, len(plain))
+	for _, c := range plain {
+		bd.add(c, lo, hi)
+	}
+	sr.child(bd.stream(enc), next)
+}
 
-func gunzip(b []byte) ([]byte, bool) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, false
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxGunzip))
-	if len(out) == 0 || err != nil && len(out) < 8 {
-		return nil, false
-	}
-	return out, true
+// plausibleText reports whether dec holds a stretch of plausible text of
+// three quarters of its length: then it is text, not a compressed stream.
+// (A third was too little: a short deflate stream, with its zero bytes
+// and its empty last block, holds a third of plausible bytes in a row
+// now and then, and was never inflated.)
+func plausibleText(dec []byte) bool {
+	found := false
+	plausible(dec, max(8, len(dec)*3/4), func(int, int) { found = true })
+	return found
 }
 
 // b64 is the value of each base64 character, both alphabets: -1 when the
@@ -924,6 +1313,10 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			}
 			if !shifted {
 				sr.base32(st, i, j, min32, next)
+				sr.base32hexRuns(st, i, j, min32, next)
+				if base64Classes(cls) && j-i >= min58(sr.minRun) && all58(s[i:j]) {
+					sr.base58(st, i, j, next)
+				}
 			}
 		}
 		i = j
@@ -931,6 +1324,27 @@ func (sr *searcher) tokens(st *stream, next int, shifted bool) {
 			i++ // the rest of a repeated character
 		}
 	}
+}
+
+// b32hexClasses reports whether a run of n base64 characters, digits of
+// them digits, with the byte classes cls, may be base32hex in lower case
+// (digits and small letters: a fifth of digits or more, as base32hex of
+// text has; an identifier with a number in it has fewer).
+func b32hexClasses(n, digits int, cls uint16) bool {
+	return cls&(cUpper|cLower|cDigit) == cLower|cDigit && 5*digits >= n
+}
+
+// min58 is how many base58 characters encode n bytes at least.
+func min58(n int) int { return (n*138 + 99) / 100 }
+
+// all58 reports whether every byte of s is a base58 character.
+func all58(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b58[s[i]] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // base64Classes reports whether a run of base64 characters with the byte
@@ -977,6 +1391,7 @@ func (sr *searcher) base64(st *stream, i, j, next int) {
 				enc = "reversed base64"
 			}
 			sr.dec = dec[:0]
+			sr.rawOK = a == 0 && !rev
 			sr.emitDecoded(st, dec, func(d int) (int, int) {
 				// byte d holds bits 8d..8d+8 of the run from a: characters
 				// (8d)/6 to (8d+7)/6.
@@ -1017,6 +1432,12 @@ func (sr *searcher) base32(st *stream, i, j, min32, next int) {
 }
 
 func (sr *searcher) base32Run(st *stream, i, j, next int) {
+	sr.base32With(st, i, j, &b32, "base32", next)
+}
+
+// base32With decodes s[i:j] with the base32 alphabet table at its eight
+// alignments, forwards and backwards.
+func (sr *searcher) base32With(st *stream, i, j int, table *[256]int8, name string, next int) {
 	s := st.b
 	for _, rev := range []bool{false, true} {
 		at := func(k int) int {
@@ -1034,18 +1455,19 @@ func (sr *searcher) base32Run(st *stream, i, j, next int) {
 			var acc uint64
 			bits := 0
 			for k := a; k < n; k++ {
-				acc = acc<<5 | uint64(b32[s[at(k)]])
+				acc = acc<<5 | uint64(table[s[at(k)]])
 				bits += 5
 				if bits >= 8 {
 					bits -= 8
 					dec = append(dec, byte(acc>>bits))
 				}
 			}
-			enc := "base32"
+			enc := name
 			if rev {
-				enc = "reversed base32"
+				enc = "reversed " + name
 			}
 			sr.dec = dec[:0]
+			sr.rawOK = a == 0 && !rev
 			sr.emitDecoded(st, dec, func(d int) (int, int) {
 				lo, hi := at(a+8*d/5), at(a+(8*d+7)/5)
 				if lo > hi {
@@ -1149,6 +1571,7 @@ func (sr *searcher) hexRun(st *stream, pos []int, bothAlignments bool, next int)
 				enc = "reversed hex"
 			}
 			sr.dec = dec[:0]
+			sr.rawOK = a == 0 && !rev
 			sr.emitDecoded(st, dec, func(d int) (int, int) {
 				lo, hi := digit(a+2*d), digit(a+2*d+1)
 				if lo > hi {
@@ -1431,16 +1854,17 @@ func (sr *searcher) unshift(st *stream) {
 		}
 		i = j
 	}
-	// hex: tokens (runs without whitespace) of digits, separators and
-	// letters within six of each other
+	// hex: tokens (runs without whitespace or quotes: a JSON document
+	// without white space is one run, its strings tokens of it) of
+	// digits, separators and letters within six of each other
 	for i := 0; i < len(s); {
-		if isSpace(s[i]) {
+		if isSpace(s[i]) || s[i] == '"' {
 			i++
 			continue
 		}
 		j := i
 		var cls uint16
-		for j < len(s) && !isSpace(s[j]) {
+		for j < len(s) && !isSpace(s[j]) && s[j] != '"' {
 			cls |= classes[s[j]]
 			j++
 		}

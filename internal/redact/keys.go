@@ -105,26 +105,96 @@ func Keys() *Redactor {
 }
 
 // HoldsKey reports whether an environment entry (NAME=VALUE) carries an API
-// key: its name is a key variable, or its value holds a known key value.
+// key: its name is a key variable, or its value holds a known key value,
+// as written or in any other writing of the same letters and digits (its
+// Skeleton: with separators between its characters, in groups, in other
+// case or with lookalike letters), since a program reads any of them back
+// as the key. A piece of a key is not enough: an environment is passed
+// whole or not at all, and a variable dropped for sharing eight characters
+// with a key would break the program more often than it would hide one.
 func HoldsKey(entry string, known []Secret) bool {
 	name, value, _ := strings.Cut(entry, "=")
 	if IsKeyVar(name) {
 		return true
 	}
+	var skel string
 	for _, k := range known {
 		if strings.Contains(value, k.Value) {
+			return true
+		}
+		ks := Skeleton(k.Value)
+		if len(ks) < MinKeyLen {
+			continue // too few letters and digits to be told apart by them
+		}
+		if skel == "" {
+			skel = Skeleton(value)
+		}
+		if strings.Contains(skel, ks) {
 			return true
 		}
 	}
 	return false
 }
 
-// keyPrefixes start the keys of common services.
-var keyPrefixes = []string{"sk-", "sk_", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "glpat-",
-	"xoxa-", "xoxb-", "xoxp-", "xoxr-", "AKIA", "ASIA", "AIza", "hf_", "eyJ", "Bearer "}
+// KeyPrefixes start the keys of common services, longest first where one
+// starts another. They say what kind of key follows, not what key: the
+// secret check counts a value's prefix as public (a summary may say "a
+// Stripe live key, sk_live_…"). The import's suggestions
+// (importer/suggest) keep a narrower list of their own: publishable keys
+// (pk_…) are no secret, and a bare sk_ or rk_ starts identifiers too.
+var KeyPrefixes = []string{"sk-ant-", "sk-proj-", "sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_",
+	"whsec_", "github_pat_", "ghp_", "gho_", "ghs_", "ghu_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-",
+	"AKIA", "ASIA", "AIza", "hf_", "npm_", "sk-", "sk_", "pk_", "rk_"}
+
+// keyPrefixes are what looksLikeKey reads as a key's start: KeyPrefixes, a
+// JWT's start and a bearer token.
+var keyPrefixes = append(slices.Clone(KeyPrefixes), "eyJ", "Bearer ")
+
+// keyPrefix returns the prefix of KeyPrefixes that value starts with, ""
+// when none does.
+func keyPrefix(value string) string {
+	for _, p := range KeyPrefixes {
+		if strings.HasPrefix(value, p) {
+			return p
+		}
+	}
+	return ""
+}
 
 // keyFlag matches the names of flags and settings whose value is a key.
 var keyFlag = regexp.MustCompile(`(?i)^-{0,2}([a-z0-9]+[-_])*(api[-_]?key|key|token|secret|passw(or)?d|pass|auth|bearer|credentials?|access[-_]?key)$`)
+
+// CommandLineTag is what a credential of a command line is shown as.
+const CommandLineTag = "[redacted:command-line-key]"
+
+// userinfo matches the credentials of a URL (scheme://user:password@host):
+// the password is the second group. query matches a query parameter whose
+// name is a key's, as keyFlag reads names (?api_key=…, &access_token=…,
+// ;X-Amz-Signature=…, but not ?monkey=): its value is the second group.
+var (
+	userinfo = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:'"]*):([^\s/?#@'"]+)@`)
+	query    = regexp.MustCompile(`(?i)([?&;](?:[a-z0-9]+[-_.])*(?:api[-_]?key|key|token|secret|passw(?:or)?d|pass|pwd|auth|signature|sig|credentials?)=)([^&#\s'"]+)`)
+)
+
+// CommandLine returns a command line or a spec as it may be written
+// anywhere (a spec recorded, an error that quotes it): the password of
+// every URL's userinfo and the value of every query parameter named like a
+// key replaced by CommandLineTag, however short, and every key the harness
+// knows hidden as everywhere (Keys: with separators between its characters
+// too, or in any writing the finder reads). CheckCommand registers the
+// credentials of MinKeyLen characters or more as keys, so that they are
+// hidden in whatever else the run writes (what the program prints of its
+// own arguments); a shorter one is hidden in the command line only, as
+// short key values are (they would blank ordinary words elsewhere).
+func CommandLine(s string) string {
+	if strings.Contains(s, "@") {
+		s = userinfo.ReplaceAllString(s, "$1:"+CommandLineTag+"@")
+	}
+	if strings.Contains(s, "=") {
+		s = query.ReplaceAllString(s, "${1}"+CommandLineTag)
+	}
+	return Keys().String(s)
+}
 
 // KeysInArgument returns the values in one word of a command line that
 // look like keys, prev being the word before it: the value of --key=VALUE
@@ -146,6 +216,12 @@ func KeysInArgument(prev, word string) []string {
 	}
 	if strings.HasPrefix(prev, "-") && !strings.Contains(prev, "=") && keyFlag.MatchString(prev) || strings.EqualFold(prev, "bearer") {
 		add(word)
+	}
+	for _, m := range userinfo.FindAllStringSubmatch(word, -1) {
+		add(m[2])
+	}
+	for _, m := range query.FindAllStringSubmatch(word, -1) {
+		add(m[2])
 	}
 	for _, part := range strings.FieldsFunc(word, func(r rune) bool { return strings.ContainsRune("=:, \t\"'", r) }) {
 		if looksLikeKey(part) {

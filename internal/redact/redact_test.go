@@ -313,7 +313,16 @@ func TestKeys(t *testing.T) {
 		{"OPENAI_API_KEY=anything", true},
 		{"REDACT_TEST_KEY=x", true},
 		{"COPY=prefix-sk-test-DONOTLEAK-0123456789", true},
+		// other writings of a known key: a program reads them back
+		{"SPACED=s k - t e s t - D O N O T L E A K - 0 1 2 3 4 5 6 7 8 9", true},
+		{"GROUPED=rk-ab cdef ghij klmn op", true},
+		{"UPPER=IK-0987654321ZYXW", true},
+		{"LOOKALIKE=rk-аbcdefghijklmnоp", true}, // Cyrillic а and о
+		// a piece of a key, or its letters with others between them, is not
+		{"PIECE=DONOTLEAK", false},
+		{"INTERLEAVED=r1k2-a3b4c5d6e7f8g9h0ijklmnop", false},
 		{"HOME=/root", false},
+		{"PATH=/usr/local/bin:/usr/bin:/bin", false},
 	} {
 		if got := HoldsKey(tc.entry, known); got != tc.want {
 			t.Errorf("HoldsKey(%q) = %v, want %v", tc.entry, got, tc.want)
@@ -367,6 +376,23 @@ func TestKeysInArgument(t *testing.T) {
 	} {
 		if got := KeysInArgument(tc.prev, tc.word); !cmp.Equal(got, tc.want) {
 			t.Errorf("KeysInArgument(%q, %q) = %q, want %q", tc.prev, tc.word, got, tc.want)
+		}
+	}
+}
+
+// A run of another form of the value over a leak the text shows plainly
+// adds nothing but the coincidence of its ends: "0123456789" is its own
+// reversed Atbash, and a letter after it, read shifted, continued that
+// form's run, so the word after the secret lost its first letter.
+func TestVariantRunsDoNotWidenAPlainLeak(t *testing.T) {
+	r := New([]Secret{{ID: "k", Value: `tok"en\with-quote-0123456789`}})
+	for _, tc := range []struct{ in, want string }{
+		{`see tok"en\with-quote-0123456789 and more`, "see [redacted:k] and more"},
+		{`see tok"en\with-quote-0123456789 a`, "see [redacted:k] a"},
+		{`tok"en\with-quote-0123456789 and tok"en\w`, "[redacted:k] and [redacted:k]"},
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -894,7 +894,7 @@ func (p *parser) typed(what string, typeF yamlnode.Entry, fields map[string]yaml
 			p.Errorf(command.Value, "%s.command: %v", what, err)
 			return providers.Spec{}
 		}
-		return providers.Spec{Kind: kind, Command: words, Raw: redact.Keys().String(providers.ExecSpec(words))}
+		return providers.Spec{Kind: kind, Command: words, Raw: providers.ExecSpec(words)}
 	case providers.KindBuiltin:
 		p.Errorf(typeF.Value, "%s.type: write a builtin as spec: builtin:NAME", what)
 	default:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/providers"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/result"
@@ -101,7 +102,7 @@ func Merge(f *File, flags Flags, set map[string]bool) (Settings, error) {
 				return Settings{}, fmt.Errorf("--summarizer: %w", err)
 			}
 			if prev, dup := seen[t.Name]; dup {
-				return Settings{}, fmt.Errorf("--summarizer %q: the name %q is already used by --summarizer %q; give each summarizer its own name (NAME=SPEC)", raw, t.Name, prev)
+				return Settings{}, fmt.Errorf("--summarizer %q: the name %q is already used by --summarizer %q; give each summarizer its own name (NAME=SPEC)", redact.CommandLine(raw), t.Name, redact.CommandLine(prev))
 			}
 			seen[t.Name] = raw
 			s.Summarizers = append(s.Summarizers, t)
@@ -183,7 +184,7 @@ func ParseTarget(raw string) (Target, error) {
 			return Target{}, err // without the spec, which holds a key
 		}
 		if err != nil {
-			return Target{}, fmt.Errorf("%q: the name %s names %w", raw, name, err)
+			return Target{}, fmt.Errorf("%q: the name %s names %w", redact.CommandLine(raw), name, err)
 		}
 		return Target{Name: name, Spec: sp}, nil
 	}
