@@ -37,6 +37,7 @@ type codexItem struct {
 	Status    string          `json:"status"`
 	Message   string          `json:"message"` // compacted
 	Trigger   string          `json:"trigger"` // compacted, where a version writes it
+	Cwd       string          `json:"cwd"`     // session_meta's and turn_context's
 	// Source is a session_meta's: "cli", or the subagent spawn that
 	// started the session ({"subagent": {"thread_spawn": {…}}}).
 	Source json.RawMessage `json:"source"`
@@ -124,6 +125,9 @@ func codexRecord(b *builder, d *codexDecoded) error {
 	case "session_meta", "turn_context":
 		if d.l.Type == "session_meta" && d.l.Payload != nil {
 			b.spawnCall = codexSpawnCall(d.l.Payload.Source)
+		}
+		if d.l.Payload != nil {
+			b.setRoot(d.l.Payload.Cwd)
 		}
 		b.drop(d.l.Type + " lines")
 		return nil

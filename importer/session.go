@@ -18,6 +18,9 @@ const (
 	kindText evKind = iota
 	kindCall
 	kindResult
+	// kindRoot is no event: it gives the scanner the session's working
+	// directory (text), for the events after it.
+	kindRoot
 )
 
 // rec is one event as a parser hands it over, and as it is spilled.
@@ -97,6 +100,7 @@ type builder struct {
 	spawnCall string
 	cut       int
 	rules     string // a system prompt given apart from the messages
+	rootSet   bool   // the working directory was given to the scanner
 	// record names the record imported (task_id, trial, reward);
 	// records how many records the input holds; each is true under
 	// ImportEach.
@@ -131,6 +135,10 @@ func (b *builder) render(pipe <-chan rec) {
 	var buf []byte
 	idx := 0
 	for r := range pipe {
+		if r.kind == kindRoot {
+			b.scan.SetRoot(r.text)
+			continue
+		}
 		if b.werr == nil {
 			b.scan.Add(idx, r.suggestEvent())
 			buf = appendEvent(buf[:0], &r, idx+1)
@@ -153,6 +161,17 @@ func (b *builder) stop() error {
 func (b *builder) close() {
 	b.stop()
 	b.store.close()
+}
+
+// setRoot gives the suggestion scanner the session's working directory,
+// the first one the log names: paths under it and relative to it are one
+// file. It is not an event.
+func (b *builder) setRoot(dir string) {
+	if b.rootSet || !strings.HasPrefix(dir, "/") {
+		return
+	}
+	b.rootSet = true
+	b.pipe <- rec{kind: kindRoot, text: dir}
 }
 
 // drop counts one item that has no place in the scenario.

@@ -90,9 +90,10 @@ func (b *builder) suggestions() []suggestion {
 	}
 	for i, g := range s.ArtifactGroups() {
 		req, reqIdx, edited := s.Required(g)
+		req = s.Spelled(req)
 		paths := make([]*yaml.Node, len(g))
 		for k, p := range g {
-			paths[k] = str(p)
+			paths[k] = str(s.Spelled(p))
 		}
 		why := fmt.Sprintf("artifact: near-twin paths the session touched; required is the one it edited (seq %d): check it", seqOf(reqIdx))
 		if !edited {
@@ -112,13 +113,13 @@ func (b *builder) suggestions() []suggestion {
 		paths := make([]*yaml.Node, len(sib.Paths))
 		var status []string
 		for k, p := range sib.Paths {
-			paths[k] = str(p)
-			status = append(status, p+" "+sib.Status[k])
+			paths[k] = str(s.Spelled(p))
+			status = append(status, s.Spelled(p)+" "+sib.Status[k])
 		}
 		out = append(out, suggestion{
 			why: fmt.Sprintf("artifact: same-named files in other folders; required is the one edited at seq %d: %s", seqOf(sib.Idx), strings.Join(status, ", ")),
 			node: mapping("id", str(fmt.Sprintf("artifact-%d", groups+i+1)), "type", str(result.TypeArtifact),
-				"paths", flowSeq(paths...), "required", flowSeq(str(sib.Paths[0]))),
+				"paths", flowSeq(paths...), "required", flowSeq(str(s.Spelled(sib.Paths[0])))),
 		})
 	}
 	if s.PathsFull() {

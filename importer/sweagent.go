@@ -48,6 +48,25 @@ type sweStepNoQuery struct {
 	Action      string `json:"action"`
 	Observation string `json:"observation"`
 	Response    string `json:"response"`
+	// State is the environment after the step: an object, or a string of
+	// JSON ({"open_file": …, "working_dir": "/repo"}).
+	State json.RawMessage `json:"state"`
+}
+
+// workingDir reads the working_dir of a step's state, "" when none.
+func (s *sweStepNoQuery) workingDir() string {
+	var st struct {
+		WorkingDir string `json:"working_dir"`
+	}
+	raw := s.State
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		raw = []byte(str)
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &st) != nil {
+		return ""
+	}
+	return st.WorkingDir
 }
 
 // maxKeptSteps bounds the text of trajectory steps kept while waiting for a
@@ -142,6 +161,7 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 				if err != nil {
 					return b.skipItem("trajectory step", i, err)
 				}
+				b.setRoot(s.workingDir())
 				sawSteps = true
 				kept += len(s.Thought) + len(s.Action) + len(s.Observation) + len(s.Response)
 				if kept > maxKeptSteps {

@@ -88,9 +88,10 @@ type Secret struct {
 }
 
 type pathInfo struct {
-	first, last int // event indexes of the calls that touched it
-	order       int // order of first sight
-	edited      int // index of the last call that wrote it, -1 when none
+	first, last int    // event indexes of the calls that touched it
+	order       int    // order of first sight
+	edited      int    // index of the last call that wrote it, -1 when none
+	spelled     string // how the session wrote it (see Scanner.spelled)
 }
 
 // claim is an assistant statement that a later event may refute.
@@ -116,13 +117,15 @@ type Scanner struct {
 	claims      []claim
 	userPaths   map[string]bool // paths the user named (bounded)
 	userTurns   int
-	interrupted bool            // the user interrupted the agent: the next user turn redirects it
-	last        *lastCall       // the latest tool call
-	failed      *failedCall     // a call whose result was an error, waiting for a retry
-	lastResult  int             // index of the latest tool result, -1 before any
-	listed      map[string]int  // paths seen only in tool output, by first index (bounded)
-	renames     [][2]string     // (from, to) of the calls that moved a file
-	commands    map[string]bool // tool names and shell commands the calls ran (bounded)
+	interrupted bool              // the user interrupted the agent: the next user turn redirects it
+	last        *lastCall         // the latest tool call
+	failed      *failedCall       // a call whose result was an error, waiting for a retry
+	lastResult  int               // index of the latest tool result, -1 before any
+	listed      map[string]int    // paths seen only in tool output, by first index (bounded)
+	listedAs    map[string]string // how tool output wrote each listed path
+	root        string            // the session's working directory and "/", "" when unknown
+	renames     [][2]string       // (from, to) of the calls that moved a file
+	commands    map[string]bool   // tool names and shell commands the calls ran (bounded)
 	// pushed counts, by kind, the suggestions a cap left out; pushedNames
 	// names the first few.
 	pushed        map[string]int
@@ -171,7 +174,7 @@ func (s *Scanner) Capped() []Capped {
 // New returns a scanner that has seen no event.
 func New() *Scanner {
 	return &Scanner{secretIdx: map[string]int{}, paths: map[string]*pathInfo{}, seen: map[string]bool{}, userPaths: map[string]bool{},
-		listed: map[string]int{}, lastResult: -1, commands: map[string]bool{}}
+		listed: map[string]int{}, listedAs: map[string]string{}, lastResult: -1, commands: map[string]bool{}}
 }
 
 // Add scans the event at idx (0-based, in order).
@@ -222,7 +225,7 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.interrupted = false
 		for _, p := range pathTokens(text) {
 			if len(s.userPaths) < MaxPaths {
-				s.userPaths[p] = true
+				s.userPaths[s.rel(p)] = true
 			}
 		}
 		s.rules(idx, text, true)
