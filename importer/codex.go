@@ -168,7 +168,9 @@ func codexResponseItem(b *builder, d *codexDecoded) error {
 			return nil
 		}
 		if role == scenarios.RoleUser && injectedContext(d.text) {
-			// Context the CLI injects as a user message is not the user's word.
+			// Context the CLI injects as a user message is not the user's
+			// word; AGENTS.md, which it injects too, is (the user wrote
+			// the file): it stays a user turn, read for the user's rules.
 			role = scenarios.RoleSystem
 		}
 		return b.text(role, d.text)
@@ -223,10 +225,11 @@ func codexSpawnCall(source json.RawMessage) string {
 }
 
 // injectedContext reports whether a user message is context the Codex CLI
-// adds by itself (environment, AGENTS.md instructions).
+// adds by itself (the environment, the permissions, the mode), not a
+// project instruction file.
 func injectedContext(text string) bool {
 	t := strings.TrimSpace(text)
-	for _, p := range []string{"<environment_context>", "<user_instructions>", "# AGENTS.md instructions"} {
+	for _, p := range []string{"<environment_context>", "<permissions instructions>", "<collaboration_mode>", "<apps_instructions>", "<skills_instructions>", "<plugins_instructions>"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

@@ -236,12 +236,24 @@ func (b *builder) put(r rec) error {
 	return nil
 }
 
-// text adds a plain text event. Empty text is ignored.
+// text adds a plain text event. Empty text is ignored. A system (or
+// developer) message before the first event is the agent's standing
+// instructions, which no agent compacts: it joins the scenario's rules
+// instead of becoming an event.
 func (b *builder) text(role scenarios.Role, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if role == scenarios.RoleUser && b.goal == "" {
+	if role == scenarios.RoleSystem && len(b.metas) == 0 && b.pending == nil {
+		if strings.TrimSpace(b.rules) != "" {
+			b.rules += "\n\n"
+		}
+		b.rules += text
+		return nil
+	}
+	if role == scenarios.RoleUser && b.goal == "" && strings.TrimSpace(suggest.OwnText(role, text)) != "" {
+		// the user's first own words: not a project file, not the
+		// harness's template around them
 		b.goal = text
 	}
 	return b.put(rec{kind: kindText, role: role, text: b.trim(text)})

@@ -41,6 +41,10 @@ var (
 	}
 )
 
+// listMarkerRE is a list item's marker at the start of a line: "- ",
+// "* ", "• ", "1. ", "2) ".
+var listMarkerRE = lazyre.New(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
+
 // rules finds imperative rules in user and system text, in either polarity
 // ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
 func (s *Scanner) rules(idx int, text string, user bool) {
@@ -53,6 +57,9 @@ func (s *Scanner) rules(idx int, text string, user bool) {
 		if strings.HasSuffix(sent, "?") || looksLikeOutput(sent) {
 			continue
 		}
+		// a list item's marker is not the rule's first word: "- Never
+		// push to main." in a project file is "Never push to main."
+		sent = listMarkerRE.ReplaceAllString(sent, "")
 		folded := strings.ToLower(textmatch.Fold(sent))
 		for _, clause := range splitClauses(folded) {
 			pattern := rulePattern(clause)

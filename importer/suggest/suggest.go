@@ -201,6 +201,17 @@ func (s *Scanner) Add(idx int, e Event) {
 	if len(text) > maxScanChars {
 		text = text[:maxScanChars]
 	}
+	if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleSystem {
+		// A project instruction file (AGENTS.md, CLAUDE.md) holds the
+		// user's standing rules, whoever's turn shows it and whatever
+		// harness block wraps it; the turn's own text is read apart.
+		var bodies []string
+		bodies, text = ProjectInstructions(text)
+		for _, body := range bodies {
+			s.rules(idx, body, true)
+			s.quantity(idx, body)
+		}
+	}
 	switch e.Role {
 	case scenarios.RoleUser:
 		if isInterrupt(text) {
