@@ -191,6 +191,9 @@ func rulePattern(clause string) string {
 	if p := obligationPattern(clause); p != "" {
 		return p
 	}
+	if p := refusalPattern(clause); p != "" {
+		return p
+	}
 	return processPattern(clause)
 }
 
