@@ -21,6 +21,9 @@ const (
 	// kindRoot is no event: it gives the scanner the session's working
 	// directory (text), for the events after it.
 	kindRoot
+	// kindEdited is no event: it tells the scanner that the last call
+	// wrote the file text, which its arguments do not name.
+	kindEdited
 )
 
 // rec is one event as a parser hands it over, and as it is spilled.
@@ -33,16 +36,18 @@ type rec struct {
 	args     []byte // raw JSON, nil when the call has no arguments
 	status   string
 	note     string // said in the event's comment (how the log recorded it)
+	callIdx  int32  // a result's call (its index), -1 when none
 }
 
 // suggestEvent is what the suggestion scanner reads of r.
 func (r *rec) suggestEvent() suggest.Event {
-	e := suggest.Event{Kind: suggest.Text, Role: r.role, Text: r.text, CallName: r.callName, Args: r.args}
+	e := suggest.Event{Kind: suggest.Text, Role: r.role, Text: r.text, CallName: r.callName, Args: r.args, Status: r.status, CallIdx: -1}
 	switch r.kind {
 	case kindCall:
 		e.Kind = suggest.Call
 	case kindResult:
 		e.Kind = suggest.Result
+		e.CallIdx = int(r.callIdx)
 	}
 	return e
 }
@@ -135,8 +140,12 @@ func (b *builder) render(pipe <-chan rec) {
 	var buf []byte
 	idx := 0
 	for r := range pipe {
-		if r.kind == kindRoot {
+		switch r.kind {
+		case kindRoot:
 			b.scan.SetRoot(r.text)
+			continue
+		case kindEdited:
+			b.scan.Edited(idx-1, r.text)
 			continue
 		}
 		if b.werr == nil {
@@ -172,6 +181,12 @@ func (b *builder) setRoot(dir string) {
 	}
 	b.rootSet = true
 	b.pipe <- rec{kind: kindRoot, text: dir}
+}
+
+// edited tells the scanner that the last call wrote path, a file its
+// arguments do not name (SWE-agent's edit writes the open file).
+func (b *builder) edited(path string) {
+	b.pipe <- rec{kind: kindEdited, text: path}
 }
 
 // drop counts one item that has no place in the scenario.
@@ -309,7 +324,7 @@ func (b *builder) result(callID, status, text string) error {
 		status = scenarios.StatusOK
 	}
 	b.metas[ref.idx].result = int32(len(b.metas))
-	return b.put(rec{kind: kindResult, role: scenarios.RoleTool, callID: ref.id, status: status, text: b.trim(text)})
+	return b.put(rec{kind: kindResult, role: scenarios.RoleTool, callID: ref.id, status: status, text: b.trim(text), callIdx: int32(ref.idx)})
 }
 
 // openCall reports whether a call with this source id exists and has no

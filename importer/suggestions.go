@@ -141,6 +141,34 @@ func (b *builder) suggestions() []suggestion {
 			node: with(h.Pattern), with: with, repairs: suggest.RepairPatterns(h.Pattern),
 		})
 	}
+	for i, a := range s.Attempts() {
+		if seqOf(a.ErrIdx) > b.cut {
+			continue // its failure is in the tail: no summary covers it
+		}
+		id := fmt.Sprintf("attempt-%d", i+1)
+		with := func(p string) *yaml.Node {
+			return mapping("id", str(id), "type", str(result.TypeRefutedHypothesis),
+				"hypothesis_seq", intNode(seqOf(a.CallIdx)), "refuted_by_seq", intNode(seqOf(a.ErrIdx)),
+				"match", flowSeq(str(p)))
+		}
+		out = append(out, suggestion{
+			why: fmt.Sprintf("refuted attempt: the call at seq %d (%q) failed %d times, first at seq %d; then %q worked (seq %d): a summary must not report the attempt as done",
+				seqOf(a.CallIdx), shorten(a.Signature, 60), a.Fails, seqOf(a.ErrIdx), shorten(a.Fix, 60), seqOf(a.FixIdx)),
+			node: with(a.Pattern), with: with, repairs: suggest.RepairPatterns(a.Pattern),
+		})
+	}
+	n := 0
+	for _, v := range s.IDs() {
+		if seqOf(v.Idx) > b.cut {
+			continue // first shown in the tail: no summary can lose it
+		}
+		n++
+		out = append(out, suggestion{
+			why: fmt.Sprintf("id the task depends on: %s, shown at seq %d (%s), is passed to the call at seq %d", v.Value, seqOf(v.Idx), b.metas[v.Idx].role, seqOf(v.UseIdx)),
+			node: mapping("id", str(fmt.Sprintf("id-%d", n)), "type", str(result.TypeArtifact),
+				"paths", flowSeq(str(v.Value)), "required", flowSeq(str(v.Value))),
+		})
+	}
 	for i, c := range s.Corrections() {
 		why := fmt.Sprintf("correction: user at seq %d said %q", seqOf(c.Idx), shorten(c.Text, 100))
 		if c.ByTool {

@@ -76,6 +76,28 @@ func (s *Scanner) touch(idx int, name, args string) {
 	}
 }
 
+// Edited records that the event at idx (a call, or the result after it)
+// wrote path, which the call's arguments do not name: SWE-agent's edit
+// command writes the open file.
+func (s *Scanner) Edited(idx int, path string) {
+	for _, raw := range pathTokens(path) {
+		if raw != path {
+			continue
+		}
+		tok := s.rel(raw)
+		info, ok := s.paths[tok]
+		if !ok {
+			if len(s.paths) >= MaxPaths {
+				s.pathsFull = true
+				return
+			}
+			info = &pathInfo{first: idx, order: len(s.paths), edited: -1, spelled: raw}
+			s.paths[tok] = info
+		}
+		info.last, info.edited = idx, idx
+	}
+}
+
 // SetRoot gives the session's working directory (a Claude Code line's
 // cwd, a Codex session's, a SWE-agent's working_dir): a path under it and
 // the same path relative to it are one file, "/work/repo/lib/x.ex" and

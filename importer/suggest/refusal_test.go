@@ -47,3 +47,20 @@ func TestRefusalPatternMatchesARestatement(t *testing.T) {
 		}
 	}
 }
+
+// "must have" before a participle is a guess about the past; before a
+// noun it is a rule.
+func TestEpistemicMustIsNoRule(t *testing.T) {
+	for text, want := range map[string]int{
+		"I must have left it somewhere else.":    0,
+		"It must have been the CDN all along.":   0,
+		"The job must have crashed overnight.":   0,
+		"The service must have two replicas.":    1,
+		"Each release must have a changelog.":    1,
+		"You must have approval before merging.": 1,
+	} {
+		if got := len(constraintPatterns(scan(userRec(text)))); got != want {
+			t.Errorf("%q: %d rules, want %d", text, got, want)
+		}
+	}
+}

@@ -38,6 +38,11 @@ type Event struct {
 	Text     string
 	CallName string // a call's tool
 	Args     []byte // a call's arguments, raw JSON; nil when it has none
+	// Status is a result's status (scenarios.StatusOK, StatusError,
+	// StatusTimeout); CallIdx is the index of the call it answers, -1
+	// when unknown.
+	Status  string
+	CallIdx int
 }
 
 // Constraint is a rule stated in the sentence of the event at Idx,
@@ -131,6 +136,14 @@ type Scanner struct {
 	pushed        map[string]int
 	pushedNames   map[string][]string
 	artifactsOver int // near-twin groups past maxArtifactSets (set by ArtifactGroups)
+	// sigs are the signatures of the calls awaiting a result, tried the
+	// failures by signature, attempts the refuted attempts (attempts.go).
+	sigs     map[int]callSig
+	tried    map[string]*tries
+	attempts []Attempt
+	// ids are the identifiers the task depends on (ids.go).
+	idSeen map[string]int
+	ids    []ID
 }
 
 // maxPushedNames bounds the names kept of what a cap left out, per kind.
@@ -160,7 +173,7 @@ type Capped struct {
 // it after ArtifactGroups.
 func (s *Scanner) Capped() []Capped {
 	var out []Capped
-	for _, k := range []string{"constraint", "quantity", "secret"} {
+	for _, k := range []string{"constraint", "quantity", "secret", "attempt", "id"} {
 		if n := s.pushed[k]; n > 0 {
 			out = append(out, Capped{Kind: k, N: n, Names: s.pushedNames[k]})
 		}
@@ -186,8 +199,12 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.secretTokens(idx, args)
 		s.touch(idx, e.CallName, args)
 		s.call(idx, e.CallName, args)
+		s.attemptCall(idx, e.CallName, e.Args)
+		s.idUse(idx, args)
 	}
 	if e.Kind == Result {
+		s.attemptResult(idx, e)
+		s.idSight(idx, text)
 		s.result(idx, text)
 		if s.last != nil && s.last.lists {
 			s.list(idx, text)
@@ -234,6 +251,7 @@ func (s *Scanner) Add(idx int, e Event) {
 		}
 		s.userTurns++
 		s.interrupted = false
+		s.idSight(idx, text)
 		for _, p := range pathTokens(text) {
 			if len(s.userPaths) < MaxPaths {
 				s.userPaths[s.rel(p)] = true

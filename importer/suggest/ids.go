@@ -1,0 +1,98 @@
+package suggest
+
+import (
+	"strings"
+
+	"github.com/compact-eval/compact-eval/internal/lazyre"
+)
+
+// An identifier the task depends on: a user id, an order or reservation
+// id, a payment method's id, a ticket number, that the user gave or a
+// tool returned and a later call passes on. Lose it and the agent has to
+// ask again, or acts on the wrong record. It is suggested as an artifact
+// of one name: a summary must name it exactly.
+
+// ID is an identifier first seen in the event at Idx (a user turn or a
+// tool result) and passed to the call at UseIdx.
+type ID struct {
+	Value       string
+	Idx, UseIdx int
+}
+
+// maxIDs bounds the identifiers suggested.
+const maxIDs = 8
+
+// idTokenRE is a word that may be an identifier: letters, digits, "_"
+// and "-", not inside a path or a dotted name.
+var idTokenRE = lazyre.New(`(?:^|[^\w./@:-])([A-Za-z0-9][A-Za-z0-9_-]{4,63})(?:$|[^\w/@-]|\.(?:\s|$))`)
+
+// notIDRE are words shaped like an identifier that name no record: a
+// quantity with its unit ("500ms", "11am"), a versioned name ("python3",
+// "sha256"), a date or a time, a uuid, a digest.
+var notIDRE = lazyre.New(`^(?:\d+(?:[a-z]{1,3}|[A-Z]{1,3})|[a-z]+\d{1,3}|\d{4}-\d{2}-\d{2}.*|\d{1,2}-\d{1,2}-\d{2,4}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-fA-F]{16,})$`)
+
+// apiIDPrefixes are the identifiers of an API's own objects, never of the
+// task's: a call's, a message's, a request's.
+var apiIDPrefixes = []string{"call_", "call-", "toolu_", "msg_", "req_", "chatcmpl-", "resp_", "fc_", "run-", "step-"}
+
+// idCandidates returns the words of text that may be identifiers: six
+// characters or more, a letter and a digit, none of notIDRE's shapes.
+func idCandidates(text string) []string {
+	if len(text) > maxScanChars {
+		text = text[:maxScanChars]
+	}
+	var out []string
+	for _, m := range idTokenRE.FindAllStringSubmatch(text, -1) {
+		w := strings.Trim(m[1], "_-")
+		if len(w) < 6 || !strings.ContainsAny(w, "0123456789") || !strings.ContainsAny(strings.ToLower(w), "abcdefghijklmnopqrstuvwxyz") || notIDRE.MatchString(w) {
+			continue
+		}
+		api := false
+		for _, p := range apiIDPrefixes {
+			if strings.HasPrefix(strings.ToLower(w), p) {
+				api = true
+			}
+		}
+		if !api {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// idSight notes the identifiers a user turn or a tool result shows.
+func (s *Scanner) idSight(idx int, text string) {
+	if s.idSeen == nil {
+		s.idSeen = map[string]int{}
+	}
+	for _, w := range idCandidates(text) {
+		if _, ok := s.idSeen[w]; !ok && len(s.idSeen) < MaxPaths {
+			s.idSeen[w] = idx
+		}
+	}
+}
+
+// idUse records the identifiers a call passes on that an earlier user
+// turn or tool result showed: those the task depends on. A key the secret
+// rules found is a secret, not an identifier.
+func (s *Scanner) idUse(idx int, args string) {
+	for _, w := range idCandidates(args) {
+		first, ok := s.idSeen[w]
+		if !ok || first >= idx || s.seen["id:"+w] {
+			continue
+		}
+		if _, secret := s.secretIdx[w]; secret {
+			continue
+		}
+		s.seen["id:"+w] = true
+		if len(s.ids) == maxIDs {
+			s.pushOut("id", w)
+			continue
+		}
+		s.ids = append(s.ids, ID{Value: w, Idx: first, UseIdx: idx})
+	}
+}
+
+// IDs returns the identifiers the task depends on, in the order calls
+// first passed them on.
+func (s *Scanner) IDs() []ID { return s.ids }
