@@ -92,6 +92,9 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 		if f, ok := lineFormat(obj); ok {
 			return Detection{Format: f}, nil
 		}
+		if _, ok := obj["resourceSpans"]; ok {
+			return Detection{Format: FormatOTel}, nil // OTLP JSON, one request a line
+		}
 		sh := shapeOf(line)
 		if isCompactBenchCase(sh, "") {
 			return Detection{Format: FormatCompactBench, Records: !oneLine(trimmed, whole)}, nil
@@ -122,6 +125,9 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 func detectDocument(t []byte) (Detection, error) {
 	sh := shapeOf(t)
 	top := sh[""]
+	if _, ok := top["resourceSpans"]; ok {
+		return Detection{Format: FormatOTel}, nil // OTLP JSON trace data
+	}
 	switch {
 	case isCompactBenchCase(sh, ""):
 		return Detection{Format: FormatCompactBench}, nil

@@ -28,10 +28,13 @@ const (
 	// ground truth and evaluation items, turned into a finished scenario
 	// (invariants and probes active) rather than a skeleton.
 	FormatCompactBench Format = "compactbench"
+	// FormatOTel reads OpenTelemetry GenAI traces in OTLP JSON: one
+	// trace a session (otel.go).
+	FormatOTel Format = "otel"
 )
 
 // Formats lists the concrete formats.
-var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench}
+var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench, FormatOTel}
 
 // ParseFormat returns the Format named s ("" means FormatAuto), or an error
 // that lists the valid names.
@@ -191,6 +194,8 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 		err = parseSWEAgent(br, b)
 	case FormatOpenHands:
 		err = parseOpenHands(br, b)
+	case FormatOTel:
+		err = parseOTel(br, b)
 	default:
 		return rep, fmt.Errorf("unknown format %q", format)
 	}
@@ -249,7 +254,7 @@ func detect(br *bufio.Reader, opts *Options) (*Report, error) {
 
 // recordFormat reports whether a format reads files of records.
 func recordFormat(f Format, opts Options) bool {
-	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || opts.MessagesPath != ""
+	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || f == FormatOTel || opts.MessagesPath != ""
 }
 
 // ImportEach imports every record of a file of records (benchmark
@@ -275,6 +280,9 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 	format := base.Format
 	if format == FormatCompactBench {
 		return eachCase(br, opts, base, emit)
+	}
+	if format == FormatOTel {
+		return eachTrace(br, opts, base, emit)
 	}
 	used := map[string]bool{}
 	var tokens []string
