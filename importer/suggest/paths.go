@@ -56,24 +56,34 @@ func (s *Scanner) touch(idx int, name, args string) {
 		}
 	}
 	for _, raw := range pathTokens(args) {
-		tok := s.rel(raw)
-		info, ok := s.paths[tok]
-		if !ok {
-			if len(s.paths) >= MaxPaths {
-				s.pathsFull = true
-				continue
-			}
-			info = &pathInfo{first: idx, order: len(s.paths), edited: -1, spelled: raw}
-			s.paths[tok] = info
+		tok, info := s.pathAt(idx, raw)
+		if info == nil {
+			continue
 		}
-		if raw == tok {
-			info.spelled = tok // the short form, as the session wrote it
-		}
-		info.last = idx
 		if writes || edited[tok] || edited[raw] {
 			info.edited = idx
 		}
 	}
+}
+
+// pathAt records that the event at idx names the path written raw, and
+// returns the file's key and record (nil once MaxPaths files are known).
+func (s *Scanner) pathAt(idx int, raw string) (string, *pathInfo) {
+	tok := s.rel(raw)
+	info, ok := s.paths[tok]
+	if !ok {
+		if len(s.paths) >= MaxPaths {
+			s.pathsFull = true
+			return tok, nil
+		}
+		info = &pathInfo{first: idx, order: len(s.paths), edited: -1, spelled: raw}
+		s.paths[tok] = info
+	}
+	if raw == tok {
+		info.spelled = tok // the short form, as the session wrote it
+	}
+	info.last = idx
+	return tok, info
 }
 
 // Edited records that the event at idx (a call, or the result after it)
@@ -81,20 +91,9 @@ func (s *Scanner) touch(idx int, name, args string) {
 // command writes the open file.
 func (s *Scanner) Edited(idx int, path string) {
 	for _, raw := range pathTokens(path) {
-		if raw != path {
-			continue
+		if _, info := s.pathAt(idx, raw); raw == path && info != nil {
+			info.edited = idx
 		}
-		tok := s.rel(raw)
-		info, ok := s.paths[tok]
-		if !ok {
-			if len(s.paths) >= MaxPaths {
-				s.pathsFull = true
-				return
-			}
-			info = &pathInfo{first: idx, order: len(s.paths), edited: -1, spelled: raw}
-			s.paths[tok] = info
-		}
-		info.last, info.edited = idx, idx
 	}
 }
 

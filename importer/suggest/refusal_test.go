@@ -4,17 +4,12 @@ import (
 	"testing"
 
 	"github.com/compact-eval/compact-eval/internal/textmatch"
-	"github.com/google/go-cmp/cmp"
 )
 
 // A first-person refusal is the user's rule; a courtesy, a state, an
 // assistant's plan and another person's wish are not.
 func TestRefusalRules(t *testing.T) {
-	tests := []struct {
-		name   string
-		events []Event
-		want   []string
-	}{
+	runPatternCases(t, []patternCase{
 		{"tau-bench's user: a time the flight must not leave before",
 			[]Event{userRec("Neither of those options works for me as I don't want to fly before 11 AM EST. Do you have any later flights?")},
 			[]string{`(?:do not|don't|does not|doesn't|did not|didn't|not|never) wants? (?:\w+ )?to fly before 11 am`}},
@@ -27,15 +22,7 @@ func TestRefusalRules(t *testing.T) {
 		{"the assistant's own plan is no rule", []Event{userRec("Fix it."), assistantRec("I don't want to rewrite the parser yet.")}, nil},
 		{"another person's wish, reported", []Event{userRec("My manager said he doesn't want to ship on Friday.")}, nil},
 		{"a question is no rule", []Event{userRec("Why don't we want to cache the tokens?")}, nil},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := constraintPatterns(scan(tc.events...))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("patterns (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // The pattern keeps a summary's restatement in the third person.

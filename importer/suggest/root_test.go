@@ -128,3 +128,23 @@ func TestListedPathUnderTheRootIsTheEditedFile(t *testing.T) {
 		t.Errorf("groups (-want +got):\n%s", diff)
 	}
 }
+
+// patternCase is a turn or turns and the constraint patterns they give.
+type patternCase struct {
+	name   string
+	events []Event
+	want   []string
+}
+
+// runPatternCases checks each case's constraint patterns.
+func runPatternCases(t *testing.T, tests []patternCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := constraintPatterns(scan(tc.events...))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("patterns (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -62,11 +62,7 @@ func TestBoilerplateRows(t *testing.T) {
 // What could fool the project reading: a user quoting the marker in prose
 // is no file, and the reminder's own imperative is not a rule.
 func TestProjectInstructions(t *testing.T) {
-	tests := []struct {
-		name   string
-		events []Event
-		want   []string
-	}{
+	runPatternCases(t, []patternCase{
 		{
 			name:   "claude code: CLAUDE.md inside the claudeMd reminder",
 			events: []Event{userRec("<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\nCodebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.\n\nContents of /Users/me/shop/CLAUDE.md (project instructions, checked into the codebase):\n\n# Shop\n- Never push to main.\n- Run `make lint` before every commit.\n\nContents of /Users/me/.claude/CLAUDE.md (user's private global instructions for all projects):\n\nAlways answer in British English.\n\n      IMPORTANT: this context may or may not be relevant to your tasks. You should not respond to this context unless it is highly relevant to your task.\n</system-reminder>\nAdd a coupon field to checkout.")},
@@ -91,15 +87,7 @@ func TestProjectInstructions(t *testing.T) {
 			name:   "the reminder's own imperative is not a rule",
 			events: []Event{userRec("<system-reminder>\nContents of /r/CLAUDE.md (project instructions, checked into the codebase):\n\nBe sure to adhere to these instructions.\n</system-reminder>\nHello.")},
 		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := constraintPatterns(scan(tc.events...))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("patterns (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // The project file is not the user's first turn: the first words the user
