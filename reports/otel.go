@@ -93,6 +93,12 @@ func WriteOTel(w io.Writer, r *result.Result) error {
 				if c.Invariant != "" {
 					attrs = append(attrs, otlp.KV("compact_eval.invariant", otlp.Str(c.Invariant)))
 				}
+				if len(c.Evidence) > 0 {
+					// the first evidence, as the CSV gives it: its place in
+					// the summary and the text there
+					e := c.Evidence[0]
+					attrs = append(attrs, otlp.KV("compact_eval.check.pointer", otlp.Str(e.Pointer)), otlp.KV("compact_eval.check.evidence", otlp.Str(e.Text)))
+				}
 				gs.Events = append(gs.Events, otlp.Event{TimeUnixNano: gs.EndTimeUnixNano, Name: "compact_eval.check", Attributes: attrs})
 			}
 			gs.Status = spanStatus(gbad, "a check failed or errored")
