@@ -158,9 +158,13 @@ func (b *builder) suggestions() []suggestion {
 		})
 	}
 	n := 0
+	corrected := map[string]bool{}
+	for _, c := range s.Corrections() {
+		corrected[c.Old], corrected[c.New] = true, true
+	}
 	for _, v := range s.IDs() {
-		if seqOf(v.Idx) > b.cut {
-			continue // first shown in the tail: no summary can lose it
+		if seqOf(v.Idx) > b.cut || corrected[v.Value] {
+			continue // first shown in the tail, or a corrected value the correction keeps
 		}
 		n++
 		out = append(out, suggestion{

@@ -54,28 +54,26 @@ type callSig struct {
 // tells one attempt from another.
 func signature(name string, args []byte) callSig {
 	cs := callSig{name: strings.ToLower(name)}
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return cs
+	var m map[string]json.RawMessage
+	if len(args) > 1<<16 || json.Unmarshal(args, &m) != nil {
+		return cs // a call that writes a large file is known by its path alone below
 	}
 	for _, k := range []string{"file_path", "path", "filePath", "file"} {
-		if v, ok := m[k].(string); ok && v != "" {
+		var v string
+		if json.Unmarshal(m[k], &v) == nil && v != "" {
 			cs.path = v
 			break
 		}
 	}
 	for _, k := range []string{"command", "cmd", "input", "code"} {
-		v := m[k]
-		if list, ok := v.([]any); ok { // Codex: ["bash", "-lc", "…"]
-			var parts []string
-			for _, x := range list {
-				if s, ok := x.(string); ok {
-					parts = append(parts, s)
-				}
+		var s string
+		if json.Unmarshal(m[k], &s) != nil {
+			var list []string // Codex: ["bash", "-lc", "…"]
+			if json.Unmarshal(m[k], &list) == nil {
+				s = strings.Join(list, " ")
 			}
-			v = strings.Join(parts, " ")
 		}
-		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
+		if strings.TrimSpace(s) != "" {
 			line := strings.TrimSpace(s)
 			if i := strings.IndexByte(line, '\n'); i >= 0 {
 				line = line[:i]

@@ -22,10 +22,6 @@ type ID struct {
 // maxIDs bounds the identifiers suggested.
 const maxIDs = 8
 
-// idTokenRE is a word that may be an identifier: letters, digits, "_"
-// and "-", not inside a path or a dotted name.
-var idTokenRE = lazyre.New(`(?:^|[^\w./@:-])([A-Za-z0-9][A-Za-z0-9_-]{4,63})(?:$|[^\w/@-]|\.(?:\s|$))`)
-
 // notIDRE are words shaped like an identifier that name no record: a
 // quantity with its unit ("500ms", "11am"), a versioned name ("python3",
 // "sha256"), a date or a time, a uuid, a digest.
@@ -42,22 +38,62 @@ func idCandidates(text string) []string {
 		text = text[:maxScanChars]
 	}
 	var out []string
-	for _, m := range idTokenRE.FindAllStringSubmatch(text, -1) {
-		w := strings.Trim(m[1], "_-")
-		if len(w) < 6 || !strings.ContainsAny(w, "0123456789") || !strings.ContainsAny(strings.ToLower(w), "abcdefghijklmnopqrstuvwxyz") || notIDRE.MatchString(w) {
+	// A byte scan, not a regexp: this runs on every result and user turn.
+	// A word is a run of letters, digits, "_" and "-" not inside a path or
+	// a dotted name: not after ".", "/", "@" or ":", not before "/" or
+	// "@", and before "." only at a sentence's end.
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && idByte(text[i]) {
+			if start < 0 {
+				start = i
+			}
 			continue
 		}
-		api := false
-		for _, p := range apiIDPrefixes {
-			if strings.HasPrefix(strings.ToLower(w), p) {
-				api = true
+		if start < 0 {
+			continue
+		}
+		w := text[start:i]
+		ok := len(w) >= 6 && len(w) <= 64
+		if ok && start > 0 && strings.IndexByte("./@:", text[start-1]) >= 0 {
+			ok = false
+		}
+		if ok && i < len(text) {
+			switch c := text[i]; {
+			case c == '/' || c == '@':
+				ok = false
+			case c == '.':
+				ok = i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\n'
 			}
 		}
-		if !api {
+		start = -1
+		if !ok {
+			continue
+		}
+		if w = strings.Trim(w, "_-"); isIDWord(w) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// idByte marks the bytes of an identifier.
+func idByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// isIDWord reports a word that may be an identifier: six characters or
+// more, a letter and a digit, none of notIDRE's shapes, no API's own id.
+func isIDWord(w string) bool {
+	if len(w) < 6 || !strings.ContainsAny(w, "0123456789") || !strings.ContainsAny(strings.ToLower(w), "abcdefghijklmnopqrstuvwxyz") || notIDRE.MatchString(w) {
+		return false
+	}
+	for _, p := range apiIDPrefixes {
+		if strings.HasPrefix(strings.ToLower(w), p) {
+			return false
+		}
+	}
+	return true
 }
 
 // idSight notes the identifiers a user turn or a tool result shows.
