@@ -31,6 +31,11 @@
 //   - FormatOTel: OpenTelemetry GenAI spans in OTLP JSON, one trace a
 //     session, rebuilt from each inference span's context and reply
 //     (otel.go, over the snapshots of snapshots.go).
+//   - FormatLangSmith: LangSmith run exports (the run data format, as a
+//     JSON array, JSONL, the runs query's {"runs": [...]} or a run with
+//     its child_runs), one thread or trace a session, rebuilt from each
+//     llm run's context and reply in the same way (langsmith.go); the
+//     SummarizationMiddleware's summary is a recorded compaction.
 //
 // Files that hold OpenAI or Anthropic messages somewhere else are read with
 // Options.MessagesPath, a JSON pointer into each record of a file of records

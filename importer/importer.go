@@ -31,10 +31,13 @@ const (
 	// FormatOTel reads OpenTelemetry GenAI traces in OTLP JSON: one
 	// trace a session (otel.go).
 	FormatOTel Format = "otel"
+	// FormatLangSmith reads LangSmith run exports: one thread (or trace)
+	// a session (langsmith.go).
+	FormatLangSmith Format = "langsmith"
 )
 
 // Formats lists the concrete formats.
-var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench, FormatOTel}
+var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench, FormatOTel, FormatLangSmith}
 
 // ParseFormat returns the Format named s ("" means FormatAuto), or an error
 // that lists the valid names.
@@ -196,6 +199,8 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 		err = parseOpenHands(br, b)
 	case FormatOTel:
 		err = parseOTel(br, b)
+	case FormatLangSmith:
+		err = parseLangSmith(br, b)
 	default:
 		return rep, fmt.Errorf("unknown format %q", format)
 	}
@@ -254,7 +259,7 @@ func detect(br *bufio.Reader, opts *Options) (*Report, error) {
 
 // recordFormat reports whether a format reads files of records.
 func recordFormat(f Format, opts Options) bool {
-	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || f == FormatOTel || opts.MessagesPath != ""
+	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || f == FormatOTel || f == FormatLangSmith || opts.MessagesPath != ""
 }
 
 // ImportEach imports every record of a file of records (benchmark
@@ -283,6 +288,9 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 	}
 	if format == FormatOTel {
 		return eachTrace(br, opts, base, emit)
+	}
+	if format == FormatLangSmith {
+		return eachLangSmith(br, opts, base, emit)
 	}
 	used := map[string]bool{}
 	var tokens []string

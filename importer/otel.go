@@ -381,17 +381,25 @@ func eachTrace(br *bufio.Reader, opts Options, base *Report, emit func(rep *Repo
 	if err != nil {
 		return 0, err
 	}
-	for i, t := range traces {
+	return eachGroup(len(traces), opts, base, FormatOTel, emit, func(b *builder, i int) error {
+		return b.otelTrace(traces[i])
+	})
+}
+
+// eachGroup is ImportEach for the formats whose sessions are groups read
+// from the whole input (traces, threads): session i imported by one.
+func eachGroup(n int, opts Options, base *Report, format Format, emit func(rep *Report, write func(io.Writer) error, err error) error, one func(b *builder, i int) error) (int, error) {
+	for i := 0; i < n; i++ {
 		o := opts
 		o.Index = i
 		rep := *base
 		rep.Record = i
-		b, err := newBuilder(o, FormatOTel)
+		b, err := newBuilder(o, format)
 		if err != nil {
 			return i, err
 		}
-		b.each, b.records = true, len(traces)
-		err = b.otelTrace(t)
+		b.each, b.records = true, n
+		err = one(b, i)
 		if err == nil {
 			err = b.finish()
 		}
@@ -409,5 +417,5 @@ func eachTrace(br *bufio.Reader, opts Options, base *Report, emit func(rep *Repo
 			return i, werr
 		}
 	}
-	return len(traces), nil
+	return n, nil
 }
