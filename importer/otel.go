@@ -50,7 +50,8 @@ type otelSpan struct {
 	sp    *otlp.Span
 }
 
-// otelTrace is one trace's spans, in file order.
+// otelTrace is one session's spans, in file order: a trace's, or those
+// of the traces of one conversation.
 type otelTrace struct {
 	id    string
 	spans []otelSpan
@@ -77,7 +78,35 @@ func readOTelTraces(br *bufio.Reader) ([]*otelTrace, error) {
 	if err != nil {
 		return nil, inputErrorf(0, "%v", err)
 	}
-	return traces, nil
+	return joinConversations(traces), nil
+}
+
+// joinConversations makes one session of the traces whose spans name one
+// gen_ai.conversation.id (a multi-turn chat records a trace a turn), in
+// order of first appearance, named by the conversation.
+func joinConversations(traces []*otelTrace) []*otelTrace {
+	var out []*otelTrace
+	at := map[string]*otelTrace{}
+	for _, t := range traces {
+		conv := ""
+		for _, s := range t.spans {
+			if conv = otelString(s.sp.Attributes, "gen_ai.conversation.id"); conv != "" {
+				break
+			}
+		}
+		if conv == "" {
+			out = append(out, t)
+			continue
+		}
+		if j := at[conv]; j != nil {
+			j.spans = append(j.spans, t.spans...)
+			continue
+		}
+		j := &otelTrace{id: conv, spans: t.spans}
+		at[conv] = j
+		out = append(out, j)
+	}
+	return out
 }
 
 // parseOTel imports the trace opts.Index picks.
@@ -87,11 +116,11 @@ func parseOTel(br *bufio.Reader, b *builder) error {
 		return err
 	}
 	if b.opts.Index >= len(traces) {
-		return inputErrorf(0, "--record %d: the input holds %d traces", b.opts.Index, len(traces))
+		return inputErrorf(0, "--record %d: the input holds %d sessions", b.opts.Index, len(traces))
 	}
 	b.records = len(traces)
 	if len(traces) > 1 {
-		b.warns = append(b.warns, fmt.Sprintf("the input holds %d traces; imported trace %d (%s): pick another with --record, or import all with --all", len(traces), b.opts.Index, traces[b.opts.Index].id))
+		b.warns = append(b.warns, fmt.Sprintf("the input holds %d sessions (a trace each, or the traces of one gen_ai.conversation.id); imported session %d (%s): pick another with --record, or import all with --all", len(traces), b.opts.Index, traces[b.opts.Index].id))
 	}
 	return b.otelTrace(traces[b.opts.Index])
 }

@@ -62,7 +62,7 @@ func TestOTelTrace(t *testing.T) {
 	if len(s.Recorded) != 1 || s.Recorded[0].Boundary != 7 || s.Recorded[0].PreTokens != 121000 || !strings.HasPrefix(s.Recorded[0].Summary, "The user asked to roll out build 4.2") {
 		t.Errorf("recorded = %+v, want the compaction after seq 7 with 121000 tokens before", s.Recorded)
 	}
-	if w := strings.Join(rep.Warnings, "\n"); !strings.Contains(w, "reasoning parts: 1") || !strings.Contains(w, "holds 2 traces") {
+	if w := strings.Join(rep.Warnings, "\n"); !strings.Contains(w, "reasoning parts: 1") || !strings.Contains(w, "holds 2 sessions") {
 		t.Errorf("warnings:\n%s", w)
 	}
 
@@ -105,6 +105,20 @@ func TestOTelEdges(t *testing.T) {
 	got, _ := importString(t, in, importer.Options{Format: importer.FormatOTel})
 	if diff := cmp.Diff([]scenarios.Event{user(1, "a"), user(2, "b")}, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+
+	// Two traces of one conversation (a trace a turn) are one session,
+	// in the order their spans started; a third trace is another.
+	conv := func(trace, span, start, c, msgs string) string {
+		return `{"traceId":"` + trace + `","spanId":"` + span + `","name":"chat","startTimeUnixNano":"` + start + `","attributes":[` + msgs + `,{"key":"gen_ai.conversation.id","value":{"stringValue":"` + c + `"}}]}`
+	}
+	turn2 := conv("t2", "s2", "20", "c1", msgs(`"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"a\"}]},{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"b\"}]}]"`))
+	turn1 := conv("t1", "s1", "10", "c1", msgs(`"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"a\"}]}]"`))
+	other := conv("t3", "s3", "30", "c2", msgs(`"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"z\"}]}]"`))
+	in = `{"resourceSpans":[{"scopeSpans":[{"spans":[` + turn2 + `,` + other + `,` + turn1 + `]}]}]}`
+	got, rep := importString(t, in, importer.Options{})
+	if diff := cmp.Diff([]scenarios.Event{user(1, "a"), user(2, "b")}, got); diff != "" || rep.Records != 2 {
+		t.Errorf("conversation: %d sessions, events (-want +got):\n%s", rep.Records, diff)
 	}
 	for _, bad := range []string{`{"resourceSpans":[]}`, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"x","spanId":"y","name":"http"}]}]}]}`, `{"resourceSpans": 3}`} {
 		var out bytes.Buffer
