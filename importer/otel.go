@@ -258,7 +258,7 @@ func (b *builder) otelAdd(m otelMessage, answered map[string]bool) error {
 			if t := jsonText(p.Content); strings.TrimSpace(t) != "" {
 				texts = append(texts, t)
 			}
-		case "tool_call":
+		case "tool_call", "function_call": // function_call: an older name some SDKs write
 			tc := msg.ToolCalls
 			tc = append(tc, struct {
 				ID       string `json:"id"`

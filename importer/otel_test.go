@@ -120,6 +120,13 @@ func TestOTelEdges(t *testing.T) {
 	if diff := cmp.Diff([]scenarios.Event{user(1, "a"), user(2, "b")}, got); diff != "" || rep.Records != 2 {
 		t.Errorf("conversation: %d sessions, events (-want +got):\n%s", rep.Records, diff)
 	}
+	// A tool_call part under its older name, function_call.
+	fc := `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"t9","spanId":"s9","name":"chat","startTimeUnixNano":"1","attributes":[` + msgs(`"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"go\"}]}]"`) +
+		`,{"key":"gen_ai.output.messages","value":{"stringValue":"[{\"role\":\"assistant\",\"parts\":[{\"type\":\"function_call\",\"id\":\"c1\",\"name\":\"run\",\"arguments\":{\"x\":1}}]}]"}}]}]}]}]}`
+	got, _ = importString(t, fc, importer.Options{})
+	if diff := cmp.Diff([]scenarios.Event{user(1, "go"), call(2, "", "c1", "run", map[string]any{"x": 1})}, got); diff != "" {
+		t.Errorf("function_call part (-want +got):\n%s", diff)
+	}
 	for _, bad := range []string{`{"resourceSpans":[]}`, `{"resourceSpans":[{"scopeSpans":[{"spans":[{"traceId":"x","spanId":"y","name":"http"}]}]}]}`, `{"resourceSpans": 3}`} {
 		var out bytes.Buffer
 		if _, err := importer.Import(strings.NewReader(bad), &out, importer.Options{Format: importer.FormatOTel}); err == nil {
