@@ -95,6 +95,21 @@ func TestIDsTheTaskDependsOn(t *testing.T) {
 				callRec("book_reservation", `{"user_id":"mia_li_3668","payment_methods":[{"payment_id":"certificate_7504069"}]}`)},
 			want: []string{"mia_li_3668", "certificate_7504069"},
 		},
+		{
+			name: "a record the agent only looked up is browsing; one a later call acts on is depended on; the user's own id counts looked up",
+			events: []Event{userRec("My user ID is omar_davis_3817."), callRec("get_user_details", `{"user_id":"omar_davis_3817"}`),
+				resultRec(`{"reservations": ["JG7FMM", "LQ940Q"]}`),
+				callRec("get_reservation_details", `{"reservation_id": "JG7FMM"}`), resultRec(`{"cabin": "business"}`),
+				callRec("get_reservation_details", `{"reservation_id":"LQ940Q"}`), resultRec(`{"cabin": "economy"}`),
+				callRec("update_reservation_flights", `{"reservation_id": "JG7FMM", "cabin": "economy"}`)},
+			want: []string{"omar_davis_3817", "JG7FMM"},
+		},
+		{
+			name: "inside the objects a call passes, a field named as an id counts, other fields are the call's data",
+			events: []Event{resultRec(`{"flights": [{"flight_number": "HAT028"}], "payment": "credit_card_2929732", "order": "ORD-55121x"}`),
+				callRec("update", `{"flights": [{"flight_number": "HAT028", "date": "2024-05-21"}], "payments": [{"paymentId": "credit_card_2929732"}], "orders": ["ORD-55121x"]}`)},
+			want: []string{"credit_card_2929732", "ORD-55121x"},
+		},
 		// What could fool it.
 		{
 			name:   "an id the agent made up itself is nobody's",

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/lazyre"
@@ -96,28 +97,45 @@ func isIDWord(w string) bool {
 	return true
 }
 
-// idSight notes the identifiers a user turn or a tool result shows.
-func (s *Scanner) idSight(idx int, text string) {
+// idSight notes the identifiers a user turn (user true) or a tool result
+// shows.
+func (s *Scanner) idSight(idx int, text string, user bool) {
 	if s.idSeen == nil {
-		s.idSeen = map[string]int{}
+		s.idSeen, s.idByUser = map[string]int{}, map[string]bool{}
 	}
 	for _, w := range idCandidates(text) {
 		if _, ok := s.idSeen[w]; !ok && len(s.idSeen) < MaxPaths {
 			s.idSeen[w] = idx
+		}
+		if user && len(s.idByUser) < MaxPaths {
+			s.idByUser[w] = true
 		}
 	}
 }
 
 // idUse records the identifiers a call passes on that an earlier user
 // turn or tool result showed: those the task depends on. A key the secret
-// rules found is a secret, not an identifier.
-func (s *Scanner) idUse(idx int, args string) {
+// rules found is a secret, not an identifier. A call that only looks a
+// record up by an id a tool listed (its one argument is the id) is the
+// agent browsing, not depending on it: the id counts when a later call
+// acts on it, or when the user gave it. A value inside an object the
+// call passes counts when its key names an id (a payment's payment_id):
+// the others (a flight's number among a trip's legs, a line of an order)
+// are the call's data, not a record it acts on.
+func (s *Scanner) idUse(idx int, args string, raw []byte) {
+	named, structured := namedIDs(raw)
 	for _, w := range idCandidates(args) {
+		if structured && !named[w] {
+			continue
+		}
 		first, ok := s.idSeen[w]
 		if !ok || first >= idx || s.seen["id:"+w] {
 			continue
 		}
 		if _, secret := s.secretIdx[w]; secret {
+			continue
+		}
+		if !s.idByUser[w] && lookupOf(raw, w) {
 			continue
 		}
 		s.seen["id:"+w] = true
@@ -127,6 +145,81 @@ func (s *Scanner) idUse(idx int, args string) {
 		}
 		s.ids = append(s.ids, ID{Value: w, Idx: first, UseIdx: idx})
 	}
+}
+
+// namedIDs are the identifiers a call's arguments may name the records
+// it depends on with: the words of its top-level string fields and lists
+// of strings, and, inside the objects it passes, of the fields named as
+// ids (payment_id, paymentId, id); structured is false when the arguments
+// are not a JSON object, and every word counts.
+func namedIDs(args []byte) (named map[string]bool, structured bool) {
+	var m map[string]any
+	if len(args) > 1<<16 || json.Unmarshal(args, &m) != nil {
+		return nil, false
+	}
+	named = map[string]bool{}
+	add := func(s string) {
+		for _, w := range idCandidates(s) {
+			named[w] = true
+		}
+	}
+	var nested func(v any, depth int)
+	nested = func(v any, depth int) {
+		if depth > 8 {
+			return
+		}
+		switch x := v.(type) {
+		case []any:
+			for _, e := range x {
+				nested(e, depth+1)
+			}
+		case map[string]any:
+			for k, e := range x {
+				if s, ok := e.(string); ok && idKey(k) {
+					add(s)
+					continue
+				}
+				nested(e, depth+1)
+			}
+		}
+	}
+	for _, v := range m {
+		switch x := v.(type) {
+		case string:
+			add(x)
+		case []any:
+			for _, e := range x {
+				if s, ok := e.(string); ok {
+					add(s)
+				} else {
+					nested(e, 1)
+				}
+			}
+		default:
+			nested(x, 1)
+		}
+	}
+	return named, true
+}
+
+// idKey reports a key that names an identifier: "id", or one ending in
+// "_id" or "Id".
+func idKey(k string) bool {
+	return k == "id" || k == "ID" || strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID")
+}
+
+// lookupOf reports a call whose arguments are the id alone: one field,
+// its value the id ({"reservation_id": "LQ940Q"}).
+func lookupOf(args []byte, id string) bool {
+	var m map[string]json.RawMessage
+	if len(args) > 4096 || json.Unmarshal(args, &m) != nil || len(m) != 1 {
+		return false
+	}
+	for _, v := range m {
+		var s string
+		return json.Unmarshal(v, &s) == nil && strings.TrimSpace(s) == id
+	}
+	return false
 }
 
 // IDs returns the identifiers the task depends on, in the order calls

@@ -143,7 +143,9 @@ type Scanner struct {
 	attempts []Attempt
 	// ids are the identifiers the task depends on (ids.go).
 	idSeen map[string]int
-	ids    []ID
+	// idByUser are the identifiers a user turn showed.
+	idByUser map[string]bool
+	ids      []ID
 }
 
 // maxPushedNames bounds the names kept of what a cap left out, per kind.
@@ -200,11 +202,11 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.touch(idx, e.CallName, args)
 		s.call(idx, e.CallName, args)
 		s.attemptCall(idx, e.CallName, e.Args)
-		s.idUse(idx, args)
+		s.idUse(idx, args, e.Args)
 	}
 	if e.Kind == Result {
 		s.attemptResult(idx, e)
-		s.idSight(idx, text)
+		s.idSight(idx, text, false)
 		s.result(idx, text)
 		if s.last != nil && s.last.lists {
 			s.list(idx, text)
@@ -251,7 +253,7 @@ func (s *Scanner) Add(idx int, e Event) {
 		}
 		s.userTurns++
 		s.interrupted = false
-		s.idSight(idx, text)
+		s.idSight(idx, text, true)
 		for _, p := range pathTokens(text) {
 			if len(s.userPaths) < MaxPaths {
 				s.userPaths[s.rel(p)] = true
