@@ -159,7 +159,7 @@ func (b *builder) suggestions() []suggestion {
 	}
 	n := 0
 	corrected := map[string]bool{}
-	for _, c := range s.Corrections() {
+	for _, c := range s.AllCorrections() {
 		corrected[c.Old], corrected[c.New] = true, true
 	}
 	for _, v := range s.IDs() {

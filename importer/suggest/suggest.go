@@ -370,8 +370,26 @@ func (s *Scanner) HoldsEvidence(sent string) bool {
 // Constraints returns the rules found, in order of first statement.
 func (s *Scanner) Constraints() []Constraint { return s.constraints }
 
-// Corrections returns the corrections found, in order.
-func (s *Scanner) Corrections() []Correction { return s.corrections }
+// AllCorrections returns every correction found, in order, superseded
+// ones too: the values a chain of corrections touched.
+func (s *Scanner) AllCorrections() []Correction { return s.corrections }
+
+// Corrections returns the corrections found, in order. One whose new
+// value a later correction replaces in turn (X, then Y for X, then Z for
+// Y) is superseded and left out: the session went on from the last.
+func (s *Scanner) Corrections() []Correction {
+	var out []Correction
+	for i, c := range s.corrections {
+		superseded := false
+		for _, later := range s.corrections[i+1:] {
+			superseded = superseded || c.New != "" && strings.EqualFold(later.Old, c.New)
+		}
+		if !superseded {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // Refuted returns the refuted hypotheses found, in order.
 func (s *Scanner) Refuted() []Refuted { return s.refuted }
