@@ -214,12 +214,8 @@ func parseLangSmith(br *bufio.Reader, b *builder) error {
 	if err := b.lsProblems(problems); err != nil {
 		return err
 	}
-	if b.opts.Index >= len(sessions) {
-		return inputErrorf(0, "--record %d: the input holds %d sessions", b.opts.Index, len(sessions))
-	}
-	b.records = len(sessions)
-	if len(sessions) > 1 {
-		b.warns = append(b.warns, fmt.Sprintf("the input holds %d sessions (threads or traces); imported session %d (%s): pick another with --record, or import all with --all", len(sessions), b.opts.Index, sessions[b.opts.Index].id))
+	if err := b.pickSession(len(sessions), "threads or traces", func(i int) string { return sessions[i].id }); err != nil {
+		return err
 	}
 	return b.lsSession(sessions[b.opts.Index])
 }

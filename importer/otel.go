@@ -115,14 +115,24 @@ func parseOTel(br *bufio.Reader, b *builder) error {
 	if err != nil {
 		return err
 	}
-	if b.opts.Index >= len(traces) {
-		return inputErrorf(0, "--record %d: the input holds %d sessions", b.opts.Index, len(traces))
-	}
-	b.records = len(traces)
-	if len(traces) > 1 {
-		b.warns = append(b.warns, fmt.Sprintf("the input holds %d sessions (a trace each, or the traces of one gen_ai.conversation.id); imported session %d (%s): pick another with --record, or import all with --all", len(traces), b.opts.Index, traces[b.opts.Index].id))
+	if err := b.pickSession(len(traces), "a trace each, or the traces of one gen_ai.conversation.id", func(i int) string { return traces[i].id }); err != nil {
+		return err
 	}
 	return b.otelTrace(traces[b.opts.Index])
+}
+
+// pickSession checks that the input holds the session opts.Index picks,
+// of n read from the whole input (what each is: kind), and says so when
+// there are several; id names one.
+func (b *builder) pickSession(n int, kind string, id func(i int) string) error {
+	if b.opts.Index >= n {
+		return inputErrorf(0, "--record %d: the input holds %d sessions", b.opts.Index, n)
+	}
+	b.records = n
+	if n > 1 {
+		b.warns = append(b.warns, fmt.Sprintf("the input holds %d sessions (%s); imported session %d (%s): pick another with --record, or import all with --all", n, kind, b.opts.Index, id(b.opts.Index)))
+	}
+	return nil
 }
 
 // otelTrace imports one trace's spans, in the order they started.

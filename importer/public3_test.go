@@ -76,7 +76,15 @@ func classScores(t *testing.T, dir string, print bool) (map[string]*score, score
 // when the overall precision or recall, or a class's, drops below the
 // "after" row docs/import.md states for it.
 func TestPublicSuggestionsThirdSet(t *testing.T) {
-	by, all := classScores(t, "../testdata/import/precision/public3", os.Getenv("PRECISION_PRINT") != "")
+	measureClasses(t, "third public set", "../testdata/import/precision/public3")
+}
+
+// measureClasses measures the labelled set in dir per class, logs the
+// figures and fails when its overall precision or recall drops below the
+// "after" row docs/import.md states for it.
+func measureClasses(t *testing.T, name, dir string) {
+	t.Helper()
+	by, all := classScores(t, dir, os.Getenv("PRECISION_PRINT") != "")
 	classes := make([]string, 0, len(by))
 	for c := range by {
 		classes = append(classes, c)
@@ -86,7 +94,7 @@ func TestPublicSuggestionsThirdSet(t *testing.T) {
 	for _, c := range classes {
 		lines = append(lines, fmt.Sprintf("%s: %v", c, *by[c]))
 	}
-	t.Logf("third public set: %v\n%s", all, strings.Join(lines, "\n"))
-	doc := documentedFigures(t, "| after, third public set |", 2)
+	t.Logf("%s: %v\n%s", name, all, strings.Join(lines, "\n"))
+	doc := documentedFigures(t, "| after, "+name+" |", 2)
 	atLeastDocumented(t, doc, []float64{all.precision(), all.recall()}, []string{"precision", "recall"})
 }
