@@ -22,7 +22,12 @@ import (
 // that is zero, the tokens of transcript.EventsText of the scenario events
 // 1..Gen.Cut. max_ratio is the scenario's compaction.max_ratio (default
 // 0.5). Counts use Input.Tokens (default o200k_base). Metrics carry
-// summary_tokens, replaced_tokens, ratio and max_ratio. Error when nothing
+// summary_tokens, replaced_tokens, ratio and max_ratio. For a recorded
+// compaction (the summary is the text the scenario records at the cut) the
+// runner passes the log's count before it (pre_tokens) as ReplacedTokens;
+// the message says so, and excerpt_tokens carries what the scenario's
+// events hold of it; without a count, the message says the denominator
+// may be an excerpt. Error when nothing
 // was replaced (no cut). A text-only summary is judged like any other.
 type CompressionCheck struct{}
 
@@ -68,11 +73,35 @@ func (CompressionCheck) Check(in *Input) []result.CheckResult {
 		"max_ratio":       maxRatio,
 	}
 	r.Message = fmt.Sprintf("summary %d tokens / replaced %d tokens = %.2f (max %.2f, %s)", summaryTokens, replaced, ratio, maxRatio, counter.Name())
+	if rc, ok := recordedHere(in, st); ok {
+		// The agent's own compaction replaced its whole context: the
+		// log's count is the denominator (the runner passes it); without
+		// one, the scenario's events may be only an excerpt of it.
+		if events := st.sd.replacedTokens(in.Gen.Cut, counter); rc.PreTokens > 0 && replaced == rc.PreTokens {
+			r.Metrics["excerpt_tokens"] = float64(events)
+			r.Message += fmt.Sprintf("; replaced is the log's count before the compaction, of which the scenario's events 1..%d hold %d tokens (an excerpt)", in.Gen.Cut, events)
+		} else {
+			r.Message += fmt.Sprintf("; the log gives no count before this compaction: replaced is the scenario's events 1..%d, an excerpt when the agent's context held more", in.Gen.Cut)
+		}
+	}
 	r.Status = result.Pass
 	if float64(summaryTokens) > maxRatio*float64(replaced) {
 		r.Status = result.Fail
 	}
 	return []result.CheckResult{r}
+}
+
+// recordedHere returns the compaction the scenario records at this cut
+// when the summary is its text: the agent's own compaction, audited.
+func recordedHere(in *Input, st *state) (*scenarios.RecordedCompaction, bool) {
+	if in.Scenario == nil || st.sum == nil {
+		return nil, false
+	}
+	rc, ok := in.Scenario.RecordedAt(in.Gen.Cut)
+	if !ok || st.sum.Text != rc.Summary {
+		return nil, false
+	}
+	return rc, true
 }
 
 // compactBufs are buffers for compactJSON, reused across summaries.

@@ -16,6 +16,7 @@ type ccLine struct {
 	UUID             string `json:"uuid"`
 	ParentUUID       string `json:"parentUuid"`
 	Timestamp        string `json:"timestamp"`
+	Cwd              string `json:"cwd"`
 	IsSidechain      bool   `json:"isSidechain"`
 	IsMeta           bool   `json:"isMeta"`
 	IsCompactSummary bool   `json:"isCompactSummary"`
@@ -126,6 +127,7 @@ func parseClaudeCode(br *bufio.Reader, b *builder) error {
 func claudeCodeLine(b *builder, d *ccDecoded, children map[string]int, branches *int) error {
 	l := &d.l
 	b.stamp(l.Timestamp)
+	b.setRoot(l.Cwd)
 	if l.ParentUUID != "" && !l.IsSidechain && (l.Type == "user" || l.Type == "assistant") {
 		children[l.ParentUUID]++
 		if children[l.ParentUUID] == 2 {

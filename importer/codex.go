@@ -37,6 +37,7 @@ type codexItem struct {
 	Status    string          `json:"status"`
 	Message   string          `json:"message"` // compacted
 	Trigger   string          `json:"trigger"` // compacted, where a version writes it
+	Cwd       string          `json:"cwd"`     // session_meta's and turn_context's
 	// Source is a session_meta's: "cli", or the subagent spawn that
 	// started the session ({"subagent": {"thread_spawn": {…}}}).
 	Source json.RawMessage `json:"source"`
@@ -125,6 +126,9 @@ func codexRecord(b *builder, d *codexDecoded) error {
 		if d.l.Type == "session_meta" && d.l.Payload != nil {
 			b.spawnCall = codexSpawnCall(d.l.Payload.Source)
 		}
+		if d.l.Payload != nil {
+			b.setRoot(d.l.Payload.Cwd)
+		}
 		b.drop(d.l.Type + " lines")
 		return nil
 	case "event_msg":
@@ -164,7 +168,9 @@ func codexResponseItem(b *builder, d *codexDecoded) error {
 			return nil
 		}
 		if role == scenarios.RoleUser && injectedContext(d.text) {
-			// Context the CLI injects as a user message is not the user's word.
+			// Context the CLI injects as a user message is not the user's
+			// word; AGENTS.md, which it injects too, is (the user wrote
+			// the file): it stays a user turn, read for the user's rules.
 			role = scenarios.RoleSystem
 		}
 		return b.text(role, d.text)
@@ -219,10 +225,11 @@ func codexSpawnCall(source json.RawMessage) string {
 }
 
 // injectedContext reports whether a user message is context the Codex CLI
-// adds by itself (environment, AGENTS.md instructions).
+// adds by itself (the environment, the permissions, the mode), not a
+// project instruction file.
 func injectedContext(text string) bool {
 	t := strings.TrimSpace(text)
-	for _, p := range []string{"<environment_context>", "<user_instructions>", "# AGENTS.md instructions"} {
+	for _, p := range []string{"<environment_context>", "<permissions instructions>", "<collaboration_mode>", "<apps_instructions>", "<skills_instructions>", "<plugins_instructions>"} {
 		if strings.HasPrefix(t, p) {
 			return true
 		}

@@ -92,6 +92,12 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 		if f, ok := lineFormat(obj); ok {
 			return Detection{Format: f}, nil
 		}
+		if _, ok := obj["resourceSpans"]; ok {
+			return Detection{Format: FormatOTel}, nil // OTLP JSON, one request a line
+		}
+		if isLangSmithRun(obj) {
+			return Detection{Format: FormatLangSmith}, nil // LangSmith runs, one a line
+		}
 		sh := shapeOf(line)
 		if isCompactBenchCase(sh, "") {
 			return Detection{Format: FormatCompactBench, Records: !oneLine(trimmed, whole)}, nil
@@ -122,6 +128,12 @@ func detectBytes(head []byte, whole bool) (Detection, error) {
 func detectDocument(t []byte) (Detection, error) {
 	sh := shapeOf(t)
 	top := sh[""]
+	if _, ok := top["resourceSpans"]; ok {
+		return Detection{Format: FormatOTel}, nil // OTLP JSON trace data
+	}
+	if isLangSmithShape(top) || isLangSmithShape(sh["/*"]) || isLangSmithShape(sh["/runs/*"]) {
+		return Detection{Format: FormatLangSmith}, nil // LangSmith runs
+	}
 	switch {
 	case isCompactBenchCase(sh, ""):
 		return Detection{Format: FormatCompactBench}, nil
@@ -285,4 +297,38 @@ func isMiniMessages(t []byte) bool {
 	rc := bytes.Contains(t, []byte("<returncode>")) || bytes.Contains(t, []byte(`\u003creturncode\u003e`))
 	return rc && !bytes.Contains(t, []byte(`"tool_calls"`)) &&
 		(bytes.Contains(t, []byte("```bash")) || bytes.Contains(t, []byte("```mswea_bash_command")))
+}
+
+// isLangSmithShape recognises a LangSmith run by its keys: a run_type with
+// inputs or outputs.
+func isLangSmithShape(keys map[string]string) bool {
+	_, typ := keys["run_type"]
+	_, in := keys["inputs"]
+	_, out := keys["outputs"]
+	return typ && (in || out)
+}
+
+// isLangSmithRun is isLangSmithShape for a decoded JSONL line (a run, or
+// the runs query's answer).
+func isLangSmithRun(obj map[string]json.RawMessage) bool {
+	keys := map[string]string{}
+	for k := range obj {
+		keys[k] = ""
+	}
+	if isLangSmithShape(keys) {
+		return true
+	}
+	runs := lsList(obj["runs"])
+	if len(runs) == 0 {
+		return false
+	}
+	var first map[string]json.RawMessage
+	if json.Unmarshal(runs[0], &first) != nil {
+		return false
+	}
+	keys = map[string]string{}
+	for k := range first {
+		keys[k] = ""
+	}
+	return isLangSmithShape(keys)
 }

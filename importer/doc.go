@@ -2,7 +2,8 @@
 // (docs/formats.md §2) that passes validation, with suggested invariants written as
 // YAML comments for the author to confirm.
 //
-// Six formats are read, each from a stream:
+// Seven formats are read, each from a stream (OTLP traces held whole,
+// since a trace's spans come in any order):
 //
 //   - FormatOpenAI: Chat Completions messages (assistant tool_calls, role
 //     "tool" replies with tool_call_id) as a JSON array, a {"messages": [...]}
@@ -27,6 +28,14 @@
 //     become notes) and the SDK's typed events ("kind"), as a JSON array,
 //     an object with "history" or "events", JSONL, or evaluation output
 //     with one instance a line.
+//   - FormatOTel: OpenTelemetry GenAI spans in OTLP JSON, one trace a
+//     session, rebuilt from each inference span's context and reply
+//     (otel.go, over the snapshots of snapshots.go).
+//   - FormatLangSmith: LangSmith run exports (the run data format, as a
+//     JSON array, JSONL, the runs query's {"runs": [...]} or a run with
+//     its child_runs), one thread or trace a session, rebuilt from each
+//     llm run's context and reply in the same way (langsmith.go); the
+//     SummarizationMiddleware's summary is a recorded compaction.
 //
 // Files that hold OpenAI or Anthropic messages somewhere else are read with
 // Options.MessagesPath, a JSON pointer into each record of a file of records

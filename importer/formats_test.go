@@ -104,17 +104,16 @@ func TestOpenAI(t *testing.T) {
 			},
 		},
 		{
-			name: "messages wrapper, content parts, bad arguments, orphan result",
+			name: "messages wrapper, content parts, bad arguments, orphan result; a leading developer message is the rules",
 			input: `{"model":"m","messages":[{"role":"developer","content":"be brief"},
 {"role":"user","content":[{"type":"text","text":"look"},{"type":"image_url","image_url":{"url":"x"}}]},
 {"role":"assistant","tool_calls":[{"id":"x","type":"function","function":{"name":"sh","arguments":"ls -l"}}]},
 {"role":"tool","tool_call_id":"nope","content":"orphan"},
 {"role":"tool","tool_call_id":"x","content":"total 0"}]}`,
 			want: []scenarios.Event{
-				system(1, "be brief"),
-				user(2, "look"),
-				call(3, "", "x", "sh", map[string]any{"input": "ls -l"}),
-				toolResult(4, "x", "ok", "total 0"),
+				user(1, "look"),
+				call(2, "", "x", "sh", map[string]any{"input": "ls -l"}),
+				toolResult(3, "x", "ok", "total 0"),
 			},
 			wantWarn: []string{"tool results with no earlier call (dropped): 1", "content parts of type image_url: 1"},
 		},
@@ -239,7 +238,7 @@ func TestClaudeCode(t *testing.T) {
 func TestCodex(t *testing.T) {
 	runFormatCases(t, importer.FormatCodex, []formatCase{
 		{
-			name: "calls, exit codes, compacted (a recorded compaction, no event), injected context",
+			name: "calls, exit codes, compacted (a recorded compaction, no event), injected context before the first event is the rules",
 			input: `{"timestamp":"2026-01-01T10:00:00Z","type":"session_meta","payload":{"id":"s"}}
 {"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>cwd</environment_context>"}]}}
 {"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"run tests"}]}}
@@ -259,19 +258,18 @@ func TestCodex(t *testing.T) {
 {"type":"response_item","payload":
 `,
 			want: []scenarios.Event{
-				system(1, "<environment_context>cwd</environment_context>"),
-				user(2, "run tests"),
-				call(3, "", "c1", "shell", map[string]any{"command": []any{"ls"}}),
-				call(4, "", "c2", "shell", map[string]any{"command": []any{"false"}}),
-				toolResult(5, "c2", "error", ""),
-				toolResult(6, "c1", "ok", "Exit code: 0\nOutput:\na b\n"),
-				call(7, "", "p1", "apply_patch", map[string]any{"input": "*** Begin Patch"}),
-				toolResult(8, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
-				call(9, "", "c4", "view", map[string]any{}),
-				toolResult(10, "c4", "ok", "listing"),
-				call(11, "", "c5", "mcp", map[string]any{}),
-				toolResult(12, "c5", "error", "denied"),
-				call(13, "", "c3", "shell", map[string]any{}),
+				user(1, "run tests"),
+				call(2, "", "c1", "shell", map[string]any{"command": []any{"ls"}}),
+				call(3, "", "c2", "shell", map[string]any{"command": []any{"false"}}),
+				toolResult(4, "c2", "error", ""),
+				toolResult(5, "c1", "ok", "Exit code: 0\nOutput:\na b\n"),
+				call(6, "", "p1", "apply_patch", map[string]any{"input": "*** Begin Patch"}),
+				toolResult(7, "p1", "error", "Exit code: 2\nOutput:\nbad patch"),
+				call(8, "", "c4", "view", map[string]any{}),
+				toolResult(9, "c4", "ok", "listing"),
+				call(10, "", "c5", "mcp", map[string]any{}),
+				toolResult(11, "c5", "error", "denied"),
+				call(12, "", "c3", "shell", map[string]any{}),
 			},
 			wantWarn: []string{"line 17: malformed", "session_meta lines: 1", "event_msg lines"},
 		},

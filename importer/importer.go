@@ -28,10 +28,16 @@ const (
 	// ground truth and evaluation items, turned into a finished scenario
 	// (invariants and probes active) rather than a skeleton.
 	FormatCompactBench Format = "compactbench"
+	// FormatOTel reads OpenTelemetry GenAI traces in OTLP JSON: one
+	// trace a session (otel.go).
+	FormatOTel Format = "otel"
+	// FormatLangSmith reads LangSmith run exports: one thread (or trace)
+	// a session (langsmith.go).
+	FormatLangSmith Format = "langsmith"
 )
 
 // Formats lists the concrete formats.
-var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench}
+var Formats = []Format{FormatOpenAI, FormatAnthropic, FormatClaudeCode, FormatCodex, FormatSWEAgent, FormatOpenHands, FormatCompactBench, FormatOTel, FormatLangSmith}
 
 // ParseFormat returns the Format named s ("" means FormatAuto), or an error
 // that lists the valid names.
@@ -191,6 +197,10 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 		err = parseSWEAgent(br, b)
 	case FormatOpenHands:
 		err = parseOpenHands(br, b)
+	case FormatOTel:
+		err = parseOTel(br, b)
+	case FormatLangSmith:
+		err = parseLangSmith(br, b)
 	default:
 		return rep, fmt.Errorf("unknown format %q", format)
 	}
@@ -249,7 +259,7 @@ func detect(br *bufio.Reader, opts *Options) (*Report, error) {
 
 // recordFormat reports whether a format reads files of records.
 func recordFormat(f Format, opts Options) bool {
-	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || opts.MessagesPath != ""
+	return f == FormatOpenAI || f == FormatAnthropic || f == FormatOpenHands || f == FormatOTel || f == FormatLangSmith || opts.MessagesPath != ""
 }
 
 // ImportEach imports every record of a file of records (benchmark
@@ -275,6 +285,12 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 	format := base.Format
 	if format == FormatCompactBench {
 		return eachCase(br, opts, base, emit)
+	}
+	if format == FormatOTel {
+		return eachTrace(br, opts, base, emit)
+	}
+	if format == FormatLangSmith {
+		return eachLangSmith(br, opts, base, emit)
 	}
 	used := map[string]bool{}
 	var tokens []string

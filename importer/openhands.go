@@ -46,6 +46,14 @@ type ohEvent struct {
 	Error             string            `json:"error"`
 	RejectionReason   string            `json:"rejection_reason"`
 	Summary           *string           `json:"summary"`
+	// LLMMetrics is what the model call behind an agent's event cost:
+	// the prompt tokens of each call (its context size).
+	LLMMetrics *struct {
+		TokenUsages []struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"token_usages"`
+	} `json:"llm_metrics"`
 }
 
 // ohState pairs observations with the actions they answer, and places
@@ -293,6 +301,14 @@ func (b *builder) ohEvent(st *ohState, e *ohEvent) error {
 
 func (b *builder) ohEventKind(st *ohState, e *ohEvent) error {
 	b.stamp(e.Timestamp)
+	if m := e.LLMMetrics; m != nil && len(m.TokenUsages) > 0 {
+		// the last call's context: prompt and reply (the size before a
+		// condensation that follows)
+		u := m.TokenUsages[len(m.TokenUsages)-1]
+		if n := u.PromptTokens + u.CompletionTokens; n > 0 {
+			b.lastTokens = n
+		}
+	}
 	if e.Kind != "" {
 		return b.ohTyped(st, e)
 	}
@@ -583,7 +599,7 @@ func (b *builder) ohCondensation(st *ohState, e *ohEvent, summary string, ids []
 		trigger = scenarios.RecordedManual
 	}
 	st.requested = false
-	return b.compaction(summary, compactionMeta{trigger: trigger, timestamp: e.Timestamp}, boundary)
+	return b.compaction(summary, compactionMeta{trigger: trigger, preTokens: b.lastTokens, timestamp: e.Timestamp}, boundary)
 }
 
 // ohTypedObservation reads an SDK observation: content parts or an output

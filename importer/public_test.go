@@ -81,7 +81,7 @@ func labelMatches(inv scenarios.Invariant, l label) bool {
 		n, want := fold(v.New), fold(l.text)
 		return l.kind == "correction" && n != "" && (strings.Contains(n, want) || strings.Contains(want, n))
 	case *scenarios.Artifact:
-		return l.kind == "artifact" && len(v.Required) == 1 && v.Required[0] == l.text
+		return l.kind == suggestionClass(inv) && len(v.Required) == 1 && v.Required[0] == l.text
 	case *scenarios.Quantity:
 		return l.kind == "quantity" && fmt.Sprintf("%g %s", v.Value, v.Unit) == l.text
 	case *scenarios.Secret:
@@ -90,6 +90,32 @@ func labelMatches(inv scenarios.Invariant, l label) bool {
 		return l.kind == "pending" && v.OpID == l.text
 	}
 	return false
+}
+
+// suggestionClass names the class of a suggestion as the labels do: its
+// type's label kind, and "id" for an artifact suggested as an identifier
+// the task depends on (id "id-N").
+func suggestionClass(inv scenarios.Invariant) string {
+	switch scenarios.Pointer(inv).(type) {
+	case *scenarios.Constraint:
+		return "constraint"
+	case *scenarios.RefutedHypothesis:
+		return "refuted"
+	case *scenarios.Correction:
+		return "correction"
+	case *scenarios.Artifact:
+		if strings.HasPrefix(inv.InvariantID(), "id-") {
+			return "id"
+		}
+		return "artifact"
+	case *scenarios.Quantity:
+		return "quantity"
+	case *scenarios.Secret:
+		return "secret"
+	case *scenarios.PendingOperation:
+		return "pending"
+	}
+	return string(inv.Type())
 }
 
 // score is a precision and recall count.

@@ -126,10 +126,10 @@ func TestRecordsWithAIRoleAndText(t *testing.T) {
 		`{"role": "human", "text": "[File: src/parse.py (2 lines total)]", "mask": true}` +
 		`], "exit_status": "submitted"}` + "\n"
 	want := []scenarios.Event{
-		system(1, "SETTING: a shell."),
-		user(2, "Fix the parser. Never edit the tests."),
-		assistant(3, "Let me look."),
-		user(4, "[File: src/parse.py (2 lines total)]"),
+		// the system prompt is the rules, not an event
+		user(1, "Fix the parser. Never edit the tests."),
+		assistant(2, "Let me look."),
+		user(3, "[File: src/parse.py (2 lines total)]"),
 	}
 	runFormatCases(t, importer.FormatOpenAI, []formatCase{
 		{name: "--messages-path", opts: importer.Options{MessagesPath: "/trajectory"}, input: rec, want: want},

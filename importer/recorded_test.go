@@ -155,3 +155,20 @@ func TestCodexCompactionWithoutItem(t *testing.T) {
 		t.Errorf("recorded %v, warnings %q", rep.Recorded, rep.Warnings)
 	}
 }
+
+// OpenHands' llm_metrics give a condensation's size before: the last
+// model call's prompt and reply before it.
+func TestOpenHandsCondensationTokens(t *testing.T) {
+	in := `[{"id": 0, "source": "user", "action": "message", "args": {"content": "Fix the handler."}},
+{"id": 1, "source": "agent", "action": "run", "args": {"command": "ls"}, "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1"}, "llm_metrics": {"token_usages": [{"prompt_tokens": 90000, "completion_tokens": 10}, {"prompt_tokens": 142000, "completion_tokens": 300}]}},
+{"id": 2, "source": "agent", "cause": 1, "observation": "run", "content": "a.py", "tool_call_metadata": {"function_name": "execute_bash", "tool_call_id": "t1"}},
+{"id": 3, "source": "agent", "action": "condensation", "args": {"forgotten_events_start_id": 0, "forgotten_events_end_id": 2, "summary": "USER_CONTEXT: fix the handler"}},
+{"id": 4, "source": "agent", "action": "message", "args": {"content": "Done."}}]`
+	var out strings.Builder
+	if _, err := importer.Import(strings.NewReader(in), &out, importer.Options{Format: importer.FormatOpenHands}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "pre_tokens: 142300") {
+		t.Errorf("no pre_tokens of the last call before the condensation:\n%s", out.String())
+	}
+}

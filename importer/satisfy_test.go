@@ -21,7 +21,7 @@ func satisfyFixtures(t *testing.T) []string {
 	files := fixtures(t)
 	for _, pat := range []string{"../testdata/import/satisfy/*.jsonl", "../testdata/import/precision/*.json*", "../testdata/import/precision/*.traj",
 		"../testdata/import/precision/public/*.json*", "../testdata/import/precision/public/*.traj",
-		"../testdata/import/precision/public2/*.json*"} {
+		"../testdata/import/precision/public2/*.json*", "../testdata/import/precision/public3/*.json*", "../testdata/import/precision/public3/*.traj", "../testdata/import/precision/public4/*.json"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +82,8 @@ func TestTallyLine(t *testing.T) {
 // keep matching their source: the comma of "TodoWrite, TaskCreate", the
 // backticks of `sandbox_permissions`; a rule whose quantity a summary
 // respells is repaired; a quantity inside a negated rule is left out with
-// the reason.
+// the reason. (The system prompt is the scenario's rules, never an event:
+// its rules are not suggested.)
 func TestSuggestionRepairs(t *testing.T) {
 	out, rep := importFile(t, "../testdata/import/satisfy/punctuation.jsonl", importer.Options{})
 	s := string(out)
@@ -90,7 +91,7 @@ func TestSuggestionRepairs(t *testing.T) {
 		`match: [never use todowrite\W+taskcreate]`,
 		`match: [do not change\W+sandbox_permissions\W+in config\.toml]`,
 		`match: [never\W+sleep]`,
-		`quantity: "30 seconds" at seq 2 — left out, no summary can pass`,
+		`quantity: "30 seconds" at seq 1 — left out, no summary can pass`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the import lacks %q", want)

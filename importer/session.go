@@ -18,6 +18,12 @@ const (
 	kindText evKind = iota
 	kindCall
 	kindResult
+	// kindRoot is no event: it gives the scanner the session's working
+	// directory (text), for the events after it.
+	kindRoot
+	// kindEdited is no event: it tells the scanner that the last call
+	// wrote the file text, which its arguments do not name.
+	kindEdited
 )
 
 // rec is one event as a parser hands it over, and as it is spilled.
@@ -30,16 +36,18 @@ type rec struct {
 	args     []byte // raw JSON, nil when the call has no arguments
 	status   string
 	note     string // said in the event's comment (how the log recorded it)
+	callIdx  int32  // a result's call (its index), -1 when none
 }
 
 // suggestEvent is what the suggestion scanner reads of r.
 func (r *rec) suggestEvent() suggest.Event {
-	e := suggest.Event{Kind: suggest.Text, Role: r.role, Text: r.text, CallName: r.callName, Args: r.args}
+	e := suggest.Event{Kind: suggest.Text, Role: r.role, Text: r.text, CallName: r.callName, Args: r.args, Status: r.status, CallIdx: -1}
 	switch r.kind {
 	case kindCall:
 		e.Kind = suggest.Call
 	case kindResult:
 		e.Kind = suggest.Result
+		e.CallIdx = int(r.callIdx)
 	}
 	return e
 }
@@ -97,6 +105,7 @@ type builder struct {
 	spawnCall string
 	cut       int
 	rules     string // a system prompt given apart from the messages
+	rootSet   bool   // the working directory was given to the scanner
 	// record names the record imported (task_id, trial, reward);
 	// records how many records the input holds; each is true under
 	// ImportEach.
@@ -131,6 +140,14 @@ func (b *builder) render(pipe <-chan rec) {
 	var buf []byte
 	idx := 0
 	for r := range pipe {
+		switch r.kind {
+		case kindRoot:
+			b.scan.SetRoot(r.text)
+			continue
+		case kindEdited:
+			b.scan.Edited(idx-1, r.text)
+			continue
+		}
 		if b.werr == nil {
 			b.scan.Add(idx, r.suggestEvent())
 			buf = appendEvent(buf[:0], &r, idx+1)
@@ -153,6 +170,23 @@ func (b *builder) stop() error {
 func (b *builder) close() {
 	b.stop()
 	b.store.close()
+}
+
+// setRoot gives the suggestion scanner the session's working directory,
+// the first one the log names: paths under it and relative to it are one
+// file. It is not an event.
+func (b *builder) setRoot(dir string) {
+	if b.rootSet || !strings.HasPrefix(dir, "/") {
+		return
+	}
+	b.rootSet = true
+	b.pipe <- rec{kind: kindRoot, text: dir}
+}
+
+// edited tells the scanner that the last call wrote path, a file its
+// arguments do not name (SWE-agent's edit writes the open file).
+func (b *builder) edited(path string) {
+	b.pipe <- rec{kind: kindEdited, text: path}
 }
 
 // drop counts one item that has no place in the scenario.
@@ -217,12 +251,24 @@ func (b *builder) put(r rec) error {
 	return nil
 }
 
-// text adds a plain text event. Empty text is ignored.
+// text adds a plain text event. Empty text is ignored. A system (or
+// developer) message before the first event is the agent's standing
+// instructions, which no agent compacts: it joins the scenario's rules
+// instead of becoming an event.
 func (b *builder) text(role scenarios.Role, text string) error {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if role == scenarios.RoleUser && b.goal == "" {
+	if role == scenarios.RoleSystem && len(b.metas) == 0 && b.pending == nil {
+		if strings.TrimSpace(b.rules) != "" {
+			b.rules += "\n\n"
+		}
+		b.rules += text
+		return nil
+	}
+	if role == scenarios.RoleUser && b.goal == "" && strings.TrimSpace(suggest.OwnText(role, text)) != "" {
+		// the user's first own words: not a project file, not the
+		// harness's template around them
 		b.goal = text
 	}
 	return b.put(rec{kind: kindText, role: role, text: b.trim(text)})
@@ -278,7 +324,7 @@ func (b *builder) result(callID, status, text string) error {
 		status = scenarios.StatusOK
 	}
 	b.metas[ref.idx].result = int32(len(b.metas))
-	return b.put(rec{kind: kindResult, role: scenarios.RoleTool, callID: ref.id, status: status, text: b.trim(text)})
+	return b.put(rec{kind: kindResult, role: scenarios.RoleTool, callID: ref.id, status: status, text: b.trim(text), callIdx: int32(ref.idx)})
 }
 
 // openCall reports whether a call with this source id exists and has no

@@ -90,9 +90,10 @@ func (b *builder) suggestions() []suggestion {
 	}
 	for i, g := range s.ArtifactGroups() {
 		req, reqIdx, edited := s.Required(g)
+		req = s.Spelled(req)
 		paths := make([]*yaml.Node, len(g))
 		for k, p := range g {
-			paths[k] = str(p)
+			paths[k] = str(s.Spelled(p))
 		}
 		why := fmt.Sprintf("artifact: near-twin paths the session touched; required is the one it edited (seq %d): check it", seqOf(reqIdx))
 		if !edited {
@@ -112,13 +113,13 @@ func (b *builder) suggestions() []suggestion {
 		paths := make([]*yaml.Node, len(sib.Paths))
 		var status []string
 		for k, p := range sib.Paths {
-			paths[k] = str(p)
-			status = append(status, p+" "+sib.Status[k])
+			paths[k] = str(s.Spelled(p))
+			status = append(status, s.Spelled(p)+" "+sib.Status[k])
 		}
 		out = append(out, suggestion{
 			why: fmt.Sprintf("artifact: same-named files in other folders; required is the one edited at seq %d: %s", seqOf(sib.Idx), strings.Join(status, ", ")),
 			node: mapping("id", str(fmt.Sprintf("artifact-%d", groups+i+1)), "type", str(result.TypeArtifact),
-				"paths", flowSeq(paths...), "required", flowSeq(str(sib.Paths[0]))),
+				"paths", flowSeq(paths...), "required", flowSeq(str(s.Spelled(sib.Paths[0])))),
 		})
 	}
 	if s.PathsFull() {
@@ -138,6 +139,38 @@ func (b *builder) suggestions() []suggestion {
 		out = append(out, suggestion{
 			why:  why,
 			node: with(h.Pattern), with: with, repairs: suggest.RepairPatterns(h.Pattern),
+		})
+	}
+	for i, a := range s.Attempts() {
+		if seqOf(a.ErrIdx) > b.cut {
+			continue // its failure is in the tail: no summary covers it
+		}
+		id := fmt.Sprintf("attempt-%d", i+1)
+		with := func(p string) *yaml.Node {
+			return mapping("id", str(id), "type", str(result.TypeRefutedHypothesis),
+				"hypothesis_seq", intNode(seqOf(a.CallIdx)), "refuted_by_seq", intNode(seqOf(a.ErrIdx)),
+				"match", flowSeq(str(p)))
+		}
+		out = append(out, suggestion{
+			why: fmt.Sprintf("refuted attempt: the call at seq %d (%q) failed %d times, first at seq %d; then %q worked (seq %d): a summary must not report the attempt as done",
+				seqOf(a.CallIdx), shorten(a.Signature, 60), a.Fails, seqOf(a.ErrIdx), shorten(a.Fix, 60), seqOf(a.FixIdx)),
+			node: with(a.Pattern), with: with, repairs: suggest.RepairPatterns(a.Pattern),
+		})
+	}
+	n := 0
+	corrected := map[string]bool{}
+	for _, c := range s.AllCorrections() {
+		corrected[c.Old], corrected[c.New] = true, true
+	}
+	for _, v := range s.IDs() {
+		if seqOf(v.Idx) > b.cut || corrected[v.Value] {
+			continue // first shown in the tail, or a corrected value the correction keeps
+		}
+		n++
+		out = append(out, suggestion{
+			why: fmt.Sprintf("id the task depends on: %s, shown at seq %d (%s), is passed to the call at seq %d", v.Value, seqOf(v.Idx), b.metas[v.Idx].role, seqOf(v.UseIdx)),
+			node: mapping("id", str(fmt.Sprintf("id-%d", n)), "type", str(result.TypeArtifact),
+				"paths", flowSeq(str(v.Value)), "required", flowSeq(str(v.Value))),
 		})
 	}
 	for i, c := range s.Corrections() {

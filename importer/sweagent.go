@@ -48,6 +48,39 @@ type sweStepNoQuery struct {
 	Action      string `json:"action"`
 	Observation string `json:"observation"`
 	Response    string `json:"response"`
+	// State is the environment after the step: an object, or a string of
+	// JSON ({"open_file": …, "working_dir": "/repo"}).
+	State json.RawMessage `json:"state"`
+}
+
+// workingDir reads the working_dir of a step's state, "" when none.
+func (s *sweStepNoQuery) workingDir() string { return s.state().WorkingDir }
+
+// openFile reads the open_file of a step's state, "" when none.
+func (s *sweStepNoQuery) openFile() string {
+	if f := s.state().OpenFile; f != "n/a" {
+		return f
+	}
+	return ""
+}
+
+type sweStepState struct {
+	WorkingDir string `json:"working_dir"`
+	OpenFile   string `json:"open_file"`
+}
+
+// state decodes a step's state; zero when it has none.
+func (s *sweStepNoQuery) state() sweStepState {
+	var st sweStepState
+	raw := s.State
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		raw = []byte(str)
+	}
+	if len(raw) > 0 {
+		json.Unmarshal(raw, &st)
+	}
+	return st
 }
 
 // maxKeptSteps bounds the text of trajectory steps kept while waiting for a
@@ -142,6 +175,7 @@ func parseSWEAgent(br *bufio.Reader, b *builder) error {
 				if err != nil {
 					return b.skipItem("trajectory step", i, err)
 				}
+				b.setRoot(s.workingDir())
 				sawSteps = true
 				kept += len(s.Thought) + len(s.Action) + len(s.Observation) + len(s.Response)
 				if kept > maxKeptSteps {
@@ -294,15 +328,25 @@ func (b *builder) sweSteps(steps []sweStep) error {
 			continue
 		}
 		id := fmt.Sprintf("step-%d", i+1)
-		if err := b.call(thought, id, commandName(action), commandArgs(action)); err != nil {
+		name := commandName(action)
+		if err := b.call(thought, id, name, commandArgs(action)); err != nil {
 			return err
 		}
-		if err := b.result(id, sweStatus(s.Observation), s.Observation); err != nil {
+		status := sweStatus(s.Observation)
+		if err := b.result(id, status, s.Observation); err != nil {
 			return err
+		}
+		if f := s.openFile(); status == scenarios.StatusOK && editsOpenFile[name] && f != "" {
+			// SWE-agent's edit names no file: it writes the open one,
+			// which the step's state names.
+			b.edited(f)
 		}
 	}
 	return nil
 }
+
+// editsOpenFile are the SWE-agent commands that write the open file.
+var editsOpenFile = map[string]bool{"edit": true, "insert": true, "append": true}
 
 func firstNonEmpty(s ...string) string {
 	for _, x := range s {

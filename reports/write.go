@@ -11,7 +11,7 @@ import (
 )
 
 // Formats are the names Write accepts.
-var Formats = []string{"json", "md", "junit", "html", "csv"}
+var Formats = []string{"json", "md", "junit", "html", "csv", "otel"}
 
 // Options tune the writers. The zero value is ready to use.
 type Options struct {
@@ -48,6 +48,8 @@ func Write(w io.Writer, r *result.Result, format string, opts Options) error {
 		return WriteHTML(w, r, opts)
 	case "csv":
 		return WriteCSV(w, r)
+	case "otel":
+		return WriteOTel(w, r)
 	default:
 		return fmt.Errorf("unknown report format %q (valid: %s)", format, strings.Join(Formats, ", "))
 	}

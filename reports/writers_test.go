@@ -36,7 +36,7 @@ func TestGolden(t *testing.T) {
 
 func TestWriteUnknownFormat(t *testing.T) {
 	err := reports.Write(&bytes.Buffer{}, small(t), "pdf", reports.Options{})
-	if err == nil || !strings.Contains(err.Error(), `unknown report format "pdf" (valid: json, md, junit, html, csv)`) {
+	if err == nil || !strings.Contains(err.Error(), `unknown report format "pdf" (valid: json, md, junit, html, csv, otel)`) {
 		t.Fatalf("err = %v, want the list of valid formats", err)
 	}
 }

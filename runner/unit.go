@@ -348,6 +348,11 @@ func (tl *timeline) generation(cutIdx, end int, trigger string, before int) {
 	resp, err := callSummarizer(u.hard, u.sum, req)
 	if resp != nil {
 		g.Call, g.Recorded = resp.Call, resp.Recorded
+		if r := resp.Recorded; r != nil && r.PreTokens > 0 {
+			// the agent compacted its whole context, which the log
+			// counts; the scenario's events may be an excerpt of it
+			g.ReplacedTokens = r.PreTokens
+		}
 	}
 	if g.Call.Spec == "" {
 		g.Call.Spec = u.spec

@@ -46,8 +46,10 @@ with "messages", or JSONL), anthropic (Messages content blocks), claude-code
 (Claude Code session logs), codex (Codex CLI rollout files), swe-agent
 (SWE-agent .traj files), openhands (OpenHands event streams and evaluation
 output), compactbench (CompactBench cases, imported as finished scenarios
-with their invariants and probes active), or auto (the default), which says
-on stderr what it detected.
+with their invariants and probes active), otel (OpenTelemetry GenAI spans in
+OTLP JSON, one trace a session), langsmith (LangSmith run exports, one thread
+or trace a session), or auto (the default), which says on stderr what it
+detected.
 
 Any file that holds OpenAI or Anthropic messages elsewhere can be imported
 with --messages-path, an RFC 6901 JSON pointer to the messages inside each

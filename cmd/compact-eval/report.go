@@ -33,13 +33,16 @@ func (f *choiceFlag) Set(v string) error {
 func init() {
 	register(&Command{
 		Name:      "report",
-		UsageLine: "report RESULT [--format json|md|junit|html|csv] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]]",
+		UsageLine: "report RESULT [--format json|md|junit|html|csv|otel] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]]",
 		Short:     "render a saved result in another format",
 		Long: `Report renders a result file written by 'compact-eval run' (result.json) as
 JSON, Markdown (for pull requests and $GITHUB_STEP_SUMMARY), JUnit XML (for CI
 test reporters), one self-contained HTML page with charts and a drill-down
 per unit, or CSV with one row per check outcome (for a spreadsheet or a
-notebook; the columns are in docs/formats.md, "CSV"). Every format is
+notebook; the columns are in docs/formats.md, "CSV"), or OpenTelemetry
+spans in OTLP JSON (otel: a trace for the run, a span per unit and per
+generation, the check results as events; docs/formats.md, "OpenTelemetry
+export"). Every format is
 rendered from the result file alone; secrets were redacted before the result
 was written.
 

@@ -24,6 +24,7 @@ type harness struct {
 	tags     []string
 	headings []string
 	tasks    []string
+	projects []string
 }
 
 var loadHarness = sync.OnceValue(func() *harness { return parseHarness(boilerplateData) })
@@ -47,6 +48,8 @@ func parseHarness(data string) *harness {
 			h.headings = append(h.headings, f[2])
 		case "task":
 			h.tasks = append(h.tasks, f[2])
+		case "project":
+			h.projects = append(h.projects, f[2])
 		}
 	}
 	return h
@@ -176,6 +179,118 @@ func (h *harness) taskRegions(text string) []string {
 	return out
 }
 
+// projectEnds are the closing tags that end a project instruction block:
+// the wrappers the agents put around such a file.
+var projectEnds = []string{"</instructions>", "</user_instructions>", "</system-reminder>"}
+
+// projectBlocks takes out of a turn the project instruction files it
+// shows (AGENTS.md, CLAUDE.md as the agent hands them to the model): the
+// body of each, the user's standing rules, and the text without them. A
+// block opens on a line holding a project marker and runs to the closing
+// tag of the block around it, the next marker or the end; the marker's
+// line and the wrapper tags are not its body, and neither is a sentence
+// holding a harness phrase (the reminder's own "you MUST follow them").
+func (h *harness) projectBlocks(text string) (bodies []string, rest string) {
+	lower := strings.ToLower(text)
+	found := false
+	for _, m := range h.projects {
+		if strings.Contains(lower, m) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return nil, text
+	}
+	lines := strings.Split(text, "\n")
+	var out, body []string
+	in := false
+	flush := func() {
+		if b := strings.TrimSpace(strings.Join(body, "\n")); b != "" {
+			bodies = append(bodies, h.dropPhrases(h.dropSections(h.dropTags(b))))
+		}
+		body, in = nil, false
+	}
+	for _, line := range lines {
+		folded := strings.ToLower(line)
+		marker := ""
+		for _, m := range h.projects {
+			if strings.Contains(folded, m) {
+				marker = m
+				break
+			}
+		}
+		if marker != "" {
+			flush()
+			in = true
+			// what follows the marker on its line is the file's first line
+			// (<user_instructions>Never push…)
+			if i := strings.Index(folded, marker); i >= 0 {
+				body = append(body, line[i+len(marker):])
+			}
+			continue
+		}
+		if !in {
+			out = append(out, line)
+			continue
+		}
+		end := -1
+		for _, e := range projectEnds {
+			if i := strings.Index(folded, e); i >= 0 && (end < 0 || i < end) {
+				end = i
+			}
+		}
+		if end >= 0 {
+			body = append(body, line[:end])
+			rest := line[end:]
+			flush()
+			if strings.HasPrefix(strings.ToLower(rest), "</system-reminder>") {
+				out = append(out, rest) // the wrapper's end, for dropTags
+			}
+			continue
+		}
+		if t := strings.TrimSpace(folded); t == "<instructions>" || t == "</instructions>" {
+			continue
+		}
+		body = append(body, line)
+	}
+	flush()
+	return bodies, strings.Join(out, "\n")
+}
+
+// dropPhrases removes the sentences of text that hold a harness phrase.
+func (h *harness) dropPhrases(text string) string {
+	var kept []string
+	for _, line := range strings.Split(text, "\n") {
+		if h.holdsPhrase(line) {
+			var parts []string
+			for _, sent := range SplitSentences(line) {
+				if !h.holdsPhrase(sent) {
+					parts = append(parts, sent)
+				}
+			}
+			line = strings.Join(parts, " ")
+		}
+		kept = append(kept, line)
+	}
+	return strings.Join(kept, "\n")
+}
+
+// ProjectInstructions returns the project instruction files a turn shows
+// (AGENTS.md, CLAUDE.md; see projectBlocks) and its text without them.
+func ProjectInstructions(text string) (bodies []string, rest string) {
+	return loadHarness().projectBlocks(text)
+}
+
+// OwnText is what of a user or system turn is not the harness's: its text
+// with the project instruction files and the agent framework's boilerplate
+// taken out ("" for a turn that was only theirs).
+func OwnText(role scenarios.Role, text string) string {
+	_, rest := ProjectInstructions(text)
+	body, _ := ownText(role, rest)
+	return body
+}
+
 // ownText splits a user or system turn into the text whose rules are the
 // user's or the task's (body) and the sentences of a harness template that
 // state the task's scope (scope: "you don't have to modify the tests"). A
@@ -198,20 +313,7 @@ func ownText(role scenarios.Role, text string) (body string, scope []string) {
 	if n == 0 {
 		return text, scope
 	}
-	var kept []string
-	for _, line := range strings.Split(text, "\n") {
-		if h.holdsPhrase(line) {
-			var parts []string
-			for _, sent := range SplitSentences(line) {
-				if !h.holdsPhrase(sent) {
-					parts = append(parts, sent)
-				}
-			}
-			line = strings.Join(parts, " ")
-		}
-		kept = append(kept, line)
-	}
-	return strings.Join(kept, "\n"), scope
+	return h.dropPhrases(text), scope
 }
 
 // scopeRuleRE finds, in folded text, a rule on what the task may change:

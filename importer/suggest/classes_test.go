@@ -66,6 +66,18 @@ func TestToolErrorCorrection(t *testing.T) {
 			want: []Correction{{Idx: 1, Old: "deploy/payments-api", New: "payment-api", Text: `Error from server (NotFound): deployments.apps "payments-api" not found. Did you mean "payment-api"?`, ByTool: true}},
 		},
 		{
+			name: "a chain of retries: only the last value is the correction, the ones between were superseded",
+			events: []Event{
+				callRec("update", `{"payment_id": "gift_card_7480005"}`),
+				resultRec("Error: gift card balance is not enough"),
+				callRec("update", `{"payment_id": "gift_card_6276644"}`),
+				resultRec("Error: gift card balance is not enough"),
+				callRec("update", `{"payment_id": "gift_card_7091239"}`),
+				resultRec("ok"),
+			},
+			want: []Correction{{Idx: 3, Old: "gift_card_6276644", New: "gift_card_7091239", Text: "Error: gift card balance is not enough", ByTool: true}},
+		},
+		{
 			name: "near miss: the retry changes two things",
 			events: []Event{
 				callRec("shell", `{"cmd": "cat /etc/app/config.yaml"}`),

@@ -41,6 +41,26 @@ var (
 	}
 )
 
+// pastParticiples are irregular participles after "must have" that make it
+// a guess about the past.
+var pastParticiples = map[string]bool{"been": true, "left": true, "done": true, "gone": true, "lost": true, "forgot": true,
+	"forgotten": true, "put": true, "set": true, "run": true, "made": true, "sent": true, "got": true, "gotten": true, "read": true}
+
+// epistemic reports "must have" before a participle: a guess about what
+// happened ("it must have been the cache", "I must have left it"), not an
+// obligation ("the service must have two replicas").
+func epistemic(modal, after []string) bool {
+	if len(modal) != 1 || modal[0] != "must" || len(after) < 2 || after[0] != "have" {
+		return false
+	}
+	w := trimWord(after[1])
+	return pastParticiples[w] || strings.HasSuffix(w, "ed") && len(w) > 4
+}
+
+// listMarkerRE is a list item's marker at the start of a line: "- ",
+// "* ", "• ", "1. ", "2) ".
+var listMarkerRE = lazyre.New(`^(?:[-*•+]|\d{1,2}[.)])\s+`)
+
 // rules finds imperative rules in user and system text, in either polarity
 // ("never X", "always Y", "X must remain Z", "only use W", Spanish too).
 func (s *Scanner) rules(idx int, text string, user bool) {
@@ -53,6 +73,9 @@ func (s *Scanner) rules(idx int, text string, user bool) {
 		if strings.HasSuffix(sent, "?") || looksLikeOutput(sent) {
 			continue
 		}
+		// a list item's marker is not the rule's first word: "- Never
+		// push to main." in a project file is "Never push to main."
+		sent = listMarkerRE.ReplaceAllString(sent, "")
 		folded := strings.ToLower(textmatch.Fold(sent))
 		for _, clause := range splitClauses(folded) {
 			pattern := rulePattern(clause)
@@ -172,6 +195,9 @@ func rulePattern(clause string) string {
 		}
 		modal := strings.Fields(clause[loc[0]:loc[1]])
 		after := strings.Fields(clause[loc[1]:])
+		if epistemic(modal, after) {
+			return "" // "I must have left it somewhere": a guess, no rule
+		}
 		if len(before) == 0 && len(after) == 0 {
 			return ""
 		}
@@ -182,6 +208,9 @@ func rulePattern(clause string) string {
 		return ""
 	}
 	if p := obligationPattern(clause); p != "" {
+		return p
+	}
+	if p := refusalPattern(clause); p != "" {
 		return p
 	}
 	return processPattern(clause)

@@ -66,6 +66,8 @@ var (
 	// softeners between the modal and its verb that change nothing.
 	softeners = map[string]bool{"also": true, "still": true, "really": true, "definitely": true, "always": true, "just": true,
 		"only": true, "both": true, "each": true, "all": true, "ideally": true}
+	// firstPerson opens a clause the speaker is the subject of.
+	firstPerson = map[string]bool{"i": true, "i'm": true, "im": true, "i've": true, "i'd": true, "i'll": true}
 	// timing words that make the clause an expectation of a change just
 	// made ("it should work now").
 	timing = map[string]bool{"now": true, "already": true, "again": true, "then": true, "soon": true, "eventually": true, "afterwards": true}
@@ -116,6 +118,9 @@ func obligationPattern(clause string) string {
 	}
 	if subject == "i" && !negated {
 		return "" // the speaker's own errand
+	}
+	if len(own) > 1 && (subject == "and" || subject == "but" || subject == "so") && firstPerson[trimWord(own[0])] && !negated {
+		return "" // "I'm short of money and need to downgrade": the errand again, its subject elided
 	}
 	// the verb: past softeners; a "not" after the modal negates it
 	i := 0

@@ -26,6 +26,7 @@ func TestObligationRules(t *testing.T) {
 		{"If an upload fails, the client should retry with backoff.", "the client must retry with backoff"},
 		{"The reader app should work offline.", "the reader app must work offline"},
 		{"It should be a static site with no server.", "it must be a static site"},
+		{"The importer is slow and needs to stream its input.", "the importer is slow and must stream its input"},
 		// no obligation, a scope rule: kept in its own words
 		{"You don't need to update the changelog.", "you don't need to update the changelog"},
 	}
@@ -55,6 +56,7 @@ func TestObligationRules(t *testing.T) {
 		"If the job should stall, ping me.",
 		"Should you need credentials, ask Dana.",
 		"I need to step out for a bit.",
+		"I'm having some issues with money and need to downgrade my flights.",
 		"That should do the trick.",
 		"The suite should pass again.",
 		"That should be it.",

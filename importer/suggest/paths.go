@@ -52,24 +52,91 @@ func (s *Scanner) touch(idx int, name, args string) {
 	if m := moveRE.FindStringSubmatch(args); m != nil {
 		from, to := pathTokens(m[1]), pathTokens(m[2])
 		if len(from) == 1 && len(to) == 1 && from[0] != to[0] && len(s.renames) < maxArtifactSets {
-			s.renames = append(s.renames, [2]string{from[0], to[0]})
+			s.renames = append(s.renames, [2]string{s.rel(from[0]), s.rel(to[0])})
 		}
 	}
-	for _, tok := range pathTokens(args) {
-		info, ok := s.paths[tok]
-		if !ok {
-			if len(s.paths) >= MaxPaths {
-				s.pathsFull = true
-				continue
-			}
-			info = &pathInfo{first: idx, order: len(s.paths), edited: -1}
-			s.paths[tok] = info
+	for _, raw := range pathTokens(args) {
+		tok, info := s.pathAt(idx, raw)
+		if info == nil {
+			continue
 		}
-		info.last = idx
-		if writes || edited[tok] {
+		if writes || edited[tok] || edited[raw] {
 			info.edited = idx
 		}
 	}
+}
+
+// pathAt records that the event at idx names the path written raw, and
+// returns the file's key and record (nil once MaxPaths files are known).
+func (s *Scanner) pathAt(idx int, raw string) (string, *pathInfo) {
+	tok := s.rel(raw)
+	info, ok := s.paths[tok]
+	if !ok {
+		if len(s.paths) >= MaxPaths {
+			s.pathsFull = true
+			return tok, nil
+		}
+		info = &pathInfo{first: idx, order: len(s.paths), edited: -1, spelled: raw}
+		s.paths[tok] = info
+	}
+	if raw == tok {
+		info.spelled = tok // the short form, as the session wrote it
+	}
+	info.last = idx
+	return tok, info
+}
+
+// Edited records that the event at idx (a call, or the result after it)
+// wrote path, which the call's arguments do not name: SWE-agent's edit
+// command writes the open file.
+func (s *Scanner) Edited(idx int, path string) {
+	for _, raw := range pathTokens(path) {
+		if _, info := s.pathAt(idx, raw); raw == path && info != nil {
+			info.edited = idx
+		}
+	}
+}
+
+// SetRoot gives the session's working directory (a Claude Code line's
+// cwd, a Codex session's, a SWE-agent's working_dir): a path under it and
+// the same path relative to it are one file, "/work/repo/lib/x.ex" and
+// "lib/x.ex". Paths scanned before it are left as they were.
+func (s *Scanner) SetRoot(dir string) {
+	dir = strings.TrimRight(dir, "/")
+	if strings.HasPrefix(dir, "/") && len(dir) > 1 {
+		s.root = dir + "/"
+	}
+}
+
+// rel is p relative to the session's root when it is under it, without a
+// leading "./": the key one file is known by however it is written.
+func (s *Scanner) rel(p string) string {
+	if s.root != "" && strings.HasPrefix(p, s.root) && len(p) > len(s.root) {
+		p = p[len(s.root):]
+	}
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	return p
+}
+
+// Spelled is how the session wrote the file known as key (a path of
+// ArtifactGroups, Required or Siblings): the short form when any event
+// wrote it so, else the first form seen. A suggestion names it so, since
+// the artifact check looks for a path as an event writes it.
+func (s *Scanner) Spelled(key string) string { return s.spelled(key) }
+
+// spelled is how the session wrote the file known as key: the short form
+// when any event wrote it so, else the first form seen. A suggestion names
+// it so, since the artifact check looks for a path as an event writes it.
+func (s *Scanner) spelled(key string) string {
+	if info, ok := s.paths[key]; ok && info.spelled != "" {
+		return info.spelled
+	}
+	if sp, ok := s.listedAs[key]; ok {
+		return sp
+	}
+	return key
 }
 
 // pathTokens returns the whole path tokens of text: a path is cut only at
@@ -367,9 +434,14 @@ func (s *Scanner) list(idx int, text string) {
 	if len(text) > maxScanChars {
 		text = text[:maxScanChars]
 	}
-	for _, p := range pathTokens(text) {
+	for _, raw := range pathTokens(text) {
+		p := s.rel(raw)
 		if _, ok := s.listed[p]; !ok && len(s.listed) < MaxPaths {
 			s.listed[p] = idx
+			s.listedAs[p] = raw
+		}
+		if raw == p {
+			s.listedAs[p] = p
 		}
 	}
 }
@@ -426,7 +498,7 @@ func (s *Scanner) Siblings() []Sibling {
 		}
 		sort.Strings(others)
 		for _, p := range others {
-			if len(sib.Paths) == maxSiblings+1 || !sameNameElsewhere(e.path, p) {
+			if len(sib.Paths) == maxSiblings+1 || !s.sameNameElsewhere(e.path, p) {
 				continue
 			}
 			status := "listed by a tool"
@@ -448,9 +520,16 @@ func (s *Scanner) Siblings() []Sibling {
 
 // sameNameElsewhere reports b as a file of a's name in another folder, not
 // a's own path written relative or absolute ("src/a.py", "/repo/src/a.py").
-func sameNameElsewhere(a, b string) bool {
+// Once the session's root is known, paths under it are relative already:
+// an absolute path left is outside the repository, another file even when
+// it ends with the relative one ("/work/repo2/lib/x.ex" beside "lib/x.ex"
+// under /work/repo).
+func (s *Scanner) sameNameElsewhere(a, b string) bool {
 	if a == b || a[strings.LastIndexByte(a, '/')+1:] != b[strings.LastIndexByte(b, '/')+1:] {
 		return false
+	}
+	if s.root != "" && strings.HasPrefix(a, "/") != strings.HasPrefix(b, "/") {
+		return true
 	}
 	return !strings.HasSuffix(a, "/"+b) && !strings.HasSuffix(b, "/"+a)
 }

@@ -38,6 +38,11 @@ type Event struct {
 	Text     string
 	CallName string // a call's tool
 	Args     []byte // a call's arguments, raw JSON; nil when it has none
+	// Status is a result's status (scenarios.StatusOK, StatusError,
+	// StatusTimeout); CallIdx is the index of the call it answers, -1
+	// when unknown.
+	Status  string
+	CallIdx int
 }
 
 // Constraint is a rule stated in the sentence of the event at Idx,
@@ -88,9 +93,10 @@ type Secret struct {
 }
 
 type pathInfo struct {
-	first, last int // event indexes of the calls that touched it
-	order       int // order of first sight
-	edited      int // index of the last call that wrote it, -1 when none
+	first, last int    // event indexes of the calls that touched it
+	order       int    // order of first sight
+	edited      int    // index of the last call that wrote it, -1 when none
+	spelled     string // how the session wrote it (see Scanner.spelled)
 }
 
 // claim is an assistant statement that a later event may refute.
@@ -116,18 +122,30 @@ type Scanner struct {
 	claims      []claim
 	userPaths   map[string]bool // paths the user named (bounded)
 	userTurns   int
-	interrupted bool            // the user interrupted the agent: the next user turn redirects it
-	last        *lastCall       // the latest tool call
-	failed      *failedCall     // a call whose result was an error, waiting for a retry
-	lastResult  int             // index of the latest tool result, -1 before any
-	listed      map[string]int  // paths seen only in tool output, by first index (bounded)
-	renames     [][2]string     // (from, to) of the calls that moved a file
-	commands    map[string]bool // tool names and shell commands the calls ran (bounded)
+	interrupted bool              // the user interrupted the agent: the next user turn redirects it
+	last        *lastCall         // the latest tool call
+	failed      *failedCall       // a call whose result was an error, waiting for a retry
+	lastResult  int               // index of the latest tool result, -1 before any
+	listed      map[string]int    // paths seen only in tool output, by first index (bounded)
+	listedAs    map[string]string // how tool output wrote each listed path
+	root        string            // the session's working directory and "/", "" when unknown
+	renames     [][2]string       // (from, to) of the calls that moved a file
+	commands    map[string]bool   // tool names and shell commands the calls ran (bounded)
 	// pushed counts, by kind, the suggestions a cap left out; pushedNames
 	// names the first few.
 	pushed        map[string]int
 	pushedNames   map[string][]string
 	artifactsOver int // near-twin groups past maxArtifactSets (set by ArtifactGroups)
+	// sigs are the signatures of the calls awaiting a result, tried the
+	// failures by signature, attempts the refuted attempts (attempts.go).
+	sigs     map[int]callSig
+	tried    map[string]*tries
+	attempts []Attempt
+	// ids are the identifiers the task depends on (ids.go).
+	idSeen map[string]int
+	// idByUser are the identifiers a user turn showed.
+	idByUser map[string]bool
+	ids      []ID
 }
 
 // maxPushedNames bounds the names kept of what a cap left out, per kind.
@@ -157,7 +175,7 @@ type Capped struct {
 // it after ArtifactGroups.
 func (s *Scanner) Capped() []Capped {
 	var out []Capped
-	for _, k := range []string{"constraint", "quantity", "secret"} {
+	for _, k := range []string{"constraint", "quantity", "secret", "attempt", "id"} {
 		if n := s.pushed[k]; n > 0 {
 			out = append(out, Capped{Kind: k, N: n, Names: s.pushedNames[k]})
 		}
@@ -171,7 +189,7 @@ func (s *Scanner) Capped() []Capped {
 // New returns a scanner that has seen no event.
 func New() *Scanner {
 	return &Scanner{secretIdx: map[string]int{}, paths: map[string]*pathInfo{}, seen: map[string]bool{}, userPaths: map[string]bool{},
-		listed: map[string]int{}, lastResult: -1, commands: map[string]bool{}}
+		listed: map[string]int{}, listedAs: map[string]string{}, lastResult: -1, commands: map[string]bool{}}
 }
 
 // Add scans the event at idx (0-based, in order).
@@ -183,8 +201,12 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.secretTokens(idx, args)
 		s.touch(idx, e.CallName, args)
 		s.call(idx, e.CallName, args)
+		s.attemptCall(idx, e.CallName, e.Args)
+		s.idUse(idx, args, e.Args)
 	}
 	if e.Kind == Result {
+		s.attemptResult(idx, e)
+		s.idSight(idx, text, false)
 		s.result(idx, text)
 		if s.last != nil && s.last.lists {
 			s.list(idx, text)
@@ -197,6 +219,17 @@ func (s *Scanner) Add(idx int, e Event) {
 	}
 	if len(text) > maxScanChars {
 		text = text[:maxScanChars]
+	}
+	if e.Role == scenarios.RoleUser || e.Role == scenarios.RoleSystem {
+		// A project instruction file (AGENTS.md, CLAUDE.md) holds the
+		// user's standing rules, whoever's turn shows it and whatever
+		// harness block wraps it; the turn's own text is read apart.
+		var bodies []string
+		bodies, text = ProjectInstructions(text)
+		for _, body := range bodies {
+			s.rules(idx, body, true)
+			s.quantity(idx, body)
+		}
 	}
 	switch e.Role {
 	case scenarios.RoleUser:
@@ -220,9 +253,10 @@ func (s *Scanner) Add(idx int, e Event) {
 		}
 		s.userTurns++
 		s.interrupted = false
+		s.idSight(idx, text, true)
 		for _, p := range pathTokens(text) {
 			if len(s.userPaths) < MaxPaths {
-				s.userPaths[p] = true
+				s.userPaths[s.rel(p)] = true
 			}
 		}
 		s.rules(idx, text, true)
@@ -336,8 +370,26 @@ func (s *Scanner) HoldsEvidence(sent string) bool {
 // Constraints returns the rules found, in order of first statement.
 func (s *Scanner) Constraints() []Constraint { return s.constraints }
 
-// Corrections returns the corrections found, in order.
-func (s *Scanner) Corrections() []Correction { return s.corrections }
+// AllCorrections returns every correction found, in order, superseded
+// ones too: the values a chain of corrections touched.
+func (s *Scanner) AllCorrections() []Correction { return s.corrections }
+
+// Corrections returns the corrections found, in order. One whose new
+// value a later correction replaces in turn (X, then Y for X, then Z for
+// Y) is superseded and left out: the session went on from the last.
+func (s *Scanner) Corrections() []Correction {
+	var out []Correction
+	for i, c := range s.corrections {
+		superseded := false
+		for _, later := range s.corrections[i+1:] {
+			superseded = superseded || c.New != "" && strings.EqualFold(later.Old, c.New)
+		}
+		if !superseded {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // Refuted returns the refuted hypotheses found, in order.
 func (s *Scanner) Refuted() []Refuted { return s.refuted }
