@@ -298,7 +298,8 @@ var globRe = regexp.MustCompile(`[\w.~/-]*[*?][\w.~/*?-]*`)
 // globs makes the check uncertain when a glob of the summary selects a
 // lookalike ("config/db.y*ml", "values-prod.*", "/var/log/billing/*.log"):
 // a glob is no name, it stands for every file it matches, and which one
-// it means is not said.
+// it means is not said. A glob the session itself wrote (a command it ran,
+// copied by the summary) chooses nothing.
 func (a *artifactRun) globs() {
 	if a.unsure != nil {
 		return
@@ -308,8 +309,8 @@ func (a *artifactRun) globs() {
 			continue
 		}
 		for _, g := range globRe.FindAllString(l.text, -1) {
-			if !strings.ContainsAny(g, "./") {
-				continue
+			if !strings.ContainsAny(g, "./") || a.sessionWrote(g) {
+				continue // the session's own command ("ls values-*.yaml"), copied
 			}
 			if why := a.globAmbiguous(g); why != "" {
 				a.unsure = &result.Evidence{Pointer: l.ptr, Text: g,
@@ -318,6 +319,17 @@ func (a *artifactRun) globs() {
 			}
 		}
 	}
+}
+
+// sessionWrote reports whether an event up to the bound holds s as
+// written.
+func (a *artifactRun) sessionWrote(s string) bool {
+	for i, ev := range a.st.sd.sc.Events {
+		if ev.Seq <= a.bound && strings.Contains(a.st.sd.raw[i], s) {
+			return true
+		}
+	}
+	return false
 }
 
 // globAmbiguous says what makes glob g stand for no one file of the

@@ -42,7 +42,8 @@
 // ('compact-eval validate --show FILE' prints a scenario's timeline, cuts and
 // anchors). Under each command is what it prints, or its first lines: a line
 // … stands for lines left out, (stderr) for where standard error's lines
-// start (a run's progress: here, not a terminal, its last line), (no
+// start (a run's progress: here, not a terminal, a plain line every 10 s and
+// its last line), (no
 // output) for a command that prints nothing, (exit N) for an exit code other than 0, and <version> for the
 // version you have. A test runs the examples in this order and compares
 // their output with these lines:
@@ -67,6 +68,7 @@
 //	…
 //	result: base/result.json
 //	(stderr)
+//	…
 //	progress: 84/84 units, 0 errored, 0 requests (0 retries, 0 from the cache), 3s elapsed
 //
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
@@ -78,6 +80,7 @@
 //	gates:
 //	  ok   min-pass secret=1: 1 summarizer × check type rates hold
 //	(stderr)
+//	…
 //	progress: 21/21 units, 0 errored, 0 requests (0 retries, 0 from the cache), 1s elapsed
 //
 //	$ compact-eval report base/result.json --format md -o base.md
