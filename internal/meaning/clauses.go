@@ -42,7 +42,8 @@ func clauses(toks []Token) []Clause {
 		}
 		switch {
 		case code && tk.W != "\n":
-		case tk.Word && contrastWords[tk.W] && i > start:
+		case tk.Word && contrastWords[tk.W] && i > start && !(tk.W == "yet" && toks[i-1].W == "not"):
+			// "not yet" is no contrast: "not yet approved", "not yet finished"
 			flush(i)
 		case tk.Word:
 		case sentenceMarks[tk.W] && !(tk.W == "." && i > 0 && abbreviations[toks[i-1].W]):
