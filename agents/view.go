@@ -150,6 +150,7 @@ func summaryUnits(raw json.RawMessage) []string {
 	for _, c := range s.Constraints {
 		add(c.Text)
 	}
+	out = append(out, typedStateUnits(&s, paren)...)
 	for _, d := range s.Decisions {
 		add(d.Text)
 	}
@@ -183,6 +184,58 @@ func summaryUnits(raw json.RawMessage) []string {
 		add(n)
 	}
 	add(s.Text)
+	return out
+}
+
+// typedStateUnits renders contract 1.3's approvals and handoff as units:
+// an approval with who gave it, what it covers, what it is tied to, until
+// when and whether it still holds; the handoff's session, reason,
+// approved artifacts and unresolved operations.
+func typedStateUnits(s *summary.Summary, paren func(string) string) []string {
+	var out []string
+	join := func(parts ...string) {
+		var keep []string
+		for _, p := range parts {
+			if strings.TrimSpace(p) != "" {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, strings.Join(keep, " "))
+		}
+	}
+	for _, a := range s.Approvals {
+		st := a.Status
+		if st == "" {
+			st = summary.ApprovalValid
+		}
+		if a.InvalidatedBy > 0 {
+			st += fmt.Sprintf(" since #%d", a.InvalidatedBy)
+		}
+		by, scope, res, exp := "", "", "", ""
+		if a.Approver != "" {
+			by = "approved by " + a.Approver
+		}
+		if a.Scope != "" {
+			scope = "scope: " + a.Scope
+		}
+		if a.Resource != "" {
+			res = "tied to " + a.Resource
+		}
+		if a.Expires != "" {
+			exp = "until " + a.Expires
+		}
+		join("approval:", a.Text, by, scope, res, exp, paren(st))
+	}
+	if h := s.Handoff; h != nil {
+		join("handoff from session", h.PreviousSession+":", h.Reason)
+		if len(h.ApprovedArtifacts) > 0 {
+			join("approved for use:", strings.Join(h.ApprovedArtifacts, ", "))
+		}
+		if len(h.Unresolved) > 0 {
+			join("unresolved:", strings.Join(h.Unresolved, ", "))
+		}
+	}
 	return out
 }
 
