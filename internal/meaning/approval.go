@@ -77,15 +77,23 @@ type approvalSignals struct {
 func (t *Text) approvalSignals(ci int, ms []Mention) (approvalSignals, bool) {
 	var a approvalSignals
 	other := t.others(ms)
+	otherDenied := false
 	for _, h := range t.hitsOf(ci, Approve, Unapproved, Invalid, Holds) {
 		cue := quote(t.words(h.T0, h.T1))
 		n, negated := t.negationBefore(ci, h.T0)
 		if (h.Class == Unapproved || h.Class == Invalid) && t.aboutOther(h, ms, other) {
-			continue // "eu-west-2 is not approved": said of something else
+			// "eu-west-2 is not approved", "approval of sha256:77c0… is to
+			// be requested": said of something else, which it does not
+			// approve
+			otherDenied = true
+			continue
 		}
 		switch {
 		case h.Class == Approve && negated:
 			a.denied = orFirst(a.denied, "approval denied: "+quote(t.words(n.T0, h.T1)))
+		case h.Class == Approve && t.requested(ci, h):
+			// "ask Dana to approve the new digest": an approval to come
+			a.denied = orFirst(a.denied, "asks for an approval: "+cue)
 		case h.Class == Approve && a.approve == "":
 			a.approve, a.act = cue, t.approvalAct(ci, h)
 		case h.Class == Unapproved && !negated:
@@ -102,9 +110,9 @@ func (t *Text) approvalSignals(ci int, ms []Mention) (approvalSignals, bool) {
 		a.used = append(a.used, h)
 	}
 	if a.approve == "" && a.denied == "" && a.invalid == "" {
-		return a, false
+		return a, otherDenied && a.holds != ""
 	}
-	if a.denied == "" && a.invalid == "" {
+	if a.denied == "" && a.invalid == "" && !otherDenied {
 		a.widened = t.widening(ci, ms)
 	}
 	return a, true
@@ -229,6 +237,17 @@ func (t *Text) approvalAct(ci int, h Hit) bool {
 	// "Dana approved the canary": an agent before the verb; a verb that
 	// opens its clause ("Approved for eu-west-1") states it
 	return prev >= 0 && !leadWords[t.toks[prev].W]
+}
+
+// infinitives before a verb of approval make it one to come: "to
+// approve", "para aprobar", "que apruebe".
+var infinitives = set(`to para que por`)
+
+// requested reports whether a verb of approval is asked for, not said:
+// it follows "to", "para" or "que".
+func (t *Text) requested(ci int, h Hit) bool {
+	prev := t.prevWord(ci, h.T0)
+	return h.Sense == "verb" && prev >= 0 && infinitives[t.toks[prev].W]
 }
 
 // prevWord returns the index of the word before token i in clause ci, or

@@ -78,6 +78,7 @@ func TestReadApproval(t *testing.T) {
 		{"The canary to eu-west-1 is approved by Dana until 18:00 UTC.", false, "restates"},
 		{"Canary: approved for eu-west-1 only.", false, "restates"},
 		{"El canario de eu-west-1 está aprobado por Dana.", false, "restates"},
+		{"El canario de eu-west-2 no. Aprobado por Dana el canario de eu-west-1.", false, "restates"},
 		{"The canary is approved for all regions.", false, "contradicts"},
 		{"Dana approved the canary for eu-west-2 as well.", false, "contradicts"},
 		{"The canary is not approved.", false, "contradicts"},
@@ -96,6 +97,8 @@ func TestReadApproval(t *testing.T) {
 		{"Dana approved the canary of sha256:3f9a11 at #14.", true, "unclear"},
 		{"The canary is approved until 18:00 UTC.", true, "unclear"},
 		{"The canary approval is not expired.", true, "contradicts"},
+		{"Ask Dana to approve the canary of sha256:77c0de.", true, "restates"},
+		{"Ask Dana to approve the canary again.", false, "contradicts"},
 	} {
 		rs := New(textmatch.Fold(tc.text)).ReadApproval(s, tc.stale)
 		if got := verdictOf(rs, func(r ApprovalReading) Verdict { return r.Verdict }); got != tc.want {
@@ -166,6 +169,12 @@ func TestReadStep(t *testing.T) {
 		{"terraform apply without CAB approval", true, false, "contradicts"},
 		{"terraform apply was run at 14:02.", false, false, "contradicts"},
 		{"Maybe terraform apply tomorrow.", false, false, "unclear"},
+		{"terraform apply queda para después de ese visto bueno", false, false, "restates"},
+		{"Then terraform apply, after that sign-off.", false, false, "restates"},
+		{"Then terraform apply, no sign-off needed.", false, false, "contradicts"},
+		{"terraform apply without approval", true, false, "contradicts"},
+		{"terraform apply needs approval first", true, false, "restates"},
+		{"Aplicar terraform apply sin aprobación.", false, false, "contradicts"},
 		{"The dry-run was done.", false, false, "unclear"},
 	} {
 		rs, _ := New(textmatch.Fold(tc.text)).ReadStep(w, tc.list, tc.gated)

@@ -39,6 +39,12 @@ func (t *Text) ReadStep(w *Workflow, list, gated bool) (rs []StepReading, open b
 	}
 	for ci := range t.clauses {
 		gs, why := t.gateState(ci, matchesOf(t.mentions(ci, gate)))
+		switch {
+		case gs == gateNone && t.approvalWaived(ci):
+			gs, why = gateSkipped, "its approval waived" // "no sign-off needed", "sin aprobación"
+		case gs == gateNone && t.approvalAhead(ci):
+			gs = gateOpen // "after that sign-off", "tras esa aprobación": an approval still to come
+		}
 		open = open || gs == gateOpen
 		var r StepReading
 		var ok bool
@@ -48,7 +54,7 @@ func (t *Text) ReadStep(w *Workflow, list, gated bool) (rs []StepReading, open b
 			r.Reading, ok = t.allowedStep(ci, allowed[0], list)
 		}
 		if ok {
-			t.modifyState(&r.Reading, ci, w.Allowed, t.withoutHits(ci))
+			t.modifyState(&r.Reading, ci, w.Allowed, append(t.withoutHits(ci), t.gateModifiers(ci, gate)...))
 			rs = append(rs, r)
 		}
 	}
@@ -103,9 +109,11 @@ func (t *Text) heldBack(ci int, m Mention) bool {
 			return true
 		}
 	}
+	c := t.clauses[ci]
 	for _, h := range t.hitsOf(ci, Unapproved) {
-		if t.within(m, h, 4) {
-			return true
+		waived := waiverOpen[t.toks[h.T0].W] || h.T1 < c.T1 && waiverClose[t.toks[h.T1].W]
+		if t.within(m, h, 4) && !waived {
+			return true // "apply needs CAB approval"; not "no approval needed"
 		}
 	}
 	return false
@@ -157,6 +165,22 @@ func (t *Text) reportedDone(ci int, m Mention) bool {
 		}
 	}
 	return false
+}
+
+// gateModifiers are the conditions and time limits of clause ci that
+// govern the gate ("only when the CAB approves", "hasta que el CAB
+// apruebe"): the workflow's own condition, which the step's reading read,
+// never a modifier of it.
+func (t *Text) gateModifiers(ci int, gate *Subject) []Hit {
+	var out []Hit
+	for _, g := range matchesOf(t.mentions(ci, gate)) {
+		for _, h := range t.hitsOf(ci, Condition, Time, Presupposition) {
+			if h.T1 <= g.T0 && t.within(g, h, 4) || h.T0 >= g.T1 && t.within(g, h, 1) {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
 }
 
 // withoutHits are the words "without" and "sin" of clause ci, which the
@@ -214,13 +238,54 @@ func (t *Text) gateState(ci int, gm []Mention) (string, string) {
 // conditionWords before a gate make its passing a condition, not a fact:
 // "until the CAB approves", "once the CAB approves", "hasta que el CAB
 // apruebe".
-var conditionWords = set(`until till once when whenever after if before unless hasta cuando tras si antes una_vez en_cuanto`)
+var conditionWords = set(`until till once when whenever after if before unless hasta cuando tras si antes despues una_vez en_cuanto`)
 
 // conditioned reports whether a word of condition stands at most three
 // words before the gate at g.
-func (t *Text) conditioned(ci int, g Mention) bool {
-	for k := g.T0 - 1; k >= t.clauses[ci].T0 && k >= g.T0-4; k-- {
+func (t *Text) conditioned(ci int, g Mention) bool { return t.conditionedAt(ci, g.T0) }
+
+func (t *Text) conditionedAt(ci, i int) bool {
+	for k := i - 1; k >= t.clauses[ci].T0 && k >= i-4; k-- {
 		if conditionWords[t.toks[k].W] {
+			return true
+		}
+	}
+	return false
+}
+
+// waivers open or close a phrase that waives an approval: "no sign-off
+// needed", "without approval", "sin aprobación".
+var (
+	waiverOpen  = set(`no without sin`)
+	waiverClose = set(`needed required necessary necesaria necesario hace`)
+)
+
+// approvalWaived reports whether clause ci waives an approval: a phrase
+// of the unapproved class that opens with "no", "without" or "sin", or is
+// followed by "needed", or a word that skips a word of approval ("skip
+// the sign-off").
+func (t *Text) approvalWaived(ci int) bool {
+	c := t.clauses[ci]
+	for _, h := range t.hitsOf(ci, Unapproved) {
+		if waiverOpen[t.toks[h.T0].W] || h.T1 < c.T1 && waiverClose[t.toks[h.T1].W] {
+			return true
+		}
+	}
+	for _, h := range t.hitsOf(ci, Approve) {
+		if d, ok := t.governing(ci, h.T0, h.T1, Skip); ok && d.T1 <= h.T0 {
+			return true
+		}
+	}
+	return false
+}
+
+// approvalAhead reports whether clause ci names an approval still to
+// come, with no name of the gate: a word of approval under a word of
+// condition ("after that approval", "después de ese visto bueno"). An
+// approval is what a workflow's later steps most often wait for.
+func (t *Text) approvalAhead(ci int) bool {
+	for _, h := range t.hitsOf(ci, Approve) {
+		if t.conditionedAt(ci, h.T0) {
 			return true
 		}
 	}
