@@ -188,9 +188,13 @@ func summaryUnits(raw json.RawMessage) []string {
 }
 
 // typedStateUnits renders contract 1.3's approvals and handoff as units:
-// an approval with who gave it, what it covers, what it is tied to, until
-// when and whether it still holds; the handoff's session, reason,
-// approved artifacts and unresolved operations.
+// an approval's text with, in brackets, who gave it, what it covers, what
+// it is tied to, until when and whether it still holds; the handoff's
+// session, reason, approved artifacts and unresolved operations. The
+// labels hold no function word of any language, so a summary in Spanish
+// reads as Spanish, and an approval's unit holds no word of approval of
+// its own, so a pattern such as `approv.{0,160}X` matches what the
+// summary says, not a label.
 func typedStateUnits(s *summary.Summary, paren func(string) string) []string {
 	var out []string
 	join := func(parts ...string) {
@@ -212,25 +216,21 @@ func typedStateUnits(s *summary.Summary, paren func(string) string) []string {
 		if a.InvalidatedBy > 0 {
 			st += fmt.Sprintf(" since #%d", a.InvalidatedBy)
 		}
-		by, scope, res, exp := "", "", "", ""
-		if a.Approver != "" {
-			by = "approved by " + a.Approver
-		}
-		if a.Scope != "" {
-			scope = "scope: " + a.Scope
-		}
-		if a.Resource != "" {
-			res = "tied to " + a.Resource
+		var meta []string
+		for _, m := range []string{a.Approver, a.Scope, a.Resource} {
+			if m != "" {
+				meta = append(meta, m)
+			}
 		}
 		if a.Expires != "" {
-			exp = "until " + a.Expires
+			meta = append(meta, "until "+a.Expires)
 		}
-		join("approval:", a.Text, by, scope, res, exp, paren(st))
+		join(a.Text, paren(strings.Join(append(meta, st), "; ")))
 	}
 	if h := s.Handoff; h != nil {
-		join("handoff from session", h.PreviousSession+":", h.Reason)
+		join("handoff: previous session", h.PreviousSession+";", h.Reason)
 		if len(h.ApprovedArtifacts) > 0 {
-			join("approved for use:", strings.Join(h.ApprovedArtifacts, ", "))
+			join("approved artifacts:", strings.Join(h.ApprovedArtifacts, ", "))
 		}
 		if len(h.Unresolved) > 0 {
 			join("unresolved:", strings.Join(h.Unresolved, ", "))

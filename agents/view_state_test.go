@@ -21,9 +21,9 @@ func TestSummaryUnitsTypedState(t *testing.T) {
 	}
 	got := strings.Join(summaryUnits(raw), "\n")
 	for _, want := range []string{
-		"approval: canary rollout approved by Dana scope: eu-west-1 tied to sha256:3f9a11 (stale since #8)",
-		"handoff from session sess-7f3a: context limit",
-		"approved for use: patches/fix.patch",
+		"canary rollout (Dana; eu-west-1; sha256:3f9a11; stale since #8)",
+		"handoff: previous session sess-7f3a; context limit",
+		"approved artifacts: patches/fix.patch",
 		"unresolved: f1",
 	} {
 		if !strings.Contains(got, want) {
