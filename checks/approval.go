@@ -175,7 +175,7 @@ func (a *approvalCase) staleNote() string {
 func (a *approvalCase) missing(text string) string {
 	low := strings.ToLower(foldText(text))
 	var out []string
-	if a.inv.Approver != "" && !namesFolded(low, a.inv.Approver) {
+	if a.inv.Approver != "" && !namesFolded(low, a.inv.Approver) && !namesFolded(low, a.approverAsNamed()) {
 		out = append(out, fmt.Sprintf("its approver %q", a.inv.Approver))
 	}
 	if len(a.inv.Scope) > 0 && !namesAny(text, a.inv.Scope) {
@@ -188,6 +188,20 @@ func (a *approvalCase) missing(text string) string {
 		out = append(out, fmt.Sprintf("its expiry (%q)", a.inv.Expires))
 	}
 	return strings.Join(out, ", ")
+}
+
+// approverAsNamed is the approver as the approval's own event names them:
+// the words of the name it holds ("Dana" in "Dana again: … is approved",
+// where an earlier event gave "Dana Whitfield"), "" when it holds none.
+func (a *approvalCase) approverAsNamed() string {
+	ev := strings.ToLower(foldText(a.st.eventText(a.inv.SourceSeq)))
+	var words []string
+	for _, w := range strings.Fields(a.inv.Approver) {
+		if findToken(ev, strings.ToLower(foldText(w))) >= 0 {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // namesFolded reports whether low (folded, lower-cased) holds name, or

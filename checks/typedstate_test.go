@@ -174,6 +174,30 @@ func TestApprovalCheck(t *testing.T) {
 	})
 }
 
+// TestApprovalApproverAsNamed: a prose approval names its approver as its
+// own event does ("Dana: … is approved", where #3 gave "Dana Whitfield");
+// one that names no approver still fails.
+func TestApprovalApproverAsNamed(t *testing.T) {
+	sc := stateScenario()
+	sc.Invariants = append(sc.Invariants, &scenarios.Approval{InvariantBase: scenarios.InvariantBase{ID: "refund-merge", Pos: result.Pos{Line: 50, Col: 5}},
+		SourceSeq: 9, Approver: "Dana Whitfield", Match: []string{`refund[- ]fix|refund-idempotency`}, Resource: "patches/refund-idempotency.patch"})
+	for _, tc := range []struct {
+		text string
+		want result.Status
+	}{
+		{"Dana approved the refund fix patches/refund-idempotency.patch for merge (#9).", result.Pass},
+		{"The refund fix patches/refund-idempotency.patch is approved for merge (#9).", result.Fail},
+		{"Marco approved the refund fix patches/refund-idempotency.patch for merge (#9).", result.Fail},
+	} {
+		s := stateGold()
+		textOnly(tc.text)(s)
+		r := resultFor(t, Run(&Input{Scenario: sc, Gen: genAt(sc, 12, false), Raw: mustJSON(t, s)}), result.TypeApproval, "refund-merge")
+		if r.Status != tc.want {
+			t.Errorf("%q: %s (%s), want %s", tc.text, r.Status, r.Message, tc.want)
+		}
+	}
+}
+
 func TestGoalCheck(t *testing.T) {
 	runState(t, result.TypeGoal, "goal", []stateCase{
 		{name: "typed record", want: result.Pass},
