@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
 	"github.com/compact-eval/compact-eval/internal/meaning"
@@ -144,4 +145,15 @@ func (g goalReadings) missing(r result.CheckResult, inv *scenarios.Goal, typed b
 		msg += "; " + ev.Note
 	}
 	return decide(r, result.Fail, by, msg, ev)
+}
+
+// leavesUnder returns the leaves whose pointer starts with prefix.
+func (st *state) leavesUnder(prefix string) []leaf {
+	var out []leaf
+	for _, l := range st.leaves {
+		if strings.HasPrefix(l.ptr, prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

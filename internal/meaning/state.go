@@ -121,9 +121,9 @@ func (t *Text) stateMentions(ci int, s *Subject) []Mention {
 	for i := c.T0; i < c.T1; i++ {
 		for _, p := range atParts(t.toks[i].W) {
 			switch {
-			case hasName(s.Names, p):
+			case slices.Contains(s.Names, p):
 				ms = append(ms, Mention{NameOf, i, i + 1})
-			case hasName(s.Others, p):
+			case slices.Contains(s.Others, p):
 				ms = append(ms, Mention{OtherOf, i, i + 1})
 			}
 		}

@@ -55,9 +55,9 @@ func res(patterns ...string) []*regexp.Regexp {
 	return out
 }
 
-// verdictOf joins the verdicts of a text's readings: "restates",
+// stateVerdictOf joins the verdicts of a text's readings: "restates",
 // "contradicts unclear", "" for none.
-func verdictOf[R any](rs []R, v func(R) Verdict) string {
+func stateVerdictOf[R any](rs []R, v func(R) Verdict) string {
 	var parts []string
 	for _, r := range rs {
 		parts = append(parts, v(r).String())
@@ -101,7 +101,7 @@ func TestReadApproval(t *testing.T) {
 		{"Ask Dana to approve the canary again.", false, "contradicts"},
 	} {
 		rs := New(textmatch.Fold(tc.text)).ReadApproval(s, tc.stale)
-		if got := verdictOf(rs, func(r ApprovalReading) Verdict { return r.Verdict }); got != tc.want {
+		if got := stateVerdictOf(rs, func(r ApprovalReading) Verdict { return r.Verdict }); got != tc.want {
 			t.Errorf("%q (stale %v): %q; want %q", tc.text, tc.stale, got, tc.want)
 			for _, r := range rs {
 				t.Logf("  %s: %s", r.Verdict, r.Why)
@@ -133,10 +133,10 @@ func TestReadGoal(t *testing.T) {
 	} {
 		tx := New(textmatch.Fold(tc.text))
 		v := func(r Reading) Verdict { return r.Verdict }
-		if got := verdictOf(tx.ReadGoal(now, Now, tc.field), v); got != tc.wantNow {
+		if got := stateVerdictOf(tx.ReadGoal(now, Now, tc.field), v); got != tc.wantNow {
 			t.Errorf("%q: current goal %q; want %q", tc.text, got, tc.wantNow)
 		}
-		if got := verdictOf(tx.ReadGoal(old, Replaced, tc.field), v); got != tc.wantOld {
+		if got := stateVerdictOf(tx.ReadGoal(old, Replaced, tc.field), v); got != tc.wantOld {
 			t.Errorf("%q: replaced goal %q; want %q", tc.text, got, tc.wantOld)
 		}
 	}
@@ -178,7 +178,7 @@ func TestReadStep(t *testing.T) {
 		{"The dry-run was done.", false, false, "unclear"},
 	} {
 		rs, _ := New(textmatch.Fold(tc.text)).ReadStep(w, tc.list, tc.gated)
-		if got := verdictOf(rs, func(r StepReading) Verdict { return r.Verdict }); got != tc.want {
+		if got := stateVerdictOf(rs, func(r StepReading) Verdict { return r.Verdict }); got != tc.want {
 			t.Errorf("%q (list %v, gated %v): %q; want %q", tc.text, tc.list, tc.gated, got, tc.want)
 			for _, r := range rs {
 				t.Logf("  %s: %s", r.Verdict, r.Why)
