@@ -129,17 +129,7 @@ func summaryUnits(raw json.RawMessage) []string {
 		return []string{string(summary.ForAgent(raw))}
 	}
 	var out []string
-	add := func(parts ...string) {
-		var keep []string
-		for _, p := range parts {
-			if strings.TrimSpace(p) != "" {
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) > 0 {
-			out = append(out, strings.Join(keep, " "))
-		}
-	}
+	add := func(parts ...string) { out = appendJoined(out, parts...) }
 	paren := func(s string) string {
 		if s == "" {
 			return ""
@@ -187,6 +177,21 @@ func summaryUnits(raw json.RawMessage) []string {
 	return out
 }
 
+// appendJoined appends to out the parts that are not blank, joined by a
+// space, as one unit; nothing when every part is blank.
+func appendJoined(out []string, parts ...string) []string {
+	var keep []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == 0 {
+		return out
+	}
+	return append(out, strings.Join(keep, " "))
+}
+
 // typedStateUnits renders contract 1.3's approvals and handoff as units:
 // an approval's text with, in brackets, who gave it, what it covers, what
 // it is tied to, until when and whether it still holds; the handoff's
@@ -197,17 +202,7 @@ func summaryUnits(raw json.RawMessage) []string {
 // summary says, not a label.
 func typedStateUnits(s *summary.Summary, paren func(string) string) []string {
 	var out []string
-	join := func(parts ...string) {
-		var keep []string
-		for _, p := range parts {
-			if strings.TrimSpace(p) != "" {
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) > 0 {
-			out = append(out, strings.Join(keep, " "))
-		}
-	}
+	join := func(parts ...string) { out = appendJoined(out, parts...) }
 	for _, a := range s.Approvals {
 		st := a.Status
 		if st == "" {
