@@ -37,11 +37,11 @@ func (l *linter) approval(p result.Pos, what string, v *Approval) {
 		l.errorf(p, "%s: approver %q: neither the event at source_seq %d nor one before it names them", what, v.Approver, v.SourceSeq)
 	}
 	for _, sc := range v.Scope {
-		if !containsWord(foldLower(e.Text), foldLower(sc)) {
+		if !textmatch.ContainsWord(foldLower(e.Text), foldLower(sc)) {
 			l.errorf(p, "%s: scope %q: the event at source_seq %d does not name it", what, sc, v.SourceSeq)
 		}
 	}
-	if v.Expires != "" && !containsWord(foldLower(e.Text), foldLower(v.Expires)) {
+	if v.Expires != "" && !textmatch.ContainsWord(foldLower(e.Text), foldLower(v.Expires)) {
 		l.errorf(p, "%s: expires %q: the event at source_seq %d does not say it", what, v.Expires, v.SourceSeq)
 	}
 	if v.Resource != "" && !l.occursBy(v.Resource, v.SourceSeq) {
@@ -87,7 +87,7 @@ func (l *linter) namedBy(name string, seq int) bool {
 		if e.Seq > seq {
 			break
 		}
-		if containsWord(foldLower(e.Text), w) {
+		if textmatch.ContainsWord(foldLower(e.Text), w) {
 			return true
 		}
 	}
