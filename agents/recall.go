@@ -138,7 +138,8 @@ func (x *RecallIndex) Store(raw json.RawMessage, coversThrough int) *RecallStore
 }
 
 // Citations returns the seqs a summary document cites, entry by entry in
-// document order: every source_seq and resolved_by of a structured entry.
+// document order: every source_seq, resolved_by and invalidated_by of a
+// structured entry.
 // A document that does not decode cites nothing.
 func Citations(raw json.RawMessage) []Citation {
 	var s summary.Summary
@@ -175,6 +176,13 @@ func Citations(raw json.RawMessage) []Citation {
 	}
 	for _, e := range s.Errors {
 		add(e.SourceSeq, e.Text, e.Resolution)
+	}
+	for _, e := range s.Approvals {
+		add(e.SourceSeq, e.Text, e.Approver, e.Scope, e.Resource, e.Status)
+		add(e.InvalidatedBy, e.Text, e.Status)
+	}
+	if h := s.Handoff; h != nil {
+		add(h.SourceSeq, h.PreviousSession, h.Reason)
 	}
 	return out
 }

@@ -129,17 +129,7 @@ func summaryUnits(raw json.RawMessage) []string {
 		return []string{string(summary.ForAgent(raw))}
 	}
 	var out []string
-	add := func(parts ...string) {
-		var keep []string
-		for _, p := range parts {
-			if strings.TrimSpace(p) != "" {
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) > 0 {
-			out = append(out, strings.Join(keep, " "))
-		}
-	}
+	add := func(parts ...string) { out = appendJoined(out, parts...) }
 	paren := func(s string) string {
 		if s == "" {
 			return ""
@@ -150,6 +140,7 @@ func summaryUnits(raw json.RawMessage) []string {
 	for _, c := range s.Constraints {
 		add(c.Text)
 	}
+	out = append(out, typedStateUnits(&s, paren)...)
 	for _, d := range s.Decisions {
 		add(d.Text)
 	}
@@ -183,6 +174,63 @@ func summaryUnits(raw json.RawMessage) []string {
 		add(n)
 	}
 	add(s.Text)
+	return out
+}
+
+// appendJoined appends to out the parts that are not blank, joined by a
+// space, as one unit; nothing when every part is blank.
+func appendJoined(out []string, parts ...string) []string {
+	var keep []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == 0 {
+		return out
+	}
+	return append(out, strings.Join(keep, " "))
+}
+
+// typedStateUnits renders contract 1.3's approvals and handoff as units:
+// an approval's text with, in brackets, who gave it, what it covers, what
+// it is tied to, until when and whether it still holds; the handoff's
+// session, reason, approved artifacts and unresolved operations. The
+// labels hold no function word of any language, so a summary in Spanish
+// reads as Spanish, and an approval's unit holds no word of approval of
+// its own, so a pattern such as `approv.{0,160}X` matches what the
+// summary says, not a label.
+func typedStateUnits(s *summary.Summary, paren func(string) string) []string {
+	var out []string
+	join := func(parts ...string) { out = appendJoined(out, parts...) }
+	for _, a := range s.Approvals {
+		st := a.Status
+		if st == "" {
+			st = summary.ApprovalValid
+		}
+		if a.InvalidatedBy > 0 {
+			st += fmt.Sprintf(" since #%d", a.InvalidatedBy)
+		}
+		var meta []string
+		for _, m := range []string{a.Approver, a.Scope, a.Resource} {
+			if m != "" {
+				meta = append(meta, m)
+			}
+		}
+		if a.Expires != "" {
+			meta = append(meta, "until "+a.Expires)
+		}
+		join(a.Text, paren(strings.Join(append(meta, st), "; ")))
+	}
+	if h := s.Handoff; h != nil {
+		join("handoff: previous session", h.PreviousSession+";", h.Reason)
+		if len(h.ApprovedArtifacts) > 0 {
+			join("approved artifacts:", strings.Join(h.ApprovedArtifacts, ", "))
+		}
+		if len(h.Unresolved) > 0 {
+			join("unresolved:", strings.Join(h.Unresolved, ", "))
+		}
+	}
 	return out
 }
 

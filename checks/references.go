@@ -11,8 +11,9 @@ import (
 // event of this scenario that the summary covers.
 //
 // Rule: every non-zero source_seq (in constraints, decisions, verified,
-// hypotheses, pending, artifacts, corrections, errors) and every
-// hypotheses[].resolved_by must be the seq of an event of the scenario's
+// hypotheses, pending, artifacts, corrections, errors, approvals, the
+// handoff), every hypotheses[].resolved_by and every
+// approvals[].invalidated_by must be the seq of an event of the scenario's
 // history (arrivals excluded) with seq ≤ covers_through (and ≤ the cut when
 // covers_through overshoots it). Fail lists each bad citation with its
 // pointer; pass when all are good; skip when the summary cites no seq at all
@@ -56,6 +57,13 @@ func references(st *state) []ref {
 	}
 	for i, x := range s.Errors {
 		add("errors", i, "source_seq", x.SourceSeq)
+	}
+	for i, x := range s.Approvals {
+		add("approvals", i, "source_seq", x.SourceSeq)
+		add("approvals", i, "invalidated_by", x.InvalidatedBy)
+	}
+	if h := s.Handoff; h != nil && h.SourceSeq != 0 {
+		out = append(out, ref{"/handoff/source_seq", h.SourceSeq})
 	}
 	return out
 }

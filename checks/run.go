@@ -42,6 +42,14 @@ func ForInvariant(inv scenarios.Invariant) Check {
 		return QuantityCheck{v}
 	case *scenarios.Secret:
 		return SecretCheck{v}
+	case *scenarios.Approval:
+		return ApprovalCheck{v}
+	case *scenarios.Goal:
+		return GoalCheck{v}
+	case *scenarios.NextStep:
+		return NextStepCheck{v}
+	case *scenarios.Handoff:
+		return HandoffCheck{v}
 	}
 	return Func(func(*Input) []result.CheckResult {
 		r := result.CheckResult{Kind: result.KindInvariant, Status: result.Error, Message: fmt.Sprintf("no check for invariant type %T", inv)}

@@ -179,7 +179,7 @@ func (in *Input) empty() bool {
 }
 
 func leavesOf(s *summary.Summary) []leaf {
-	out := make([]leaf, 0, 2+len(s.Constraints)+len(s.Decisions)+len(s.Verified)+len(s.Hypotheses)+
+	out := make([]leaf, 0, 2+len(s.Constraints)+5*len(s.Approvals)+len(s.Decisions)+len(s.Verified)+len(s.Hypotheses)+
 		2*len(s.Pending)+2*len(s.Artifacts)+3*len(s.Corrections)+2*len(s.Errors)+len(s.NextSteps))
 	add := func(ptr, text string) {
 		if text != "" {
@@ -191,6 +191,13 @@ func leavesOf(s *summary.Summary) []leaf {
 	add("/goal", s.Goal)
 	for i, c := range s.Constraints {
 		add(ptrf("constraints", i, "text"), c.Text)
+	}
+	for i, a := range s.Approvals {
+		add(ptrf("approvals", i, "text"), a.Text)
+		add(ptrf("approvals", i, "approver"), a.Approver)
+		add(ptrf("approvals", i, "scope"), a.Scope)
+		add(ptrf("approvals", i, "resource"), a.Resource)
+		add(ptrf("approvals", i, "expires"), a.Expires)
 	}
 	for i, c := range s.Decisions {
 		add(ptrf("decisions", i, "text"), c.Text)
@@ -220,6 +227,16 @@ func leavesOf(s *summary.Summary) []leaf {
 	}
 	for i, n := range s.NextSteps {
 		add("/next_steps/"+strconv.Itoa(i), n)
+	}
+	if h := s.Handoff; h != nil {
+		add("/handoff/previous_session", h.PreviousSession)
+		add("/handoff/reason", h.Reason)
+		for i, a := range h.ApprovedArtifacts {
+			add("/handoff/approved_artifacts/"+strconv.Itoa(i), a)
+		}
+		for i, u := range h.Unresolved {
+			add("/handoff/unresolved/"+strconv.Itoa(i), u)
+		}
 	}
 	add("/text", s.Text)
 	return out

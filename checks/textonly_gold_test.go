@@ -91,6 +91,9 @@ func textOnlyOf(t *testing.T, raw json.RawMessage) json.RawMessage {
 	for _, n := range s.NextSteps {
 		add("Next: %s", n)
 	}
+	for _, line := range typedStateLines(s, cite) {
+		add("%s", line)
+	}
 	if s.Text != "" {
 		b = append(b, s.Text)
 	}
@@ -133,4 +136,34 @@ func TestGoldTextOnlyPassesEveryCheck(t *testing.T) {
 	if found == 0 {
 		t.Error("no gold summaries found: nothing was checked")
 	}
+}
+
+// typedStateLines renders contract 1.3's approvals and handoff as the
+// sentences a faithful text-only summary writes.
+func typedStateLines(s summary.Summary, cite func(int) string) []string {
+	var out []string
+	for _, a := range s.Approvals {
+		var parts []string
+		for _, p := range [][2]string{{"by ", a.Approver}, {"for ", a.Scope}, {"tied to ", a.Resource}, {"until ", a.Expires}} {
+			if p[1] != "" {
+				parts = append(parts, p[0]+p[1])
+			}
+		}
+		what := strings.Join(parts, ", ")
+		if a.Status != "" && a.Status != summary.ApprovalValid {
+			out = append(out, fmt.Sprintf("The approval%s %s is %s since #%d: it no longer holds, a new approval is needed", cite(a.SourceSeq), what, a.Status, a.InvalidatedBy))
+			continue
+		}
+		out = append(out, fmt.Sprintf("Approval%s, valid: %s. Approved %s", cite(a.SourceSeq), strings.TrimRight(a.Text, ". "), what))
+	}
+	if h := s.Handoff; h != nil {
+		out = append(out, fmt.Sprintf("Handoff from session %s%s: %s", h.PreviousSession, cite(h.SourceSeq), h.Reason))
+		if len(h.ApprovedArtifacts) > 0 {
+			out = append(out, "Approved for use: "+strings.Join(h.ApprovedArtifacts, ", "))
+		}
+		if len(h.Unresolved) > 0 {
+			out = append(out, "Unresolved, no result: "+strings.Join(h.Unresolved, ", "))
+		}
+	}
+	return out
 }

@@ -76,7 +76,9 @@ func Describe(sc *scenarios.Scenario, inv scenarios.Invariant) (f *Fact, ok bool
 			"A faithful summary keeps this number with its unit, in any usual spelling, attached to what it measures; a different number or unit is not the same fact.", q)
 		d.quantity(v.Value, v.Unit)
 	default:
-		return nil, false
+		if !d.state(inv) {
+			return nil, false
+		}
 	}
 	return f, true
 }

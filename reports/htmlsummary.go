@@ -131,6 +131,9 @@ func summarySections(raw json.RawMessage, cs []result.CheckResult) []htmlSection
 		items = append(items, item(fmt.Sprintf("/constraints/%d", i), x.Text, meta(append(fields, seq(x.SourceSeq))...)))
 	}
 	add("Constraints", items)
+	for _, sec := range approvalSections(&s, item, meta, seq) {
+		add(sec.Title, sec.Items)
+	}
 	items = nil
 	for i, x := range s.Verified {
 		items = append(items, item(fmt.Sprintf("/verified/%d", i), x.Claim, seq(x.SourceSeq)))
@@ -246,4 +249,40 @@ func markEvidence(ptr, text string, cs []result.CheckResult) (class, title strin
 		}
 	}
 	return class, strings.Join(titles, "; "), template.HTML(esc)
+}
+
+// approvalSections renders contract 1.3's approvals and handoff, with the
+// helpers of summarySections.
+func approvalSections(s *summary.Summary, item func(ptr, text, meta string) htmlItem, meta func(...string) string, seq func(int) string) []htmlSection {
+	var out []htmlSection
+	var items []htmlItem
+	for i, x := range s.Approvals {
+		fields := []string{orDefault(x.Status, "valid")}
+		for _, f := range [][2]string{{"by", x.Approver}, {"scope", x.Scope}, {"tied to", x.Resource}, {"expires", x.Expires}} {
+			if f[1] != "" {
+				fields = append(fields, f[0]+" "+f[1])
+			}
+		}
+		if x.InvalidatedBy != 0 {
+			fields = append(fields, "ended by #"+strconv.Itoa(x.InvalidatedBy))
+		}
+		items = append(items, item(fmt.Sprintf("/approvals/%d", i), x.Text, meta(append(fields, seq(x.SourceSeq))...)))
+	}
+	if len(items) > 0 {
+		out = append(out, htmlSection{Title: "Approvals", Items: items})
+	}
+	if h := s.Handoff; h != nil {
+		items = []htmlItem{item("/handoff/previous_session", "continues session "+h.PreviousSession, seq(h.SourceSeq))}
+		if h.Reason != "" {
+			items = append(items, item("/handoff/reason", "why: "+h.Reason, ""))
+		}
+		for i, a := range h.ApprovedArtifacts {
+			items = append(items, item(fmt.Sprintf("/handoff/approved_artifacts/%d", i), a, "approved"))
+		}
+		for i, u := range h.Unresolved {
+			items = append(items, item(fmt.Sprintf("/handoff/unresolved/%d", i), u, "unresolved"))
+		}
+		out = append(out, htmlSection{Title: "Handoff", Items: items})
+	}
+	return out
 }

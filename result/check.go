@@ -48,6 +48,11 @@ const (
 	TypeCorrection        = "correction"
 	TypeQuantity          = "quantity"
 	TypeSecret            = "secret"
+	// The typed state of a workflow (issue 39).
+	TypeApproval = "approval"
+	TypeGoal     = "goal"
+	TypeNextStep = "next_step"
+	TypeHandoff  = "handoff"
 )
 
 // Names of the structural checks (CheckResult.Check), in the order they run.
@@ -78,6 +83,7 @@ const CheckDecisions = "decisions"
 var InvariantTypes = []string{
 	TypeConstraint, TypeRefutedHypothesis, TypeArtifact, TypePendingOperation,
 	TypeCorrection, TypeQuantity, TypeSecret,
+	TypeApproval, TypeGoal, TypeNextStep, TypeHandoff,
 }
 
 // StructuralChecks lists the always-on structural checks of

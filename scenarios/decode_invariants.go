@@ -124,6 +124,10 @@ func (d *decoder) invariant(n *yaml.Node, what string) Invariant {
 		fields = []yamlnode.Field{text("value", &c.Value)}
 		inv = c
 		defer func() { c.InvariantBase = base }()
+	case result.TypeApproval, result.TypeGoal, result.TypeNextStep, result.TypeHandoff:
+		var set func(InvariantBase)
+		inv, fields, set = d.stateInvariant(typ, what, seqField, pat, text)
+		defer func() { set(base) }()
 	default:
 		if typeNode.Kind == yaml.ScalarNode {
 			d.Errorf(typeNode, "%s.type: %q is not an invariant type (valid: %s)", what, typ, strings.Join(result.InvariantTypes, ", "))

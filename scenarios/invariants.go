@@ -121,7 +121,9 @@ func (s *Scenario) Secrets() map[string]string {
 // in, the events a summary entry should cite to lead back to it:
 // source_seq of a constraint or a correction, hypothesis_seq and
 // refuted_by_seq of a refuted hypothesis, call_seq of a pending
-// operation; none for an artifact, a quantity or a secret.
+// operation, source_seq (and invalidated_by) of an approval, source_seq
+// of a goal, a next step or a handoff; none for an artifact, a quantity or
+// a secret.
 func EvidenceSeqs(inv Invariant) []int {
 	switch v := Pointer(inv).(type) {
 	case *Constraint:
@@ -132,6 +134,17 @@ func EvidenceSeqs(inv Invariant) []int {
 		return []int{v.HypothesisSeq, v.RefutedBySeq}
 	case *PendingOperation:
 		return []int{v.CallSeq}
+	case *Approval:
+		if v.InvalidatedBy > 0 {
+			return []int{v.SourceSeq, v.InvalidatedBy}
+		}
+		return []int{v.SourceSeq}
+	case *Goal:
+		return []int{v.SourceSeq}
+	case *NextStep:
+		return []int{v.SourceSeq}
+	case *Handoff:
+		return []int{v.SourceSeq}
 	}
 	return nil
 }
@@ -154,6 +167,14 @@ func Pointer(inv Invariant) Invariant {
 	case Quantity:
 		return &v
 	case Secret:
+		return &v
+	case Approval:
+		return &v
+	case Goal:
+		return &v
+	case NextStep:
+		return &v
+	case Handoff:
 		return &v
 	}
 	return inv

@@ -29,6 +29,13 @@ import (
 //   - an artifact's required and digests name paths among its paths, and
 //     every required path occurs verbatim in some event; a secret's value
 //     occurs in some event;
+//   - an approval's source_seq is a user or system event that names its
+//     approver (or one before it does), its scope and its expiry, its
+//     resource occurs at or before it, and invalidated_by is a later
+//     event; a goal's and a next step's source_seq is a user or system
+//     event; a handoff's session and artifacts occur in some event, and
+//     its operations are calls made at or before its source_seq with no
+//     result or a timeout;
 //   - every pattern compiles (RE2, see internal/textmatch);
 //   - a probe's expect and requires keys are among its options;
 //   - explicit cuts rise strictly, lie in 1..last seq, and split no
@@ -291,6 +298,8 @@ func (l *linter) invariants() {
 			} else if !l.occurs(v.Value) {
 				l.errorf(p, "%s: the secret value occurs in no event", what)
 			}
+		default:
+			l.typedState(p, what, inv)
 		}
 	}
 }

@@ -183,8 +183,8 @@ invariants:
   - {id: d, type: quantity, value: ten, unit: "%"}
 `,
 			want: []string{
-				`t.yaml:5:19: invariants[0].type: "vibe" is not an invariant type (valid: constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret)`,
-				`t.yaml:6:5: invariants[1]: missing required field "type" (valid: constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret)`,
+				`t.yaml:5:19: invariants[0].type: "vibe" is not an invariant type (valid: constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret, approval, goal, next_step, handoff)`,
+				`t.yaml:6:5: invariants[1]: missing required field "type" (valid: constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret, approval, goal, next_step, handoff)`,
 				`t.yaml:7:5: invariants[2] (constraint): missing required field "match"`,
 				`t.yaml:7:5: invariants[2] (constraint): missing required field "source_seq"`,
 				`t.yaml:8:37: invariants[3] (secret): unknown field "op_id" (valid: id, type, value)`,

@@ -29,9 +29,14 @@ const (
 	fPending    = "pending"
 	fArtifact   = "artifacts"
 	fCorrection = "corrections"
+	// The typed state of contract 1.3 (oracle_state.go).
+	fApproval = "approvals"
+	fHandoff  = "handoff"
+	fNext     = "next_steps"
+	fGoal     = "goal"
 )
 
-var fieldOrder = []string{fConstraint, fDecision, fVerified, fHypothesis, fPending, fArtifact, fCorrection}
+var fieldOrder = []string{fGoal, fConstraint, fDecision, fVerified, fHypothesis, fPending, fArtifact, fCorrection, fApproval, fHandoff, fNext}
 
 var debugOracle = false
 
@@ -53,6 +58,9 @@ type fact struct {
 	supersedes string
 	// about lists the targets (Target.key) the fact was written for.
 	about []string
+	// state holds what an approval or a handoff carries beyond these
+	// (oracle_state.go).
+	state *stateFact
 }
 
 func (f fact) isAbout(key string) bool { return slices.Contains(f.about, key) }
@@ -91,10 +99,17 @@ func (d doc) summary(form Form) *summary.Summary {
 			s.Extensions[k] = marshal(v)
 		}
 	}
+	for _, f := range d.facts {
+		if f.field == fGoal {
+			s.Goal = f.text // the current objective, after a redirect
+		}
+	}
 	if form == TextOnly {
 		var parts []string
 		for _, f := range d.facts {
-			parts = append(parts, f.sentence())
+			if f.field != fGoal {
+				parts = append(parts, f.sentence())
+			}
 		}
 		parts = append(parts, d.text...)
 		s.Text = strings.Join(parts, " ")
@@ -116,6 +131,10 @@ func (d doc) summary(form Form) *summary.Summary {
 			s.Artifacts = append(s.Artifacts, summary.ArtifactRef{Path: f.path, Digest: f.digest, Status: f.status, SourceSeq: f.seq})
 		case fCorrection:
 			s.Corrections = append(s.Corrections, summary.Correction{Subject: f.subject, Value: f.value, Supersedes: f.supersedes, SourceSeq: f.seq})
+		case fApproval, fHandoff:
+			f.renderState(s)
+		case fNext:
+			s.NextSteps = append(s.NextSteps, f.text)
 		}
 	}
 	s.Text = strings.Join(d.text, " ")
@@ -159,6 +178,10 @@ func (f fact) sentence() string {
 			return fmt.Sprintf("The %s is %s%s.", f.subject, f.value, cite)
 		}
 		return fmt.Sprintf("The %s is now %s, which replaces %s%s.", f.subject, f.value, f.supersedes, cite)
+	case fApproval, fHandoff:
+		return f.stateSentence()
+	case fNext:
+		return nextSentence(f.text)
 	}
 	return f.text + cite + "."
 }
@@ -232,6 +255,7 @@ func buildDoc(sc *scenarios.Scenario, ev *events, cut int) (doc, []Problem) {
 	b.hypotheses()
 	b.pending()
 	b.artifacts()
+	b.typedState()
 	b.conclusions()
 	b.quantities()
 	b.probes()

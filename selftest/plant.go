@@ -155,6 +155,8 @@ func plantAll(sc *scenarios.Scenario, ev *events, d doc) ([]planted, []Skipped, 
 			p.quantity(v)
 		case *scenarios.Secret:
 			p.secret(v)
+		default:
+			p.typedState(inv)
 		}
 		if ev := scenarios.EvidenceSeqs(inv); len(ev) > 0 {
 			p.removeCitation(ev)

@@ -262,6 +262,7 @@ var strictEnums = map[string][]any{
 	"Hypothesis.Status":  {summary.HypothesisOpen, summary.HypothesisRefuted, summary.HypothesisConfirmed},
 	"Pending.Status":     {summary.PendingPending, summary.PendingInFlight, summary.PendingUnknown, summary.PendingFailed, summary.PendingDone},
 	"ArtifactRef.Status": {summary.ArtifactCurrent, summary.ArtifactStale, summary.ArtifactSuperseded, summary.ArtifactDeleted},
+	"Approval.Status":    {summary.ApprovalValid, summary.ApprovalExpired, summary.ApprovalStale, summary.ApprovalRevoked},
 }
 
 func strictObject(t reflect.Type, name string) map[string]any {
@@ -311,6 +312,8 @@ func strictType(t reflect.Type, path string) map[string]any {
 		return map[string]any{"type": "array", "items": strictType(t.Elem(), path)}
 	case reflect.Struct:
 		return strictObject(t, t.Name())
+	case reflect.Pointer:
+		return strictType(t.Elem(), path) // handoff: an object, not a string
 	}
 	return map[string]any{"type": "string"}
 }

@@ -396,8 +396,11 @@ func TestStrictSummarySchema(t *testing.T) {
 		}
 	}
 	walk("$", s)
-	if objects != 9 {
-		t.Errorf("objects = %d, want 9 (the summary and its 8 item types)", objects)
+	if objects != 11 {
+		t.Errorf("objects = %d, want 11 (the summary, its 9 item types and the handoff)", objects)
+	}
+	if h := s["properties"].(map[string]any)["handoff"].(map[string]any); h["properties"] == nil {
+		t.Errorf("handoff is %v, not an object", h["type"])
 	}
 	props := s["properties"].(map[string]any)
 	if _, ok := props["extensions"]; ok {

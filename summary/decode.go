@@ -201,7 +201,7 @@ func fastValidFrom(raw []byte, st strict) (*Summary, bool) {
 		return nil, false
 	}
 	// A seq written as 0 decodes like an absent one but breaks "minimum 1".
-	for _, key := range []string{`"source_seq"`, `"resolved_by"`} {
+	for _, key := range []string{`"source_seq"`, `"resolved_by"`, `"invalidated_by"`} {
 		for rest := raw; ; {
 			i := bytes.Index(rest, []byte(key))
 			if i < 0 {
@@ -270,7 +270,29 @@ func fastValidFrom(raw []byte, st strict) (*Summary, bool) {
 			return nil, false
 		}
 	}
+	if !typedStateValid(&s) {
+		return nil, false
+	}
 	return &s, true
+}
+
+// typedStateValid is fastValid for the fields of contract 1.3: approvals
+// and the handoff.
+func typedStateValid(s *Summary) bool {
+	for _, x := range s.Approvals {
+		switch x.Status {
+		case "", ApprovalValid, ApprovalExpired, ApprovalStale, ApprovalRevoked:
+		default:
+			return false
+		}
+		if x.Text == "" || x.SourceSeq < 0 || x.InvalidatedBy < 0 {
+			return false
+		}
+	}
+	if h := s.Handoff; h != nil && (h.PreviousSession == "" || h.SourceSeq < 0) {
+		return false
+	}
+	return true
 }
 
 // knownKeys are the property names of the summary document and its items.
@@ -280,7 +302,8 @@ func init() {
 	for _, k := range strings.Fields(`schema_version covers_through goal constraints decisions
 		verified hypotheses pending artifacts corrections errors next_steps text extensions
 		claim source_seq status resolved_by op_id description path digest subject value
-		supersedes resolution target scope condition expires`) {
+		supersedes resolution target scope condition expires approvals handoff approver
+		resource invalidated_by previous_session reason approved_artifacts unresolved`) {
 		knownKeys[k] = true
 	}
 }

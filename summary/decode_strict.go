@@ -219,7 +219,7 @@ func list[T any](d *strictDec, one func(*T)) []T {
 }
 
 var (
-	summaryKeys    = []string{"schema_version", "covers_through", "goal", "constraints", "decisions", "verified", "hypotheses", "pending", "artifacts", "corrections", "errors", "next_steps", "text"}
+	summaryKeys    = []string{"schema_version", "covers_through", "goal", "constraints", "decisions", "verified", "hypotheses", "pending", "artifacts", "corrections", "errors", "next_steps", "text", "approvals", "handoff"}
 	statementKeys  = []string{"text", "source_seq"}
 	constraintKeys = []string{"text", "source_seq", "target", "scope", "condition", "expires", "status"}
 	claimKeys      = []string{"claim", "source_seq"}
@@ -228,6 +228,8 @@ var (
 	artifactKeys   = []string{"path", "digest", "status", "source_seq"}
 	correctionKeys = []string{"subject", "value", "supersedes", "source_seq"}
 	errorKeys      = []string{"text", "resolution", "source_seq"}
+	approvalKeys   = []string{"text", "source_seq", "approver", "scope", "resource", "expires", "status", "invalidated_by"}
+	handoffKeys    = []string{"previous_session", "reason", "source_seq", "approved_artifacts", "unresolved"}
 )
 
 func (d *strictDec) summary() (s Summary, sv, ct bool) {
@@ -360,7 +362,56 @@ func (d *strictDec) summary() (s Summary, sv, ct bool) {
 			s.NextSteps = list(d, func(x *string) { *x = d.str() })
 		case 12:
 			s.Text = d.str()
+		case 13:
+			s.Approvals = list(d, d.approval)
+		case 14:
+			s.Handoff = d.handoff()
 		}
 	})
 	return s, sv, ct
+}
+
+// approval reads an approvals[] entry (contract 1.3).
+func (d *strictDec) approval(x *Approval) {
+	d.object(approvalKeys, func(k int) {
+		switch k {
+		case 0:
+			x.Text = d.str()
+		case 1:
+			x.SourceSeq = d.num()
+		case 2:
+			x.Approver = d.str()
+		case 3:
+			x.Scope = d.str()
+		case 4:
+			x.Resource = d.str()
+		case 5:
+			x.Expires = d.str()
+		case 6:
+			x.Status = d.str()
+		case 7:
+			x.InvalidatedBy = d.num()
+		}
+	})
+}
+
+// handoff reads the handoff object (contract 1.3).
+func (d *strictDec) handoff() *Handoff {
+	h := &Handoff{}
+	str := func(x *string) { *x = d.str() }
+	d.object(handoffKeys, func(k int) {
+		switch k {
+		case 0:
+			h.PreviousSession = d.str()
+		case 1:
+			h.Reason = d.str()
+		case 2:
+			h.SourceSeq = d.num()
+		case 3:
+			h.ApprovedArtifacts = list(d, str)
+		case 4:
+			h.Unresolved = list(d, str)
+		}
+	})
+	return h
 }

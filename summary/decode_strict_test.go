@@ -104,6 +104,11 @@ func TestStrictDecodeAgrees(t *testing.T) {
 		"{\"schema_version\": 1, \"covers_through\": 80, \"text\": \"bad \xff\"}",
 		"{\"schema_version\": 1, \"covers_through\": 80, \"text\": \"tab\there\"}",
 		` {"schema_version" : 1 ,"covers_through":7 , "next_steps" : [ "a" , "b" ] } ` + "\n",
+		`{"schema_version": 1, "covers_through": 80, "approvals": [{"text": "canary", "source_seq": 4, "approver": "M", "scope": "eu-west-1", "resource": "sha256:ab", "expires": "18:00", "status": "stale", "invalidated_by": 9}]}`,
+		`{"schema_version": 1, "covers_through": 80, "approvals": [{"text": "canary", "status": "stale", "status": "valid"}]}`,
+		`{"schema_version": 1, "covers_through": 80, "handoff": {"previous_session": "s-1", "reason": "limit", "source_seq": 3, "approved_artifacts": ["a@sha256:1"], "unresolved": []}}`,
+		`{"schema_version": 1, "covers_through": 80, "handoff": {"previous_session": "s-1", "unresolved": ["c1", "c2"]}, "next_steps": ["x"]}`,
+		`{"schema_version": 1, "covers_through": 80, "handoff": {"session": "s-1"}}`,
 	} {
 		docs = append(docs, []byte(d))
 	}

@@ -182,7 +182,9 @@ func TestSchemaMatchesType(t *testing.T) {
 		Verified: []Claim{{Claim: "v", SourceSeq: 2}}, Hypotheses: []Hypothesis{{Claim: "h", Status: HypothesisRefuted, ResolvedBy: 3}},
 		Pending: []Pending{{OpID: "c1", Status: PendingUnknown}}, Artifacts: []ArtifactRef{{Path: "a/b", Digest: "d"}},
 		Corrections: []Correction{{Value: "2", Supersedes: "1"}}, Errors: []ErrorNote{{Text: "e"}},
-		NextSteps: []string{"n"}, Text: "t", Extensions: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}
+		NextSteps: []string{"n"}, Text: "t", Extensions: map[string]json.RawMessage{"x": json.RawMessage(`1`)},
+		Approvals: []Approval{{Text: "a", SourceSeq: 4, Approver: "M", Scope: "s", Resource: "r", Expires: "e", Status: ApprovalStale, InvalidatedBy: 5}},
+		Handoff:   &Handoff{PreviousSession: "s-1", Reason: "r", SourceSeq: 6, ApprovedArtifacts: []string{"x"}, Unresolved: []string{"c1"}}}
 	raw, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -226,6 +228,10 @@ func TestFastPathAgrees(t *testing.T) {
 		`{"schema_version": 1, "covers_through": 80, "decisions": [{"text": "a", "source_s\u0065q": 0}]}`,
 		`{"schema_version": 1, "covers_through": 80, "hypotheses": [{"claim": "h", "r\u0065solved_by": 0}]}`,
 		`{"schema_version": 1, "covers_through": 80, "errors": [{"text": "e", "\u0073ource_seq": 0}]}`,
+		`{"schema_version": 1, "covers_through": 80, "approvals": [{"text": "a", "invalidated_by": 0}]}`,
+		`{"schema_version": 1, "covers_through": 80, "approvals": [{"text": "a", "status": "approved"}]}`,
+		`{"schema_version": 1, "covers_through": 80, "handoff": {"reason": "r"}}`,
+		`{"schema_version": 1, "covers_through": 80, "handoff": {"previous_session": "s", "unresolved": [""]}}`,
 	} {
 		checkFastAgrees(t, []byte(doc))
 		if _, ok := fastValid([]byte(doc)); ok && !strings.Contains(doc, `"text": "x"`) {

@@ -6,16 +6,22 @@ import (
 )
 
 // SchemaVersion is the summary document version (docs/formats.md §3). The
-// contract is at minor version 1.2 (docs/contract.md, "The summary
+// contract is at minor version 1.3 (docs/contract.md, "The summary
 // document"): 1.1 added artifacts[].status and pinned down the meaning of
 // corrections[].supersedes and of extensions; 1.2 added the typed fields of
-// constraints[] (target, scope, condition, expires, status). Every
-// version-1 document is a valid 1.2 document, so schema_version stays 1.
+// constraints[] (target, scope, condition, expires, status); 1.3 added
+// approvals[] and handoff and pinned down the meaning of goal and of the
+// order of next_steps. Every version-1 document is a valid 1.3 document,
+// so schema_version stays 1.
 const SchemaVersion = 1
 
 // Summary is the summary document a summarizer returns (docs/formats.md §3). Only
 // SchemaVersion and CoversThrough are required; a text-only summary sets Text
-// and nothing else.
+// and nothing else. Since contract 1.3 Goal is the current objective (a
+// goal the user replaced goes to Corrections as its supersedes, or to Text
+// as history), and NextSteps are in the order the steps may be taken: the
+// first that names a step of a workflow is the next allowed one, and a
+// later entry comes after those before it.
 type Summary struct {
 	SchemaVersion int           `json:"schema_version"`
 	CoversThrough int           `json:"covers_through"`
@@ -37,6 +43,14 @@ type Summary struct {
 	// never sees them (ForAgent removes them) and no content check reads
 	// them, so a value kept only there is a value the agent lost.
 	Extensions map[string]json.RawMessage `json:"extensions,omitempty"`
+
+	// Approvals (contract 1.3) are the approvals the session granted, each
+	// with who gave it, what it covers, what it is tied to and whether it
+	// still holds.
+	Approvals []Approval `json:"approvals,omitempty"`
+	// Handoff (contract 1.3) is set on a summary written for a new
+	// session.
+	Handoff *Handoff `json:"handoff,omitempty"`
 }
 
 // Statement is a constraint or decision with the event it comes from.
@@ -80,6 +94,69 @@ type Constraint struct {
 	Expires string `json:"expires,omitempty"`
 	// Status is one of ConstraintStatuses, or "" (active).
 	Status string `json:"status,omitempty"`
+}
+
+// Approval statuses (contract 1.3). An absent status means valid.
+const (
+	// ApprovalValid: the approval holds for what it covers.
+	ApprovalValid = "valid"
+	// ApprovalExpired: its stated expiry passed.
+	ApprovalExpired = "expired"
+	// ApprovalStale: what it was tied to (a digest, a version) changed
+	// after it was given, so it no longer covers what now exists.
+	ApprovalStale = "stale"
+	// ApprovalRevoked: the approver withdrew it.
+	ApprovalRevoked = "revoked"
+)
+
+// ApprovalStatuses lists the valid approval statuses.
+var ApprovalStatuses = []string{ApprovalValid, ApprovalExpired, ApprovalStale, ApprovalRevoked}
+
+// Approval is an approval the session granted (contract 1.3): who gave it,
+// for what, what it covers, what it is tied to and until when, and whether
+// it still holds. Text says what was approved in words; each other field
+// is optional and says nothing when absent, but the approval check wants
+// what the approval's own event gave (docs/formats.md §2): an approval
+// kept without its resource cannot be told stale when the resource
+// changes, and one with a wider scope than it was given authorizes what
+// nobody approved.
+type Approval struct {
+	Text      string `json:"text"`
+	SourceSeq int    `json:"source_seq,omitempty"`
+	// Approver is who gave it, as the history names them ("María Ortiz",
+	// "the IC").
+	Approver string `json:"approver,omitempty"`
+	// Scope is what it covers, and nothing more ("the eu-west-1 canary
+	// pool").
+	Scope string `json:"scope,omitempty"`
+	// Resource is what it is tied to: a digest, a version, a plan's id.
+	Resource string `json:"resource,omitempty"`
+	// Expires is when it stops holding, as the approval gave it.
+	Expires string `json:"expires,omitempty"`
+	// Status is one of ApprovalStatuses, or "" (valid).
+	Status string `json:"status,omitempty"`
+	// InvalidatedBy is the seq of the event that ended it: its expiry
+	// passed, its resource changed, it was revoked.
+	InvalidatedBy int `json:"invalidated_by,omitempty"`
+}
+
+// Handoff is what a summary written for a new session carries (contract
+// 1.3): the session it continues, why the work restarts, the artifacts
+// approved for use and the operations still unresolved.
+type Handoff struct {
+	// PreviousSession is the id of the session this one continues, as the
+	// history names it.
+	PreviousSession string `json:"previous_session"`
+	// Reason is why the work restarts in a new session.
+	Reason string `json:"reason,omitempty"`
+	// SourceSeq is the event that gives the restart and its reason.
+	SourceSeq int `json:"source_seq,omitempty"`
+	// ApprovedArtifacts are the artifacts approved for use, as the history
+	// names them (a path, an image with its digest), and only those.
+	ApprovedArtifacts []string `json:"approved_artifacts,omitempty"`
+	// Unresolved are the op ids of the operations whose outcome is not
+	// known (each also a pending[] entry).
+	Unresolved []string `json:"unresolved,omitempty"`
 }
 
 // Claim is a verified fact; SourceSeq must name a user or tool event.
@@ -169,7 +246,8 @@ type ErrorNote struct {
 func (s *Summary) TextOnly() bool {
 	return len(s.Constraints) == 0 && len(s.Decisions) == 0 && len(s.Verified) == 0 &&
 		len(s.Hypotheses) == 0 && len(s.Pending) == 0 && len(s.Artifacts) == 0 &&
-		len(s.Corrections) == 0 && len(s.Errors) == 0 && len(s.NextSteps) == 0
+		len(s.Corrections) == 0 && len(s.Errors) == 0 && len(s.NextSteps) == 0 &&
+		len(s.Approvals) == 0 && s.Handoff == nil
 }
 
 // ForAgent returns the summary document as the agent sees it: raw without

@@ -49,7 +49,7 @@
 // their output with these lines:
 //
 //	$ compact-eval version
-//	compact-eval <version> (scenario v1, summary v1.2, protocol v1, result v1)
+//	compact-eval <version> (scenario v1, summary v1.3, protocol v1, result v1)
 //
 //	$ compact-eval validate
 //	21 scenarios OK

@@ -226,6 +226,25 @@ func invariantAnchors(sc *scenarios.Scenario, inv scenarios.Invariant) ([]int, s
 		}
 		return seqs, fmt.Sprintf("must never be copied; appears at %s", seqsOrNone(seqs))
 	}
+	return stateAnchors(inv)
+}
+
+// stateAnchors returns the seqs of a workflow's typed state (approval,
+// goal, next_step, handoff) and a sentence naming them.
+func stateAnchors(inv scenarios.Invariant) ([]int, string) {
+	switch v := scenarios.Pointer(inv).(type) {
+	case *scenarios.Approval:
+		if v.InvalidatedBy > 0 {
+			return []int{v.SourceSeq, v.InvalidatedBy}, fmt.Sprintf("approved by %s at seq %d, ended at seq %d", v.Approver, v.SourceSeq, v.InvalidatedBy)
+		}
+		return []int{v.SourceSeq}, fmt.Sprintf("approved by %s at seq %d", v.Approver, v.SourceSeq)
+	case *scenarios.Goal:
+		return []int{v.SourceSeq}, fmt.Sprintf("goal redirected at seq %d", v.SourceSeq)
+	case *scenarios.NextStep:
+		return []int{v.SourceSeq}, fmt.Sprintf("workflow set at seq %d", v.SourceSeq)
+	case *scenarios.Handoff:
+		return []int{v.SourceSeq}, fmt.Sprintf("restart from session %s at seq %d", v.Session, v.SourceSeq)
+	}
 	return nil, "no seq"
 }
 

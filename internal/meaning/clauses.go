@@ -42,10 +42,11 @@ func clauses(toks []Token) []Clause {
 		}
 		switch {
 		case code && tk.W != "\n":
-		case tk.Word && contrastWords[tk.W] && i > start:
+		case tk.Word && contrastWords[tk.W] && i > start && !(tk.W == "yet" && toks[i-1].W == "not"):
+			// "not yet" is no contrast: "not yet approved", "not yet finished"
 			flush(i)
 		case tk.Word:
-		case sentenceMarks[tk.W] && !(tk.W == "." && i > 0 && abbreviations[toks[i-1].W]):
+		case sentenceMarks[tk.W] && !(tk.W == "." && i > 0 && abbreviation(toks, i-1)):
 			flush(i)
 			start = i + 1
 			sent++
@@ -57,6 +58,19 @@ func clauses(toks []Token) []Clause {
 	flush(len(toks))
 	markHeadings(toks, out)
 	return out
+}
+
+// abbreviation reports whether the word at i, before a dot, is an
+// abbreviation whose dot ends no clause; "no" is one only before a number
+// ("No. 5"), otherwise it ends a Spanish sentence ("La 4.2.0 no.").
+func abbreviation(toks []Token, i int) bool {
+	if !abbreviations[toks[i].W] {
+		return false
+	}
+	if toks[i].W == "no" {
+		return i+2 < len(toks) && toks[i+2].Value
+	}
+	return true
 }
 
 // markHeadings links each clause to a heading before it in its sentence or

@@ -13,9 +13,10 @@ const (
 	Summary  = 1 // summary document (§3): its schema_version
 	// SummaryMinor is the summary contract's minor version: 1.1 added
 	// artifacts[].status and pinned down supersedes and extensions; 1.2
-	// added the typed fields of constraints[] (docs/contract.md). A minor
-	// version never invalidates a document.
-	SummaryMinor = 2
+	// added the typed fields of constraints[]; 1.3 added approvals[] and
+	// handoff (docs/contract.md). A minor version never invalidates a
+	// document.
+	SummaryMinor = 3
 	Protocol     = 1 // exec protocol (§4)
 	Result       = 1 // canonical JSON result
 )

@@ -269,7 +269,7 @@ gates:
 				`3:7: jobs: want an integer, got a string`,
 				`4:15: exec_timeout: want a duration such as 30s or 2m, got a number`,
 				`6:26: gates.min_pass.constraint: want a rate in [0, 1] (write 0.9 or "90%"), got 1.5`,
-				`6:31: gates.min_pass: unknown check type "everything" (valid: all, invariant, structural, decisions, recall, schema, coverage, references, evidence, tail, compression, provenance, paths, unresolved, stale_pending, grounding, constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret)`,
+				`6:31: gates.min_pass: unknown check type "everything" (valid: all, invariant, structural, decisions, recall, schema, coverage, references, evidence, tail, compression, provenance, paths, unresolved, stale_pending, grounding, constraint, refuted_hypothesis, artifact, pending_operation, correction, quantity, secret, approval, goal, next_step, handoff)`,
 				`6:51: gates.min_pass.all: want a rate in [0, 1] or a percentage, got "ninety%"`,
 				`7:13: gates.baseline: want a string, got a mapping`,
 				`8:14: gates.uncertain: "ignore": want miss (count it as not passed, the default), skip (leave it out) or pass (count it as passed)`,
