@@ -52,28 +52,28 @@
 //	compact-eval <version> (scenario v1, summary v1.3, protocol v1, result v1)
 //
 //	$ compact-eval validate
-//	21 scenarios OK
+//	25 scenarios OK
 //
 //	$ compact-eval run --out base
-//	verdict: finished 84 units (21 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 75% (60/80, 5 skipped); 49 compaction regressions
+//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 75% (71/95, 2 uncertain, 6 skipped); 59 compaction regressions; 2 uncertain checks
 //
-//	          summarizer  units         invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
-//	        builtin:mask     21  75% (60/80, 5 skipped)   96% (139/145, 174 skipped)            3                  0.44                   4064
-//	  builtin:extractive     21  61% (43/71, 5 skipped)   100% (241/241, 45 skipped)           17                  0.34                   1147
-//	    builtin:truncate     21  19% (15/77, 5 skipped)  100% (140/140, 168 skipped)           29                  0.43                   3491
-//	        builtin:none     21          — (55 skipped)              — (231 skipped)            0                     —                      —
+//	          summarizer  units                      invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
+//	        builtin:mask     25  75% (71/95, 2 uncertain, 6 skipped)   94% (159/170, 204 skipped)            4                  0.45                   3628
+//	  builtin:extractive     25               52% (45/86, 6 skipped)   100% (289/289, 52 skipped)           22                  0.38                   1082
+//	    builtin:truncate     25               25% (23/92, 6 skipped)  100% (165/165, 198 skipped)           33                  0.42                   3074
+//	        builtin:none     25                       — (68 skipped)              — (275 skipped)            0                     —                      —
 //
 //	worst failures (scenario · summarizer · generation · check · seq · message):
-//	  arrival-hold-during-compaction · builtin:truncate · g1 · constraint protobuf-pin · 1 · no clause of text restates …
+//	  approval-stale-after-rebuild · builtin:truncate · g1 · approval canary-approval · 5 · no clause of text restates …
 //	…
 //	result: base/result.json
 //	(stderr)
 //	…
-//	progress: 84/84 units, 0 errored, 0 requests (0 retries, 0 from the cache), 3s elapsed
+//	progress: 100/100 units, 0 errored, 0 requests (0 retries, 0 from the cache), 3s elapsed
 //
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
 //	PASS: every gate holds
-//	verdict: finished 21 units (21 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 61% (43/71, 5 skipped); 17 compaction regressions
+//	verdict: finished 25 units (25 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 52% (45/86, 6 skipped); 22 compaction regressions
 //	…
 //	result: pr/result.json
 //
@@ -81,7 +81,7 @@
 //	  ok   min-pass secret=1: 1 summarizer × check type rates hold
 //	(stderr)
 //	…
-//	progress: 21/21 units, 0 errored, 0 requests (0 retries, 0 from the cache), 1s elapsed
+//	progress: 25/25 units, 0 errored, 0 requests (0 retries, 0 from the cache), 1s elapsed
 //
 //	$ compact-eval report base/result.json --format md -o base.md
 //	(no output)
@@ -96,30 +96,30 @@
 //	summarizer          check               base            new             delta  95% interval      p        scenarios
 //	builtin:extractive  constraint          100.0% (14/14)  100.0% (14/14)  ~      [-23.2%, +23.2%]  p=1.000  9
 //	…
-//	builtin:extractive  decisions           54.1% (20/37)   54.1% (20/37)   ~      [-9.5%, +9.5%]    p=1.000  21
+//	builtin:extractive  decisions           54.2% (26/48)   54.2% (26/48)   ~      [-7.4%, +7.4%]    p=1.000  25
 //
 //	new against the baseline: 0 regressions, 0 fixes, 0 no longer judged, 0 newly judged
 //
-//	no regression: no pass→fail over 399 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
+//	no regression: no pass→fail over 481 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
 //
 //	$ compact-eval compare --a builtin:truncate --b builtin:extractive base/result.json
-//	head-to-head builtin:truncate vs builtin:extractive over 224 paired outcomes in 21 scenarios: builtin:extractive better on constraint (p=0.004), pending_operation (p=0.031), quantity (p=0.016), decisions (p=0.009)
+//	head-to-head builtin:truncate vs builtin:extractive over 272 paired outcomes in 25 scenarios: builtin:extractive better on constraint (p=0.004), pending_operation (p=0.031), quantity (p=0.016), decisions (p=0.024)
 //
 //	                        A: builtin:truncate  B: builtin:extractive
-//	invariants kept         19.5% (15/77)        60.6% (43/71)
-//	structural passed       100.0% (140/140)     100.0% (241/241)
-//	compaction regressions  29 of 37 probes      17 of 37 probes
+//	invariants kept         25.0% (23/92)        52.3% (45/86)
+//	structural passed       100.0% (165/165)     100.0% (289/289)
+//	compaction regressions  33 of 48 probes      22 of 48 probes
 //	…
 //
 //	$ compact-eval gate --min-pass decisions=0.5 --baseline pr/result.json pr/result.json
 //	PASS: every gate holds
 //	  ok   min-pass decisions=0.5: 1 summarizer × check type rates hold
-//	  ok   baseline: no regression: no pass→fail over 399 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
+//	  ok   baseline: no regression: no pass→fail over 481 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
 //	  note baseline: new against the baseline: 0 regressions, 0 fixes, 0 no longer judged, 0 newly judged
 //
 //	$ compact-eval gate --min-pass decisions=0.6 pr/result.json
-//	FAIL: min-pass: builtin:extractive decisions 54.1% (20/37) < 60%
-//	  FAIL min-pass: builtin:extractive decisions 54.1% (20/37) < 60%
+//	FAIL: min-pass: builtin:extractive decisions 54.2% (26/48) < 60%
+//	  FAIL min-pass: builtin:extractive decisions 54.2% (26/48) < 60%
 //	…
 //	(exit 1)
 //
