@@ -43,6 +43,11 @@ const (
 // The test fails on a failure missing here and on an entry that no longer
 // fails: fixing a misreading means deleting its line.
 var knownParaphraseFailures = map[string]string{
+	// grounding's relation test: the entry's subject word ("the image was
+	// rebuilt on distroless/java21:2024-12 as sha256:77c0…") is read as
+	// given to the digest, where the event writes "base image" beside the
+	// base: a word of the whole clause taken for one token's
+	"approval-stale-after-rebuild/passive gen 2 grounding/": "a word the entry gives its whole clause is read as given to one token (relation test)",
 	// The reference agent (agents/) is a stand-in for a model: it answers a
 	// probe by the scenario's requires patterns, written against the
 	// gold's words. These paraphrases keep the fact in words the patterns

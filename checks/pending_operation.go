@@ -60,6 +60,7 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 	}
 	fs := st.readAcross(sub, nil, segments(flatten(fields), func(l leaf) bool { return strings.HasSuffix(l.ptr, "/op_id") }))
 	fs = append(fs, st.ownDescriptions(inv, sub)...)
+	fs = st.withoutOtherCalls(fs, inv)
 	if bad, ok := st.pendingRecordBroken(inv); ok {
 		return []result.CheckResult{decide(r, result.Fail, result.DecidedTyped, bad.Note, bad)}
 	}
@@ -124,6 +125,53 @@ func (st *state) ownDescriptions(inv *scenarios.PendingOperation, sub *meaning.S
 		}
 	}
 	return out
+}
+
+// withoutOtherCalls drops the unclear readings of entries that cite
+// another call's event and name the operation only by what it shares with
+// that call ("TestRefundIdempotency is passed 50 of 50 times by
+// ledger@sha256:51be07d2", citing the test run, of a build that used the
+// same image): the citation binds the claim to its own event.
+func (st *state) withoutOtherCalls(fs []found, inv *scenarios.PendingOperation) []found {
+	own := map[int]bool{inv.CallSeq: true}
+	if r, ok := st.sd.results[inv.OpID]; ok {
+		own[r.Seq] = true
+	}
+	out := fs[:0:0]
+	for _, f := range fs {
+		seq, cites := st.citedSeq(f.l.ptr)
+		if f.r.Verdict == meaning.Unclear && cites && !own[seq] && st.sd.isCallEvent(seq) && findToken(f.l.text, inv.OpID) < 0 {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// citedSeq returns the event a verified claim or a decision at ptr cites.
+func (st *state) citedSeq(ptr string) (int, bool) {
+	var i int
+	switch {
+	case strings.HasPrefix(ptr, "/verified/"):
+		if _, err := fmt.Sscanf(ptr, "/verified/%d/", &i); err == nil && i < len(st.sum.Verified) {
+			return st.sum.Verified[i].SourceSeq, st.sum.Verified[i].SourceSeq > 0
+		}
+	case strings.HasPrefix(ptr, "/decisions/"):
+		if _, err := fmt.Sscanf(ptr, "/decisions/%d/", &i); err == nil && i < len(st.sum.Decisions) {
+			return st.sum.Decisions[i].SourceSeq, st.sum.Decisions[i].SourceSeq > 0
+		}
+	}
+	return 0, false
+}
+
+// isCallEvent reports whether event seq is a tool call or a tool result.
+func (d *scenarioData) isCallEvent(seq int) bool {
+	for _, ev := range d.sc.Events {
+		if ev.Seq == seq {
+			return ev.ToolCall != nil || ev.ToolResult != nil
+		}
+	}
+	return false
 }
 
 // flatten joins segments of leaves into one list.

@@ -80,7 +80,10 @@ func textLang(low string) string {
 		for j < len(low) && low[j] >= 'a' && low[j] <= 'z' {
 			j++
 		}
-		if w := low[i:j]; j-i <= 7 && (j == len(low) || low[j] < 0x80) {
+		// a run of letters glued to a digit is part of an id or a digest
+		// ("de" in 77c0de9a), never a word
+		glued := i > 0 && isDigitByte(low[i-1]) || j < len(low) && isDigitByte(low[j])
+		if w := low[i:j]; !glued && j-i <= 7 && (j == len(low) || low[j] < 0x80) {
 			if langES[w] {
 				es++
 			}
@@ -106,3 +109,5 @@ func textLang(low string) string {
 func crossLanguage(a, b string) bool {
 	return a == "es" && b != "es" || a == "en" && b == "es"
 }
+
+func isDigitByte(b byte) bool { return b >= '0' && b <= '9' }
