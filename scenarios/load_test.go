@@ -526,3 +526,51 @@ func TestLintValueInvariants(t *testing.T) {
 		t.Fatalf("LintScenario did not refuse a constraint citing an assistant event; got %v", errs)
 	}
 }
+
+// A folder is searched for scenarios, not for every YAML file: the config
+// file beside them, hidden files and hidden folders (.github/ with its
+// workflows, .git/) are left out without a word; a path named explicitly
+// is read whatever its name, and a folder whose only YAML files are
+// skipped ones says so.
+func TestFilesSkipsConfigAndHidden(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		"compact-eval.yaml", "compact-eval.yml", ".github/workflows/ci.yml", ".git/x.yaml", ".hidden.yaml",
+		"scenarios/a.yaml", "scenarios/.#a.yaml", "scenarios/deep/.cache/b.yaml", "scenarios/deep/c.yml",
+		// honest files the rule must not hide: a name that merely
+		// contains the config's, a folder named like a dotfile's stem
+		"scenarios/my-compact-eval.yaml", "github/d.yaml", "only-config/compact-eval.yaml",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := func(fs []string) []string {
+		var out []string
+		for _, f := range fs {
+			r, _ := filepath.Rel(dir, f)
+			out = append(out, filepath.ToSlash(r))
+		}
+		return out
+	}
+	files, errs := Files([]string{dir})
+	want := []string{"github/d.yaml", "scenarios/a.yaml", "scenarios/deep/c.yml", "scenarios/my-compact-eval.yaml"}
+	if diff := cmp.Diff(want, rel(files)); diff != "" || len(errs) > 0 {
+		t.Errorf("files (-want +got):\n%s\nerrors: %v", diff, errs)
+	}
+	// Named explicitly: read, hidden folder or not.
+	files, errs = Files([]string{filepath.Join(dir, "compact-eval.yaml"), filepath.Join(dir, ".github")})
+	want = []string{"compact-eval.yaml", ".github/workflows/ci.yml"}
+	if diff := cmp.Diff(want, rel(files)); diff != "" || len(errs) > 0 {
+		t.Errorf("named files (-want +got):\n%s\nerrors: %v", diff, errs)
+	}
+	// A folder holding the config file alone.
+	_, errs = Files([]string{filepath.Join(dir, "only-config")})
+	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "no *.yaml or *.yml scenario files in this folder (compact-eval.yaml, hidden files and hidden folders such as .github/ are not read)") {
+		t.Errorf("errors = %v", errs)
+	}
+}
