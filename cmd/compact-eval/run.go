@@ -290,7 +290,9 @@ of those the baseline judged) fails unless --allow-unjudged. The first
 baseline is written with --write-baseline FILE; --require-baseline fails
 (exit 1, before anything runs) when the baseline file is missing, for
 pull requests. With
-GITHUB_ACTIONS=true the step summary and ::error annotations are written.
+GITHUB_ACTIONS=true the step summary and annotations are written, at paths
+relative to the repository root: ::error for what decided a failing gate,
+::warning and ::notice for the rest.
 
 Before anything is sent, every model target must have a well-formed
 endpoint and its key (OPENAI_API_KEY or ANTHROPIC_API_KEY for a provider's
@@ -745,9 +747,14 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 		}
 	}
 	var g *reports.GateReport
-	if asked {
+	switch {
+	case asked:
 		g = applyGates(full, p.gates, p.notes)
 		printGateVerdict(env, g)
+	case len(p.notes) > 0 && runErr == nil && !res.Interrupted:
+		// A gate was asked for that cannot apply yet (the first baseline):
+		// say so first, where a PASS would be.
+		fmt.Fprintf(env.Stdout, "NOT GATED: %s\n", strings.Join(notGated(p.gates, p.notes, []string{"min-pass (no rate asked)"}), "; "))
 	}
 	if err := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); err != nil {
 		return err
@@ -793,11 +800,26 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 	return nil
 }
 
-// applyGates gates r and adds the plan's notes to the verdict lines.
+// applyGates gates r and adds the plan's notes to the verdict lines: a
+// baseline this run creates is said not gated, and why.
 func applyGates(r *result.Result, opts reports.GateOptions, notes []string) *reports.GateReport {
 	g := reports.Gate(r, opts)
 	g.Lines = append(g.Lines, notes...)
+	g.NotGated = notGated(opts, notes, g.NotGated)
 	return &g
+}
+
+// notGated is the gates not applied (reports.GateReport.NotGated), with
+// a baseline this run creates (a note of runGates) said as such.
+func notGated(opts reports.GateOptions, notes, not []string) []string {
+	for _, n := range notes {
+		if why, ok := strings.CutPrefix(n, "note baseline: "); ok && opts.Baseline == nil {
+			why, _, _ = strings.Cut(why, " (--write-baseline)") // the gate lines say the rest
+			not = slices.DeleteFunc(slices.Clone(not), func(s string) bool { return strings.HasPrefix(s, "baseline ") })
+			not = append(not, "baseline ("+why+")")
+		}
+	}
+	return not
 }
 
 // printGateVerdict prints the first line of a gated run: PASS or FAIL.
@@ -805,7 +827,7 @@ func printGateVerdict(env *Env, g *reports.GateReport) {
 	if g.Failed {
 		fmt.Fprintf(env.Stdout, "FAIL: %s\n", g.Reason())
 	} else {
-		fmt.Fprintln(env.Stdout, "PASS: every gate holds")
+		fmt.Fprintln(env.Stdout, "PASS: "+g.Held())
 	}
 }
 
@@ -821,6 +843,9 @@ func printGateLines(env *Env, g *reports.GateReport) {
 // to write them is reported, never fatal.
 func writeGitHub(env *Env, r *result.Result, g *reports.GateReport) {
 	opts := reports.Options{Gate: g}
+	if dir, err := os.Getwd(); err == nil {
+		opts.AnnotationFile = annotationFiles(r, repoRoot(context.Background(), env, dir), dir)
+	}
 	// Annotations go to stdout, where the runner reads workflow commands.
 	if err := reports.WriteGitHub(r, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.data()); err != nil {
 		fmt.Fprintf(env.Stderr, "compact-eval: writing the GitHub step summary: %v\n", err)
