@@ -298,7 +298,7 @@ Before anything is sent, every model target must have a well-formed
 endpoint and its key (OPENAI_API_KEY or ANTHROPIC_API_KEY for a provider's
 public API, a config endpoint's api_key_env), or run exits 2 naming the
 variable. --dry-run prints the plan and sends nothing: units, requests per
-target (those the cache answers apart), exec calls, tokens in and out, and
+target (those the cache holds, and repeats, apart), exec calls, tokens in and out, and
 the cost from prices: in the config file (docs/providers.md). Progress goes
 to stderr: units done/total, errors, requests, retries, cache hits, time
 left; --progress tty redraws one line, plain prints one every 10 s and at
