@@ -191,7 +191,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes, a `spec` as for --summarizer")
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once (waiting on a model; an offline evaluation runs beside them)")
-	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
+	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<run id>: the UTC timestamp and a random suffix)")
 	fs.IntVar(&f.maxUnits, "max-units", runner.DefaultMaxUnits, "refuse a run that plans more than this many `units` (scenarios × summarizers × trials)")
 	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags; the paths default to the recorded ones)")
 	fs.BoolVar(&f.repair, "repair", false, "with --resume: drop the journal lines a crash or a second writer tore (the error names them); their units run again")
@@ -322,7 +322,7 @@ interrupt would.
 	$ compact-eval run --summarizer 'ours=exec:python3 compact.py' --baseline base/result.json
 	$ compact-eval run --run 'readonly|secret' --min-pass constraint=1
 	$ compact-eval run --shard 2/4 --out out/shard-2
-	$ compact-eval run --resume compact-eval-out/20261129T233000Z`
+	$ compact-eval run --resume compact-eval-out/20261129T233000Z-4f9a01c3`
 
 func init() {
 	register(&Command{
@@ -400,12 +400,16 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if f.dryRun {
 		return dryRun(ctx, env, f, p, p.file, p.recall)
 	}
-	out, resume := f.out, false
+	out, resume, runID := f.out, false, ""
 	if f.resume != "" {
 		out, resume = f.resume, true
 	}
 	if out == "" {
-		out = freshOut(time.Now())
+		// A folder of its own, made at once: a run started in the same
+		// second never shares it.
+		if out, runID, err = runner.NewOut(runner.OutRoot, time.Now()); err != nil {
+			return err
+		}
 	}
 
 	finished := make(chan struct{})
@@ -425,7 +429,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		Trials: p.settings.Trials, MaxUnits: f.maxUnits, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
-		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
+		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args), RunID: runID,
 		Git: gitState(ctx, "."),
 	}
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
@@ -440,6 +444,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	opts.OnUnit = vb.Add
 	res, err := runner.RunSuite(ctx, p.suite, opts)
 	prog.finish()
+	if res == nil && runID != "" {
+		os.Remove(out) // the folder this run made, if it stayed empty
+	}
 	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) || errors.Is(err, runner.ErrFolderLocked) || errors.Is(err, runner.ErrTooManyUnits) {
 		return usageError{err}
 	}
@@ -979,19 +986,6 @@ func loadScenarios(env *Env, paths []string, recall bool) (runner.Suite, error) 
 		return nil, inputError{errors.New("no scenario found")}
 	}
 	return suite, nil
-}
-
-// freshOut is the default run folder, made unique if a run started in the
-// same second.
-func freshOut(now time.Time) string {
-	base := runner.DefaultOut(now)
-	out := base
-	for i := 2; ; i++ {
-		if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
-			return out
-		}
-		out = fmt.Sprintf("%s-%d", base, i)
-	}
 }
 
 // resumeCommand is the command line that finishes this run: the flags that
