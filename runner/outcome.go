@@ -19,7 +19,7 @@ func newHeader(opts *Options, trials int, tokenizer string, suite []result.Suite
 		RunID: opts.RunID, Started: started, Git: opts.Git,
 		Config: result.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
 			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate, JudgeScope: opts.judgeScope(),
-			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples, Suite: suite},
+			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples, Suite: suite, Flags: opts.Flags},
 	}
 	if h.RunID == "" {
 		h.RunID = NewRunID(started)

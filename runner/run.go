@@ -150,6 +150,9 @@ type Options struct {
 	Abort context.Context
 	// Paths are recorded in the result's config.
 	Paths []string
+	// Flags are the command-line flags the run was started with, recorded
+	// in its configuration (result.RunConfig.Flags) for a later --resume.
+	Flags []string
 	// RunID is the run's id (NewRunID, for a folder made by NewOut); ""
 	// draws a new one. A resumed run keeps the id it started with.
 	RunID string

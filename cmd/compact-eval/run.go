@@ -193,7 +193,7 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once (waiting on a model; an offline evaluation runs beside them)")
 	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<run id>: the UTC timestamp and a random suffix)")
 	fs.IntVar(&f.maxUnits, "max-units", runner.DefaultMaxUnits, "refuse a run that plans more than this many `units` (scenarios × summarizers × trials)")
-	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags; the paths default to the recorded ones)")
+	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder`: its flags and paths are read from its run.json (a flag given again wins)")
 	fs.BoolVar(&f.repair, "repair", false, "with --resume: drop the journal lines a crash or a second writer tore (the error names them); their units run again")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
 	fs.StringVar(&f.run, "run", "", "run only the scenarios whose id matches this `regexp` (as go test -run)")
@@ -310,8 +310,11 @@ abandons them), writes the result and prints the command that resumes the
 run. One process writes a run folder at a time: a second run or resume on
 it exits 2, naming the pid that holds it. A journal line a crash tore
 stops --resume, naming the line; --resume DIR --repair drops it and runs
-its unit again. --resume DIR with no paths reads the recorded ones; other
-paths or a changed suite are refused, naming the difference. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
+its unit again. --resume DIR reads the run's own flags from its run.json
+(those not given again: after a kill -9, when no resume command was
+printed, a bare --resume DIR finishes the run it names) and, with no paths,
+the recorded ones; other paths, other flags or a changed suite are refused,
+naming the difference. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
 failed, 2 bad usage or invalid scenarios, 3 the run could not finish (an
 interrupt, or every unit errored so that nothing was evaluated). For tests,
 COMPACT_EVAL_FAILPOINT=stop-after:N stops the run after N units exactly as an
@@ -386,9 +389,15 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	}
 	// A dry run's clients answer from the cache alone: they never send.
 	f.openai.CacheOnly = f.dryRun
-	if f.resume != "" && len(args) == 0 {
-		// Resume is the same run: with no paths, the ones it recorded.
-		args = runner.RecordedPaths(f.resume)
+	if f.resume != "" {
+		// Resume is the same run: its own flags (those not given again),
+		// and with no paths the ones it recorded.
+		if err := resumeFlags(fs, f.resume); err != nil {
+			return err
+		}
+		if len(args) == 0 {
+			args = runner.RecordedPaths(f.resume)
+		}
 	}
 	p, err := planRun(env, fs, f, args)
 	if err != nil {
@@ -429,7 +438,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		Trials: p.settings.Trials, MaxUnits: f.maxUnits, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
-		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args), RunID: runID,
+		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args), RunID: runID, Flags: recordedFlags(fs),
 		Git: gitState(ctx, "."),
 	}
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
@@ -986,42 +995,6 @@ func loadScenarios(env *Env, paths []string, recall bool) (runner.Suite, error) 
 		return nil, inputError{errors.New("no scenario found")}
 	}
 	return suite, nil
-}
-
-// resumeCommand is the command line that finishes this run: the flags that
-// were set, except --out and --resume, then --resume OUT and the paths.
-func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
-	words := []string{"compact-eval", "run"}
-	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "out", "resume", "repair":
-			return
-		}
-		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			// "--flag true" would make "true" a path: bools take "=".
-			words = append(words, "--"+fl.Name+"="+fl.Value.String())
-			return
-		}
-		if vs, ok := fl.Value.(*stringsFlag); ok {
-			for _, v := range *vs {
-				words = append(words, "--"+fl.Name, shellQuote(v))
-			}
-			return
-		}
-		dash := "--"
-		if len(fl.Name) == 1 {
-			dash = "-"
-		}
-		words = append(words, dash+fl.Name, shellQuote(fl.Value.String()))
-	})
-	words = append(words, "--resume", shellQuote(out))
-	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
-		words = append(words, "--")
-	}
-	for _, a := range args {
-		words = append(words, shellQuote(a))
-	}
-	return strings.Join(words, " ")
 }
 
 func shellQuote(s string) string {
