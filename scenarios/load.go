@@ -108,12 +108,12 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 		if err == io.EOF {
 			return nil, ErrorList{{File: name, Pos: result.Pos{Line: 1, Col: 1}, Msg: "empty file: want a scenario mapping"}}
 		}
-		return nil, ErrorList{yamlError(name, err)}
+		return nil, ErrorList{yamlError(name, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
 		if err != nil {
-			return nil, ErrorList{yamlError(name, err)}
+			return nil, ErrorList{yamlError(name, data, err)}
 		}
 		return nil, ErrorList{{File: name, Pos: pos(&extra), Msg: "a second YAML document: a file holds one scenario"}}
 	}
@@ -249,11 +249,13 @@ func offsetPos(data []byte, off int) result.Pos {
 	return result.Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
 }
 
-func yamlError(name string, err error) *Error {
-	line, msg := yamlnode.SyntaxError(err)
-	p := result.Pos{Line: 1, Col: 1}
-	if line != 0 {
-		p.Line = line
+// yamlError positions a syntax error of the YAML parser at the problem
+// (yamlnode.SyntaxPos), at 1:1 when even its line is unknown.
+func yamlError(name string, data []byte, err error) *Error {
+	at, msg := yamlnode.SyntaxPos(data, err)
+	p := result.Pos(at)
+	if p.Line == 0 {
+		p = result.Pos{Line: 1, Col: 1}
 	}
 	return &Error{File: name, Pos: p, Msg: "YAML syntax: " + msg}
 }

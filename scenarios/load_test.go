@@ -262,7 +262,19 @@ arrivals:
 		{
 			name: "syntax error",
 			src:  head + "events: [\n  {role: user\n",
-			want: []string{`t.yaml:3:1: YAML syntax: did not find expected ',' or '}'`},
+			want: []string{`t.yaml:4:3: YAML syntax: did not find expected ',' or '}' (this '{' is never closed by a '}')`},
+		},
+		{
+			// yaml.v3 says line 4: the line before the event.
+			name: "syntax error: an unquoted ': ' in an event",
+			src:  head + "events:\n  - {role: user, text: \"hi\"}\n  - {role: user, text: Note: the db is read-only}\n",
+			want: []string{`t.yaml:5:28: YAML syntax: did not find expected ',' or '}' (a ': ' in a plain value starts a key: put the value in quotes)`},
+		},
+		{
+			// yaml.v3 says line 4: the line of the value before the tab.
+			name: "syntax error: a tab",
+			src:  head + "events:\n  - role: user\n\ttext: hi\n",
+			want: []string{`t.yaml:5:1: YAML syntax: found a tab character that violates indentation (a tab cannot indent YAML: indent with spaces)`},
 		},
 		{
 			name: "empty file",
