@@ -260,6 +260,23 @@ arrivals:
 			want: []string{`t.yaml:5:5: YAML alias *e: aliases are not allowed in scenario files, write the value out`},
 		},
 		{
+			// Integers as written (issue 35): YAML reads 0e-0, 1.0 and 1e2
+			// as floats, and a seq is refused at the number.
+			name: "seqs that are not integers as written",
+			src: head + `compaction: {at: [1e2]}
+events:
+  - {seq: 1, role: user, text: "Read-only."}
+  - {seq: 2.0, role: user, text: "Go on."}
+invariants:
+  - {id: ro, type: constraint, source_seq: 0e-0, match: ['read-only']}
+`,
+			want: []string{
+				`t.yaml:3:19: compaction.at[0]: want an integer, got float "1e2"`,
+				`t.yaml:6:11: events[1].seq: want an integer, got float "2.0"`,
+				`t.yaml:8:44: invariants[0].source_seq: want an integer, got float "0e-0"`,
+			},
+		},
+		{
 			name: "syntax error",
 			src:  head + "events: [\n  {role: user\n",
 			want: []string{`t.yaml:4:3: YAML syntax: did not find expected ',' or '}' (this '{' is never closed by a '}')`},
