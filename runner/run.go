@@ -398,6 +398,9 @@ func NewRunID(t time.Time) string {
 	return t.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
+// drawRunID is NewRunID; a test replaces it to make names collide.
+var drawRunID = NewRunID
+
 // OutRoot is the folder the default run folders are made in.
 const OutRoot = "compact-eval-out"
 
@@ -411,7 +414,7 @@ func NewOut(parent string, t time.Time) (dir, id string, err error) {
 		return "", "", fmt.Errorf("creating run folder: %w", err)
 	}
 	for range 100 {
-		id = NewRunID(t)
+		id = drawRunID(t)
 		dir = filepath.Join(parent, id)
 		switch err := os.Mkdir(dir, 0o755); {
 		case err == nil:

@@ -28,8 +28,7 @@ func TestNewRunID(t *testing.T) {
 }
 
 // The default folders of runs started in the same second, at once, are
-// all different folders, each made exclusively; a folder already there
-// (a name taken) is never handed out again.
+// all different folders, each made exclusively.
 func TestNewOutNeverShared(t *testing.T) {
 	parent := filepath.Join(t.TempDir(), "compact-eval-out")
 	at := time.Now()
@@ -59,5 +58,32 @@ func TestNewOutNeverShared(t *testing.T) {
 		if st, err := os.Stat(d); err != nil || !st.IsDir() {
 			t.Errorf("%s: not made (%v)", d, err)
 		}
+	}
+}
+
+// A name already taken (a run of the same second that drew the same
+// suffix) is never handed out again: NewOut draws another id.
+func TestNewOutNameTaken(t *testing.T) {
+	parent := t.TempDir()
+	at := time.Date(2026, 11, 29, 23, 30, 0, 0, time.UTC)
+	ids := []string{"20261129T233000Z-00000001", "20261129T233000Z-00000001", "20261129T233000Z-00000002"}
+	draws := 0
+	drawRunID = func(time.Time) string { draws++; return ids[min(draws, len(ids))-1] }
+	t.Cleanup(func() { drawRunID = NewRunID })
+	first, id1, err := NewOut(parent, at)
+	if err != nil || id1 != ids[0] {
+		t.Fatalf("first NewOut = %s, %s, %v", first, id1, err)
+	}
+	second, id2, err := NewOut(parent, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id2 != ids[2] || second == first || draws != 3 {
+		t.Errorf("second NewOut = %s (id %s) after %d draws; want %s, a new folder, after 3", second, id2, draws, ids[2])
+	}
+	// Every name taken: it says so rather than share a folder.
+	drawRunID = func(time.Time) string { return ids[0] }
+	if dir, _, err := NewOut(parent, at); err == nil {
+		t.Errorf("NewOut with every name taken = %s; want an error", dir)
 	}
 }
