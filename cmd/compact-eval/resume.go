@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/runner"
 )
 
@@ -17,7 +18,10 @@ var notRecorded = []string{"out", "resume", "repair", "dry-run", "progress"}
 // NAME=VALUE, a repeatable flag once per value, in the order of
 // flag.FlagSet.Visit (sorted by name), those of notRecorded aside: what a
 // bare --resume DIR reads back from the run's run.json
-// (result.RunConfig.Flags).
+// (result.RunConfig.Flags). Each value is hidden as a recorded command
+// line is (redact.CommandLine: a URL's password, a key-named query value,
+// every key the harness knows), since run.json and result.json are
+// shared; resumeFlags refuses a value recorded redacted.
 func recordedFlags(fs *flag.FlagSet) []string {
 	var out []string
 	fs.Visit(func(fl *flag.Flag) {
@@ -26,11 +30,11 @@ func recordedFlags(fs *flag.FlagSet) []string {
 		}
 		if vs, ok := fl.Value.(*stringsFlag); ok {
 			for _, v := range *vs {
-				out = append(out, fl.Name+"="+v)
+				out = append(out, fl.Name+"="+redact.CommandLine(v))
 			}
 			return
 		}
-		out = append(out, fl.Name+"="+fl.Value.String())
+		out = append(out, fl.Name+"="+redact.CommandLine(fl.Value.String()))
 	})
 	return out
 }
