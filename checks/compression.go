@@ -146,6 +146,14 @@ func hasContent(s *summary.Summary) bool {
 	for _, x := range s.Errors {
 		strs = append(strs, x.Text, x.Resolution)
 	}
+	for _, x := range s.Approvals {
+		strs = append(strs, x.Text, x.Approver, x.Scope, x.Resource, x.Expires)
+	}
+	if h := s.Handoff; h != nil {
+		strs = append(strs, h.PreviousSession, h.Reason)
+		strs = append(strs, h.ApprovedArtifacts...)
+		strs = append(strs, h.Unresolved...)
+	}
 	strs = append(strs, s.NextSteps...)
 	for _, x := range strs {
 		if strings.IndexFunc(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {

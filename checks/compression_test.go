@@ -39,6 +39,12 @@ func TestCompressionOfAnEmptySummary(t *testing.T) {
 		{name: "a constraint's target alone", mut: only(func(s *summary.Summary) { s.Constraints = []summary.Constraint{{Target: "prod-us-2"}} }), want: result.Pass},
 		{name: "a goal alone", mut: only(func(s *summary.Summary) { s.Goal = "Find why the API cannot reach the database" }), want: result.Pass},
 		{name: "a number alone", mut: textOnly("5433"), want: result.Pass},
+		{name: "an approval alone", mut: only(func(s *summary.Summary) { s.Approvals = []summary.Approval{{Approver: "Dana"}} }), want: result.Pass},
+		{name: "a handoff alone", mut: only(func(s *summary.Summary) { s.Handoff = &summary.Handoff{PreviousSession: "s-41"} }), want: result.Pass},
+		{name: "an empty approval and handoff", mut: only(func(s *summary.Summary) {
+			s.Approvals = []summary.Approval{{Approver: " "}}
+			s.Handoff = &summary.Handoff{Unresolved: []string{"-"}}
+		}), want: result.Fail, msg: nothing},
 		{name: "a word in another script", mut: textOnly("只读"), want: result.Pass},
 	})
 }
