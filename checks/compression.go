@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
+	"unicode"
 	"unsafe"
 
 	"github.com/compact-eval/compact-eval/result"
 
 	"github.com/compact-eval/compact-eval/internal/tokens"
 	"github.com/compact-eval/compact-eval/scenarios"
+	"github.com/compact-eval/compact-eval/summary"
 )
 
 // CompressionCheck is the `compression` check: the summary is smaller than
@@ -29,6 +32,13 @@ import (
 // events hold of it; without a count, the message says the denominator
 // may be an excerpt. Error when nothing
 // was replaced (no cut). A text-only summary is judged like any other.
+//
+// A small ratio is compression only when something was kept: a summary
+// with no content the agent reads (no string of its fields, goal and text
+// included, holds a letter or a digit; extensions, which the agent never
+// sees, do not count) fails, whatever its ratio: it keeps nothing of what
+// it replaces, so its size measures nothing ("14 tokens of 1,406" is no
+// summary, not good compression).
 type CompressionCheck struct{}
 
 // Check implements Check.
@@ -85,7 +95,11 @@ func (CompressionCheck) Check(in *Input) []result.CheckResult {
 		}
 	}
 	r.Status = result.Pass
-	if float64(summaryTokens) > maxRatio*float64(replaced) {
+	switch {
+	case !hasContent(st.sum):
+		r.Status = result.Fail
+		r.Message = fmt.Sprintf("the summary keeps nothing: no text and no entry with a word or a number (%d tokens for the %d replaced): an empty summary is no compression", summaryTokens, replaced)
+	case float64(summaryTokens) > maxRatio*float64(replaced):
 		r.Status = result.Fail
 	}
 	return []result.CheckResult{r}
@@ -102,6 +116,51 @@ func recordedHere(in *Input, st *state) (*scenarios.RecordedCompaction, bool) {
 		return nil, false
 	}
 	return rc, true
+}
+
+// hasContent reports whether some string of s the agent reads (every
+// field but extensions) holds a letter or a digit.
+func hasContent(s *summary.Summary) bool {
+	strs := []string{s.Goal, s.Text}
+	for _, x := range s.Constraints {
+		strs = append(strs, x.Text, x.Target, x.Scope, x.Condition, x.Expires)
+	}
+	for _, x := range s.Decisions {
+		strs = append(strs, x.Text)
+	}
+	for _, x := range s.Verified {
+		strs = append(strs, x.Claim)
+	}
+	for _, x := range s.Hypotheses {
+		strs = append(strs, x.Claim)
+	}
+	for _, x := range s.Pending {
+		strs = append(strs, x.OpID, x.Description)
+	}
+	for _, x := range s.Artifacts {
+		strs = append(strs, x.Path, x.Digest)
+	}
+	for _, x := range s.Corrections {
+		strs = append(strs, x.Subject, x.Value, x.Supersedes)
+	}
+	for _, x := range s.Errors {
+		strs = append(strs, x.Text, x.Resolution)
+	}
+	for _, x := range s.Approvals {
+		strs = append(strs, x.Text, x.Approver, x.Scope, x.Resource, x.Expires)
+	}
+	if h := s.Handoff; h != nil {
+		strs = append(strs, h.PreviousSession, h.Reason)
+		strs = append(strs, h.ApprovedArtifacts...)
+		strs = append(strs, h.Unresolved...)
+	}
+	strs = append(strs, s.NextSteps...)
+	for _, x := range strs {
+		if strings.IndexFunc(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // compactBufs are buffers for compactJSON, reused across summaries.

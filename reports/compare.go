@@ -586,19 +586,10 @@ func (c *Comparison) Counts() ChangeCounts {
 	return n
 }
 
-// kindRank orders regressions by kind: decisions, invariants, structural
-// checks, failed units.
-func kindRank(ch Change) int {
-	switch ch.RegressionKind() {
-	case result.KindDecision:
-		return 0
-	case result.KindInvariant:
-		return 1
-	case result.KindStructural:
-		return 2
-	}
-	return 3
-}
+// kindRank orders regressions by kind in the order of every list of
+// findings (Severity): failed units, decisions, invariants, structural
+// checks.
+func kindRank(ch Change) int { return KindSeverity(ch.RegressionKind()) }
 
 // KindUnit is the RegressionKind of a change that is its unit's failure
 // (the unit errored, was abandoned or did not run) rather than its own.

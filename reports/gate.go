@@ -174,7 +174,35 @@ type GateReport struct {
 	Lines []string
 	// Comparison is the baseline comparison; nil without a baseline.
 	Comparison *Comparison
+	// Gated names the gates applied ("min-pass constraint=1",
+	// "baseline"); NotGated the gates not applied, each with why
+	// ("baseline (none given)"). A caller that knows more (a baseline
+	// this run creates) may say it instead.
+	Gated, NotGated []string
+	// Deciding is what made a gate fail: the outcomes an annotation
+	// marks as errors. Its zero value: nothing failed.
+	Deciding Deciding
 }
+
+// Deciding says which outcomes decided a failing gate.
+type Deciding struct {
+	// Rates holds RateKey(summarizer, check) of every min-pass rate that
+	// failed: its misses decided, and so did the summarizer's units that
+	// errored, which count against every rate.
+	Rates map[string]bool
+	// Baseline is set when the baseline gate failed: the comparison's
+	// regressions decided.
+	Baseline bool
+	// Evidence is set when the result failed for want of evidence (no
+	// unit finished, or it is partial): its units' errors decided.
+	Evidence bool
+	// UncertainMisses is set when the rates counted an uncertain outcome
+	// as a miss (UncertainMiss): then it decided too.
+	UncertainMisses bool
+}
+
+// RateKey is the key of a summarizer × check type in Deciding.Rates.
+func RateKey(summarizer, check string) string { return summarizer + "\x00" + check }
 
 // Reason is the first failing line without its "FAIL " prefix and with the
 // number of other failures, or "" when nothing failed.
@@ -193,6 +221,24 @@ func (g *GateReport) Reason() string {
 	default:
 		return fmt.Sprintf("%s (and %d more)", fails[0], len(fails)-1)
 	}
+}
+
+// Held is what a gate report that did not fail says held: "every gate
+// holds (min-pass constraint=1, baseline)" when every gate was applied,
+// else the gates that held and those not applied ("min-pass constraint=1
+// holds; not gated: baseline (none given)"), or "no gate was applied".
+func (g *GateReport) Held() string {
+	switch {
+	case len(g.Gated) == 0:
+		return "no gate was applied"
+	case len(g.NotGated) == 0:
+		return "every gate holds (" + strings.Join(g.Gated, ", ") + ")"
+	}
+	verb := " holds"
+	if len(g.Gated) > 1 {
+		verb = " hold"
+	}
+	return strings.Join(g.Gated, ", ") + verb + "; not gated: " + strings.Join(g.NotGated, ", ")
 }
 
 // GateOptions are the gates asked for. The zero value asks for none.
@@ -294,27 +340,35 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 	if len(r.MissingShards) > 0 {
 		fails = append(fails, fmt.Sprintf("FAIL evidence: the merged result lacks shard %s: the result is partial", strings.Join(r.MissingShards, ", ")))
 	}
+	g.Deciding.Evidence = len(fails) > 0
 	// Every gate reads the outcomes: a result with fewer than its plan
 	// fails, whatever --allow-empty says.
 	plan := checkPlan(r, opts.Plans, opts.Baseline)
 	fails = append(fails, plan.fails...)
 	if len(opts.MinPass.Rates) > 0 {
-		f, o, n := minPassGate(r, opts.MinPass, opts.AllowEmpty, opts.Uncertain, plan.unplanned)
+		f, o, n, failed := minPassGate(r, opts.MinPass, opts.AllowEmpty, opts.Uncertain, plan.unplanned)
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
+		g.Deciding.Rates, g.Deciding.UncertainMisses = failed, opts.Uncertain.status(result.Uncertain) == result.Uncertain
+		g.Gated = append(g.Gated, "min-pass "+opts.MinPass.String())
+	} else {
+		g.NotGated = append(g.NotGated, "min-pass (no rate asked)")
 	}
 	if f, o, n := judgeGate(r, opts); len(f)+len(o)+len(n) > 0 {
 		fails, oks, notes = append(fails, f...), append(oks, o...), append(notes, n...)
+		g.Gated = append(g.Gated, "judge")
 	}
 	if opts.Baseline != nil {
 		c := CompareWith(opts.Baseline, r, CompareOptions{Alpha: opts.Alpha, Pairing: opts.Pairing, Uncertain: opts.Uncertain, FailOnUnjudged: opts.FailOnUnjudged,
 			AcceptChanged: opts.AcceptChanged})
 		g.Comparison = c
+		g.Gated = append(g.Gated, "baseline")
 		share := opts.MinJudgedShare
 		if !(share > 0 && share <= 1) {
 			share = DefaultMinJudgedShare
 		}
 		uf, un := unjudgedGate(c, checkKinds(opts.Baseline, r), share, opts.AllowUnjudged)
 		if p := c.Problems(); len(p) > 0 {
+			g.Deciding.Baseline = true
 			for _, s := range p {
 				fails = append(fails, "FAIL baseline: "+s)
 			}
@@ -339,6 +393,8 @@ func Gate(r *result.Result, opts GateOptions) GateReport {
 		for _, w := range c.Warnings {
 			notes = append(notes, "warn baseline: "+w)
 		}
+	} else {
+		g.NotGated = append(g.NotGated, "baseline (none given)")
 	}
 	g.Failed = len(fails) > 0
 	g.Lines = slices.Concat(fails, oks, notes)
@@ -361,12 +417,13 @@ type gateTally struct {
 
 func (t gateTally) n() int { return t.pass + t.fail + t.uncertain + t.errs + t.lost }
 
-// minPassGate applies the minimum pass rates of m to r (see Gate).
-// unplanned are the scenarios with no plan to read: allowEmpty then accepts
-// a check type with every outcome skipped (the checks ran and had nothing
-// to judge), never one with no outcome at all, which could be outcomes
-// deleted.
-func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain UncertainAs, unplanned []string) (fails, oks, notes []string) {
+// minPassGate applies the minimum pass rates of m to r (see Gate); failed
+// holds the RateKey of every rate that failed. unplanned are the scenarios
+// with no plan to read: allowEmpty then accepts a check type with every
+// outcome skipped (the checks ran and had nothing to judge), never one
+// with no outcome at all, which could be outcomes deleted.
+func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain UncertainAs, unplanned []string) (fails, oks, notes []string, failed map[string]bool) {
+	failed = map[string]bool{}
 	refuse := ""
 	if allowEmpty && len(unplanned) > 0 {
 		refuse = fmt.Sprintf("; --allow-empty cannot accept it: %s no plan to read (written before plans were recorded, and %s not at hand to derive one), so no outcome could be outcomes deleted",
@@ -431,6 +488,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s: nothing to judge (%s; --allow-empty accepts this)", s, c, why))
 			case !(float64(tl.pass)/float64(n) >= t): // NaN, a library caller's, fails too
 				fails = append(fails, fmt.Sprintf("FAIL min-pass: %s %s %s < %s%s", s, c, pct(tl.pass, n), pctf(t), tl.misses(c)))
+				failed[RateKey(s, c)] = true
 			default:
 				held++
 			}
@@ -438,7 +496,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 	}
 	if held == 0 && len(fails) == 0 && !allowEmpty {
 		fails = append(fails, fmt.Sprintf("FAIL min-pass %s: nothing to judge: no summarizer has an outcome the gate covers", m.String()))
-		return fails, oks, notes
+		return fails, oks, notes, failed
 	}
 	// A gate that failed prints no "ok" line of its own: the rates that
 	// held are a note beside its failures.
@@ -457,7 +515,7 @@ func minPassGate(r *result.Result, m MinPass, allowEmpty bool, uncertain Uncerta
 	case recounted > 0 && uncertain == UncertainSkip:
 		notes = append(notes, fmt.Sprintf("note min-pass: %s left out of the rates (--uncertain skip)", plural(recounted, "uncertain outcome")))
 	}
-	return fails, oks, notes
+	return fails, oks, notes, failed
 }
 
 // misses explains what counted as misses besides failures.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -12,35 +13,51 @@ import (
 	"github.com/compact-eval/compact-eval/result"
 )
 
-// MaxAnnotationsPerKind bounds the ::error annotations WriteGitHub emits
-// for each kind of failure (decisions, invariants, structural checks,
-// failed units): GitHub shows 10 error annotations per step.
-const MaxAnnotationsPerKind = 10
+// MaxAnnotationsPerLevel bounds the annotations WriteGitHub emits at each
+// level (error, warning, notice): GitHub shows 10 of each per step.
+const MaxAnnotationsPerLevel = 10
 
 // WriteGitHub writes the GitHub Actions outputs of r: the Markdown report
 // appended to stepSummaryPath ($GITHUB_STEP_SUMMARY; skipped when empty),
-// and `::error file=…,line=…,title=…::message` workflow commands on
-// annotations.
+// and `::error file=…,line=…,title=…::message` workflow commands (and
+// ::warning, ::notice) on annotations.
 //
-// Without a baseline (opts.Gate nil or without a Comparison) every failing
-// invariant and every compaction regression is annotated, the invariant at
-// its line and the probe at the probe's line in the scenario file; an
-// invariant the check could not tell (uncertain) gets a `::warning`
-// there instead: not a loss, never a pass. With a
-// baseline only what is new against it is: each pass→fail of the
-// comparison (probes, invariants, structural checks, and the units that
-// errored, one annotation per unit), so a pull request shows the failures
-// it introduced, not those main already had; what is no longer judged is
-// one ::notice, never an error. Either way decision regressions come
-// first, then invariants, structural checks and failed units, at most
-// MaxAnnotationsPerKind of each, and one ::notice per kind says how many
-// more there are. Annotations are deduplicated per file, line, summarizer
-// and check.
+// What is annotated: without a baseline (opts.Gate nil or without a
+// Comparison), every finding of r (Findings) at its line in the scenario
+// file (an invariant's, a probe's; a unit's error at the file); with a
+// baseline, what is new against it (each pass→fail of the comparison, one
+// annotation per unit whose outcomes all failed for the unit's reason, and
+// each scenario whose meaning changed), so that a pull request shows what
+// it broke and not what main already had, and beside it the findings that
+// decided a failing min-pass gate.
+//
+// The level says what decided the exit code: ::error only for an outcome
+// that decided a failing gate (GateReport.Deciding: the misses of a
+// min-pass rate that failed, the regressions of a failing baseline gate,
+// the errors of a result without evidence; with no gate, the errors of a
+// run where every unit errored); ::warning for another error, regression
+// or invariant failure; ::notice for a structural failure or an outcome a
+// check could not tell. The annotations come in the order of every list
+// of findings (SortFindings: errors, decision regressions, invariant
+// failures, the rest), deduplicated per file, line, summarizer and check,
+// at most MaxAnnotationsPerLevel per level, and a ::notice per level says
+// how many more there are.
+//
+// An annotation names a file of the repository, relative to its root:
+// opts.AnnotationFile maps a scenario's file (as the result holds it) to
+// that path, or says it is not in the repository (a built-in scenario, a
+// file outside the checkout): such findings are not annotated; one notice
+// says how many, and the step summary names their scenarios by id.
 func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotations io.Writer) error {
+	plan := planAnnotations(r, opts)
 	if stepSummaryPath != "" {
 		var b bytes.Buffer
 		if err := WriteMarkdown(&b, r, opts); err != nil {
 			return err
+		}
+		if len(plan.outside) > 0 {
+			fmt.Fprintf(&b, "\n%s on scenarios outside this repository (%s) %s not annotated: the failures above name them by scenario id.\n",
+				plural(plan.outsideN, "finding"), mdScenarioIDs(plan.outside), isAre(plan.outsideN))
 		}
 		f, err := os.OpenFile(stepSummaryPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -57,52 +74,8 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 	if annotations == nil {
 		return nil
 	}
-	var list []annotation
-	var notices []string
-	against := ""
-	if opts.Gate != nil && opts.Gate.Comparison != nil {
-		c := opts.Gate.Comparison
-		list = baselineAnnotations(c)
-		against = " new against the baseline"
-		if n := len(c.NoLongerJudged); n > 0 {
-			notices = append(notices, fmt.Sprintf("%s no longer judged (judged in the baseline, skipped now): not regressions; see the step summary", plural(n, "outcome")))
-		}
-	} else {
-		list = findingAnnotations(r)
-	}
-	seen := map[string]bool{}
-	shown, left := map[string]int{}, map[string]int{}
-	for _, a := range list {
-		key := fmt.Sprintf("%s:%d:%s", a.file, a.line, a.key)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		if shown[a.kind] == MaxAnnotationsPerKind {
-			left[a.kind]++
-			continue
-		}
-		shown[a.kind]++
-		props := "file=" + escapeProperty(a.file)
-		if a.line > 0 {
-			props += fmt.Sprintf(",line=%d", a.line)
-		}
-		props += ",title=" + escapeProperty(a.title)
-		level := a.level
-		if level == "" {
-			level = "error"
-		}
-		if _, err := fmt.Fprintf(annotations, "::%s %s::%s\n", level, props, escapeData(a.msg)); err != nil {
-			return err
-		}
-	}
-	for _, k := range annotationKinds {
-		if n := left[k.kind]; n > 0 {
-			notices = append(notices, fmt.Sprintf("%d more %s%s are not annotated; see the step summary", n, k.plural, against))
-		}
-	}
-	for _, n := range notices {
-		if _, err := fmt.Fprintf(annotations, "::notice::%s\n", escapeData(n)); err != nil {
+	for _, line := range plan.lines() {
+		if _, err := io.WriteString(annotations, line); err != nil {
 			return err
 		}
 	}
@@ -113,76 +86,175 @@ func WriteGitHub(r *result.Result, opts Options, stepSummaryPath string, annotat
 // changed since the baseline.
 const KindScenarioChanged = "scenario_changed"
 
-// annotationKinds are the kinds of annotation in the order they are
-// written, with the words of their overflow notice.
-var annotationKinds = []struct{ kind, plural string }{
-	{result.KindDecision, "decision regressions"},
-	{result.KindInvariant, "invariant failures"},
-	{result.KindStructural, "structural failures"},
-	{KindUnit, "failed units"},
-	{KindScenarioChanged, "changed scenarios"},
-	{string(result.Uncertain), "uncertain invariants and decisions (warnings)"},
+// annotationNouns name the annotation kinds in overflow notices.
+var annotationNouns = map[string]string{
+	result.KindDecision:      "decision regression",
+	result.KindInvariant:     "invariant failure",
+	result.KindStructural:    "structural failure",
+	KindUnit:                 "failed unit",
+	KindError:                "error",
+	KindScenarioChanged:      "changed scenario",
+	string(result.Uncertain): "uncertain outcome",
 }
 
-// annotation is one ::error workflow command; key deduplicates it with
-// file and line, kind orders and bounds it.
+// KindError is the annotation kind of an error that is not a unit's own:
+// a generation, a check or a probe's agent call that failed.
+const KindError = "error"
+
+// annotation is one workflow command; key deduplicates it with file and
+// line, sev orders it and kind names it in an overflow notice.
 type annotation struct {
-	// level is the workflow command: "error" ("" too) or "warning".
+	// level is the workflow command: "error", "warning" or "notice".
 	level      string
 	file       string
 	line       int
 	title, msg string
 	key        string
 	kind       string
+	sev        int
 }
 
-// sortAnnotations orders annotations by kind (annotationKinds), keeping
-// the order within a kind.
-func sortAnnotations(as []annotation) {
-	rank := map[string]int{}
-	for i, k := range annotationKinds {
-		rank[k.kind] = i
+// annotationPlan is what WriteGitHub annotates.
+type annotationPlan struct {
+	list []annotation
+	// notices are said before the overflow notices (no longer judged).
+	notices []string
+	// against is " new against the baseline" with a baseline, else "".
+	against string
+	// outside are the scenario ids of findings not annotated because
+	// their file is not in the repository, outsideN how many findings.
+	outside  []string
+	outsideN int
+}
+
+// planAnnotations chooses and orders the annotations of r.
+func planAnnotations(r *result.Result, opts Options) *annotationPlan {
+	p := &annotationPlan{}
+	g := opts.Gate
+	var c *Comparison
+	if g != nil {
+		c = g.Comparison
 	}
-	slices.SortStableFunc(as, func(a, b annotation) int { return rank[a.kind] - rank[b.kind] })
-}
-
-// findingAnnotations annotates every failing invariant and compaction
-// regression of r, the regressions first.
-func findingAnnotations(r *result.Result) []annotation {
-	var out []annotation
+	locate := opts.AnnotationFile
+	if locate == nil {
+		locate = func(file string) (string, bool) { return file, file != "" }
+	}
+	outside := map[string]bool{}
+	place := func(a annotation, scenario string) {
+		file, ok := locate(a.file)
+		if !ok {
+			if a.file != "" && !outside[scenario] {
+				outside[scenario] = true
+				p.outside = append(p.outside, scenario)
+			}
+			if a.file != "" {
+				p.outsideN++
+			}
+			return
+		}
+		a.file = file
+		p.list = append(p.list, a)
+	}
+	if c != nil {
+		p.against = " new against the baseline"
+		if n := len(c.NoLongerJudged); n > 0 {
+			p.notices = append(p.notices, fmt.Sprintf("%s no longer judged (judged in the baseline, skipped now): not regressions; see the step summary", plural(n, "outcome")))
+		}
+		for _, b := range baselineAnnotations(c, g.Deciding.Baseline) {
+			place(b.annotation, b.scenario)
+		}
+	}
+	noneFinished := !slices.ContainsFunc(r.Units, func(u result.Unit) bool { return unitFailed(&u) == "" })
 	for _, f := range Findings(r) {
-		uncertainInvariant := f.Severity == SevUncertain && slices.Contains(result.InvariantTypes, f.Check)
-		uncertainDecision := f.Severity == SevUncertain && f.Check == result.CheckDecisions
-		if (f.Severity != SevInvariant && f.Severity != SevRegression && !uncertainInvariant && !uncertainDecision) || f.File == "" {
-			continue
+		decides := g.decides(f) || noneFinished && f.Severity == SevError && g == nil
+		if c != nil && !decides {
+			continue // against a baseline, only what is new, and what failed a rate
 		}
-		level := ""
-		title := fmt.Sprintf("%s lost by %s (g%d)", f.Label(), f.Summarizer, f.Generation)
-		kind := result.KindInvariant
-		switch {
-		case f.Severity == SevRegression:
-			title = fmt.Sprintf("%s regressed after compaction by %s", f.Label(), f.Summarizer)
-			kind = result.KindDecision
-		case uncertainInvariant:
-			level, title = "warning", fmt.Sprintf("%s uncertain for %s (g%d)", f.Label(), f.Summarizer, f.Generation)
-			kind = string(result.Uncertain)
-		case uncertainDecision:
-			level, title = "warning", fmt.Sprintf("%s: the agent could not tell after compaction by %s", f.Label(), f.Summarizer)
-			kind = string(result.Uncertain)
-		}
-		out = append(out, annotation{level: level, file: f.File, line: f.Line, title: title,
-			msg: fmt.Sprintf("%s · %s: %s%s", f.Scenario, f.Summarizer, f.Message, f.Where()),
-			key: f.Summarizer + ":" + f.Label(), kind: kind})
+		place(findingAnnotation(f, decides), f.Scenario)
 	}
-	sortAnnotations(out)
-	return out
+	slices.SortStableFunc(p.list, func(a, b annotation) int { return a.sev - b.sev })
+	return p
+}
+
+// decides reports whether f decided a failing gate of g (Deciding); false
+// for a nil g. A unit's or a generation's error counts against every rate
+// of its summarizer.
+func (g *GateReport) decides(f Finding) bool {
+	if g == nil {
+		return false
+	}
+	d := g.Deciding
+	wide := f.Check == "unit" || f.Check == "generation"
+	if wide && d.Evidence {
+		return true
+	}
+	if f.Severity == SevUncertain && !d.UncertainMisses {
+		return false
+	}
+	if wide {
+		for k := range d.Rates {
+			if strings.HasPrefix(k, f.Summarizer+"\x00") {
+				return true
+			}
+		}
+		return false
+	}
+	return d.Rates[RateKey(f.Summarizer, f.Check)]
+}
+
+// findingAnnotation annotates f at its line, at the level its deciding
+// says.
+func findingAnnotation(f Finding, decides bool) annotation {
+	a := annotation{file: f.File, line: f.Line, key: f.Summarizer + ":" + f.Label(), sev: f.Severity,
+		msg: fmt.Sprintf("%s · %s: %s%s", f.Scenario, f.Summarizer, f.Message, f.Where())}
+	switch {
+	case f.Check == "unit":
+		a.title, a.kind, a.line = fmt.Sprintf("%s errored (trial %d)", f.Summarizer, f.Trial+1), KindUnit, 0
+		a.key = fmt.Sprintf("%s:unit:%d", f.Summarizer, f.Trial)
+	case f.Check == "generation":
+		a.title, a.kind, a.line = fmt.Sprintf("%s failed at generation g%d", f.Summarizer, f.Generation), KindError, 0
+	case f.Severity == SevError && f.Check == result.CheckDecisions:
+		a.title, a.kind = fmt.Sprintf("%s: the agent call failed after compaction by %s", f.Label(), f.Summarizer), KindError
+	case f.Severity == SevError:
+		a.title, a.kind = fmt.Sprintf("%s could not be checked for %s (g%d)", f.Label(), f.Summarizer, f.Generation), KindError
+	case f.Severity == SevRegression:
+		a.title, a.kind = fmt.Sprintf("%s regressed after compaction by %s", f.Label(), f.Summarizer), result.KindDecision
+	case f.Severity == SevInvariant:
+		a.title, a.kind = fmt.Sprintf("%s lost by %s (g%d)", f.Label(), f.Summarizer, f.Generation), result.KindInvariant
+	case f.Severity == SevStructural:
+		a.title, a.kind = fmt.Sprintf("%s failed for %s (g%d)", f.Label(), f.Summarizer, f.Generation), result.KindStructural
+	case f.Check == result.CheckDecisions:
+		a.title, a.kind = fmt.Sprintf("%s: the agent could not tell after compaction by %s", f.Label(), f.Summarizer), string(result.Uncertain)
+	default:
+		a.title, a.kind = fmt.Sprintf("%s uncertain for %s (g%d)", f.Label(), f.Summarizer, f.Generation), string(result.Uncertain)
+	}
+	switch {
+	case decides:
+		a.level = "error"
+	case f.Severity == SevStructural || f.Severity == SevUncertain:
+		a.level = "notice"
+	default:
+		a.level = "warning"
+	}
+	return a
+}
+
+// scenarioAnnotation is an annotation with the scenario it is about.
+type scenarioAnnotation struct {
+	annotation
+	scenario string
 }
 
 // baselineAnnotations annotates each pass→fail of c: one per outcome, or
 // one per unit when a unit's outcomes all failed for the unit's reason (it
-// errored, or did not run), at the scenario file.
-func baselineAnnotations(c *Comparison) []annotation {
-	var out []annotation
+// errored, or did not run), at the scenario file; ::error when the
+// baseline gate failed (decides), ::warning otherwise.
+func baselineAnnotations(c *Comparison, decides bool) []scenarioAnnotation {
+	level := "warning"
+	if decides {
+		level = "error"
+	}
+	var out []scenarioAnnotation
 	cs := c.Regressions
 	for i := 0; i < len(cs); {
 		ch := cs[i]
@@ -193,31 +265,114 @@ func baselineAnnotations(c *Comparison) []annotation {
 			}
 		}
 		i = j
-		if ch.File == "" {
-			continue
-		}
 		if unitWide(ch.Message) {
-			out = append(out, annotation{file: ch.File,
+			out = append(out, scenarioAnnotation{annotation{level: level, file: ch.File,
 				title: fmt.Sprintf("%s fails where the baseline passed (trial %d)", ch.Summarizer, ch.Trial+1),
 				msg:   fmt.Sprintf("%s · %s: %s", ch.Scenario, ch.Summarizer, ch.Message),
-				key:   fmt.Sprintf("%s:%s:unit:%d", ch.Scenario, ch.Summarizer, ch.Trial), kind: KindUnit})
+				key:   fmt.Sprintf("%s:unit:%d", ch.Summarizer, ch.Trial), kind: KindUnit, sev: SevError}, ch.Scenario})
 			continue
 		}
-		out = append(out, annotation{file: ch.File, line: ch.Line,
+		out = append(out, scenarioAnnotation{annotation{level: level, file: ch.File, line: ch.Line,
 			title: fmt.Sprintf("%s passed on the baseline and fails with %s (%s)", ch.Label(), ch.Summarizer, ch.Where()),
 			msg:   fmt.Sprintf("%s · %s: %s", ch.Scenario, ch.Summarizer, ch.Message),
-			key:   ch.Summarizer + ":" + ch.Label() + ":" + ch.Where(), kind: ch.RegressionKind()})
+			key:   ch.Summarizer + ":" + ch.Label(), kind: ch.RegressionKind(), sev: KindSeverity(ch.RegressionKind())}, ch.Scenario})
 	}
 	if !c.AcceptChanged {
 		for _, sc := range c.ChangedScenarios {
-			out = append(out, annotation{file: sc.File, line: 1,
+			out = append(out, scenarioAnnotation{annotation{level: level, file: sc.File, line: 1,
 				title: fmt.Sprintf("scenario %s changed meaning since the baseline", sc.ID),
 				msg:   fmt.Sprintf("digest %s → %s: its outcomes are not compared; review it and give --accept-changed, or move the baseline forward", short(sc.Base), short(sc.New)),
-				key:   "changed:" + sc.ID, kind: KindScenarioChanged})
+				key:   "changed:" + sc.ID, kind: KindScenarioChanged, sev: SevError}, sc.ID})
 		}
 	}
-	sortAnnotations(out)
 	return out
+}
+
+// lines are the workflow commands of p: the annotations, at most
+// MaxAnnotationsPerLevel per level, then the notices (no longer judged,
+// outside the repository, how many more of each level).
+func (p *annotationPlan) lines() []string {
+	seen := map[string]bool{}
+	var kept []annotation
+	for _, a := range p.list {
+		key := fmt.Sprintf("%s:%d:%s", a.file, a.line, a.key)
+		if !seen[key] {
+			seen[key] = true
+			kept = append(kept, a)
+		}
+	}
+	notices := slices.Clone(p.notices)
+	if len(p.outside) > 0 {
+		notices = append(notices, fmt.Sprintf("%s on scenarios outside this repository (%s) %s not annotated; the step summary names them by scenario id",
+			plural(p.outsideN, "finding"), scenarioIDs(p.outside), isAre(p.outsideN)))
+	}
+	room := map[string]int{"error": MaxAnnotationsPerLevel, "warning": MaxAnnotationsPerLevel,
+		// the notices of the plan and of what overflows take room too
+		"notice": MaxAnnotationsPerLevel - len(notices) - 3}
+	left := map[string]map[string]int{}
+	var out []string
+	for _, a := range kept {
+		if room[a.level] <= 0 {
+			if left[a.level] == nil {
+				left[a.level] = map[string]int{}
+			}
+			left[a.level][a.kind]++
+			continue
+		}
+		room[a.level]--
+		props := "file=" + escapeProperty(a.file)
+		if a.line > 0 {
+			props += fmt.Sprintf(",line=%d", a.line)
+		}
+		props += ",title=" + escapeProperty(a.title)
+		out = append(out, fmt.Sprintf("::%s %s::%s\n", a.level, props, escapeData(a.msg)))
+	}
+	for _, level := range []string{"error", "warning", "notice"} {
+		byKind := left[level]
+		if len(byKind) == 0 {
+			continue
+		}
+		n := 0
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(byKind)) {
+			n += byKind[k]
+			parts = append(parts, plural(byKind[k], annotationNouns[k]))
+		}
+		notices = append(notices, fmt.Sprintf("%d more %s annotations%s are left out (%s); see the step summary", n, level, p.against, strings.Join(parts, ", ")))
+	}
+	for _, n := range notices {
+		out = append(out, "::notice::"+escapeData(n)+"\n")
+	}
+	return out
+}
+
+// scenarioIDs names at most 5 scenarios, and how many more.
+func scenarioIDs(ids []string) string {
+	if len(ids) <= 5 {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:5], ", ") + fmt.Sprintf(" and %d more", len(ids)-5)
+}
+
+// mdScenarioIDs is scenarioIDs for Markdown: each id a code span.
+func mdScenarioIDs(ids []string) string {
+	shown := ids[:min(len(ids), 5)]
+	parts := make([]string, len(shown))
+	for i, id := range shown {
+		parts[i] = mdCode(id, false)
+	}
+	s := strings.Join(parts, ", ")
+	if len(ids) > 5 {
+		s += fmt.Sprintf(" and %d more", len(ids)-5)
+	}
+	return s
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // escapeData escapes a workflow command's message: % CR LF, and shows

@@ -19,8 +19,8 @@ import (
 // with a baseline gate, what is new against the baseline (regressions,
 // fixes, outcomes no longer or newly judged), the gate lines, a
 // leaderboard per summarizer, pass rates per summarizer × check type, then
-// the failures worst first (invariant failures, compaction regressions,
-// structural failures, errors), truncated with "… and N more" so the whole
+// the failures worst first (errors, compaction regressions, invariant
+// failures, structural failures, uncertain: SortFindings), truncated with "… and N more" so the whole
 // stays within opts.MaxMarkdown bytes (the verdict and the tables are always
 // written; only the failures list is cut).
 func WriteMarkdown(w io.Writer, r *result.Result, opts Options) error {

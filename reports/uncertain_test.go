@@ -3,6 +3,7 @@ package reports_test
 import (
 	"bytes"
 	"encoding/xml"
+	"github.com/google/go-cmp/cmp"
 	"slices"
 	"strings"
 	"testing"
@@ -147,19 +148,41 @@ func TestJUnitUncertain(t *testing.T) {
 	}
 }
 
-// GitHub: an uncertain invariant is a ::warning at its line, a lost one an
-// ::error; structural uncertain checks are not annotated (as structural
-// failures are not).
+// GitHub: an uncertain outcome is a ::notice at its line, a lost one a
+// ::warning, when no gate decided anything; under a failing min-pass gate
+// both are ::error when the gate counted them as misses (--uncertain miss,
+// the default), and the doubt is a notice again when it counted it as
+// passed.
 func TestGitHubUncertain(t *testing.T) {
 	r := handResult(unitSpec{scenario: "a", summarizer: "x", checks: map[string]result.Status{"constraint/ro": fail, "constraint/pin": result.Uncertain, "grounding": result.Uncertain}})
-	var ann bytes.Buffer
-	if err := reports.WriteGitHub(r, reports.Options{}, "", &ann); err != nil {
-		t.Fatal(err)
+	gate := func(u reports.UncertainAs) *reports.GateReport {
+		g := reports.Gate(r, reports.GateOptions{MinPass: mustMinPass(t, "constraint=1"), Uncertain: u})
+		return &g
 	}
-	want := "::error file=a.yaml,line=7,title=constraint/ro lost by x (g1)::a · x: constraint/ro fail\n" +
-		"::warning file=a.yaml,line=7,title=constraint/pin uncertain for x (g1)::a · x: uncertain: constraint/pin uncertain\n"
-	if ann.String() != want {
-		t.Errorf("annotations:\n%s\nwant:\n%s", ann.String(), want)
+	for _, tc := range []struct {
+		name string
+		opts reports.Options
+		want string
+	}{
+		{"no gate", reports.Options{}, "::warning file=a.yaml,line=7,title=constraint/ro lost by x (g1)::a · x: constraint/ro fail\n" +
+			"::notice file=a.yaml,line=7,title=constraint/pin uncertain for x (g1)::a · x: uncertain: constraint/pin uncertain\n" +
+			"::notice file=a.yaml,line=7,title=grounding uncertain for x (g1)::a · x: uncertain: grounding uncertain\n"},
+		{"counted as a miss by a failing gate", reports.Options{Gate: gate(reports.UncertainMiss)}, "::error file=a.yaml,line=7,title=constraint/ro lost by x (g1)::a · x: constraint/ro fail\n" +
+			"::error file=a.yaml,line=7,title=constraint/pin uncertain for x (g1)::a · x: uncertain: constraint/pin uncertain\n" +
+			"::notice file=a.yaml,line=7,title=grounding uncertain for x (g1)::a · x: uncertain: grounding uncertain\n"},
+		{"counted as passed", reports.Options{Gate: gate(reports.UncertainPass)}, "::error file=a.yaml,line=7,title=constraint/ro lost by x (g1)::a · x: constraint/ro fail\n" +
+			"::notice file=a.yaml,line=7,title=constraint/pin uncertain for x (g1)::a · x: uncertain: constraint/pin uncertain\n" +
+			"::notice file=a.yaml,line=7,title=grounding uncertain for x (g1)::a · x: uncertain: grounding uncertain\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ann bytes.Buffer
+			if err := reports.WriteGitHub(r, tc.opts, "", &ann); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, ann.String()); d != "" {
+				t.Errorf("annotations (-want +got):\n%s", d)
+			}
+		})
 	}
 }
 

@@ -25,6 +25,11 @@ type Options struct {
 	// evidence, decision diffs), worst first; the others get one row each.
 	// 0 means DefaultMaxDrillDown; negative means every unit.
 	MaxDrillDown int
+	// AnnotationFile maps a scenario file, as a result names it, to the
+	// path a GitHub annotation gives (relative to the repository root),
+	// or says it is not in the repository (false): a built-in scenario, a
+	// file outside the checkout. Nil: every file as written.
+	AnnotationFile func(file string) (string, bool)
 }
 
 // DefaultMaxMarkdown is GitHub's limit for a comment body (65,536 characters).
@@ -82,17 +87,37 @@ func UncertainText(p result.Probe) string {
 	return s
 }
 
-// Severity ranks findings, worst first.
+// Severity ranks findings, worst first: the one order of every list of
+// findings (console, Markdown and step summary, HTML, JUnit, GitHub
+// annotations). An error comes first, because nothing of its unit or
+// generation was judged and every other line may follow from it; then a
+// decision the agent got wrong because of compaction, the harm itself;
+// then the invariants that explain it; then the rest.
 const (
-	SevInvariant  = iota // an invariant check failed
+	SevError      = iota // the harness, summarizer or agent failed
 	SevRegression        // a decision changed because of compaction
+	SevInvariant         // an invariant check failed
 	SevStructural        // a structural check failed
-	SevError             // the harness, summarizer or agent failed
 	// SevUncertain: a check could not tell (result.Uncertain). Not a
 	// failure of the summary, never a pass: listed last, its message
 	// starting "uncertain: ".
 	SevUncertain
 )
+
+// KindSeverity is the Severity of a failure of a kind (result.KindDecision,
+// KindInvariant, KindStructural, or KindUnit for a unit that failed as a
+// whole), so that a baseline's changes list in the findings' order.
+func KindSeverity(kind string) int {
+	switch kind {
+	case KindUnit:
+		return SevError
+	case result.KindDecision:
+		return SevRegression
+	case result.KindStructural:
+		return SevStructural
+	}
+	return SevInvariant
+}
 
 // Finding is one thing that went wrong in a unit, as the Markdown, JUnit,
 // HTML and GitHub outputs list them.
@@ -143,24 +168,32 @@ func (f Finding) Label() string {
 const NSeverities = SevUncertain + 1
 
 // Findings lists every failure, regression, error and uncertain check of
-// r, worst first,
-// then by scenario, summarizer, trial and generation.
+// r in the order of SortFindings.
 func Findings(r *result.Result) []Finding {
 	var out []Finding
 	for i := range r.Units {
 		out = append(out, UnitFindings(&r.Units[i])...)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.Severity != b.Severity {
-			return a.Severity < b.Severity
-		}
-		if a.Scenario != b.Scenario {
-			return a.Scenario < b.Scenario
-		}
-		return false // keep unit order: summarizer in config order, trial, generation
-	})
+	SortFindings(out)
 	return out
+}
+
+// SortFindings sorts findings given in unit order (UnitFindings of the
+// units in result order) worst first (Severity), then by scenario, keeping
+// the unit order within a scenario (summarizer in config order, trial,
+// generation). Every list of findings is in this order.
+func SortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool { return LessFinding(fs[i], fs[j]) })
+}
+
+// LessFinding reports whether a is listed before b: the more severe first,
+// then by scenario; false for two findings a stable sort keeps in unit
+// order.
+func LessFinding(a, b Finding) bool {
+	if a.Severity != b.Severity {
+		return a.Severity < b.Severity
+	}
+	return a.Scenario < b.Scenario
 }
 
 // UnitFindings lists what went wrong in one unit, in the unit's order:
@@ -176,8 +209,9 @@ func UnitFindings(u *result.Unit) []Finding {
 		out = append(out, f)
 	}
 	for _, g := range u.Generations {
-		if g.Error != "" && g.Error != u.Error {
-			// A unit error already explains its generations' errors.
+		if g.Error != "" && !strings.Contains(u.Error, g.Error) {
+			// A unit error already explains its generations' errors (it
+			// quotes the one that stopped it).
 			f := base
 			f.Severity, f.Generation, f.Check, f.Message = SevError, g.N, "generation", g.Error
 			out = append(out, f)
@@ -285,8 +319,8 @@ func Count(r *result.Result) Counts {
 	return c
 }
 
-// Verdict is the one-line verdict of r: the gate's when gate is set,
-// otherwise what failed.
+// Verdict is the one-line verdict of r: the gate's when gate is set and
+// applied a gate or failed, otherwise what failed.
 func Verdict(r *result.Result, gate *GateReport) string {
 	return VerdictOf(Count(r), len(result.Summarizers(r)), gate)
 }
@@ -295,11 +329,11 @@ func Verdict(r *result.Result, gate *GateReport) string {
 // summarizers, for a reader that has the counts without the units.
 func VerdictOf(c Counts, summarizers int, gate *GateReport) string {
 	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(summarizers, "summarizer"), plural(c.Units, "unit"))
-	if gate != nil {
+	if gate != nil && (gate.Failed || len(gate.Gated) > 0) {
 		if gate.Failed {
 			return "❌ FAIL: " + gate.Reason() + " (" + scope + ")"
 		}
-		return "✅ PASS: every gate holds (" + scope + ")"
+		return "✅ PASS: " + gate.Held() + " (" + scope + ")"
 	}
 	var parts []string
 	add := func(n int, what string) {

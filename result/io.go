@@ -17,7 +17,7 @@ import (
 var schemaJSON []byte
 
 // SchemaJSON returns the JSON Schema (draft 2020-12) of the canonical
-// result, as printed by `compact-eval schema report`. The caller may modify
+// result, as printed by `compact-eval schema result`. The caller may modify
 // the returned slice.
 func SchemaJSON() []byte { return slices.Clone(schemaJSON) }
 

@@ -89,6 +89,12 @@ type RunConfig struct {
 	// Recall is the recall arm's limits when the run asked it (run
 	// --recall), nil otherwise (docs/formats.md, "The recall arm").
 	Recall *RecallConfig `json:"recall,omitempty"`
+	// Flags are the flags the run was started with on the command line,
+	// each NAME=VALUE (a repeatable flag once per value), those that do
+	// not change what the run is (--out, --resume, --repair, --dry-run,
+	// --progress) aside: a bare --resume DIR reads them back. Absent in a
+	// result written before it existed.
+	Flags []string `json:"flags,omitempty"`
 	// Redact lists secret values' ids → values are never written; see Redact.
 }
 

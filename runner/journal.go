@@ -162,6 +162,16 @@ func corruptMessage(bad []badLine) string {
 // started (nil for the built-in suite, or when dir holds no readable run:
 // resuming then says why).
 func RecordedPaths(dir string) []string {
+	if c := RecordedConfig(dir); c != nil {
+		return c.Paths
+	}
+	return nil
+}
+
+// RecordedConfig returns the configuration the run in dir recorded when
+// it started (its run.json), or nil when dir holds no readable run:
+// resuming then says why.
+func RecordedConfig(dir string) *result.RunConfig {
 	b, err := inputfile.ReadFile(filepath.Join(dir, RunFile))
 	if err != nil {
 		return nil
@@ -170,7 +180,7 @@ func RecordedPaths(dir string) []string {
 	if json.Unmarshal(b, &prev) != nil {
 		return nil
 	}
-	return prev.Config.Paths
+	return &prev.Config
 }
 
 // recallText names a run's recall arm for a message: "off", or its limits.

@@ -16,10 +16,13 @@ import (
 func newHeader(opts *Options, trials int, tokenizer string, suite []result.SuiteScenario, started time.Time) *result.Result {
 	h := &result.Result{
 		ResultVersion: result.ResultVersion, Harness: version.Harness(),
-		RunID: RunID(started), Started: started, Git: opts.Git,
+		RunID: opts.RunID, Started: started, Git: opts.Git,
 		Config: result.RunConfig{Agent: opts.AgentName, Trials: trials, Shard: opts.Shard.String(), Paths: opts.Paths, Tokenizer: tokenizer,
 			Scenarios: opts.Scenarios, Judge: opts.JudgeName, JudgeGate: opts.JudgeGate, JudgeScope: opts.judgeScope(),
-			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples, Suite: suite},
+			AgentSeed: opts.AgentSeed, AgentSamples: opts.AgentSamples, Suite: suite, Flags: opts.Flags},
+	}
+	if h.RunID == "" {
+		h.RunID = NewRunID(started)
 	}
 	if l := opts.recall(); l != nil {
 		h.Config.Recall = &result.RecallConfig{Calls: l.Calls, Events: l.Events, Tokens: l.Tokens}

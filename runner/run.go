@@ -2,6 +2,9 @@ package runner
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -147,6 +150,12 @@ type Options struct {
 	Abort context.Context
 	// Paths are recorded in the result's config.
 	Paths []string
+	// Flags are the command-line flags the run was started with, recorded
+	// in its configuration (result.RunConfig.Flags) for a later --resume.
+	Flags []string
+	// RunID is the run's id (NewRunID, for a folder made by NewOut); ""
+	// draws a new one. A resumed run keeps the id it started with.
+	RunID string
 	// Git is recorded in the result: the checkout the run was started in.
 	// Nil: none.
 	Git *result.Git
@@ -375,13 +384,47 @@ func (o *Options) validate() error {
 	return errors.Join(errs...)
 }
 
-// RunID is the id of a run started at t: its UTC timestamp,
-// 20261129T233417Z. A resumed run keeps the id it started with.
-func RunID(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
+// NewRunID is a new id for a run started at t: its UTC timestamp and 8
+// random hexadecimal digits, 20261129T233417Z-4f9a01c3, so that two runs
+// started in the same second never share one. A resumed run keeps the id
+// it started with.
+func NewRunID(t time.Time) string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on the systems Go supports; the clock's
+		// nanoseconds still tell two runs of one second apart.
+		binary.BigEndian.PutUint32(b[:], uint32(t.Nanosecond()))
+	}
+	return t.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
 
-// DefaultOut is the default run folder for a run started at t:
-// compact-eval-out/<run id>.
-func DefaultOut(t time.Time) string { return filepath.Join("compact-eval-out", RunID(t)) }
+// drawRunID is NewRunID; a test replaces it to make names collide.
+var drawRunID = NewRunID
+
+// OutRoot is the folder the default run folders are made in.
+const OutRoot = "compact-eval-out"
+
+// NewOut makes the folder of a run started at t in parent (OutRoot by
+// default) and returns it with the run's id: parent/<run id>. The folder
+// is created exclusively, so two runs started at once never share it: a
+// name already taken (by another run started in the same second that
+// drew the same suffix) draws another id.
+func NewOut(parent string, t time.Time) (dir, id string, err error) {
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", "", fmt.Errorf("creating run folder: %w", err)
+	}
+	for range 100 {
+		id = drawRunID(t)
+		dir = filepath.Join(parent, id)
+		switch err := os.Mkdir(dir, 0o755); {
+		case err == nil:
+			return dir, id, nil
+		case !errors.Is(err, os.ErrExist):
+			return "", "", fmt.Errorf("creating run folder: %w", err)
+		}
+	}
+	return "", "", fmt.Errorf("creating run folder: no free name under %s after 100 tries", parent)
+}
 
 // ensureDir creates dir.
 func ensureDir(dir string) error {

@@ -85,8 +85,11 @@ func normalised(t *testing.T, path string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return volatile.ReplaceAllString(string(b), `"$1":${2}0`)
+	return runIDRE.ReplaceAllString(volatile.ReplaceAllString(string(b), `"$1":${2}0`), `"run_id": "<run id>"`)
 }
+
+// runIDRE matches a result's run id, which is drawn afresh for every run.
+var runIDRE = regexp.MustCompile(`"run_id": "[^"]*"`)
 
 func TestJobsDeterministic(t *testing.T) {
 	list := builtinSuite(t)
@@ -172,6 +175,9 @@ func TestResume(t *testing.T) {
 	res, err = Run(context.Background(), list, part)
 	if err != nil {
 		t.Fatalf("resume: %v", err)
+	}
+	if res.Header.RunID != r.RunID {
+		t.Errorf("resumed run id %q; want the id it started with, %q", res.Header.RunID, r.RunID)
 	}
 	if res.Reused != 3 || res.Ran != res.Planned-3 {
 		t.Errorf("resume: reused %d, ran %d of %d", res.Reused, res.Ran, res.Planned)

@@ -58,7 +58,7 @@ func TestLoadSuite(t *testing.T) {
 		want  string
 	}{
 		{"duplicate id", []string{a, dup}, `id "alpha" is already used by ` + a},
-		{"empty folder", []string{filepath.Join(dir, "empty")}, "no *.yaml or *.yml files in this folder"},
+		{"empty folder", []string{filepath.Join(dir, "empty")}, "no *.yaml or *.yml scenario files in this folder"},
 		{"missing file", []string{filepath.Join(dir, "nope.yaml")}, "no such file"},
 	}
 	for _, tc := range tests {

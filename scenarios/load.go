@@ -108,12 +108,12 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 		if err == io.EOF {
 			return nil, ErrorList{{File: name, Pos: result.Pos{Line: 1, Col: 1}, Msg: "empty file: want a scenario mapping"}}
 		}
-		return nil, ErrorList{yamlError(name, err)}
+		return nil, ErrorList{yamlError(name, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err != io.EOF {
 		if err != nil {
-			return nil, ErrorList{yamlError(name, err)}
+			return nil, ErrorList{yamlError(name, data, err)}
 		}
 		return nil, ErrorList{{File: name, Pos: pos(&extra), Msg: "a second YAML document: a file holds one scenario"}}
 	}
@@ -135,7 +135,7 @@ func LoadBytes(name string, data []byte) (s *Scenario, err error) {
 }
 
 // LoadPaths loads every scenario named by paths: files, or folders searched
-// recursively for *.yaml and *.yml, in sorted order. It returns every
+// recursively for *.yaml and *.yml, in sorted order (see Files). It returns every
 // scenario that loaded, and an ErrorList of every problem (nil when none).
 func LoadPaths(paths []string) ([]*Scenario, error) {
 	files, errs := Files(paths)
@@ -152,7 +152,8 @@ func LoadPaths(paths []string) ([]*Scenario, error) {
 }
 
 // Files expands paths to the scenario files they name: a file as given, a
-// folder searched recursively for *.yaml and *.yml in sorted order. A path
+// folder searched recursively for *.yaml and *.yml in sorted order, leaving
+// out the config file and hidden files and folders (skipped). A path
 // that does not exist, or a folder with no scenario file, is an error.
 // Files are listed once even when several paths name them.
 func Files(paths []string) ([]string, ErrorList) {
@@ -177,6 +178,12 @@ func Files(paths []string) ([]string, ErrorList) {
 		}
 		var found []string
 		err = filepath.WalkDir(p, func(path string, de fs.DirEntry, err error) error {
+			if path != p && skipped(de.Name()) {
+				if de.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
 			if err != nil {
 				errs = append(errs, &Error{File: path, Msg: openMsg(err)})
 				return nil
@@ -190,7 +197,7 @@ func Files(paths []string) ([]string, ErrorList) {
 			errs = append(errs, &Error{File: p, Msg: err.Error()})
 		}
 		if len(found) == 0 {
-			errs = append(errs, &Error{File: p, Msg: "no *.yaml or *.yml files in this folder"})
+			errs = append(errs, &Error{File: p, Msg: "no *.yaml or *.yml scenario files in this folder (" + ConfigFile + ", hidden files and hidden folders such as .github/ are not read)"})
 		}
 		slices.Sort(found)
 		for _, f := range found {
@@ -198,6 +205,19 @@ func Files(paths []string) ([]string, ErrorList) {
 		}
 	}
 	return files, errs
+}
+
+// ConfigFile is the name of compact-eval's config file (the command's
+// config.DefaultFile), which a folder of scenarios often holds beside
+// them: Files never reads it as a scenario.
+const ConfigFile = "compact-eval.yaml"
+
+// skipped reports whether a file or folder met while searching a folder is
+// left out, without a word: the config file (ConfigFile, or its .yml
+// spelling), and every hidden file and folder (.github/ and its workflows,
+// .git/, an editor's lock files). A path named explicitly is always read.
+func skipped(name string) bool {
+	return strings.HasPrefix(name, ".") || name == ConfigFile || name == strings.TrimSuffix(ConfigFile, ".yaml")+".yml"
 }
 
 func isScenarioName(p string) bool {
@@ -229,11 +249,13 @@ func offsetPos(data []byte, off int) result.Pos {
 	return result.Pos{Line: line, Col: 1 + utf8.RuneCount(data[start:off])}
 }
 
-func yamlError(name string, err error) *Error {
-	line, msg := yamlnode.SyntaxError(err)
-	p := result.Pos{Line: 1, Col: 1}
-	if line != 0 {
-		p.Line = line
+// yamlError positions a syntax error of the YAML parser at the problem
+// (yamlnode.SyntaxPos), at 1:1 when even its line is unknown.
+func yamlError(name string, data []byte, err error) *Error {
+	at, msg := yamlnode.SyntaxPos(data, err)
+	p := result.Pos(at)
+	if p.Line == 0 {
+		p = result.Pos{Line: 1, Col: 1}
 	}
 	return &Error{File: name, Pos: p, Msg: "YAML syntax: " + msg}
 }

@@ -260,9 +260,38 @@ arrivals:
 			want: []string{`t.yaml:5:5: YAML alias *e: aliases are not allowed in scenario files, write the value out`},
 		},
 		{
+			// Integers as written (issue 35): YAML reads 0e-0, 1.0 and 1e2
+			// as floats, and a seq is refused at the number.
+			name: "seqs that are not integers as written",
+			src: head + `compaction: {at: [1e2]}
+events:
+  - {seq: 1, role: user, text: "Read-only."}
+  - {seq: 2.0, role: user, text: "Go on."}
+invariants:
+  - {id: ro, type: constraint, source_seq: 0e-0, match: ['read-only']}
+`,
+			want: []string{
+				`t.yaml:3:19: compaction.at[0]: want an integer, got float "1e2"`,
+				`t.yaml:6:11: events[1].seq: want an integer, got float "2.0"`,
+				`t.yaml:8:44: invariants[0].source_seq: want an integer, got float "0e-0"`,
+			},
+		},
+		{
 			name: "syntax error",
 			src:  head + "events: [\n  {role: user\n",
-			want: []string{`t.yaml:3:1: YAML syntax: did not find expected ',' or '}'`},
+			want: []string{`t.yaml:4:3: YAML syntax: did not find expected ',' or '}' (this '{' is never closed by a '}')`},
+		},
+		{
+			// yaml.v3 says line 4: the line before the event.
+			name: "syntax error: an unquoted ': ' in an event",
+			src:  head + "events:\n  - {role: user, text: \"hi\"}\n  - {role: user, text: Note: the db is read-only}\n",
+			want: []string{`t.yaml:5:28: YAML syntax: did not find expected ',' or '}' (a ': ' in a plain value starts a key: put the value in quotes)`},
+		},
+		{
+			// yaml.v3 says line 4: the line of the value before the tab.
+			name: "syntax error: a tab",
+			src:  head + "events:\n  - role: user\n\ttext: hi\n",
+			want: []string{`t.yaml:5:1: YAML syntax: found a tab character that violates indentation (a tab cannot indent YAML: indent with spaces)`},
 		},
 		{
 			name: "empty file",
@@ -524,5 +553,53 @@ func TestLintValueInvariants(t *testing.T) {
 	errs := LintScenario(s)
 	if len(errs) == 0 || !strings.Contains(errs.Error(), "source_seq") {
 		t.Fatalf("LintScenario did not refuse a constraint citing an assistant event; got %v", errs)
+	}
+}
+
+// A folder is searched for scenarios, not for every YAML file: the config
+// file beside them, hidden files and hidden folders (.github/ with its
+// workflows, .git/) are left out without a word; a path named explicitly
+// is read whatever its name, and a folder whose only YAML files are
+// skipped ones says so.
+func TestFilesSkipsConfigAndHidden(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		"compact-eval.yaml", "compact-eval.yml", ".github/workflows/ci.yml", ".git/x.yaml", ".hidden.yaml",
+		"scenarios/a.yaml", "scenarios/.#a.yaml", "scenarios/deep/.cache/b.yaml", "scenarios/deep/c.yml",
+		// honest files the rule must not hide: a name that merely
+		// contains the config's, a folder named like a dotfile's stem
+		"scenarios/my-compact-eval.yaml", "github/d.yaml", "only-config/compact-eval.yaml",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rel := func(fs []string) []string {
+		var out []string
+		for _, f := range fs {
+			r, _ := filepath.Rel(dir, f)
+			out = append(out, filepath.ToSlash(r))
+		}
+		return out
+	}
+	files, errs := Files([]string{dir})
+	want := []string{"github/d.yaml", "scenarios/a.yaml", "scenarios/deep/c.yml", "scenarios/my-compact-eval.yaml"}
+	if diff := cmp.Diff(want, rel(files)); diff != "" || len(errs) > 0 {
+		t.Errorf("files (-want +got):\n%s\nerrors: %v", diff, errs)
+	}
+	// Named explicitly: read, hidden folder or not.
+	files, errs = Files([]string{filepath.Join(dir, "compact-eval.yaml"), filepath.Join(dir, ".github")})
+	want = []string{"compact-eval.yaml", ".github/workflows/ci.yml"}
+	if diff := cmp.Diff(want, rel(files)); diff != "" || len(errs) > 0 {
+		t.Errorf("named files (-want +got):\n%s\nerrors: %v", diff, errs)
+	}
+	// A folder holding the config file alone.
+	_, errs = Files([]string{filepath.Join(dir, "only-config")})
+	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "no *.yaml or *.yml scenario files in this folder (compact-eval.yaml, hidden files and hidden folders such as .github/ are not read)") {
+		t.Errorf("errors = %v", errs)
 	}
 }

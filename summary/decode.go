@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 )
 
@@ -106,6 +107,10 @@ func decodeSlow(raw []byte) (*Summary, []Violation, error) {
 	if !ok {
 		return nil, vs, nil
 	}
+	if iv := unwrittenInts(obj); len(iv) > 0 {
+		vs = append(vs, iv...)
+		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Pointer < vs[j].Pointer })
+	}
 	for _, req := range []string{"schema_version", "covers_through"} {
 		if _, ok := obj[req]; !ok {
 			return nil, vs, nil
@@ -119,6 +124,39 @@ func decodeSlow(raw []byte) (*Summary, []Violation, error) {
 		return nil, vs, nil
 	}
 	return &s, vs, nil
+}
+
+// unwrittenInts reports each integer of the contract (schema_version,
+// covers_through, an entry's source_seq and resolved_by) not written as
+// one: 1.0, 1e2 and 0e-0 are integers to JSON Schema, which compares
+// values, and no integer to the contract, which reads a seq as written
+// (issue 35: a covers_through of 0e-0 was refused only as "does not fit",
+// at no field, and not at all beside another violation).
+func unwrittenInts(obj map[string]any) []Violation {
+	var out []Violation
+	check := func(ptr, name string, x any) {
+		if n, ok := x.(json.Number); ok && strings.ContainsAny(string(n), ".eE") {
+			out = append(out, Violation{ptr, fmt.Sprintf("%s is %s; want an integer written as one, without a fraction or an exponent", name, n)})
+		}
+	}
+	for _, k := range []string{"schema_version", "covers_through"} {
+		check("/"+k, k, obj[k])
+	}
+	for list, items := range obj {
+		entries, _ := items.([]any)
+		if list == "extensions" {
+			continue
+		}
+		for i, e := range entries {
+			m, _ := e.(map[string]any)
+			for _, k := range []string{"source_seq", "resolved_by"} {
+				if x, ok := m[k]; ok {
+					check(fmt.Sprintf("/%s/%d/%s", list, i, k), k, x)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // depth returns the maximum nesting depth of arrays and objects in raw and

@@ -43,6 +43,32 @@ func TestValidate(t *testing.T) {
 			doc:  `{"schema_version": 1, "covers_through": "80"}`,
 			want: []Violation{{"/covers_through", "covers_through is a string; want an integer"}},
 		},
+		// Integers as written (issue 35): JSON Schema's "integer" takes
+		// 1.0, 1e2 and 0e-0; the contract does not.
+		{
+			name: "covers_through 0e-0",
+			doc:  `{"schema_version": 1, "covers_through": 0e-0, "text": "x"}`,
+			want: []Violation{{"/covers_through", "covers_through is 0e-0; want an integer written as one, without a fraction or an exponent"}},
+		},
+		{
+			name: "1e2, 1.0, 3.0 and 2E0",
+			doc: `{"schema_version": 1.0, "covers_through": 1e2, "decisions": [{"text": "a", "source_seq": 2}, {"text": "b", "source_seq": 3.0}],
+				"hypotheses": [{"claim": "h", "source_seq": 1, "status": "refuted", "resolved_by": 2E0}], "extensions": {"n": [{"source_seq": 1.5}]}}`,
+			want: []Violation{
+				{"/covers_through", "covers_through is 1e2; want an integer written as one, without a fraction or an exponent"},
+				{"/decisions/1/source_seq", "source_seq is 3.0; want an integer written as one, without a fraction or an exponent"},
+				{"/hypotheses/0/resolved_by", "resolved_by is 2E0; want an integer written as one, without a fraction or an exponent"},
+				{"/schema_version", "schema_version is 1.0; want an integer written as one, without a fraction or an exponent"},
+			},
+		},
+		{
+			name: "0e-0 beside another violation",
+			doc:  `{"schema_version": 1, "covers_through": 0e-0, "decisions": [{"text": "a", "source_seq": 0}]}`,
+			want: []Violation{
+				{"/covers_through", "covers_through is 0e-0; want an integer written as one, without a fraction or an exponent"},
+				{"/decisions/0/source_seq", "source_seq is 0; want at least 1"},
+			},
+		},
 		{
 			name: "missing required",
 			doc:  `{"text": "x"}`,
@@ -144,6 +170,9 @@ func TestDecodeShape(t *testing.T) {
 		{name: "null is not a summary", doc: `null`, wantViol: 1},
 		{name: "missing covers_through is not a summary", doc: `{"schema_version": 1, "text": "x"}`, wantViol: 1},
 		{name: "huge integer does not fit", doc: `{"schema_version": 1, "covers_through": 1e300}`, wantViol: 1},
+		{name: "0e-0 is no covers_through", doc: `{"schema_version": 1, "covers_through": 0e-0, "text": "x"}`, wantViol: 1},
+		{name: "-0 is 0", doc: `{"schema_version": 1, "covers_through": -0, "text": "x"}`,
+			wantSummary: &Summary{SchemaVersion: 1, CoversThrough: 0, Text: "x"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -64,7 +64,7 @@
 //	        builtin:none     25                       — (68 skipped)              — (275 skipped)            0                     —                      —
 //
 //	worst failures (scenario · summarizer · generation · check · seq · message):
-//	  approval-stale-after-rebuild · builtin:truncate · g1 · approval canary-approval · 5 · no clause of text restates …
+//	  arrival-hold-during-compaction · builtin:truncate · probe · decisions merge-protobuf · - · full context chose "keep-pin", compacted chose "merge" (expected "keep-pin")
 //	…
 //	result: base/result.json
 //	(stderr)
@@ -72,8 +72,8 @@
 //	progress: 100/100 units, 0 errored, 0 requests (0 retries, 0 from the cache), 3s elapsed
 //
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
-//	PASS: every gate holds
-//	verdict: finished 25 units (25 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 52% (45/86, 6 skipped); 22 compaction regressions
+//	PASS: min-pass secret=1 holds; not gated: baseline (none given)
+//	verdict: finished 21 units (21 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 61% (43/71, 5 skipped); 17 compaction regressions
 //	…
 //	result: pr/result.json
 //
@@ -112,7 +112,7 @@
 //	…
 //
 //	$ compact-eval gate --min-pass decisions=0.5 --baseline pr/result.json pr/result.json
-//	PASS: every gate holds
+//	PASS: every gate holds (min-pass decisions=0.5, baseline)
 //	  ok   min-pass decisions=0.5: 1 summarizer × check type rates hold
 //	  ok   baseline: no regression: no pass→fail over 481 pairs (0 fail→pass, 0 no longer judged, 0 newly judged)
 //	  note baseline: new against the baseline: 0 regressions, 0 fixes, 0 no longer judged, 0 newly judged

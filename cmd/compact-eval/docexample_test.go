@@ -144,7 +144,7 @@ type outputNormalizer struct {
 }
 
 var (
-	timestampRE = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?|\b\d{8}T\d{6}Z\b`)
+	timestampRE = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?|\b\d{8}T\d{6}Z(?:-[0-9a-f]{8})?\b`)
 	durationRE  = regexp.MustCompile(`\b(?:\d+(?:\.\d+)?(?:ns|µs|us|ms|h|m|s))+\b`)
 	// harnessVersionRE is compact-eval's own version as version prints it,
 	// which need not be a semantic version ("devel").

@@ -38,8 +38,11 @@ import (
 // reply: a text summary of the size the scenario allows (max_ratio of what
 // it replaces, capped by the summarizer's output-token limit), the first option, a judge's
 // "missing". A request identical to one counted before (the full-context
-// arm, the same for every summarizer of a scenario) is counted once, as
-// the cache then answers it, unless --no-cache.
+// arm, the same for every summarizer of a scenario) is counted once, and
+// the others apart as repeats: the cache does not hold them yet, and
+// answers them in the run only once the first reply is stored (never with
+// --no-cache, which sends them all). "cached" counts only what the cache
+// holds now.
 
 // Output tokens the stand-in replies are counted as: a decision
 // ({"choice": …, "reason": one sentence}) and a judge's verdict.
@@ -51,8 +54,10 @@ const (
 // planRow is one target of the plan: what the run would ask of it.
 type planRow struct {
 	role, name, kind string
-	// requests the run would send; cached the calls the cache answers.
-	requests, cached int
+	// requests the run would send; cached the calls the cache answers
+	// now; repeats the calls identical to a request counted before, which
+	// the cache answers once the run has stored its reply.
+	requests, cached, repeats int
 	// execCalls are the exec processes the run would start.
 	execCalls int
 	// tokensIn and tokensOut are estimated for the requests to send.
@@ -87,14 +92,15 @@ type planner struct {
 	estimated bool            // some summary is a stand-in
 }
 
-// add counts one call of row: a request (or an exec call) unless an
-// identical one was counted before and the cache would answer it.
+// add counts one call of row: a request (or an exec call), or a repeat
+// when an identical one was counted before (the run's cache answers it
+// once the first reply is stored).
 func (pl *planner) add(row *planRow, digest string, n, in, out int) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	k := row.role + "\x00" + row.name + "\x00" + digest
 	if !pl.noCache && row.kind != providers.KindExec && pl.seen[k] {
-		row.cached += n
+		row.repeats += n
 		return
 	}
 	pl.seen[k] = true
@@ -340,25 +346,25 @@ func dryRun(ctx context.Context, env *Env, f *runFlags, p *runPlan, file *config
 
 // writePlan prints the plan: a verdict line, then one row per target.
 func writePlan(w io.Writer, units, scenarios, sums, trials int, rows []*planRow) error {
-	var req, cached, execs, in, out int
+	var req, cached, repeats, execs, in, out int
 	var cost float64
 	priced := false
 	for _, r := range rows {
-		req, cached, execs, in, out = req+r.requests, cached+r.cached, execs+r.execCalls, in+r.tokensIn, out+r.tokensOut
+		req, cached, repeats, execs, in, out = req+r.requests, cached+r.cached, repeats+r.repeats, execs+r.execCalls, in+r.tokensIn, out+r.tokensOut
 		if c, ok := r.cost(); ok {
 			cost, priced = cost+c, true
 		}
 	}
-	line := fmt.Sprintf("dry run: %s (%s × %s × %s); %s to send, %d answered by the cache, %d exec calls; about %s tokens in, %s out",
+	line := fmt.Sprintf("dry run: %s (%s × %s × %s); %s to send, %d answered by the cache, %s, %d exec calls; about %s tokens in, %s out",
 		plural(units, "unit", "units"), plural(scenarios, "scenario", "scenarios"), plural(sums, "summarizer", "summarizers"), plural(trials, "trial", "trials"),
-		plural(req, "request", "requests"), cached, execs, humanCount(in), humanCount(out))
+		plural(req, "request", "requests"), cached, plural(repeats, "repeat", "repeats"), execs, humanCount(in), humanCount(out))
 	if priced {
 		line += fmt.Sprintf("; about $%.2f for the priced targets", cost)
 	}
 	fmt.Fprintln(w, line+"; nothing was sent")
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "role\ttarget\trequests\tcached\texec calls\ttokens in\ttokens out\tcost\t")
+	fmt.Fprintln(tw, "role\ttarget\trequests\tcached\trepeats\texec calls\ttokens in\ttokens out\tcost\t")
 	for _, r := range rows {
 		n := fmt.Sprint(r.requests)
 		if r.approx {
@@ -375,7 +381,7 @@ func writePlan(w io.Writer, units, scenarios, sums, trials int, rows []*planRow)
 		if r.recallFirst > 0 && r.kind == providers.KindExec {
 			ec += "+"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%s\t\n", r.role, shown(r.name), n, r.cached, ec, r.tokensIn, r.tokensOut, c)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t\n", r.role, shown(r.name), n, r.cached, r.repeats, ec, r.tokensIn, r.tokensOut, c)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -388,6 +394,9 @@ func writePlan(w io.Writer, units, scenarios, sums, trials int, rows []*planRow)
 		}
 		execSum = execSum || r.role == "summarizer" && r.kind == providers.KindExec
 		modelAfter = modelAfter || r.role != "summarizer" && providers.ModelKind(r.kind)
+	}
+	if repeats > 0 {
+		notes = append(notes, "repeats: requests identical to one counted above (such as the full context's arm, which every summarizer of a scenario shares): the cache holds none yet; the run sends the first and answers the rest from its stored reply, unless that reply is not cached (an error, a leak) or --no-cache")
 	}
 	if execSum && modelAfter {
 		notes = append(notes, "a dry run starts no exec program: what the agent and the judge are asked about an exec summarizer's summaries is counted as new")

@@ -40,7 +40,7 @@ builtin:none) fails unless --allow-unjudged. --require-baseline fails
 (exit 1) when the --baseline file does not exist.
 
 It prints the gate verdict first (PASS or FAIL), then one line per gate. With
-GITHUB_ACTIONS=true it writes the step summary and ::error annotations, as
+GITHUB_ACTIONS=true it writes the step summary and annotations, as
 run does. --write-baseline FILE copies RESULT to FILE when every gate holds,
 as run does: when --baseline names the same FILE and it does not exist yet,
 the gate creates it instead of failing (the first baseline of a sharded

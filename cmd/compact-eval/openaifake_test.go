@@ -169,12 +169,12 @@ func cmdPlanMatches(ts *testscript.TestScript, neg bool, args []string) {
 	rows := 0
 	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
 		f := strings.Fields(line)
-		// role target requests cached exec-calls tokens-in tokens-out cost
-		if len(f) != 8 || f[0] == "role" {
+		// role target requests cached repeats exec-calls tokens-in tokens-out cost
+		if len(f) != 9 || f[0] == "role" {
 			continue
 		}
 		req, err1 := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(f[2], "~"), "+"))
-		in, err2 := strconv.Atoi(f[5])
+		in, err2 := strconv.Atoi(f[6])
 		if err1 != nil || err2 != nil {
 			ts.Fatalf("planmatches: not a plan row: %q", line)
 		}

@@ -191,9 +191,9 @@ func setupRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.agent, "agent", "builtin:reference", "agent that answers the probes, a `spec` as for --summarizer")
 	fs.IntVar(&f.trials, "trials", 1, "trials per scenario and summarizer")
 	fs.IntVar(&f.jobs, "j", runtime.NumCPU(), "units run at once (waiting on a model; an offline evaluation runs beside them)")
-	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<UTC timestamp>)")
+	fs.StringVar(&f.out, "out", "", "run `folder` (default compact-eval-out/<run id>: the UTC timestamp and a random suffix)")
 	fs.IntVar(&f.maxUnits, "max-units", runner.DefaultMaxUnits, "refuse a run that plans more than this many `units` (scenarios × summarizers × trials)")
-	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder` (give the same flags; the paths default to the recorded ones)")
+	fs.StringVar(&f.resume, "resume", "", "finish the interrupted run in this `folder`: its flags and paths are read from its run.json (a flag given again wins)")
 	fs.BoolVar(&f.repair, "repair", false, "with --resume: drop the journal lines a crash or a second writer tore (the error names them); their units run again")
 	fs.Var(&f.shard, "shard", "run only shard `i/n` of the scenarios (1 ≤ i ≤ n, split by a hash of the scenario id)")
 	fs.StringVar(&f.run, "run", "", "run only the scenarios whose id matches this `regexp` (as go test -run)")
@@ -290,13 +290,15 @@ of those the baseline judged) fails unless --allow-unjudged. The first
 baseline is written with --write-baseline FILE; --require-baseline fails
 (exit 1, before anything runs) when the baseline file is missing, for
 pull requests. With
-GITHUB_ACTIONS=true the step summary and ::error annotations are written.
+GITHUB_ACTIONS=true the step summary and annotations are written, at paths
+relative to the repository root: ::error for what decided a failing gate,
+::warning and ::notice for the rest.
 
 Before anything is sent, every model target must have a well-formed
 endpoint and its key (OPENAI_API_KEY or ANTHROPIC_API_KEY for a provider's
 public API, a config endpoint's api_key_env), or run exits 2 naming the
 variable. --dry-run prints the plan and sends nothing: units, requests per
-target (those the cache answers apart), exec calls, tokens in and out, and
+target (those the cache holds, and repeats, apart), exec calls, tokens in and out, and
 the cost from prices: in the config file (docs/providers.md). Progress goes
 to stderr: units done/total, errors, requests, retries, cache hits, time
 left; --progress tty redraws one line, plain prints one every 10 s and at
@@ -308,8 +310,11 @@ abandons them), writes the result and prints the command that resumes the
 run. One process writes a run folder at a time: a second run or resume on
 it exits 2, naming the pid that holds it. A journal line a crash tore
 stops --resume, naming the line; --resume DIR --repair drops it and runs
-its unit again. --resume DIR with no paths reads the recorded ones; other
-paths or a changed suite are refused, naming the difference. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
+its unit again. --resume DIR reads the run's own flags from its run.json
+(those not given again: after a kill -9, when no resume command was
+printed, a bare --resume DIR finishes the run it names) and, with no paths,
+the recorded ones; other paths, other flags or a changed suite are refused,
+naming the difference. Exit codes: 0 the run finished and every gate asked for holds, 1 a gate
 failed, 2 bad usage or invalid scenarios, 3 the run could not finish (an
 interrupt, or every unit errored so that nothing was evaluated). For tests,
 COMPACT_EVAL_FAILPOINT=stop-after:N stops the run after N units exactly as an
@@ -320,7 +325,7 @@ interrupt would.
 	$ compact-eval run --summarizer 'ours=exec:python3 compact.py' --baseline base/result.json
 	$ compact-eval run --run 'readonly|secret' --min-pass constraint=1
 	$ compact-eval run --shard 2/4 --out out/shard-2
-	$ compact-eval run --resume compact-eval-out/20261129T233000Z`
+	$ compact-eval run --resume compact-eval-out/20261129T233000Z-4f9a01c3`
 
 func init() {
 	register(&Command{
@@ -384,9 +389,15 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	}
 	// A dry run's clients answer from the cache alone: they never send.
 	f.openai.CacheOnly = f.dryRun
-	if f.resume != "" && len(args) == 0 {
-		// Resume is the same run: with no paths, the ones it recorded.
-		args = runner.RecordedPaths(f.resume)
+	if f.resume != "" {
+		// Resume is the same run: its own flags (those not given again),
+		// and with no paths the ones it recorded.
+		if err := resumeFlags(fs, f.resume); err != nil {
+			return err
+		}
+		if len(args) == 0 {
+			args = runner.RecordedPaths(f.resume)
+		}
 	}
 	p, err := planRun(env, fs, f, args)
 	if err != nil {
@@ -398,12 +409,16 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	if f.dryRun {
 		return dryRun(ctx, env, f, p, p.file, p.recall)
 	}
-	out, resume := f.out, false
+	out, resume, runID := f.out, false, ""
 	if f.resume != "" {
 		out, resume = f.resume, true
 	}
 	if out == "" {
-		out = freshOut(time.Now())
+		// A folder of its own, made at once: a run started in the same
+		// second never shares it.
+		if out, runID, err = runner.NewOut(runner.OutRoot, time.Now()); err != nil {
+			return err
+		}
 	}
 
 	finished := make(chan struct{})
@@ -423,7 +438,7 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 		Trials: p.settings.Trials, MaxUnits: f.maxUnits, Jobs: p.settings.Jobs, Out: out, Resume: resume, Repair: f.repair, Shard: f.shard.Shard,
 		Run: p.run, Scenarios: f.scenarios.split(),
 		Tokenizer: string(f.tokenizer), StopAfter: stopAfter, Abort: abort,
-		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args),
+		Paths: p.settings.Paths, ResumeCommand: resumeCommand(fs, out, args), RunID: runID, Flags: recordedFlags(fs),
 		Git: gitState(ctx, "."),
 	}
 	if p.settings.Agent.Spec.Kind == providers.KindOpenAI {
@@ -438,6 +453,9 @@ func runRun(ctx context.Context, env *Env, fs *flag.FlagSet, f *runFlags, args [
 	opts.OnUnit = vb.Add
 	res, err := runner.RunSuite(ctx, p.suite, opts)
 	prog.finish()
+	if res == nil && runID != "" {
+		os.Remove(out) // the folder this run made, if it stayed empty
+	}
 	if errors.Is(err, runner.ErrRunExists) || errors.Is(err, runner.ErrNotResumable) || errors.Is(err, runner.ErrFolderLocked) || errors.Is(err, runner.ErrTooManyUnits) {
 		return usageError{err}
 	}
@@ -745,9 +763,14 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 		}
 	}
 	var g *reports.GateReport
-	if asked {
+	switch {
+	case asked:
 		g = applyGates(full, p.gates, p.notes)
 		printGateVerdict(env, g)
+	case len(p.notes) > 0 && runErr == nil && !res.Interrupted:
+		// A gate was asked for that cannot apply yet (the first baseline):
+		// say so first, where a PASS would be.
+		fmt.Fprintf(env.Stdout, "NOT GATED: %s\n", strings.Join(notGated(p.gates, p.notes, []string{"min-pass (no rate asked)"}), "; "))
 	}
 	if err := vb.Write(env.Stdout, res.Header, res.Planned, res.ResultPath); err != nil {
 		return err
@@ -793,11 +816,26 @@ func finishRun(env *Env, f *runFlags, p *runPlan, vb *verdict.Builder, res *runn
 	return nil
 }
 
-// applyGates gates r and adds the plan's notes to the verdict lines.
+// applyGates gates r and adds the plan's notes to the verdict lines: a
+// baseline this run creates is said not gated, and why.
 func applyGates(r *result.Result, opts reports.GateOptions, notes []string) *reports.GateReport {
 	g := reports.Gate(r, opts)
 	g.Lines = append(g.Lines, notes...)
+	g.NotGated = notGated(opts, notes, g.NotGated)
 	return &g
+}
+
+// notGated is the gates not applied (reports.GateReport.NotGated), with
+// a baseline this run creates (a note of runGates) said as such.
+func notGated(opts reports.GateOptions, notes, not []string) []string {
+	for _, n := range notes {
+		if why, ok := strings.CutPrefix(n, "note baseline: "); ok && opts.Baseline == nil {
+			why, _, _ = strings.Cut(why, " (--write-baseline)") // the gate lines say the rest
+			not = slices.DeleteFunc(slices.Clone(not), func(s string) bool { return strings.HasPrefix(s, "baseline ") })
+			not = append(not, "baseline ("+why+")")
+		}
+	}
+	return not
 }
 
 // printGateVerdict prints the first line of a gated run: PASS or FAIL.
@@ -805,7 +843,7 @@ func printGateVerdict(env *Env, g *reports.GateReport) {
 	if g.Failed {
 		fmt.Fprintf(env.Stdout, "FAIL: %s\n", g.Reason())
 	} else {
-		fmt.Fprintln(env.Stdout, "PASS: every gate holds")
+		fmt.Fprintln(env.Stdout, "PASS: "+g.Held())
 	}
 }
 
@@ -821,6 +859,9 @@ func printGateLines(env *Env, g *reports.GateReport) {
 // to write them is reported, never fatal.
 func writeGitHub(env *Env, r *result.Result, g *reports.GateReport) {
 	opts := reports.Options{Gate: g}
+	if dir, err := os.Getwd(); err == nil {
+		opts.AnnotationFile = annotationFiles(r, repoRoot(context.Background(), env, dir), dir)
+	}
 	// Annotations go to stdout, where the runner reads workflow commands.
 	if err := reports.WriteGitHub(r, opts, env.Getenv("GITHUB_STEP_SUMMARY"), env.data()); err != nil {
 		fmt.Fprintf(env.Stderr, "compact-eval: writing the GitHub step summary: %v\n", err)
@@ -954,55 +995,6 @@ func loadScenarios(env *Env, paths []string, recall bool) (runner.Suite, error) 
 		return nil, inputError{errors.New("no scenario found")}
 	}
 	return suite, nil
-}
-
-// freshOut is the default run folder, made unique if a run started in the
-// same second.
-func freshOut(now time.Time) string {
-	base := runner.DefaultOut(now)
-	out := base
-	for i := 2; ; i++ {
-		if _, err := os.Stat(out); errors.Is(err, os.ErrNotExist) {
-			return out
-		}
-		out = fmt.Sprintf("%s-%d", base, i)
-	}
-}
-
-// resumeCommand is the command line that finishes this run: the flags that
-// were set, except --out and --resume, then --resume OUT and the paths.
-func resumeCommand(fs *flag.FlagSet, out string, args []string) string {
-	words := []string{"compact-eval", "run"}
-	fs.Visit(func(fl *flag.Flag) {
-		switch fl.Name {
-		case "out", "resume", "repair":
-			return
-		}
-		if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-			// "--flag true" would make "true" a path: bools take "=".
-			words = append(words, "--"+fl.Name+"="+fl.Value.String())
-			return
-		}
-		if vs, ok := fl.Value.(*stringsFlag); ok {
-			for _, v := range *vs {
-				words = append(words, "--"+fl.Name, shellQuote(v))
-			}
-			return
-		}
-		dash := "--"
-		if len(fl.Name) == 1 {
-			dash = "-"
-		}
-		words = append(words, dash+fl.Name, shellQuote(fl.Value.String()))
-	})
-	words = append(words, "--resume", shellQuote(out))
-	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") }) {
-		words = append(words, "--")
-	}
-	for _, a := range args {
-		words = append(words, shellQuote(a))
-	}
-	return strings.Join(words, " ")
 }
 
 func shellQuote(s string) string {

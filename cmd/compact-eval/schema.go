@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/summary"
@@ -15,16 +16,20 @@ import (
 )
 
 // schemas maps a schema name to its document, in the order help lists them.
+// older are names a schema was printed under before, still accepted and not
+// listed: "report" is the result's (help said schema printed "a result",
+// and `schema result` was refused).
 var schemas = []struct {
-	name string
-	doc  func() []byte
-	what string
+	name  string
+	older []string
+	doc   func() []byte
+	what  string
 }{
-	{"scenario", scenarios.SchemaJSON, "a scenario file (YAML), for editors that validate as you type"},
-	{"summary", summary.SummarySchemaJSON, "the summary document a summarizer returns"},
-	{"report", result.SchemaJSON, "the canonical JSON result of a run (result.json)"},
-	{"selftest", selftest.SchemaJSON, "the JSON document selftest --json writes"},
-	{"config", config.SchemaJSON, "compact-eval.yaml, the config file (every key: compact-eval help config)"},
+	{"scenario", nil, scenarios.SchemaJSON, "a scenario file (YAML), for editors that validate as you type"},
+	{"summary", nil, summary.SummarySchemaJSON, "the summary document a summarizer returns"},
+	{"result", []string{"report"}, result.SchemaJSON, "the canonical JSON result of a run (result.json); 'report' is its older name"},
+	{"selftest", nil, selftest.SchemaJSON, "the JSON document selftest --json writes"},
+	{"config", nil, config.SchemaJSON, "compact-eval.yaml, the config file (every key: compact-eval help config)"},
 }
 
 func init() {
@@ -41,7 +46,7 @@ scenario schema and point to it from the first line of a scenario file:
 	# yaml-language-server: $schema=./scenario.schema.json`)
 	register(&Command{
 		Name:      "schema",
-		UsageLine: "schema scenario|summary|report|selftest|config",
+		UsageLine: "schema " + strings.ReplaceAll(schemaNames(), ", ", "|"),
 		Short:     "print the JSON Schema of a scenario, a summary, a result, a selftest or the config file",
 		Long:      long.String(),
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
@@ -50,7 +55,7 @@ scenario schema and point to it from the first line of a scenario file:
 					return usagef("schema takes one argument: %s", schemaNames())
 				}
 				for _, s := range schemas {
-					if s.name == args[0] {
+					if s.name == args[0] || slices.Contains(s.older, args[0]) {
 						doc := s.doc()
 						if _, err := env.data().Write(doc); err != nil {
 							return err

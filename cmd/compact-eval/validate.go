@@ -17,7 +17,8 @@ func init() {
 		UsageLine: "validate [-q] [--strict] [--show] [paths…]",
 		Short:     "check scenario files",
 		Long: `Validate loads scenario files or folders (searched recursively for *.yaml
-and *.yml; default: the suite built into the binary), lints them, and checks
+and *.yml, leaving out compact-eval.yaml and hidden files and folders such
+as .github/; default: the suite built into the binary), lints them, and checks
 that the reference agent picks each probe's expect on the full context.
 
 Every problem is printed to stderr as file:line:col: message, then a verdict.

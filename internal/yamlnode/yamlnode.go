@@ -10,9 +10,11 @@
 // domain rules and its own error type: this package does not import the
 // packages that use it.
 //
-// Beside the Decoder: PosOf positions a node, SyntaxError takes the line out
-// of a yaml.v3 syntax error, Aliases finds the aliases (and the too deep
-// nesting) a caller refuses, Describe and Brief name a node in messages.
+// Beside the Decoder: PosOf positions a node, SyntaxPos places a yaml.v3
+// syntax error at its line and column (yaml.v3 names only a line, often the
+// one before the problem's), SyntaxError takes that line out of the error,
+// Aliases finds the aliases (and the too deep nesting) a caller refuses,
+// Describe and Brief name a node in messages.
 package yamlnode
 
 import (

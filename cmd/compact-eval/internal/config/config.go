@@ -344,11 +344,14 @@ func Parse(name string, data []byte) (*File, error) {
 		if errors.Is(err, io.EOF) {
 			return f, nil // an empty file sets nothing
 		}
-		return nil, p.yamlError(err)
+		return nil, p.yamlError(data, err)
 	}
 	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+	switch err := dec.Decode(&extra); {
+	case err == nil:
 		p.Errorf(&extra, "a config file holds one YAML document")
+	case !errors.Is(err, io.EOF):
+		return nil, p.yamlError(data, err) // a second document that does not parse
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
@@ -407,12 +410,11 @@ func newParser(file string) *parser {
 
 func pos(n *yaml.Node) result.Pos { return result.Pos(yamlnode.PosOf(n)) }
 
-// yamlError positions a syntax error from the YAML parser.
-func (p *parser) yamlError(err error) error {
-	if line, msg := yamlnode.SyntaxError(err); line != 0 {
-		return scenarios.ErrorList{{File: p.file, Pos: result.Pos{Line: line, Col: 1}, Msg: "invalid YAML: " + msg}}
-	}
-	return scenarios.ErrorList{{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}}
+// yamlError positions a syntax error of the YAML parser at the problem
+// (yamlnode.SyntaxPos).
+func (p *parser) yamlError(data []byte, err error) error {
+	at, msg := yamlnode.SyntaxPos(data, err)
+	return scenarios.ErrorList{{File: p.file, Pos: result.Pos(at), Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}}
 }
 
 func (p *parser) checkAliases(n *yaml.Node) {

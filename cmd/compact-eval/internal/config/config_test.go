@@ -324,7 +324,24 @@ jobs: 3
 		{
 			name: "syntax error",
 			in:   "trials: [1\njobs: 2\n",
-			want: []string{`1:1: invalid YAML: did not find expected ',' or ']'`},
+			want: []string{`2:5: invalid YAML: did not find expected ',' or ']' (inside the '[' at line 1, column 9: is it closed?)`},
+		},
+		{
+			// yaml.v3 says line 1 here (the line before the '{') and in the
+			// next case (the line of the value before the tab).
+			name: "syntax error at the problem",
+			in:   "trials: 2\njudge: {type: openai, model: gpt: 4o}\n",
+			want: []string{`2:33: invalid YAML: did not find expected ',' or '}' (a ': ' in a plain value starts a key: put the value in quotes)`},
+		},
+		{
+			name: "a tab",
+			in:   "trials: 2\n\tjobs: 2\n",
+			want: []string{`2:1: invalid YAML: found a tab character that violates indentation (a tab cannot indent YAML: indent with spaces)`},
+		},
+		{
+			name: "a second document that does not parse",
+			in:   "trials: 2\n---\njobs: [2\n",
+			want: []string{`3:7: invalid YAML: did not find expected ',' or ']' (this '[' is never closed by a ']')`},
 		},
 	}
 	dir := t.TempDir()

@@ -7,6 +7,7 @@ package verdict
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -26,8 +27,13 @@ type Builder struct {
 	Max int
 
 	// bySeverity keeps the first Max findings of each severity
-	// (reports.Sev*), so that the worst can be listed in constant memory.
+	// (reports.Sev*), so that the worst can be listed in constant memory;
+	// unitErrors keeps every unit that errored, past Max (one line each:
+	// the console never hides one). counts counts the findings of each
+	// severity.
 	bySeverity [reports.NSeverities][]reports.Finding
+	unitErrors []reports.Finding
+	counts     [reports.NSeverities]int
 	total      int
 	uncertain  int
 	// uncertainDecisions counts the probes of class uncertain.
@@ -78,30 +84,70 @@ func (b *Builder) Add(u *result.Unit) {
 	}
 	for _, f := range reports.UnitFindings(u) {
 		b.total++
+		b.counts[f.Severity]++
 		switch {
 		case f.Severity == reports.SevUncertain && f.Check == result.CheckDecisions:
 			b.uncertainDecisions++
 		case f.Severity == reports.SevUncertain:
 			b.uncertain++
 		}
-		if fs := &b.bySeverity[f.Severity]; len(*fs) < b.max() {
-			f.Message = firstLine(f.Message)
+		switch fs := &b.bySeverity[f.Severity]; {
+		case isUnitError(f):
+			// A unit's error is all it says of a unit that evaluated
+			// nothing, the remedy often last ("raise
+			// --summarizer-max-tokens"): it is given more room.
+			f.Message = firstLine(f.Message, unitErrorRunes)
+			b.unitErrors = append(b.unitErrors, f)
+		case len(*fs) < b.max():
+			f.Message = firstLine(f.Message, findingRunes)
 			*fs = append(*fs, f)
 		}
 	}
 }
 
-// Failures returns the findings to list, worst first (the order of
-// reports.Findings), and how many more there are.
+// isUnitError reports whether f is a unit's own error (the unit did not
+// finish): the console lists every one.
+func isUnitError(f reports.Finding) bool { return f.Severity == reports.SevError && f.Check == "unit" }
+
+// Failures returns the findings to list, in the order of every report
+// (reports.SortFindings: errors, decision regressions, invariant failures,
+// the rest), and how many more there are: every unit that errored, then
+// the worst of the others up to Max in all.
 func (b *Builder) Failures() (list []reports.Finding, more int) {
+	list = slices.Clone(b.unitErrors)
+	room := b.max() - len(list)
 	for _, fs := range b.bySeverity {
-		for _, f := range fs {
-			if len(list) < b.max() {
-				list = append(list, f)
-			}
+		n := min(max(room, 0), len(fs))
+		list = append(list, fs[:n]...)
+		room -= n
+	}
+	reports.SortFindings(list)
+	return list, b.total - len(list)
+}
+
+// leftOut says what the findings not listed are: "29 compaction
+// regressions, 100 invariant failures, 17 uncertain".
+func (b *Builder) leftOut(list []reports.Finding) string {
+	var shown [reports.NSeverities]int
+	for _, f := range list {
+		shown[f.Severity]++
+	}
+	var parts []string
+	for sev, n := range b.counts {
+		if n -= shown[sev]; n > 0 {
+			parts = append(parts, plural(n, severityNoun[sev]))
 		}
 	}
-	return list, b.total - len(list)
+	return strings.Join(parts, ", ")
+}
+
+// severityNoun names a finding of each severity, for counts.
+var severityNoun = [reports.NSeverities]string{
+	reports.SevError:      "error",
+	reports.SevRegression: "compaction regression",
+	reports.SevInvariant:  "invariant failure",
+	reports.SevStructural: "structural failure",
+	reports.SevUncertain:  "uncertain outcome",
 }
 
 // NothingEvaluated reports whether the run had units and every one of them
@@ -193,7 +239,7 @@ func (b *Builder) Write(w io.Writer, h *result.Result, planned int, resultPath s
 			fmt.Fprintf(w, "  %s · %s · %s · %s · %s · %s\n", console.Text(f.Scenario), console.Text(f.Summarizer), where(f), console.Text(label(f)), seq, console.Text(f.Message))
 		}
 		if more > 0 {
-			fmt.Fprintf(w, "  … and %d more in the result file\n", more)
+			fmt.Fprintf(w, "  … and %d more (%s): compact-eval report %s --format csv lists every outcome\n", more, b.leftOut(list), console.Text(shellWord(resultPath)))
 		}
 	}
 	_, err := fmt.Fprintf(w, "\nresult: %s\n", console.Text(resultPath))
@@ -253,12 +299,29 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// shellWord quotes s for a shell when it holds anything but the
+// characters of a plain path.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func percent(r float64) string { return fmt.Sprintf("%.0f%%", 100*r) }
 
-func firstLine(s string) string {
+// The console clips a finding's message to findingRunes characters, a
+// unit's error to unitErrorRunes.
+const (
+	findingRunes   = 160
+	unitErrorRunes = 400
+)
+
+// firstLine is the first line of s, clipped to n characters.
+func firstLine(s string, n int) string {
 	s, _, _ = strings.Cut(s, "\n")
-	if r := []rune(s); len(r) > 160 {
-		s = string(r[:157]) + "..."
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n-3]) + "..."
 	}
 	return s
 }

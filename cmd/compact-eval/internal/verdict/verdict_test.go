@@ -31,19 +31,19 @@ func TestBuilder(t *testing.T) {
 	for _, f := range list {
 		got = append(got, strings.Join([]string{f.Scenario, f.Summarizer, where(f), label(f), fmt.Sprint(f.Seq), f.Message}, " · "))
 	}
-	// Worst first, in the order of reports.Findings: invariants, decision
-	// regressions, structural checks, then errors; one line each.
+	// Worst first, in the order of reports.Findings: errors, decision
+	// regressions, invariants, then structural checks; one line each.
 	want := []string{
+		"b · s1 · unit · error · 0 · ",
+		`a · s1 · probe · decisions p · 0 · full context chose "refuse", compacted chose "proceed" (expected "refuse")`,
 		"a · s1 · g1 · constraint ro · 1 · lost",
 		"c · s1 · g2 · quantity q · 0 · no 30 s",
-		`a · s1 · probe · decisions p · 0 · full context chose "refuse", compacted chose "proceed" (expected "refuse")`,
-		"a · s1 · g1 · compression · 0 · too long",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("failures (-want +got):\n%s", diff)
 	}
 	if more != 1 {
-		t.Errorf("more = %d, want 1 (the unit error)", more)
+		t.Errorf("more = %d, want 1 (the structural failure)", more)
 	}
 
 	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"s1"}, Trials: 1}, Summaries: []result.SummarizerSummary{
@@ -57,7 +57,7 @@ func TestBuilder(t *testing.T) {
 	if want := "verdict: finished 3 units (3 scenarios × 1 summarizer × 1 trial), 1 with errors; most invariants kept: s1, 33% (1/3); 1 compaction regression"; lines[0] != want {
 		t.Errorf("verdict line:\n got %s\nwant %s", lines[0], want)
 	}
-	for _, s := range []string{"s1      3        33% (1/3)          50% (1/2)            1                  0.25                    120", "  … and 1 more in the result file", "result: out/result.json"} {
+	for _, s := range []string{"s1      3        33% (1/3)          50% (1/2)            1                  0.25                    120", "  … and 1 more (1 structural failure): compact-eval report out/result.json --format csv lists every outcome", "result: out/result.json"} {
 		if !strings.Contains(w.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, w.String())
 		}
@@ -66,6 +66,54 @@ func TestBuilder(t *testing.T) {
 	h.Interrupted = true
 	if got := b.Line(h, 10); !strings.HasPrefix(got, "verdict: INTERRUPTED after 3 of 10 units") {
 		t.Errorf("interrupted line = %q", got)
+	}
+}
+
+// Every unit that errored is listed, past the cap, first; the cap bounds
+// the rest, and the line after them counts what was left out by kind.
+// Errors the cap may hide (a probe's agent call, a generation) are not
+// units: they stay within it.
+func TestEveryErroredUnitListed(t *testing.T) {
+	b := New()
+	b.Max = 3
+	for i := range 5 {
+		b.Add(unit(fmt.Sprintf("e%d", i), "s1", result.UnitError, nil))
+	}
+	for i := range 4 {
+		b.Add(unit(fmt.Sprintf("r%d", i), "s1", result.UnitOK, []result.Generation{{N: 1, Checks: []result.CheckResult{
+			{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail, Message: "lost"},
+		}}}, result.Probe{ID: "p", Class: result.CompactionRegression}))
+	}
+	list, more := b.Failures()
+	var ids []string
+	for _, f := range list {
+		ids = append(ids, f.Scenario+" "+label(f))
+	}
+	if diff := cmp.Diff([]string{"e0 error", "e1 error", "e2 error", "e3 error", "e4 error"}, ids); diff != "" {
+		t.Errorf("listed (-want +got):\n%s", diff)
+	}
+	if more != 8 {
+		t.Errorf("more = %d, want 8", more)
+	}
+	if got, want := b.leftOut(list), "4 compaction regressions, 4 invariant failures"; got != want {
+		t.Errorf("left out = %q, want %q", got, want)
+	}
+
+	// Under the cap, the errored unit first, then the regressions, then
+	// the invariants, as every report lists them.
+	b = New()
+	b.Max = 4
+	b.Add(unit("a", "s1", result.UnitOK, []result.Generation{{N: 1, Checks: []result.CheckResult{
+		{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail, Message: "lost"},
+	}}}, result.Probe{ID: "p", Class: result.CompactionRegression}))
+	b.Add(unit("z", "s1", result.UnitError, nil))
+	list, _ = b.Failures()
+	ids = nil
+	for _, f := range list {
+		ids = append(ids, f.Scenario+" "+label(f))
+	}
+	if diff := cmp.Diff([]string{"z error", "a decisions p", "a constraint ro"}, ids); diff != "" {
+		t.Errorf("listed (-want +got):\n%s", diff)
 	}
 }
 
