@@ -3,6 +3,7 @@ package viewer
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/reports"
@@ -130,10 +131,14 @@ func (s *Server) headToHead(v *diffView) int {
 	return http.StatusOK
 }
 
-// unitAnchor is the address of a change's unit in its run's report:
-// the report opens the drill-down its hash names.
+// unitAnchor is the address of a change's unit page in run runID, at its
+// generation or at its decisions.
 func unitAnchor(runID string, c reports.Change) string {
-	return runURL(runID) + "#" + reports.UnitAnchor(c.Scenario, c.Summarizer, c.Trial)
+	at := "#probes"
+	if c.Generation > 0 {
+		at = "#g" + strconv.Itoa(c.Generation)
+	}
+	return unitPath(runID, c.Scenario, c.Summarizer, c.Trial) + at
 }
 
 func init() {

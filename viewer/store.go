@@ -55,7 +55,9 @@ type Run struct {
 	Started       time.Time
 	Finished      time.Time
 	Harness       string
-	Git           *result.Git
+	// Agent and Judge are the run's agent and judge names ("": none).
+	Agent, Judge string
+	Git          *result.Git
 	// Suite is a short digest of the scenarios the run ran (their ids and
 	// digests): two runs with the same Suite ran the same scenarios.
 	Suite       string
@@ -95,8 +97,8 @@ type cached struct {
 	res   *result.Result
 }
 
-// maxFull is how many results the store keeps decoded in full, for the run
-// and diff pages.
+// maxFull is how many results the store keeps decoded in full, for the
+// report and diff pages.
 const maxFull = 4
 
 // NewStore returns a store over roots: folders of run folders, or run
@@ -297,6 +299,7 @@ func (s *Store) Result(id string) (*Run, *result.Result, error) {
 	if len(s.full) > maxFull {
 		s.full = s.full[:maxFull]
 	}
+
 	s.mu.Unlock()
 	return r, res, nil
 }
@@ -436,6 +439,7 @@ func (r *Run) fillHead(res *result.Result) {
 		r.Reason = strings.TrimSpace(r.Reason + " missing shards " + strings.Join(res.MissingShards, ", "))
 	}
 	r.RunID, r.Started, r.Finished, r.Harness, r.Git = res.RunID, res.Started, res.Finished, res.Harness, res.Git
+	r.Agent, r.Judge = res.Config.Agent, res.Config.Judge
 	r.Summaries = res.Summaries
 	r.Aggregates = res.Aggregates
 	r.Trials = max(1, res.Config.Trials)
