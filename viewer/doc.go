@@ -2,8 +2,9 @@
 // writes under compact-eval-out/) as a local, read-only web site: every run
 // in a table, each figure's trend across runs, the paired comparison of two
 // runs or of two summarizers of one run (reports.CompareMapped and
-// reports.CompareSummarizers, as `compact-eval compare` computes them),
-// each run's scenario × summarizer grid, each unit's
+// reports.CompareSummarizers, as `compact-eval compare` computes them, the
+// rows where nothing changed hidden until asked for, and the two runs'
+// grids side by side), each run's scenario × summarizer grid, each unit's
 // page (every generation's summary beside the events it replaced, the
 // evidence of its checks marked in both), the per-unit CSV, and each run's
 // HTML report.

@@ -98,8 +98,11 @@ type cached struct {
 }
 
 // maxFull is how many results the store keeps decoded in full, for the
-// report and diff pages.
+// report and diff pages; maxFullUnits bounds their units, beyond the two
+// opened last.
 const maxFull = 4
+
+var maxFullUnits = 50_000 // a variable for its test
 
 // NewStore returns a store over roots: folders of run folders, or run
 // folders themselves.
@@ -299,7 +302,15 @@ func (s *Store) Result(id string) (*Run, *result.Result, error) {
 	if len(s.full) > maxFull {
 		s.full = s.full[:maxFull]
 	}
-
+	// A result of 20,000 units holds about 500 MB decoded: keep fewer of
+	// the large ones, never less than the two a diff reads.
+	units := 0
+	for n := range s.full {
+		if units += len(s.full[n].res.Units); n >= 2 && units > maxFullUnits {
+			s.full = s.full[:n]
+			break
+		}
+	}
 	s.mu.Unlock()
 	return r, res, nil
 }

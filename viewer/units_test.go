@@ -451,3 +451,93 @@ func TestUnitPageLongHistory(t *testing.T) {
 }
 
 var _ = httptest.NewRecorder
+
+// TestDiffHidesUnchanged: the Diff page lists only the rows by check that
+// something changed in, and only the scenarios whose grid cells changed,
+// until ?unchanged=1 (its link) shows every row; each side of a cell opens
+// its run's unit.
+func TestDiffHidesUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	a := fake.Result(fake.Config{Scenarios: 12, Summarizers: []string{"builtin:truncate", "builtin:extractive"}, Seed: 1})
+	b := fake.Result(fake.Config{Scenarios: 12, Summarizers: []string{"builtin:truncate", "builtin:extractive"}, Seed: 1})
+	// The new run differs in the extractive units of three scenarios.
+	for i := range b.Units {
+		u := &b.Units[i]
+		if u.Summarizer != "builtin:extractive" || u.Scenario.ID > "scn-002" {
+			continue
+		}
+		for gi := range u.Generations {
+			for ci := range u.Generations[gi].Checks {
+				if c := &u.Generations[gi].Checks[ci]; c.Check == "constraint" {
+					c.Status = map[result.Status]result.Status{result.Pass: result.Fail, result.Fail: result.Pass}[c.Status]
+				}
+			}
+		}
+	}
+	b.Aggregate()
+	a.RunID, b.RunID = "a", "b"
+	writeRun(t, dir, "a", a)
+	writeRun(t, dir, "b", b)
+	site := viewer.New([]string{dir})
+	c, err := reports.CompareMapped(a, b, nil, reports.CompareOptions{Alpha: reports.DefaultAlpha})
+	must(t, err)
+	changed := 0
+	for _, r := range c.Rows {
+		if r.B+r.C > 0 {
+			changed++
+		}
+	}
+	if changed == 0 || changed == len(c.Rows) {
+		t.Fatalf("%d of %d rows changed: the fixture proves little", changed, len(c.Rows))
+	}
+	rowsOf := func(page string) int {
+		m := regexp.MustCompile(`(?s)<table id="rows">(.*?)</table>`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatal("no table of rows")
+		}
+		return strings.Count(m[1], "<tr>") - 1
+	}
+	gridOf := func(page string) []string {
+		var out []string
+		for _, m := range regexp.MustCompile(`<tr(?: class="unchanged")?><th scope="row"><span class="name">([^<]+)</span>`).FindAllStringSubmatch(page, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	_, page := get(t, site, "/diff?base=0/a&new=0/b")
+	if n := rowsOf(page); n != changed {
+		t.Errorf("%d rows by check shown, want the %d that changed", n, changed)
+	}
+	if got := gridOf(page); !slices.Equal(got, []string{"scn-000", "scn-001", "scn-002"}) {
+		t.Errorf("grid rows %v, want the three scenarios that changed", got)
+	}
+	if !strings.Contains(page, "3 of 12 scenarios changed") {
+		t.Error("the grid does not count the changed scenarios")
+	}
+	toggle := regexp.MustCompile(`<a href="([^"]+)">show the unchanged rows</a>`).FindStringSubmatch(page)
+	if toggle == nil || !strings.Contains(page, fmt.Sprintf("%d rows where nothing changed are hidden", len(c.Rows)-changed)) {
+		t.Fatal("no link to show the unchanged rows, or it does not count them")
+	}
+	_, all := get(t, site, html.UnescapeString(toggle[1]))
+	if n := rowsOf(all); n != len(c.Rows) {
+		t.Errorf("with the unchanged: %d rows, want %d", n, len(c.Rows))
+	}
+	if got := gridOf(all); len(got) != 12 {
+		t.Errorf("with the unchanged: %d grid rows, want 12", len(got))
+	}
+	if !strings.Contains(all, "hide the unchanged rows") {
+		t.Error("no link back")
+	}
+	// A changed cell opens the unit of each run.
+	for _, run := range []string{"a", "b"} {
+		want := `href="/run/0/` + run + `/unit/` + reports.UnitAnchor("scn-000", "builtin:extractive", 0) + `"`
+		if !strings.Contains(page, want) {
+			t.Errorf("the grid does not link to the unit of run %s", run)
+		}
+	}
+	// From a run's page: "diff against another run" compares it with the
+	// run before it.
+	if code, p := get(t, site, "/diff?new=0/b"); code != 200 || !strings.Contains(p, `id="n-paired">`+strconv.Itoa(c.Paired)+`<`) {
+		t.Errorf("/diff?new= alone: %d", code)
+	}
+}

@@ -32,7 +32,9 @@ interrupted:
           per summarizer across runs, in time or commit order, with 95%
           intervals and n per point; click a point to open its run.
   Diff    two runs paired as 'compact-eval compare BASE NEW' pairs them, or two
-          summarizers of one run as 'compare --a A --b B': the same counts.
+          summarizers of one run as 'compare --a A --b B': the same counts,
+          the rows where something changed (the others a click away), and
+          the scenario × summarizer grid of both runs side by side.
   Run     the run's leaderboard and its scenario × summarizer grid, a page
           of scenarios at a time: each cell the unit's verdict (trials
           aggregated, with their spread), a mark and a colour, linked to the
