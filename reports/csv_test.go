@@ -26,7 +26,7 @@ func awkward() *result.Result {
 	r.Units = []result.Unit{
 		{Scenario: result.ScenarioRef{ID: "s1", File: "sc/s1.yaml"}, Summarizer: "=cmd|' /C calc'!A0", Status: result.UnitOK,
 			Generations: []result.Generation{{N: 1, Checks: []result.CheckResult{
-				{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail, Message: "no entry matches \"read-only\",\nsecond line", Pos: result.Pos{Line: 7}},
+				{Check: "constraint", Kind: result.KindInvariant, Invariant: "ro", Status: result.Fail, Message: "no entry matches \"read-only\",\nsecond line", Pos: result.Pos{Line: 7}, DecidedBy: result.DecidedTyped},
 				{Check: "tail", Kind: result.KindStructural, Status: result.Pass, Message: "+1 event kept"},
 			}}},
 			Probes: []result.Probe{{ID: "push", Expect: "refuse", Class: result.CompactionRegression, Full: result.Decision{Choice: "refuse"}, Compacted: result.Decision{Choice: "proceed"}, Pos: result.Pos{Line: 20}}}},
@@ -102,5 +102,20 @@ func TestCSVFormulaCells(t *testing.T) {
 				t.Errorf("cell %q would be read as a formula", c)
 			}
 		}
+	}
+}
+
+// TestDecidedByShown: what decided a meaning check is in the outcomes CSV
+// and in the HTML report's drill-down, beside its status.
+func TestDecidedByShown(t *testing.T) {
+	rows, err := csv.NewReader(strings.NewReader(render(t, awkward(), "csv", reports.Options{}))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := rows[1][len(rows[1])-1]; rows[0][len(rows[0])-1] != "decided_by" || last != "typed" {
+		t.Errorf("the CSV's last column: %s = %q, want decided_by = typed", rows[0][len(rows[0])-1], last)
+	}
+	if page := render(t, awkward(), "html", reports.Options{}); !strings.Contains(page, `fail<div class="decided" title="what decided it`) || !strings.Contains(page, `>typed</div>`) {
+		t.Error("the HTML drill-down does not say what decided the check")
 	}
 }

@@ -156,10 +156,10 @@ type htmlGen struct {
 	result.Generation
 	Ratio   float64
 	Checks  []htmlCheck
-	Summary []htmlLine
+	Summary []SummaryLine
 	// Sections are the summary as a reader sees it (nil when it is not a
 	// summary document: Summary, the raw JSON, is then shown alone).
-	Sections []htmlSection
+	Sections []SummarySection
 }
 
 type htmlCheck struct {
@@ -169,11 +169,15 @@ type htmlCheck struct {
 	Anchor   string
 }
 
-type htmlLine struct {
-	Indent int
-	Class  string
-	Title  string
-	HTML   template.HTML
+// SummaryLine is one line of a summary's JSON as SummaryLines renders it:
+// its indent, text (escaped, evidence texts marked), the class and title
+// of the checks whose evidence points at it, and its value's JSON pointer.
+type SummaryLine struct {
+	Indent  int
+	Class   string
+	Title   string
+	HTML    template.HTML
+	Pointer string
 }
 
 // maxHTMLFindings bounds the failure table of the HTML page.
@@ -344,8 +348,8 @@ func buildHTMLUnit(u *result.Unit, row htmlUnitRow, open bool) htmlUnit {
 			}
 			hg.Checks = append(hg.Checks, hc)
 		}
-		hg.Summary = highlightSummary(g.Summary, g.Checks)
-		hg.Sections = summarySections(g.Summary, g.Checks)
+		hg.Summary = SummaryLines(g.Summary, g.Checks)
+		hg.Sections = SummarySections(g.Summary, g.Checks)
 		hu.Generations = append(hu.Generations, hg)
 	}
 	return hu
@@ -427,20 +431,20 @@ var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 func pointerEscape(s string) string { return pointerEscaper.Replace(s) }
 
-// highlightSummary renders a summary with the lines each check's evidence
+// SummaryLines renders a summary with the lines each check's evidence
 // points at highlighted (class fail or pass, the checks in the title) and
 // evidence texts marked.
-func highlightSummary(raw json.RawMessage, cs []result.CheckResult) []htmlLine {
+func SummaryLines(raw json.RawMessage, cs []result.CheckResult) []SummaryLine {
 	if len(raw) == 0 {
 		return nil
 	}
 	lines, err := prettyJSON(raw)
 	if err != nil {
-		return []htmlLine{{Class: "fail", HTML: template.HTML(template.HTMLEscapeString(string(raw)))}}
+		return []SummaryLine{{Class: "fail", HTML: template.HTML(template.HTMLEscapeString(string(raw)))}}
 	}
-	out := make([]htmlLine, len(lines))
+	out := make([]SummaryLine, len(lines))
 	for i, l := range lines {
-		hl := htmlLine{Indent: l.indent}
+		hl := SummaryLine{Indent: l.indent, Pointer: l.ptr}
 		var titles []string
 		marked := map[string]bool{}
 		body := template.HTMLEscapeString(l.text)

@@ -56,27 +56,33 @@ func findingAnchor(u *result.Unit, f Finding, drill bool) string {
 	return unit
 }
 
-// htmlSection is one part of a summary as a reader sees it: the
+// SummarySection is one part of a summary as a reader sees it: the
 // constraints, the verified facts, … each item with what the checks said
 // of it.
-type htmlSection struct {
+type SummarySection struct {
 	Title string
-	Items []htmlItem
+	Items []SummaryItem
 	// Pre keeps the text's line breaks (the free text of the summary).
 	Pre bool
 }
 
-type htmlItem struct {
+// SummaryItem is one entry of a SummarySection: its text (escaped, the
+// evidence texts in <mark>), the class of the checks whose evidence points
+// at it (fail, else pass; "" for none) and their labels and statuses as
+// its title.
+type SummaryItem struct {
 	Class, Title string
 	HTML         template.HTML
 	// Meta is what the item says besides its text: status, source event.
 	Meta string
+	// Pointer is the item's JSON pointer in the summary (/constraints/0).
+	Pointer string
 }
 
-// summarySections renders a summary document as sections (nil when it is
+// SummarySections renders a summary document as sections (nil when it is
 // not a summary document: the raw JSON is shown alone). Items that a
-// check's evidence points at are marked as highlightSummary marks lines.
-func summarySections(raw json.RawMessage, cs []result.CheckResult) []htmlSection {
+// check's evidence points at are marked as SummaryLines marks lines.
+func SummarySections(raw json.RawMessage, cs []result.CheckResult) []SummarySection {
 	if len(raw) == 0 {
 		return nil
 	}
@@ -84,9 +90,9 @@ func summarySections(raw json.RawMessage, cs []result.CheckResult) []htmlSection
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil
 	}
-	var out []htmlSection
-	item := func(ptr, text, meta string) htmlItem {
-		it := htmlItem{Meta: meta}
+	var out []SummarySection
+	item := func(ptr, text, meta string) SummaryItem {
+		it := SummaryItem{Meta: meta, Pointer: ptr}
 		it.Class, it.Title, it.HTML = markEvidence(ptr, text, cs)
 		return it
 	}
@@ -105,22 +111,22 @@ func summarySections(raw json.RawMessage, cs []result.CheckResult) []htmlSection
 		}
 		return strings.Join(keep, " · ")
 	}
-	add := func(title string, items []htmlItem) {
+	add := func(title string, items []SummaryItem) {
 		if len(items) > 0 {
-			out = append(out, htmlSection{Title: title, Items: items})
+			out = append(out, SummarySection{Title: title, Items: items})
 		}
 	}
 	if s.Goal != "" {
-		add("Goal", []htmlItem{item("/goal", s.Goal, "")})
+		add("Goal", []SummaryItem{item("/goal", s.Goal, "")})
 	}
 	statements := func(name, title string, xs []summary.Statement) {
-		var items []htmlItem
+		var items []SummaryItem
 		for i, x := range xs {
 			items = append(items, item(fmt.Sprintf("/%s/%d", name, i), x.Text, seq(x.SourceSeq)))
 		}
 		add(title, items)
 	}
-	var items []htmlItem
+	var items []SummaryItem
 	for i, x := range s.Constraints {
 		fields := []string{x.Status}
 		for _, f := range [][2]string{{"target", x.Target}, {"scope", x.Scope}, {"condition", x.Condition}, {"expires", x.Expires}} {
@@ -191,7 +197,7 @@ func summarySections(raw json.RawMessage, cs []result.CheckResult) []htmlSection
 	}
 	add("Next steps", items)
 	if s.Text != "" {
-		out = append(out, htmlSection{Title: "Text", Pre: true, Items: []htmlItem{item("/text", s.Text, "")}})
+		out = append(out, SummarySection{Title: "Text", Pre: true, Items: []SummaryItem{item("/text", s.Text, "")}})
 	}
 	if len(s.Extensions) > 0 {
 		items = nil
@@ -211,7 +217,7 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func sortItems(items []htmlItem) {
+func sortItems(items []SummaryItem) {
 	for i := 1; i < len(items); i++ {
 		for j := i; j > 0 && items[j].HTML < items[j-1].HTML; j-- {
 			items[j], items[j-1] = items[j-1], items[j]
@@ -253,9 +259,9 @@ func markEvidence(ptr, text string, cs []result.CheckResult) (class, title strin
 
 // approvalSections renders contract 1.3's approvals and handoff, with the
 // helpers of summarySections.
-func approvalSections(s *summary.Summary, item func(ptr, text, meta string) htmlItem, meta func(...string) string, seq func(int) string) []htmlSection {
-	var out []htmlSection
-	var items []htmlItem
+func approvalSections(s *summary.Summary, item func(ptr, text, meta string) SummaryItem, meta func(...string) string, seq func(int) string) []SummarySection {
+	var out []SummarySection
+	var items []SummaryItem
 	for i, x := range s.Approvals {
 		fields := []string{orDefault(x.Status, "valid")}
 		for _, f := range [][2]string{{"by", x.Approver}, {"scope", x.Scope}, {"tied to", x.Resource}, {"expires", x.Expires}} {
@@ -269,10 +275,10 @@ func approvalSections(s *summary.Summary, item func(ptr, text, meta string) html
 		items = append(items, item(fmt.Sprintf("/approvals/%d", i), x.Text, meta(append(fields, seq(x.SourceSeq))...)))
 	}
 	if len(items) > 0 {
-		out = append(out, htmlSection{Title: "Approvals", Items: items})
+		out = append(out, SummarySection{Title: "Approvals", Items: items})
 	}
 	if h := s.Handoff; h != nil {
-		items = []htmlItem{item("/handoff/previous_session", "continues session "+h.PreviousSession, seq(h.SourceSeq))}
+		items = []SummaryItem{item("/handoff/previous_session", "continues session "+h.PreviousSession, seq(h.SourceSeq))}
 		if h.Reason != "" {
 			items = append(items, item("/handoff/reason", "why: "+h.Reason, ""))
 		}
@@ -282,7 +288,7 @@ func approvalSections(s *summary.Summary, item func(ptr, text, meta string) html
 		for i, u := range h.Unresolved {
 			items = append(items, item(fmt.Sprintf("/handoff/unresolved/%d", i), u, "unresolved"))
 		}
-		out = append(out, htmlSection{Title: "Handoff", Items: items})
+		out = append(out, SummarySection{Title: "Handoff", Items: items})
 	}
 	return out
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Formats are the names Write accepts.
-var Formats = []string{"json", "md", "junit", "html", "csv", "otel"}
+var Formats = []string{"json", "md", "junit", "html", "csv", "units-csv", "otel"}
 
 // Options tune the writers. The zero value is ready to use.
 type Options struct {
@@ -30,6 +30,9 @@ type Options struct {
 	// or says it is not in the repository (false): a built-in scenario, a
 	// file outside the checkout. Nil: every file as written.
 	AnnotationFile func(file string) (string, bool)
+	// Prices price the calls for the cost column of the per-unit CSV
+	// (units-csv); nil: no cost is known.
+	Prices Prices
 }
 
 // DefaultMaxMarkdown is GitHub's limit for a comment body (65,536 characters).
@@ -53,6 +56,8 @@ func Write(w io.Writer, r *result.Result, format string, opts Options) error {
 		return WriteHTML(w, r, opts)
 	case "csv":
 		return WriteCSV(w, r)
+	case "units-csv":
+		return WriteUnitsCSV(w, r, opts.Prices)
 	case "otel":
 		return WriteOTel(w, r)
 	default:

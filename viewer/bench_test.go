@@ -59,8 +59,10 @@ func benchFixture(b *testing.B) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if benchDir != "" {
-		os.RemoveAll(benchDir)
+	for _, d := range []string{benchDir, largeDir} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
 	}
 	os.Exit(code)
 }

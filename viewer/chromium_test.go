@@ -34,20 +34,11 @@ f.addEventListener("load", function () {
 later(20000, function () { if (out.textContent === "pending") { done("timeout"); } });
 </script></body></html>`
 
-// TestChromium opens the viewer in headless Chromium: the runs list (a run
-// written while it is open appears), a trend whose point opens its run, a
-// diff whose regression opens the unit's drill-down, a report whose
-// failure link opens its check, names whole at a narrow width; screenshots
-// of each are kept.
-func TestChromium(t *testing.T) {
-	bin := browser.Path(t)
-	dir := fixture(t, 4)
-	prog := writeRun(t, dir, "being-written", fixtureRun(30, 2))
-	must(t, os.Remove(filepath.Join(prog, "result.json")))
-	corrupt := writeRun(t, dir, "corrupt", fixtureRun(31, 2))
-	must(t, os.WriteFile(filepath.Join(corrupt, "result.json"), []byte(`{"result_version": 1,`), 0o644))
-
-	site := viewer.New([]string{dir})
+// harnessServer serves site with the harness pages beside it (and what
+// more adds), and returns the server, page (the address of a harness page
+// that loads src at a width and runs script on it) and run (that page's
+// verdict, in headless Chromium bin, with no console error).
+func harnessServer(t testing.TB, bin string, site http.Handler, more func(*http.ServeMux)) (*httptest.Server, func(name, src string, width int, script string) string, func(name, src string, width int, script string) string) {
 	mux := http.NewServeMux()
 	scripts := map[string]string{}
 	mux.HandleFunc("GET /__t/{name}", func(w http.ResponseWriter, r *http.Request) {
@@ -55,13 +46,12 @@ func TestChromium(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write([]byte(s))
 	})
-	mux.HandleFunc("GET /__add", func(w http.ResponseWriter, r *http.Request) {
-		writeRun(t, dir, "arrived-later", fixtureRun(40, 2))
-		w.Write([]byte("ok"))
-	})
+	if more != nil {
+		more(mux)
+	}
 	mux.Handle("/", site)
 	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	page := func(name, src string, width int, script string) string {
 		h := strings.NewReplacer("%W", strconv.Itoa(width), "%SRC", src, "%SCRIPT", script).Replace(harness)
 		scripts[name] = h
@@ -79,6 +69,29 @@ func TestChromium(t *testing.T) {
 		}
 		return m[1]
 	}
+	return srv, page, run
+}
+
+// TestChromium opens the viewer in headless Chromium: the runs list (a run
+// written while it is open appears), a trend whose point opens its run, a
+// diff whose regression opens the unit's drill-down, a report whose
+// failure link opens its check, names whole at a narrow width; screenshots
+// of each are kept.
+func TestChromium(t *testing.T) {
+	bin := browser.Path(t)
+	dir := fixture(t, 4)
+	prog := writeRun(t, dir, "being-written", fixtureRun(30, 2))
+	must(t, os.Remove(filepath.Join(prog, "result.json")))
+	corrupt := writeRun(t, dir, "corrupt", fixtureRun(31, 2))
+	must(t, os.WriteFile(filepath.Join(corrupt, "result.json"), []byte(`{"result_version": 1,`), 0o644))
+
+	site := viewer.New([]string{dir})
+	srv, page, run := harnessServer(t, bin, site, func(mux *http.ServeMux) {
+		mux.HandleFunc("GET /__add", func(w http.ResponseWriter, r *http.Request) {
+			writeRun(t, dir, "arrived-later", fixtureRun(40, 2))
+			w.Write([]byte("ok"))
+		})
+	})
 
 	// Runs: every run listed, the two broken ones with their reasons; a
 	// run written while the page is open appears.
@@ -113,22 +126,20 @@ func TestChromium(t *testing.T) {
 		t.Errorf("trend: %q; want 10 labelled points (5 runs × 2 summarizers), and a click opening its run's report", got)
 	}
 
-	// Diff: a regression links to its unit, whose drill-down opens.
+	// Diff: a regression links to its unit's page, at its generation or
+	// its decisions.
 	a, b := fixtureRun(0, 4).RunID, fixtureRun(1, 4).RunID
 	got = run("diff", "/diff?base=0/"+a+"&new=0/"+b, 1300, `
     var d = frame.document;
     var counts = d.getElementById("n-regressions").textContent + "/" + d.getElementById("n-fixes").textContent;
     var link = d.querySelector("#regressions a.name");
     f.addEventListener("load", function () {
-      later(500, function () {
-        var doc = f.contentDocument, id = doc.documentElement.getAttribute("data-opened");
-        var el = id && doc.getElementById(id);
-        done("counts=" + counts + " hash=" + frame.location.hash + " opened=" + id + " open=" + (el !== null && el.tagName === "DETAILS" && el.open));
-      });
+      var doc = f.contentDocument, at = doc.getElementById(frame.location.hash.slice(1));
+      done("counts=" + counts + " path=" + frame.location.pathname + " hash=" + frame.location.hash + " there=" + (at !== null) + " unit=" + (doc.getElementById("figures") !== null));
     });
     link.click();`)
-	if !regexp.MustCompile(`counts=\d+/\d+ hash=#(u-[0-9a-f]{12}) opened=(u-[0-9a-f]{12}) open=true`).MatchString(got) {
-		t.Errorf("diff: %q; want a regression link opening its unit's drill-down", got)
+	if !regexp.MustCompile(`counts=\d+/\d+ path=/run/0/` + b + `/unit/u-[0-9a-f]{12} hash=#(g\d+|probes) there=true unit=true`).MatchString(got) {
+		t.Errorf("diff: %q; want a regression link opening its unit's page at its generation", got)
 	}
 
 	// Diff with a pairing: two OLD=NEW entries typed in the form, one per
@@ -180,7 +191,7 @@ func TestChromium(t *testing.T) {
         " open=" + row.closest("details.unit").open + " marked=" + row.classList.contains("target") +
         " visible=" + (r.top >= 0 && r.bottom <= frame.innerHeight) + " broken=" + broken.length + ":" + broken.slice(0, 3).join("|"));
     });`
-	got = run("report", "/run/0/"+b, 760, reportScript)
+	got = run("report", "/run/0/"+b+"/report", 760, reportScript)
 	m = regexp.MustCompile(`opened=(\S+) want=(\S+) open=true marked=true visible=true broken=0:`).FindStringSubmatch(got)
 	if m == nil || m[1] != m[2] {
 		t.Errorf("report: %q; want the failure link to open, mark and show its check, and no name broken", got)
@@ -192,11 +203,11 @@ func TestChromium(t *testing.T) {
 		"view-runs.png":   "/",
 		"view-trend.png":  "/trends?figure=constraint",
 		"view-diff.png":   "/diff?base=0/" + a + "&new=0/" + b + "&map=" + swap[0] + "&map=" + swap[1],
-		"view-report.png": "/run/0/" + b,
+		"view-report.png": "/run/0/" + b + "/report",
 		// The report in a frame, after a click on a failure link: the
 		// drill-down it opened (a screenshot of the page scrolled to
 		// the hash comes out blank in headless mode).
-		"view-drilldown.png": strings.TrimPrefix(page("report-wide", "/run/0/"+b, 1260, reportScript), srv.URL),
+		"view-drilldown.png": strings.TrimPrefix(page("report-wide", "/run/0/"+b+"/report", 1260, reportScript), srv.URL),
 	} {
 		shot := filepath.Join(art, name)
 		browser.Run(t, bin, srv.URL+path, "--screenshot="+shot, "--window-size=1300,1400", "--hide-scrollbars", "--virtual-time-budget=5000")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/viewer"
 )
 
@@ -15,8 +16,9 @@ import (
 const summaryControls = "Deploy \x1b[31mblocked\x1b[0m;\x07 screen \u009b2J \u202eelif\u202c end"
 
 // Every HTML page of the viewer shows control characters escaped and
-// writes none raw: a summary's text in a run's report, a run folder named
-// with an escape sequence on the runs list, its report's bar, the trends
+// writes none raw: a summary's text in a run's report and on a unit's
+// page, a run folder named with an escape sequence on the runs list, its
+// grid, its report's bar, the trends
 // and the head-to-head pages, and the problem page of a run that does not
 // decode.
 func TestPagesShowControlsEscaped(t *testing.T) {
@@ -43,7 +45,8 @@ func TestPagesShowControlsEscaped(t *testing.T) {
 
 	site := viewer.New([]string{dir})
 	id := "0/" + url.PathEscape(name)
-	paths := []string{"/", "/runs/rows", "/trends", "/run/" + id, "/run/0/" + url.PathEscape("bad\x1b[1m"),
+	unit := "/run/" + id + "/unit/" + reports.UnitAnchor(r.Units[1].Scenario.ID, r.Units[1].Summarizer, r.Units[1].Trial)
+	paths := []string{"/", "/runs/rows", "/trends", "/run/" + id, "/run/" + id + "/report", unit, "/run/0/" + url.PathEscape("bad\x1b[1m"),
 		"/diff?base=" + url.QueryEscape("0/"+name) + "&new=0/plain", "/diff?run=" + url.QueryEscape("0/"+name) + "&a=builtin:truncate&b=builtin:extractive"}
 	pages := map[string]string{}
 	for _, p := range paths {
@@ -59,8 +62,8 @@ func TestPagesShowControlsEscaped(t *testing.T) {
 			}
 		}
 	}
-	if want := `Deploy \x1b[31mblocked\x1b[0m;\x07 screen \x9b2J \u202eelif\u202c end`; !strings.Contains(pages["/run/"+id], want) {
-		t.Errorf("the run's report does not show the summary's text escaped (%q)", want)
+	if want := `Deploy \x1b[31mblocked\x1b[0m;\x07 screen \x9b2J \u202eelif\u202c end`; !strings.Contains(pages["/run/"+id+"/report"], want) || !strings.Contains(pages[unit], want) {
+		t.Errorf("the run's report or a unit's page does not show the summary's text escaped (%q)", want)
 	}
 	if want := `run\x1b[2J\x07`; !strings.Contains(pages["/"], want) {
 		t.Errorf("the runs list does not show the run's folder name escaped (%q)", want)

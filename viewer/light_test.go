@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,8 +18,8 @@ import (
 
 // lightCases are results whose headline figures the light read must give
 // exactly as the full decode does, and whether it may read them lightly
-// (fake results have check and probe errors; a unit's or a generation's
-// error sends a result to the full decode).
+// (fake results have check and probe errors; the units that hold a unit's
+// or a generation's error are decoded, and only they).
 func lightCases() []struct {
 	name  string
 	res   *result.Result
@@ -68,6 +69,19 @@ func lightCases() []struct {
 		genErr.Units[3].Generations[1].Checks[ci].Status = result.Error
 	}
 	genErr.Aggregate()
+	both := base(9) // a unit error, and a generation error that says something else
+	both.Units[4].Status, both.Units[4].Error = result.UnitError, "agent: exit status 2"
+	both.Units[4].Generations[0].Error = "summarizer: 503"
+	both.Units[5].Generations[2].Error = "summarizer: 503"
+	both.Units[5].Generations[2].Checks[0].Status = result.Error
+	both.Aggregate()
+	judged := base(10) // "error" in a line that holds no unit's error
+	judged.Units[0].Generations[0].Checks[0].Judge = &result.Judgement{Error: "judge: timeout"}
+	judged.Aggregate()
+	long := base(11) // a unit line longer than the reader's buffer, with an error
+	long.Units[2].Warnings = []string{strings.Repeat("a long warning ", 8000)}
+	long.Units[2].Status, long.Units[2].Error = result.UnitError, "summarizer: reply too long"
+	long.Aggregate()
 	empty := &result.Result{ResultVersion: result.ResultVersion, RunID: "empty", Config: result.RunConfig{Summarizers: []string{"ours"}, Trials: 1}}
 	return []struct {
 		name  string
@@ -81,14 +95,17 @@ func lightCases() []struct {
 		{"every check passed", allPass, true},
 		{"no unit", empty, true},
 		{"a probe error", probeErr, true},
-		{"a unit error", unitErr, false},
-		{"a generation error", genErr, false},
+		{"a unit error", unitErr, true},
+		{"a generation error", genErr, true},
+		{"unit and generation errors", both, true},
+		{"a judge's error", judged, true},
+		{"a long unit line with an error", long, true},
 	}
 }
 
 // TestLightEqualsFull: a run's headline figures read lightly (no unit
-// decoded) are the full decode's, field by field; a result with an error is
-// decoded in full.
+// decoded but those that hold an error) are the full decode's, field by
+// field.
 func TestLightEqualsFull(t *testing.T) {
 	for _, tc := range lightCases() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -227,5 +244,24 @@ func TestBenchFixtureLight(t *testing.T) {
 		if _, err := readLight(writeResult(t, r)); err != nil {
 			t.Errorf("seed %d: %v", seed, err)
 		}
+	}
+}
+
+// TestLightUnaccountedErrors: stored errors that the unit lines do not
+// hold (a summary edited by hand) send the result to the full decode.
+func TestLightUnaccountedErrors(t *testing.T) {
+	res := lightCases()[0].res
+	data := writeJSON(t, res)
+	at := bytes.Index(data, []byte(`"summaries": [`))
+	n := bytes.Index(data[at:], []byte(`"errors": `))
+	if at < 0 || n < 0 {
+		t.Fatal("no stored summary errors (fixture broken)")
+	}
+	n += at + len(`"errors": `)
+	edited := append(append(slices.Clone(data[:n]), '7'), data[n:]...)
+	path := filepath.Join(t.TempDir(), "result.json")
+	must(t, os.WriteFile(path, edited, 0o644))
+	if _, err := readLight(path); !errors.Is(err, errNotLight) {
+		t.Errorf("readLight = %v, want errNotLight", err)
 	}
 }

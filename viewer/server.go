@@ -27,6 +27,7 @@ var pages = sync.OnceValue(func() *template.Template {
 type Server struct {
 	store *Store
 	mux   *http.ServeMux
+	units unitState
 }
 
 // New returns the site over the run folders under roots.
@@ -38,8 +39,12 @@ func New(roots []string) *Server {
 	s.mux.HandleFunc("GET /runs/rows", s.runsRows)
 	s.mux.HandleFunc("GET /trends", s.trendsPage)
 	s.mux.HandleFunc("GET /diff", s.diffPage)
-	s.mux.HandleFunc("GET /run/{root}/{name}", s.runPage)
+	s.mux.HandleFunc("GET /run/{root}/{name}", s.gridPage)
+	s.mux.HandleFunc("GET /run/{root}/{name}/report", s.runPage)
 	s.mux.HandleFunc("GET /run/{root}/{name}/report.csv", s.runCSV)
+	s.mux.HandleFunc("GET /run/{root}/{name}/units.csv", s.unitsCSV)
+	s.mux.HandleFunc("GET /run/{root}/{name}/unit/{anchor}", s.unitPage)
+	s.mux.HandleFunc("GET /run/{root}/{name}/unit/{anchor}/events", s.eventsPage)
 	return s
 }
 
@@ -97,7 +102,10 @@ func (s *Server) problem(w http.ResponseWriter, status int, title, msg string) {
 	s.page(w, "problem", map[string]any{"Title": title, "Message": msg, "Nav": ""})
 }
 
-// runPage is the run's HTML report, with a bar back to the site.
+// runPage is the run's HTML report (report --format html), with a bar
+// back to the site: decoded and rendered in full, so on a run of many
+// thousand units it takes seconds; the grid and the unit pages are the
+// paginated views of a run.
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	id := runID(r)
 	run, res, err := s.store.Result(id)
@@ -114,8 +122,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		s.problem(w, http.StatusInternalServerError, "run "+id, err.Error())
 		return
 	}
-	bar := fmt.Sprintf(`<nav class="viewer-bar" style="font:14px system-ui,sans-serif;padding:6px 24px;background:#263238;color:#fff"><a style="color:#fff" href="/">← runs</a> · <a style="color:#fff" href="/trends">trends</a> · <a style="color:#fff" href="/diff?run=%s">head-to-head</a> · <a style="color:#fff" href="%s/report.csv">CSV</a> · <span>%s</span></nav>`,
-		template.URLQueryEscaper(id), runURL(id), template.HTMLEscapeString(run.Dir))
+	bar := fmt.Sprintf(`<nav class="viewer-bar" style="font:14px system-ui,sans-serif;padding:6px 24px;background:#263238;color:#fff"><a style="color:#fff" href="/">← runs</a> · <a style="color:#fff" href="%s">grid</a> · <a style="color:#fff" href="/trends">trends</a> · <a style="color:#fff" href="/diff?run=%s">head-to-head</a> · <a style="color:#fff" href="%s/report.csv">CSV</a> · <span>%s</span></nav>`,
+		runURL(id), template.URLQueryEscaper(id), runURL(id), template.HTMLEscapeString(run.Dir))
 	page := bytes.Replace(b.Bytes(), []byte("<body>\n"), []byte("<body>\n"+bar+"\n"), 1)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(reports.EscapeControls(scrub(page)))

@@ -244,14 +244,14 @@ func TestDiffPage(t *testing.T) {
 	if pre := regexp.MustCompile(`(?s)<pre>(.*)</pre>`).FindStringSubmatch(page); pre == nil || html.UnescapeString(pre[1]) != text.String() {
 		t.Error("the page does not hold the comparison as compare prints it")
 	}
-	// Each regression links to its unit in the new run's report, and the
-	// anchor is there.
+	// Each regression links to its unit's page in the new run, at its
+	// generation or decisions.
 	m := regexp.MustCompile(`<table class="changes" id="regressions">.*?<a class="name" href="(/run/[^"#]+)#([^"]+)"`).FindStringSubmatch(strings.ReplaceAll(page, "\n", " "))
 	if m == nil {
 		t.Fatal("no link from a regression to its unit")
 	}
 	if _, rep := get(t, site, m[1]); !strings.Contains(rep, `id="`+m[2]+`"`) {
-		t.Errorf("the run's report has no element %s", m[2])
+		t.Errorf("the unit page has no element %s", m[2])
 	}
 
 	// Head-to-head: the counts of reports.CompareSummarizers.
@@ -285,9 +285,9 @@ func TestRunPage(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(corrupt, "result.json"), []byte("{"), 0o644))
 	site := viewer.New([]string{dir})
 	id := fixtureRun(0, 4).RunID
-	code, page := get(t, site, "/run/0/"+id)
+	code, page := get(t, site, "/run/0/"+id+"/report")
 	if code != 200 || !strings.Contains(page, `<nav class="viewer-bar"`) || !strings.Contains(page, `<h2>Leaderboard</h2>`) {
-		t.Fatalf("GET /run = %d, the report with the bar: %v", code, strings.Contains(page, "viewer-bar"))
+		t.Fatalf("GET /run/…/report = %d, the report with the bar: %v", code, strings.Contains(page, "viewer-bar"))
 	}
 	code, csv := get(t, site, "/run/0/"+id+"/report.csv")
 	r, _ := reports.Read(filepath.Join(dir, id, "result.json"))
@@ -296,7 +296,8 @@ func TestRunPage(t *testing.T) {
 	if code != 200 || csv != want.String() {
 		t.Errorf("GET report.csv = %d, equal to report --format csv: %v", code, csv == want.String())
 	}
-	for path, want := range map[string]int{"/run/0/nope": 404, "/run/0/corrupt": 409, "/run/0/corrupt/report.csv": 409, "/run/7/" + id: 404, "/run/0/..%2F..%2Fetc": 404, "/nope": 404} {
+	for path, want := range map[string]int{"/run/0/nope": 404, "/run/0/corrupt": 409, "/run/0/corrupt/report": 409, "/run/0/corrupt/report.csv": 409,
+		"/run/0/corrupt/units.csv": 404, "/run/0/corrupt/unit/u-000000000000": 409, "/run/7/" + id: 404, "/run/0/..%2F..%2Fetc": 404, "/nope": 404} {
 		if code, _ := get(t, site, path); code != want {
 			t.Errorf("GET %s = %d, want %d", path, code, want)
 		}
@@ -341,7 +342,9 @@ func TestReadOnly(t *testing.T) {
 	before := snap()
 	site := viewer.New([]string{dir})
 	a, b := fixtureRun(0, 4).RunID, fixtureRun(1, 4).RunID
-	for _, p := range []string{"/", "/runs/rows", "/trends", "/trends?order=commit", "/diff?base=0/" + a + "&new=0/" + b, "/diff?run=0/" + a, "/run/0/" + a, "/run/0/" + a + "/report.csv", "/run/0/in-progress"} {
+	unit := "/run/0/" + a + "/unit/" + reports.UnitAnchor("scn-000", "builtin:truncate", 0)
+	for _, p := range []string{"/", "/runs/rows", "/trends", "/trends?order=commit", "/diff?base=0/" + a + "&new=0/" + b, "/diff?run=0/" + a, "/run/0/" + a,
+		"/run/0/" + a + "?show=failing", "/run/0/" + a + "/report", "/run/0/" + a + "/report.csv", "/run/0/" + a + "/units.csv", unit, unit + "/events?g=1", "/run/0/in-progress"} {
 		get(t, site, p)
 	}
 	if after := snap(); after != before {

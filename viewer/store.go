@@ -55,7 +55,9 @@ type Run struct {
 	Started       time.Time
 	Finished      time.Time
 	Harness       string
-	Git           *result.Git
+	// Agent and Judge are the run's agent and judge names ("": none).
+	Agent, Judge string
+	Git          *result.Git
 	// Suite is a short digest of the scenarios the run ran (their ids and
 	// digests): two runs with the same Suite ran the same scenarios.
 	Suite       string
@@ -95,9 +97,12 @@ type cached struct {
 	res   *result.Result
 }
 
-// maxFull is how many results the store keeps decoded in full, for the run
-// and diff pages.
+// maxFull is how many results the store keeps decoded in full, for the
+// report and diff pages; maxFullUnits bounds their units, beyond the two
+// opened last.
 const maxFull = 4
+
+var maxFullUnits = 50_000 // a variable for its test
 
 // NewStore returns a store over roots: folders of run folders, or run
 // folders themselves.
@@ -297,6 +302,15 @@ func (s *Store) Result(id string) (*Run, *result.Result, error) {
 	if len(s.full) > maxFull {
 		s.full = s.full[:maxFull]
 	}
+	// A result of 20,000 units holds about 500 MB decoded: keep fewer of
+	// the large ones, never less than the two a diff reads.
+	units := 0
+	for n := range s.full {
+		if units += len(s.full[n].res.Units); n >= 2 && units > maxFullUnits {
+			s.full = s.full[:n]
+			break
+		}
+	}
 	s.mu.Unlock()
 	return r, res, nil
 }
@@ -436,6 +450,7 @@ func (r *Run) fillHead(res *result.Result) {
 		r.Reason = strings.TrimSpace(r.Reason + " missing shards " + strings.Join(res.MissingShards, ", "))
 	}
 	r.RunID, r.Started, r.Finished, r.Harness, r.Git = res.RunID, res.Started, res.Finished, res.Harness, res.Git
+	r.Agent, r.Judge = res.Config.Agent, res.Config.Judge
 	r.Summaries = res.Summaries
 	r.Aggregates = res.Aggregates
 	r.Trials = max(1, res.Config.Trials)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
 	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/result"
 )
@@ -33,18 +34,21 @@ func (f *choiceFlag) Set(v string) error {
 func init() {
 	register(&Command{
 		Name:      "report",
-		UsageLine: "report RESULT [--format json|md|junit|html|csv|otel] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]]",
+		UsageLine: "report RESULT [--format json|md|junit|html|csv|units-csv|otel] [-o FILE] [--baseline FILE [--baseline-map OLD=NEW]] [--config FILE]",
 		Short:     "render a saved result in another format",
 		Long: `Report renders a result file written by 'compact-eval run' (result.json) as
 JSON, Markdown (for pull requests and $GITHUB_STEP_SUMMARY), JUnit XML (for CI
 test reporters), one self-contained HTML page with charts and a drill-down
-per unit, or CSV with one row per check outcome (for a spreadsheet or a
-notebook; the columns are in docs/formats.md, "CSV"), or OpenTelemetry
-spans in OTLP JSON (otel: a trace for the run, a span per unit and per
-generation, the check results as events; docs/formats.md, "OpenTelemetry
-export"). Every format is
-rendered from the result file alone; secrets were redacted before the result
-was written.
+per unit, CSV with one row per check outcome (csv), CSV with one row per
+unit (units-csv: its verdict, the counts of its outcomes, tokens in and out,
+compression, latency, cost and error), for a spreadsheet or a notebook (the
+columns are in docs/formats.md, "CSV"), or OpenTelemetry spans in OTLP JSON
+(otel: a trace for the run, a span per unit and per generation, the check
+results as events; docs/formats.md, "OpenTelemetry export"). units-csv
+prices the tokens the calls reported with the prices: of the config file
+(--config, default ./compact-eval.yaml when it exists), and leaves the cost
+empty where a call has no price. Every format is rendered from the result
+file alone; secrets were redacted before the result was written.
 
 With --baseline FILE, the Markdown, HTML and JUnit open with what is new
 against that baseline: regressions (decisions first), fixes, outcomes no
@@ -55,6 +59,7 @@ compare print (--baseline-map pairs summarizers whose names differ).
 	$ compact-eval report out/result.json --format md >> "$GITHUB_STEP_SUMMARY"
 	$ compact-eval report pr/result.json --baseline main/result.json --format junit -o junit.xml
 	$ compact-eval report out/result.json --format csv -o outcomes.csv
+	$ compact-eval report out/result.json --format units-csv -o units.csv
 
 Flags may come before or after RESULT.`,
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
@@ -65,15 +70,26 @@ Flags may come before or after RESULT.`,
 			baseline := fs.String("baseline", "", "a saved result.json `file`: open the report with what is new against it")
 			var pairs stringsFlag
 			fs.Var(&pairs, "baseline-map", "pair baseline summarizer OLD with NEW of RESULT, as `OLD=NEW` (repeatable; OLD= or =NEW leaves one out)")
+			cfg := fs.String("config", "", "units-csv: the config `file` whose prices: price the calls (default: ./"+config.DefaultFile+" when it exists)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) != 1 {
 					return usagef("report takes one result file, got %d arguments", len(args))
+				}
+				if *cfg != "" && format.v != "units-csv" {
+					return usagef("--config gives units-csv its prices; --format %s reads none", format.v)
 				}
 				r, err := reports.Read(args[0])
 				if err != nil {
 					return inputError{err}
 				}
 				opts := reports.Options{MaxDrillDown: *drill}
+				if format.v == "units-csv" {
+					file, err := loadConfig(*cfg)
+					if err != nil {
+						return err
+					}
+					opts.Prices = reportPrices(file)
+				}
 				switch {
 				case *baseline != "":
 					base, err := reports.Read(*baseline)
@@ -97,6 +113,19 @@ Flags may come before or after RESULT.`,
 			}
 		},
 	})
+}
+
+// reportPrices are the prices: of a config file (nil without a file or
+// without prices).
+func reportPrices(file *config.File) reports.Prices {
+	if file == nil || file.Prices == nil {
+		return nil
+	}
+	out := reports.Prices{}
+	for k, p := range file.Prices {
+		out[k] = reports.Price{Input: p.Input, Output: p.Output}
+	}
+	return out
 }
 
 // writeOutput writes data to path, or to standard output when path is ""

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,8 +87,12 @@ func cmdNoSkeleton(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // viewPaths are the viewer's pages over one run folder found as 0/NAME:
-// the runs, trends and head-to-head pages, the run's report and its CSV.
-var viewPaths = []string{"/", "/runs/rows", "/trends", "/trends?figure=secret", "/diff?base=0/{run}&new=0/{run}", "/run/0/{run}", "/run/0/{run}/report.csv"}
+// the runs, trends and head-to-head pages, the run's report, its grid and
+// its two CSVs; cmdViewPages adds each unit's page the grid links to.
+var viewPaths = []string{"/", "/runs/rows", "/trends", "/trends?figure=secret", "/diff?base=0/{run}&new=0/{run}", "/run/0/{run}/report", "/run/0/{run}", "/run/0/{run}/report.csv", "/run/0/{run}/units.csv"}
+
+// unitLink is a link of the grid to a unit's page.
+var unitLink = regexp.MustCompile(`href="(/run/[^"]+/unit/u-[0-9a-f]+)"`)
 
 // cmdViewPages is the script command "viewpages DIR RUN OUT": it serves
 // the viewer over the folder of run folders DIR, as compact-eval view
@@ -100,13 +106,21 @@ func cmdViewPages(ts *testscript.TestScript, neg bool, args []string) {
 	site := viewer.New([]string{ts.MkAbs(args[0])})
 	out := ts.MkAbs(args[2])
 	ts.Check(os.MkdirAll(out, 0o755))
-	for i, p := range viewPaths {
-		p = strings.ReplaceAll(p, "{run}", args[1])
+	paths := slices.Clone(viewPaths)
+	for i := 0; i < len(paths); i++ {
+		p := strings.ReplaceAll(paths[i], "{run}", args[1])
 		rec := httptest.NewRecorder()
 		site.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
 		if rec.Code != http.StatusOK {
 			ts.Fatalf("viewer %s: status %d\n%s", p, rec.Code, rec.Body)
 		}
 		ts.Check(os.WriteFile(filepath.Join(out, "page"+strconv.Itoa(i)+".html"), rec.Body.Bytes(), 0o644))
+		if p == "/run/0/"+args[1] {
+			for _, m := range unitLink.FindAllStringSubmatch(rec.Body.String(), -1) {
+				if !slices.Contains(paths, m[1]) {
+					paths = append(paths, m[1])
+				}
+			}
+		}
 	}
 }

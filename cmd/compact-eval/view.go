@@ -10,13 +10,15 @@ import (
 	"os"
 	"time"
 
+	"github.com/compact-eval/compact-eval/cmd/compact-eval/internal/config"
+	"github.com/compact-eval/compact-eval/reports"
 	"github.com/compact-eval/compact-eval/viewer"
 )
 
 func init() {
 	register(&Command{
 		Name:      "view",
-		UsageLine: "view [--addr 127.0.0.1:7878] [--public] [DIR…]",
+		UsageLine: "view [--addr 127.0.0.1:7878] [--public] [--config FILE] [DIR…]",
 		Short:     "browse every run: runs, trends across commits, diffs, reports (local web server)",
 		Long: `View serves the run folders under each DIR (default compact-eval-out/, where
 run writes them; a DIR may also be one run folder) as a local web site, until
@@ -30,8 +32,17 @@ interrupted:
           per summarizer across runs, in time or commit order, with 95%
           intervals and n per point; click a point to open its run.
   Diff    two runs paired as 'compact-eval compare BASE NEW' pairs them, or two
-          summarizers of one run as 'compare --a A --b B': the same counts.
-  Run     the run's HTML report (report --format html), and its CSV.
+          summarizers of one run as 'compare --a A --b B': the same counts,
+          the rows where something changed (the others a click away), and
+          the scenario × summarizer grid of both runs side by side.
+  Run     the run's leaderboard and its scenario × summarizer grid, a page
+          of scenarios at a time: each cell the unit's verdict (trials
+          aggregated, with their spread), a mark and a colour, linked to the
+          unit; filters for the scenarios that failed or where the
+          summarizers differ; the HTML report (report --format html), the
+          outcomes CSV (csv) and the per-unit CSV (units-csv).
+  Unit    each generation's summary beside the events it replaced, each
+          check's evidence marked in both; the unit's figures and decisions.
 
 It only reads: nothing is written into a run folder. A folder it cannot read
 (a result that does not decode, a run still being written with a journal and
@@ -43,6 +54,8 @@ gets 421), so that a web page on a rebinding domain cannot read the runs
 through your browser. An address that is not loopback (0.0.0.0, a LAN
 address, ":7878" for every interface) needs --public: anyone who can reach
 it can read every run, so bind one only on a network you trust.
+--config (default ./compact-eval.yaml when it exists) gives the calls their
+prices: for the cost of each unit.
 
 	$ compact-eval view
 	$ compact-eval view --addr 127.0.0.1:9000 ci-artifacts/ nightly/
@@ -50,6 +63,7 @@ it can read every run, so bind one only on a network you trust.
 		Flags: func(fs *flag.FlagSet, env *Env) func(context.Context, []string) error {
 			addr := fs.String("addr", "127.0.0.1:7878", "listen on `host:port` (port 0 picks a free one)")
 			public := fs.Bool("public", false, "allow an --addr that is not loopback (anyone who can reach it reads every run)")
+			cfg := fs.String("config", "", "config `file` whose prices: price the units' calls (default: ./"+config.DefaultFile+" when it exists)")
 			return func(ctx context.Context, args []string) error {
 				if len(args) == 0 {
 					args = []string{"compact-eval-out"}
@@ -61,7 +75,11 @@ it can read every run, so bind one only on a network you trust.
 						return inputError{fmt.Errorf("%s is not a folder: view takes folders of run folders", d)}
 					}
 				}
-				return serveView(ctx, env, *addr, *public, args)
+				file, err := loadConfig(*cfg)
+				if err != nil {
+					return err
+				}
+				return serveView(ctx, env, *addr, *public, args, reportPrices(file))
 			}
 		},
 	})
@@ -69,7 +87,7 @@ it can read every run, so bind one only on a network you trust.
 
 // serveView serves the viewer on addr until ctx is canceled; an address
 // that is not loopback only when public is set.
-func serveView(ctx context.Context, env *Env, addr string, public bool, dirs []string) error {
+func serveView(ctx context.Context, env *Env, addr string, public bool, dirs []string, prices reports.Prices) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return usagef("--addr %s: %v", addr, err)
@@ -87,6 +105,7 @@ func serveView(ctx context.Context, env *Env, addr string, public bool, dirs []s
 		fmt.Fprintf(env.Stderr, "warning: --public: listening on %s, not on loopback: anyone who can reach it can read every run\n", ln.Addr())
 	}
 	site := viewer.New(dirs)
+	site.SetPrices(prices)
 	srv := &http.Server{Handler: viewer.OwnHost(site, ln.Addr(), host), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stdout, "serving %d runs at http://%s/ (interrupt to stop)\n", len(site.Store().Runs()), ln.Addr())
 	done := make(chan error, 1)

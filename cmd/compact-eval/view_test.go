@@ -149,3 +149,37 @@ func TestViewUsage(t *testing.T) {
 		t.Errorf("an empty folder: %d", code)
 	}
 }
+
+// TestViewUnitsCSVSameAsReport: the viewer's units.csv is what `report
+// --format units-csv` writes for the same run, both pricing the calls with
+// the prices: of ./compact-eval.yaml; the run page's grid links each cell
+// to a unit page that serves.
+func TestViewUnitsCSVSameAsReport(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var out, errb bytes.Buffer
+	env := newEnv(strings.NewReader(""), &out, &errb)
+	if code := run(context.Background(), []string{"run", "--out", "compact-eval-out/a", "--run", "^readonly-", "--trials", "2"}, env); code != exitOK && code != exitGate {
+		t.Fatalf("run: exit %d\n%s", code, errb.String())
+	}
+	os.WriteFile("compact-eval.yaml", []byte("prices:\n  builtin:reference: {input: 1, output: 2}\n"), 0o644)
+	out.Reset()
+	if code := run(context.Background(), []string{"report", "compact-eval-out/a/result.json", "--format", "units-csv"}, env); code != exitOK {
+		t.Fatalf("report: exit %d\n%s", code, errb.String())
+	}
+	want := out.String()
+	site := startView(t)
+	code, got := fetch(t, site+"run/0/a/units.csv")
+	if code != 200 || got != want || !regexp.MustCompile(`,0\.000000,`).MatchString(got) {
+		t.Errorf("units.csv: %d, equal to report --format units-csv: %v\n%s", code, got == want, got)
+	}
+	_, grid := fetch(t, site+"run/0/a")
+	links := regexp.MustCompile(`<a class="open" href="/(run/0/a/unit/u-[0-9a-f]{12})"`).FindAllStringSubmatch(grid, -1)
+	if len(links) == 0 {
+		t.Fatal("the grid links to no unit")
+	}
+	for _, l := range links {
+		if code, page := fetch(t, site+l[1]); code != 200 || !strings.Contains(page, `class="pane events"`) {
+			t.Errorf("%s: %d", l[1], code)
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 
 // Path returns the browser's path; it skips the test when there is none,
 // except in CI (CI=true), where the browser is required.
-func Path(t *testing.T) string {
+func Path(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -32,7 +32,7 @@ func Path(t *testing.T) string {
 
 // ArtifactDir is where screenshots are kept: $COMPACT_EVAL_ARTIFACTS when
 // set (CI), else the test's artifact directory (go test -artifacts).
-func ArtifactDir(t *testing.T) string {
+func ArtifactDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("COMPACT_EVAL_ARTIFACTS"); d != "" {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -47,7 +47,7 @@ func ArtifactDir(t *testing.T) string {
 // of its own and a fresh profile, and returns its stdout (the DOM with
 // --dump-dom) and stderr (the console, through --enable-logging=stderr).
 // A browser that fails or runs over two minutes fails the test.
-func Run(t *testing.T, bin, url string, extra ...string) (stdout, stderr string) {
+func Run(t testing.TB, bin, url string, extra ...string) (stdout, stderr string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
