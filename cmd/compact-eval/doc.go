@@ -55,16 +55,16 @@
 //	25 scenarios OK
 //
 //	$ compact-eval run --out base
-//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 75% (71/95, 2 uncertain, 6 skipped); 59 compaction regressions; 2 uncertain checks
+//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 74% (70/95, 3 uncertain, 6 skipped); 59 compaction regressions; 3 uncertain checks
 //
 //	          summarizer  units                      invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
-//	        builtin:mask     25  75% (71/95, 2 uncertain, 6 skipped)   94% (159/170, 204 skipped)            4                  0.45                   3628
+//	        builtin:mask     25  74% (70/95, 3 uncertain, 6 skipped)   94% (159/170, 204 skipped)            4                  0.45                   3628
 //	  builtin:extractive     25               52% (45/86, 6 skipped)   100% (289/289, 52 skipped)           22                  0.38                   1082
 //	    builtin:truncate     25               25% (23/92, 6 skipped)  100% (165/165, 198 skipped)           33                  0.42                   3074
 //	        builtin:none     25                       — (68 skipped)              — (275 skipped)            0                     —                      —
 //
 //	worst failures (scenario · summarizer · generation · check · seq · message):
-//	  arrival-hold-during-compaction · builtin:truncate · probe · decisions merge-protobuf · - · full context chose "keep-pin", compacted chose "merge" (expected "keep-pin")
+//	  approval-stale-after-rebuild · builtin:truncate · probe · decisions canary-rollout · - · full context chose "reapprove", compacted chose "roll" (expected "reapprove")
 //	…
 //	result: base/result.json
 //	(stderr)
@@ -73,7 +73,7 @@
 //
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
 //	PASS: min-pass secret=1 holds; not gated: baseline (none given)
-//	verdict: finished 21 units (21 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 61% (43/71, 5 skipped); 17 compaction regressions
+//	verdict: finished 25 units (25 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 52% (45/86, 6 skipped); 22 compaction regressions
 //	…
 //	result: pr/result.json
 //
