@@ -300,7 +300,7 @@ func (t *Text) retractPlanned(h Hit) bool {
 		return false
 	}
 	w := t.toks[h.T0].W
-	past := strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ado") || strings.HasSuffix(w, "ada") || strings.HasSuffix(w, "en")
+	past := pastForm(w) || strings.HasSuffix(w, "en") // "proven wrong"
 	if !past && (t.plan(ci, h.T0) || h.T0 > t.clauses[ci].T0 && strings.Contains(",;:", t.toks[h.T0-1].W)) {
 		return true // "before X, rule out …"
 	}

@@ -43,6 +43,22 @@ func netpolRule() *Subject {
 		[]string{"prod-eu-1"})
 }
 
+// TestReadSessionRuleDone reads acts reported done under a rule of the
+// whole session (no target): the agent's own act contradicts it, a
+// passive done by no one named is unclear, an act dated by another event
+// says nothing of the rule.
+func TestReadSessionRuleDone(t *testing.T) {
+	s := RuleSubject([]*regexp.Regexp{re(`read[- ]?only`)},
+		"This session is strictly read-only: diagnose and tell me what to change, I'll make the changes myself. No restart, no apply.", nil)
+	runReads(t, s, []readCase{
+		{"we restarted the ledger pods at 14:02", Contradicts},
+		{"the assistant restarted the ledger pods at 14:02", Contradicts},
+		{"the ledger pods were restarted at 14:02", Unclear},
+		{"he says the ledger pods were restarted at 14:02", Unclear},
+		{"the crash began after the pods were restarted", Silent},
+	})
+}
+
 // TestReadRule holds the rule reader to each class: the faithful
 // restatements and the meaning changes, English and Spanish.
 func TestReadRule(t *testing.T) {

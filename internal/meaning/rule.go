@@ -410,8 +410,21 @@ func (t *Text) timeClauseBefore(ci, k int) bool {
 	return false
 }
 
-// firstPersonWords name the agent as the doer of an act.
-var firstPersonWords = set(`i we i've we've i'd we'd the agent the assistant yo nosotros hemos he`)
+// pastForm reports whether a word has the ending of a past participle
+// (-ed; -ado, -ido, -ada, -ida).
+func pastForm(w string) bool {
+	for _, end := range []string{"ed", "ado", "ido", "ada", "ida"} {
+		if strings.HasSuffix(w, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstPersonWords name the agent as the doer of an act: a pronoun of the
+// first person, or the agent by name ("the assistant restarted"). Each is
+// one token; "he" is not among them, the English pronoun being another's.
+var firstPersonWords = set(`i we i've we've i'd we'd agent assistant yo nosotros hemos`)
 
 // firstPerson reports whether the agent is named before token k in
 // clause ci.
@@ -429,16 +442,21 @@ func (t *Text) firstPerson(ci, k int) bool {
 var doneWords = set(`was were has have had been got gets fue fueron ha han se`)
 
 // doneForm reports whether an action is reported as done: a past form
-// (ending in -ed, -ado, -ido) after a word of the perfect or the passive,
-// or the clause's first word in a past form ("upgraded protobuf to 4.28").
+// (pastForm) after a word of the perfect or the passive, after the agent
+// named as its doer ("we restarted"), or the clause's first word in a
+// past form ("upgraded protobuf to 4.28").
 func (t *Text) doneForm(ci int, m Mention) bool {
 	w := t.toks[m.T0].W
-	past := strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ado") || strings.HasSuffix(w, "ido") || strings.HasSuffix(w, "ada") || strings.HasSuffix(w, "ida")
-	if !past {
+	if !pastForm(w) {
 		return false
 	}
 	if m.T0 > 0 && doneWords[t.toks[m.T0-1].W] {
 		return true
+	}
+	for k := m.T0 - 1; k >= t.clauses[ci].T0 && k >= m.T0-2; k-- {
+		if firstPersonWords[t.toks[k].W] {
+			return true // "we restarted the pods", "the assistant restarted them"
+		}
 	}
 	return t.plan(ci, m.T0)
 }
@@ -563,7 +581,7 @@ var perfectWords = set(`have has had did was were ha han habia habian`)
 // what was done, it states no rule.
 func (t *Text) conduct(m Mention) bool {
 	w := t.toks[m.T0].W
-	if !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "ado") && !strings.HasSuffix(w, "ido") {
+	if !pastForm(w) {
 		return false
 	}
 	for k := m.T0 - 1; k >= 0 && k >= m.T0-3; k-- {
