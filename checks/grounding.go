@@ -644,7 +644,7 @@ func (d *scenarioData) numberIn(q quantity.Quantity, seq int, hay string) bool {
 	}
 	// a bare number in a tool's own unit: p95=744 in a ttft_ms column is
 	// 0.744 s, dur=31 of a server-timing header is 0.031 s
-	for _, u := range scaleUnits {
+	for _, u := range quantity.ToolUnits {
 		if quantity.SameDimension(u, q.Unit) && quantity.Canon(u) != quantity.Canon(q.Unit) {
 			scaled = append(scaled, quantity.Base(q.Value, q.Unit)/quantity.Base(1, u))
 		}
@@ -688,9 +688,6 @@ func (d *scenarioData) numberIn(q quantity.Quantity, seq int, hay string) bool {
 	}
 	return false
 }
-
-// scaleUnits are the units a tool's bare figure is often written in.
-var scaleUnits = []string{"ms", "s", "min", "h", "B", "KB", "MB", "GB", "KiB", "MiB", "GiB"}
 
 func isASCIILetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 

@@ -183,3 +183,27 @@ func TestGroundingRelativeClauses(t *testing.T) {
 		{name: "across languages a cognate cannot tell a swap", event: lineasES, claim: "only lineas_factura_pkey exists on lineas_factura; lineas_factura_factura_id_idx was lost in the migration", want: result.Uncertain, msg: "across languages"},
 	})
 }
+
+// A tool's bare figure may be in its own unit, a slash list of words is
+// its words, a duration in parts is one figure, and an entry with a third
+// to a half of its words in the cited event is uncertain unless another
+// event holds them, which makes the citation the wrong one. Each with the
+// entry that would fool the rule.
+func TestGroundingToolFiguresAndPartialWords(t *testing.T) {
+	poolEN := "Makes sense. Keep the timeout as it is, just the pool."
+	bastionEN := "Heads up, the bastion got recycled by the security patch run a minute ago."
+	ttft := "requests: 108,000\nttft_ms   p50=312  p95=744  p99=1390"
+	freeze := "No apply, no restart, no scaling, no edits. Look, report, suggest."
+	explain := "Planning Time: 2.114 ms\nExecution Time: 3921902.466 ms"
+	runWordsCases(t, []wordsCase{
+		{name: "a bare figure in the tool's unit", event: ttft, claim: "TTFT p95 0.744 s", want: result.Pass},
+		{name: "a slash list of the event's words", event: freeze, claim: "read-only: no apply/restart/scaling/edits", want: result.Pass},
+		{name: "a duration in spaced parts", event: explain, claim: "the report takes 1 h 5 min 22 s", want: result.Pass},
+		{name: "a paraphrase in other words", event: poolEN, claim: "leave the timeout as it is; change only the pool size", want: result.Uncertain, msg: "only 2 of 5"},
+
+		{name: "adversary: another figure in the tool's unit", event: ttft, claim: "TTFT p95 7.44 s", want: result.Fail, msg: `"7.44 s" is not in the cited event`},
+		{name: "adversary: a word the list adds", event: freeze, claim: "read-only: no apply/restart/deletes", want: result.Fail, msg: "is not in the cited event"},
+		{name: "adversary: a part of the duration changed", event: explain, claim: "the report takes 1 h 15 min 22 s", want: result.Fail, msg: "is not in the cited event"},
+		{name: "adversary: the words are another event's", event: bastionEN, context: poolEN, claim: "the bastion was recycled; keep the timeout as it is, just the pool", want: result.Fail, msg: "holds them"},
+	})
+}

@@ -875,7 +875,7 @@ func figureIn(text string, q *scenarios.Quantity) bool {
 			}
 			continue
 		}
-		for _, u := range []string{"ms", "s", "min", "h", "B", "KB", "MB", "GB", "KiB", "MiB", "GiB"} {
+		for _, u := range quantity.ToolUnits {
 			if quantity.SameDimension(u, q.Unit) && near(quantity.Base(f.Value, u)) {
 				return true
 			}

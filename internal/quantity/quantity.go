@@ -106,6 +106,11 @@ func init() {
 	def("PiB", "bytes", 1<<50, "pib", "Pi", "pebibyte", "pebibytes")
 }
 
+// ToolUnits are the units a tool's bare figure is often written in (a
+// column "ttft_ms", a header "dur=31"): a check may read a bare number as
+// an amount in one of them of a quantity's dimension.
+var ToolUnits = []string{"ms", "s", "min", "h", "B", "KB", "MB", "GB", "KiB", "MiB", "GiB"}
+
 // multiword units, tried before single words.
 var multi = []string{"per cent", "por ciento"}
 
