@@ -349,6 +349,17 @@ func TestPendingOperation(t *testing.T) {
 		}, want: result.Fail},
 		{name: "success claimed in text", mut: func(s *summary.Summary) { s.Text = "Migration c4 completed." }, want: result.Fail, ptr: "/text"},
 		{name: "text only success", mut: textOnly("Migration c4 succeeded."), want: result.Fail},
+		// a claim that cites another call's event is that call's, even where
+		// it names what the two share; named by its id, it is the op's
+		{name: "another call's claim naming a shared argument", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "scripts/migrate.sh finished the config read", SourceSeq: 6})
+		}, want: result.Pass},
+		{name: "the same claim citing no call", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "scripts/migrate.sh finished the config read", SourceSeq: 7})
+		}, want: result.Uncertain},
+		{name: "another call's event cited for the op by its id", mut: func(s *summary.Summary) {
+			s.Verified = append(s.Verified, summary.Claim{Claim: "c4 finished", SourceSeq: 6})
+		}, want: result.Fail},
 	})
 }
 

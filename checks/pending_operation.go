@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -150,28 +151,28 @@ func (st *state) withoutOtherCalls(fs []found, inv *scenarios.PendingOperation) 
 
 // citedSeq returns the event a verified claim or a decision at ptr cites.
 func (st *state) citedSeq(ptr string) (int, bool) {
-	var i int
-	switch {
-	case strings.HasPrefix(ptr, "/verified/"):
-		if _, err := fmt.Sscanf(ptr, "/verified/%d/", &i); err == nil && i < len(st.sum.Verified) {
-			return st.sum.Verified[i].SourceSeq, st.sum.Verified[i].SourceSeq > 0
-		}
-	case strings.HasPrefix(ptr, "/decisions/"):
-		if _, err := fmt.Sscanf(ptr, "/decisions/%d/", &i); err == nil && i < len(st.sum.Decisions) {
-			return st.sum.Decisions[i].SourceSeq, st.sum.Decisions[i].SourceSeq > 0
-		}
+	parts := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 3)
+	if len(parts) < 2 {
+		return 0, false
 	}
-	return 0, false
+	i, err := strconv.Atoi(parts[1])
+	if err != nil || i < 0 {
+		return 0, false
+	}
+	seq := 0
+	switch {
+	case parts[0] == "verified" && i < len(st.sum.Verified):
+		seq = st.sum.Verified[i].SourceSeq
+	case parts[0] == "decisions" && i < len(st.sum.Decisions):
+		seq = st.sum.Decisions[i].SourceSeq
+	}
+	return seq, seq > 0
 }
 
 // isCallEvent reports whether event seq is a tool call or a tool result.
 func (d *scenarioData) isCallEvent(seq int) bool {
-	for _, ev := range d.sc.Events {
-		if ev.Seq == seq {
-			return ev.ToolCall != nil || ev.ToolResult != nil
-		}
-	}
-	return false
+	i := d.eventIndex(seq)
+	return i >= 0 && (d.sc.Events[i].ToolCall != nil || d.sc.Events[i].ToolResult != nil)
 }
 
 // flatten joins segments of leaves into one list.
