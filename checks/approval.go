@@ -57,11 +57,8 @@ func (c ApprovalCheck) Check(in *Input) []result.CheckResult {
 		return nilInvariant(result.TypeApproval)
 	}
 	inv := c.Inv
-	st, r, ok := invariant(in, inv, inv.SourceSeq)
+	st, r, ok := patternedInvariant(in, inv, inv.SourceSeq, inv.Match)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Match); bad {
 		return []result.CheckResult{r}
 	}
 	a := approvalCase{st: st, inv: inv, stale: inv.Stale(st.bound()), sub: st.approvalSubjectOf(inv)}

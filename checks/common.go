@@ -62,6 +62,20 @@ func invariant(in *Input, inv scenarios.Invariant, seq int) (*state, result.Chec
 
 // badPattern returns an error result when a scenario pattern does not
 // compile (a scenario lint error; reported, never a panic).
+// patternedInvariant is invariant for an invariant with patterns: ok is
+// false when r is already the whole result (the invariant does not apply
+// to this summary, or one of its patterns does not compile).
+func patternedInvariant(in *Input, inv scenarios.Invariant, seq int, patterns ...[]string) (*state, result.CheckResult, bool) {
+	st, r, ok := invariant(in, inv, seq)
+	if !ok {
+		return st, r, false
+	}
+	if r, bad := badPattern(r, patterns...); bad {
+		return st, r, false
+	}
+	return st, r, true
+}
+
 func badPattern(r result.CheckResult, patterns ...[]string) (result.CheckResult, bool) {
 	for _, ps := range patterns {
 		for _, p := range ps {

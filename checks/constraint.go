@@ -52,11 +52,8 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 		return nilInvariant(result.TypeConstraint)
 	}
 	inv := c.Inv
-	st, r, ok := invariant(in, inv, inv.SourceSeq)
+	st, r, ok := patternedInvariant(in, inv, inv.SourceSeq, inv.Match)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Match); bad {
 		return []result.CheckResult{r}
 	}
 	sub := st.ruleSubjectOf(inv)

@@ -55,11 +55,8 @@ func (c GoalCheck) Check(in *Input) []result.CheckResult {
 		return nilInvariant(result.TypeGoal)
 	}
 	inv := c.Inv
-	st, r, ok := invariant(in, inv, inv.SourceSeq)
+	st, r, ok := patternedInvariant(in, inv, inv.SourceSeq, inv.Match, inv.Superseded)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Match, inv.Superseded); bad {
 		return []result.CheckResult{r}
 	}
 	now := st.subjectOf(goalKey{inv, meaning.Now}, func() *meaning.Subject {

@@ -66,11 +66,8 @@ func (c HandoffCheck) Check(in *Input) []result.CheckResult {
 		return nilInvariant(result.TypeHandoff)
 	}
 	inv := c.Inv
-	st, r, ok := invariant(in, inv, inv.SourceSeq)
+	st, r, ok := patternedInvariant(in, inv, inv.SourceSeq, inv.Reason)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Reason); bad {
 		return []result.CheckResult{r}
 	}
 	h := &handoffCase{st: st, inv: inv, typed: !st.sum.TextOnly()}

@@ -73,11 +73,8 @@ func (c NextStepCheck) Check(in *Input) []result.CheckResult {
 		return nilInvariant(result.TypeNextStep)
 	}
 	inv := c.Inv
-	st, r, ok := invariant(in, inv, inv.SourceSeq)
+	st, r, ok := patternedInvariant(in, inv, inv.SourceSeq, inv.Match, inv.Later, inv.Gate)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Match, inv.Later, inv.Gate); bad {
 		return []result.CheckResult{r}
 	}
 	w := st.workflowOf(inv)

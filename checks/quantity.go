@@ -50,11 +50,8 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 	if in.Scenario != nil {
 		first = dataFor(in.Scenario).firstQuantitySeq(inv)
 	}
-	st, r, ok := invariant(in, inv, first)
+	st, r, ok := patternedInvariant(in, inv, first, inv.Match)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Match); bad {
 		return []result.CheckResult{r}
 	}
 	want := quantity.Format(inv.Value, inv.Unit)

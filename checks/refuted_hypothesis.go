@@ -43,11 +43,8 @@ func (c RefutedHypothesisCheck) Check(in *Input) []result.CheckResult {
 		return nilInvariant(result.TypeRefutedHypothesis)
 	}
 	inv := c.Inv
-	st, r, ok := invariant(in, inv, inv.RefutedBySeq)
+	st, r, ok := patternedInvariant(in, inv, inv.RefutedBySeq, inv.Match, inv.Conclusion)
 	if !ok {
-		return []result.CheckResult{r}
-	}
-	if r, bad := badPattern(r, inv.Match, inv.Conclusion); bad {
 		return []result.CheckResult{r}
 	}
 	what := fmt.Sprintf("the hypothesis refuted at #%d", inv.RefutedBySeq)
