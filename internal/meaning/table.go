@@ -136,17 +136,14 @@ func (t *Text) tableOld(a, b int) (old bool, why string, decided bool) {
 		// old, from before the move"
 		s := value + " is " + c
 		x := New(s)
-		if x.valueInCell(len(value)) {
-			continue // another value: "| rate | 200 rows/s | 50 rows/s |"
-		}
 		ci := x.ClauseAt(0)
 		if ci < 0 {
 			continue
 		}
 		m := Mention{}
 		m.T0, m.T1 = x.tokenRange(ci, 0, len(value))
-		if m.T0 < 0 {
-			continue
+		if m.T0 < 0 || x.valueBetween(m.T1, len(x.toks)) {
+			continue // another value: "| rate | 200 rows/s | 50 rows/s |"
 		}
 		if h, old := x.oldMarker(ci, m); old {
 			return true, "in its row: " + quote(x.words(h.T0, h.T1)), true
@@ -158,14 +155,4 @@ func (t *Text) tableOld(a, b int) (old bool, why string, decided bool) {
 		}
 	}
 	return false, "", false
-}
-
-// valueInCell reports whether a value token stands after byte from.
-func (t *Text) valueInCell(from int) bool {
-	for _, tok := range t.toks {
-		if tok.A >= from && tok.Value {
-			return true
-		}
-	}
-	return false
 }
