@@ -113,8 +113,16 @@ func accounted(m Modifier, src *Text) bool {
 			case Condition, Exception, Time, Attribution:
 				// the source's own cue, with a word of what it governs
 				// ("until Friday"), or the very same cue when it governs
-				// nothing ("for now")
-				if len(m.Object) > 0 && src.holdsAlike(m.Object) || len(m.Object) == 0 && src.words(h.T0, h.T1) == m.Cue {
+				// nothing ("for now"); a time limit's words are looked for in
+				// what the source's own limit governs, so that a rule "while
+				// the review runs" is not restated by "until the findings are
+				// listed" because the source names findings elsewhere
+				held := len(m.Object) > 0 && src.holdsAlike(m.Object)
+				if m.Class == Time {
+					own := src.object(ci, h.T1)
+					held = len(m.Object) > 0 && alike(own, m.Object) && !partOfSpan(m.Object, own)
+				}
+				if held || len(m.Object) == 0 && src.words(h.T0, h.T1) == m.Cue {
 					return true
 				}
 			default:
@@ -220,17 +228,30 @@ func (t *Text) even(h Hit) bool {
 // own scope, not an expiry.
 var sessionWords = set(`session investigation review audit incident task work sev sev1 sev2 sev3 outage migration cutover cut-over window maintenance sesion investigacion revision auditoria incidente tarea trabajo migracion ventana`)
 
+// sessionScope reports whether a time limit governs the work itself: its
+// object names a word of sessionWords with nothing before it but a verb
+// of lasting in the present ("while the review runs", "mientras dure la
+// revisión"). A part of the work ("during the first hour of the
+// incident") or a lasting in the past ("mientras duró la revisión") is a
+// limit the rule may not have.
 func (t *Text) sessionScope(ci int, h Hit) bool {
 	if h.Class != Time {
 		return false
 	}
 	for _, w := range t.object(ci, h.T1) {
-		if sessionWords[w] {
+		switch {
+		case sessionWords[w]:
 			return true
+		case !lastingWords[w]:
+			return false
 		}
 	}
 	return false
 }
+
+// lastingWords are the verbs of lasting, in the present, that may stand
+// between a time limit and the work it spans.
+var lastingWords = set(`runs run lasts last continues goes ongoing current dure duren dura duran siga sigan continue continuen`)
 
 // Attributed reports whether the text reports someone else's words: a
 // cue of distance, or an attribution that the subject's source does not
@@ -244,6 +265,34 @@ func (t *Text) Attributed(s *Subject) bool {
 			if !accounted(m, s.Source) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// alike reports whether a word of as is one of bs, or shares its first
+// five letters with one of five letters or more, as holdsAlike does.
+func alike(as, bs []string) bool {
+	for _, a := range as {
+		for _, b := range bs {
+			if a == b || len(a) >= 5 && len(b) >= 5 && a[:5] == b[:5] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// spanParts name a part of a span of time: "the first hour of the
+// incident", "la fase inicial de la revisión".
+var spanParts = set(`first second third last final initial early earlier opening beginning start end half part phase stage hour hours minute minutes day days primera primer primeras primeros segunda segundo ultima ultimo inicial inicio principio comienzo final mitad parte fase etapa hora horas minuto minutos dia dias`)
+
+// partOfSpan reports whether a time limit's object names a part of a span
+// (spanParts) that the source's own limit does not.
+func partOfSpan(object, own []string) bool {
+	for _, w := range object {
+		if spanParts[w] && !alike([]string{w}, own) {
+			return true
 		}
 	}
 	return false
@@ -283,12 +332,32 @@ func (t *Text) label(h Hit) bool {
 
 func (t *Text) modifierHits(ci int, classes []Class) []modifierHit {
 	var out []modifierHit
-	for _, h := range t.hitsOf(ci, classes...) {
-		if h.Class == Question || h.Class == Past && t.reportsAfter(h) || t.insidePredicate(ci, h) || t.even(h) || t.sessionScope(ci, h) || t.label(h) {
+	for _, cj := range []int{t.frame(ci), ci} {
+		if cj < 0 {
 			continue
 		}
-		m := Modifier{Class: h.Class, Sense: h.Sense, Cue: t.words(h.T0, h.T1), Object: t.object(ci, h.T1), Before: t.contentWords(t.clauses[ci].T0, h.T0)}
-		out = append(out, modifierHit{m, h})
+		for _, h := range t.hitsOf(cj, classes...) {
+			if h.Class == Question || h.Class == Past && t.reportsAfter(h) || t.insidePredicate(cj, h) || t.even(h) || t.sessionScope(cj, h) || t.label(h) {
+				continue
+			}
+			m := Modifier{Class: h.Class, Sense: h.Sense, Cue: t.words(h.T0, h.T1), Object: t.object(cj, h.T1), Before: t.contentWords(t.clauses[cj].T0, h.T0)}
+			out = append(out, modifierHit{m, h})
+		}
 	}
 	return out
+}
+
+// frame returns the clause that frames clause ci, or -1: the clause right
+// before it, in its sentence, ending in a colon, when it is too long to be
+// its heading ("best practice while the review runs: don't push"). What
+// modifies a frame modifies what it frames.
+func (t *Text) frame(ci int) int {
+	if ci == 0 {
+		return -1
+	}
+	c, f := t.clauses[ci], t.clauses[ci-1]
+	if c.Heading == ci-1 || f.Sent != c.Sent || !endsAtColon(t.toks, &f) {
+		return -1
+	}
+	return ci - 1
 }

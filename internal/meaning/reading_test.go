@@ -227,3 +227,25 @@ func indexOf(s, sub string) int {
 	}
 	return -1
 }
+
+// TestReadRuleTimeAndFrame reads the time a rule is said to last: the
+// work it spans restates it; a part of that work, a lasting told in the
+// past, a limit the source's own limit does not name, and a frame before a
+// colon that downgrades the rule do not.
+func TestReadRuleTimeAndFrame(t *testing.T) {
+	s := RuleSubject([]*regexp.Regexp{re(`(must not|do not|don.t|never|no) (commit|push)`)},
+		"One ground rule from compliance: the auditors sampled the repo at that tag, so you must not commit, push or open PRs against ledger while this review runs. Findings go into the audit notes, nothing else.",
+		[]string{"ledger"})
+	runReads(t, s, []readCase{
+		// faithful
+		{"do not commit or push to ledger while the review runs", Restates},
+		{"no se puede hacer commit ni push a ledger mientras dure la revisión", Restates},
+		{"for the whole review: do not commit or push to ledger", Restates},
+		// the limit moved: a part of the work, a past lasting, another end
+		{"during the first hour of the review, do not commit or push to ledger", Unclear},
+		{"mientras duró la revisión no se podía hacer commit ni push a ledger", Unclear},
+		{"ledger stays as it is until the findings are listed: do not commit or push", Unclear},
+		// a frame too long to be a heading still bears on what it frames
+		{"a best practice while the review runs: do not commit or push to ledger", Unclear},
+	})
+}
