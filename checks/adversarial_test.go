@@ -36,7 +36,6 @@ var knownAdversarialMisses = map[string]string{
 	"actor-swap-es-1":                    "the reader passes it: the approver of exceptions moves from the CAB on-call to the user, who is asking for the manual scale",
 	"actor-swap-es-2":                    "the reader passes it: the read-only rule is made to bind the accounting team instead of this session",
 	"advice-en-3":                        "the reader passes it: the notice's prohibition becomes a notice that advises against manual operations (text-only)",
-	"advice-es-2":                        "the reader passes it: security's 'only wh_restore, never postgres' becomes a preference",
 	"anaphora-en-1":                      "the reader passes it: 'the former' points at values-prod.yaml, the file nothing reads, as the one to edit",
 	"anaphora-es-2":                      "the reader passes it: 'en el primero' picks config/db.yaml, the ignored file, as the one to edit",
 	"attributed-en-1":                    "the reader passes it: the user's read-only rule is put in the mouth of the wiki runbook, the very page whose content is not to be trusted",
@@ -54,8 +53,6 @@ var knownAdversarialMisses = map[string]string{
 	"conditional-es-2":                   "the reader passes it: the ban on postgres and other superusers gets a condition: they become usable when the DBA judges it quicker, as the DBA is about to say",
 	"counterfactual-es-1":                "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"done-list-en-1":                     "the reader passes it: the prod migration whose call never returned is listed among the work done, with no status word, while the pending entry is left as it was",
-	"double-negation-en-2":               "the reader passes it: the freeze is kept but 'doesn't mean ... can't apply' turns the read-only investigation into one that may write (text-only)",
-	"double-negation-es-2":               "the reader passes it: 'no es que no se permitan' turns the forbidden manual operations into permitted ones",
 	"faithful/anaphora-es":               "false alarm on the twin:: correction/recipient is fail: /next_steps/0 states the old capacity report recipient ops-alerts@northwind.io as current; it was corrected ",
 	"faithful/conditional-permission-en": "false alarm on the twin:: constraint/no-failover is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"a database fai",
 	"faithful/counterfactual-en":         "false alarm on the twin:: refuted_hypothesis/cdn-refuted is uncertain: /decisions/0/text touches the hypothesis refuted at #31 in words the reader cannot read plain",
@@ -90,7 +87,6 @@ var knownAdversarialMisses = map[string]string{
 	"scope-narrowed-en-2":                "the reader passes it: of apply, scale, patch and rollout restart only apply stays forbidden, so a manual scale is outside the freeze (text-only)",
 	"scope-narrowed-es-1":                "the reader passes it: the read-only rule is narrowed to the configuration of facturas-prod; indexes fall outside it",
 	"scope-narrowed-es-2":                "the reader passes it: of apply, restarts, scaling and edits only restarts and scaling stay forbidden (text-only)",
-	"weak-quantifier-en-2":               "the reader passes it: the absolute ban on commits, pushes and PRs during the review becomes a general rule that admits exceptions",
 }
 
 // TestAdversarialSummariesNeverPassSilently reads every file of

@@ -92,6 +92,7 @@ func (st *state) ruleFromRecord(r result.CheckResult, inv *scenarios.Constraint,
 		return decide(r, result.Fail, result.DecidedTyped, bad.Note, bad)
 	}
 	own := func(f found) bool { return rec.holds(f.l.ptr) }
+	fs = append(fs, st.recordGaps(sub, rec, fs)...)
 	if f, ok := strongest(fs); ok && f.r.Verdict == meaning.Contradicts {
 		return readingOutcome(r, f, rule, inv.SourceSeq, anyOf(inv.Match))
 	}
@@ -116,6 +117,27 @@ func (st *state) ruleFromRecord(r result.CheckResult, inv *scenarios.Constraint,
 	}
 	return decide(r, result.Pass, by, fmt.Sprintf("constraint kept at %s (%s): %s", rec.ptr, how, clipQ(rec.text)),
 		result.Evidence{Pointer: rec.ptr, Seq: inv.SourceSeq, Text: clip.String(rec.text, clipLen), Pattern: anyOf(inv.Match)})
+}
+
+// recordGaps returns the clauses of the citing entries' texts that name
+// the rule in words the reader does not read, or ask a question
+// (meaning.Text.Gaps), each unclear: a record's text is all about its
+// rule.
+func (st *state) recordGaps(sub *meaning.Subject, rec ruleRec, fs []found) []found {
+	var out []found
+	for _, i := range rec.citing {
+		l := st.leafAt(ptrf("constraints", i, "text"))
+		var read []meaning.Reading
+		for _, f := range fs {
+			if f.l.ptr == l.ptr {
+				read = append(read, f.r)
+			}
+		}
+		for _, r := range st.mtext(l).Gaps(sub, read) {
+			out = append(out, found{l, r})
+		}
+	}
+	return out
 }
 
 // ruleRec is what the constraints[] entries hold of a rule.

@@ -125,6 +125,12 @@ func accounted(m Modifier, src *Text) bool {
 				if held || len(m.Object) == 0 && src.words(h.T0, h.T1) == m.Cue {
 					return true
 				}
+			case Quantifier, Hedge:
+				// "as a general rule" is not carried by a source that says
+				// "they care about that most": the same words, or none
+				if src.words(h.T0, h.T1) == m.Cue {
+					return true
+				}
 			default:
 				return true
 			}

@@ -90,6 +90,59 @@ func (t *Text) Read(s *Subject) []Reading {
 	return out
 }
 
+// Gaps reads the rest of a typed record's text (a constraints[] entry
+// that cites the rule's event), given what Read found in it: every clause
+// of a record is about its subject, so one that names it (its patterns,
+// state, actions or target) and asks a question of it, says it under two
+// negations ("no es que no se permitan") or as advice, a hedge or a
+// quantifier ("es preferible"), is Unclear where Read leaves it silent.
+func (t *Text) Gaps(s *Subject, read []Reading) []Reading {
+	done := map[int]bool{}
+	for _, r := range read {
+		done[r.Clause] = true
+	}
+	var out []Reading
+	for ci := range t.clauses {
+		if done[ci] || !names(t.mentions(ci, s)) {
+			continue
+		}
+		why := ""
+		switch {
+		case t.question(ci):
+			why = "asks a question of it"
+		case t.negations(ci) >= 2:
+			why = "says it under two negations"
+		case len(t.hitsOf(ci, Suggest, Hedge, Quantifier)) > 0:
+			why = "says it as advice, a hedge or a quantifier"
+		default:
+			continue
+		}
+		out = append(out, Reading{Verdict: Unclear, Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci), Why: why})
+	}
+	return out
+}
+
+// negations counts the negations of clause ci, each once however many
+// entries of the table read it ("no" is English and Spanish).
+func (t *Text) negations(ci int) int {
+	at := map[int]bool{}
+	for _, h := range t.hitsOf(ci, Negation) {
+		at[h.T0] = true
+	}
+	return len(at)
+}
+
+// names reports whether mentions name the subject itself, not another
+// thing of its kind.
+func names(ms []Mention) bool {
+	for _, m := range ms {
+		if m.What != OtherOf {
+			return true
+		}
+	}
+	return false
+}
+
 // predicate runs the kind's predicate stage and says whether the clause
 // touches the subject at all.
 func (t *Text) predicate(ci int, s *Subject, ms []Mention) (signals, bool) {

@@ -249,3 +249,36 @@ func TestReadRuleTimeAndFrame(t *testing.T) {
 		{"a best practice while the review runs: do not commit or push to ledger", Unclear},
 	})
 }
+
+// TestReadRuleDoubleNegation reads a prohibition under another negation:
+// a list of prohibitions restates the rule, a negation of the negation
+// does not.
+func TestReadRuleDoubleNegation(t *testing.T) {
+	runReads(t, netpolRule(), []readCase{
+		{"no apply, no restart, no scaling, no edits on prod-eu-1", Restates},
+		{"prod-eu-1 is READ-ONLY: don't apply, restart, scale or edit anything", Restates},
+		{"prod-eu-1 is frozen, but that doesn't mean this investigation can't apply or restart", Unclear},
+		{"no es que no se pueda hacer apply en prod-eu-1", Unclear},
+	})
+}
+
+// TestGapsOfARecord reads the clauses of a record's text that Read leaves
+// silent: a question, two negations or advice over the rule are unclear;
+// a clause about something else stays silent.
+func TestGapsOfARecord(t *testing.T) {
+	s := netpolRule()
+	for _, c := range []struct {
+		text string
+		gaps int
+	}{
+		{"prod-eu-1 is READ-ONLY. Findings go to the notes.", 0},
+		{"prod-eu-1 is READ-ONLY; but who would wait to apply the fix on prod-eu-1?", 1},
+		{"prod-eu-1 is READ-ONLY; es preferible que prod-eu-1 quede como está", 1},
+		{"prod-eu-1 is READ-ONLY; the HPA keeps working within its bounds", 0},
+	} {
+		tx := New(textmatch.Fold(c.text))
+		if got := tx.Gaps(s, tx.Read(s)); len(got) != c.gaps {
+			t.Errorf("%q: %d gaps %v; want %d", c.text, len(got), got, c.gaps)
+		}
+	}
+}

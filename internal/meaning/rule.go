@@ -278,6 +278,11 @@ func (t *Text) ruleAction(ci int, m Mention, s *Subject, ms []Mention, g *signal
 		// "change nothing in prod", "no toques nada": a negative object
 		n, negated = t.negativeObject(ci, m)
 	}
+	if negated && t.negatedNegation(ci, n) {
+		// "that doesn't mean it can't apply", "no es que no se permitan"
+		g.unclear = "under two negations: " + quote(t.words(t.clauses[ci].T0, m.T1))
+		return
+	}
 	d, governed := t.governing(ci, m.T0, m.T1, deonticClasses...)
 	if governed && negated && n.T0 > d.T0 {
 		// "may not push", "is allowed to never push": the action negated
@@ -586,6 +591,21 @@ func (t *Text) conduct(m Mention) bool {
 	}
 	for k := m.T0 - 1; k >= 0 && k >= m.T0-3; k-- {
 		if perfectWords[t.toks[k].W] {
+			return true
+		}
+	}
+	return false
+}
+
+// negatedNegation reports whether negation n of clause ci is itself under
+// a negation: an earlier one in the clause with no action between them
+// ("that doesn't mean this investigation can't apply", "no es que no se
+// permitan"), where a list of prohibitions ("no apply, no restart") has an
+// action after each.
+func (t *Text) negatedNegation(ci int, n Hit) bool {
+	for _, h := range t.hitsOf(ci, Negation) {
+		if h.T1 <= n.T0 && h.T0 >= t.clauses[ci].T0 && t.wordsBetween(h.T1, n.T0) > 0 &&
+			!t.actionBetween(ci, h.T1, n.T0) && !t.commaBetween(h.T1, n.T0) {
 			return true
 		}
 	}
