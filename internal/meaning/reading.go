@@ -103,11 +103,17 @@ func (t *Text) Gaps(s *Subject, read []Reading) []Reading {
 	}
 	var out []Reading
 	for ci := range t.clauses {
-		if done[ci] || !names(t.mentions(ci, s)) {
+		if done[ci] {
 			continue
 		}
 		why := ""
+		if party, ok := t.foreignParty(ci, s.Source); ok {
+			why = "gives it to " + quote(party) + ", whom the source does not name"
+		}
 		switch {
+		case why != "":
+		case !names(t.mentions(ci, s)):
+			continue
 		case t.question(ci):
 			why = "asks a question of it"
 		case t.negations(ci) >= 2:
@@ -237,6 +243,9 @@ func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
 			continue
 		}
 		r.Mods = append(r.Mods, m)
+	}
+	if party, ok := t.foreignParty(ci, s.Source); ok && s.Kind == Rule {
+		r.Mods = append(r.Mods, Modifier{Class: Party, Cue: party})
 	}
 	if g.plan {
 		// "is to be migrated only if staging looks clean": the condition

@@ -100,10 +100,15 @@ func TestReadRule(t *testing.T) {
 // restated with it, and a permission under another condition is unclear.
 func TestReadRuleWithCondition(t *testing.T) {
 	s := RuleSubject([]*regexp.Regexp{re(`(failover|fail over).{0,80}(go-?ahead|approv)`)},
-		"SEV2 declared. Ground rule: no database failover and no cache flush without my explicit go-ahead here in the channel.", nil)
+		"SEV2 declared, I'm incident commander. Ground rule: no database failover and no cache flush without my explicit go-ahead here in the channel.", nil)
 	runReads(t, s, []readCase{
 		{"no database failover without the IC's explicit go-ahead", Restates},
 		{"nada de failover de la base sin el visto bueno explícito del IC", Restates},
+		{"no database failover without the user's explicit go-ahead", Restates},
+		{"no failover of the database without explicit approval from the incident commander", Restates},
+		// the approval handed to another party
+		{"no database failover unless the DB team's explicit go-ahead is given", Unclear},
+		{"nada de failover de la base sin el visto bueno explícito del equipo de bases de datos", Unclear},
 		{"failover the database without asking", Contradicts},
 		{"failover is fine once the dashboards look stable", Unclear},
 	})
@@ -259,6 +264,17 @@ func TestReadRuleDoubleNegation(t *testing.T) {
 		{"prod-eu-1 is READ-ONLY: don't apply, restart, scale or edit anything", Restates},
 		{"prod-eu-1 is frozen, but that doesn't mean this investigation can't apply or restart", Unclear},
 		{"no es que no se pueda hacer apply en prod-eu-1", Unclear},
+	})
+}
+
+// TestReadRuleParty reads a rule given for a party: the session's rule
+// said for someone its source never names is unclear.
+func TestReadRuleParty(t *testing.T) {
+	runReads(t, netpolRule(), []readCase{
+		{"prod-eu-1 is READ-ONLY for this investigation", Restates},
+		{"prod-eu-1 is READ-ONLY for the accounting team", Unclear},
+		{"prod-eu-1 es de solo lectura para el equipo de contabilidad", Unclear},
+		{"prod-eu-1 es de solo lectura para medir y sugerir", Restates},
 	})
 }
 
