@@ -181,3 +181,24 @@ func (t *Text) initials(w string) bool {
 	}
 	return false
 }
+
+// kindNouns name what a target is, not a part of it: "the database of
+// facturas-prod" is all of it.
+var kindNouns = set(`database databases db cluster server host repo repository namespace project service environment instance account branch bucket region system base datos servidor repositorio proyecto servicio entorno instancia cuenta rama sistema`)
+
+// partOf returns the noun of a part of the target a mention names, when
+// the clause says its rule of that part: "la configuración de
+// facturas-prod", "the indexes of facturas-prod". A noun of what the
+// target is (kindNouns), of the work (sessionWords) or one the word table
+// reads (a rule noun, a state) is no part.
+func (t *Text) partOf(m Mention) (string, bool) {
+	k := m.T0 - 1
+	if k < 1 || t.toks[k].W != "de" && t.toks[k].W != "of" {
+		return "", false
+	}
+	w := t.toks[k-1]
+	if !w.Word || w.Value || len(w.W) < 3 || stopWords[w.W] || kindNouns[w.W] || sessionWords[w.W] || len(lex().byFirst[w.W]) > 0 {
+		return "", false
+	}
+	return w.W, true
+}

@@ -202,6 +202,10 @@ func (t *Text) bind(r *Reading, ms []Mention) {
 	for _, m := range ms {
 		switch m.What {
 		case NameOf:
+			if part, ok := t.partOf(m); ok && r.Verdict == Restates {
+				r.Why = fmt.Sprintf("said of %s of the rule's target, not of all of it (%s)", quote(part), r.Why)
+				r.Verdict = Unclear
+			}
 			r.Target = true
 		case OtherOf:
 			if r.Other == "" {

@@ -267,14 +267,19 @@ func TestReadRuleDoubleNegation(t *testing.T) {
 	})
 }
 
-// TestReadRuleParty reads a rule given for a party: the session's rule
-// said for someone its source never names is unclear.
+// TestReadRuleParty reads whom and what a rule is said of: the session's
+// rule said for someone its source never names, or of a part of its
+// target, is unclear.
 func TestReadRuleParty(t *testing.T) {
 	runReads(t, netpolRule(), []readCase{
 		{"prod-eu-1 is READ-ONLY for this investigation", Restates},
 		{"prod-eu-1 is READ-ONLY for the accounting team", Unclear},
 		{"prod-eu-1 es de solo lectura para el equipo de contabilidad", Unclear},
 		{"prod-eu-1 es de solo lectura para medir y sugerir", Restates},
+		// the rule said of a part of its target
+		{"the configuration of prod-eu-1 is READ-ONLY", Unclear},
+		{"la configuración de prod-eu-1 es de solo lectura", Unclear},
+		{"la base de datos de prod-eu-1 es de solo lectura", Restates},
 	})
 }
 
