@@ -158,8 +158,8 @@ func (t *Text) namedClaim(ci int, ms []Mention, s *Subject) signals {
 	if t.oldBelief(ci) {
 		return g
 	}
-	for _, h := range t.hitsOf(ci, Cause, Open, Hedge) {
-		if _, negated := t.negationBefore(ci, h.T0); negated || h.Class == Cause && !t.causeOn(h, first) {
+	for _, h := range t.hitsOf(ci, Cause, Open, Hedge, Comparison) {
+		if _, negated := t.negationBefore(ci, h.T0); negated || h.Class == Cause && !t.causeOn(h, first) || h.Class == Comparison && !t.comparative(ci, h) {
 			continue
 		}
 		g.unclear = "names the hypothesis in other words, with " + string(h.Class) + " " + quote(t.words(h.T0, h.T1))
@@ -340,6 +340,26 @@ func (t *Text) pastCopulaAfter(k int) bool {
 			return true
 		}
 		n++
+	}
+	return false
+}
+
+// thanWords close a comparative: "faster than", "antes que".
+var thanWords = set(`than que`)
+
+// comparative reports whether comparison h is a comparative of two things,
+// more or less of one than of another ("much faster than through
+// Cloudflare", "crece más deprisa que sessionCache.Put"): what the
+// measurement that refuted a hypothesis compared, said in words the
+// reader cannot weigh against it.
+func (t *Text) comparative(ci int, h Hit) bool {
+	if h.Sense != "more" && h.Sense != "less" {
+		return false
+	}
+	for k := h.T1; k < t.clauses[ci].T1 && k <= h.T1+1; k++ {
+		if thanWords[t.toks[k].W] {
+			return true
+		}
 	}
 	return false
 }

@@ -149,6 +149,10 @@ func TestReadClaim(t *testing.T) {
 		{"if the CDN adds the latency, purge the cache first", Unclear},
 		{"la latencia es culpa de Cloudflare", Unclear},
 		{"the cut-over came the same morning as v2.31.0, which caused the latency", Silent},
+		// the refuting measurement compared the other way
+		{"straight to origin, bypassing the CDN, the page comes back much faster than through Cloudflare", Unclear},
+		{"directo al origen, sin pasar por la CDN, la respuesta llega mucho antes que a través de Cloudflare", Unclear},
+		{"straight to origin, bypassing the CDN, the page takes as long as through Cloudflare", Silent},
 	})
 }
 
