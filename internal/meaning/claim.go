@@ -151,6 +151,12 @@ func (t *Text) namedClaim(ci int, ms []Mention, s *Subject) signals {
 	if len(names) < 2 && !(other && len(names) == 1) {
 		return g
 	}
+	if h, ok := t.inSentence(ci, Retract); ok && t.retractPlanned(h) {
+		// "before the queries, rule out Cloudflare's cache misses as the
+		// source": the refutation made a step to take again
+		g.unclear = "names the hypothesis as a step to refute again: " + quote(t.words(h.T0, h.T1))
+		return g
+	}
 	if h, ok := t.inSentence(ci, Retract); ok {
 		g.keep("refuted: "+quote(t.words(h.T0, h.T1)), h)
 		return g

@@ -153,6 +153,9 @@ func TestReadClaim(t *testing.T) {
 		{"straight to origin, bypassing the CDN, the page comes back much faster than through Cloudflare", Unclear},
 		{"directo al origen, sin pasar por la CDN, la respuesta llega mucho antes que a través de Cloudflare", Unclear},
 		{"straight to origin, bypassing the CDN, the page takes as long as through Cloudflare", Silent},
+		// the refuted idea made a step to take again, in other words
+		{"before the queries are looked at, rule out Cloudflare's tiered cache misses as the source of the latency", Unclear},
+		{"antes de tocar las consultas, descartar que la latencia venga de la CDN de Cloudflare", Unclear},
 	})
 }
 

@@ -168,7 +168,11 @@ func (t *Text) clauseMentions(ci int, s *Subject) []Mention {
 		}
 		var best [OppositeOf + 1]int
 		found := false
-		for _, r := range idx[tk.W] {
+		refs := idx[tk.W]
+		if stem, ok := strings.CutSuffix(tk.W, "'s"); ok {
+			refs = append(refs[:len(refs):len(refs)], idx[stem]...) // "Cloudflare's tiered cache"
+		}
+		for _, r := range refs {
 			if n := len(r.words); n > best[r.what] && phraseAt(t.toks, i, c.T1, [][]string{r.words}) > 0 {
 				best[r.what], found = n, true
 			}
@@ -195,7 +199,11 @@ func phraseAt(toks []Token, i, end int, phrases [][]string) int {
 		}
 		ok := true
 		for k, w := range p {
-			ok = ok && toks[i+k].W == w
+			tw := toks[i+k].W
+			if k == len(p)-1 {
+				tw = strings.TrimSuffix(tw, "'s") // a possessive names it too
+			}
+			ok = ok && tw == w
 		}
 		if ok {
 			best = len(p)
