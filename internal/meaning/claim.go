@@ -306,7 +306,8 @@ func (t *Text) retractPlanned(h Hit) bool {
 		return false
 	}
 	w := t.toks[h.T0].W
-	past := pastForm(w) || strings.HasSuffix(w, "en") // "proven wrong"
+	past := pastForm(w) || strings.HasSuffix(w, "en") || // "proven wrong"
+		w == "se" || h.T0 > 0 && t.toks[h.T0-1].W == "se" // "se descartó que …": said done, impersonally
 	if !past && (t.plan(ci, h.T0) || h.T0 > t.clauses[ci].T0 && strings.Contains(",;:", t.toks[h.T0-1].W)) {
 		return true // "before X, rule out …"
 	}
