@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/compact-eval/compact-eval/summary"
@@ -82,4 +83,38 @@ func BenchmarkChecks(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "summaries/s")
 	b.ReportMetric(float64(tokens.Default().Count(string(raw))), "summary-tokens")
+}
+
+// BenchmarkEachCheck runs each check of Run alone on the input of
+// BenchmarkChecks, with a fresh per-summary memo each time: its figure is
+// what the check costs when no other check has read the summary first
+// (the work checks share is counted in each that needs it).
+//
+//	go test -run=^$ -bench=BenchmarkEachCheck -cpu=1 ./checks
+func BenchmarkEachCheck(b *testing.B) {
+	sc := benchScenario()
+	cut := 480
+	in := &Input{Scenario: sc, Gen: genAt(sc, cut, false), Raw: mustJSON(b, benchSummary(cut))}
+	Run(in) // warm the per-scenario cache
+	type named struct {
+		name string
+		c    Check
+	}
+	var all []named
+	for _, c := range Structural {
+		all = append(all, named{fmt.Sprintf("%T", c), c})
+	}
+	for _, inv := range sc.Invariants {
+		all = append(all, named{inv.Type() + "/" + inv.InvariantID(), ForInvariant(inv)})
+	}
+	for _, n := range all {
+		b.Run(strings.TrimPrefix(n.name, "checks."), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cp := *in
+				cp.memo = &memo{}
+				n.c.Check(&cp)
+			}
+		})
+	}
 }
