@@ -57,6 +57,22 @@ func tokenize(s string) []Token {
 	return out
 }
 
+// EachWord calls f with each word of s, in order, as tokenize's word
+// tokens hold it (Token.W), without building the tokens: a caller that
+// only needs a text's words (an index of them) skips the rest of New.
+func EachWord(s string, f func(w string)) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !wordRune(r) {
+			i += n
+			continue
+		}
+		j := wordEnd(s, i)
+		f(lowerWord(s[i:j]))
+		i = j
+	}
+}
+
 // wordEnd is the end of the word that starts at i: letters and digits,
 // and runs of joiners with a letter or digit on both sides (config/*.yaml).
 func wordEnd(s string, i int) int {
@@ -87,11 +103,18 @@ func wordEnd(s string, i int) int {
 }
 
 func wordToken(s string, a, b int) Token {
-	w := strings.ToLower(s[a:b])
+	w := lowerWord(s[a:b])
+	return Token{A: a, B: b, W: w, Word: true, Value: isValue(w)}
+}
+
+// lowerWord is a word as a token holds it: lower-cased, a typographic
+// apostrophe as '.
+func lowerWord(w string) string {
+	w = strings.ToLower(w)
 	if strings.ContainsRune(w, '’') {
 		w = strings.ReplaceAll(w, "’", "'")
 	}
-	return Token{A: a, B: b, W: w, Word: true, Value: isValue(w)}
+	return w
 }
 
 // isValue reports whether a word is a value rather than a word of prose:
