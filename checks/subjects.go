@@ -64,11 +64,16 @@ func sourceText(folded string) *meaning.Text {
 	return meaning.New(folded)
 }
 
-// texts caches the reader's view of each leaf of a summary.
+// texts caches the reader's view of each leaf of a summary: the words of
+// every leaf, indexed once; a leaf's *meaning.Text, built the first time a
+// check reads that leaf (most leaves are never read: readAcross reads only
+// those whose words may bind a clause to its subject).
 type texts struct {
 	once  sync.Once
-	byLef []*meaning.Text
 	words map[string][]int // a word of the leaves -> the leaves holding it
+
+	mu    sync.Mutex
+	byLef []*meaning.Text // by leaf index; nil until read
 }
 
 // mtext returns the reader's view of leaf l (its folded text).
@@ -76,22 +81,36 @@ func (st *state) mtext(l leaf) *meaning.Text {
 	if !st.own(l) {
 		return meaning.New(l.folded)
 	}
-	st.index()
-	return st.mtexts.byLef[l.i-1]
+	m := &st.mtexts
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byLef == nil {
+		m.byLef = make([]*meaning.Text, len(st.leaves))
+	}
+	if m.byLef[l.i-1] == nil {
+		m.byLef[l.i-1] = meaning.New(l.folded)
+	}
+	return m.byLef[l.i-1]
 }
 
-// index reads every leaf once and indexes its words.
+// index indexes the words of every leaf once. An ASCII leaf's words are
+// read from its lower-cased copy (the same words, already lower-cased:
+// meaning.FuzzEachWord), so most need no copy of their own.
 func (st *state) index() {
 	st.mtexts.once.Do(func() {
-		st.mtexts.byLef = make([]*meaning.Text, len(st.leaves))
-		st.mtexts.words = map[string][]int{}
+		words := make(map[string][]int, 4*len(st.leaves))
 		for i, l := range st.leaves {
-			t := meaning.New(l.folded)
-			st.mtexts.byLef[i] = t
-			for _, w := range t.WordSet() {
-				st.mtexts.words[w] = append(st.mtexts.words[w], i)
+			text := l.folded
+			if l.ascii {
+				text = l.lower
 			}
+			meaning.EachWord(text, func(w string) {
+				if at := words[w]; len(at) == 0 || at[len(at)-1] != i {
+					words[w] = append(at, i)
+				}
+			})
 		}
+		st.mtexts.words = words
 	})
 }
 
