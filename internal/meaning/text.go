@@ -2,7 +2,10 @@ package meaning
 
 import (
 	"regexp"
+	"strings"
 	"sync"
+
+	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
 
 // Text is one field of a summary (or one event), tokenized and cut into
@@ -18,6 +21,9 @@ type Text struct {
 
 	mu   sync.Mutex
 	hits [][]Hit // by clause; nil until found
+	// lower is the text lower-cased when that is ASCII ("" otherwise),
+	// made on first use.
+	lower *string
 }
 
 // Hit is a phrase of the word table found in a text: its class and
@@ -145,6 +151,9 @@ func (t *Text) matchesIn(ci int, re *regexp.Regexp) [][]int {
 	for k := ci - 1; k >= 0 && t.clauses[k].Sent == c.Sent; k-- {
 		a = t.clauses[k].A
 	}
+	if t.cannotMatch(re, a, b) {
+		return nil
+	}
 	var out [][]int
 	for _, m := range re.FindAllStringIndex(t.s[a:b], -1) {
 		start, end := a+m[0], a+m[1]
@@ -154,6 +163,23 @@ func (t *Text) matchesIn(ci int, re *regexp.Regexp) [][]int {
 		out = append(out, []int{max(start, c.A), end})
 	}
 	return out
+}
+
+// cannotMatch reports whether re cannot match in bytes a to b of the
+// text: the text is ASCII and that stretch of it, lower-cased, holds none
+// of what every match needs (textmatch.Need), so the regexp need not run.
+func (t *Text) cannotMatch(re *regexp.Regexp, a, b int) bool {
+	t.mu.Lock()
+	if t.lower == nil {
+		low := strings.ToLower(t.s)
+		if !textmatch.IsASCII(low) || len(low) != len(t.s) {
+			low = ""
+		}
+		t.lower = &low
+	}
+	low := *t.lower
+	t.mu.Unlock()
+	return low != "" && !textmatch.MayMatchASCII(re, low[a:b])
 }
 
 // tokenRange returns the tokens of clause ci that bytes a to b overlap.
