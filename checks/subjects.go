@@ -95,7 +95,7 @@ func (st *state) mtext(l leaf) *meaning.Text {
 
 // index indexes the words of every leaf once. An ASCII leaf's words are
 // read from its lower-cased copy (the same words, already lower-cased:
-// meaning.FuzzEachWord), so most need no copy of their own.
+// meaning.FuzzWordSeq), so most need no copy of their own.
 func (st *state) index() {
 	st.mtexts.once.Do(func() {
 		words := make(map[string][]int, 4*len(st.leaves))
@@ -104,11 +104,11 @@ func (st *state) index() {
 			if l.ascii {
 				text = l.lower
 			}
-			meaning.EachWord(text, func(w string) {
+			for w := range meaning.WordSeq(text) {
 				if at := words[w]; len(at) == 0 || at[len(at)-1] != i {
 					words[w] = append(at, i)
 				}
-			})
+			}
 		}
 		st.mtexts.words = words
 	})

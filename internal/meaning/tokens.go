@@ -1,6 +1,7 @@
 package meaning
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -30,7 +31,29 @@ func joiner(r rune) bool {
 	return false
 }
 
-func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+func wordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// asciiWord is wordRune of each ASCII character, looked up rather than
+// asked of the unicode tables at every byte.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for r := range rune(utf8.RuneSelf) {
+		t[r] = unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	return t
+}()
+
+// runeAt decodes the character at s[i], an ASCII byte without the decoder.
+func runeAt(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
+}
 
 // tokenize cuts s into tokens: words (letters and digits, held together
 // by joiners between two of them) and single marks; spaces are dropped,
@@ -38,7 +61,7 @@ func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 func tokenize(s string) []Token {
 	out := make([]Token, 0, len(s)/5+1)
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+		r, n := runeAt(s, i)
 		switch {
 		case r == '\n':
 			out = append(out, Token{A: i, B: i + 1, W: "\n"})
@@ -57,19 +80,23 @@ func tokenize(s string) []Token {
 	return out
 }
 
-// EachWord calls f with each word of s, in order, as tokenize's word
-// tokens hold it (Token.W), without building the tokens: a caller that
-// only needs a text's words (an index of them) skips the rest of New.
-func EachWord(s string, f func(w string)) {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !wordRune(r) {
-			i += n
-			continue
+// WordSeq yields each word of s, in order, as tokenize's word tokens hold
+// it (Token.W), without building the tokens: a caller that only looks for
+// a text's words skips the rest of New.
+func WordSeq(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; i < len(s); {
+			r, n := runeAt(s, i)
+			if !wordRune(r) {
+				i += n
+				continue
+			}
+			j := wordEnd(s, i)
+			if !yield(lowerWord(s[i:j])) {
+				return
+			}
+			i = j
 		}
-		j := wordEnd(s, i)
-		f(lowerWord(s[i:j]))
-		i = j
 	}
 }
 
@@ -78,14 +105,14 @@ func EachWord(s string, f func(w string)) {
 func wordEnd(s string, i int) int {
 	j := i
 	for j < len(s) {
-		r, n := utf8.DecodeRuneInString(s[j:])
+		r, n := runeAt(s, j)
 		if wordRune(r) {
 			j += n
 			continue
 		}
 		k := j
 		for k < len(s) {
-			r, n := utf8.DecodeRuneInString(s[k:])
+			r, n := runeAt(s, k)
 			if !joiner(r) {
 				break
 			}
@@ -110,6 +137,15 @@ func wordToken(s string, a, b int) Token {
 // lowerWord is a word as a token holds it: lower-cased, a typographic
 // apostrophe as '.
 func lowerWord(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return lowerWordSlow(w)
+		}
+	}
+	return w // lower-case ASCII: as it is
+}
+
+func lowerWordSlow(w string) string {
 	w = strings.ToLower(w)
 	if strings.ContainsRune(w, '’') {
 		w = strings.ReplaceAll(w, "’", "'")

@@ -7,10 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzEachWord: EachWord yields exactly the words of tokenize's word
+// FuzzWordSeq: WordSeq yields exactly the words of tokenize's word
 // tokens, in order; on ASCII text, lower-casing the text first changes
 // none of them (checks index a leaf's lower-cased copy).
-func FuzzEachWord(f *testing.F) {
+func FuzzWordSeq(f *testing.F) {
 	for _, s := range []string{
 		"READ-ONLY investigation: prod-eu-1 is under a change freeze until Friday 18:00 UTC",
 		"config/*.yaml and db.yml — l’équipe n’a RIEN changé", "İstanbul K ſ ǅ", "a--b c-/d e.", "",
@@ -26,21 +26,17 @@ func FuzzEachWord(f *testing.F) {
 			}
 		}
 		if got := eachWord(s); !slices.Equal(got, want) {
-			t.Fatalf("EachWord(%q) = %q, tokenize has %q", s, got, want)
+			t.Fatalf("WordSeq(%q) = %q, tokenize has %q", s, got, want)
 		}
 		if isASCII(s) {
 			if got := eachWord(strings.ToLower(s)); !slices.Equal(got, want) {
-				t.Fatalf("EachWord(lower %q) = %q, tokenize has %q", s, got, want)
+				t.Fatalf("WordSeq(lower %q) = %q, tokenize has %q", s, got, want)
 			}
 		}
 	})
 }
 
-func eachWord(s string) []string {
-	var out []string
-	EachWord(s, func(w string) { out = append(out, w) })
-	return out
-}
+func eachWord(s string) []string { return slices.Collect(WordSeq(s)) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
