@@ -69,8 +69,14 @@ func sourceText(folded string) *meaning.Text {
 // check reads that leaf (most leaves are never read: readAcross reads only
 // those whose words may bind a clause to its subject).
 type texts struct {
-	once  sync.Once
-	words map[string][]int // a word of the leaves -> the leaves holding it
+	once sync.Once
+	// the leaves holding a word: wordID[w] is its id, and the leaves are a
+	// list threaded through held, from held[wordAt[id]] by next (last leaf
+	// first); one map and two slices, where a slice per word cost an
+	// allocation each
+	wordID map[string]int32
+	wordAt []int32
+	held   []heldBy
 
 	mu    sync.Mutex
 	byLef []*meaning.Text // by leaf index; nil until read
@@ -93,25 +99,53 @@ func (st *state) mtext(l leaf) *meaning.Text {
 	return m.byLef[l.i-1]
 }
 
+// heldBy is a leaf holding a word, and the index in texts.held of the
+// leaf before it holding the same word (-1: none).
+type heldBy struct{ leaf, next int32 }
+
 // index indexes the words of every leaf once. An ASCII leaf's words are
 // read from its lower-cased copy (the same words, already lower-cased:
 // meaning.FuzzWordSeq), so most need no copy of their own.
 func (st *state) index() {
-	st.mtexts.once.Do(func() {
-		words := make(map[string][]int, 4*len(st.leaves))
+	m := &st.mtexts
+	m.once.Do(func() {
+		n := 0
+		for _, l := range st.leaves {
+			n += len(l.folded)
+		}
+		m.wordID = make(map[string]int32, 4*len(st.leaves))
+		m.held = make([]heldBy, 0, n/6) // a word and a space: six bytes or more, mostly
 		for i, l := range st.leaves {
 			text := l.folded
 			if l.ascii {
 				text = l.lower
 			}
 			for w := range meaning.WordSeq(text) {
-				if at := words[w]; len(at) == 0 || at[len(at)-1] != i {
-					words[w] = append(at, i)
+				id, ok := m.wordID[w]
+				if !ok {
+					id = int32(len(m.wordAt))
+					m.wordID[w] = id
+					m.wordAt = append(m.wordAt, -1)
+				}
+				if at := m.wordAt[id]; at < 0 || m.held[at].leaf != int32(i) {
+					m.held = append(m.held, heldBy{int32(i), at})
+					m.wordAt[id] = int32(len(m.held) - 1)
 				}
 			}
 		}
-		st.mtexts.words = words
 	})
+}
+
+// markHolding sets may[i] for each leaf i that holds word w.
+func (st *state) markHolding(w string, may []bool) {
+	m := &st.mtexts
+	id, ok := m.wordID[w]
+	if !ok {
+		return
+	}
+	for at := m.wordAt[id]; at >= 0; at = m.held[at].next {
+		may[m.held[at].leaf] = true
+	}
 }
 
 // found is a clause of a leaf that touches a subject, with its reading.
@@ -124,17 +158,15 @@ type found struct {
 // pattern may match or that holds a word that binds a clause to it.
 func (st *state) readAcross(sub *meaning.Subject, patterns []string, segs [][]leaf) []found {
 	st.index()
-	may := map[int]bool{}
+	may := make([]bool, len(st.leaves))
 	for _, w := range sub.Triggers() {
-		for _, i := range st.mtexts.words[w] {
-			may[i] = true
-		}
+		st.markHolding(w, may)
 	}
 	fs := st.filters(patterns)
 	var out []found
 	for _, seg := range segs {
 		for _, l := range seg {
-			if !may[l.i-1] && !st.mayMatchAny(fs, l) {
+			if !(l.i > 0 && l.i <= len(may) && may[l.i-1]) && !st.mayMatchAny(fs, l) {
 				continue
 			}
 			for _, r := range st.mtext(l).Read(sub) {
