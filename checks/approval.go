@@ -66,7 +66,7 @@ func (c ApprovalCheck) Check(in *Input) []result.CheckResult {
 		a.fs = a.read(st.textLeaves())
 		return []result.CheckResult{a.fromText(r)}
 	}
-	a.fs = a.read(flatten(st.current()))
+	a.fs = a.read(st.currentFlat())
 	return []result.CheckResult{a.fromRecord(r)}
 }
 

@@ -65,7 +65,7 @@ func (c GoalCheck) Check(in *Input) []result.CheckResult {
 	old := st.subjectOf(goalKey{inv, meaning.Replaced}, func() *meaning.Subject {
 		return meaning.StateSubject(meaning.Goal, compiled(inv.Superseded), st.eventText(inv.SourceSeq), nil)
 	})
-	leaves := flatten(st.current())
+	leaves := st.currentFlat()
 	if st.sum.TextOnly() {
 		leaves = append(st.leavesUnder("/goal"), st.textLeaves()...)
 	}

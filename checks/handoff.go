@@ -73,7 +73,7 @@ func (c HandoffCheck) Check(in *Input) []result.CheckResult {
 	h := &handoffCase{st: st, inv: inv, typed: !st.sum.TextOnly()}
 	leaves := st.textLeaves()
 	if h.typed {
-		leaves = flatten(st.current())
+		leaves = st.currentFlat()
 		h.record()
 	} else {
 		h.prose()

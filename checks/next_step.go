@@ -92,7 +92,7 @@ func (c NextStepCheck) Check(in *Input) []result.CheckResult {
 		}
 	}
 	var others []leaf
-	for _, l := range flatten(st.current()) {
+	for _, l := range st.currentFlat() {
 		if fieldOf(l.ptr) != "next_steps" {
 			others = append(others, l)
 		}

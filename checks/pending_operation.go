@@ -177,7 +177,14 @@ func (d *scenarioData) isCallEvent(seq int) bool {
 
 // flatten joins segments of leaves into one list.
 func flatten(segs [][]leaf) []leaf {
-	var out []leaf
+	n := 0
+	for _, s := range segs {
+		n += len(s)
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]leaf, 0, n)
 	for _, s := range segs {
 		out = append(out, s...)
 	}

@@ -40,6 +40,17 @@ func (st *state) current() [][]leaf {
 	return st.currentLeaves
 }
 
+// currentFlat is current() joined into one list, once per summary;
+// callers must not modify it (its capacity is its length, so an append
+// copies).
+func (st *state) currentFlat() []leaf {
+	st.currentFlatOnce.Do(func() {
+		f := flatten(st.current())
+		st.currentFlatLeaves = f[:len(f):len(f)]
+	})
+	return st.currentFlatLeaves
+}
+
 // currentOutsideHypotheses is current() without the hypotheses fields,
 // computed once per summary; callers must not modify it.
 func (st *state) currentOutsideHypotheses() [][]leaf {

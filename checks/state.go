@@ -45,6 +45,9 @@ type state struct {
 	// currentLeaves are the leaves without corrections[].supersedes.
 	currentOnce   sync.Once
 	currentLeaves [][]leaf
+	// currentFlat is currentLeaves in one list.
+	currentFlatOnce   sync.Once
+	currentFlatLeaves []leaf
 	// filterOf caches filters by pattern; asciiLower joins the lower
 	// text of the ASCII leaves.
 	filterMu   sync.Mutex
