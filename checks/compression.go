@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"strings"
 	"sync"
 	"unicode"
@@ -121,46 +122,81 @@ func recordedHere(in *Input, st *state) (*scenarios.RecordedCompaction, bool) {
 // hasContent reports whether some string of s the agent reads (every
 // field but extensions) holds a letter or a digit.
 func hasContent(s *summary.Summary) bool {
-	strs := []string{s.Goal, s.Text}
-	for _, x := range s.Constraints {
-		strs = append(strs, x.Text, x.Target, x.Scope, x.Condition, x.Expires)
-	}
-	for _, x := range s.Decisions {
-		strs = append(strs, x.Text)
-	}
-	for _, x := range s.Verified {
-		strs = append(strs, x.Claim)
-	}
-	for _, x := range s.Hypotheses {
-		strs = append(strs, x.Claim)
-	}
-	for _, x := range s.Pending {
-		strs = append(strs, x.OpID, x.Description)
-	}
-	for _, x := range s.Artifacts {
-		strs = append(strs, x.Path, x.Digest)
-	}
-	for _, x := range s.Corrections {
-		strs = append(strs, x.Subject, x.Value, x.Supersedes)
-	}
-	for _, x := range s.Errors {
-		strs = append(strs, x.Text, x.Resolution)
-	}
-	for _, x := range s.Approvals {
-		strs = append(strs, x.Text, x.Approver, x.Scope, x.Resource, x.Expires)
-	}
-	if h := s.Handoff; h != nil {
-		strs = append(strs, h.PreviousSession, h.Reason)
-		strs = append(strs, h.ApprovedArtifacts...)
-		strs = append(strs, h.Unresolved...)
-	}
-	strs = append(strs, s.NextSteps...)
-	for _, x := range strs {
+	for x := range readStrings(s) {
 		if strings.IndexFunc(x, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// readStrings yields every string of s the agent reads (every field but
+// extensions), without collecting them.
+func readStrings(s *summary.Summary) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		all := func(xs ...string) bool {
+			for _, x := range xs {
+				if !yield(x) {
+					return false
+				}
+			}
+			return true
+		}
+		if !all(s.Goal, s.Text) {
+			return
+		}
+		for _, x := range s.Constraints {
+			if !all(x.Text, x.Target, x.Scope, x.Condition, x.Expires) {
+				return
+			}
+		}
+		for _, x := range s.Decisions {
+			if !all(x.Text) {
+				return
+			}
+		}
+		for _, x := range s.Verified {
+			if !all(x.Claim) {
+				return
+			}
+		}
+		for _, x := range s.Hypotheses {
+			if !all(x.Claim) {
+				return
+			}
+		}
+		for _, x := range s.Pending {
+			if !all(x.OpID, x.Description) {
+				return
+			}
+		}
+		for _, x := range s.Artifacts {
+			if !all(x.Path, x.Digest) {
+				return
+			}
+		}
+		for _, x := range s.Corrections {
+			if !all(x.Subject, x.Value, x.Supersedes) {
+				return
+			}
+		}
+		for _, x := range s.Errors {
+			if !all(x.Text, x.Resolution) {
+				return
+			}
+		}
+		for _, x := range s.Approvals {
+			if !all(x.Text, x.Approver, x.Scope, x.Resource, x.Expires) {
+				return
+			}
+		}
+		if h := s.Handoff; h != nil {
+			if !all(h.PreviousSession, h.Reason) || !all(h.ApprovedArtifacts...) || !all(h.Unresolved...) {
+				return
+			}
+		}
+		all(s.NextSteps...)
+	}
 }
 
 // compactBufs are buffers for compactJSON, reused across summaries.
