@@ -116,16 +116,31 @@ func findHits(toks []Token, from, to int, out []Hit) []Hit {
 // a hit that lies inside a longer hit of want ("no" inside "no need to",
 // "ruled out" inside "not ruled out").
 func (t *Text) hitsOf(ci int, want ...Class) []Hit {
-	var in []Hit
-	for _, h := range t.hitsIn(ci) {
+	all := t.hitsIn(ci)
+	wanted := func(h Hit) bool {
 		for _, w := range want {
 			if h.Class == w {
-				in = append(in, h)
-				break
+				return true
 			}
 		}
+		return false
 	}
-	out := in[:0:0]
+	n := 0
+	for _, h := range all {
+		if wanted(h) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	buf := make([]Hit, 2*n) // in, then out: one allocation
+	in, out := buf[:0:n], buf[n:n]
+	for _, h := range all {
+		if wanted(h) {
+			in = append(in, h)
+		}
+	}
 	for i, h := range in {
 		inside := false
 		for j, o := range in {
