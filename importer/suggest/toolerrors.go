@@ -94,8 +94,9 @@ func valueTokens(args string) []string {
 }
 
 // call notes a tool call, and when it retries a failed call with one value
-// replaced by a similar one, records the correction.
-func (s *Scanner) call(idx int, name, args string) {
+// replaced by a similar one, records the correction. A structured call's
+// retries are read by their arguments instead (retries.go).
+func (s *Scanner) call(idx int, name, args string, structured bool) {
 	c := lastCall{idx: idx, name: name, tokens: valueTokens(args), lists: listsFiles(name, args)}
 	if len(s.commands) < maxCommands {
 		s.commands[strings.ToLower(name)] = true
@@ -103,7 +104,9 @@ func (s *Scanner) call(idx int, name, args string) {
 			s.commands[strings.ToLower(m[1])] = true
 		}
 	}
-	if f := s.failed; f != nil {
+	if f := s.failed; f != nil && structured && f.call.name == name {
+		s.failed = nil
+	} else if f != nil {
 		f.calls++
 		if f.call.name == name {
 			s.failed = nil
