@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/compact-eval/compact-eval/internal/lazyre"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
 
@@ -336,10 +337,26 @@ func firstLine(text string) string {
 
 // settling is a correction whose values the calls after it give.
 type settling struct {
-	corr      int // index in Scanner.corrections
+	corr      int // index in Scanner.corrections; -1 for a turn that is one only if they do
 	calls     int // structured calls since the correction
 	tool, key string
 	old       string
+	idx       int    // with corr -1: the user turn
+	text      string // and its words
+}
+
+// A turn with a weaker marker ("I actually live in Princeton …", "I
+// provided the wrong reservation ID") is a correction only when the calls
+// after it replace one argument: the link the marker alone does not make.
+var weakCorrectionRE = lazyre.New(`(?i)\b(?:actually|wrong|mistaken|by mistake|en realidad|equivocad[oa])\b`)
+
+// settleIfCalled arms the rule for a user turn that holds a weak marker
+// and made no correction.
+func (s *Scanner) settleIfCalled(idx int, text string) {
+	if !weakCorrectionRE.MatchString(text) {
+		return
+	}
+	s.settle = &settling{corr: -1, idx: idx, text: strings.Join(strings.Fields(text), " ")}
 }
 
 // maxToolsRemembered bounds the tools whose last call is remembered.
@@ -389,8 +406,17 @@ func (s *Scanner) settleResult(name string, args structArgs) {
 	if st == nil || st.tool != name {
 		return
 	}
-	if v, ok := scalar(args[st.key]); ok && v != st.old {
-		c := &s.corrections[st.corr]
-		c.Old, c.New, c.Subject = st.old, v, st.key
+	v, ok := scalar(args[st.key])
+	if !ok || v == st.old || !valueShaped(v) || !valueShaped(st.old) {
+		return
 	}
+	if st.corr < 0 {
+		if len(s.corrections) >= maxCorrections {
+			return
+		}
+		s.corrections = append(s.corrections, Correction{Idx: st.idx, Text: st.text})
+		st.corr = len(s.corrections) - 1
+	}
+	c := &s.corrections[st.corr]
+	c.Old, c.New, c.Subject = st.old, v, st.key
 }

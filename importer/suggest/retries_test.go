@@ -199,11 +199,36 @@ func TestCorrectionSettledByCalls(t *testing.T) {
 			old: "TODO(author): the value or plan it replaces", new: "look at other airports",
 		},
 		{
+			name: "a weaker marker, a correction because the calls after it replace one argument",
+			events: []Event{userRec("Look up my account."), callRec("get_account", `{"account_id": "acc_4411"}`), statusRec(1, "ok", "{}"),
+				userRec("Sorry, that was the wrong account; the Madrid one is mine."),
+				callRec("get_account", `{"account_id": "acc_9902"}`), statusRec(4, "ok", "{}")},
+			old: "acc_4411", new: "acc_9902",
+		},
+		{
 			name: "near miss: a value correction keeps its own values",
 			events: []Event{userRec("Book it."), search("PHL"), statusRec(1, "ok", "[]"),
 				userRec("Use eu-west-1, not eu-central-1."), search("EWR"), statusRec(4, "ok", "[]")},
 			old: "eu-central-1", new: "eu-west-1",
 		},
+	}
+	for _, tc := range []struct {
+		name   string
+		events []Event
+	}{
+		{"a weaker marker and the same call again: no correction", []Event{userRec("Look up my account."),
+			callRec("get_account", `{"account_id": "acc_4411"}`), statusRec(1, "ok", "{}"),
+			userRec("Something went wrong, I actually saw an error."), callRec("get_account", `{"account_id": "acc_4411"}`), statusRec(4, "ok", "{}")}},
+		{"a weaker marker and another call: no correction", []Event{userRec("Look up my account."),
+			callRec("get_account", `{"account_id": "acc_4411"}`), statusRec(1, "ok", "{}"),
+			userRec("I actually want the invoices."), callRec("list_invoices", `{"account_id": "acc_4411"}`), statusRec(4, "ok", "[]")}},
+		{"a weaker marker and a call changing two arguments: no correction", []Event{userRec("Look up my account."),
+			callRec("get_account", `{"account_id": "acc_4411", "region": "eu"}`), statusRec(1, "ok", "{}"),
+			userRec("That was the wrong one."), callRec("get_account", `{"account_id": "acc_9902", "region": "us"}`), statusRec(4, "ok", "{}")}},
+	} {
+		if cs := scan(tc.events...).Corrections(); len(cs) != 0 {
+			t.Errorf("%s: corrections %+v, want none", tc.name, cs)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -281,6 +281,8 @@ func (s *Scanner) Add(idx int, e Event) {
 				s.correction(idx, text, s.interrupted)
 				if len(s.corrections) > n {
 					s.settleFrom(n)
+				} else {
+					s.settleIfCalled(idx, text)
 				}
 			}
 		}
