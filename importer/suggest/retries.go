@@ -272,15 +272,7 @@ func settledAt(ch *retryChain, key, settled string, fixIdx int) int {
 // value (at), where the session replaced the old one; Text is the old
 // value's error.
 func (s *Scanner) settledCorrection(try *chainCall, at int, subject, old, new string) {
-	if len(s.corrections) >= maxCorrections {
-		return
-	}
-	key := "r:" + strings.ToLower(old) + "\x00" + strings.ToLower(new)
-	if s.seen[key] {
-		return
-	}
-	s.seen[key] = true
-	s.corrections = append(s.corrections, Correction{Idx: at, Old: old, New: new, Text: try.errLine, ByTool: true, Subject: subject, ErrIdx: try.errIdx})
+	s.addCorrection(Correction{Idx: at, Old: old, New: new, Text: try.errLine, ByTool: true, Subject: subject, ErrIdx: try.errIdx})
 }
 
 // maxStems bounds the alternatives of an attempt's pattern.

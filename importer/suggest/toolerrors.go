@@ -194,15 +194,21 @@ func similarValue(a, b string) bool {
 }
 
 func (s *Scanner) toolCorrection(f *failedCall, old, new string) {
+	s.addCorrection(Correction{Idx: f.resultIdx, Old: old, New: new, Text: f.line, ByTool: true})
+}
+
+// addCorrection records c unless the cap is reached or the same values
+// were corrected before.
+func (s *Scanner) addCorrection(c Correction) {
 	if len(s.corrections) >= maxCorrections {
 		return
 	}
-	key := "r:" + strings.ToLower(old) + "\x00" + strings.ToLower(new)
+	key := "r:" + strings.ToLower(c.Old) + "\x00" + strings.ToLower(c.New)
 	if s.seen[key] {
 		return
 	}
 	s.seen[key] = true
-	s.corrections = append(s.corrections, Correction{Idx: f.resultIdx, Old: old, New: new, Text: f.line, ByTool: true})
+	s.corrections = append(s.corrections, c)
 }
 
 // listWords mark a call whose output lists files: a search, a listing, a
