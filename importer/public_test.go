@@ -88,13 +88,16 @@ func labelMatches(inv scenarios.Invariant, l label) bool {
 		return l.kind == "secret" && v.Value == l.text
 	case *scenarios.PendingOperation:
 		return l.kind == "pending" && v.OpID == l.text
+	case *scenarios.NextStep:
+		return l.kind == suggestionClass(inv) && anyAlt(v.Match)
 	}
 	return false
 }
 
 // suggestionClass names the class of a suggestion as the labels do: its
-// type's label kind, and "id" for an artifact suggested as an identifier
-// the task depends on (id "id-N").
+// type's label kind, "id" for an artifact suggested as an identifier
+// the task depends on (id "id-N"), "unfinished" for a next step suggested
+// as a request no call carried out (id "unfinished-N").
 func suggestionClass(inv scenarios.Invariant) string {
 	switch scenarios.Pointer(inv).(type) {
 	case *scenarios.Constraint:
@@ -114,6 +117,10 @@ func suggestionClass(inv scenarios.Invariant) string {
 		return "secret"
 	case *scenarios.PendingOperation:
 		return "pending"
+	case *scenarios.NextStep:
+		if strings.HasPrefix(inv.InvariantID(), "unfinished-") {
+			return "unfinished"
+		}
 	}
 	return string(inv.Type())
 }

@@ -157,14 +157,33 @@ func (b *builder) suggestions() []suggestion {
 			node: with(a.Pattern), with: with, repairs: suggest.RepairPatterns(a.Pattern),
 		})
 	}
+	for i, u := range s.Unfinished() {
+		if seqOf(u.Idx) > b.cut {
+			continue // asked in the tail: no summary covers it
+		}
+		why := fmt.Sprintf("unfinished: the user at seq %d asked to %q and no successful call after it did (%d calls worked after it)", seqOf(u.Idx), shorten(u.Phrase, 60), u.CallsAfter)
+		if u.ReportIdx >= 0 {
+			why = fmt.Sprintf("unfinished: the user at seq %d asked to %q; the assistant at seq %d reported it done (%q) and no successful call did it", seqOf(u.Idx), shorten(u.Phrase, 60), seqOf(u.ReportIdx), shorten(u.Report, 60))
+		}
+		out = append(out, suggestion{
+			why: why + ": a summary must keep it as still to do, never as done",
+			node: mapping("id", str(fmt.Sprintf("unfinished-%d", i+1)), "type", str(result.TypeNextStep),
+				"source_seq", intNode(seqOf(u.Idx)), "match", flowSeq(str(u.Pattern)), "later", flowSeq(str(u.Later))),
+		})
+	}
 	n := 0
 	corrected := map[string]bool{}
 	for _, c := range s.AllCorrections() {
 		corrected[c.Old], corrected[c.New] = true, true
 	}
+	for _, a := range s.Attempts() {
+		for _, v := range a.Values {
+			corrected[v] = true // a value tried and refuted: no id the task depends on
+		}
+	}
 	for _, v := range s.IDs() {
 		if seqOf(v.Idx) > b.cut || corrected[v.Value] {
-			continue // first shown in the tail, or a corrected value the correction keeps
+			continue // first shown in the tail, a corrected value the correction keeps, or one an attempt tried
 		}
 		n++
 		out = append(out, suggestion{
@@ -178,10 +197,23 @@ func (b *builder) suggestions() []suggestion {
 		if c.ByTool {
 			why = fmt.Sprintf("correction: the tool failed at seq %d (%q) and the agent retried with %q for %q", seqOf(c.Idx), shorten(c.Text, 80), c.New, c.Old)
 		}
+		if c.Subject != "" {
+			if seqOf(c.Idx) > b.cut {
+				continue // the value was replaced in the tail: no summary covers it
+			}
+			why = fmt.Sprintf("correction: %s %q failed at seq %d (%q); the call at seq %d tried %q, the value the session settled on (its last successful call's)", c.Subject, c.Old, seqOf(c.ErrIdx), shorten(c.Text, 60), seqOf(c.Idx), c.New)
+			if !c.ByTool {
+				why = fmt.Sprintf("correction: user at seq %d said %q; the calls after it replaced %s %q with %q, the value the session settled on (its last successful call's)", seqOf(c.Idx), shorten(c.Text, 80), c.Subject, c.Old, c.New)
+			}
+		}
+		subject := scenarios.Placeholder + ": what was corrected"
+		if c.Subject != "" {
+			subject = c.Subject
+		}
 		out = append(out, suggestion{
 			why: why,
 			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(result.TypeCorrection),
-				"subject", str(scenarios.Placeholder+": what was corrected"), "old", str(c.Old), "new", str(c.New),
+				"subject", str(subject), "old", str(c.Old), "new", str(c.New),
 				"source_seq", intNode(seqOf(c.Idx))),
 		})
 	}

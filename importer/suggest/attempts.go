@@ -24,10 +24,14 @@ type Attempt struct {
 	Fails           int
 	Signature, Fix  string // what was attempted, and what worked
 	Pattern         string
+	// Values are the values a structured call's attempt tried and that
+	// failed (retries.go); nil for a command's or a file's.
+	Values []string
 }
 
 // maxAttempts bounds the refuted attempts suggested; maxOpenSigs the
-// calls whose result is awaited.
+// calls whose result is awaited. A failure is the result's status, or
+// its text when the tool writes failures as text (toolfailures.txt).
 const (
 	maxAttempts = 4
 	maxOpenSigs = 256
@@ -130,7 +134,7 @@ func (s *Scanner) attemptResult(idx int, e Event) {
 		return
 	}
 	key := cs.name + "\x00" + cs.sig
-	if e.Status != scenarios.StatusOK {
+	if e.Status != scenarios.StatusOK || failsByText(e.Text) {
 		t := s.tried[key]
 		if t == nil {
 			if len(s.tried) >= maxOpenSigs {

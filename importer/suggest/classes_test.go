@@ -66,16 +66,30 @@ func TestToolErrorCorrection(t *testing.T) {
 			want: []Correction{{Idx: 1, Old: "deploy/payments-api", New: "payment-api", Text: `Error from server (NotFound): deployments.apps "payments-api" not found. Did you mean "payment-api"?`, ByTool: true}},
 		},
 		{
-			name: "a chain of retries: only the last value is the correction, the ones between were superseded",
+			// A structured call's retries are read by their arguments
+			// (retries.go): two values that failed before a third worked
+			// are a refuted attempt, no chain of corrections.
+			name: "a chain of a structured call's retries: an attempt, no correction",
 			events: []Event{
 				callRec("update", `{"payment_id": "gift_card_7480005"}`),
-				resultRec("Error: gift card balance is not enough"),
+				statusRec(0, "ok", "Error: gift card balance is not enough"),
 				callRec("update", `{"payment_id": "gift_card_6276644"}`),
-				resultRec("Error: gift card balance is not enough"),
+				statusRec(2, "ok", "Error: gift card balance is not enough"),
 				callRec("update", `{"payment_id": "gift_card_7091239"}`),
-				resultRec("ok"),
+				statusRec(4, "ok", `{"payment_id": "gift_card_7091239"}`),
 			},
-			want: []Correction{{Idx: 3, Old: "gift_card_6276644", New: "gift_card_7091239", Text: "Error: gift card balance is not enough", ByTool: true}},
+		},
+		{
+			name: "a chain of a command's retries: only the last value is the correction, the ones between were superseded",
+			events: []Event{
+				callRec("shell", `{"cmd": "cat /etc/app/config.yaml"}`),
+				resultRec("cat: /etc/app/config.yaml: No such file or directory"),
+				callRec("shell", `{"cmd": "cat /etc/app/config.yml"}`),
+				resultRec("cat: /etc/app/config.yml: No such file or directory"),
+				callRec("shell", `{"cmd": "cat /etc/app/configs.yml"}`),
+				resultRec("port: 8080"),
+			},
+			want: []Correction{{Idx: 3, Old: "/etc/app/config.yml", New: "/etc/app/configs.yml", Text: "cat: /etc/app/config.yml: No such file or directory", ByTool: true}},
 		},
 		{
 			name: "near miss: the retry changes two things",

@@ -62,6 +62,12 @@ type Correction struct {
 	// ByTool marks a correction that a tool's error made (the event at Idx
 	// is the error; Text its line): the agent retried with New for Old.
 	ByTool bool
+	// Subject is what was corrected when the session names it: the
+	// argument a structured call's retries changed ("cabin"); "" when not.
+	Subject string
+	// ErrIdx is the old value's error when Idx is the call that replaced
+	// it (a structured call's retries); 0 when Idx is the error itself.
+	ErrIdx int
 }
 
 // Refuted is an assistant claim (at ClaimIdx) that a later user turn (at
@@ -146,6 +152,18 @@ type Scanner struct {
 	// idByUser are the identifiers a user turn showed.
 	idByUser map[string]bool
 	ids      []ID
+	// structCalls are the structured calls awaiting a result, chains the
+	// failed tries of each tool, lastArgs each tool's last call, settle a
+	// user's correction waiting for the calls that give its values
+	// (retries.go).
+	structCalls map[int]structCall
+	chains      map[string]*retryChain
+	lastArgs    map[string]structArgs
+	settle      *settling
+	// requests are the user's requests the calls after them may carry out,
+	// reports what the agent said it did (unfinished.go).
+	requests []request
+	reqCalls map[int][]string
 }
 
 // maxPushedNames bounds the names kept of what a cap left out, per kind.
@@ -180,6 +198,13 @@ func (s *Scanner) Capped() []Capped {
 			out = append(out, Capped{Kind: k, N: n, Names: s.pushedNames[k]})
 		}
 	}
+	if all := s.unfinished(); len(all) > maxUnfinished {
+		c := Capped{Kind: "unfinished request", N: len(all) - maxUnfinished}
+		for _, u := range all[maxUnfinished:min(len(all), maxUnfinished+maxPushedNames)] {
+			c.Names = append(c.Names, u.Phrase)
+		}
+		out = append(out, c)
+	}
 	if s.artifactsOver > 0 {
 		out = append(out, Capped{Kind: "artifact", N: s.artifactsOver})
 	}
@@ -200,12 +225,16 @@ func (s *Scanner) Add(idx int, e Event) {
 	if e.Kind == Call {
 		s.secretTokens(idx, args)
 		s.touch(idx, e.CallName, args)
-		s.call(idx, e.CallName, args)
+		structured := s.retryCall(idx, e.CallName, e.Args)
+		s.call(idx, e.CallName, args, structured)
+		s.requestCall(idx, e.CallName, e.Args, structured)
 		s.attemptCall(idx, e.CallName, e.Args)
 		s.idUse(idx, args, e.Args)
 	}
 	if e.Kind == Result {
 		s.attemptResult(idx, e)
+		s.retryResult(idx, e, text)
+		s.requestDone(e, text)
 		s.idSight(idx, text, false)
 		s.result(idx, text)
 		if s.last != nil && s.last.lists {
@@ -248,7 +277,13 @@ func (s *Scanner) Add(idx int, e Event) {
 			if denial := s.refutes(idx, text); denial != "" {
 				s.valueCorrection(idx, strings.Replace(text, denial, "", 1))
 			} else {
+				n := len(s.corrections)
 				s.correction(idx, text, s.interrupted)
+				if len(s.corrections) > n {
+					s.settleFrom(n)
+				} else {
+					s.settleIfCalled(idx, text)
+				}
 			}
 		}
 		s.userTurns++
@@ -261,12 +296,14 @@ func (s *Scanner) Add(idx int, e Event) {
 		}
 		s.rules(idx, text, true)
 		s.quantity(idx, text)
+		s.request(idx, text)
 	case scenarios.RoleSystem:
 		text, scope := ownText(e.Role, text)
 		s.scopeRules(idx, scope)
 		s.rules(idx, text, false)
 		s.quantity(idx, text)
 	case scenarios.RoleAssistant:
+		s.report(idx, text)
 		s.selfRefutes(idx, text)
 		s.claim(idx, text)
 	}

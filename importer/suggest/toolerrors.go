@@ -94,8 +94,9 @@ func valueTokens(args string) []string {
 }
 
 // call notes a tool call, and when it retries a failed call with one value
-// replaced by a similar one, records the correction.
-func (s *Scanner) call(idx int, name, args string) {
+// replaced by a similar one, records the correction. A structured call's
+// retries are read by their arguments instead (retries.go).
+func (s *Scanner) call(idx int, name, args string, structured bool) {
 	c := lastCall{idx: idx, name: name, tokens: valueTokens(args), lists: listsFiles(name, args)}
 	if len(s.commands) < maxCommands {
 		s.commands[strings.ToLower(name)] = true
@@ -103,7 +104,9 @@ func (s *Scanner) call(idx int, name, args string) {
 			s.commands[strings.ToLower(m[1])] = true
 		}
 	}
-	if f := s.failed; f != nil {
+	if f := s.failed; f != nil && structured && f.call.name == name {
+		s.failed = nil
+	} else if f != nil {
 		f.calls++
 		if f.call.name == name {
 			s.failed = nil
@@ -191,15 +194,21 @@ func similarValue(a, b string) bool {
 }
 
 func (s *Scanner) toolCorrection(f *failedCall, old, new string) {
+	s.addCorrection(Correction{Idx: f.resultIdx, Old: old, New: new, Text: f.line, ByTool: true})
+}
+
+// addCorrection records c unless the cap is reached or the same values
+// were corrected before.
+func (s *Scanner) addCorrection(c Correction) {
 	if len(s.corrections) >= maxCorrections {
 		return
 	}
-	key := "r:" + strings.ToLower(old) + "\x00" + strings.ToLower(new)
+	key := "r:" + strings.ToLower(c.Old) + "\x00" + strings.ToLower(c.New)
 	if s.seen[key] {
 		return
 	}
 	s.seen[key] = true
-	s.corrections = append(s.corrections, Correction{Idx: f.resultIdx, Old: old, New: new, Text: f.line, ByTool: true})
+	s.corrections = append(s.corrections, c)
 }
 
 // listWords mark a call whose output lists files: a search, a listing, a
