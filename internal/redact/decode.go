@@ -470,7 +470,7 @@ func (sr *searcher) decode(st *stream, mask int) {
 		return
 	}
 	next := decAll
-	sv := survey(st.b, sr.minRun)
+	sv, b85 := survey(st.b, sr.minRun)
 	if mask&decEscapes != 0 && sv&svEscape != 0 {
 		for _, m := range []escMode{escC, escCSS, escQP} {
 			if mayBeEscaped(st.b, m) {
@@ -520,7 +520,7 @@ func (sr *searcher) decode(st *stream, mask int) {
 	}
 	if mask&decBases != 0 {
 		if sv&svBase85 != 0 {
-			sr.base85(st, st.depth == 0 && mask&decJoin == 0, next)
+			sr.base85(st, b85, st.depth == 0 && mask&decJoin == 0, next)
 		}
 		if sv&svNewline != 0 && hasUULine(st.b) {
 			sr.uuencode(st, next)
@@ -661,12 +661,26 @@ var classes = func() (t [256]uint16) {
 
 // survey reads s once and says which decodings may find something in it:
 // ordinary prose triggers few or none, so the search of it costs about one
-// scan.
-func survey(s string, minRun int) int { return surveyOf(s, minRun, true) }
+// scan. With svBase85 it also says where the tokens base85 reads lie: from
+// the start of the first to the start of the last (base85 reads nothing
+// else, and does not read the whole text again to find them).
+func survey(s string, minRun int) (int, b85Range) { return surveyOf(s, minRun, true) }
+
+// b85Range is the start of the first and of the last token of a text that
+// may be base85 (base85Token).
+type b85Range struct{ first, last int }
 
 // surveyOf is survey, reading a plain lower-case word at once when fast
 // is set (TestSurveyFastPath holds the two to the same answer).
-func surveyOf(s string, minRun int, fast bool) int {
+func surveyOf(s string, minRun int, fast bool) (int, b85Range) {
+	b85 := b85Range{first: -1, last: -1}
+	// base85At records that the token starting at start may be base85
+	base85At := func(start int) {
+		if b85.first < 0 {
+			b85.first = start
+		}
+		b85.last = start
+	}
 	min64, min32 := (minRun*4+2)/3, (minRun*8+4)/5
 	// the longest plain word read at once: shorter than any run a
 	// base32, base64 or hex decoding would take
@@ -698,8 +712,106 @@ func surveyOf(s string, minRun int, fast bool) int {
 	var segmarks uint64
 	segnmarks := 0
 	segpunct := false // the segment holds punctuation, marks or not
+	// A segment (of a token, between quotes) shorter than segMax holds no
+	// base32 run, hex run, hex under a shift or key-like run (a quote ends
+	// each); without a capital it holds no base64 run either
+	// (base64Classes and mayBeBase64 need one), and without a capital and
+	// with fewer than two marks it is not base85 on its own (mixedClasses
+	// needs one, two kinds of marks need two marks).
+	segMax := min(min32, 2*minRun, 2*MinRun)
+	// plainSeg reports whether a segment of n bytes, with a capital or
+	// not and nm marks, is judged nothing at its end
+	plainSeg := func(n int, upper bool, nm int) bool {
+		return (n < min64 || !upper) && (n < 10 || nm < 2 && !upper)
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if fast && (i == 0 || classes[s[i-1]]&cSpace != 0) && classes[c]&cSpace == 0 {
+			// A token read at once: what the byte loop does with a token
+			// whose segments are all shorter than segMax and that holds no
+			// escape byte and no NUL. Only the chains that go on across
+			// tokens (hex pairs, numbers) and the token's marks (base85)
+			// are followed byte by byte; every other run ends short of its
+			// threshold. Another token is given back to the byte loop, its
+			// chains as they were.
+			savedPairs, savedNums, savedGap := pairs, nums, gap
+			j, seg, nm, segnm := i, 0, 0, 0
+			var m uint64
+			var segcls uint16
+			whole := true
+			for ; j < len(s); j++ {
+				c := s[j]
+				k := classes[c]
+				if k&cSpace != 0 {
+					break
+				}
+				if k&cEsc != 0 || c == 0 {
+					whole = false
+					break
+				}
+				if c == '"' {
+					if !plainSeg(seg, segcls&cUpper != 0, segnm) {
+						whole = false
+						break
+					}
+					seg, segcls, segnm = 0, 0, 0
+				} else if seg++; seg >= segMax {
+					whole = false
+					break
+				}
+				segcls |= k
+				if k&cMark != 0 {
+					m |= 1 << (c & 63)
+					nm++
+					segnm++
+				}
+				if k&cHex != 0 {
+					hexn++
+				} else if hexn > 0 || pairs > 0 {
+					if hexn >= 2 && hexn%2 == 0 {
+						if pairs += hexn / 2; pairs >= minRun {
+							out |= svHex
+						}
+						if k&cHexSep == 0 {
+							pairs = 0
+						}
+					} else if !(hexn == 1 && (c == 'x' || c == 'X') && s[j-1] == '0') && !(hexn == 0 && k&cHexSep != 0) {
+						pairs = 0
+					}
+					hexn = 0
+				}
+				if k&cDigit != 0 {
+					if gap > 0 || nums == 0 {
+						if nums++; nums >= minRun {
+							out |= svCodes
+						}
+					}
+					gap = 0
+				} else if nums > 0 {
+					if gap++; gap > 8 {
+						nums = 0
+					}
+				}
+			}
+			if whole && !plainSeg(seg, segcls&cUpper != 0, segnm) {
+				whole = false
+			}
+			if whole {
+				if sawNL && joinable(prev, c) {
+					out |= svNewline
+				} else if sawNL {
+					out |= svBreakAtCode
+				}
+				sawNL, prev = false, s[j-1]
+				if base85Token(j-i, nm, m, 0, false) {
+					out |= svBase85
+					base85At(i)
+				}
+				i = j - 1 // the byte loop ends the hex run at the blank
+				continue
+			}
+			pairs, nums, gap, hexn = savedPairs, savedNums, savedGap, 0
+		}
 		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
 			if j, lead, trail, ok := plainWord(s, i, maxWord); ok {
 				// What the byte loop does with a word of lower-case letters
@@ -735,6 +847,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				out |= hexShiftable(segn+j-i, tokcls, letters, minRun)
 				if base85Token(tokn+j-i, nmarks, marks, 0, false) || base85Token(segn+j-i, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
+					base85At(i - tokn)
 				}
 				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
 				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
@@ -840,6 +953,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				out |= hexShiftable(segn, tokcls, letters, minRun)
 				if base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
+					base85At(i + 1 - tokn) // tokn counts the quote
 				}
 				tokcls, letters = 0, 0
 				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
@@ -863,6 +977,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				out |= hexShiftable(segn, tokcls, letters, minRun)
 				if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
+					base85At(i - tokn)
 				}
 				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
 				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
@@ -906,11 +1021,12 @@ func surveyOf(s string, minRun int, fast bool) int {
 	out |= hexShiftable(segn, tokcls, letters, minRun)
 	if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 		out |= svBase85
+		base85At(len(s) - tokn)
 	}
 	if nul >= minRun {
 		out |= svNUL
 	}
-	return out
+	return out, b85
 }
 
 // base85Token reports whether a token of n bytes with nmarks bytes of
