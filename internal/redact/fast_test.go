@@ -302,3 +302,35 @@ func mayBeSpelledByByte(s string) bool {
 	}
 	return false
 }
+
+// The fold of a text takes its ASCII bytes at once, past buffers sized to
+// the text's bytes: a rune of another script that folds to more runes
+// than it has bytes (U+FDFA folds to 18) fills them first. The fold is
+// the same as rune by rune.
+func TestFoldPastItsBuffer(t *testing.T) {
+	for _, text := range []string{
+		"\uFDFA" + "sk_live_51QxT9mKq2RwZ8vN4bLc7HyPd3eFgA6sJ0tUi1oVzX5nMkE7Hq2",
+		"\uFDFA\uFDFA" + "AB--CD..EF" + strings.Repeat("x", 40),
+		"ﬃ" + strings.Repeat("Ab1-", 20),
+		strings.Repeat("\uFDFA", 3) + "==*==*",
+	} {
+		var want folded
+		for i, r := range text {
+			want.add(r, span{int32(i), int32(i + utf8.RuneLen(r))})
+		}
+		for _, runesOnly := range []bool{false, true} {
+			var got folded
+			if runesOnly {
+				got.foldRunes(text)
+			} else {
+				got.foldString(text)
+			}
+			if !slices.Equal(got.r, want.r) || !slices.Equal(got.k, want.k) || !slices.Equal(got.ki, want.ki) || got.masked != want.masked {
+				t.Errorf("fold(%q) (runes only %v):\n got %q %q %v\nwant %q %q %v", text, runesOnly, string(got.r), string(got.k), got.masked, string(want.r), string(want.k), want.masked)
+			}
+			if !runesOnly && !slices.Equal(got.src, want.src) {
+				t.Errorf("fold(%q): src\n got %v\nwant %v", text, got.src, want.src)
+			}
+		}
+	}
+}
