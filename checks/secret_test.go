@@ -115,3 +115,32 @@ func TestSecretRedactorAgreesWithCheck(t *testing.T) {
 		t.Error("SecretRedactor: want one for a scenario with a secret and nil without")
 	}
 }
+
+// BenchmarkSecretCheck is the secret check's share of BenchmarkChecks: the
+// check of the scenario's secret on the same ~2,000-token summary (the
+// summary decoded once, as Run shares it between checks), then the
+// redaction of every check's results that Run ends with.
+//
+//	go test -run=^$ -bench=BenchmarkSecretCheck -cpu=1 ./checks
+func BenchmarkSecretCheck(b *testing.B) {
+	sc := benchScenario()
+	cut := 480
+	raw := mustJSON(b, benchSummary(cut))
+	in := &Input{Scenario: sc, Gen: genAt(sc, cut, false), Raw: raw, memo: &memo{}}
+	var inv *scenarios.Secret
+	for _, i := range sc.Invariants {
+		if s, ok := i.(*scenarios.Secret); ok {
+			inv = s
+		}
+	}
+	out := Run(in) // warm the per-scenario cache and the summary's state
+	if got := (SecretCheck{Inv: inv}).Check(in); got[0].Status != result.Pass {
+		b.Fatalf("%s: %s", got[0].Status, got[0].Message)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		SecretCheck{Inv: inv}.Check(in)
+		Redact(out, sc)
+	}
+}

@@ -199,20 +199,31 @@ func (sr *searcher) base32hexRuns(st *stream, i, j, min32, next int) {
 //
 // In a JSON document (json set) a quote ends a run: an encoding inside a
 // string that holds one escapes it, and the string is read decoded.
-func (sr *searcher) base85(st *stream, json bool, next int) {
-	// only the tokens that may be base85 (base85Token) are read: the
-	// token, or a segment of it between quotes (a string of a JSON
-	// document without white space, which is one token)
-	for i := 0; i < len(st.b); {
-		for i < len(st.b) && classes[st.b[i]]&cSpace != 0 {
+//
+// Only the tokens in r (survey's) are read, and of them only those that
+// may be base85.
+func (sr *searcher) base85(st *stream, r b85Range, json bool, next int) {
+	base85Tokens(st.b, r, func(i, j int) { sr.base85In(st, i, j, json, next) })
+}
+
+// base85Tokens calls f for every token s[i:j] from r.first to r.last that
+// may be base85 (base85Token): the token, or a segment of it between
+// quotes (a string of a JSON document without white space, which is one
+// token).
+func base85Tokens(s string, r b85Range, f func(i, j int)) {
+	if r.first < 0 {
+		return
+	}
+	for i := r.first; i < len(s) && i <= r.last; {
+		for i < len(s) && classes[s[i]]&cSpace != 0 {
 			i++
 		}
 		j, marks, nmarks := i, uint64(0), 0
 		seg, segmarks, segnmarks, anySeg := i, uint64(0), 0, false
 		var segcls uint16
 		segpunct := false
-		for j < len(st.b) && classes[st.b[j]]&cSpace == 0 {
-			c := st.b[j]
+		for j < len(s) && classes[s[j]]&cSpace == 0 {
+			c := s[j]
 			if classes[c]&cMark != 0 {
 				marks |= 1 << (c & 63)
 				nmarks++
@@ -229,7 +240,7 @@ func (sr *searcher) base85(st *stream, json bool, next int) {
 			j++
 		}
 		if anySeg || base85Token(j-i, nmarks, marks, 0, false) || base85Token(j-seg, segnmarks, segmarks, segcls, segpunct) {
-			sr.base85In(st, i, j, json, next)
+			f(i, j)
 		}
 		i = j
 	}

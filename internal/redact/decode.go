@@ -470,7 +470,7 @@ func (sr *searcher) decode(st *stream, mask int) {
 		return
 	}
 	next := decAll
-	sv := survey(st.b, sr.minRun)
+	sv, b85 := survey(st.b, sr.minRun)
 	if mask&decEscapes != 0 && sv&svEscape != 0 {
 		for _, m := range []escMode{escC, escCSS, escQP} {
 			if mayBeEscaped(st.b, m) {
@@ -520,7 +520,7 @@ func (sr *searcher) decode(st *stream, mask int) {
 	}
 	if mask&decBases != 0 {
 		if sv&svBase85 != 0 {
-			sr.base85(st, st.depth == 0 && mask&decJoin == 0, next)
+			sr.base85(st, b85, st.depth == 0 && mask&decJoin == 0, next)
 		}
 		if sv&svNewline != 0 && hasUULine(st.b) {
 			sr.uuencode(st, next)
@@ -661,12 +661,26 @@ var classes = func() (t [256]uint16) {
 
 // survey reads s once and says which decodings may find something in it:
 // ordinary prose triggers few or none, so the search of it costs about one
-// scan.
-func survey(s string, minRun int) int { return surveyOf(s, minRun, true) }
+// scan. With svBase85 it also says where the tokens base85 reads lie: from
+// the start of the first to the start of the last (base85 reads nothing
+// else, and does not read the whole text again to find them).
+func survey(s string, minRun int) (int, b85Range) { return surveyOf(s, minRun, true) }
+
+// b85Range is the start of the first and of the last token of a text that
+// may be base85 (base85Token).
+type b85Range struct{ first, last int }
 
 // surveyOf is survey, reading a plain lower-case word at once when fast
 // is set (TestSurveyFastPath holds the two to the same answer).
-func surveyOf(s string, minRun int, fast bool) int {
+func surveyOf(s string, minRun int, fast bool) (int, b85Range) {
+	b85 := b85Range{first: -1, last: -1}
+	// base85At records that the token starting at start may be base85
+	base85At := func(start int) {
+		if b85.first < 0 {
+			b85.first = start
+		}
+		b85.last = start
+	}
 	min64, min32 := (minRun*4+2)/3, (minRun*8+4)/5
 	// the longest plain word read at once: shorter than any run a
 	// base32, base64 or hex decoding would take
@@ -698,8 +712,23 @@ func surveyOf(s string, minRun int, fast bool) int {
 	var segmarks uint64
 	segnmarks := 0
 	segpunct := false // the segment holds punctuation, marks or not
+	// tr reads plain tokens at once (tokenReader); skip is a token start
+	// it gave back to the byte loop
+	tr := newTokenReader(minRun)
+	skip := -1
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if fast && i != skip && (i == 0 || classes[s[i-1]]&cSpace != 0) && classes[c]&cSpace == 0 {
+			tr.hexn, tr.pairs, tr.nums, tr.gap, tr.sawNL, tr.prev, tr.out, tr.b85 = hexn, pairs, nums, gap, sawNL, prev, out, b85
+			next := tr.read(s, i)
+			hexn, pairs, nums, gap, sawNL, prev, out, b85 = tr.hexn, tr.pairs, tr.nums, tr.gap, tr.sawNL, tr.prev, tr.out, tr.b85
+			if next >= len(s) {
+				break
+			}
+			skip = next
+			i = next - 1
+			continue
+		}
 		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
 			if j, lead, trail, ok := plainWord(s, i, maxWord); ok {
 				// What the byte loop does with a word of lower-case letters
@@ -735,6 +764,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				out |= hexShiftable(segn+j-i, tokcls, letters, minRun)
 				if base85Token(tokn+j-i, nmarks, marks, 0, false) || base85Token(segn+j-i, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
+					base85At(i - tokn)
 				}
 				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
 				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
@@ -840,6 +870,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				out |= hexShiftable(segn, tokcls, letters, minRun)
 				if base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
+					base85At(i + 1 - tokn) // tokn counts the quote
 				}
 				tokcls, letters = 0, 0
 				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
@@ -863,6 +894,7 @@ func surveyOf(s string, minRun int, fast bool) int {
 				out |= hexShiftable(segn, tokcls, letters, minRun)
 				if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 					out |= svBase85
+					base85At(i - tokn)
 				}
 				tokn, tokcls, letters, marks, nmarks = 0, 0, 0, 0, 0
 				segn, segmarks, segnmarks, segpunct = 0, 0, 0, false
@@ -906,11 +938,208 @@ func surveyOf(s string, minRun int, fast bool) int {
 	out |= hexShiftable(segn, tokcls, letters, minRun)
 	if base85Token(tokn, nmarks, marks, 0, false) || base85Token(segn, segnmarks, segmarks, tokcls, segpunct) {
 		out |= svBase85
+		base85At(len(s) - tokn)
 	}
 	if nul >= minRun {
 		out |= svNUL
 	}
-	return out
+	return out, b85
+}
+
+// tokenReader reads, for surveyOf, what the byte loop does with a run of
+// plain tokens and the blanks between them, without its byte by byte
+// bookkeeping: a token is plain when its segments (between quotes) are
+// shorter than segMax and it holds no escape byte and no NUL. A segment
+// that short holds no base32 run, hex run, hex under a shift or key-like
+// run (a quote ends each); without a capital it holds no base64 run
+// either (base64Classes and mayBeBase64 need one), and without a capital
+// and with fewer than two marks it is not base85 on its own
+// (mixedClasses needs a capital, two kinds of marks two marks). What is
+// left is followed: the chains that go on across tokens (hex pairs,
+// numbers), line breaks, and the token's marks (base85Token).
+type tokenReader struct {
+	minRun, min64, segMax int
+	// the byte loop's state, read and given back
+	hexn, pairs, nums, gap int
+	sawNL                  bool
+	prev                   byte
+	out                    int
+	b85                    b85Range
+}
+
+func newTokenReader(minRun int) tokenReader {
+	min64, min32 := (minRun*4+2)/3, (minRun*8+4)/5
+	return tokenReader{minRun: minRun, min64: min64, segMax: min(min32, 2*minRun, 2*MinRun)}
+}
+
+// plainSeg reports whether a segment of n bytes, with a capital or not
+// and nm marks, is judged nothing at its end.
+func (t *tokenReader) plainSeg(n int, upper bool, nm int) bool {
+	return (n < t.min64 || !upper) && (n < 10 || nm < 2 && !upper)
+}
+
+// read reads the plain tokens of s from i, a token's start, and the
+// blanks after each; it returns where the byte loop goes on: the start
+// of a token that is not plain (with the state as it was there), or
+// len(s).
+func (t *tokenReader) read(s string, i int) int {
+	hexn, pairs, nums, gap, minRun := t.hexn, t.pairs, t.nums, t.gap, t.minRun
+	out := t.out
+	for i < len(s) {
+		start := i
+		savedPairs, savedNums, savedGap := pairs, nums, gap
+		j, seg, nm, segnm := i, 0, 0, 0
+		var m uint64
+		var segcls uint16
+		plain := true
+	token:
+		for ; j < len(s); j++ {
+			c := s[j]
+			if c-'a' < 26 && hexn == 0 {
+				// a run of lower-case letters at once: a hex run of its
+				// leading hex letters ends at its first other letter, and
+				// with it the chain of pairs (a letter is no separator);
+				// its trailing hex letters start a run
+				e, lead, trail, other := j, 0, 0, false
+				for e < len(s) && s[e]-'a' < 26 {
+					if s[e] > 'f' {
+						if !other {
+							lead, other = e-j, true
+						}
+						trail = 0
+					} else {
+						trail++
+					}
+					e++
+				}
+				if seg += e - j; seg >= t.segMax {
+					plain = false
+					break
+				}
+				if !other {
+					hexn = e - j
+				} else {
+					if lead >= 2 && lead%2 == 0 && pairs+lead/2 >= minRun {
+						out |= svHex
+					}
+					pairs, hexn = 0, trail
+				}
+				if nums > 0 {
+					if gap += e - j; gap > 8 {
+						nums = 0
+					}
+				}
+				j = e - 1
+				continue
+			}
+			k := classes[c]
+			switch {
+			case k&cSpace != 0:
+				break token
+			case k&cEsc != 0 || c == 0:
+				plain = false
+				break token
+			case c == '"':
+				if !t.plainSeg(seg, segcls&cUpper != 0, segnm) {
+					plain = false
+					break token
+				}
+				seg, segcls, segnm = 0, 0, 0
+			default:
+				if seg++; seg >= t.segMax {
+					plain = false
+					break token
+				}
+			}
+			segcls |= k
+			if k&cMark != 0 {
+				m |= 1 << (c & 63)
+				nm++
+				segnm++
+			}
+			if k&cHex != 0 {
+				hexn++
+			} else if hexn > 0 || pairs > 0 {
+				var full bool
+				pairs, full = endHex(hexn, pairs, c, k, s[j-1], minRun)
+				if full {
+					out |= svHex
+				}
+				hexn = 0
+			}
+			if k&cDigit != 0 {
+				if gap > 0 || nums == 0 {
+					if nums++; nums >= minRun {
+						out |= svCodes
+					}
+				}
+				gap = 0
+			} else if nums > 0 {
+				if gap++; gap > 8 {
+					nums = 0
+				}
+			}
+		}
+		if !plain || !t.plainSeg(seg, segcls&cUpper != 0, segnm) {
+			t.hexn, t.pairs, t.nums, t.gap, t.out = 0, savedPairs, savedNums, savedGap, out
+			return start
+		}
+		if t.sawNL && joinable(t.prev, s[start]) {
+			out |= svNewline
+		} else if t.sawNL {
+			out |= svBreakAtCode
+		}
+		t.sawNL, t.prev = false, s[j-1]
+		if base85Token(j-start, nm, m, 0, false) {
+			out |= svBase85
+			if t.b85.first < 0 {
+				t.b85.first = start
+			}
+			t.b85.last = start
+		}
+		// the blanks: the hex run ends at the first, and each is a byte
+		// of a chain of numbers' gap
+		for i = j; i < len(s) && classes[s[i]]&cSpace != 0; i++ {
+			if hexn > 0 || pairs > 0 {
+				var full bool
+				pairs, full = endHex(hexn, pairs, s[i], classes[s[i]], s[i-1], minRun)
+				if full {
+					out |= svHex
+				}
+				hexn = 0
+			}
+			if nums > 0 {
+				if gap++; gap > 8 {
+					nums = 0
+				}
+			}
+			t.sawNL = t.sawNL || s[i] == '\n'
+		}
+	}
+	t.hexn, t.pairs, t.nums, t.gap, t.out = hexn, pairs, nums, gap, out
+	return i
+}
+
+// endHex is what the byte loop does to a chain of hex pairs when a hex
+// run of hexn digits ends at the byte c of classes k (the byte before it
+// prev): the chain's new length, and whether it reached minRun pairs.
+func endHex(hexn, pairs int, c byte, k uint16, prev byte, minRun int) (int, bool) {
+	switch {
+	case hexn >= 2 && hexn%2 == 0:
+		pairs += hexn / 2
+		full := pairs >= minRun
+		if k&cHexSep == 0 {
+			pairs = 0
+		}
+		return pairs, full
+	case hexn == 1 && (c == 'x' || c == 'X') && prev == '0':
+		// a 0x prefix: the chain goes on
+	case hexn == 0 && k&cHexSep != 0:
+		// separators between units
+	default:
+		pairs = 0
+	}
+	return pairs, false
 }
 
 // base85Token reports whether a token of n bytes with nmarks bytes of

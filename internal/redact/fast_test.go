@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -158,7 +159,9 @@ func TestSurveyFastPath(t *testing.T) {
 	words := []string{"the", "de", "ad", "be", "ef", "added", "feed", "cafe", "bead", "faced", "created", "used",
 		"code", "a", "x", "ex", "configuration", "internationalization", "abcdefabcdefabcdef", "fedcba", "deadbeefcafebabe",
 		"0x", "0", "115", "107", "sk_live", "QxT9mKq2", "Ab", "\n", "\t", "=", "%", "&#", ",", ".", "-", "é", "\x00", "zz", "cab", "bad",
-		"\"", "(", "\"the", "(cost", "823,", "1223", "5f3a", "9", "_", "x9", "0123-4567-", "89:01-", "hijk", "ghi", "jkl"}
+		"\"", "(", "\"the", "(cost", "823,", "1223", "5f3a", "9", "_", "x9", "0123-4567-", "89:01-", "hijk", "ghi", "jkl",
+		"10.0.3.7);", ");", "!?", "Ab9(", "<~", "~>", "9&K", "*+",
+		`"text":"leave`, `20},{"`, `"source_seq":52},{"text":"`, "0x1f", "0X", "a1b2", "statistics", "(cost=0.43..823.12"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := range 20000 {
 		var b strings.Builder
@@ -170,8 +173,8 @@ func TestSurveyFastPath(t *testing.T) {
 		}
 		text := b.String()
 		minRun := 4 + n%6
-		if got, want := surveyOf(text, minRun, true), surveyOf(text, minRun, false); got != want {
-			t.Fatalf("survey(%q, %d) = %b with the fast path, %b without", text, minRun, got, want)
+		if msg := surveyDisagrees(text, minRun); msg != "" {
+			t.Fatalf("survey(%q, %d): %s", text, minRun, msg)
 		}
 	}
 	for _, f := range []string{"../../testdata/gold/*.json", "../../scenarios/builtin/*.yaml"} {
@@ -182,9 +185,151 @@ func TestSurveyFastPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, minRun := range []int{4, 6, 8} {
-				if got, want := surveyOf(string(b), minRun, true), surveyOf(string(b), minRun, false); got != want {
-					t.Errorf("%s: survey = %b with the fast path, %b without", name, got, want)
+				if msg := surveyDisagrees(string(b), minRun); msg != "" {
+					t.Errorf("%s: survey: %s", name, msg)
 				}
+			}
+		}
+	}
+}
+
+// surveyDisagrees says how the fast path of survey and the byte loop
+// disagree on text, and how the base85 tokens in the range survey gives
+// differ from those of the whole text ("" when they agree).
+func surveyDisagrees(text string, minRun int) string {
+	got, gotRange := surveyOf(text, minRun, true)
+	want, wantRange := surveyOf(text, minRun, false)
+	if got != want || gotRange != wantRange {
+		return fmt.Sprintf("%b %v with the fast path, %b %v without", got, gotRange, want, wantRange)
+	}
+	var all, ranged [][2]int
+	base85Tokens(text, b85Range{0, len(text)}, func(i, j int) { all = append(all, [2]int{i, j}) })
+	base85Tokens(text, gotRange, func(i, j int) { ranged = append(ranged, [2]int{i, j}) })
+	if !slices.Equal(all, ranged) {
+		return fmt.Sprintf("base85 reads %v of the whole text, %v of the range %v", all, ranged, gotRange)
+	}
+	if (got&svBase85 != 0) != (len(all) > 0) {
+		return fmt.Sprintf("svBase85 is %v and base85 reads %v", got&svBase85 != 0, all)
+	}
+	return ""
+}
+
+// mayBeSpelled classes a byte by one look-up; it must say what the byte
+// by byte reading says on every text: table words, single letters and
+// digits between them, Morse codes with their separators, words glued to
+// dashes and dots.
+func TestMayBeSpelled(t *testing.T) {
+	words := []string{"alpha", "bravo", "one", "two", "be", "see", "capital", "the", "key", "is", "a", "x", "7",
+		"...", "-.-", ".-", "---", "_", "-", ".", " ", " / ", "|", "\t", "\n", ",", "\"", "(", "x-ray", "double-u",
+		"Alpha", "ONE", "abcdefghijklmnopq", "é", "9a", "a9"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(words[rng.IntN(len(words))])
+			if rng.IntN(3) > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		text := b.String()
+		if got, want := mayBeSpelled(text), mayBeSpelledByByte(text); got != want {
+			t.Fatalf("mayBeSpelled(%q) = %v, byte by byte %v", text, got, want)
+		}
+	}
+	for _, f := range []string{"../../testdata/gold/*.json", "../../scenarios/builtin/*.yaml"} {
+		files, _ := filepath.Glob(f)
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := mayBeSpelled(string(b)), mayBeSpelledByByte(string(b)); got != want {
+				t.Errorf("%s: mayBeSpelled = %v, byte by byte %v", name, got, want)
+			}
+		}
+	}
+}
+
+// mayBeSpelledByByte is mayBeSpelled as it read byte by byte, each class
+// tested on its own: the reference TestMayBeSpelled holds it to.
+func mayBeSpelledByByte(s string) bool {
+	var buf [16]byte
+	inRow, codes := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if isMorseByte(c) && (i == 0 || !isAlnumByte(s[i-1])) {
+			j := i
+			for j < len(s) && isMorseByte(s[j]) {
+				j++
+			}
+			if j-i <= 7 && (j == len(s) || !isAlnumByte(s[j])) {
+				if codes++; codes >= minSpelled {
+					return true
+				}
+			} else {
+				codes = 0
+			}
+			i = j
+			continue
+		}
+		if !isLetterByte(c) {
+			if isAlnumByte(c) || strings.IndexByte(" \t\r\n/|", c) < 0 {
+				codes = 0
+			}
+			i++
+			continue
+		}
+		codes = 0
+		j := letters(s, i)
+		n := j - i
+		switch {
+		case n < 2:
+		case n > len(buf) || !inBloom(s[i:j]):
+			inRow = 0
+		default:
+			for k := range n {
+				buf[k] = lowerASCII(s[i+k])
+			}
+			if sp, ok := spelledWords[string(buf[:n])]; !ok {
+				inRow = 0
+			} else if sp.c != 0 {
+				if inRow++; inRow >= 2 {
+					return true
+				}
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// The fold of a text takes its ASCII bytes at once, past buffers sized to
+// the text's bytes: a rune of another script that folds to more runes
+// than it has bytes (U+FDFA folds to 18) fills them first. The fold is
+// the same as rune by rune.
+func TestFoldPastItsBuffer(t *testing.T) {
+	for _, text := range []string{
+		"\uFDFA" + "sk_live_51QxT9mKq2RwZ8vN4bLc7HyPd3eFgA6sJ0tUi1oVzX5nMkE7Hq2",
+		"\uFDFA\uFDFA" + "AB--CD..EF" + strings.Repeat("x", 40),
+		"ﬃ" + strings.Repeat("Ab1-", 20),
+		strings.Repeat("\uFDFA", 3) + "==*==*",
+	} {
+		var want folded
+		for i, r := range text {
+			want.add(r, span{int32(i), int32(i + utf8.RuneLen(r))})
+		}
+		for _, runesOnly := range []bool{false, true} {
+			var got folded
+			if runesOnly {
+				got.foldRunes(text)
+			} else {
+				got.foldString(text)
+			}
+			if !slices.Equal(got.r, want.r) || !slices.Equal(got.k, want.k) || !slices.Equal(got.ki, want.ki) || got.masked != want.masked {
+				t.Errorf("fold(%q) (runes only %v):\n got %q %q %v\nwant %q %q %v", text, runesOnly, string(got.r), string(got.k), got.masked, string(want.r), string(want.k), want.masked)
+			}
+			if !runesOnly && !slices.Equal(got.src, want.src) {
+				t.Errorf("fold(%q): src\n got %v\nwant %v", text, got.src, want.src)
 			}
 		}
 	}

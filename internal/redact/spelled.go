@@ -263,18 +263,20 @@ func spelledGap(g string) bool {
 // mayBeSpelled reports whether s may hold a run of spelled characters:
 // two words of the table in a row, or four Morse codes in a row. It reads
 // words only, through a filter (spelledBloom) that most words of prose
-// fail, and most prose has no two table words in a row.
+// fail, and most prose has no two table words in a row; a byte is
+// classed by one look-up (spelledBytes). TestMayBeSpelled holds it to the
+// byte-by-byte reading it replaced.
 func mayBeSpelled(s string) bool {
 	var buf [16]byte
 	inRow, codes := 0, 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if isMorseByte(c) && (i == 0 || !isAlnumByte(s[i-1])) {
+		k := spelledBytes[s[i]]
+		if k&spMorse != 0 && (i == 0 || spelledBytes[s[i-1]]&spAlnum == 0) {
 			j := i
-			for j < len(s) && isMorseByte(s[j]) {
+			for j < len(s) && spelledBytes[s[j]]&spMorse != 0 {
 				j++
 			}
-			if j-i <= 7 && (j == len(s) || !isAlnumByte(s[j])) {
+			if j-i <= 7 && (j == len(s) || spelledBytes[s[j]]&spAlnum == 0) {
 				if codes++; codes >= minSpelled {
 					return true
 				}
@@ -284,15 +286,18 @@ func mayBeSpelled(s string) bool {
 			i = j
 			continue
 		}
-		if !isLetterByte(c) {
-			if isAlnumByte(c) || strings.IndexByte(" \t\r\n/|", c) < 0 {
+		if k&spLetter == 0 {
+			if k&spCodeGap == 0 {
 				codes = 0
 			}
 			i++
 			continue
 		}
 		codes = 0
-		j := letters(s, i)
+		j := i + 1
+		for j < len(s) && spelledBytes[s[j]]&spLetter != 0 {
+			j++
+		}
 		n := j - i
 		switch {
 		case n < 2:
@@ -314,3 +319,31 @@ func mayBeSpelled(s string) bool {
 	}
 	return false
 }
+
+// What mayBeSpelled tells of a byte: an ASCII letter, a Morse mark, a
+// letter or digit, a byte that may stand between Morse codes.
+const (
+	spLetter = 1 << iota
+	spMorse
+	spAlnum
+	spCodeGap
+)
+
+var spelledBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		b := byte(c)
+		if isLetterByte(b) {
+			t[c] |= spLetter
+		}
+		if isMorseByte(b) {
+			t[c] |= spMorse
+		}
+		if isAlnumByte(b) {
+			t[c] |= spAlnum
+		}
+		if !isAlnumByte(b) && strings.IndexByte(" \t\r\n/|", b) >= 0 {
+			t[c] |= spCodeGap
+		}
+	}
+	return t
+}()
