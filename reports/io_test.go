@@ -97,10 +97,11 @@ func TestSchemaCoversModel(t *testing.T) {
 	}
 	for def, typ := range types {
 		p := props(def)
-		for i := range typ.NumField() {
-			f := typ.Field(i)
+		// VisibleFields: an embedded struct's fields (result.Decided in
+		// an aggregate) are written inline, as the type's own.
+		for _, f := range reflect.VisibleFields(typ) {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" || !f.IsExported() {
+			if name == "-" || !f.IsExported() || f.Anonymous && name == "" {
 				continue
 			}
 			if name == "" {

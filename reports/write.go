@@ -287,6 +287,8 @@ type Counts struct {
 	// compacted context (result.ProbeUncertain).
 	Uncertain, UncertainDecisions int
 	Checks                        int
+	// Decided counts the meaning checks' outcomes by what decided them.
+	Decided result.Decided
 }
 
 // Count totals r's findings.
@@ -301,6 +303,9 @@ func Count(r *result.Result) Counts {
 		}
 		for _, g := range u.Generations {
 			c.Checks += len(g.Checks)
+			for _, ch := range g.Checks {
+				c.Decided.Add(ch.DecidedBy)
+			}
 		}
 	}
 	for _, f := range Findings(r) {
@@ -331,8 +336,29 @@ func Verdict(r *result.Result, gate *GateReport) string {
 }
 
 // VerdictOf is Verdict from a result's counts and its number of
-// summarizers, for a reader that has the counts without the units.
+// summarizers, for a reader that has the counts without the units. When
+// meaning checks ran, what decided them follows: " · decided: 41 typed,
+// 12 by statement, 9 for a judge" (DecidedText).
 func VerdictOf(c Counts, summarizers int, gate *GateReport) string {
+	v := verdictOf(c, summarizers, gate)
+	if d := DecidedText(c.Decided); d != "" {
+		v += " · " + d
+	}
+	return v
+}
+
+// DecidedText says what decided the meaning checks' outcomes, "decided:
+// 41 typed, 12 by statement, 9 for a judge", every count given (a 0 for a
+// judge says every pass was earned plainly); "" when no outcome records
+// what decided it.
+func DecidedText(d result.Decided) string {
+	if d.Total() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("decided: %d typed, %d by statement, %d for a judge", d.Typed, d.Statement, d.Judge)
+}
+
+func verdictOf(c Counts, summarizers int, gate *GateReport) string {
 	scope := fmt.Sprintf("%s × %s, %s", plural(c.Scenarios, "scenario"), plural(summarizers, "summarizer"), plural(c.Units, "unit"))
 	if gate != nil && (gate.Failed || len(gate.Gated) > 0) {
 		if gate.Failed {

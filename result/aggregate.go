@@ -102,7 +102,9 @@ func (r *Result) Aggregate() {
 				}
 			}
 			for _, c := range g.Checks {
-				count(get(u.Summarizer, c.Check, c.Kind), u, c.Status)
+				a := get(u.Summarizer, c.Check, c.Kind)
+				count(a, u, c.Status)
+				a.Decided.Add(c.DecidedBy)
 				if judgedStatus(c.Status) {
 					switch c.Kind {
 					case KindInvariant:

@@ -411,6 +411,9 @@ type Aggregate struct {
 	// existed). An uncertain result is not a pass: it is in PassRate's
 	// denominator and never in its numerator.
 	Uncertain int `json:"uncertain,omitempty"`
+	// Decided counts the outcomes of the meaning checks by what decided
+	// them.
+	Decided
 	// PassRate is pass / (pass+fail+uncertain) (Judged); Low and High its
 	// 95% interval clustered by scenario (ClusteredWilson): Wilson's at
 	// EffectiveN, the number of independent outcomes the Scenarios'

@@ -379,6 +379,7 @@ func (lr *lightResult) counts() reports.Counts {
 		}
 		c.Checks += a.Pass + a.Fail + a.Error + a.Skip + a.Uncertain
 		c.Uncertain += a.Uncertain
+		c.Decided.Plus(a.Decided)
 		if a.Kind == result.KindInvariant {
 			c.InvariantFail += a.Fail
 		} else {

@@ -55,7 +55,7 @@
 //	25 scenarios OK
 //
 //	$ compact-eval run --out base
-//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 74% (70/95, 3 uncertain, 6 skipped); 59 compaction regressions; 3 uncertain checks
+//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 74% (70/95, 3 uncertain, 6 skipped); 59 compaction regressions; 3 uncertain checks; decided: 51 typed, 216 by statement, 3 for a judge
 //
 //	          summarizer  units                      invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
 //	        builtin:mask     25  74% (70/95, 3 uncertain, 6 skipped)   94% (159/170, 204 skipped)            4                  0.45                   3628
@@ -73,7 +73,7 @@
 //
 //	$ compact-eval run --summarizer builtin:extractive --min-pass secret=1 --out pr
 //	PASS: min-pass secret=1 holds; not gated: baseline (none given)
-//	verdict: finished 25 units (25 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 52% (45/86, 6 skipped); 22 compaction regressions
+//	verdict: finished 25 units (25 scenarios × 1 summarizer × 1 trial); most invariants kept: builtin:extractive, 52% (45/86, 6 skipped); 22 compaction regressions; decided: 51 typed, 34 by statement, 0 for a judge
 //	…
 //	result: pr/result.json
 //

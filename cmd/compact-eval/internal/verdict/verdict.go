@@ -39,9 +39,11 @@ type Builder struct {
 	// uncertainDecisions counts the probes of class uncertain.
 	uncertainDecisions int
 	units              int
-	errors             int
-	abandon            int
-	scenario           map[string]bool
+	// decided counts the meaning checks' outcomes by what decided them.
+	decided  result.Decided
+	errors   int
+	abandon  int
+	scenario map[string]bool
 	// recorded keeps the first Max recorded compactions judged
 	// (reports.UnitRecorded), recordedN counts them all; skipped keeps
 	// the first Max units whose summarizer did not apply, skippedN counts
@@ -80,6 +82,11 @@ func (b *Builder) Add(u *result.Unit) {
 	if u.Skipped != "" {
 		if b.skippedN++; len(b.skipped) < b.max() {
 			b.skipped = append(b.skipped, fmt.Sprintf("%s · %s: %s", console.Text(u.Scenario.ID), console.Text(u.Summarizer), console.Text(u.Skipped)))
+		}
+	}
+	for _, g := range u.Generations {
+		for _, c := range g.Checks {
+			b.decided.Add(c.DecidedBy)
 		}
 	}
 	for _, f := range reports.UnitFindings(u) {
@@ -189,6 +196,11 @@ func (b *Builder) Line(h *result.Result, planned int) string {
 		// A probe the agent could not tell on the compacted context:
 		// never kept, never a regression.
 		fmt.Fprintf(&s, "; %s", plural(b.uncertainDecisions, "uncertain decision"))
+	}
+	if d := reports.DecidedText(b.decided); d != "" {
+		// What earned the passes (and the fails): a typed record, a
+		// plain statement, or nothing yet (a judge's to settle).
+		fmt.Fprintf(&s, "; %s", d)
 	}
 	return s.String()
 }

@@ -248,3 +248,49 @@ skipped (scenario · summarizer: why):
 		t.Errorf("recorded section (-want +got):\n%s", diff)
 	}
 }
+
+// The verdict line ends with what decided the meaning checks, every count
+// given; structural checks and results written before decided_by count
+// under none, and then the line says nothing of it.
+func TestLineDecided(t *testing.T) {
+	check := func(id string, s result.Status, by string) result.CheckResult {
+		return result.CheckResult{Check: "constraint", Kind: result.KindInvariant, Invariant: id, Status: s, DecidedBy: by}
+	}
+	h := &result.Result{Config: result.RunConfig{Summarizers: []string{"s1"}, Trials: 1}}
+	for _, tc := range []struct {
+		name   string
+		checks []result.CheckResult
+		want   string
+	}{
+		{"each kind", []result.CheckResult{
+			check("a", result.Pass, result.DecidedTyped), check("b", result.Fail, result.DecidedTyped), check("c", result.Pass, result.DecidedTyped),
+			check("d", result.Pass, result.DecidedStatement), check("e", result.Fail, result.DecidedStatement),
+			check("f", result.Uncertain, result.DecidedJudge),
+			{Check: "schema", Kind: result.KindStructural, Status: result.Pass},
+		}, "; decided: 3 typed, 2 by statement, 1 for a judge"},
+		// Nothing left for a judge is said: a 0 is a pass earned plainly.
+		{"none for a judge", []result.CheckResult{check("a", result.Pass, result.DecidedTyped)}, "; decided: 1 typed, 0 by statement, 0 for a judge"},
+		// A judge that settled the doubt since does not move it: the
+		// checks could not tell.
+		{"settled by a judge", []result.CheckResult{{Check: "constraint", Kind: result.KindInvariant, Invariant: "a", Status: result.Pass, DecidedBy: result.DecidedJudge, Judge: &result.Judgement{Verdict: "kept", Settled: result.Uncertain}}}, "; decided: 0 typed, 0 by statement, 1 for a judge"},
+		{"written before decided_by", []result.CheckResult{{Check: "constraint", Kind: result.KindInvariant, Invariant: "a", Status: result.Pass}}, ""},
+		// A value no version writes is counted as nothing, never as typed.
+		{"unknown value", []result.CheckResult{check("a", result.Pass, "typed-by-hand")}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := New()
+			b.Add(unit("x", "s1", result.UnitOK, []result.Generation{{N: 1, Checks: tc.checks[:len(tc.checks)/2]}, {N: 2, Checks: tc.checks[len(tc.checks)/2:]}}))
+			got := b.Line(h, 1)
+			_, tail, found := strings.Cut(got, "; decided:")
+			if tc.want == "" {
+				if found {
+					t.Errorf("line = %q, want no decided counts", got)
+				}
+				return
+			}
+			if "; decided:"+tail != tc.want {
+				t.Errorf("line = %q, want it to end with %q", got, tc.want)
+			}
+		})
+	}
+}
