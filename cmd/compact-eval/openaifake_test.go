@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"net/http/httptest"
@@ -199,9 +200,45 @@ func cmdPlanMatches(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Logf("plan: %d requests, %d tokens in; the fake: %d requests, %d tokens in (%+.1f%%)", wantReq, wantIn, len(got), in, 100*float64(wantIn-in)/float64(max(in, 1)))
 	if len(got) != wantReq {
+		for _, l := range requestLines(got) {
+			ts.Logf("%s", l)
+		}
 		ts.Fatalf("the plan said %d requests, the fake received %d", wantReq, len(got))
 	}
 	if math.Abs(float64(wantIn-in)) > tol*float64(in) {
 		ts.Fatalf("the plan said %d tokens in, the fake received %d: off by more than %g", wantIn, in, tol)
 	}
+}
+
+// requestLines describes each distinct request of reqs, in order of first
+// arrival: how many times its body arrived and at which positions, its
+// tokens, its response format, who asked (the first words of the system
+// prompt) and about what (the first words of the last message). A run
+// sends a request once per trial (the same body may come once per trial:
+// the trial is in the cache key, not the body), so when a run sends more
+// than its plan counted, the extra one is the line a passing run lacks.
+func requestLines(reqs []llmtest.Request) []string {
+	at := map[string][]int{}
+	var order []string
+	for i, r := range reqs {
+		k := string(r.Body)
+		if at[k] == nil {
+			order = append(order, k)
+		}
+		at[k] = append(at[k], i+1)
+	}
+	var out []string
+	for _, k := range order {
+		pos := at[k]
+		chat := reqs[pos[0]-1].Chat
+		who, what, format := "", "", "text"
+		if n := len(chat.Messages); n > 0 {
+			who, what = chat.Messages[0].Content, chat.Messages[n-1].Content
+		}
+		if f := chat.ResponseFormat; f != nil {
+			format = string(f.Type)
+		}
+		out = append(out, fmt.Sprintf("sent %d× (requests %v, %d tokens, %s): asked by %.50q about %.120q", len(pos), pos, llm.EstimateTokens(&chat), format, who, what))
+	}
+	return out
 }

@@ -612,18 +612,29 @@ const (
 	ModeText       = "text"
 )
 
-var modes sync.Map // endpoint id + "\x00" + model → mode
+// refusedModes holds the output modes an endpoint refused for a model
+// during this process: endpoint id + "\x00" + model + "\x00" + mode.
+// What is remembered is a refusal, never a success: that an agent's
+// json_object request was answered says nothing of whether the judge's
+// json_schema would be, and remembering it as "the mode that works" made
+// every later caller of the model start weaker, as soon as one finished
+// first (a judge's question sent in another mode from one trial to the
+// next, so the cache never answered it).
+var refusedModes sync.Map
 
-// OutputMode is the output mode remembered for model on this endpoint during
-// this process ("" if none yet).
-func (c *Client) OutputMode(model string) string {
-	v, _ := modes.Load(endpointID(c.base) + "\x00" + model)
-	s, _ := v.(string)
-	return s
+func modeKey(base, model, mode string) string {
+	return endpointID(base) + "\x00" + model + "\x00" + mode
 }
 
-// SetOutputMode remembers the output mode that works for model on this
-// endpoint, for the rest of the process.
-func (c *Client) SetOutputMode(model, mode string) {
-	modes.Store(endpointID(c.base)+"\x00"+model, mode)
+// RefusedMode reports whether this endpoint refused mode for model during
+// this process.
+func (c *Client) RefusedMode(model, mode string) bool {
+	_, ok := refusedModes.Load(modeKey(c.base, model, mode))
+	return ok
+}
+
+// SetRefusedMode remembers that this endpoint refused mode for model, for
+// the rest of the process: every caller of the model skips it.
+func (c *Client) SetRefusedMode(model, mode string) {
+	refusedModes.Store(modeKey(c.base, model, mode), true)
 }

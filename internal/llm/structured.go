@@ -24,9 +24,11 @@ type Structured struct {
 // ChatStructured asks for a structured reply, trying output modes strongest
 // first (modes lists them in order, e.g. ModeJSONSchema, ModeJSONObject,
 // ModeText) and falling back to the next one when the endpoint refuses a
-// response format (UnsupportedFormat). It starts at the mode remembered for
-// this endpoint and model, when there is one, and remembers the mode that
-// worked for the rest of the process. build returns the request for a mode.
+// response format (UnsupportedFormat). It skips the modes this endpoint
+// refused for the model earlier in the process (RefusedMode), whoever
+// asked, and remembers each refusal; a mode that worked is not remembered,
+// since it says nothing of the stronger modes another caller's list starts
+// with. build returns the request for a mode.
 //
 // The cache is asked first for every mode from the starting one, so a
 // second run with unchanged inputs sends no request even when the first run
@@ -37,12 +39,8 @@ func (c *Client) ChatStructured(ctx context.Context, model string, modes []strin
 	}
 	start := time.Now()
 	from := 0
-	if m := c.OutputMode(model); m != "" {
-		for i, x := range modes {
-			if x == m {
-				from = i
-			}
-		}
+	for from < len(modes)-1 && c.RefusedMode(model, modes[from]) {
+		from++
 	}
 	for _, m := range modes[from:] {
 		if res, ok := c.Lookup(build(m)); ok {
@@ -58,19 +56,16 @@ func (c *Client) ChatStructured(ctx context.Context, model string, modes []strin
 		out.Retries += res.Retries
 		out.Result, out.Mode = res, m
 		if err != nil && UnsupportedFormat(err) && i+1 < len(modes) {
+			c.SetRefusedMode(model, m)
 			out.FallbackFrom = append(out.FallbackFrom, m)
 			continue
 		}
 		out.Latency = time.Since(start)
-		if err != nil {
-			return out, err
-		}
-		c.SetOutputMode(model, m)
-		return out, nil
+		return out, err
 	}
 	return out, errors.New("chat completion: no output mode worked")
 }
 
-// ForgetOutputModes forgets every remembered output mode, as a new process
+// ForgetOutputModes forgets every output mode refused so far, as a new process
 // would (tests, or a long-lived process starting a new run).
-func ForgetOutputModes() { modes.Clear() }
+func ForgetOutputModes() { refusedModes.Clear() }
