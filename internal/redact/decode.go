@@ -834,17 +834,8 @@ func surveyOf(s string, minRun int, fast bool) (int, b85Range) {
 			}
 			hexn = 0
 		}
-		if k&cDigit != 0 {
-			if gap > 0 || nums == 0 {
-				if nums++; nums >= minRun {
-					out |= svCodes
-				}
-			}
-			gap = 0
-		} else if nums > 0 {
-			if gap++; gap > 8 {
-				nums = 0
-			}
+		if numberChain(k&cDigit != 0, &nums, &gap, minRun) {
+			out |= svCodes
 		}
 		if k&(cUpper|cLower|cDigit) != 0 {
 			ancls |= k
@@ -1067,17 +1058,8 @@ func (t *tokenReader) read(s string, i int) int {
 				}
 				hexn = 0
 			}
-			if k&cDigit != 0 {
-				if gap > 0 || nums == 0 {
-					if nums++; nums >= minRun {
-						out |= svCodes
-					}
-				}
-				gap = 0
-			} else if nums > 0 {
-				if gap++; gap > 8 {
-					nums = 0
-				}
+			if numberChain(k&cDigit != 0, &nums, &gap, minRun) {
+				out |= svCodes
 			}
 		}
 		if !plain || !t.plainSeg(seg, segcls&cUpper != 0, segnm) {
@@ -2136,4 +2118,24 @@ func hexShifts(tok string) uint32 {
 		}
 	}
 	return out
+}
+
+// numberChain steps the chain of numbers the survey follows by one byte,
+// a digit or not: a digit after a gap (or the first) adds a number, a gap
+// of more than eight bytes ends the chain. It reports whether the chain
+// holds minRun numbers, a code written digit by digit.
+func numberChain(digit bool, nums, gap *int, minRun int) bool {
+	full := false
+	if digit {
+		if *gap > 0 || *nums == 0 {
+			*nums++
+			full = *nums >= minRun
+		}
+		*gap = 0
+	} else if *nums > 0 {
+		if *gap++; *gap > 8 {
+			*nums = 0
+		}
+	}
+	return full
 }
