@@ -248,8 +248,11 @@ func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
 		}
 		r.Mods = append(r.Mods, m)
 	}
-	if party, ok := t.foreignParty(ci, s.Source); ok && s.Kind == Rule {
-		r.Mods = append(r.Mods, Modifier{Class: Party, Cue: party})
+	if s.Kind == Rule {
+		// only a rule is given for a party or waits for an owner's approval
+		if party, ok := t.foreignParty(ci, s.Source); ok {
+			r.Mods = append(r.Mods, Modifier{Class: Party, Cue: party})
+		}
 	}
 	if g.plan {
 		// "is to be migrated only if staging looks clean": the condition
