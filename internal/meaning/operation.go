@@ -26,6 +26,13 @@ func (t *Text) readOperation(ci int, ms []Mention, s *Subject) signals {
 	}
 	hits := t.hitsOf(ci, Done, NotDone, Started, Negation, Hedge, Presupposition, Counterfactual)
 	for _, h := range hits {
+		if t.guessed(h) && !t.quoted(h) {
+			// "so orders will have caught up since", anywhere in a clause
+			// that names it: a guess of an outcome is no outcome
+			g.unclear = "guessed to have happened: " + quote(t.words(h.T0, min(h.T1+1, len(t.toks))))
+			g.used = append(g.used, h)
+			continue
+		}
 		if !t.nearAny(ms, h, 8) || t.quoted(h) {
 			continue // about something else of a long clause, or a key of a tool's arguments ("timeout": "5s")
 		}
@@ -67,6 +74,41 @@ func (t *Text) readOperation(ci int, ms []Mention, s *Subject) signals {
 		return signals{} // a mention, or another fact of its arguments: not about the call's outcome
 	}
 	return g
+}
+
+// guessed reports whether hit h guesses that something has happened: a
+// hedge of the inferred sense ("will have", "ya habrá") before a
+// participle, not before "to" or "que" ("will have to check", "habrá que
+// mirarlo") nor before a noun's determiner ("will have the column").
+func (t *Text) guessed(h Hit) bool {
+	if h.Class != Hedge || h.Sense != "inferred" || h.T1 >= len(t.toks) {
+		return false
+	}
+	next := t.toks[h.T1]
+	return next.Word && !next.Value && !beforeNoGuess[next.W]
+}
+
+// beforeNoGuess are the words after "will have" or "habrá" that make it
+// an obligation or a possession, not a guess of what has happened.
+var beforeNoGuess = set(`to que the a an its their his her our my your this that these those no any some enough more all time ` +
+	`el la los las un una su sus este esta ese esa algo nada tiempo mas`)
+
+// guessesAfter reads the clauses of a sentence that name an operation,
+// after the one that names it, that do not name it themselves: a guess
+// there ("…hit its deadline; the remaining pods will have come up since")
+// is said of it. ids holds the sentences whose clauses named its id.
+func (t *Text) guessesAfter(ci int, ids map[int]bool) (Reading, bool) {
+	c := t.clauses[ci]
+	if !ids[c.Sent] {
+		return Reading{}, false
+	}
+	for _, h := range t.hitsOf(ci, Hedge) {
+		if h.T0 >= c.T0 && t.guessed(h) && !t.quoted(h) {
+			return Reading{Verdict: Unclear, Clause: ci, A: c.A, Text: t.ClauseText(ci), Cue: Hedge,
+				Why: "guessed to have happened, in the sentence that names it: " + quote(t.words(h.T0, h.T1+1))}, true
+		}
+	}
+	return Reading{}, false
 }
 
 // underNotDone returns a word of the notdone class at most five words

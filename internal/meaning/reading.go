@@ -66,10 +66,20 @@ var modifierClasses = map[Kind][]Class{
 // it says of it.
 func (t *Text) Read(s *Subject) []Reading {
 	var out []Reading
+	var ids map[int]bool // an operation's: the sentences that name its id
 	for ci := range t.clauses {
 		ms := t.mentions(ci, s)
 		if len(ms) == 0 {
+			if r, ok := t.guessesAfter(ci, ids); ok && s.Kind == Operation {
+				out = append(out, r)
+			}
 			continue
+		}
+		if s.Kind == Operation && s.ID != "" && t.namesID(ms, s) {
+			if ids == nil {
+				ids = map[int]bool{}
+			}
+			ids[t.clauses[ci].Sent] = true
 		}
 		g, touched := t.predicate(ci, s, ms)
 		if !touched {

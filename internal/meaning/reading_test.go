@@ -178,6 +178,24 @@ func TestReadOperation(t *testing.T) {
 	})
 }
 
+// A guess that the call, or what it was doing, has happened is no outcome,
+// in the clause that names the call or later in its sentence; an
+// obligation or a possession written with the same auxiliary is not one.
+func TestReadOperationGuess(t *testing.T) {
+	runReads(t, migration(), []readCase{
+		{"call_migrate_0193 timed out after 90 s; with the lock released since, the column must have landed", Unclear},
+		{"call_migrate_0193 (run against prod-db) never answered, but staging took two seconds, so the index will have been built long ago", Unclear},
+		{"call_migrate_0193 no devolvió nada; a estas horas la columna ya habrá quedado creada", Unclear},
+		{"la llamada call_migrate_0193 se cortó, pero en staging fue rápida: debe de haber terminado", Unclear},
+		// the same auxiliaries, faithful
+		{"call_migrate_0193 never returned; we will have to check schema_migrations on prod-db", Restates},
+		{"call_migrate_0193 never returned; once it does we will have the column", Restates},
+		{"call_migrate_0193 no devolvió resultado; habrá que mirar schema_migrations", Restates},
+		// a guess in another sentence is about something else
+		{"call_migrate_0193 never returned. The staging copy will have been refreshed by the nightly job.", Restates},
+	})
+}
+
 func dbConfig() *Subject {
 	return &Subject{Kind: Artifact, Names: []string{"config/db.yml"}, Others: []string{"config/db.yaml"}}
 }
