@@ -61,6 +61,7 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 	}
 	fs := st.readAcross(sub, nil, segments(flatten(fields), func(l leaf) bool { return strings.HasSuffix(l.ptr, "/op_id") }))
 	fs = append(fs, st.ownDescriptions(inv, sub)...)
+	fs = append(fs, st.stepsOn(sub, fields)...)
 	fs = st.withoutOtherCalls(fs, inv)
 	if bad, ok := st.pendingRecordBroken(inv); ok {
 		return []result.CheckResult{decide(r, result.Fail, result.DecidedTyped, bad.Note, bad)}
@@ -123,6 +124,24 @@ func (st *state) ownDescriptions(inv *scenarios.PendingOperation, sub *meaning.S
 			for _, r := range meaning.New(strings.ToLower(inv.OpID) + ": " + desc.ClauseText(ci)).Read(sub) {
 				out = append(out, found{l, r})
 			}
+		}
+	}
+	return out
+}
+
+// stepsOn reads the steps of the summary (each next_steps entry whole,
+// and the clauses of the other fields under a word of the next class) for
+// one that acts on what the operation would have made or changed, as if
+// it had finished (meaning.Text.StepsOn). Its own pending entries are
+// about it and read apart.
+func (st *state) stepsOn(sub *meaning.Subject, fields [][]leaf) []found {
+	var out []found
+	for _, l := range flatten(fields) {
+		if strings.HasPrefix(l.ptr, "/pending/") || strings.HasPrefix(l.ptr, "/constraints/") || l.ptr == "/goal" {
+			continue // its own entries; a rule or the goal names the work, done or not
+		}
+		for _, r := range st.mtext(l).StepsOn(sub, strings.HasPrefix(l.ptr, "/next_steps/")) {
+			out = append(out, found{l, r})
 		}
 	}
 	return out

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzRead feeds the reader any text: it never panics, and every reading
-// points at a clause of the text.
+// FuzzRead feeds the reader's entry points (Read, StepsOn, Gaps) any
+// text: none panics, and every reading points at a clause of the text.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{
 		"READ-ONLY investigation: prod-eu-1 is under a change freeze until Friday 18:00 UTC",
@@ -19,7 +19,9 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		x := New(text)
 		for _, s := range subjects {
-			for _, r := range x.Read(s) {
+			rs := append(x.Read(s), x.StepsOn(s, true)...)
+			rs = append(rs, x.StepsOn(s, false)...)
+			for _, r := range append(rs, x.Gaps(s, nil)...) {
 				if r.Clause < 0 || r.Clause >= len(x.clauses) || r.A < 0 || r.A > len(text) {
 					t.Fatalf("reading %+v points outside %q", r, text)
 				}

@@ -60,6 +60,9 @@ const (
 	Belief Class = "belief"
 	// Started: an operation begun, which says nothing of its end.
 	Started Class = "started"
+	// Verify: a step that checks, waits for or retries what is not known
+	// to be done ("check", "wait for", "rerun").
+	Verify Class = "verify"
 	// Question is no row of the table: a clause that ends in "?".
 	Question Class = "question"
 )

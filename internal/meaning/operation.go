@@ -214,3 +214,83 @@ func (t *Text) quoted(h Hit) bool {
 var instructions = map[string]bool{"do not treat": true, "don't treat": true, "not to be treated": true, "not treat": true, "do not assume": true,
 	"don't assume": true, "must not be assumed": true, "not be reported": true, "do not report": true, "re-check": true, "recheck": true,
 	"verify": true, "confirm": true, "check before": true, "comprobar": true, "verificar": true, "confirmar": true}
+
+// StepsOn is the step stage of an operation with no result: a step (every
+// clause of t when whole, a next_steps entry; else a clause opened by a
+// word of the next class or under one, "Next:"), or a part of one after a
+// "then", that names the operation's things but says nothing of its
+// outcome is Unclear unless it checks, waits for or retries it (the
+// verify class), is negated or says a word of its outcome ("if it turns
+// out applied"): a step on what the call would have made or changed takes
+// it as finished ("restaurar pg-main-1 desde el snapshot …", "point the
+// sync at prod-db, then check the index"). A clause of a goal or a rule is
+// no step.
+func (t *Text) StepsOn(s *Subject, whole bool) []Reading {
+	if s.Kind != Operation {
+		return nil
+	}
+	var out []Reading
+	for ci := range t.clauses {
+		ms := t.mentions(ci, s)
+		if !names(ms) || len(t.hitsOf(ci, GoalNoun, RuleNoun)) > 0 || t.question(ci) {
+			continue
+		}
+		for _, p := range t.stepParts(ci, whole) {
+			if t.namedIn(ci, ms, p) && !t.saysOutcome(ci, p) {
+				out = append(out, Reading{Verdict: Unclear, Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci), Target: true,
+					Why: "a step on what it would have made or changed, as if it had finished"})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// stepParts returns the token spans of clause ci that are steps: none
+// when the clause is no step; else the clause cut before each "then" in
+// it ("point the sync at prod-db, then check the index" is two).
+func (t *Text) stepParts(ci int, whole bool) [][2]int {
+	c := t.clauses[ci]
+	step, cuts := whole, []int{c.T0}
+	for _, h := range t.hitsOf(ci, Next) {
+		if h.T1 <= c.T0 || t.wordsBetween(c.T0, h.T0) == 0 {
+			step = true // its heading, or its first word
+		} else {
+			cuts = append(cuts, h.T0)
+		}
+	}
+	if !step {
+		return nil
+	}
+	var parts [][2]int
+	for i, a := range cuts {
+		b := c.T1
+		if i+1 < len(cuts) {
+			b = cuts[i+1]
+		}
+		parts = append(parts, [2]int{a, b})
+	}
+	return parts
+}
+
+// namedIn reports whether a name mention of ms falls in part p, a heading's
+// counting for the clause's first part.
+func (t *Text) namedIn(ci int, ms []Mention, p [2]int) bool {
+	for _, m := range ms {
+		if m.What != OtherOf && (m.T0 >= p[0] && m.T1 <= p[1] || m.T1 <= p[0] && p[0] == t.clauses[ci].T0) {
+			return true
+		}
+	}
+	return false
+}
+
+// saysOutcome reports whether part p of clause ci checks, waits for or
+// retries something, negates, or says a word of an outcome.
+func (t *Text) saysOutcome(ci int, p [2]int) bool {
+	for _, h := range t.hitsOf(ci, Verify, Done, NotDone, Started, Negation, Hedge, Counterfactual) {
+		if h.T0 >= p[0] && h.T1 <= p[1] {
+			return true
+		}
+	}
+	return false
+}

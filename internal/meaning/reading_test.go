@@ -196,6 +196,37 @@ func TestReadOperationGuess(t *testing.T) {
 	})
 }
 
+// A step on what an unanswered call would have made or changed takes it as
+// finished; a step that checks, waits for or retries it, a negated one, a
+// goal, a rule and a step on something else do not.
+func TestStepsOnOperation(t *testing.T) {
+	cases := []struct {
+		text  string
+		whole bool
+		want  bool
+	}{
+		{"switch the read replicas of prod-db over to the new column", true, true},
+		{"Next: backfill prod-db from the archive, then confirm the row counts", false, true},
+		{"Siguiente: lanzar el backfill sobre prod-db", false, true},
+		{"si el backfill falla, volver atrás con la copia de prod-db", true, true},
+		// faithful
+		{"Next: check schema_migrations on prod-db", false, false},
+		{"Next: wait for call_migrate_0193 to come back before touching prod-db", false, false},
+		{"do not touch prod-db until the migration is confirmed", true, false},
+		{"Luego: comprobar en prod-db si la columna existe", false, false},
+		{"Comprobación de la columna en prod-db antes de nada", true, false},
+		{"Goal: add the column on staging-db and then prod-db", false, false},
+		{"We are migrating prod-db and then turning on the sync", false, false},
+		{"Next: backfill staging-db", false, false},
+	}
+	for _, c := range cases {
+		got := len(New(textmatch.Fold(c.text)).StepsOn(migration(), c.whole)) > 0
+		if got != c.want {
+			t.Errorf("StepsOn(%q, whole %v) = %v, want %v", c.text, c.whole, got, c.want)
+		}
+	}
+}
+
 func dbConfig() *Subject {
 	return &Subject{Kind: Artifact, Names: []string{"config/db.yml"}, Others: []string{"config/db.yaml"}}
 }
