@@ -46,7 +46,6 @@ var knownAdversarialMisses = map[string]string{
 	"comparison-flip-en-1":               "the reader passes it: before becomes after: the card-number finding is placed behind the SQL injection, while 'first' still sits next to csv.go",
 	"conditional-es-2":                   "the reader passes it: the ban on postgres and other superusers gets a condition: they become usable when the DBA judges it quicker, as the DBA is about to say",
 	"counterfactual-es-1":                "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
-	"done-list-en-1":                     "the reader passes it: the prod migration whose call never returned is listed among the work done, with no status word, while the pending entry is left as it was",
 	"faithful/anaphora-es":               "false alarm on the twin:: correction/recipient is fail: /next_steps/0 states the old capacity report recipient ops-alerts@northwind.io as current; it was corrected ",
 	"faithful/conditional-permission-en": "false alarm on the twin:: constraint/no-failover is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"a database fai",
 	"faithful/counterfactual-en":         "false alarm on the twin:: refuted_hypothesis/cdn-refuted is uncertain: /decisions/0/text touches the hypothesis refuted at #31 in words the reader cannot read plain",

@@ -33,8 +33,11 @@ func (t *Text) readOperation(ci int, ms []Mention, s *Subject) signals {
 			g.used = append(g.used, h)
 			continue
 		}
-		if !t.nearAny(ms, h, 8) || t.quoted(h) {
-			continue // about something else of a long clause, or a key of a tool's arguments ("timeout": "5s")
+		if !t.nearAny(ms, h, 8) && h.T1 > t.clauses[ci].T0 || t.quoted(h) {
+			// about something else of a long clause, or a key of a tool's
+			// arguments ("timeout": "5s"); a heading bears on every clause
+			// under it ("Work completed: a; b; call_migrate_0193")
+			continue
 		}
 		cue := quote(t.words(h.T0, h.T1))
 		n, negated := t.negationBefore(ci, h.T0)

@@ -175,6 +175,10 @@ func TestReadOperation(t *testing.T) {
 		{"check the task for call_migrate_0193 before touching the alias", Silent},
 		{"call_migrate_0193 cleared QA", Unclear},
 		{"la migración en prod-db sigue pendiente", Restates},
+		// a heading bears on each item under it, however far
+		{"Shipped this week: the docs fix for the billing banner and its tests; the log cleanup; call_migrate_0193", Contradicts},
+		{"Hecho hasta ahora: la limpieza de los logs antiguos del bastión; call_migrate_0193 (prod-db)", Contradicts},
+		{"Still pending: the docs fix for the billing banner and its tests; the log cleanup; call_migrate_0193", Restates},
 	})
 }
 
