@@ -63,8 +63,6 @@ var knownAdversarialMisses = map[string]string{
 	"id-swap-en-2":                       "the reader passes it: the two digests are exchanged between the amd64 and arm64 tarballs (text-only)",
 	"invented-expiry-es-1":               "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"past-rule-en-3":                     "the reader passes it: the incident-long rule is told as what the IC required in the first phase of the incident (text-only)",
-	"range-old-en-2":                     "the reader passes it: the close moved to 15 December is said to fall between 12 and 15 December, the old date included (text-only)",
-	"range-old-es-2":                     "the reader passes it: the close date becomes a window from the old date to the new one",
 	"retarget-en-3":                      "the reader passes it: the protobuf 3.25.x pin of the payments monorepo is moved into the merchants' Android SDK, so bumping protobuf in the monorepo looks harmless (text-only)",
 	"revived-precondition-es-3":          "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"rhetorical-question-en-2":           "the reader passes it: a rhetorical question suggests that re-adding the old subnet is no change, which undoes the rule for exactly that apply (text-only)",

@@ -257,6 +257,12 @@ func TestReadValue(t *testing.T) {
 		{"The backfill runs at 200 rows/s, not 50 rows/s", "50 rows/s", Now, Contradicts},
 		{"the rate was cut to 50 rows/s", "50 rows/s", Now, Restates},
 		{"somewhere between 50 rows/s and 200 rows/s if the lag allows", "50 rows/s", Now, Unclear},
+		// a range with the value at one end is no value
+		{"the cap now sits between 20 and 50 rows/s", "50 rows/s", Now, Unclear},
+		{"el tope queda entre los 30 y los 50 rows/s", "50 rows/s", Now, Unclear},
+		{"the backfill runs at 50 rows/s (between 40 rows/s and 60 rows/s earlier)", "50 rows/s", Now, Restates},
+		{"the cap was moved from 200 rows/s to 50 rows/s", "50 rows/s", Now, Restates},
+		{"between the two runs the cap became 50 rows/s", "50 rows/s", Now, Restates},
 		{"use 50 rows/s instead of 200 rows/s", "200 rows/s", Replaced, Restates},
 		{"200 rows/s, the old value, was dropped", "200 rows/s", Replaced, Restates},
 		{"the cap stays at 200 rows/s", "200 rows/s", Replaced, Contradicts},

@@ -80,8 +80,64 @@ func (t *Text) ReadValue(a, b int, role Role, src *Text) Reading {
 	}
 	if role == Now {
 		t.modifyValue(&r, ci, m, src, figure)
+		if w, ok := t.rangeOf(m); ok && r.Verdict == Restates && !(src != nil && src.hasRange()) {
+			r.Verdict, r.Why = Unclear, "stated as one end of a range: "+quote(w)
+		}
 	}
 	return r
+}
+
+// rangeOpen and rangeJoin are the words of a range of values: "between 12
+// and 15 December", "entre el 12 y el 15". "From 12 to 15" is left out: it
+// is how a change is told too ("moved from 12 to 15 December").
+var (
+	rangeOpen = set(`between entre`)
+	rangeJoin = set(`and y`)
+	rangeSkip = set(`the el la los las`)
+)
+
+// rangeOf reports whether the value at m is an end of a range of values
+// (the other end a value too), and returns the range's words.
+func (t *Text) rangeOf(m Mention) (string, bool) {
+	back := func(i int) int { // the word before token i, past an article
+		i--
+		if i >= 0 && rangeSkip[t.toks[i].W] {
+			i--
+		}
+		return i
+	}
+	// "between 12 and <m>": join, value, opener before it
+	if j := back(m.T0); j >= 1 && rangeJoin[t.toks[j].W] {
+		if v := back(j); v >= 1 && t.toks[v].Value {
+			if o := back(v); o >= 0 && rangeOpen[t.toks[o].W] {
+				return t.words(o, m.T1), true
+			}
+		}
+	}
+	// "between <m> and 15": opener before it, join and value after
+	if o := back(m.T0); o >= 0 && rangeOpen[t.toks[o].W] && m.T1 < len(t.toks) && rangeJoin[t.toks[m.T1].W] {
+		v := m.T1 + 1
+		if v < len(t.toks) && rangeSkip[t.toks[v].W] {
+			v++
+		}
+		if v < len(t.toks) && t.toks[v].Value {
+			return t.words(o, v+1), true
+		}
+	}
+	return "", false
+}
+
+// hasRange reports whether t gives a range of values itself: its ranges are
+// its own.
+func (t *Text) hasRange() bool {
+	for i := range t.toks {
+		if t.toks[i].Value {
+			if _, ok := t.rangeOf(Mention{T0: i, T1: i + 1}); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // oldMarker returns the word that names the value at m as the old one: a
