@@ -59,7 +59,7 @@ func (c ConstraintCheck) Check(in *Input) []result.CheckResult {
 	sub := st.ruleSubjectOf(inv)
 	if st.sum.TextOnly() {
 		fs := st.readAcross(sub, inv.Match, [][]leaf{st.textLeaves()})
-		return []result.CheckResult{ruleFromText(r, inv, fs)}
+		return []result.CheckResult{ruleFromText(r, inv, append(fs, st.lineGaps(sub, fs)...))}
 	}
 	fs := st.readAcross(sub, inv.Match, st.current())
 	return []result.CheckResult{st.ruleFromRecord(r, inv, sub, fs)}
@@ -134,6 +134,26 @@ func (st *state) recordGaps(sub *meaning.Subject, rec ruleRec, fs []found) []fou
 			}
 		}
 		for _, r := range st.mtext(l).Gaps(sub, read) {
+			out = append(out, found{l, r})
+		}
+	}
+	return out
+}
+
+// lineGaps returns, for a text-only summary, the clauses of each line that
+// restates the rule that name it in words the reader does not read, or
+// ask a question (meaning.Text.LineGaps), each unclear: a line that
+// states a rule is about it, as a record is.
+func (st *state) lineGaps(sub *meaning.Subject, fs []found) []found {
+	var out []found
+	for _, l := range st.textLeaves() {
+		var read []meaning.Reading
+		for _, f := range fs {
+			if f.l.ptr == l.ptr {
+				read = append(read, f.r)
+			}
+		}
+		for _, r := range st.mtext(l).LineGaps(sub, read) {
 			out = append(out, found{l, r})
 		}
 	}

@@ -120,7 +120,9 @@ func accounted(m Modifier, src *Text) bool {
 				held := len(m.Object) > 0 && src.holdsAlike(m.Object)
 				if m.Class == Time {
 					own := src.object(ci, h.T1)
-					held = len(m.Object) > 0 && alike(own, m.Object) && !partOfSpan(m.Object, own)
+					// "during the first hour of", "al comienzo de": the part
+					// may be in the cue itself
+					held = len(m.Object) > 0 && alike(own, m.Object) && !partOfSpan(append(strings.Fields(m.Cue), m.Object...), own)
 				}
 				if held || len(m.Object) == 0 && src.words(h.T0, h.T1) == m.Cue {
 					return true
@@ -241,8 +243,8 @@ var sessionWords = set(`session investigation review audit incident task work se
 // incident") or a lasting in the past ("mientras duró la revisión") is a
 // limit the rule may not have.
 func (t *Text) sessionScope(ci int, h Hit) bool {
-	if h.Class != Time {
-		return false
+	if h.Class != Time || partOfSpan(strings.Fields(t.words(h.T0, h.T1)), nil) {
+		return false // "al comienzo de la revisión": a part of it
 	}
 	for _, w := range t.object(ci, h.T1) {
 		switch {

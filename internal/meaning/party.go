@@ -89,12 +89,27 @@ func (t *Text) parties(ci int) []party {
 	}
 	for k := c.T0; k < c.T1; k++ {
 		if w := t.toks[k].W; w == "for" || w == "para" {
-			if ws := t.partyWords(k+1, c.T1, true); len(ws) > 0 {
+			if ws := t.partyWords(k+1, c.T1, true); len(ws) > 0 && !t.toInfinitive(k+1, c.T1) {
 				out = append(out, party{words: ws, given: true})
 			}
 		}
 	}
 	return out
+}
+
+// toInfinitive reports whether the words from token a are a subject of
+// an infinitive ("waiting for the DB team to raise it", "those are for
+// the committee to decide"): who is to act, not whom a rule is given for.
+func (t *Text) toInfinitive(a, end int) bool {
+	for k := a; k < end && k <= a+5; k++ {
+		switch w := t.toks[k].W; {
+		case w == "to":
+			return true
+		case !t.toks[k].Word || barriers[w]:
+			return false
+		}
+	}
+	return false
 }
 
 // partyWords returns up to three words from token a (after a determiner),

@@ -107,22 +107,67 @@ func (t *Text) Read(s *Subject) []Reading {
 // negations ("no es que no se permitan") or as advice, a hedge or a
 // quantifier ("es preferible"), is Unclear where Read leaves it silent.
 func (t *Text) Gaps(s *Subject, read []Reading) []Reading {
+	return t.gaps(s, read, func(int) bool { return true }, false)
+}
+
+// LineGaps reads the rest of where a text restates its subject, as Gaps
+// reads a record: the run of sentences from a heading up to the next
+// ("Rule (#1): … READ-ONLY investigation: no apply, no restart. Then
+// again, does re-adding the subnet even count as a change?"), or, with no
+// heading before it, the sentence. A question there is Unclear whether it
+// names the subject or not.
+func (t *Text) LineGaps(s *Subject, read []Reading) []Reading {
+	scope := map[[2]int]bool{}
+	for _, r := range read {
+		if r.Verdict == Restates {
+			scope[t.stretchOf(r.Clause)] = true
+		}
+	}
+	if len(scope) == 0 {
+		return nil
+	}
+	return t.gaps(s, read, func(ci int) bool { return scope[t.stretchOf(ci)] }, true)
+}
+
+// stretchOf returns what a restatement in clause ci speaks for: the
+// sentences under the last heading that opens a sentence at or before it
+// ({that sentence, -1}), else its sentence ({-1, the sentence}). Folded
+// text has no line breaks: a heading ("Findings:") is where a line of a
+// summary starts.
+func (t *Text) stretchOf(ci int) [2]int {
+	for k := ci; k >= 0; k-- {
+		opens := k == 0 || t.clauses[k-1].Sent != t.clauses[k].Sent
+		if opens && k+1 < len(t.clauses) && t.clauses[k+1].Heading == k {
+			return [2]int{t.clauses[k].Sent, -1}
+		}
+	}
+	return [2]int{-1, t.clauses[ci].Sent}
+}
+
+// gaps is Gaps over the clauses in selects; with asks, a question is
+// Unclear whether it names s or not.
+func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []Reading {
 	done := map[int]bool{}
 	for _, r := range read {
 		done[r.Clause] = true
 	}
 	var out []Reading
 	for ci := range t.clauses {
-		if done[ci] {
+		if done[ci] || !in(ci) {
 			continue
 		}
+		// a record's every clause is its rule's; a line's only those that
+		// name it, but a question
+		named := names(t.mentions(ci, s))
 		why := ""
-		if party, ok := t.foreignParty(ci, s.Source); ok {
+		if party, ok := t.foreignParty(ci, s.Source); ok && (named || !asks) {
 			why = "gives it to " + quote(party) + ", whom the source does not name"
 		}
 		switch {
 		case why != "":
-		case !names(t.mentions(ci, s)):
+		case asks && t.question(ci):
+			why = "asks a question in the line that states it"
+		case !named:
 			continue
 		case t.question(ci):
 			why = "asks a question of it"

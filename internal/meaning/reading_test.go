@@ -315,6 +315,10 @@ func TestReadRuleTimeAndFrame(t *testing.T) {
 		// the limit moved: a part of the work, a past lasting, another end
 		{"during the first hour of the review, do not commit or push to ledger", Unclear},
 		{"mientras duró la revisión no se podía hacer commit ni push a ledger", Unclear},
+		{"in the early stage of the review, do not commit or push to ledger", Unclear},
+		{"en la primera fase de la revisión no se puede hacer commit ni push a ledger", Unclear},
+		// a point in time is when the rule was set, not a span it is limited to
+		{"set at the start of the review and still in force: do not commit or push to ledger", Restates},
 		{"ledger stays as it is until the findings are listed: do not commit or push", Unclear},
 		// a frame too long to be a heading still bears on what it frames
 		{"a best practice while the review runs: do not commit or push to ledger", Unclear},
@@ -342,6 +346,8 @@ func TestReadRuleParty(t *testing.T) {
 		{"prod-eu-1 is READ-ONLY for the accounting team", Unclear},
 		{"prod-eu-1 es de solo lectura para el equipo de contabilidad", Unclear},
 		{"prod-eu-1 es de solo lectura para medir y sugerir", Restates},
+		// who is to act next is no party the rule is given for
+		{"prod-eu-1 is READ-ONLY, so we wait for the network team to apply the fix", Restates},
 		// the rule said of a part of its target
 		{"the configuration of prod-eu-1 is READ-ONLY", Unclear},
 		{"la configuración de prod-eu-1 es de solo lectura", Unclear},
@@ -365,6 +371,31 @@ func TestGapsOfARecord(t *testing.T) {
 	} {
 		tx := New(textmatch.Fold(c.text))
 		if got := tx.Gaps(s, tx.Read(s)); len(got) != c.gaps {
+			t.Errorf("%q: %d gaps %v; want %d", c.text, len(got), got, c.gaps)
+		}
+	}
+}
+
+// TestLineGaps reads where a text restates a rule as a record is read:
+// the line under a heading, else the sentence; a question there is
+// unclear even when it names nothing of the rule.
+func TestLineGaps(t *testing.T) {
+	s := netpolRule()
+	for _, c := range []struct {
+		text string
+		gaps int
+	}{
+		{"Rule (#1): prod-eu-1 is READ-ONLY, no apply, no restart. Then again, would one quick restart hurt anyone?", 1},
+		{"Regla (#1): prod-eu-1 es de SOLO LECTURA. ¿De verdad cuenta como cambio devolver la subred de antes?", 1},
+		{"prod-eu-1 is READ-ONLY; or does that still hold after the hotfix?", 1},
+		// faithful: the question is on another line, in another sentence of
+		// prose, or the line says more of something else
+		{"Rule (#1): prod-eu-1 is READ-ONLY, no apply, no restart.\nFindings: is DNS at fault? No, #9 rules it out.", 0},
+		{"prod-eu-1 is READ-ONLY for this investigation. Is DNS at fault? #9 rules it out.", 0},
+		{"Rule (#1): prod-eu-1 is READ-ONLY; we wait for the network team to apply the fix.", 0},
+	} {
+		tx := New(textmatch.Fold(c.text))
+		if got := tx.LineGaps(s, tx.Read(s)); len(got) != c.gaps {
 			t.Errorf("%q: %d gaps %v; want %d", c.text, len(got), got, c.gaps)
 		}
 	}
