@@ -388,6 +388,8 @@ func TestLineGaps(t *testing.T) {
 		{"Rule (#1): prod-eu-1 is READ-ONLY, no apply, no restart. Then again, would one quick restart hurt anyone?", 1},
 		{"Regla (#1): prod-eu-1 es de SOLO LECTURA. ¿De verdad cuenta como cambio devolver la subred de antes?", 1},
 		{"prod-eu-1 is READ-ONLY; or does that still hold after the hotfix?", 1},
+		{"Rule (#1): prod-eu-1 is READ-ONLY. The change policy merely discourages an apply or a restart on prod-eu-1.", 1},
+		{"Regla (#1): prod-eu-1 es de SOLO LECTURA. El aviso desaconseja los reinicios en prod-eu-1.", 1},
 		// faithful: the question is on another line, in another sentence of
 		// prose, or the line says more of something else
 		{"Rule (#1): prod-eu-1 is READ-ONLY, no apply, no restart.\nFindings: is DNS at fault? No, #9 rules it out.", 0},
