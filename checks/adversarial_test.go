@@ -65,8 +65,6 @@ var knownAdversarialMisses = map[string]string{
 	"revived-precondition-es-3":          "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"rhetorical-question-es-1":           "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"rhetorical-question-es-2":           "the reader passes it: a rhetorical question asks who would wait for the CAB with p95 over target, undoing the need for an exception",
-	"scope-narrowed-en-2":                "the reader passes it: of apply, scale, patch and rollout restart only apply stays forbidden, so a manual scale is outside the freeze (text-only)",
-	"scope-narrowed-es-2":                "the reader passes it: of apply, restarts, scaling and edits only restarts and scaling stay forbidden (text-only)",
 }
 
 // TestAdversarialSummariesNeverPassSilently reads every file of

@@ -136,6 +136,7 @@ func RuleSubject(patterns []*regexp.Regexp, statement string, targets []string) 
 			}
 		}
 	}
+	s.Listed = s.listedBySource(tab)
 	for name := range named {
 		s.addConcept(tab, tab.concepts[name])
 	}
@@ -248,14 +249,50 @@ func (s *Subject) forbiddenBySource() []string {
 			if len(tab.byAction[w]) == 0 {
 				continue
 			}
-			_, neg := t.negationBefore(ci, i)
-			d, gov := t.governing(ci, i, i+1, Forbid)
-			if neg || gov && d.Class == Forbid {
+			if t.forbiddenAt(ci, i) {
 				out = append(out, w)
 			}
 		}
 	}
 	return out
+}
+
+// listedBySource returns the specific actions (no state's, none of
+// genericActions) that the source forbids by name, in
+// order, when there are two or more: "manual mutating operations (apply,
+// scale, patch, rollout restart) are not permitted" lists four.
+func (s *Subject) listedBySource(tab *conceptTable) []string {
+	t := s.Source
+	if t == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for ci, c := range t.clauses {
+		if !t.forbids(ci) {
+			continue // the whole event: a notice lists what it forbids in a sentence of its own
+		}
+		for i := c.T0; i < c.T1; i++ {
+			for _, cc := range tab.byAction[t.toks[i].W] {
+				if len(tab.concepts[cc].states) == 0 && !genericActions[cc] && !seen[cc] {
+					seen[cc] = true
+					out = append(out, cc)
+				}
+			}
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// forbiddenAt reports whether the action word at token i of clause ci is
+// under a negation or a prohibition ("no apply", "apply is not permitted").
+func (t *Text) forbiddenAt(ci, i int) bool {
+	_, neg := t.negationBefore(ci, i)
+	d, gov := t.governing(ci, i, i+1, Forbid)
+	return neg || gov && d.Class == Forbid
 }
 
 func matchesAnyRe(res []*regexp.Regexp, s string) bool {

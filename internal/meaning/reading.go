@@ -126,7 +126,82 @@ func (t *Text) LineGaps(s *Subject, read []Reading) []Reading {
 	if len(scope) == 0 {
 		return nil
 	}
-	return t.gaps(s, read, func(ci int) bool { return scope[t.stretchOf(ci)] }, true)
+	out := t.gaps(s, read, func(ci int) bool { return scope[t.stretchOf(ci)] }, true)
+	for st := range scope {
+		if r, ok := t.narrowed(s, read, st); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// narrowed reads the stretch st where a text restates a rule whose source
+// forbids a list of actions: naming some of them and not the others, with
+// no word for all of them ("Manual kubectl apply is not permitted" of "no
+// manual apply, scale, patch or rollout restart"), narrows the rule, and
+// is Unclear at the first restatement there.
+func (t *Text) narrowed(s *Subject, read []Reading, st [2]int) (Reading, bool) {
+	if len(s.Listed) == 0 {
+		return Reading{}, false
+	}
+	tab := conceptsOf()
+	named := map[string]bool{}
+	first := -1
+	for ci, c := range t.clauses {
+		if t.stretchOf(ci) != st {
+			continue
+		}
+		if len(t.hitsOf(ci, Quantifier)) > 0 || t.sayAll(ci) {
+			return Reading{}, false // "any manual operation", "nada de cambios"
+		}
+		if !t.forbids(ci) {
+			continue // actions named, not forbidden ("we wait for them to apply the fix")
+		}
+		for i := c.T0; i < c.T1; i++ {
+			for _, cc := range tab.byAction[t.toks[i].W] {
+				named[cc] = true
+			}
+		}
+	}
+	for _, r := range read {
+		if r.Verdict == Restates && t.stretchOf(r.Clause) == st && first < 0 {
+			first = r.Clause
+		}
+	}
+	var some, missing []string
+	for _, c := range s.Listed {
+		if named[c] {
+			some = append(some, c)
+		} else {
+			missing = append(missing, c)
+		}
+	}
+	if first < 0 || len(some) == 0 || len(missing) == 0 {
+		return Reading{}, false
+	}
+	return Reading{Verdict: Unclear, Clause: first, A: t.clauses[first].A, Text: t.ClauseText(first),
+		Why: fmt.Sprintf("names only %s of what the rule forbids, not %s", strings.Join(some, ", "), strings.Join(missing, ", "))}, true
+}
+
+// forbids reports whether clause ci forbids the actions it names: it
+// holds a negation or a prohibition anywhere ("a restart is not
+// permitted", "nothing may be applied, restarted or scaled").
+func (t *Text) forbids(ci int) bool {
+	return len(t.hitsOf(ci, Forbid, Negation)) > 0
+}
+
+// allWords name every action of a kind at once: a restatement with one
+// does not narrow a list ("no changes of any kind").
+var allWords = set(`any all every everything anything ningun ninguna ningunos ningunas todo toda todos todas cualquier`)
+
+func (t *Text) sayAll(ci int) bool {
+	c := t.clauses[ci]
+	for i := c.T0; i < c.T1; i++ {
+		if allWords[t.toks[i].W] {
+			return true
+		}
+	}
+	return false
 }
 
 // stretchOf returns what a restatement in clause ci speaks for: the

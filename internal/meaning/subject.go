@@ -51,6 +51,10 @@ type Subject struct {
 	// Actions are the words of what a rule forbids (push, pushing, apply),
 	// or, with Obliged set, of what it requires.
 	Actions map[string]bool
+	// Listed are the action concepts a rule's source forbids by name, when
+	// it names two or more ("no apply, no restart, no scaling"): a
+	// restatement that names only some of them narrows the rule.
+	Listed []string
 	// Obliged is set for a rule that requires an action ("always run mix
 	// format"): an obligation on it keeps the rule, a negation or a
 	// prohibition goes against it.
