@@ -37,7 +37,7 @@ import (
 // path carries exactly that digest, and no entry with another path carries
 // it, unless a covered event shows that path with that digest (a copy
 // verified by its hash carries its original's digest). On a text-only
-// summary (internal/polarity reads the clauses): (1) every due required
+// summary (internal/meaning reads the clauses): (1) every due required
 // path is named, never in a clause that marks it stale, superseded or
 // negated; (2) a twin named in text is in a clause that marks it not live
 // (stale, ignored, replaced, not used, …), or the live path is named in a

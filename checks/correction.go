@@ -22,7 +22,7 @@ import (
 // any spelling of the same quantity ("50 rows/s" = "50 rows per second"),
 // and a date as any spelling of the same day ("15 de diciembre" =
 // "December 15"). Each occurrence is read in its clause
-// (internal/polarity). (1) The new value appears in some field, outside
+// (internal/meaning). (1) The new value appears in some field, outside
 // corrections[].supersedes (which holds the old value and counts only as
 // that), in a clause that does not negate, retract or supersede it: "200
 // rows/s, not 50 rows/s" does not carry 50 rows/s. (2) The old value

@@ -4,18 +4,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
+	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/result"
 	"github.com/compact-eval/compact-eval/scenarios"
 	"github.com/compact-eval/compact-eval/summary"
 )
 
-// Every history frame, in both languages, bears on the value after (or
-// before) it; a value stated as current, or "antes de" a date, is no history.
+// Every history frame, in both languages, names the value after (or
+// before) it as the old one; a value stated as current, or "antes de" a
+// date, is no history. This is the reading the correction check relies on
+// (internal/meaning.ReadValue for a replaced value), on raw text as a
+// summary writes it; each phrase of the old class is tested in
+// internal/meaning (TestEveryWordRow).
 func TestHistoryFrames(t *testing.T) {
-	// each frame of the history class is tested in internal/polarity
-	// (TestEveryClassEntry); here, the reading the correction check
-	// relies on, on raw text as a summary writes it
 	for _, tc := range []struct {
 		text string
 		want bool
@@ -34,10 +36,11 @@ func TestHistoryFrames(t *testing.T) {
 		{"We first proposed 50 rows/s; the backfill stays at 200 rows/s.", false},
 		{"The earlier plan was 50 rows/s, and the backfill runs at 200 rows/s.", false},
 	} {
-		i := strings.Index(tc.text, "200")
-		v, ok := polarity.New(tc.text).HistoryFrame(i, i+len("200 rows/s"))
-		if ok != tc.want {
-			t.Errorf("HistoryFrame(%q) = %q, %v; want %v", tc.text, v.Cue, ok, tc.want)
+		text := textmatch.Fold(tc.text)
+		i := strings.Index(text, "200")
+		r := meaning.New(text).ReadValue(i, i+len("200 rows/s"), meaning.Replaced, nil)
+		if got := r.Verdict == meaning.Restates; got != tc.want {
+			t.Errorf("ReadValue(%q) = %v (%s); want named as the old value: %v", tc.text, r.Verdict, r.Why, tc.want)
 		}
 	}
 }

@@ -6,8 +6,8 @@ import "strings"
 // 200 rows/s", "50 rows/s (antes 200 filas/s)", "200 rows/s was considered,
 // then dropped", "(its defaults, 200 rows/s and 1000, are superseded)",
 // "the region the dashboards had mislabelled as eu-central". The frames
-// are the history class of internal/polarity (classes.tsv, one table for
-// every reader), read by polarity.Text.HistoryFrame across brackets,
+// are the old and cancel classes of internal/meaning (words.tsv, one table
+// for every reader), read by meaning.Text.ReadValue across brackets,
 // appositives and relative clauses.
 
 // wordsOnly replaces every byte that is no letter, digit or space with a

@@ -67,7 +67,7 @@ func TestConstraintAcrossLanguages(t *testing.T) {
 }
 
 // An old value named as history in brackets, an appositive or a relative
-// clause is no current value (the history class of internal/polarity);
+// clause is no current value (the old class of internal/meaning);
 // the same words with the values swapped state the old value as current.
 func TestCorrectionHistoryFrames(t *testing.T) {
 	var cases []checkCase

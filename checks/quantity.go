@@ -22,7 +22,7 @@ import (
 // quantity equal to the invariant's value and unit (package
 // internal/quantity: "50,000 tokens" = "50 000 tokens" = "50k tokens";
 // "30 s" = "30 sec" = "30 segundos"; "80 %" = "80 percent"; 30 s = 30000 ms)
-// in a clause that affirms it (internal/polarity). An occurrence that a
+// in a clause that affirms it (internal/meaning). An occurrence that a
 // negation, cancellation, permission, retraction, mistake or supersession
 // cue bears on ("the 30 s timeout was a typo for 30 ms", "not 50 rows/s")
 // is a contradiction: fail, naming the pointer and the cue. A limit stays a

@@ -42,7 +42,7 @@ type scenarioData struct {
 	finders    sync.Map // a correction's value -> its valueFinder
 	citedReads sync.Map // seq -> *citedRead (grounding's figures and clauses)
 	sessions   sync.Map // cut -> words: grounding's words of the covered events
-	subjects   sync.Map // *scenarios.Constraint -> its *polarity.Subject
+	subjects   sync.Map // opNamesKey -> an operation's opNames (pending_operation.go)
 	msubjects  sync.Map // an invariant -> its *meaning.Subject
 }
 

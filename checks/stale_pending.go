@@ -24,7 +24,7 @@ import (
 // result can still report a failure in its text). On a text-only summary,
 // a finished call's id in a clause that hedges it ("c1 and c4 are
 // unknown", "no result yet for c1", "pendiente") fails the same way
-// (internal/polarity). Skip when the summary lists nothing under pending,
+// (internal/meaning). Skip when the summary lists nothing under pending,
 // and on a text-only summary that names no finished call.
 type StalePendingCheck struct{}
 

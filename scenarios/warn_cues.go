@@ -5,17 +5,17 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 )
 
 // cueEdges warns about a constraint pattern that starts or ends on a word
-// the polarity reader takes for a cue bearing on a rule ("never touch the
-// billing table": "never" is a negation). The reader judges a match by the
-// cues around it: a pattern that holds one matches only the summaries that
-// word the rule its way (not "do not touch the billing table", nor "the
-// billing table is off limits"), and the cue it holds is no longer one the
-// reader weighs against the rule. The subject alone ("billing table") lets
+// the reader (internal/meaning, words.tsv) weighs against a rule ("never
+// touch the billing table": "never" is a negation). The reader judges a
+// match by the words around it: a pattern that holds one matches only the
+// summaries that word the rule its way (not "do not touch the billing
+// table", nor "the billing table is off limits"), and the word it holds is
+// no longer one the reader weighs against the rule. The subject alone ("billing table") lets
 // the reader tell a summary that keeps the rule from one that negates it.
 func (w *warner) cueEdges() {
 	for _, inv := range w.s.Invariants {
@@ -28,7 +28,7 @@ func (w *warner) cueEdges() {
 			if word == "" {
 				continue
 			}
-			w.warnf(inv.Position(), "invariant %q (constraint): the pattern %q %s on %q, which the polarity reader takes for %s: it matches only a summary that words the rule this way, and the reader can no longer weigh that word against the rule; match what the rule is about, without the cue (docs/authoring.md, \"Patterns and polarity\")",
+			w.warnf(inv.Position(), "invariant %q (constraint): the pattern %q %s on %q, which the reader takes for %s: it matches only a summary that words the rule this way, and the reader can no longer weigh that word against the rule; match what the rule is about, without the cue (docs/authoring.md, \"Patterns and polarity\")",
 				inv.InvariantID(), p, edge, word, what)
 		}
 	}
@@ -50,8 +50,8 @@ func cueEdge(pattern string) (word, edge, what string) {
 			if e.word == "" {
 				continue
 			}
-			if what, ok := polarity.RuleCue(e.word); ok {
-				return e.word, e.edge, what
+			if class, ok := meaning.RuleWord(e.word); ok {
+				return e.word, e.edge, "a " + string(class) + " word"
 			}
 		}
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/compact-eval/compact-eval/checks"
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 	leaks "github.com/compact-eval/compact-eval/internal/redact"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
@@ -309,9 +309,9 @@ func (p *planter) constraint(c *scenarios.Constraint) {
 }
 
 // classVariants plants the rule kept as it is, and contradicted in one
-// more sentence in words of a class (internal/polarity): its subject
-// given the opposite state ("antonym"), and a permission on what it
-// forbids ("modal").
+// more sentence in the words of its concept (internal/meaning,
+// concepts.tsv and variants.tsv): its subject given the opposite state
+// ("antonym"), and a permission on what it forbids ("modal").
 func (p *planter) classVariants(c *scenarios.Constraint) {
 	var res []*regexp.Regexp
 	for _, m := range c.Match {
@@ -325,14 +325,14 @@ func (p *planter) classVariants(c *scenarios.Constraint) {
 			stmt = textmatch.Fold(e.Text)
 		}
 	}
-	sub := polarity.ClauseSubject(res, stmt)
-	lang := polarity.Lang(stmt)
+	sub := meaning.RuleSubject(res, stmt, c.Target)
+	lang := sub.SourceLang()
 	if line, ok := sub.OppositeLine(lang); ok {
 		v := p.d.clone()
 		v.text = append(v.text, line)
 		p.plant(Invert, "antonym", v, "text: "+line)
 	} else {
-		p.skip(Invert, "antonym: the rule sets no state the antonym table holds")
+		p.skip(Invert, "antonym: the rule sets no state the concept table holds")
 	}
 	if line, ok := sub.PermissionLine(lang); ok {
 		v := p.d.clone()
@@ -392,7 +392,7 @@ func (p *planter) hypothesis(h *scenarios.RefutedHypothesis) {
 		// kept as refuted, and restated as likely in words of the
 		// epistemic class
 		hedge := strings.TrimRight(claim, ". ") + ", which remains likely."
-		if polarity.Lang(textmatch.Fold(claim)) == "es" {
+		if meaning.Language(textmatch.Fold(claim)) == "es" {
 			hedge = strings.TrimRight(claim, ". ") + ", lo cual sigue siendo probable."
 		}
 		hg := p.d.clone()

@@ -202,7 +202,7 @@ func TestViolations(t *testing.T) {
 		return strings.Join(ps, " ")
 	}
 	refused := map[string]string{
-		"up":                   m("internal/polarity", "scenarios"),
+		"up":                   m("internal/meaning", "scenarios"),
 		"ground imports model": m("result", "summary", "checks"),
 		"sideways":             m("checks", "summarizers"),
 		"runtime imports kit":  m("runner", "internal/testkit/fake"),
@@ -215,7 +215,7 @@ func TestViolations(t *testing.T) {
 		}
 	}
 	allowed := []string{
-		m("checks", "result", "summary", "scenarios", "scenarios/transcript", "internal/polarity", "fmt", "github.com/google/go-cmp/cmp"),
+		m("checks", "result", "summary", "scenarios", "scenarios/transcript", "internal/meaning", "fmt", "github.com/google/go-cmp/cmp"),
 		m("internal/llm", "internal/redact", "internal/clip"),
 		m("internal/testkit/loadgen", "summarizers", "internal/testkit/llmtest"),
 		m("cmd/compact-eval", "runner", "cmd/compact-eval/internal/config"),
@@ -229,7 +229,7 @@ func TestViolations(t *testing.T) {
 func TestFloorOf(t *testing.T) {
 	for pkg, want := range map[string]int{
 		"result":                       0,
-		"internal/polarity":            0,
+		"internal/meaning":             0,
 		"internal/testkit/simserver":   testkit,
 		"scenarios/transcript":         2,
 		"reports/internal/junit":       0,
