@@ -19,7 +19,7 @@
 // invariant's own source statement does not carry, is Unclear, never a
 // restatement. A check earns a pass from a typed record or from a clause
 // read as Restates; an Unclear clause makes it uncertain, a Contradicts
-// clause makes it fail. docs/polarity.md documents the stages and renders
+// clause makes it fail. docs/reader.md documents the stages and renders
 // the word table.
 //
 // Texts are read as folded (internal/textmatch.Fold): accents removed,
