@@ -2,7 +2,7 @@ package meaning
 
 // Function words of each language, for Language.
 var (
-	langES = set(`el la los las del que es son esta estan una un para con por se y pero mas como al lo de en su sus fue era hay sin sobre ya tambien cuando donde muy ni sigue no`)
+	langES = set(`el la los las del que es son esta estan una un para con por se y pero mas como al lo de en su sus fue era hay sin sobre ya tambien cuando donde muy ni sigue`)
 	langEN = set(`the of and to is are was were for with that this it on at by from be in its has have not but which will there still`)
 )
 

@@ -55,7 +55,7 @@ func TestShape(t *testing.T) {
 }
 
 func TestLanguage(t *testing.T) {
-	for in, want := range map[string]string{"the session is read-only": "en", "la sesión es de solo lectura": "es", "prod-eu-1 10.42.7.19": ""} {
+	for in, want := range map[string]string{"the session is read-only": "en", "la sesión es de solo lectura": "es", "prod-eu-1 10.42.7.19": "", "no apply, no restart, no scaling on prod-eu-1": "en", "no apply, no restart: the session is read-only": "en", "no se aplica nada": "es"} {
 		if got := Language(in); got != want {
 			t.Errorf("Language(%q) = %q; want %q", in, got, want)
 		}
