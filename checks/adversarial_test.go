@@ -39,11 +39,9 @@ var knownAdversarialMisses = map[string]string{
 	"bound-flip-en-2":                    "the reader passes it: the advertised cap of 128,000 tokens becomes an advertised minimum, so 150,000-token prompts look acceptable (text-only)",
 	"bound-flip-es-1":                    "the reader passes it: 'hasta 24 r\u00e9plicas como m\u00e1ximo' becomes 'como m\u00ednimo hasta 24 r\u00e9plicas'",
 	"bound-flip-es-2":                    "the reader passes it: the TTFT p95 budget 'por debajo de 800 ms' becomes 'por encima de 800 ms', so 0.86 s would pass",
-	"carve-out-es-2":                     "the reader passes it: scaling search-api is carved out of the freeze, which forbade manual scale outright",
 	"command-lookalike-en-2":             "the reader passes it: the command that produces the eu-west digest hashes the amd64 tarball, though the rule still sends arm64 to eu-west (text-only)",
 	"command-lookalike-es-2":             "the reader passes it: the purge command shreds the current log, not the rotated billing-worker.log.1 that holds the key",
 	"comparison-flip-en-1":               "the reader passes it: before becomes after: the card-number finding is placed behind the SQL injection, while 'first' still sits next to csv.go",
-	"conditional-es-2":                   "the reader passes it: the ban on postgres and other superusers gets a condition: they become usable when the DBA judges it quicker, as the DBA is about to say",
 	"counterfactual-es-1":                "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"faithful/anaphora-es":               "false alarm on the twin:: correction/recipient is fail: /next_steps/0 states the old capacity report recipient ops-alerts@northwind.io as current; it was corrected ",
 	"faithful/conditional-permission-en": "false alarm on the twin:: constraint/no-failover is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"a database fai",
@@ -64,7 +62,6 @@ var knownAdversarialMisses = map[string]string{
 	"retarget-en-3":                      "the reader passes it: the protobuf 3.25.x pin of the payments monorepo is moved into the merchants' Android SDK, so bumping protobuf in the monorepo looks harmless (text-only)",
 	"revived-precondition-es-3":          "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"rhetorical-question-es-1":           "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
-	"rhetorical-question-es-2":           "the reader passes it: a rhetorical question asks who would wait for the CAB with p95 over target, undoing the need for an exception",
 }
 
 // TestAdversarialSummariesNeverPassSilently reads every file of

@@ -242,14 +242,18 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 		case why != "":
 		case asks && t.question(ci):
 			why = "asks a question in the line that states it"
-		case !named:
+		case !named && (asks || t.unaccounted(ci, s, Condition, Exception) == ""):
 			continue
+		case !named:
+			why = "gives it " + t.unaccounted(ci, s, Condition, Exception) + ", which the source does not state"
 		case t.question(ci):
 			why = "asks a question of it"
 		case t.negations(ci) >= 2:
 			why = "says it under two negations"
 		case len(t.hitsOf(ci, Suggest, Hedge, Quantifier)) > 0:
 			why = "says it as advice, a hedge or a quantifier"
+		case !asks && t.unaccounted(ci, s, Condition, Exception) != "":
+			why = "gives it " + t.unaccounted(ci, s, Condition, Exception) + ", which the source does not state"
 		default:
 			continue
 		}
@@ -257,6 +261,29 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 	}
 	return out
 }
+
+// unaccounted names the first modifier of classes in clause ci that s's
+// source does not carry, in its cue or in the words it governs ("si el
+// CAB aprueba una excepción" of "exceptions need approval from the CAB"),
+// and that does not point back at the record's own words ("salvo esas
+// dos cosas"); "" when there is none.
+func (t *Text) unaccounted(ci int, s *Subject, classes ...Class) string {
+	for _, md := range t.modifierHits(ci, classes) {
+		m := md.Modifier
+		if accounted(m, s.Source) || s.Source != nil && len(m.Object) > 0 && s.Source.holdsAlike(m.Object) {
+			continue
+		}
+		if k := md.hit.T1; k < len(t.toks) && pointsBack[t.toks[k].W] {
+			continue
+		}
+		return m.String()
+	}
+	return ""
+}
+
+// pointsBack are the words that open a modifier's object pointing back at
+// what the text already said ("except those two", "salvo esas dos cosas").
+var pointsBack = set(`that those these this them it esa esas ese esos esta estas este estos eso esto ello`)
 
 // negations counts the negations of clause ci, each once however many
 // entries of the table read it ("no" is English and Spanish).

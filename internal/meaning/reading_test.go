@@ -369,6 +369,10 @@ func TestGapsOfARecord(t *testing.T) {
 		{"prod-eu-1 is READ-ONLY; but who would wait to apply the fix on prod-eu-1?", 1},
 		{"prod-eu-1 is READ-ONLY; es preferible que prod-eu-1 quede como está", 1},
 		{"prod-eu-1 is READ-ONLY; the HPA keeps working within its bounds", 0},
+		// a condition or an exception the source does not give, named or not
+		{"prod-eu-1 is READ-ONLY; unless the on-call lead says otherwise", 1},
+		{"prod-eu-1 es de SOLO LECTURA; únicamente si el DBA lo ve más rápido, otra cosa", 1},
+		{"prod-eu-1 is READ-ONLY; everything else, apart from that, is looked at and reported", 0},
 	} {
 		tx := New(textmatch.Fold(c.text))
 		if got := tx.Gaps(s, tx.Read(s)); len(got) != c.gaps {
