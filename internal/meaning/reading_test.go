@@ -347,6 +347,9 @@ func TestReadRuleParty(t *testing.T) {
 		{"prod-eu-1 is READ-ONLY for the accounting team", Unclear},
 		{"prod-eu-1 es de solo lectura para el equipo de contabilidad", Unclear},
 		{"prod-eu-1 es de solo lectura para medir y sugerir", Restates},
+		// the rule put in another's mouth: a description is an attribution
+		{"prod-eu-1, which the old wiki page describes as READ-ONLY, is being looked at", Unclear},
+		{"el runbook describe prod-eu-1 como de solo lectura", Unclear},
 		// who is to act next is no party the rule is given for
 		{"prod-eu-1 is READ-ONLY, so we wait for the network team to apply the fix", Restates},
 		// the rule said of a part of its target
