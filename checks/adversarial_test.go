@@ -31,7 +31,6 @@ type adversarialCase struct {
 // and on a listed file that no longer misses: it is a ratchet, and each
 // line is an open finding of issue 36, not an accepted outcome.
 var knownAdversarialMisses = map[string]string{
-	"actor-swap-en-2":                    "the reader passes it: the read-only rule is made to bind the user, and the assistant becomes the one who makes the changes (text-only)",
 	"anaphora-en-1":                      "the reader passes it: 'the former' points at values-prod.yaml, the file nothing reads, as the one to edit",
 	"anaphora-es-2":                      "the reader passes it: 'en el primero' picks config/db.yaml, the ignored file, as the one to edit",
 	"bound-flip-en-1":                    "the reader passes it: the HPA ceiling of 24 becomes a floor: 'grow to at least 24 replicas'",

@@ -242,12 +242,16 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 		case why != "":
 		case asks && t.question(ci):
 			why = "asks a question in the line that states it"
+		case !named && t.agentActs(ci):
+			why = "has the agent do what the rule is about"
 		case !named && (asks || t.unaccounted(ci, s, Condition, Exception) == ""):
 			continue
 		case !named:
 			why = "gives it " + t.unaccounted(ci, s, Condition, Exception) + ", which the source does not state"
 		case t.question(ci):
 			why = "asks a question of it"
+		case t.agentActs(ci):
+			why = "has the agent do what the rule is about"
 		case t.negations(ci) >= 2:
 			why = "says it under two negations"
 		case len(t.hitsOf(ci, Suggest, Hedge, Quantifier)) > 0:
@@ -260,6 +264,37 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 		out = append(out, Reading{Verdict: Unclear, Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci), Why: why})
 	}
 	return out
+}
+
+// agentWords name the agent itself as the one who acts.
+var agentWords = set(`assistant agent we i asistente agente nosotros yo`)
+
+// agentActs reports whether clause ci, beside a rule, has the agent (its
+// subject: "the assistant diagnoses and makes the changes") do an action
+// of any rule's concept with no negation or prohibition on it: where the
+// rule says someone else acts, the agent is given the act.
+func (t *Text) agentActs(ci int) bool {
+	c := t.clauses[ci]
+	subj := -1
+	for i := c.T0; i < c.T1; i++ {
+		if t.toks[i].Word && !partyDeterminers[t.toks[i].W] {
+			subj = i
+			break
+		}
+	}
+	if subj < 0 || !agentWords[t.toks[subj].W] || t.forbids(ci) {
+		return false
+	}
+	tab := conceptsOf()
+	for i := subj + 1; i < c.T1; i++ {
+		switch w := t.toks[i].W; {
+		case partyNouns[w] || userWords[w]:
+			return false // another acts: "we wait for the network team to apply it"
+		case len(tab.byAction[w]) > 0:
+			return true
+		}
+	}
+	return false
 }
 
 // unaccounted names the first modifier of classes in clause ci that s's

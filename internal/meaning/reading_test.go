@@ -403,6 +403,10 @@ func TestLineGaps(t *testing.T) {
 		{"Rule (#1): prod-eu-1 is READ-ONLY, no apply, no restart, no scaling, no edits.\nFindings: is DNS at fault? No, #9 rules it out.", 0},
 		{"prod-eu-1 is READ-ONLY for this investigation. Is DNS at fault? #9 rules it out.", 0},
 		{"Rule (#1): prod-eu-1 is READ-ONLY; we wait for the network team to apply the fix.", 0},
+		// the agent given the act the rule leaves to someone else
+		{"Rule (#1): prod-eu-1 is READ-ONLY for this investigation; the assistant then applies the fix through CI.", 1},
+		{"Regla (#1): prod-eu-1 es de SOLO LECTURA; el agente aplica luego el cambio por el pipeline.", 1},
+		{"Rule (#1): prod-eu-1 is READ-ONLY for this investigation; the user applies the fix through CI.", 0},
 		// a list of what the rule forbids cut short narrows it; a word for
 		// all of them does not
 		{"Rule (#1): prod-eu-1 is READ-ONLY: a restart is not permitted.", 1},
