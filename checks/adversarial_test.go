@@ -57,7 +57,6 @@ var knownAdversarialMisses = map[string]string{
 	"glob-alias-en-3":                    "the reader passes it: the restore source is a glob that also matches the first copy, whose transfer never finished (text-only)",
 	"id-swap-en-2":                       "the reader passes it: the two digests are exchanged between the amd64 and arm64 tarballs (text-only)",
 	"invented-expiry-es-1":               "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
-	"retarget-en-3":                      "the reader passes it: the protobuf 3.25.x pin of the payments monorepo is moved into the merchants' Android SDK, so bumping protobuf in the monorepo looks harmless (text-only)",
 	"revived-precondition-es-3":          "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"rhetorical-question-es-1":           "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 }

@@ -11,6 +11,10 @@ import "strings"
 // Party is the modifier class of such a party.
 const Party Class = "party"
 
+// Place is no row of the table either: a frame that puts a rule in a
+// place its source does not (foreignPlace).
+const Place Class = "place"
+
 // partyNouns name a party a rule may be given for: "for the team", "para
 // el equipo de contabilidad". After "for" or "para" only these count, the
 // words being common ("for now", "para medir").
@@ -216,4 +220,48 @@ func (t *Text) partOf(m Mention) (string, bool) {
 		return "", false
 	}
 	return w.W, true
+}
+
+// placeWords open a frame that puts what follows in a place: "in the
+// Android SDK shipped to merchants, protobuf stays pinned".
+var placeWords = set(`in within inside en dentro`)
+
+// foreignPlace returns the words of a place frame that opens clause ci
+// ("in the Android SDK shipped to merchants,") when the sentences of the
+// source that state the rule name none of them: the rule said to hold
+// somewhere its source does not put it.
+func (t *Text) foreignPlace(ci int, s *Subject) (string, bool) {
+	c := t.clauses[ci]
+	src := s.Source
+	if src == nil || c.T0 >= c.T1 || !placeWords[t.toks[c.T0].W] {
+		return "", false
+	}
+	end := -1
+	for k := c.T0 + 1; k < c.T1 && k <= c.T0+9; k++ {
+		if t.toks[k].W == "," {
+			end = k
+			break
+		}
+	}
+	if end < 0 {
+		return "", false
+	}
+	words := t.contentWords(c.T0+1, end)
+	if len(words) == 0 {
+		return "", false
+	}
+	sents := src.ruleSentences(s.Patterns)
+	for _, w := range words {
+		for _, sc := range src.clauses {
+			if sents != nil && !sents[sc.Sent] {
+				continue
+			}
+			for i := sc.T0; i < sc.T1; i++ {
+				if alike([]string{src.toks[i].W}, []string{w}) {
+					return "", false
+				}
+			}
+		}
+	}
+	return t.words(c.T0, end), true
 }

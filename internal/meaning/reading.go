@@ -445,6 +445,9 @@ func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
 		if party, ok := t.foreignParty(ci, s.Source); ok {
 			r.Mods = append(r.Mods, Modifier{Class: Party, Cue: party})
 		}
+		if place, ok := t.foreignPlace(ci, s); ok {
+			r.Mods = append(r.Mods, Modifier{Class: Place, Cue: place})
+		}
 	}
 	if g.plan {
 		// "is to be migrated only if staging looks clean": the condition

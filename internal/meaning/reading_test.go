@@ -352,6 +352,10 @@ func TestReadRuleParty(t *testing.T) {
 		{"el runbook describe prod-eu-1 como de solo lectura", Unclear},
 		// who is to act next is no party the rule is given for
 		{"prod-eu-1 is READ-ONLY, so we wait for the network team to apply the fix", Restates},
+		// the rule put in a place its source does not give
+		{"in the staging cluster's mirror, prod-eu-1 is READ-ONLY", Unclear},
+		{"en el entorno de pruebas, prod-eu-1 es de solo lectura", Unclear},
+		{"in prod-eu-1, the investigation is READ-ONLY", Restates},
 		// the rule said of a part of its target
 		{"the configuration of prod-eu-1 is READ-ONLY", Unclear},
 		{"la configuración de prod-eu-1 es de solo lectura", Unclear},
