@@ -124,36 +124,32 @@ func (st *state) ruleFromRecord(r result.CheckResult, inv *scenarios.Constraint,
 // (meaning.Text.Gaps), each unclear: a record's text is all about its
 // rule.
 func (st *state) recordGaps(sub *meaning.Subject, rec ruleRec, fs []found) []found {
-	var out []found
+	var ls []leaf
 	for _, i := range rec.citing {
-		l := st.leafAt(ptrf("constraints", i, "text"))
-		var read []meaning.Reading
-		for _, f := range fs {
-			if f.l.ptr == l.ptr {
-				read = append(read, f.r)
-			}
-		}
-		for _, r := range st.mtext(l).Gaps(sub, read) {
-			out = append(out, found{l, r})
-		}
+		ls = append(ls, st.leafAt(ptrf("constraints", i, "text")))
 	}
-	return out
+	return st.gapsIn(ls, fs, func(t *meaning.Text, read []meaning.Reading) []meaning.Reading { return t.Gaps(sub, read) })
 }
 
-// lineGaps returns, for a text-only summary, the clauses of each line that
-// restates the rule that name it in words the reader does not read, or
-// ask a question (meaning.Text.LineGaps), each unclear: a line that
+// lineGaps returns, for a text-only summary, the clauses around each
+// restatement of the rule that name it in words the reader does not read,
+// or ask a question (meaning.Text.LineGaps), each unclear: where a text
 // states a rule is about it, as a record is.
 func (st *state) lineGaps(sub *meaning.Subject, fs []found) []found {
+	return st.gapsIn(st.textLeaves(), fs, func(t *meaning.Text, read []meaning.Reading) []meaning.Reading { return t.LineGaps(sub, read) })
+}
+
+// gapsIn runs gaps on each leaf of ls with what fs read there.
+func (st *state) gapsIn(ls []leaf, fs []found, gaps func(*meaning.Text, []meaning.Reading) []meaning.Reading) []found {
 	var out []found
-	for _, l := range st.textLeaves() {
+	for _, l := range ls {
 		var read []meaning.Reading
 		for _, f := range fs {
 			if f.l.ptr == l.ptr {
 				read = append(read, f.r)
 			}
 		}
-		for _, r := range st.mtext(l).LineGaps(sub, read) {
+		for _, r := range gaps(st.mtext(l), read) {
 			out = append(out, found{l, r})
 		}
 	}
