@@ -729,10 +729,11 @@ func surveyOf(s string, minRun int, fast bool) (int, b85Range) {
 			i = next - 1
 			continue
 		}
-		if fast && b64n == 0 && b32n == 0 && hexn == 0 && !sawNL && c >= 'a' && c <= 'z' {
+		if fast && b64n == 0 && b32n == 0 && hexn == 0 && an == 0 && !sawNL && c >= 'a' && c <= 'z' {
 			if j, lead, trail, ok := plainWord(s, i, maxWord); ok {
 				// What the byte loop does with a word of lower-case letters
-				// (one not a hex digit among them) that starts its runs,
+				// (one not a hex digit among them) that starts its runs
+				// (after a '.', '-' or '_' a key-like run goes on: an > 0),
 				// and the space after it: its runs end short of every
 				// threshold but the chain of hex pairs, which its leading
 				// hex letters continue and its trailing ones start; the

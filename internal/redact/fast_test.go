@@ -334,3 +334,48 @@ func TestFoldPastItsBuffer(t *testing.T) {
 		}
 	}
 }
+
+// A key whose pieces are joined by '.', '-' or '_' is one key-like run
+// to the byte loop; a lower-case word after the joint (the fast path's
+// plain word) must go on counting it, not start a run of its own.
+func TestSurveyFastPathKeepsKeyRun(t *testing.T) {
+	for _, text := range []string{
+		"token QxT9mKq2.shuffled done", "token Zr4Wq8Lp-statistics here", "id Np3Xk7Vb_shuffled now",
+		"Ab3dE9fGh2.xyz.shuffled end", "a 9f3k2m8q-zz7x.shuffled b",
+	} {
+		for _, minRun := range []int{4, 6, 8} {
+			if msg := surveyDisagrees(text, minRun); msg != "" {
+				t.Errorf("survey(%q, %d): %s", text, minRun, msg)
+			}
+		}
+	}
+	// its faithful twin: the same word after a space stays a word of its own
+	for _, text := range []string{"token QxT9mKq2 shuffled done", "see e.g. the shuffled deck"} {
+		got, _ := surveyOf(text, MinRun, true)
+		want, _ := surveyOf(text, MinRun, false)
+		if got != want {
+			t.Errorf("survey(%q): %b with the fast path, %b without", text, got, want)
+		}
+	}
+}
+
+// TestSurveyFastPathRandomBytes: on random bytes drawn from the classes
+// the byte loop tells apart (letters of both cases, hex letters, digits,
+// key joints, blanks, quotes, marks, escapes, NUL, non-ASCII) the fast
+// path says what the byte loop says.
+func TestSurveyFastPathRandomBytes(t *testing.T) {
+	const alphabet = "abcdefghijklmnopqrstuvwxyzabcdefxyzqshuffledABCDEFGHQXZ0123456789-_.-_. \n\t\"\",:{}[]!#$*+<~>&%=\\x\x00\xc3\xa9"
+	rng := rand.New(rand.NewPCG(3, 4))
+	buf := make([]byte, 0, 96)
+	for n := range 40000 {
+		buf = buf[:0]
+		for range 1 + rng.IntN(90) {
+			buf = append(buf, alphabet[rng.IntN(len(alphabet))])
+		}
+		text := string(buf)
+		minRun := 4 + n%6
+		if msg := surveyDisagrees(text, minRun); msg != "" {
+			t.Fatalf("survey(%q, %d): %s", text, minRun, msg)
+		}
+	}
+}
