@@ -91,6 +91,11 @@ type Options struct {
 	MaxLineBytes int
 	// TempDir is where events are spilled; "" means os.TempDir().
 	TempDir string
+	// Cut places the compaction cut (compaction.at): after an event's seq,
+	// or near a fraction of the events; the zero value cuts near two
+	// thirds. A session whose log records its compactions, and a
+	// CompactBench case, are cut where they say.
+	Cut Cut
 }
 
 // Report says what Import did.
@@ -167,6 +172,9 @@ func Import(r io.Reader, w io.Writer, opts Options) (*Report, error) {
 	}
 	format := rep.Format
 	if format == FormatCompactBench {
+		if !opts.Cut.IsZero() {
+			return rep, errCaseCut(opts.Cut)
+		}
 		return rep, importCase(br, w, opts, rep)
 	}
 	if opts.Index > 0 && !recordFormat(format, opts) && !rep.Detection.Records {
@@ -226,6 +234,9 @@ func (opts *Options) validate() error {
 	if err := ValidPointer(opts.MessagesPath); err != nil {
 		return fmt.Errorf("--messages-path: %w", err)
 	}
+	if err := opts.Cut.validate(); err != nil {
+		return err
+	}
 	if opts.MessagesPath != "" && opts.Format != "" && opts.Format != FormatAuto && opts.Format != FormatOpenAI && opts.Format != FormatAnthropic {
 		return fmt.Errorf("--messages-path points at OpenAI or Anthropic messages; it does not apply to --from %s", opts.Format)
 	}
@@ -284,6 +295,9 @@ func ImportEach(r io.Reader, opts Options, emit func(rep *Report, write func(io.
 	}
 	format := base.Format
 	if format == FormatCompactBench {
+		if !opts.Cut.IsZero() {
+			return 0, errCaseCut(opts.Cut)
+		}
 		return eachCase(br, opts, base, emit)
 	}
 	if format == FormatOTel {

@@ -144,8 +144,15 @@ func TestSuggestionPrecision(t *testing.T) {
 // load or lint is a defect of the importer.
 func acceptedScenario(t *testing.T, path string) *scenarios.Scenario {
 	t.Helper()
+	return acceptedScenarioCut(t, path, importer.Cut{})
+}
+
+// acceptedScenarioCut is acceptedScenario with the cut placed as --cut
+// places it.
+func acceptedScenarioCut(t *testing.T, path string, cut importer.Cut) *scenarios.Scenario {
+	t.Helper()
 	name := filepath.Base(path)
-	out, _ := importFile(t, path, importer.Options{})
+	out, _ := importFile(t, path, importer.Options{Cut: cut})
 	s, err := scenarios.LoadBytes(name+".yaml", suggestions.Accept(out))
 	if err != nil {
 		t.Fatalf("%s: load with every suggestion: %v", name, err)

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/compact-eval/compact-eval/importer"
 )
 
 // The third public set (testdata/import/precision/public3, issue 38):
@@ -21,6 +23,12 @@ import (
 // class, and overall.
 func classScores(t *testing.T, dir string, print bool) (map[string]*score, score) {
 	t.Helper()
+	return classScoresCut(t, dir, importer.Cut{}, print)
+}
+
+// classScoresCut is classScores with each session cut as cut asks.
+func classScoresCut(t *testing.T, dir string, cut importer.Cut, print bool) (map[string]*score, score) {
+	t.Helper()
 	labels := readPublicLabels(t, filepath.Join(dir, "labels.txt"))
 	files := sessionFiles(dir)
 	by := map[string]*score{}
@@ -33,7 +41,7 @@ func classScores(t *testing.T, dir string, print bool) (map[string]*score, score
 	found := make([]bool, len(labels))
 	for _, path := range files {
 		name := filepath.Base(path)
-		s := acceptedScenario(t, path)
+		s := acceptedScenarioCut(t, path, cut)
 		for _, inv := range s.Invariants {
 			c := suggestionClass(inv)
 			sc := get(c)
@@ -84,7 +92,14 @@ func TestPublicSuggestionsThirdSet(t *testing.T) {
 // "after" row docs/import.md states for it.
 func measureClasses(t *testing.T, name, dir string) {
 	t.Helper()
-	by, all := classScores(t, dir, os.Getenv("PRECISION_PRINT") != "")
+	measureClassesCut(t, name, dir, importer.Cut{})
+}
+
+// measureClassesCut is measureClasses with each session cut as cut asks;
+// name is the table row's (after "| after, ").
+func measureClassesCut(t *testing.T, name, dir string, cut importer.Cut) {
+	t.Helper()
+	by, all := classScoresCut(t, dir, cut, os.Getenv("PRECISION_PRINT") != "")
 	classes := make([]string, 0, len(by))
 	for c := range by {
 		classes = append(classes, c)

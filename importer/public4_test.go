@@ -1,6 +1,10 @@
 package importer_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/compact-eval/compact-eval/importer"
+)
 
 // The fourth public set (testdata/import/precision/public4, issue 38):
 // tau-bench records labelled after every rule of issue 38 was written
@@ -15,4 +19,14 @@ import "testing"
 // docs/import.md states for it.
 func TestPublicSuggestionsFourthSet(t *testing.T) {
 	measureClasses(t, "fourth public set", "../testdata/import/precision/public4")
+}
+
+// TestPublicSuggestionsFourthSetWholeSession measures the fourth public set
+// with every event compacted (--cut 1.0), where its labels, written
+// without regard to the cut, place what a summary must keep, and fails
+// when either overall figure drops below the row docs/import.md states.
+//
+//	PRECISION_PRINT=1 go test ./importer -run TestPublicSuggestionsFourthSetWholeSession -v
+func TestPublicSuggestionsFourthSetWholeSession(t *testing.T) {
+	measureClassesCut(t, "fourth public set, whole session", "../testdata/import/precision/public4", importer.Cut{Fraction: 1})
 }

@@ -1,6 +1,10 @@
 package importer_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/compact-eval/compact-eval/importer"
+)
 
 // The fifth public set (testdata/import/precision/public5, issue 38 item
 // 2): tau-bench records labelled, and the labels committed, before the
@@ -17,4 +21,14 @@ import "testing"
 // docs/import.md states for it.
 func TestPublicSuggestionsFifthSet(t *testing.T) {
 	measureClasses(t, "fifth public set", "../testdata/import/precision/public5")
+}
+
+// TestPublicSuggestionsFifthSetWholeSession measures the fifth public set
+// with every event compacted (--cut 1.0), where its labels, written
+// without regard to the cut, place what a summary must keep, and fails
+// when either overall figure drops below the row docs/import.md states.
+//
+//	PRECISION_PRINT=1 go test ./importer -run TestPublicSuggestionsFifthSetWholeSession -v
+func TestPublicSuggestionsFifthSetWholeSession(t *testing.T) {
+	measureClassesCut(t, "fifth public set, whole session", "../testdata/import/precision/public5", importer.Cut{Fraction: 1})
 }

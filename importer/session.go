@@ -350,7 +350,16 @@ func (b *builder) finish() error {
 	}
 	b.cut = chooseCut(b.metas)
 	if b.placeRecorded() {
+		if !b.opts.Cut.IsZero() {
+			return inputErrorf(0, "--cut %s: the log records its compactions (the last after seq %d), and the scenario is cut at their boundaries: import it without --cut", b.opts.Cut, b.recorded[len(b.recorded)-1].boundary)
+		}
 		b.cut = b.recorded[len(b.recorded)-1].boundary
+	} else if !b.opts.Cut.IsZero() {
+		cut, err := b.askedCut()
+		if err != nil {
+			return err
+		}
+		b.cut = cut
 	}
 	if err := b.stop(); err != nil {
 		return err
@@ -363,20 +372,6 @@ func (b *builder) finish() error {
 // from its result.
 func chooseCut(metas []meta) int {
 	n := len(metas)
-	// open[p] > 0 when cutting after event p (0-based) splits a unit.
-	open := make([]int32, n+1)
-	for i, m := range metas {
-		if m.kind == kindCall && m.result >= 0 {
-			open[i]++
-			open[m.result]--
-		}
-	}
-	valid := make([]bool, n)
-	var run int32
-	for i := 0; i < n; i++ {
-		run += open[i]
-		valid[i] = run == 0
-	}
 	target := (2*n + 2) / 3 // seq, 1-based
 	if target < 1 {
 		target = 1
@@ -384,17 +379,7 @@ func chooseCut(metas []meta) int {
 	if target >= n && n > 1 {
 		target = n - 1
 	}
-	for p := target; p >= 1; p-- {
-		if valid[p-1] {
-			return p
-		}
-	}
-	for p := target + 1; p <= n; p++ {
-		if valid[p-1] {
-			return p
-		}
-	}
-	return n
+	return nearestValid(splitting(metas), target)
 }
 
 // warnings returns the collected warnings, counts included, in a stable order.

@@ -197,8 +197,18 @@ func (b *builder) suggestions() []suggestion {
 		if c.ByTool {
 			why = fmt.Sprintf("correction: the tool failed at seq %d (%q) and the agent retried with %q for %q", seqOf(c.Idx), shorten(c.Text, 80), c.New, c.Old)
 		}
+		src := seqOf(c.Idx)
 		if c.Subject != "" {
-			if seqOf(c.Idx) > b.cut {
+			if c.ByTool {
+				// A structured retry's Idx is the call that tried the new
+				// value, an assistant event; the correction's source is a
+				// tool's: that call's result, else the old value's error.
+				src = seqOf(c.ErrIdx)
+				if m := b.metas[c.Idx]; m.kind == kindCall && m.result >= 0 {
+					src = seqOf(int(m.result))
+				}
+			}
+			if seqOf(c.Idx) > b.cut || src > b.cut {
 				continue // the value was replaced in the tail: no summary covers it
 			}
 			why = fmt.Sprintf("correction: %s %q failed at seq %d (%q); the call at seq %d tried %q, the value the session settled on (its last successful call's)", c.Subject, c.Old, seqOf(c.ErrIdx), shorten(c.Text, 60), seqOf(c.Idx), c.New)
@@ -214,7 +224,7 @@ func (b *builder) suggestions() []suggestion {
 			why: why,
 			node: mapping("id", str(fmt.Sprintf("correction-%d", i+1)), "type", str(result.TypeCorrection),
 				"subject", str(subject), "old", str(c.Old), "new", str(c.New),
-				"source_seq", intNode(seqOf(c.Idx))),
+				"source_seq", intNode(src)),
 		})
 	}
 	for i, v := range s.Secrets() {

@@ -43,7 +43,7 @@ func (b *builder) write(w io.Writer, rep *Report) error {
 	)
 	if len(b.recorded) == 0 {
 		header.Content = append(header.Content, str("compaction"), withStyle(mapping("at", flowSeq(intNode(b.cut))), yaml.FlowStyle))
-		header.Content[len(header.Content)-2].HeadComment = "The cut lands near two thirds of the session, moved so that it splits no tool call from its result."
+		header.Content[len(header.Content)-2].HeadComment = b.cutComment()
 	} else {
 		header.Content = append(header.Content, str("recorded_compactions"), b.recordedNode())
 		header.Content[len(header.Content)-2].HeadComment = "The compactions the agent made, kept from its log. Every summarizer is cut at their\n" +

@@ -29,10 +29,24 @@ func (f *formatFlag) Set(s string) error {
 	return nil
 }
 
+// cutFlag is the --cut value: a seq or a fraction of the session.
+type cutFlag struct{ c importer.Cut }
+
+func (f *cutFlag) String() string { return f.c.String() }
+
+func (f *cutFlag) Set(s string) error {
+	c, err := importer.ParseCut(s)
+	if err != nil {
+		return err
+	}
+	f.c = c
+	return nil
+}
+
 func init() {
 	register(&Command{
 		Name:      "import",
-		UsageLine: "import [--from FORMAT] [--messages-path POINTER] [--record N | --all] [--strict] [--max-event-chars N] [--id ID] [-o FILE|DIR] FILE",
+		UsageLine: "import [--from FORMAT] [--messages-path POINTER] [--record N | --all] [--strict] [--max-event-chars N] [--cut SEQ|FRACTION] [--id ID] [-o FILE|DIR] FILE",
 		Short:     "turn a recorded agent session into a scenario skeleton",
 		Long: `Import reads a recorded agent session and writes a scenario (YAML) that
 passes validate: the session's events in order, a compaction cut near two
@@ -59,6 +73,16 @@ sessions: --record N imports one (0 is the first), --all imports every one,
 each to its own file in the folder given with -o. docs/import.md describes
 every format, what detection looks at and how suggestions are made.
 
+The cut (compaction.at: events up to it are compacted, the rest is the
+kept tail) lands near two thirds of the session, moved earlier so that it
+splits no tool call from its result; only what is said before it is
+suggested. --cut places it: a seq (--cut 45, after event 45, exactly; a
+seq that would split a call from its result is refused with the nearest
+seqs that do not) or a fraction of the events (--cut 0.9 or --cut 90%,
+moved as the default is; --cut 1.0 compacts the whole session). A log that
+records its compactions, and a CompactBench case, are cut where they say,
+and refuse --cut.
+
 A malformed line is skipped with a warning that gives its line number, or is
 an error with --strict. Timestamps and items with no place in a scenario are
 dropped and counted in warnings on stderr. FILE "-" reads standard input.
@@ -75,6 +99,8 @@ dropped and counted in warnings on stderr. FILE "-" reads standard input.
 			path := fs.String("messages-path", "", "JSON `POINTER` to the OpenAI or Anthropic messages inside each record")
 			strict := fs.Bool("strict", false, "fail on a malformed line instead of skipping it")
 			maxChars := fs.Int("max-event-chars", 0, "trim event texts longer than N characters, with a visible marker (0 keeps all)")
+			var cut cutFlag
+			fs.Var(&cut, "cut", "compact the events up to `SEQ` (45), or up to a FRACTION of the session (0.9, 90%); default near two thirds")
 			id := fs.String("id", "", "scenario id (default: from the file name)")
 			out := fs.String("o", "", "write the scenario to `FILE` instead of standard output (with --all, a folder)")
 			return func(ctx context.Context, args []string) error {
@@ -89,7 +115,7 @@ dropped and counted in warnings on stderr. FILE "-" reads standard input.
 				}
 				opts := importer.Options{
 					Format: from.f, Index: *record, Strict: *strict, MaxEventChars: *maxChars,
-					ID: *id, Name: args[0], MessagesPath: *path,
+					ID: *id, Name: args[0], MessagesPath: *path, Cut: cut.c,
 				}
 				if *all {
 					switch {
