@@ -135,8 +135,16 @@ func (st *state) ownDescriptions(inv *scenarios.PendingOperation, sub *meaning.S
 // it had finished (meaning.Text.StepsOn). Its own pending entries are
 // about it and read apart.
 func (st *state) stepsOn(sub *meaning.Subject, fields [][]leaf) []found {
+	st.index()
+	names := make([]bool, len(st.leaves)) // the leaves that hold one of its names
+	for _, n := range sub.Names {
+		st.markHolding(n, names)
+	}
 	var out []found
 	for _, l := range flatten(fields) {
+		if !(l.i > 0 && l.i <= len(names) && names[l.i-1]) {
+			continue
+		}
 		if strings.HasPrefix(l.ptr, "/pending/") || strings.HasPrefix(l.ptr, "/constraints/") || l.ptr == "/goal" {
 			continue // its own entries; a rule or the goal names the work, done or not
 		}

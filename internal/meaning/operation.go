@@ -234,8 +234,11 @@ func (t *Text) StepsOn(s *Subject, whole bool) []Reading {
 	}
 	var out []Reading
 	for ci := range t.clauses {
+		if !whole && len(t.hitsOf(ci, Next)) == 0 || len(t.hitsOf(ci, GoalNoun, RuleNoun)) > 0 || t.question(ci) {
+			continue // no step (the cheap tests first: mentions match patterns)
+		}
 		ms := t.mentions(ci, s)
-		if !names(ms) || len(t.hitsOf(ci, GoalNoun, RuleNoun)) > 0 || t.question(ci) {
+		if !names(ms) {
 			continue
 		}
 		for _, p := range t.stepParts(ci, whole) {
