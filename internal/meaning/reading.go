@@ -205,18 +205,25 @@ func (t *Text) sayAll(ci int) bool {
 }
 
 // stretchOf returns what a restatement in clause ci speaks for: the
-// sentences under the last heading that opens a sentence at or before it
-// ({that sentence, -1}), else its sentence ({-1, the sentence}). Folded
-// text has no line breaks: a heading ("Findings:") is where a line of a
-// summary starts.
+// sentences under a rule's heading ("Rule (#1):", "Regla del usuario:")
+// that opens its sentence or one of the three before it, with no other
+// heading between ({that sentence, -1}), else its sentence ({-1, the
+// sentence}). Folded text has no line
+// breaks: a summary's line starts at such a heading.
 func (t *Text) stretchOf(ci int) [2]int {
-	for k := ci; k >= 0; k-- {
-		opens := k == 0 || t.clauses[k-1].Sent != t.clauses[k].Sent
-		if opens && k+1 < len(t.clauses) && t.clauses[k+1].Heading == k {
-			return [2]int{t.clauses[k].Sent, -1}
+	sent := t.clauses[ci].Sent
+	for k := ci; k >= 0 && t.clauses[k].Sent >= sent-3; k-- {
+		c := t.clauses[k]
+		opens := k == 0 || t.clauses[k-1].Sent != c.Sent
+		if !opens || !endsAtColon(t.toks, &c) || words(t.toks[c.T0:c.T1]) > 6 {
+			continue
 		}
+		if len(t.hitsOf(k, RuleNoun)) > 0 {
+			return [2]int{c.Sent, -1}
+		}
+		break // another heading ("Findings:") ends the rule's line
 	}
-	return [2]int{-1, t.clauses[ci].Sent}
+	return [2]int{-1, sent}
 }
 
 // gaps is Gaps over the clauses in selects; with asks, a question is
@@ -231,8 +238,11 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 		if done[ci] || !in(ci) {
 			continue
 		}
+		if t.copied(ci, s) {
+			continue // the event's own words, copied ("¿Y cuánto ganaríamos con el índice?")
+		}
 		// a record's every clause is its rule's; a line's only those that
-		// name it, but a question
+		// name it, but a question under its heading
 		named := names(t.mentions(ci, s))
 		why := ""
 		if party, ok := t.foreignParty(ci, s.Source); ok && (named || !asks) {
@@ -240,7 +250,7 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 		}
 		switch {
 		case why != "":
-		case asks && t.question(ci):
+		case asks && t.question(ci) && t.stretchOf(ci)[1] < 0:
 			why = "asks a question in the line that states it"
 		case !named && t.agentActs(ci):
 			why = "has the agent do what the rule is about"
@@ -295,6 +305,13 @@ func (t *Text) agentActs(ci int) bool {
 		}
 	}
 	return false
+}
+
+// copied reports whether clause ci is, word for word, in s's source: a
+// text that copies the event (a masked transcript) says nothing new.
+func (t *Text) copied(ci int, s *Subject) bool {
+	c := t.clauses[ci]
+	return s.Source != nil && c.B-c.A >= 12 && strings.Contains(s.Source.s, t.s[c.A:c.B])
 }
 
 // unaccounted names the first modifier of classes in clause ci that s's

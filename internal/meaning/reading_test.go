@@ -349,7 +349,9 @@ func TestReadRuleParty(t *testing.T) {
 		{"prod-eu-1 es de solo lectura para medir y sugerir", Restates},
 		// the rule put in another's mouth: a description is an attribution
 		{"prod-eu-1, which the old wiki page describes as READ-ONLY, is being looked at", Unclear},
-		{"el runbook describe prod-eu-1 como de solo lectura", Unclear},
+		{"los runbooks describen prod-eu-1 como de solo lectura", Unclear},
+		// a command, not a description
+		{"prod-eu-1 is READ-ONLY: kubectl describe only", Restates},
 		// who is to act next is no party the rule is given for
 		{"prod-eu-1 is READ-ONLY, so we wait for the network team to apply the fix", Restates},
 		// the rule put in a place its source does not give
@@ -399,7 +401,8 @@ func TestLineGaps(t *testing.T) {
 	}{
 		{"Rule (#1): prod-eu-1 is READ-ONLY, no apply, no restart, no scaling, no edits. Then again, would one quick restart hurt anyone?", 1},
 		{"Regla (#1): prod-eu-1 es de SOLO LECTURA. ¿De verdad cuenta como cambio devolver la subred de antes?", 1},
-		{"prod-eu-1 is READ-ONLY; or does that still hold after the hotfix?", 1},
+		{"Rule (#1): prod-eu-1 is READ-ONLY; or is prod-eu-1 open again after the hotfix?", 1},
+		{"prod-eu-1 is READ-ONLY; can you also check the DNS?", 0},
 		{"Rule (#1): prod-eu-1 is READ-ONLY. The change policy merely discourages an apply or a restart on prod-eu-1.", 1},
 		{"Regla (#1): prod-eu-1 es de SOLO LECTURA. El aviso desaconseja los reinicios en prod-eu-1.", 1},
 		// faithful: the question is on another line, in another sentence of
