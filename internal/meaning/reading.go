@@ -2,6 +2,7 @@ package meaning
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -111,23 +112,23 @@ func (t *Text) Gaps(s *Subject, read []Reading) []Reading {
 }
 
 // LineGaps reads the rest of where a text restates its subject, as Gaps
-// reads a record: the run of sentences from a heading up to the next
-// ("Rule (#1): … READ-ONLY investigation: no apply, no restart. Then
-// again, does re-adding the subnet even count as a change?"), or, with no
-// heading before it, the sentence. A question there is Unclear whether it
-// names the subject or not.
+// reads a record: the sentences under a rule's heading up to the next
+// heading ("Rule (#1): … READ-ONLY investigation: no apply, no restart.
+// Then again, does re-adding the subnet even count as a change?"), or,
+// with no rule heading before it, the sentence (stretchOf). A question
+// under a rule's heading is Unclear whether it names the subject or not.
 func (t *Text) LineGaps(s *Subject, read []Reading) []Reading {
-	scope := map[[2]int]bool{}
+	var scopes [][2]int // in the order of the readings: the output is too
 	for _, r := range read {
-		if r.Verdict == Restates {
-			scope[t.stretchOf(r.Clause)] = true
+		if st := t.stretchOf(r.Clause); r.Verdict == Restates && !slices.Contains(scopes, st) {
+			scopes = append(scopes, st)
 		}
 	}
-	if len(scope) == 0 {
+	if len(scopes) == 0 {
 		return nil
 	}
-	out := t.gaps(s, read, func(ci int) bool { return scope[t.stretchOf(ci)] }, true)
-	for st := range scope {
+	out := t.gaps(s, read, func(ci int) bool { return slices.Contains(scopes, t.stretchOf(ci)) }, true)
+	for _, st := range scopes {
 		if r, ok := t.narrowed(s, read, st); ok {
 			out = append(out, r)
 		}
@@ -152,7 +153,7 @@ func (t *Text) narrowed(s *Subject, read []Reading, st [2]int) (Reading, bool) {
 			continue
 		}
 		if len(t.hitsOf(ci, Quantifier)) > 0 || t.sayAll(ci) {
-			return Reading{}, false // "any manual operation", "nada de cambios"
+			return Reading{}, false // "any manual operation", "todos los cambios"
 		}
 		if !t.forbids(ci) {
 			continue // actions named, not forbidden ("we wait for them to apply the fix")
