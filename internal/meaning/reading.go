@@ -242,34 +242,8 @@ func (t *Text) gaps(s *Subject, read []Reading, in func(int) bool, asks bool) []
 		if t.copied(ci, s) {
 			continue // the event's own words, copied ("¿Y cuánto ganaríamos con el índice?")
 		}
-		// a record's every clause is its rule's; a line's only those that
-		// name it, but a question under its heading
-		named := names(t.mentions(ci, s))
-		why := ""
-		if party, ok := t.foreignParty(ci, s.Source); ok && (named || !asks) {
-			why = "gives it to " + quote(party) + ", whom the source does not name"
-		}
-		switch {
-		case why != "":
-		case asks && t.question(ci) && t.stretchOf(ci)[1] < 0:
-			why = "asks a question in the line that states it"
-		case !named && t.agentActs(ci):
-			why = "has the agent do what the rule is about"
-		case !named && (asks || t.unaccounted(ci, s, Condition, Exception) == ""):
-			continue
-		case !named:
-			why = "gives it " + t.unaccounted(ci, s, Condition, Exception) + ", which the source does not state"
-		case t.question(ci):
-			why = "asks a question of it"
-		case t.agentActs(ci):
-			why = "has the agent do what the rule is about"
-		case t.negations(ci) >= 2:
-			why = "says it under two negations"
-		case len(t.hitsOf(ci, Suggest, Hedge, Quantifier)) > 0:
-			why = "says it as advice, a hedge or a quantifier"
-		case !asks && t.unaccounted(ci, s, Condition, Exception) != "":
-			why = "gives it " + t.unaccounted(ci, s, Condition, Exception) + ", which the source does not state"
-		default:
+		why := t.gapWhy(ci, s, asks)
+		if why == "" {
 			continue
 		}
 		out = append(out, Reading{Verdict: Unclear, Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci), Why: why})
@@ -306,6 +280,39 @@ func (t *Text) agentActs(ci int) bool {
 		}
 	}
 	return false
+}
+
+// gapWhy says why clause ci, beside a restatement, is unclear, "" when it
+// is not. A record's every clause is its rule's; a line's only those that
+// name it (asks), but a question under its heading.
+func (t *Text) gapWhy(ci int, s *Subject, asks bool) string {
+	named := names(t.mentions(ci, s))
+	if party, ok := t.foreignParty(ci, s.Source); ok && (named || !asks) {
+		return "gives it to " + quote(party) + ", whom the source does not name"
+	}
+	if asks && t.question(ci) && t.stretchOf(ci)[1] < 0 {
+		return "asks a question in the line that states it"
+	}
+	switch {
+	case !named && t.agentActs(ci):
+		return "has the agent do what the rule is about"
+	case !named:
+	case t.question(ci):
+		return "asks a question of it"
+	case t.agentActs(ci):
+		return "has the agent do what the rule is about"
+	case t.negations(ci) >= 2:
+		return "says it under two negations"
+	case len(t.hitsOf(ci, Suggest, Hedge, Quantifier)) > 0:
+		return "says it as advice, a hedge or a quantifier"
+	}
+	if asks {
+		return ""
+	}
+	if m := t.unaccounted(ci, s, Condition, Exception); m != "" {
+		return "gives it " + m + ", which the source does not state"
+	}
+	return ""
 }
 
 // copied reports whether clause ci is, word for word, in s's source: a
