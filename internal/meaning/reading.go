@@ -127,21 +127,25 @@ func (t *Text) LineGaps(s *Subject, read []Reading) []Reading {
 	if len(scopes) == 0 {
 		return nil
 	}
-	out := t.gaps(s, read, func(ci int) bool { return slices.Contains(scopes, t.stretchOf(ci)) }, true)
+	stretch := make([][2]int, len(t.clauses)) // each clause's, once
+	for ci := range t.clauses {
+		stretch[ci] = t.stretchOf(ci)
+	}
+	out := t.gaps(s, read, func(ci int) bool { return slices.Contains(scopes, stretch[ci]) }, true)
 	for _, st := range scopes {
-		if r, ok := t.narrowed(s, read, st); ok {
+		if r, ok := t.narrowed(s, read, func(ci int) bool { return stretch[ci] == st }); ok {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// narrowed reads the stretch st where a text restates a rule whose source
+// narrowed reads the stretch (the clauses that in selects) where a text restates a rule whose source
 // forbids a list of actions: naming some of them and not the others, with
 // no word for all of them ("Manual kubectl apply is not permitted" of "no
 // manual apply, scale, patch or rollout restart"), narrows the rule, and
 // is Unclear at the first restatement there.
-func (t *Text) narrowed(s *Subject, read []Reading, st [2]int) (Reading, bool) {
+func (t *Text) narrowed(s *Subject, read []Reading, in func(int) bool) (Reading, bool) {
 	if len(s.Listed) == 0 {
 		return Reading{}, false
 	}
@@ -149,7 +153,7 @@ func (t *Text) narrowed(s *Subject, read []Reading, st [2]int) (Reading, bool) {
 	named := map[string]bool{}
 	first := -1
 	for ci, c := range t.clauses {
-		if t.stretchOf(ci) != st {
+		if !in(ci) {
 			continue
 		}
 		if len(t.hitsOf(ci, Quantifier)) > 0 || t.sayAll(ci) {
@@ -165,7 +169,7 @@ func (t *Text) narrowed(s *Subject, read []Reading, st [2]int) (Reading, bool) {
 		}
 	}
 	for _, r := range read {
-		if r.Verdict == Restates && t.stretchOf(r.Clause) == st && first < 0 {
+		if r.Verdict == Restates && in(r.Clause) && first < 0 {
 			first = r.Clause
 		}
 	}
