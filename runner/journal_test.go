@@ -264,6 +264,7 @@ func TestJournalLineNotAUnit(t *testing.T) {
 // A unit holding a string that is not UTF-8 is never kept: its journal
 // line says U+FFFD where the memory holds the raw byte.
 func TestKeptUnitsSameResult(t *testing.T) {
+	notUnderRace(t, "TestJobsDeterministic and TestConcurrentResume")
 	list := builtinSuite(t)
 	run := func(budget int) (string, []string) {
 		defer func(b int) { keptBudget = b }(keptBudget)

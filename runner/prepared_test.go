@@ -17,12 +17,7 @@ import (
 // TestPreparedUnit: a unit run in memory is the unit Run journals, but for
 // the timings and the redaction of secrets Run adds.
 func TestPreparedUnit(t *testing.T) {
-	if raceOn {
-		// a comparison of two whole-suite runs, not of concurrent parts
-		// (TestJobsDeterministic and TestConcurrentResume are): under
-		// -race it took a quarter of the CI run
-		t.Skip("covered without -race")
-	}
+	notUnderRace(t, "TestJobsDeterministic and TestConcurrentResume")
 	list := builtinSuite(t)
 	sums := builtins(t, nil)
 	res, err := Run(context.Background(), list, baseOptions(t, t.TempDir()))

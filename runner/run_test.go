@@ -72,6 +72,18 @@ func builtins(t testing.TB, c *counting) []Summarizer {
 
 var fixedNow = func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }
 
+// notUnderRace skips a test that checks what a whole-suite run writes, not
+// how its concurrent parts meet, when the tests run under the race detector
+// (.ci/run's race step): the worker pool, journal, caches and memo run
+// concurrently in the tests named by coveredBy, which the race step keeps,
+// and each whole-suite run costs about four times as long there.
+func notUnderRace(t *testing.T, coveredBy string) {
+	t.Helper()
+	if raceOn {
+		t.Skip("a whole-suite result check; under -race the concurrent parts run in " + coveredBy)
+	}
+}
+
 func baseOptions(t testing.TB, out string) Options {
 	return Options{Summarizers: builtins(t, nil), Agent: agents.Reference{}, AgentName: "builtin:reference", Out: out, Now: fixedNow}
 }
@@ -143,6 +155,7 @@ func TestJobsDeterministic(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
+	notUnderRace(t, "TestConcurrentResume")
 	list := builtinSuite(t)
 	dir := t.TempDir()
 
@@ -419,6 +432,7 @@ func TestSummarizerFailures(t *testing.T) {
 // built-in scenario, after every built-in summarizer, as chat messages and
 // checks that they form a valid transcript.
 func TestContextsValid(t *testing.T) {
+	notUnderRace(t, "TestJobsDeterministic")
 	list := builtinSuite(t)
 	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 	byID := map[string]*scenarios.Scenario{}

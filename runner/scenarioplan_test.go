@@ -16,6 +16,7 @@ import (
 // plan and holds exactly what it says; a unit of a scenario with explicit
 // cuts that installed every summary has the planned generations.
 func TestPlanHolds(t *testing.T) {
+	notUnderRace(t, "TestJobsDeterministic")
 	suite := builtinSuite(t)
 	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 	opts.Jobs = 4

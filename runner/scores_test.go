@@ -14,6 +14,7 @@ import (
 // summarizers and checks that their scores differ as the summarizers'
 // documentation (summarizers.Builtins) says they should.
 func TestBuiltinScoresDiffer(t *testing.T) {
+	notUnderRace(t, "TestJobsDeterministic")
 	opts := baseOptions(t, filepath.Join(t.TempDir(), "run"))
 	res, err := Run(context.Background(), builtinSuite(t), opts)
 	if err != nil {
