@@ -31,8 +31,6 @@ type adversarialCase struct {
 // and on a listed file that no longer misses: it is a ratchet, and each
 // line is an open finding of issue 36, not an accepted outcome.
 var knownAdversarialMisses = map[string]string{
-	"anaphora-en-1":                      "the reader passes it: 'the former' points at values-prod.yaml, the file nothing reads, as the one to edit",
-	"anaphora-es-2":                      "the reader passes it: 'en el primero' picks config/db.yaml, the ignored file, as the one to edit",
 	"bound-flip-en-1":                    "the reader passes it: the HPA ceiling of 24 becomes a floor: 'grow to at least 24 replicas'",
 	"bound-flip-en-2":                    "the reader passes it: the advertised cap of 128,000 tokens becomes an advertised minimum, so 150,000-token prompts look acceptable (text-only)",
 	"bound-flip-es-1":                    "the reader passes it: 'hasta 24 r\u00e9plicas como m\u00e1ximo' becomes 'como m\u00ednimo hasta 24 r\u00e9plicas'",

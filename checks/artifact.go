@@ -201,14 +201,40 @@ func (a *artifactRun) structured() {
 func (a *artifactRun) subject() *meaning.Subject {
 	return a.st.subjectOf(artifactKey{a.inv, a.bound}, func() *meaning.Subject {
 		s := &meaning.Subject{Kind: meaning.Artifact}
+		base := baseNames(a.due, a.twins)
 		for _, p := range a.due {
 			s.Names = append(s.Names, strings.ToLower(p))
+			s.Names = append(s.Names, base[p]...)
 		}
 		for _, p := range a.twins {
 			s.Others = append(s.Others, strings.ToLower(p))
+			s.Others = append(s.Others, base[p]...)
 		}
 		return s
 	})
+}
+
+// baseNames returns, for each path of the group (the due paths and their
+// twins) in a folder, its file name lower-cased, when no other path of the
+// group shares it: a step may name "values-prod.yaml" for
+// charts/svc/values-prod.yaml, and is about that file; a file name two
+// paths share (config/db.yaml, deploy/config/db.yaml) tells neither apart.
+func baseNames(groups ...[]string) map[string][]string {
+	count := map[string]int{}
+	for _, g := range groups {
+		for _, p := range g {
+			count[strings.ToLower(path.Base(p))]++
+		}
+	}
+	out := map[string][]string{}
+	for _, g := range groups {
+		for _, p := range g {
+			if b := strings.ToLower(path.Base(p)); b != strings.ToLower(p) && count[b] == 1 {
+				out[p] = []string{b}
+			}
+		}
+	}
+	return out
 }
 
 // artifactKey keys an artifact's subject by its due paths' bound.

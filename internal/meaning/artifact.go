@@ -14,12 +14,37 @@ import "strings"
 // does not.
 var liveStates = set(`current live loaded loads uses used in_use active authoritative canonical effective reads vigente actual activo activa carga usa`)
 
+// replacedBy end a phrase of replacement whose next word is what replaces
+// ("superseded by", "swapped for", "sustituido por").
+var replacedBy = set(`by for with por con`)
+
+// replaceVerbs replace one thing by another; after "has" or "ha" their
+// subject is what replaces ("which db.yml has superseded").
+var (
+	replaceVerbs = set(`superseded replaced overridden supplanted sustituido reemplazado`)
+	perfectAux   = set(`has have had ha han habia`)
+)
+
+// replaces reports whether hit h is a replacement verb in the active
+// perfect right after mention m: m is what replaces, not what is replaced.
+func (t *Text) replaces(m Mention, h Hit) bool {
+	return h.T0 == m.T1+1 && perfectAux[t.toks[m.T1].W] && replaceVerbs[t.toks[h.T0].W]
+}
+
 func (t *Text) readArtifact(ci int, ms []Mention) signals {
 	var g signals
 	var paths []Mention
 	for _, m := range ms {
 		if m.What == NameOf || m.What == OtherOf {
 			paths = append(paths, m)
+		}
+	}
+	// a pointer's antecedents are the pair it picks from ("of a and b, the
+	// latter"): naming them says nothing yet of which is live
+	choice := -1
+	for _, m := range paths {
+		if m.Ref != nil && choice < 0 {
+			choice = m.T0
 		}
 	}
 	for k, m := range paths {
@@ -33,7 +58,7 @@ func (t *Text) readArtifact(ci int, ms []Mention) signals {
 		if m.What == NameOf {
 			t.livePath(ci, m, lo, hi, &g)
 		} else {
-			t.lookalike(ci, m, lo, hi, &g)
+			t.lookalike(ci, m, lo, hi, m.Ref == nil && m.T1 <= choice, &g)
 		}
 	}
 	return g
@@ -50,6 +75,9 @@ func (t *Text) marker(ci int, m Mention, lo, hi int, classes ...Class) (Hit, boo
 		}
 		if h.Class == Old && h.T1 <= m.T0 && t.destinationBetween(h.T1, m.T0) {
 			continue // "was switched to config/db.yaml": the file a change went to
+		}
+		if h.T1 == m.T0 && h.T1-h.T0 > 1 && replacedBy[t.toks[h.T1-1].W] || t.replaces(m, h) {
+			continue // "superseded by db.yml", "db.yml has superseded it": the file that replaces, not the one replaced
 		}
 		d := h.T0 - m.T1
 		if h.T1 <= m.T0 {
@@ -75,10 +103,14 @@ func (t *Text) livePath(ci int, m Mention, lo, hi int, g *signals) {
 	// only a word that retires a file, or denies its being live, bears on
 	// the live one: "was", "not" or "do not edit" say too little of it
 	h, ok, negated := t.marker(ci, m, lo, hi, Stale, Current, Cancel)
-	name := quote(t.words(m.T0, m.T1))
+	name := t.pointerName(m)
 	switch {
 	case !ok && t.pastAfter(m):
 		g.against(name + " said to be the one before: " + quote(t.words(m.T1, m.T1+1)))
+	case !ok && m.Ref != nil:
+		// of the two just named, the clause picks the live one
+		g.keep(name + " picked of the two")
+		g.live = true
 	case !ok:
 	case h.Class == Current && !negated:
 		g.keep(name+" said live: "+quote(t.words(h.T0, h.T1)), h)
@@ -90,8 +122,8 @@ func (t *Text) livePath(ci int, m Mention, lo, hi int, g *signals) {
 	}
 }
 
-func (t *Text) lookalike(ci int, m Mention, lo, hi int, g *signals) {
-	name := quote(t.words(m.T0, m.T1))
+func (t *Text) lookalike(ci int, m Mention, lo, hi int, antecedent bool, g *signals) {
+	name := t.pointerName(m)
 	if n, ok := t.negationBefore(ci, m.T0); ok && n.T0 >= lo {
 		g.keep(name+" denied: "+quote(t.words(n.T0, m.T1)), n)
 		return
@@ -106,6 +138,12 @@ func (t *Text) lookalike(ci int, m Mention, lo, hi int, g *signals) {
 		g.keep(name+" not the live one: "+quote(t.words(h.T0, h.T1)), h)
 	case ok:
 		g.against(name+" presented as the live one: "+quote(t.words(h.T0, h.T1)), h)
+	case m.Ref != nil:
+		// a choice by position of the lookalike: what is done to it is
+		// done to the wrong file, whatever else says which one is live
+		g.unclear, g.byPosition = "picks the lookalike by position: "+name, true
+	case g.byPosition || antecedent:
+		g.lookalike = true
 	default:
 		g.unclear = "names the lookalike " + name + " with no word of which one is live"
 		g.lookalike = true

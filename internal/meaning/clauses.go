@@ -46,6 +46,11 @@ func clauses(toks []Token) []Clause {
 			// "not yet" is no contrast: "not yet approved", "not yet finished"
 			flush(i)
 		case tk.Word:
+		case tk.W == "[" && messageHeader(toks, i) && i > start:
+			// "[#61 assistant]": a transcript's next message is a
+			// statement of its own, whatever punctuation the last lacked
+			flush(i)
+			sent++
 		case sentenceMarks[tk.W] && !(tk.W == "." && i > 0 && abbreviation(toks, i-1)):
 			flush(i)
 			start = i + 1
@@ -58,6 +63,24 @@ func clauses(toks []Token) []Clause {
 	flush(len(toks))
 	markHeadings(toks, out)
 	return out
+}
+
+// roles are the speakers of a transcript's message header.
+var roles = set(`user assistant tool system developer`)
+
+// messageHeader reports whether toks[i], a "[", opens a transcript's
+// message header: "[#61 assistant]", "[#60 tool rb_ls]".
+func messageHeader(toks []Token, i int) bool {
+	return i+3 < len(toks) && toks[i+1].W == "#" && toks[i+2].Word && isDigits(toks[i+2].W) && roles[toks[i+3].W]
+}
+
+func isDigits(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // abbreviation reports whether the word at i, before a dot, is an

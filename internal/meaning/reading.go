@@ -88,7 +88,7 @@ func (t *Text) Read(s *Subject) []Reading {
 		}
 		r := Reading{Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci)}
 		r.Verdict, r.Why = decide(g, s.Kind)
-		r.Live, r.Lookalike = g.live, g.lookalike && g.aff == "" && g.opp == ""
+		r.Live, r.Lookalike = g.live, g.lookalike && !g.byPosition && g.aff == "" && g.opp == ""
 		if len(g.used) > 0 {
 			r.Cue = g.used[0].Class
 		}

@@ -20,8 +20,9 @@ type signals struct {
 	// ("initially we thought …"): it does not touch it.
 	old bool
 	// live is set when an artifact's live name is said to be live;
-	// lookalike when a lookalike is named with no word of which is live.
-	live, lookalike bool
+	// lookalike when a lookalike is named with no word of which is live;
+	// byPosition when a pointer picks the lookalike ("the former").
+	live, lookalike, byPosition bool
 	// affOutside is set when something outside brackets keeps the
 	// subject: what brackets keep ("the investigation (read-only until
 	// #5) may now apply") does not outweigh what the clause says.
@@ -226,6 +227,7 @@ func (g *signals) merge(o signals) {
 	}
 	g.ended = g.ended || o.ended
 	g.live, g.lookalike = g.live || o.live, g.lookalike || o.lookalike
+	g.byPosition = g.byPosition || o.byPosition
 	g.used = append(g.used, o.used...)
 }
 

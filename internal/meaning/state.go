@@ -122,9 +122,9 @@ func (t *Text) stateMentions(ci int, s *Subject) []Mention {
 		for _, p := range atParts(t.toks[i].W) {
 			switch {
 			case slices.Contains(s.Names, p):
-				ms = append(ms, Mention{NameOf, i, i + 1})
+				ms = append(ms, Mention{What: NameOf, T0: i, T1: i + 1})
 			case slices.Contains(s.Others, p):
-				ms = append(ms, Mention{OtherOf, i, i + 1})
+				ms = append(ms, Mention{What: OtherOf, T0: i, T1: i + 1})
 			}
 		}
 	}

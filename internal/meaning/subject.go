@@ -137,10 +137,13 @@ const (
 	OppositeOf
 )
 
-// Mention is where a clause names its subject: tokens T0 to T1.
+// Mention is where a clause names its subject: tokens T0 to T1. Ref is
+// set for a pointer by position ("the former", anaphora.go): the mention
+// it points at.
 type Mention struct {
 	What   What
 	T0, T1 int
+	Ref    *Mention
 }
 
 // mentions is the subject stage: where clause ci names s, in token order;
@@ -150,7 +153,7 @@ func (t *Text) mentions(ci int, s *Subject) []Mention {
 	if h := t.clauses[ci].Heading; h >= 0 {
 		out = t.clauseMentions(h, s)
 	}
-	return append(out, t.clauseMentions(ci, s)...)
+	return t.withPointers(ci, s, append(out, t.clauseMentions(ci, s)...))
 }
 
 // clauseMentions is mentions within clause ci alone.
@@ -159,7 +162,7 @@ func (t *Text) clauseMentions(ci int, s *Subject) []Mention {
 	for _, re := range s.Patterns {
 		for _, m := range t.matchesIn(ci, re) {
 			if t0, t1 := t.tokenRange(ci, m[0], m[1]); t0 >= 0 {
-				out = append(out, Mention{MatchOf, t0, t1})
+				out = append(out, Mention{What: MatchOf, T0: t0, T1: t1})
 			}
 		}
 	}
@@ -186,7 +189,7 @@ func (t *Text) clauseMentions(ci int, s *Subject) []Mention {
 		}
 		for _, w := range []What{NameOf, OtherOf, ActionOf, StateOf, OppositeOf} {
 			if n := best[w]; n > 0 {
-				out = append(out, Mention{w, i, i + n})
+				out = append(out, Mention{What: w, T0: i, T1: i + n})
 			}
 		}
 	}
