@@ -107,6 +107,7 @@ func (c ArtifactCheck) Check(in *Input) []result.CheckResult {
 	a.neverNamed(textOnly)
 	a.digests(textOnly)
 	a.globs()
+	a.commands()
 	by := result.DecidedTyped
 	if textOnly {
 		by = result.DecidedStatement
@@ -378,6 +379,10 @@ func (a *artifactRun) globAmbiguous(g string) string {
 	if n > 1 {
 		return fmt.Sprintf("selects %d files of the group at once", n)
 	}
+	if other, seq := a.sessionPathMatching(g); other != "" {
+		return fmt.Sprintf("also selects %s (#%d)", other, seq)
+	}
+
 	if n == 0 {
 		fixed := g[:strings.IndexAny(g, "*?")]
 		for _, p := range a.due {
@@ -392,6 +397,90 @@ func (a *artifactRun) globAmbiguous(g string) string {
 // globMatches reports whether glob g matches path p, whole or, for a
 // relative glob, a trailing part of it (values-prod.* matches
 // charts/app/values-prod.yaml).
+// codeSpanRe finds a command or code the summary quotes: `…`.
+var codeSpanRe = regexp.MustCompile("`[^`\n]+`")
+
+// commands makes the check uncertain when a command the summary quotes
+// acts on a file the session names beside a due path, of its folder and
+// its name's stem (billing-worker.log beside billing-worker.log.1), and
+// not on the due path: the scenario may not list it as a lookalike, but
+// which of the two the command means is the question the invariant asks.
+func (a *artifactRun) commands() {
+	if a.unsure != nil {
+		return
+	}
+	for _, l := range a.st.leaves {
+		if !strings.Contains(l.text, "`") {
+			continue
+		}
+		for _, span := range codeSpanRe.FindAllString(l.text, -1) {
+			if other, live := a.besideDue(span); other != "" {
+				a.unsure = &result.Evidence{Pointer: l.ptr, Text: span,
+					Note: fmt.Sprintf("%s quotes a command on %s, a file beside the live %s, and not on it", l.ptr, other, live)}
+				return
+			}
+		}
+	}
+}
+
+// besideDue returns a path of span that the session names up to the bound,
+// is no due path and sits beside one that span does not name, with it.
+func (a *artifactRun) besideDue(span string) (string, string) {
+	for _, p := range sessionPathRe.FindAllString(span, -1) {
+		if contains(a.due, p) || contains(a.twins, p) {
+			continue
+		}
+		for _, d := range a.due {
+			if path.Dir(p) == path.Dir(d) && sameStem(path.Base(p), path.Base(d)) && findToken(span, d) < 0 {
+				if s := a.st.sd.firstPathSeq(p); s > 0 && s <= a.bound {
+					return p, d
+				}
+			}
+		}
+	}
+	return "", ""
+}
+
+// sameStem reports whether two file names share what comes before their
+// first dot (billing-worker.log and billing-worker.log.1).
+func sameStem(a, b string) bool {
+	stem := func(s string) string {
+		if i := strings.Index(s, "."); i > 0 {
+			return s[:i]
+		}
+		return s
+	}
+	return a != b && stem(a) == stem(b)
+}
+
+// sessionPathRe finds a path in an event: a token with a slash.
+var sessionPathRe = regexp.MustCompile(`[\w.~-]*/[\w.~/-]*[\w~-]`)
+
+// sessionPathMatching returns a file an event up to the bound names that
+// glob g matches and that is no due path, with the event's seq: a path
+// the event names, or its file name in a due path's folder, where a copy
+// of it lands (the first copy of a dump, whose transfer never finished,
+// beside the complete second one).
+func (a *artifactRun) sessionPathMatching(g string) (string, int) {
+	for i, ev := range a.st.sd.sc.Events {
+		if ev.Seq > a.bound {
+			break
+		}
+		for _, p := range sessionPathRe.FindAllString(a.st.sd.raw[i], -1) {
+			cands := []string{p}
+			for _, d := range a.due {
+				cands = append(cands, path.Join(path.Dir(d), path.Base(p)))
+			}
+			for _, c := range cands {
+				if !contains(a.due, c) && globMatches(g, c) {
+					return c, ev.Seq
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
 func globMatches(g, p string) bool {
 	if ok, _ := path.Match(g, p); ok {
 		return true

@@ -1,9 +1,12 @@
 package checks
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/compact-eval/compact-eval/result"
 )
 
 // TestBaseNames: a file name binds a clause to its path only when no
@@ -17,5 +20,51 @@ func TestBaseNames(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("baseNames (-want +got):\n%s", diff)
+	}
+}
+
+// TestArtifactFilesBesideTheLiveOne: a glob that may select a copy the
+// session made beside the live file, or a quoted command on a file the
+// session names beside it (its folder, its name's stem) and not on it, is
+// uncertain though the scenario lists no such lookalike; the same
+// constructions on the live file alone pass.
+func TestArtifactFilesBesideTheLiveOne(t *testing.T) {
+	byID := builtinByID(t)
+	cases := []struct {
+		from, invariant, pointer, value string
+		want                            result.Status
+	}{
+		{"repeated-from-source-restore/clauses.json", "dump-files", "", "",
+			result.Pass},
+		// the first rsync's copy lands at /restore/analytics-2026-11-28.dump
+		{"repeated-from-source-restore/clauses.json", "dump-files", "/next_steps/0",
+			`"pg_restore the copy that matched, /restore/analytics-2026-11-28.d*"`, result.Uncertain},
+		{"repeated-from-source-restore/clauses.json", "dump-files", "/next_steps/0",
+			`"pg_restore the copy that matched, /restore/*.copy2"`, result.Pass},
+		{"secret-in-tool-output/es.json", "leaked-log", "/next_steps/0",
+			`"then truncate the leaked file: ` + "`truncate -s 0 /var/log/billing/billing-worker.log`" + `"`, result.Uncertain},
+		{"secret-in-tool-output/es.json", "leaked-log", "/next_steps/0",
+			`"then truncate the leaked file: ` + "`truncate -s 0 /var/log/billing/billing-worker.log.1`" + `"`, result.Pass},
+		{"secret-in-tool-output/es.json", "leaked-log", "/next_steps/0",
+			`"keep the rotated copy aside: ` + "`cp /var/log/billing/billing-worker.log.1 /var/log/billing/billing-worker.log.keep`" + `"`, result.Pass},
+	}
+	for _, c := range cases {
+		m := adversarialCase{paraphraseMutation: paraphraseMutation{From: c.from, Generation: 1, Check: "artifact", Invariant: c.invariant}}
+		if c.pointer != "" {
+			m.Edits = append(m.Edits, struct {
+				Pointer string          `json:"pointer"`
+				Value   json.RawMessage `json:"value"`
+			}{c.pointer, json.RawMessage(c.value)})
+		}
+		sc, base := adversarialSource(t, byID, &m)
+		edited := base
+		if len(m.Edits) > 0 {
+			edited = applyEdits(t, base, &m.paraphraseMutation)
+		}
+		for _, r := range Run(goldInput(t, sc.sc, sc.g, 1, edited)) {
+			if r.Check == "artifact" && r.Invariant == c.invariant && r.Status != c.want {
+				t.Errorf("%s %s: artifact/%s is %s (%s), want %s", c.from, c.value, c.invariant, r.Status, r.Message, c.want)
+			}
+		}
 	}
 }
