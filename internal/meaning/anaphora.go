@@ -35,14 +35,28 @@ func (t *Text) pointerAt(i, end int) bool {
 	return i+1 >= end || !t.toks[i+1].Word || afterPointer[t.toks[i+1].W]
 }
 
+// findPointers returns the tokens of the text that point back by
+// position, in order.
+func (t *Text) findPointers() []int {
+	var out []int
+	for _, c := range t.clauses {
+		for i := c.T0; i < c.T1; i++ {
+			if t.toks[i].Word && t.pointerAt(i, c.T1) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
 // withPointers adds to ms, the mentions of s in clause ci, one mention
 // for each pointer of the clause that resolves, with the referent's What
 // and Ref set to it, in token order.
 func (t *Text) withPointers(ci int, s *Subject, ms []Mention) []Mention {
 	c := t.clauses[ci]
 	var out, cands []Mention
-	for i := c.T0; i < c.T1; i++ {
-		if !t.toks[i].Word || !t.pointerAt(i, c.T1) {
+	for _, i := range t.pointers {
+		if i < c.T0 || i >= c.T1 {
 			continue
 		}
 		if cands == nil {

@@ -18,6 +18,9 @@ type Text struct {
 	// inParens is set for the tokens inside brackets or parentheses;
 	// inCode for those inside a `code span`.
 	inParens, inCode []bool
+	// pointers are the tokens that point back by position ("the
+	// former"), found once (anaphora.go).
+	pointers []int
 
 	mu   sync.Mutex
 	hits [][]Hit // by clause; nil until found
@@ -37,7 +40,9 @@ type Hit struct {
 // New reads text, which should be folded (textmatch.Fold).
 func New(text string) *Text {
 	toks := tokenize(text)
-	return &Text{s: text, toks: toks, clauses: clauses(toks), inParens: bracketed(toks), inCode: coded(toks)}
+	t := &Text{s: text, toks: toks, clauses: clauses(toks), inParens: bracketed(toks), inCode: coded(toks)}
+	t.pointers = t.findPointers()
+	return t
 }
 
 // String returns the text.
