@@ -51,7 +51,6 @@ var knownAdversarialMisses = map[string]string{
 	"figure-reattached-en-2":             "the reader passes it: the 30 s upstream timeout becomes the window for retries, and the timeout itself goes unstated (text-only)",
 	"figure-reattached-es-1":             "the reader passes it: the 1650 ms the database takes per request is given to rendering, so the conclusion loses its subject",
 	"figure-reattached-es-2":             "the reader passes it: the 128,000-token cap on the context is turned into a cap on output tokens, so long input prompts seem unbounded",
-	"id-swap-en-2":                       "the reader passes it: the two digests are exchanged between the amd64 and arm64 tarballs (text-only)",
 	"invented-expiry-es-1":               "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"revived-precondition-es-3":          "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",
 	"rhetorical-question-es-1":           "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/summary"
@@ -528,6 +529,10 @@ func (a *artifactRun) digests(textOnly bool) {
 			if isDue && !strings.Contains(st.text(), d) {
 				a.fail(result.Evidence{Pointer: "/text", Text: p, Note: "digest missing"}, fmt.Sprintf("the digest of %s is missing from text", p))
 			}
+			if q := a.textDigestHolder(d); q != "" && q != p {
+				a.fail(result.Evidence{Pointer: "/text", Text: q, Note: "given the digest of " + p},
+					fmt.Sprintf("text gives %s the digest of %s (%s)", q, p, clip.String(d, 24)))
+			}
 			continue
 		}
 		i := a.listed(p)
@@ -551,6 +556,48 @@ func (a *artifactRun) digests(textOnly bool) {
 
 // tokenOffsets returns the offsets of every whole-token occurrence of
 // needle in hay.
+// textDigestHolder returns the path of the group that a text-only
+// summary gives digest d to: the path right before it in its sentence,
+// when the sentence alternates paths and digests ("a has sha256:1; b has
+// sha256:2"). Two paths in a row before a digest ("a and b have sha256:1
+// and sha256:2 respectively") pair nothing, and "" is returned.
+func (a *artifactRun) textDigestHolder(d string) string {
+	text := a.st.text()
+	type mark struct {
+		at   int
+		path string // "" for a digest
+	}
+	var marks []mark
+	for _, p := range a.inv.Paths {
+		for _, o := range tokenOffsets(text, p) {
+			marks = append(marks, mark{o, p})
+		}
+	}
+	for _, x := range a.inv.Digests {
+		for _, o := range tokenOffsets(text, x) {
+			marks = append(marks, mark{o, ""})
+		}
+	}
+	sort.Slice(marks, func(i, j int) bool { return marks[i].at < marks[j].at })
+	for k, m := range marks {
+		if m.path != "" || !strings.HasPrefix(text[m.at:], d) || k == 0 {
+			continue
+		}
+		prev := marks[k-1]
+		if prev.path == "" || sentenceBreak.MatchString(text[prev.at+len(prev.path):m.at]) {
+			continue
+		}
+		if k >= 2 && marks[k-2].path != "" && !sentenceBreak.MatchString(text[marks[k-2].at:prev.at]) {
+			continue // two paths in a row: "respectively"
+		}
+		return prev.path
+	}
+	return ""
+}
+
+// sentenceBreak ends a sentence inside a text.
+var sentenceBreak = regexp.MustCompile(`[.!?](\s|$)|\n`)
+
 func tokenOffsets(hay, needle string) []int {
 	var out []int
 	for off := 0; off < len(hay); {

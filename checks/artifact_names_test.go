@@ -2,11 +2,14 @@ package checks
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/compact-eval/compact-eval/result"
+	"github.com/compact-eval/compact-eval/scenarios"
 )
 
 // TestBaseNames: a file name binds a clause to its path only when no
@@ -64,6 +67,49 @@ func TestArtifactFilesBesideTheLiveOne(t *testing.T) {
 		for _, r := range Run(goldInput(t, sc.sc, sc.g, 1, edited)) {
 			if r.Check == "artifact" && r.Invariant == c.invariant && r.Status != c.want {
 				t.Errorf("%s %s: artifact/%s is %s (%s), want %s", c.from, c.value, c.invariant, r.Status, r.Message, c.want)
+			}
+		}
+	}
+}
+
+// TestTextDigestHolder: in a text-only summary a digest belongs to the
+// path right before it in its sentence; two digests exchanged fail, the
+// faithful pairing and a "respectively" list pair nothing wrongly.
+func TestTextDigestHolder(t *testing.T) {
+	byID := builtinByID(t)
+	var c adversarialCase
+	readStrictJSON(t, filepath.Join(adversarialDir, "id-swap-en-2.json"), &c)
+	sc, base := adversarialSource(t, byID, &c)
+	swapped := string(applyEdits(t, base, &c.paraphraseMutation))
+	const amd, arm = "dist/relay-v1.9.0-linux-amd64.tar.gz", "dist/relay-v1.9.0-linux-arm64.tar.gz"
+	var inv *scenarios.Artifact
+	for _, iv := range sc.sc.Invariants {
+		if a, ok := iv.(*scenarios.Artifact); ok && a.ID == "release-archives" {
+			inv = a
+		}
+	}
+	if inv == nil {
+		t.Fatal("no artifact release-archives")
+	}
+	dAmd, dArm := inv.Digests[amd], inv.Digests[arm]
+	faithful := strings.NewReplacer(dAmd, dArm, dArm, dAmd).Replace(swapped)
+	respectively := strings.Replace(faithful,
+		amd+" has sha256:"+strings.TrimPrefix(dAmd, "sha256:")+"; "+arm+" has sha256:"+strings.TrimPrefix(dArm, "sha256:"),
+		amd+" and "+arm+" have "+dAmd+" and "+dArm+" respectively", 1)
+	if respectively == faithful {
+		t.Fatal("the respectively variant did not apply")
+	}
+	for _, v := range []struct {
+		name, text string
+		want       result.Status
+	}{
+		{"swapped", swapped, result.Fail},
+		{"faithful", faithful, result.Pass},
+		{"respectively", respectively, result.Pass},
+	} {
+		for _, r := range Run(goldInput(t, sc.sc, sc.g, c.Generation, json.RawMessage(v.text))) {
+			if r.Check == "artifact" && r.Invariant == "release-archives" && r.Status != v.want {
+				t.Errorf("%s: artifact/release-archives is %s (%s), want %s", v.name, r.Status, r.Message, v.want)
 			}
 		}
 	}
