@@ -195,9 +195,18 @@ func (c *correctionRun) typedRecord() bool {
 	return false
 }
 
-// sourceOf is the event at seq read, for the modifiers it carries.
+// sourceOf is the event at seq read, for the modifiers it carries. It is
+// read once per scenario: the event is the same for every summary, and a
+// *meaning.Text may be shared (what it finds later it keeps under a lock).
 func (st *state) sourceOf(seq int) *meaning.Text {
-	return sourceText(st.eventText(seq))
+	if st.sd == nil {
+		return sourceText(st.eventText(seq))
+	}
+	if t, ok := st.sd.sources.Load(seq); ok {
+		return t.(*meaning.Text)
+	}
+	t, _ := st.sd.sources.LoadOrStore(seq, sourceText(st.eventText(seq)))
+	return t.(*meaning.Text)
 }
 
 // valueFinder finds a correction value in a field: as a whole token of
@@ -289,7 +298,7 @@ func (f valueFinder) readings(st *state, l leaf, role meaning.Role, src *meaning
 	if len(out) > 0 || !f.isQ && f.date == nil {
 		return out
 	}
-	raw := meaning.New(l.text) // quantity and date offsets are in the text as written
+	raw := st.rawText(l) // quantity and date offsets are in the text as written
 	if f.isQ {
 		for _, q := range st.quantities(l) {
 			if quantity.Same(q, f.q) {

@@ -55,11 +55,11 @@ func (c PendingOperationCheck) Check(in *Input) []result.CheckResult {
 	}
 	what := fmt.Sprintf("operation %s (#%d)", inv.OpID, inv.CallSeq)
 	sub := st.opSubjectOf(inv)
-	fields := [][]leaf{st.textLeaves()}
+	fields, all := [][]leaf{st.textLeaves()}, st.textLeaves()
 	if !st.sum.TextOnly() {
-		fields = st.current()
+		fields, all = st.current(), st.currentFlat() // flatten(fields), once per summary
 	}
-	fs := st.readAcross(sub, nil, segments(flatten(fields), func(l leaf) bool { return strings.HasSuffix(l.ptr, "/op_id") }))
+	fs := st.readAcross(sub, nil, segments(all, func(l leaf) bool { return strings.HasSuffix(l.ptr, "/op_id") }))
 	fs = append(fs, st.ownDescriptions(inv, sub)...)
 	fs = append(fs, st.stepsOn(sub, fields)...)
 	fs = st.withoutOtherCalls(fs, inv)
@@ -141,15 +141,17 @@ func (st *state) stepsOn(sub *meaning.Subject, fields [][]leaf) []found {
 		st.markHolding(n, names)
 	}
 	var out []found
-	for _, l := range flatten(fields) {
-		if !(l.i > 0 && l.i <= len(names) && names[l.i-1]) {
-			continue
-		}
-		if strings.HasPrefix(l.ptr, "/pending/") || strings.HasPrefix(l.ptr, "/constraints/") || l.ptr == "/goal" {
-			continue // its own entries; a rule or the goal names the work, done or not
-		}
-		for _, r := range st.mtext(l).StepsOn(sub, strings.HasPrefix(l.ptr, "/next_steps/")) {
-			out = append(out, found{l, r})
+	for _, seg := range fields {
+		for _, l := range seg {
+			if !(l.i > 0 && l.i <= len(names) && names[l.i-1]) {
+				continue
+			}
+			if strings.HasPrefix(l.ptr, "/pending/") || strings.HasPrefix(l.ptr, "/constraints/") || l.ptr == "/goal" {
+				continue // its own entries; a rule or the goal names the work, done or not
+			}
+			for _, r := range st.mtext(l).StepsOn(sub, strings.HasPrefix(l.ptr, "/next_steps/")) {
+				out = append(out, found{l, r})
+			}
 		}
 	}
 	return out

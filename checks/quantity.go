@@ -78,7 +78,7 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 					near = append(near, result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern, Note: "in supersedes, which holds an old value"})
 					continue
 				}
-				rd := meaning.New(l.text).ReadValue(q.Start, q.End, meaning.Figure, src)
+				rd := st.rawText(l).ReadValue(q.Start, q.End, meaning.Figure, src)
 				switch {
 				case rd.Reported:
 				case rd.Verdict == meaning.Contradicts:
@@ -156,7 +156,7 @@ func (st *state) swappedUnit(inv *scenarios.Quantity, leaves []leaf, fs []*filte
 			continue
 		}
 		qs := st.quantities(l)
-		p := meaning.New(l.text)
+		p := st.rawText(l)
 		for i, pat := range inv.Match {
 			re := fs[i].re
 			if re == nil {

@@ -44,6 +44,7 @@ type scenarioData struct {
 	sessions   sync.Map // cut -> words: grounding's words of the covered events
 	subjects   sync.Map // opNamesKey -> an operation's opNames (pending_operation.go)
 	msubjects  sync.Map // an invariant -> its *meaning.Subject
+	sources    sync.Map // seq -> the event's folded text read (*meaning.Text; nil: none)
 }
 
 type replKey struct {

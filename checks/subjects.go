@@ -99,6 +99,16 @@ func (st *state) mtext(l leaf) *meaning.Text {
 	return m.byLef[l.i-1]
 }
 
+// rawText returns leaf l read as written (meaning.New(l.text)), where the
+// offsets of its quantities and dates hold: the leaf's mtext when folding
+// changed nothing, read once per summary.
+func (st *state) rawText(l leaf) *meaning.Text {
+	if l.text == l.folded {
+		return st.mtext(l)
+	}
+	return meaning.New(l.text)
+}
+
 // heldBy is a leaf holding a word, and the index in texts.held of the
 // leaf before it holding the same word (-1: none).
 type heldBy struct{ leaf, next int32 }

@@ -75,8 +75,9 @@ type Subject struct {
 
 	// words indexes what binds a clause to the subject by its first word:
 	// built on first use; a Subject must not change after it is read.
-	once  sync.Once
-	words map[string][]ref
+	once     sync.Once
+	words    map[string][]ref
+	triggers []string // the keys of words
 }
 
 // ref is a phrase of a subject that starts with some word.
@@ -109,6 +110,10 @@ func (s *Subject) index() map[string][]ref {
 		for _, p := range s.Opposites {
 			add(OppositeOf, p)
 		}
+		s.triggers = make([]string, 0, len(s.words))
+		for w := range s.words {
+			s.triggers = append(s.triggers, w)
+		}
 	})
 	return s.words
 }
@@ -116,12 +121,11 @@ func (s *Subject) index() map[string][]ref {
 // Triggers returns the first words of everything that binds a clause to
 // the subject but its patterns: a text holding none of them, and no match
 // of a pattern, is not about the subject.
+// The list is built once with the index and shared: callers must not
+// modify it.
 func (s *Subject) Triggers() []string {
-	var out []string
-	for w := range s.index() {
-		out = append(out, w)
-	}
-	return out
+	s.index()
+	return s.triggers
 }
 
 // What a mention is.
