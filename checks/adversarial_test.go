@@ -47,8 +47,6 @@ var knownAdversarialMisses = map[string]string{
 	"faithful/past-rule-es":              "false alarm on the twin:: constraint/solo-lectura is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"al principio ",
 	"faithful/retarget-en":               "false alarm on another result:: grounding/ is fail on the edit and pass on the source: /constraints/0/text cites #5, which does not support it: \"~/src/ledger\" is not in t",
 	"faithful/rhetorical-question-en":    "false alarm on the twin:: constraint/readonly-freeze is uncertain: /constraints/0/text touches the rule from #1 in words the reader cannot read plainly: \"nothing is",
-	"figure-reattached-en-1":             "the reader passes it: the 30 s that is the replica-lag threshold becomes a pause between chunks",
-	"figure-reattached-en-2":             "the reader passes it: the 30 s upstream timeout becomes the window for retries, and the timeout itself goes unstated (text-only)",
 	"figure-reattached-es-1":             "the reader passes it: the 1650 ms the database takes per request is given to rendering, so the conclusion loses its subject",
 	"figure-reattached-es-2":             "the reader passes it: the 128,000-token cap on the context is turned into a cap on output tokens, so long input prompts seem unbounded",
 	"invented-expiry-es-1":               "false alarm on another result:: correction/fecha-cierre is fail on the edit and pass on the source: the corrected fecha del cierre contable 15 de diciembre (from #18) is ",

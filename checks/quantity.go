@@ -60,7 +60,9 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 		leaves = st.textLeaves()
 	}
 	var near []result.Evidence
-	var kept, unsure *result.Evidence
+	// unbound is the first statement of the figure in a sentence that
+	// names no match (the subject's words are elsewhere in the field)
+	var kept, unsure, unbound *result.Evidence
 	fs := st.filters(inv.Match)
 	src := st.sourceOf(first)
 	for _, l := range leaves {
@@ -87,6 +89,11 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 				case rd.Verdict == meaning.Unclear && unsure == nil:
 					unsure = &result.Evidence{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern,
 						Note: fmt.Sprintf("%s states %s in words the reader cannot read plainly: %s (%s)", l.ptr, want, clipQ(rd.Text), rd.Why)}
+				case rd.Verdict == meaning.Restates && pattern != "" && !st.quantityBound(l, fs, q):
+					if unbound == nil {
+						unbound = &result.Evidence{Pointer: l.ptr, Seq: first, Text: clip.String(l.text, clipLen), Pattern: pattern,
+							Note: fmt.Sprintf("%s states %s in a sentence that does not name its subject (%s): %s", l.ptr, want, anyOf(inv.Match), clipQ(l.text))}
+					}
 				case rd.Verdict == meaning.Restates && kept == nil:
 					kept = &result.Evidence{Pointer: l.ptr, Seq: first, Text: q.Text, Pattern: pattern}
 				}
@@ -116,6 +123,9 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 	if kept != nil {
 		return []result.CheckResult{decide(r, result.Pass, result.DecidedStatement, fmt.Sprintf("%s kept at %s as %q", want, kept.Pointer, kept.Text), *kept)}
 	}
+	if unbound != nil {
+		return []result.CheckResult{decide(r, result.Uncertain, result.DecidedJudge, unbound.Note, *unbound)}
+	}
 	r.Status, r.DecidedBy = result.Fail, result.DecidedStatement
 	where := ""
 	if len(inv.Match) > 0 {
@@ -136,6 +146,87 @@ func (c QuantityCheck) Check(in *Input) []result.CheckResult {
 	r.Message = fmt.Sprintf("want %s%s; the summary states no such quantity", want, where)
 	r.Evidence = []result.Evidence{{Seq: first, Text: want, Pattern: anyOf(inv.Match), Note: "not found"}}
 	return []result.CheckResult{r}
+}
+
+// quantityBound reports whether a match of the subject's patterns opens
+// at a word's start in the sentence of leaf l that states q: "pause on
+// replica lag above 30 s" names its subject, "a 30 s pause between
+// chunks …, overridden with flags" does not ('lag' inside "flags", and
+// in no sentence of the figure). A leaf whose folding changed its length
+// is read as a whole, as the match filter reads it.
+func (st *state) quantityBound(l leaf, fs []*filter, q quantity.Quantity) bool {
+	if len(l.folded) != len(l.text) {
+		return true
+	}
+	p := st.rawText(l)
+	cs := p.Clauses()
+	at := p.ClauseAt(q.Start)
+	if at < 0 {
+		return true
+	}
+	head := columnHeader(l.text, q.Start) // folding made newlines spaces
+	for _, f := range fs {
+		if f.re == nil {
+			continue
+		}
+		for _, m := range f.re.FindAllStringIndex(l.folded, -1) {
+			if m[0] > 0 && wordByte(l.folded[m[0]-1]) && wordByte(l.folded[m[0]]) {
+				continue // inside a word
+			}
+			if c := p.ClauseAt(m[0]); c >= 0 && cs[c].Sent == cs[at].Sent || m[0] >= head[0] && m[1] <= head[1] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// columnHeader returns where, in text, the header cell of the table
+// column that holds offset off is ("file | pool_max | pool_timeout" over
+// "config/db.yml | 20 | 3 s"): the cell of the same column in the first
+// line of the run of lines with a "|" that holds off; {-1, -1} when off is
+// in no table or in its first line.
+func columnHeader(text string, off int) [2]int {
+	none := [2]int{-1, -1}
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += off
+	}
+	if !strings.Contains(text[start:end], "|") {
+		return none
+	}
+	col := strings.Count(text[start:off], "|")
+	top := start
+	for top > 0 {
+		prev := strings.LastIndexByte(text[:top-1], '\n') + 1
+		if !strings.Contains(text[prev:top-1], "|") {
+			break
+		}
+		top = prev
+	}
+	if top == start {
+		return none
+	}
+	line := text[top : strings.IndexByte(text[top:], '\n')+top]
+	cells := strings.Split(line, "|")
+	if col >= len(cells) {
+		return none
+	}
+	a := top
+	for _, c := range cells[:col] {
+		a += len(c) + 1
+	}
+	return [2]int{a, a + len(cells[col])}
+}
+
+// wordByte reports whether b is part of a word (a letter, a digit, or a
+// byte of a multi-byte letter); an underscore joins two words
+// (pool_timeout names the timeout).
+func wordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
 // swappedUnit finds, when the invariant names its subject (match), the
