@@ -181,7 +181,7 @@ func (t *Text) readOwnFact(ci int, ms []Mention, s *Subject) signals {
 				}
 				g.against(string(h.Class)+" "+quote(t.words(h.T0, h.T1)), h)
 				against = true
-			} else {
+			} else if h.T0 < m.T1 || t.predicates(s) {
 				g.unclear = "said " + string(h.Class) + ": " + quote(t.words(h.T0, h.T1))
 			}
 		}
@@ -196,6 +196,25 @@ func (t *Text) readOwnFact(ci int, ms []Mention, s *Subject) signals {
 		}
 	}
 	return g
+}
+
+// predicateWords are the words by which a pattern states something of
+// a thing rather than naming it.
+var predicateWords = set(`is are was were be been not no never has have had can may must es son era fue esta estan ha han puede debe`)
+
+// predicates reports whether a pattern of s states a predicate ("refund
+// test.{0,40}not flaky"), not a name ("the budget sign-off"): a word of
+// doubt after a name ("The budget sign-off is still open") is what is said
+// of the thing, not a doubt on the statement.
+func (t *Text) predicates(s *Subject) bool {
+	for _, re := range s.Patterns {
+		for _, w := range Words(regexMeta.ReplaceAllString(regexClasses.ReplaceAllString(re.String(), " "), " ")) {
+			if predicateWords[w] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reachesLiteral reports whether hit h, inside match m, reaches a literal

@@ -46,6 +46,10 @@ func TestReadRequirement(t *testing.T) {
 		{"past statement of a figure", `240,?000 emails`, "", "The backlog was 240,000 emails.", Restates},
 		{"a bound", `\b50 ?rows ?(/|per) ?s`, "", "The backfill must not go above 50 rows/s.", Restates},
 		{"the value negated", `\b50 ?rows ?(/|per) ?s`, "", "The rate is 200 rows/s, not 50 rows/s.", Contradicts},
+		// a word of doubt after a name is the thing's state; on a statement, a doubt
+		{"open item", `\bthe\W+budget\W+sign\W+off\b`, "", "The budget sign-off is still open.", Restates},
+		{"es: open item", `\bla\W+firma\W+del\W+presupuesto\b`, "", "La firma del presupuesto sigue pendiente.", Restates},
+		{"statement in doubt", `refund test.{0,40}not flaky`, "", "That the refund test is not flaky remains to be seen.", Unclear},
 		// the rule a fact states ended, also under its own condition
 		{"the rule ended", `(only|never).{0,80}wh_restore`, "", "The rule that one may only connect as wh_restore no longer applies, it was lifted", Contradicts},
 		{"es: the rule ended", `(solo|nunca).{0,80}wh_restore`, "", "La regla de conectar solo como wh_restore ya no aplica", Contradicts},
