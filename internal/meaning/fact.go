@@ -181,7 +181,7 @@ func (t *Text) readOwnFact(ci int, ms []Mention, s *Subject) signals {
 				}
 				g.against(string(h.Class)+" "+quote(t.words(h.T0, h.T1)), h)
 				against = true
-			} else if h.T0 < m.T1 || t.predicates(s) {
+			} else if (h.T0 < m.T1 || t.predicates(s)) && !t.saysOpen(s) {
 				g.unclear = "said " + string(h.Class) + ": " + quote(t.words(h.T0, h.T1))
 			}
 		}
@@ -212,6 +212,19 @@ func (t *Text) predicates(s *Subject) bool {
 			if predicateWords[w] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// saysOpen reports whether a pattern of s itself says its subject is
+// open or unknown ("snap_pg_main1.{0,200}(unknown|unconfirmed)"): a word
+// of doubt agrees with it ("it is not confirmed").
+func (t *Text) saysOpen(s *Subject) bool {
+	for _, re := range s.Patterns {
+		src := regexMeta.ReplaceAllString(regexClasses.ReplaceAllString(re.String(), " "), " ")
+		if New(strings.ToLower(src)).HasClass(Open) {
+			return true
 		}
 	}
 	return false
@@ -458,17 +471,33 @@ func (t *Text) ReadRequirement(s *Subject) []Reading {
 			// rule, is no breach of it by the agent
 			r.Verdict, r.Why = Silent, "done by another: "+r.Why
 		case r.Verdict != Unclear:
-		case len(r.Mods) > 0 && onlyClasses(r.Mods, Time) && t.plain(r.Clause, s) == Restates:
+		case len(r.Mods) > 0 && onlyClasses(r.Mods, t.standing(s)...) && t.plain(r.Clause, s) == Restates:
 			r.Verdict = Restates
 		case len(r.Mods) == 0 && s.Kind == Rule && t.plain(r.Clause, s) == Unclear && t.ownCondition(r.Clause, s):
 			r.Verdict, r.Why = Restates, "the rule's own condition restated: "+r.Why
-		case len(r.Mods) == 0 && s.Kind == Rule && !namesRule(t.mentions(r.Clause, s)) && t.plain(r.Clause, s) == Unclear:
+		case s.Kind == Rule && !namesRule(t.mentions(r.Clause, s)) && t.plain(r.Clause, s) == Unclear:
 			// "push the rate fix to main later", "a rule about pushing to
 			// main": the act planned or named, not said to be allowed
 			r.Verdict, r.Why = Silent, "names the act, not the rule: "+r.Why
 		}
 	}
 	return rs
+}
+
+// standing are the modifiers under which a restatement still states its
+// subject now: a time limit; for a fact, a condition, a quantifier or a
+// concession too ("suggest, without changing anything, re-adding … to
+// allow-db-egress" states the policy); for a rule whose source has a
+// condition or an exception, those, in whatever words ("sin la
+// autorizacion expresa del IC" of "without my explicit go-ahead").
+func (t *Text) standing(s *Subject) []Class {
+	switch {
+	case s.Kind == Fact:
+		return []Class{Time, Condition, Quantifier, Concession}
+	case s.Source != nil && s.Source.HasClass(Condition, Exception):
+		return []Class{Time, Condition, Exception}
+	}
+	return []Class{Time}
 }
 
 func onlyClasses(ms []Modifier, cs ...Class) bool {

@@ -50,6 +50,11 @@ func TestReadRequirement(t *testing.T) {
 		{"open item", `\bthe\W+budget\W+sign\W+off\b`, "", "The budget sign-off is still open.", Restates},
 		{"es: open item", `\bla\W+firma\W+del\W+presupuesto\b`, "", "La firma del presupuesto sigue pendiente.", Restates},
 		{"statement in doubt", `refund test.{0,40}not flaky`, "", "That the refund test is not flaky remains to be seen.", Unclear},
+		{"doubt the pattern states", `snap_pg_main1.{0,200}(unknown|unconfirmed)`, "", "snap_pg_main1: it is not confirmed (unknown)", Restates},
+		{"es: doubt the pattern states", `snap_pg_main1.{0,200}(unknown|sin confirmar)`, "", "snap_pg_main1: sin confirmar (unknown)", Restates},
+		{"a fact under a condition", `allow-db-egress`, "", "suggest, without changing anything, re-adding 10.42.7.0/24 to allow-db-egress", Restates},
+		{"a fact under a hedge", `allow-db-egress`, "", "probably the allow-db-egress policy", Unclear},
+		{"es: a rule under its condition, in other words", `failover.{0,80}go-?ahead`, "No database failover without my explicit go-ahead.", "Queda prohibido efectuar un failover sin la autorizacion expresa del usuario (su go-ahead).", Restates},
 		// the rule a fact states ended, also under its own condition
 		{"the rule ended", `(only|never).{0,80}wh_restore`, "", "The rule that one may only connect as wh_restore no longer applies, it was lifted", Contradicts},
 		{"es: the rule ended", `(solo|nunca).{0,80}wh_restore`, "", "La regla de conectar solo como wh_restore ya no aplica", Contradicts},
