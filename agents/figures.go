@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
 	"github.com/compact-eval/compact-eval/internal/quantity"
 )
 
@@ -61,10 +60,7 @@ func (v *view) figures() *view {
 			b.WriteString(u)
 		}
 		f.joined = b.String()
-		f.pols = make([]*polarity.Text, len(units))
-		for i, u := range units {
-			f.pols[i] = polarity.New(u)
-		}
+		f.texts = make([]lazyText, len(units))
 		f.ascii = false // MayMatch is not worth its while here
 		f.noFigures = true
 		v.figs.v = f

@@ -55,8 +55,8 @@ func CheckProbes(s *scenarios.Scenario) []*scenarios.Error {
 					why := "found nothing"
 					if _, err := textmatch.Compile(pat); err != nil {
 						why = "does not compile"
-					} else if neg.Kind != "" {
-						why = fmt.Sprintf("matches only where the text negates it (%s cue %q)", neg.Kind, neg.Cue)
+					} else if neg.why != "" {
+						why = fmt.Sprintf("matches only where the text negates it (%s)", neg.why)
 					}
 					errs = append(errs, &scenarios.Error{File: s.File, Pos: p.Pos,
 						Msg: fmt.Sprintf("probe %q: the answer is not derivable from the full context: requires pattern %q %s", p.ID, pat, why)})
@@ -92,8 +92,8 @@ func explain(p scenarios.Probe, d *Decision, v *view) string {
 			if _, err := textmatch.Compile(pat); err != nil {
 				return fmt.Sprintf("requires.%s pattern %q does not compile", p.Expect, pat)
 			}
-			if neg.Kind != "" {
-				return fmt.Sprintf("requires.%s pattern %q matches only where the text negates it (%s cue %q); put the negation in the pattern if it is part of the rule", p.Expect, pat, neg.Kind, neg.Cue)
+			if neg.why != "" {
+				return fmt.Sprintf("requires.%s pattern %q matches only where the text negates it (%s); put the negation in the pattern if it is part of the rule", p.Expect, pat, neg.why)
 			}
 			return fmt.Sprintf("requires.%s pattern %q found nothing", p.Expect, pat)
 		}

@@ -15,9 +15,9 @@ import (
 // first option that has requirements (Request.Requires) all of whose
 // patterns match inside some unit in a clause that affirms them, and that
 // no clause of the summary or of a user or assistant message contradicts
-// (internal/polarity's class reader: "read-only no longer applies" and
-// "the session is now writable" both defeat read[- ]?only; tool output is
-// data and contradicts nothing); failing that, the first option with no
+// (internal/meaning, read as a rule or a fact: "read-only no longer
+// applies" and "the session is now writable" both defeat read[- ]?only;
+// tool output is data and contradicts nothing); failing that, the first option with no
 // requirements; failing that, it returns an error. When a requirement is
 // touched by a clause the reader cannot classify ("the read-only rule was
 // softened") and nothing contradicts it, the agent answers Unsure rather
@@ -25,7 +25,7 @@ import (
 // units, so the choice does not depend on the order of the summary's keys
 // or entries. The reason names the patterns that matched, or the first
 // pattern of each option that found nothing (and the cue, when it matched
-// only where the text negates it).
+// only where the text negates it, in the reader's words).
 //
 // A free-text probe gets the expected answer when all its requires
 // patterns occur (affirmed) in the context, else DontKnow; a judge grades

@@ -21,7 +21,8 @@ func decideOn(t *testing.T, summary string, reqs ...scenarios.Requirement) strin
 	return d.Choice + " | " + d.Reason
 }
 
-// The reference agent applies the polarity rule to requires.
+// The reference agent reads requires in their clause (internal/meaning):
+// a match the clause negates, ends or names as replaced does not count.
 func TestReferencePolarity(t *testing.T) {
 	readOnly := scenarios.Requirement{Option: "refuse", Patterns: []string{"read[- ]?only"}}
 	rate := scenarios.Requirement{Option: "rate-50", Patterns: []string{`\b50 ?rows ?(/|per) ?s`}}
@@ -47,8 +48,8 @@ func TestReferencePolarity(t *testing.T) {
 			}
 		})
 	}
-	if got := decideOn(t, `{"schema_version":1,"covers_through":3,"text":"read-only no longer applies"}`, readOnly); !strings.Contains(got, `(cancellation cue "no longer applies")`) {
-		t.Errorf("the reason does not name the cue: %s", got)
+	if got := decideOn(t, `{"schema_version":1,"covers_through":3,"text":"read-only no longer applies"}`, readOnly); !strings.Contains(got, `(cancellation "no longer applies")`) {
+		t.Errorf("the reason does not name the words that decided: %s", got)
 	}
 }
 
@@ -120,7 +121,7 @@ func TestReferenceFigures(t *testing.T) {
 	}
 }
 
-// The reference agent reads requirements by class (internal/polarity): a
+// The reference agent reads requirements as rules (internal/meaning): a
 // contradiction in words no cue holds defeats a requirement, a clause the
 // reader cannot classify makes it answer unsure, and tool output is data.
 func TestReferenceClasses(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/compact-eval/compact-eval/summary"
 
 	"github.com/compact-eval/compact-eval/internal/clip"
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios/transcript"
 )
@@ -24,12 +24,12 @@ import (
 // each folded (internal/textmatch). A pattern matches within one unit, never
 // across two, so the agent's choice does not depend on the order of the
 // summary's keys or entries; and a match counts only when its clause
-// affirms it (internal/polarity).
+// does not contradict it (internal/meaning).
 type view struct {
 	units  []string // folded
 	joined string   // units joined by "\n"
 	starts []int    // offset of each unit in joined
-	pols   []*polarity.Text
+	texts  []lazyText
 	// data marks the units that are tool output: data, not instructions,
 	// so what they say never contradicts a rule ("the wiki says you may
 	// write to prod").
@@ -41,7 +41,7 @@ type view struct {
 	rulesGoal string
 	lower     string // joined, lower-cased, when it is ASCII (for textmatch.Need)
 	ascii     bool
-	// lowers are the units, lower-cased (polarity.Subject.MayTouch,
+	// lowers are the units, lower-cased (mayTouch,
 	// textmatch.MayMatchASCII); unitASCII marks those that are ASCII.
 	lowers    []string
 	unitASCII []bool
@@ -53,10 +53,12 @@ type view struct {
 	noFigures bool
 }
 
-// refKinds are the cues that keep a match from counting for the reference
-// agent: "read-only no longer applies" does not satisfy read[- ]?only, nor
-// "200 rows/s (replaces 50 rows/s)" a pattern for 50 rows/s.
-var refKinds = append(append([]polarity.Kind(nil), polarity.Contradiction...), polarity.Supersession)
+// lazyText is a unit as the reader reads it, built on first use: most
+// units are never read.
+type lazyText struct {
+	once sync.Once
+	t    *meaning.Text
+}
 
 // reading is a context's view, built on the first probe (Context.ReadOnce).
 type reading struct {
@@ -104,12 +106,9 @@ func newView(c Context) *view {
 		b.WriteString(f)
 	}
 	v.joined = b.String()
-	// polarity.Text does its work on the first question, safely for
-	// concurrent use: a shared view is read by many probes at once.
-	v.pols = make([]*polarity.Text, len(v.units))
-	for i, u := range v.units {
-		v.pols[i] = polarity.New(u)
-	}
+	// each unit is read on its first question, safely for concurrent
+	// use: a shared view is read by many probes at once
+	v.texts = make([]lazyText, len(v.units))
 	v.ascii = textmatch.IsASCII(v.joined)
 	if v.ascii {
 		v.lower = strings.ToLower(v.joined)
@@ -239,14 +238,34 @@ func (v *view) unitAt(i int) int {
 	return sort.Search(len(v.starts), func(k int) bool { return v.starts[k] > i }) - 1
 }
 
-func (v *view) pol(u int) *polarity.Text { return v.pols[u] }
+// text returns the reader's view of unit u, read on first use.
+func (v *view) text(u int) *meaning.Text {
+	v.texts[u].once.Do(func() { v.texts[u].t = meaning.New(v.units[u]) })
+	return v.texts[u].t
+}
 
-// find returns the first match of pattern that its clause affirms. When
-// every match is negated, neg is the verdict on the first one.
-func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool) {
+// negation is what keeps a match from counting: the reader's words for
+// it ("negation \"not 50 rows/s\"", "cancellation \"no longer applies\"").
+type negation struct{ why string }
+
+// judge reads the match at loc of unit u as a fact of re's words
+// (meaning.ReadFact): a clause that contradicts it ("read-only no longer
+// applies", "200 rows/s, not 50 rows/s", "200 rows/s (replaces 50
+// rows/s)") keeps it from counting.
+func (v *view) judge(u int, loc []int, sub *meaning.Subject) (negation, bool) {
+	if r, ok := v.text(u).FactAt(sub, loc[0], loc[1]); ok && r.Verdict == meaning.Contradicts {
+		return negation{r.Why}, true
+	}
+	return negation{}, false
+}
+
+// find returns the first match of pattern that its clause does not
+// contradict. When every match is contradicted, neg is what the first
+// one's clause says.
+func (v *view) find(pattern string) (match string, neg negation, ok bool) {
 	re, err := textmatch.Compile(pattern)
 	if err != nil {
-		return "", polarity.Verdict{}, false
+		return "", negation{}, false
 	}
 	m, neg, ok := v.findRe(re)
 	if ok || v.noFigures {
@@ -255,7 +274,7 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 	if f := v.figures(); f != nil {
 		if m, fneg, ok := f.findRe(re); ok {
 			return m, neg, true
-		} else if neg.Kind == "" {
+		} else if neg.why == "" {
 			neg = fneg
 		}
 	}
@@ -263,16 +282,16 @@ func (v *view) find(pattern string) (match string, neg polarity.Verdict, ok bool
 }
 
 // findRe is find with the pattern compiled, on v alone.
-func (v *view) findRe(re *regexp.Regexp) (match string, neg polarity.Verdict, ok bool) {
+func (v *view) findRe(re *regexp.Regexp) (match string, neg negation, ok bool) {
+	sub := meaning.FactSubject([]*regexp.Regexp{re}, "")
 	judge := func(u int, loc []int) (string, bool) {
-		vd := v.pol(u).Judge(loc[0], loc[1], re, refKinds...)
-		if !vd.Negated() {
-			return v.units[u][loc[0]:loc[1]], true
+		if n, negated := v.judge(u, loc, sub); negated {
+			if neg.why == "" {
+				neg = n
+			}
+			return "", false
 		}
-		if neg.Kind == "" {
-			neg = vd
-		}
-		return "", false
+		return v.units[u][loc[0]:loc[1]], true
 	}
 	if !v.mayMatch(re) {
 		return "", neg, false
@@ -287,7 +306,7 @@ func (v *view) findRe(re *regexp.Regexp) (match string, neg polarity.Verdict, ok
 		if m, ok := judge(u, []int{first[0] - v.starts[u], first[1] - v.starts[u]}); ok {
 			return m, neg, true
 		}
-		neg = polarity.Verdict{} // the full scan below judges it again
+		neg = negation{} // the full scan below judges it again
 	}
 	rerun := map[int]bool{}
 	for _, loc := range re.FindAllStringIndex(v.joined, -1) {
@@ -336,19 +355,23 @@ type readOut struct {
 	outcome    int
 }
 
-// read reads a requires pattern in the view as a rule (internal/polarity's
-// class reader), as the constraint check reads a rule: its subject is what
-// the pattern matches, stated where it matches. One clause that
-// contradicts it, outside tool output, makes it contradicted ("the session
-// is now writable" against read[- ]?only), wherever it is. Else it is
-// found where a match's own clause affirms it, or where the reader cannot
-// classify that clause, or where it has no reading and no cue negates the
-// match (tool output is read by cue alone: it is data, and may state a
-// fact); and it is unsure when a clause that touches it cannot be
-// classified. A pattern that matches nothing as written is looked for in
-// the figures respelled (figures.go), by cue. A view reads each pattern
-// once: the answer is kept for every later probe and arm that asks it (the
-// view is shared by every probe of a context).
+// read reads a requires pattern in the view (internal/meaning), as the
+// checks read an invariant: its subject is a rule when the pattern, or the
+// sentence of the context it comes from, names one, else a fact of the
+// pattern's words (meaning.PatternSubject); its source is the first unit
+// of the rules, the goal or a user or assistant message where it matches
+// (else the first of the summary), whose modifiers a clause may carry
+// ("deploy only with my explicit go-ahead" of "never run deploy without my
+// explicit go-ahead"). One clause that contradicts it, outside tool
+// output, makes it contradicted ("the session is now writable" against
+// read[- ]?only), wherever it is. Else it is found where a match's own
+// clause restates it or is unclear, or where it has no reading and the
+// match is not negated (tool output is read so: it is data, and may state
+// a fact); and it is unsure when a clause that touches it is unclear. A
+// pattern that matches nothing as written is looked for in the figures
+// respelled (figures.go). A view reads each pattern once: the answer is
+// kept for every later probe and arm that asks it (the view is shared by
+// every probe of a context).
 func (v *view) read(pattern string) (match string, why string, outcome int) {
 	if r, ok := v.reads.Load(pattern); ok {
 		o := r.(readOut)
@@ -367,9 +390,9 @@ func (v *view) readOnce(pattern string) readOut {
 	// the units where the pattern matches: each unit is searched on its
 	// own, and only when it holds a string every match needs
 	// (textmatch.Need), never the whole context at once
-	spans := map[int][]polarity.Span{}
+	spans := map[int][][]int{}
 	var order []int
-	var stmts []*polarity.Text
+	source := -1
 	for u, text := range v.units {
 		if v.unitASCII[u] && !textmatch.MayMatchASCII(re, v.lowers[u]) {
 			continue
@@ -380,30 +403,40 @@ func (v *view) readOnce(pattern string) readOut {
 			}
 			if len(spans[u]) == 0 {
 				order = append(order, u)
-				if !v.data[u] && len(stmts) < 4 {
-					stmts = append(stmts, v.pol(u))
+				if !v.data[u] && (source < 0 || v.summary[source] && !v.summary[u]) {
+					source = u
 				}
 			}
-			spans[u] = append(spans[u], polarity.Span{Start: loc[0], End: loc[1], Re: re})
+			spans[u] = append(spans[u], loc)
 		}
 	}
 	if len(order) == 0 {
 		return v.readElsewhere(pattern, re)
 	}
-	sub := polarity.ClauseSubjectOf([]*regexp.Regexp{re}, stmts...)
-	readings := map[int][]polarity.ClauseReading{}
-	var unsureAt *polarity.ClauseReading
+	src := ""
+	if source >= 0 {
+		src = v.units[source]
+	}
+	res := []*regexp.Regexp{re}
+	sub := meaning.PatternSubject(res, src)
+	fact := sub
+	if sub.Kind != meaning.Fact {
+		fact = meaning.FactSubject(res, src)
+	}
+	triggers := sub.Triggers()
+	readings := map[int][]meaning.Reading{}
+	var unsureAt *meaning.Reading
 	for u := range v.units {
-		if v.data[u] || (len(spans[u]) == 0 && !sub.MayTouch(v.lowers[u])) {
+		if v.data[u] || (len(spans[u]) == 0 && !mayTouch(triggers, v.lowers[u])) {
 			continue
 		}
-		rs := v.pol(u).Read(sub, spans[u])
+		rs := v.readUnit(u, sub)
 		readings[u] = rs
 		for _, r := range rs {
-			switch r.Reading {
-			case polarity.Contradicts:
-				return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
-			case polarity.CannotTell:
+			switch r.Verdict {
+			case meaning.Contradicts:
+				return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Text, 120), r.Why), outcome: contradicted}
+			case meaning.Unclear:
 				if unsureAt == nil {
 					r := r
 					unsureAt = &r
@@ -411,137 +444,146 @@ func (v *view) readOnce(pattern string) readOut {
 			}
 		}
 	}
-	// the first match its own clause affirms (or leaves unclassified)
-	m, neg, history := "", polarity.Verdict{}, ""
+	// the first match its own clause restates (or leaves unclear)
+	m, neg, history := "", negation{}, ""
 	for _, u := range order {
 		for _, sp := range spans[u] {
-			// a value named as the one replaced ("200 rows/s (replaces
-			// 50 rows/s)") is not stated as current, whatever the class
-			// reader says of its clause
-			if vd := v.pol(u).Judge(sp.Start, sp.End, re, polarity.Supersession); vd.Negated() {
-				if neg.Kind == "" {
-					neg = vd
+			if sub.Kind != meaning.Fact {
+				// a value named as the one replaced ("200 rows/s
+				// (replaces 50 rows/s)") is not stated as current,
+				// whatever the rule's reading says of its clause
+				if why, old := v.text(u).ReplacedAt(sp[0], sp[1]); old {
+					if neg.why == "" {
+						neg = negation{why}
+					}
+					continue
+				}
+			}
+			r, ok := readingAt(v.text(u), readings[u], sp[0])
+			if ok && (r.Verdict == meaning.Restates || r.Verdict == meaning.Unclear) {
+				m = v.units[u][sp[0]:sp[1]]
+				break
+			}
+			if ok && r.Verdict == meaning.Silent {
+				if history == "" {
+					history = r.Text
 				}
 				continue
 			}
-			r, ok := readingAt(v.pol(u), readings[u], sp.Start)
-			if ok && (r.Reading == polarity.Affirms || r.Reading == polarity.CannotTell) {
-				m = v.units[u][sp.Start:sp.End]
-				break
+			if ok && r.Verdict == meaning.Contradicts {
+				continue
 			}
-			if ok {
-				if r.Reading == polarity.History && history == "" {
-					history = r.Clause
+			if n, negated := v.judge(u, sp, fact); negated {
+				if neg.why == "" {
+					neg = n
 				}
 				continue
 			}
-			vd := v.pol(u).Judge(sp.Start, sp.End, re, refKinds...)
-			if !vd.Negated() {
-				m = v.units[u][sp.Start:sp.End]
-				break
-			}
-			if neg.Kind == "" {
-				neg = vd
-			}
+			m = v.units[u][sp[0]:sp[1]]
+			break
 		}
 		if m != "" {
 			break
 		}
 	}
 	switch {
-	case m == "" && neg.Kind != "":
-		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue), outcome: contradicted}
+	case m == "" && neg.why != "":
+		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s)", neg.why), outcome: contradicted}
 	case m == "" && history != "":
 		return readOut{why: fmt.Sprintf("matched only as history or someone else's words (%q)", clip.String(history, 120)), outcome: missing}
 	case m == "":
 		return readOut{why: "matched only where the text says nothing of it", outcome: missing}
 	case unsureAt != nil:
-		return readOut{match: m, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Clause, 120), readingNote(*unsureAt)), outcome: unsure}
+		return readOut{match: m, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Text, 120), unsureAt.Why), outcome: unsure}
 	}
 	return readOut{match: m, outcome: found}
 }
 
+// readUnit reads unit u against sub (meaning.Text.ReadRequirement).
+func (v *view) readUnit(u int, sub *meaning.Subject) []meaning.Reading {
+	return v.text(u).ReadRequirement(sub)
+}
+
+// mayTouch reports whether lower holds one of the words that bind a
+// clause to a subject (meaning.Subject.Triggers).
+func mayTouch(triggers []string, lower string) bool {
+	for _, w := range triggers {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // readElsewhere reads a pattern that matches no unit as written: a figure
-// respelled (figures.go) is a match, read by cue; else the requirement is
-// looked for by concept (internal/polarity, concepts.go) in the clauses
-// written in another language than the pattern ("nada de push" for
-// `(do not|never) push`): one that contradicts it defeats it, one that
-// keeps it is a match, one the reader cannot classify makes it unsure. When
-// neither finds it and the summary is written, in part, in a language the
-// pattern is not in, the agent cannot tell whether the summary says it in
-// words no table holds: unsure, not missing.
+// respelled (figures.go) is a match; else the requirement is looked for by
+// concept (internal/meaning, concepts.tsv) in the clauses written in
+// another language than the pattern ("nada de push" for `(do not|never)
+// push`): one that contradicts it defeats it, one that restates it is a
+// match, one the reader leaves unclear makes it unsure. When neither finds
+// it and the summary is written, in part, in a language the pattern is not
+// in, the agent cannot tell whether the summary says it in words no table
+// holds: unsure, not missing.
 func (v *view) readElsewhere(pattern string, re *regexp.Regexp) readOut {
 	m, neg, ok := v.find(pattern)
 	if ok {
 		return readOut{match: m, outcome: found}
 	}
-	sub := polarity.ClauseSubjectOf([]*regexp.Regexp{re})
-	langs := sub.Languages()
-	if len(langs) == 0 {
+	// by concept: whatever concept the pattern names, a state or an
+	// action ("(failover|fail over).{0,80}approv")
+	sub := meaning.RuleSubject([]*regexp.Regexp{re}, "", nil)
+	if len(sub.States)+len(sub.Opposites)+len(sub.Actions) == 0 {
+		sub = meaning.FactSubject([]*regexp.Regexp{re}, "")
+	} else {
+		sub.Lang = meaning.FactSubject([]*regexp.Regexp{re}, "").Lang
+	}
+	var langs []string
+	if sub.Lang != "" {
+		langs = []string{sub.Lang}
+	} else if l := meaning.Language(v.rulesGoal); l != "" {
 		// a pattern of names and figures ("csv\.go.{0,200}first") says
 		// no language: it is written in the scenario's, which its rules
 		// and goal are in
-		if l := polarity.Language(v.rulesGoal); l != "" {
-			langs = []string{l}
-		}
+		langs = []string{l}
 	}
 	other := func(u int) string {
-		l := polarity.Language(v.units[u])
+		l := meaning.Language(v.units[u])
 		if l == "" || slices.Contains(langs, l) {
 			return ""
 		}
 		return l
 	}
-	var kept, unsureAt *polarity.ClauseReading
+	var kept, unsureAt *meaning.Reading
 	keptLang := ""
-	for u := range v.units {
-		if v.data[u] || !sub.MayTouch(v.lowers[u]) {
-			continue
-		}
-		for _, r := range v.pol(u).Read(sub, nil) {
-			switch {
-			case r.Reading == polarity.Contradicts:
-				return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
-			case r.Reading == polarity.CannotTell && unsureAt == nil:
-				r := r
-				unsureAt = &r
-			case r.Reading == polarity.Affirms && kept == nil && len(langs) > 0:
-				if l := other(u); l != "" {
-					r := r
-					kept, keptLang = &r, l
-				}
-			}
-		}
-	}
-	if kept != nil && unsureAt == nil {
-		// what the clause that keeps it is about ("la sesion") may be
-		// given the opposite state elsewhere ("la sesion es de lectura y
-		// escritura"): read again, with its entities
-		sub.AddEntities(kept.Clause)
+	if sub.Kind != meaning.Fact {
+		triggers := sub.Triggers()
 		for u := range v.units {
-			if v.data[u] || !sub.MayTouch(v.lowers[u]) {
+			if v.data[u] || !mayTouch(triggers, v.lowers[u]) {
 				continue
 			}
-			for _, r := range v.pol(u).Read(sub, nil) {
-				switch r.Reading {
-				case polarity.Contradicts:
-					return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Clause, 120), readingNote(r)), outcome: contradicted}
-				case polarity.CannotTell:
-					if unsureAt == nil {
+			for _, r := range v.text(u).ReadRequirement(sub) {
+				switch {
+				case r.Verdict == meaning.Contradicts:
+					return readOut{why: fmt.Sprintf("is contradicted by %q (%s)", clip.String(r.Text, 120), r.Why), outcome: contradicted}
+				case r.Verdict == meaning.Unclear && unsureAt == nil:
+					r := r
+					unsureAt = &r
+				case r.Verdict == meaning.Restates && kept == nil && len(langs) > 0:
+					if l := other(u); l != "" {
 						r := r
-						unsureAt = &r
+						kept, keptLang = &r, l
 					}
 				}
 			}
 		}
 	}
 	switch {
-	case neg.Kind != "":
-		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s cue %q)", neg.Kind, neg.Cue), outcome: contradicted}
+	case neg.why != "":
+		return readOut{why: fmt.Sprintf("matched only where the text negates it (%s)", neg.why), outcome: contradicted}
 	case unsureAt != nil:
-		return readOut{match: unsureAt.Clause, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Clause, 120), readingNote(*unsureAt)), outcome: unsure}
+		return readOut{match: unsureAt.Text, why: fmt.Sprintf("is touched by %q in words the reader cannot classify (%s)", clip.String(unsureAt.Text, 120), unsureAt.Why), outcome: unsure}
 	case kept != nil:
-		return readOut{match: fmt.Sprintf("%s (by concept %s, in %s)", clip.String(kept.Clause, 120), strings.Join(sub.Concepts(), ", "), keptLang), outcome: found}
+		return readOut{match: fmt.Sprintf("%s (by concept, in %s: %s)", clip.String(kept.Text, 120), keptLang, kept.Why), outcome: found}
 	}
 	if len(langs) > 0 {
 		words, tokens := patternWords(re)
@@ -551,8 +593,8 @@ func (v *view) readElsewhere(pattern string, re *regexp.Regexp) readOut {
 			// its words: it may say it in words no table holds
 			if l := other(u); v.summary[u] && l != "" && !allIn(words, v.lowers[u]) && anyIn(tokens, v.lowers[u]) {
 				concepts := "it names no concept the tables hold"
-				if cs := sub.Concepts(); len(cs) > 0 {
-					concepts = "no clause names its concept (" + strings.Join(cs, ", ") + ")"
+				if sub.Kind != meaning.Fact {
+					concepts = "no clause names its concept"
 				}
 				return readOut{why: fmt.Sprintf("found nothing, but the summary is written in %s, which the pattern (%s) is not in, and %s: cannot tell", l, strings.Join(langs, ", "), concepts), outcome: unsure}
 			}
@@ -635,26 +677,14 @@ func allIn(words []string, lower string) bool {
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 0x80 }
 
 // readingAt returns the reading of the clause of x that holds offset at.
-func readingAt(x *polarity.Text, rs []polarity.ClauseReading, at int) (polarity.ClauseReading, bool) {
+func readingAt(x *meaning.Text, rs []meaning.Reading, at int) (meaning.Reading, bool) {
+	ci := x.ClauseAt(at)
 	for _, r := range rs {
-		if x.SameClause(r.ClauseAt, at) {
+		if r.Clause == ci {
 			return r, true
 		}
 	}
-	return polarity.ClauseReading{}, false
-}
-
-// readingNote names what decided a clause reading.
-func readingNote(r polarity.ClauseReading) string {
-	switch {
-	case r.Verdict.Kind != "":
-		return fmt.Sprintf("%s cue %q", r.Verdict.Kind, r.Verdict.Cue)
-	case r.Class != "":
-		return fmt.Sprintf("%s %s %q", r.Class, r.Sense, r.Cue)
-	case r.Cue != "":
-		return fmt.Sprintf("a word no table holds: %q", r.Cue)
-	}
-	return "stated as such"
+	return meaning.Reading{}, false
 }
 
 // mayMatch is false when re cannot match anywhere in the view: the text is

@@ -1,9 +1,10 @@
 package agents
 
 import (
+	"regexp"
 	"testing"
 
-	"github.com/compact-eval/compact-eval/internal/polarity"
+	"github.com/compact-eval/compact-eval/internal/meaning"
 	"github.com/compact-eval/compact-eval/internal/textmatch"
 	"github.com/compact-eval/compact-eval/scenarios"
 )
@@ -11,19 +12,20 @@ import (
 // findEveryMatch is view.find without its first-match shortcut: every match
 // in order, then the matches across units again unit by unit. The shortcut
 // must never change an answer.
-func findEveryMatch(v *view, pattern string) (string, polarity.Verdict, bool) {
+func findEveryMatch(v *view, pattern string) (string, negation, bool) {
 	re, err := textmatch.Compile(pattern)
 	if err != nil {
-		return "", polarity.Verdict{}, false
+		return "", negation{}, false
 	}
-	var neg polarity.Verdict
+	var neg negation
+	sub := meaning.FactSubject([]*regexp.Regexp{re}, "")
 	judge := func(u int, loc []int) (string, bool) {
-		vd := v.pol(u).Judge(loc[0], loc[1], re, refKinds...)
-		if !vd.Negated() {
+		n, negated := v.judge(u, loc, sub)
+		if !negated {
 			return v.units[u][loc[0]:loc[1]], true
 		}
-		if neg.Kind == "" {
-			neg = vd
+		if neg.why == "" {
+			neg = n
 		}
 		return "", false
 	}

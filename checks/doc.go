@@ -20,7 +20,7 @@
 //
 // Patterns are RE2, case-insensitive, on whitespace- and accent-folded text
 // (internal/textmatch), and a match counts only where its clause affirms it
-// (internal/meaning, docs/polarity.md): a check that decides from text
+// (internal/meaning, docs/reader.md): a check that decides from text
 // fails, naming the pointer and the cue, when the summary negates, cancels,
 // permits away, retracts or calls a mistake what it must keep. Quantities compare value and unit
 // (internal/quantity). Paths, op ids and secrets compare exactly, as whole

@@ -29,7 +29,7 @@ const Placeholder = "TODO(author)"
 //     is never compacted (goal, rules, and with explicit cuts the events
 //     after the last cut): it can never regress. Arrivals are left out: a
 //     scenario that has them tests, on purpose, that they reach the tail;
-//   - a constraint pattern that starts or ends on a word the polarity reader
+//   - a constraint pattern that starts or ends on a word the reader (internal/meaning)
 //     takes for a cue bearing on a rule ("never touch the billing table"):
 //     see cueEdges.
 func Warnings(list []*Scenario) ErrorList {

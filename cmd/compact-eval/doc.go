@@ -55,10 +55,10 @@
 //	25 scenarios OK
 //
 //	$ compact-eval run --out base
-//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 74% (70/95, 3 uncertain, 6 skipped); 59 compaction regressions; 3 uncertain checks; decided: 51 typed, 216 by statement, 3 for a judge
+//	verdict: finished 100 units (25 scenarios × 4 summarizers × 1 trial); most invariants kept: builtin:mask, 74% (70/95, 3 uncertain, 6 skipped); 58 compaction regressions; 3 uncertain checks; decided: 51 typed, 216 by statement, 3 for a judge
 //
 //	          summarizer  units                      invariants kept            structural passed  regressions  compression (median)  summary tokens (mean)
-//	        builtin:mask     25  74% (70/95, 3 uncertain, 6 skipped)   94% (159/170, 204 skipped)            4                  0.45                   3628
+//	        builtin:mask     25  74% (70/95, 3 uncertain, 6 skipped)   94% (159/170, 204 skipped)            3                  0.45                   3628
 //	  builtin:extractive     25               52% (45/86, 6 skipped)   100% (289/289, 52 skipped)           22                  0.38                   1082
 //	    builtin:truncate     25               25% (23/92, 6 skipped)  100% (165/165, 198 skipped)           33                  0.42                   3074
 //	        builtin:none     25                       — (68 skipped)              — (275 skipped)            0                     —                      —

@@ -9,7 +9,7 @@
 //
 //  0. the ground: result (the result model), summary (the summary
 //     document), docs, and internal/* (token counting, pattern matching,
-//     polarity, quantities, redaction, the model client, exec processes,
+//     the prose reader, quantities, redaction, the model client, exec processes,
 //     statistics…), each with nothing of compact-eval above it;
 //  1. scenarios (the scenario model and its loader);
 //  2. scenarios/transcript (the one renderer of events as text);
