@@ -168,7 +168,7 @@ func (b *builder) suggestions() []suggestion {
 		out = append(out, suggestion{
 			why: why + ": a summary must keep it as still to do, never as done",
 			node: mapping("id", str(fmt.Sprintf("unfinished-%d", i+1)), "type", str(result.TypeNextStep),
-				"source_seq", intNode(seqOf(u.Idx)), "match", flowSeq(str(u.Pattern)), "later", flowSeq(str(u.Later))),
+				"source_seq", intNode(seqOf(u.Idx)), "match", flowSeq(strs(u.Patterns)...), "later", flowSeq(str(u.Later))),
 		})
 	}
 	n := 0

@@ -67,6 +67,7 @@ func parseRequestVerbs(data string) *requestVerbs {
 type request struct {
 	idx       int
 	verb      string
+	lead      string   // the first request's verb of its sentence, when this one comes later in it
 	phrase    string   // the verb and its words, folded
 	object    []string // the stems that link it to a call
 	head      string   // the object's last word, the pattern's anchor
@@ -79,12 +80,16 @@ type request struct {
 }
 
 // Unfinished is a request (the user turn at Idx) no call carried out.
-// Pattern recognises the step, Later the step reported done; ReportIdx is
-// the turn that reported it done (-1 when none), Report its sentence.
+// Pattern recognises the step, Later the step reported done; Patterns are
+// the step's patterns in the order a check tries them (Pattern alone, or,
+// for a later request of a list, the list up to it, then Pattern);
+// ReportIdx is the turn that reported it done (-1 when none), Report its
+// sentence.
 type Unfinished struct {
 	Idx            int
 	Phrase         string
 	Pattern, Later string
+	Patterns       []string
 	ReportIdx      int
 	Report         string
 	CallsAfter     int // successful calls after the request
@@ -131,10 +136,11 @@ func (s *Scanner) request(idx int, text string) {
 			continue
 		}
 		pieces := splitPieces(sent[m[2]:])
-		s.addRequest(idx, sent[m[2]:m[3]], pieces[0])
+		lead := sent[m[2]:m[3]]
+		s.addRequest(idx, lead, "", pieces[0])
 		for _, p := range pieces[1:] {
 			if c := rv.start.FindStringSubmatchIndex(p); c != nil {
-				s.addRequest(idx, p[c[2]:c[3]], strings.TrimSpace(p[c[2]:]))
+				s.addRequest(idx, p[c[2]:c[3]], lead, strings.TrimSpace(p[c[2]:]))
 			}
 		}
 	}
@@ -158,8 +164,11 @@ func splitPieces(s string) []string {
 	return out
 }
 
-// addRequest records the request of verb whose words are phrase.
-func (s *Scanner) addRequest(idx int, verb, phrase string) {
+// addRequest records the request of verb whose words are phrase; lead is
+// the verb of the first request of its sentence when it is a later one of
+// several ("change the passenger, upgrade to economy, and add three
+// bags"), "" when it is the first or alone.
+func (s *Scanner) addRequest(idx int, verb, lead, phrase string) {
 	if len(s.requests) >= maxRequests {
 		return
 	}
@@ -193,7 +202,7 @@ func (s *Scanner) addRequest(idx int, verb, phrase string) {
 	if len(object) > 4 {
 		object = object[:4]
 	}
-	r := request{idx: idx, verb: verb, phrase: phrase, head: object[len(object)-1], reportIdx: -1}
+	r := request{idx: idx, verb: verb, lead: lead, phrase: phrase, head: object[len(object)-1], reportIdx: -1}
 	for _, w := range object {
 		r.object = append(r.object, stem(w))
 	}
@@ -419,9 +428,20 @@ func (s *Scanner) unfinished() []Unfinished {
 		}
 		head := regexp.QuoteMeta(stem(r.head)) + `\w*`
 		parts := `(?:` + strings.Join(quoteAll(rv.verbs[r.verb].participles), "|") + `)\b`
-		out = append(out, Unfinished{Idx: r.idx, Phrase: r.phrase, ReportIdx: r.reportIdx, Report: r.report, CallsAfter: r.calls,
-			Pattern: `\b(?:` + strings.Join(quoteAll(verbForms(r.verb)), "|") + `)\W+(?:\w+\W+){0,3}?` + head,
-			Later:   `\b` + head + `\W+(?:\w+\W+){0,3}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,3}?` + head})
+		step := `\b(?:` + strings.Join(quoteAll(verbForms(r.verb)), "|") + `)\W+(?:\w+\W+){0,3}?` + head
+		u := Unfinished{Idx: r.idx, Phrase: r.phrase, ReportIdx: r.reportIdx, Report: r.report, CallsAfter: r.calls,
+			Pattern: step, Patterns: []string{step},
+			Later: `\b` + head + `\W+(?:\w+\W+){0,3}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,3}?` + head}
+		if r.lead != "" {
+			// A later request of a list: a summary that quotes the list
+			// states it inside the list, where the reader reads only the
+			// list's first step; the list from its first verb is the step
+			// too, and comes first, since the reader reads the first
+			// pattern it finds.
+			list := `\b(?:` + strings.Join(quoteAll(verbForms(r.lead)), "|") + `)\W+(?:\w+\W+){0,24}?` + step[len(`\b`):]
+			u.Patterns = []string{list, step}
+		}
+		out = append(out, u)
 	}
 	return out
 }
