@@ -215,6 +215,12 @@ func (b *builder) suggestions() []suggestion {
 			if !c.ByTool {
 				why = fmt.Sprintf("correction: user at seq %d said %q; the calls after it replaced %s %q with %q, the value the session settled on (its last successful call's)", seqOf(c.Idx), shorten(c.Text, 80), c.Subject, c.Old, c.New)
 			}
+			if c.Named != "" {
+				why = fmt.Sprintf("correction: user at seq %d said %q, naming a value by a part of it (%s); the call at seq %d passed it, %s %q, where the tool's last call passed %q: the summary must give the user's value as the one now", seqOf(c.Idx), shorten(c.Text, 80), c.New, seqOf(c.NamedIdx), c.Subject, c.Named, c.Old)
+				if strings.HasPrefix(c.Old, scenarios.Placeholder) {
+					why = fmt.Sprintf("correction: user at seq %d said %q, naming a value by a part of it (%s); the call at seq %d passed it, %s %q, after the tool's calls with other values failed (the failures' suggestions name those): the summary must give the user's value as the one now", seqOf(c.Idx), shorten(c.Text, 80), c.New, seqOf(c.NamedIdx), c.Subject, c.Named)
+				}
+			}
 		}
 		subject := scenarios.Placeholder + ": what was corrected"
 		if c.Subject != "" {
