@@ -162,7 +162,9 @@ func (b *builder) suggestions() []suggestion {
 			continue // asked in the tail: no summary covers it
 		}
 		why := fmt.Sprintf("unfinished: the user at seq %d asked to %q and no successful call after it did (%d calls worked after it)", seqOf(u.Idx), shorten(u.Phrase, 60), u.CallsAfter)
-		if u.ReportIdx >= 0 {
+		if len(u.Left) > 0 {
+			why = fmt.Sprintf("unfinished: the user at seq %d asked to %q, every one of a set a tool listed; the calls after it passed some of the set and never %s", seqOf(u.Idx), shorten(u.Phrase, 60), strings.Join(u.Left, ", "))
+		} else if u.ReportIdx >= 0 {
 			why = fmt.Sprintf("unfinished: the user at seq %d asked to %q; the assistant at seq %d reported it done (%q) and no successful call did it", seqOf(u.Idx), shorten(u.Phrase, 60), seqOf(u.ReportIdx), shorten(u.Report, 60))
 		}
 		out = append(out, suggestion{

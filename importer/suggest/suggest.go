@@ -173,6 +173,8 @@ type Scanner struct {
 	// named a user turn that named a value by a part (named.go).
 	partIDs map[string][]string
 	named   *namedPart
+	// sets are the sets of ids tool results listed (listed.go).
+	sets []listedSet
 }
 
 // maxPushedNames bounds the names kept of what a cap left out, per kind.
@@ -239,6 +241,7 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.requestCall(idx, e.CallName, e.Args, structured)
 		s.attemptCall(idx, e.CallName, e.Args)
 		s.idUse(idx, args, e.Args)
+		s.setTouch(idx, args)
 	}
 	if e.Kind == Result {
 		s.attemptResult(idx, e)
@@ -246,6 +249,7 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.requestDone(e, text)
 		s.idSight(idx, text, false)
 		s.partSight(text)
+		s.setSight(idx, text)
 		s.result(idx, text)
 		if s.last != nil && s.last.lists {
 			s.list(idx, text)

@@ -90,9 +90,12 @@ type Unfinished struct {
 	Phrase         string
 	Pattern, Later string
 	Patterns       []string
-	ReportIdx      int
-	Report         string
-	CallsAfter     int // successful calls after the request
+	// Left are the members of a set a tool listed that no call passed,
+	// for a request over every one of them done for the others.
+	Left       []string
+	ReportIdx  int
+	Report     string
+	CallsAfter int // successful calls after the request
 }
 
 // Bounds of the request state.
@@ -423,7 +426,11 @@ func (s *Scanner) unfinished() []Unfinished {
 	rv := loadRequestVerbs()
 	var out []Unfinished
 	for _, r := range s.requests {
-		if r.done || r.reportIdx < 0 && (r.commands || r.calls == 0 || r.tried) {
+		var left []string
+		if r.done {
+			left = s.leftOf(r)
+		}
+		if len(left) == 0 && (r.done || r.reportIdx < 0 && (r.commands || r.calls == 0 || r.tried)) {
 			continue // done; or never reported done, where a call could have done it unseen or was tried
 		}
 		head := regexp.QuoteMeta(stem(r.head)) + `\w*`
@@ -432,6 +439,19 @@ func (s *Scanner) unfinished() []Unfinished {
 		u := Unfinished{Idx: r.idx, Phrase: r.phrase, ReportIdx: r.reportIdx, Report: r.report, CallsAfter: r.calls,
 			Pattern: step, Patterns: []string{step},
 			Later: `\b` + head + `\W+(?:\w+\W+){0,3}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,3}?` + head}
+		if len(left) > 0 {
+			// Done for part of a set: the step is the members never
+			// passed to a call, and reporting them done is the later one.
+			ids := `\b(?:` + strings.Join(quoteAll(left), "|") + `)\b`
+			u.Left = left
+			// The request names the set with its quantifier and its
+			// modifiers ("downgrade all my recent business class flights").
+			wide := `\b(?:` + strings.Join(quoteAll(verbForms(r.verb)), "|") + `)\W+(?:\w+\W+){0,6}?` + head
+			u.Pattern, u.Patterns = wide, []string{wide, ids}
+			u.Later = ids + `\W+(?:\w+\W+){0,6}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,6}?` + ids
+			out = append(out, u)
+			continue
+		}
 		if r.lead != "" {
 			// A later request of a list: a summary that quotes the list
 			// states it inside the list, where the reader reads only the
