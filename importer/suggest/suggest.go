@@ -169,6 +169,7 @@ type Scanner struct {
 	// reports what the agent said it did (unfinished.go).
 	requests []request
 	reqCalls map[int][]string
+	reqNames map[int]string
 	// partIDs are the ids a tool result showed beside each digit string,
 	// named a user turn that named a value by a part (named.go).
 	partIDs map[string][]string

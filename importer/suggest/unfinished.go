@@ -58,8 +58,9 @@ func parseRequestVerbs(data string) *requestVerbs {
 		alts = append(alts, regexp.QuoteMeta(f[0]))
 	}
 	verbs := `(` + strings.Join(alts, "|") + `)`
-	rv.opener = regexp.MustCompile(`(?:\b(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?like\s+(?:you\s+)?to|\b(?:i|we|and)\s+(?:also\s+)?(?:want|need)\s+(?:you\s+)?to|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?|\bplease\s+(?:also\s+)?|^(?:also\s+|now\s+)?)\s*` + verbs + `\b`)
-	rv.start = regexp.MustCompile(`^\s*(?:and\s+|then\s+)?(?:also\s+)?` + verbs + `\b`)
+	help := `(?:help\s+(?:me\s+|us\s+)?(?:to\s+)?)?` // "help me book", "can you help me cancel"
+	rv.opener = regexp.MustCompile(`(?:\b(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?like\s+(?:you\s+)?to|\b(?:i|we|and)\s+(?:also\s+)?(?:want|need)\s+(?:you\s+)?to|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?|\bplease\s+(?:also\s+)?|\blet'?s\s+(?:just\s+|also\s+)?|^(?:also\s+|now\s+)?)\s*` + help + verbs + `\b`)
+	rv.start = regexp.MustCompile(`^\s*(?:and\s+|then\s+)?(?:also\s+)?` + help + verbs + `\b`)
 	return rv
 }
 
@@ -111,7 +112,8 @@ var requestStopWords = map[string]bool{"the": true, "a": true, "an": true, "my":
 	"their": true, "this": true, "that": true, "these": true, "those": true, "it": true, "them": true, "me": true, "myself": true,
 	"us": true, "all": true, "some": true, "any": true, "one": true, "two": true, "three": true, "four": true, "five": true,
 	"also": true, "please": true, "well": true, "too": true, "again": true, "just": true, "only": true, "new": true, "more": true,
-	"as": true, "now": true, "both": true, "each": true, "every": true, "few": true, "so": true, "then": true, "there": true}
+	"as": true, "now": true, "both": true, "each": true, "every": true, "few": true, "so": true, "then": true, "there": true,
+	"instead": true, "later": true, "entire": true, "whole": true}
 
 // prepositions end a request's direct object.
 var prepositions = map[string]bool{"to": true, "for": true, "on": true, "in": true, "at": true, "from": true, "with": true,
@@ -176,8 +178,8 @@ func (s *Scanner) addRequest(idx int, verb, lead, phrase string) {
 		return
 	}
 	words := strings.FieldsFunc(phrase, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	if len(words) < 2 {
-		return // a verb alone links to nothing
+	if len(words) < 2 || words[1] == "of" {
+		return // a verb alone links to nothing; one before "of" is a noun ("change of plan")
 	}
 	var direct, all []string
 	inDirect := true
@@ -295,21 +297,45 @@ func (s *Scanner) requestCall(idx int, name string, raw []byte, structured bool)
 	if len(s.requests) == 0 {
 		return
 	}
-	if !structured {
+	if !structured && !noArgs(raw) {
 		for i := range s.requests {
 			s.requests[i].commands = true
 		}
 	}
 	toks := callTokens(name, raw)
 	for i := range s.requests {
-		s.requests[i].tried = s.requests[i].tried || s.requests[i].linkedTo(toks)
+		s.requests[i].tried = s.requests[i].tried || s.requests[i].linkedTo(toks) && !otherAction(name, s.requests[i].verb)
 	}
 	if s.reqCalls == nil {
-		s.reqCalls = map[int][]string{}
+		s.reqCalls, s.reqNames = map[int][]string{}, map[int]string{}
 	}
 	if len(s.reqCalls) < maxOpenSigs {
-		s.reqCalls[idx] = toks
+		s.reqCalls[idx], s.reqNames[idx] = toks, name
 	}
+}
+
+// otherAction reports a call whose name holds a verb of another action
+// than verb's, where verb names one: book_reservation does not carry out
+// "cancel the reservation", though both name the reservation.
+func otherAction(name, verb string) bool {
+	rv := loadRequestVerbs()
+	if rv.verbs[verb].generic {
+		return false
+	}
+	for _, w := range wordsOf(name) {
+		if v, ok := rv.verbs[w]; ok && !v.generic && w != verb {
+			return true
+		}
+	}
+	return false
+}
+
+// noArgs reports a call with no arguments ("{}", as the wire writes it
+// or as a string of JSON): it names no command and no file, so it is no
+// sign of a session of commands (list_all_airports).
+func noArgs(raw []byte) bool {
+	t := strings.TrimSpace(string(raw))
+	return t == "" || t == "{}" || t == `"{}"` || t == "null"
 }
 
 // linkedTo reports a call, by its tokens, that carries out the request:
@@ -336,7 +362,9 @@ func (s *Scanner) requestDone(e Event, text string) {
 	if !ok {
 		return
 	}
+	name := s.reqNames[e.CallIdx]
 	delete(s.reqCalls, e.CallIdx)
+	delete(s.reqNames, e.CallIdx)
 	if e.Status != "" && e.Status != "ok" || failsByText(text) {
 		return
 	}
@@ -346,7 +374,7 @@ func (s *Scanner) requestDone(e Event, text string) {
 			continue
 		}
 		r.calls++
-		r.done = r.linkedTo(toks)
+		r.done = r.linkedTo(toks) && !otherAction(name, r.verb)
 	}
 }
 

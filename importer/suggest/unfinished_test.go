@@ -90,6 +90,26 @@ func TestUnfinishedRequests(t *testing.T) {
 				flights("economy"), ok(3)},
 		},
 		{
+			name: "a call of another action on the same record does not carry it out; a call with no arguments is no command",
+			events: []Event{userRec("Let's just cancel the entire subscription instead, I'll sign up again later."), callRec("list_plans", `{}`), statusRec(1, "ok", `["basic", "pro"]`),
+				callRec("create_subscription", `{"plan": "basic"}`), statusRec(3, "ok", `{"subscription_id": "sub_88"}`)},
+			want: []string{"cancel the entire subscription instead"},
+		},
+		{
+			name: "help me: the verb after it is the request",
+			events: []Event{userRec("Please cancel my old plan and help me book the evening class."), callRec("cancel_plan", `{"plan_id": "pl_12"}`), statusRec(1, "ok", "{}"),
+				callRec("get_schedule", `{"day": "monday"}`), statusRec(3, "ok", "[]")},
+			want: []string{"book the evening class"},
+		},
+		{
+			name:   "near miss: a verb before \"of\" is a noun",
+			events: []Event{userRec("My plans changed."), userRec("Change of plan."), callRec("get_plan", `{"plan_id": "pl_12"}`), statusRec(2, "ok", "{}")},
+		},
+		{
+			name:   "near miss: the same action on the record carries it out",
+			events: []Event{userRec("Let's just cancel the entire subscription."), callRec("cancel_subscription", `{"subscription_id": "sub_12"}`), statusRec(1, "ok", "{}")},
+		},
+		{
 			name:   "near miss: asked, and nothing was called after it",
 			events: []Event{userRec("Please cancel my reservation."), assistantRec("Which one?")},
 		},
