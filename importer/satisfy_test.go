@@ -21,7 +21,7 @@ func satisfyFixtures(t *testing.T) []string {
 	files := fixtures(t)
 	for _, pat := range []string{"../testdata/import/satisfy/*.jsonl", "../testdata/import/precision/*.json*", "../testdata/import/precision/*.traj",
 		"../testdata/import/precision/public/*.json*", "../testdata/import/precision/public/*.traj",
-		"../testdata/import/precision/public2/*.json*", "../testdata/import/precision/public3/*.json*", "../testdata/import/precision/public3/*.traj", "../testdata/import/precision/public4/*.json", "../testdata/import/precision/public5/*.json"} {
+		"../testdata/import/precision/public2/*.json*", "../testdata/import/precision/public3/*.json*", "../testdata/import/precision/public3/*.traj", "../testdata/import/precision/public4/*.json", "../testdata/import/precision/public5/*.json", "../testdata/import/precision/public6/*.json"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -162,13 +162,15 @@ func (b *builder) suggestions() []suggestion {
 			continue // asked in the tail: no summary covers it
 		}
 		why := fmt.Sprintf("unfinished: the user at seq %d asked to %q and no successful call after it did (%d calls worked after it)", seqOf(u.Idx), shorten(u.Phrase, 60), u.CallsAfter)
-		if u.ReportIdx >= 0 {
+		if len(u.Left) > 0 {
+			why = fmt.Sprintf("unfinished: the user at seq %d asked to %q, every one of a set a tool listed; the calls after it passed some of the set and never %s", seqOf(u.Idx), shorten(u.Phrase, 60), strings.Join(u.Left, ", "))
+		} else if u.ReportIdx >= 0 {
 			why = fmt.Sprintf("unfinished: the user at seq %d asked to %q; the assistant at seq %d reported it done (%q) and no successful call did it", seqOf(u.Idx), shorten(u.Phrase, 60), seqOf(u.ReportIdx), shorten(u.Report, 60))
 		}
 		out = append(out, suggestion{
 			why: why + ": a summary must keep it as still to do, never as done",
 			node: mapping("id", str(fmt.Sprintf("unfinished-%d", i+1)), "type", str(result.TypeNextStep),
-				"source_seq", intNode(seqOf(u.Idx)), "match", flowSeq(str(u.Pattern)), "later", flowSeq(str(u.Later))),
+				"source_seq", intNode(seqOf(u.Idx)), "match", flowSeq(strs(u.Patterns)...), "later", flowSeq(str(u.Later))),
 		})
 	}
 	n := 0
@@ -214,6 +216,12 @@ func (b *builder) suggestions() []suggestion {
 			why = fmt.Sprintf("correction: %s %q failed at seq %d (%q); the call at seq %d tried %q, the value the session settled on (its last successful call's)", c.Subject, c.Old, seqOf(c.ErrIdx), shorten(c.Text, 60), seqOf(c.Idx), c.New)
 			if !c.ByTool {
 				why = fmt.Sprintf("correction: user at seq %d said %q; the calls after it replaced %s %q with %q, the value the session settled on (its last successful call's)", seqOf(c.Idx), shorten(c.Text, 80), c.Subject, c.Old, c.New)
+			}
+			if c.Named != "" {
+				why = fmt.Sprintf("correction: user at seq %d said %q, naming a value by a part of it (%s); the call at seq %d passed it, %s %q, where the tool's last call passed %q: the summary must give the user's value as the one now", seqOf(c.Idx), shorten(c.Text, 80), c.New, seqOf(c.NamedIdx), c.Subject, c.Named, c.Old)
+				if strings.HasPrefix(c.Old, scenarios.Placeholder) {
+					why = fmt.Sprintf("correction: user at seq %d said %q, naming a value by a part of it (%s); the call at seq %d passed it, %s %q, after the tool's calls with other values failed (the failures' suggestions name those): the summary must give the user's value as the one now", seqOf(c.Idx), shorten(c.Text, 80), c.New, seqOf(c.NamedIdx), c.Subject, c.Named)
+				}
 			}
 		}
 		subject := scenarios.Placeholder + ": what was corrected"

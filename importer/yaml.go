@@ -338,6 +338,15 @@ func str(s string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 }
 
+// strs is a string node for each of list.
+func strs(list []string) []*yaml.Node {
+	out := make([]*yaml.Node, len(list))
+	for i, s := range list {
+		out[i] = str(s)
+	}
+	return out
+}
+
 func intNode(i int) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(i)}
 }

@@ -19,10 +19,18 @@ var (
 	insteadOfRE   = lazyre.New(`(?i)\b(` + valuePart + `{1,40}?)\s+instead\s+of\s+(` + valuePart + `{1,40})`)
 	correctionRE  = lazyre.New(`(?i)(?:^|[.!?;:,]\s+|\n)(actually|wait|hold on|correction|scratch that|i meant|no,? i mean|what i mean is|en realidad|correcci[oó]n|quise decir|perd[oó]n|espera|mejor)\b[,:]?\s*(` + valuePart + `{1,120})`)
 	insteadTailRE = lazyre.New(`(?i)^(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\b`)
+	// insteadAskRE is the marker closing a question, after other sentences
+	// ("I gave the wrong ID. Could you change the one from New York to
+	// Chicago instead?", "¿Puede cambiar la de Nueva York en su lugar?"):
+	// the question is the new plan. Only at a question's end: an "instead"
+	// inside a clause ("cancel it instead, and I'll rebook") is a plan
+	// changed, not a value.
+	insteadAskRE = lazyre.New(`(?i)(?:^|[.!?;:]\s+)¿?(` + valuePart + `{3,120}?)\s+(?:instead|en su lugar|en vez de eso)\s*\?`)
 )
 
 // correction finds a user turn that redirects the agent: "actually …",
 // "wait, …", "not X but Y", "Y, not X", "Y instead of X", "… instead",
+// a question that closes with "instead?",
 // Spanish "no X sino Y", "en realidad …", and any turn that follows an
 // interruption.
 func (s *Scanner) correction(idx int, text string, afterInterrupt bool) {
@@ -61,6 +69,8 @@ func (s *Scanner) correction(idx int, text string, afterInterrupt bool) {
 	if m == nil && !afterInterrupt {
 		if t := insteadTailRE.FindStringSubmatch(flat); t != nil {
 			add("", t[1])
+		} else if q := insteadAskRE.FindStringSubmatch(flat); q != nil {
+			add("", q[1])
 		} else if x := xNotYRE.FindStringSubmatch(flat); x != nil && valueLike(x[2]) {
 			add(s.widen(x[2], like(x[1], x[2])), like(x[1], x[2]))
 		}

@@ -153,6 +153,7 @@ func (s *Scanner) retryCall(idx int, name string, raw []byte) bool {
 	if len(s.structCalls) < maxOpenSigs {
 		s.structCalls[idx] = structCall{name: name, args: args}
 	}
+	s.namedCall(idx, name, args)
 	s.settleCall(name, args)
 	return true
 }

@@ -206,6 +206,13 @@ func TestCorrectionSettledByCalls(t *testing.T) {
 			old: "acc_4411", new: "acc_9902",
 		},
 		{
+			name: "a question closing with instead, its values from the calls after it",
+			events: []Event{userRec("Upgrade reservation UM3OG5, please."), callRec("get_reservation_details", `{"reservation_id": "UM3OG5"}`), statusRec(1, "ok", "{}"),
+				userRec("Oh, I named the other booking. Could you upgrade the one from Boston to Denver instead?"),
+				callRec("get_reservation_details", `{"reservation_id": "QX41PL"}`), statusRec(4, "ok", "{}")},
+			old: "UM3OG5", new: "QX41PL",
+		},
+		{
 			name: "near miss: a value correction keeps its own values",
 			events: []Event{userRec("Book it."), search("PHL"), statusRec(1, "ok", "[]"),
 				userRec("Use eu-west-1, not eu-central-1."), search("EWR"), statusRec(4, "ok", "[]")},

@@ -68,6 +68,11 @@ type Correction struct {
 	// ErrIdx is the old value's error when Idx is the call that replaced
 	// it (a structured call's retries); 0 when Idx is the error itself.
 	ErrIdx int
+	// Named is the call's value that New, a part of it the user named
+	// ("ending in 9725"), stands for, and NamedIdx that call (named.go);
+	// "" when New is the value itself.
+	Named    string
+	NamedIdx int
 }
 
 // Refuted is an assistant claim (at ClaimIdx) that a later user turn (at
@@ -164,6 +169,13 @@ type Scanner struct {
 	// reports what the agent said it did (unfinished.go).
 	requests []request
 	reqCalls map[int][]string
+	reqNames map[int]string
+	// partIDs are the ids a tool result showed beside each digit string,
+	// named a user turn that named a value by a part (named.go).
+	partIDs map[string][]string
+	named   *namedPart
+	// sets are the sets of ids tool results listed (listed.go).
+	sets []listedSet
 }
 
 // maxPushedNames bounds the names kept of what a cap left out, per kind.
@@ -230,12 +242,15 @@ func (s *Scanner) Add(idx int, e Event) {
 		s.requestCall(idx, e.CallName, e.Args, structured)
 		s.attemptCall(idx, e.CallName, e.Args)
 		s.idUse(idx, args, e.Args)
+		s.setTouch(idx, args)
 	}
 	if e.Kind == Result {
 		s.attemptResult(idx, e)
 		s.retryResult(idx, e, text)
 		s.requestDone(e, text)
 		s.idSight(idx, text, false)
+		s.partSight(text)
+		s.setSight(idx, text)
 		s.result(idx, text)
 		if s.last != nil && s.last.lists {
 			s.list(idx, text)
@@ -284,6 +299,7 @@ func (s *Scanner) Add(idx int, e Event) {
 				} else {
 					s.settleIfCalled(idx, text)
 				}
+				s.namedPartTurn(idx, text)
 			}
 		}
 		s.userTurns++

@@ -147,7 +147,13 @@ func TestCorrectionSuggestions(t *testing.T) {
 			old: "TODO(author): the value or plan it replaces", new: "compress with brotli"},
 		{name: "a flag after the marker keeps its dash", events: []Event{userRec(task), userRec("Actually --dry-run first.")},
 			old: "TODO(author): the value or plan it replaces", new: "--dry-run first"},
+		{name: "instead closing a question after other sentences", events: []Event{userRec(task), userRec("Sorry, I gave you the other ticket number. Could you reopen the one about the billing export instead?")},
+			old: "TODO(author): the value or plan it replaces", new: "Could you reopen the one about the billing export"},
+		{name: "spanish en su lugar closing a question", events: []Event{userRec(task), userRec("Perdona, te di el pedido que no era. ¿Puedes revisar el pedido de Valencia en su lugar?")},
+			old: "TODO(author): the value or plan it replaces", new: "Puedes revisar el pedido de Valencia"},
 		// Near misses.
+		{name: "near miss: instead inside a clause, not closing a question", events: []Event{userRec(task), userRec("That's fine. Let's just drop the export instead, and I'll redo it myself later.")}, none: true},
+		{name: "near miss: a question that closes with no marker", events: []Event{userRec(task), userRec("Thanks. Could you reopen the one about the billing export?")}, none: true},
 		{name: "near miss: the opening message", events: []Event{userRec("Actually, the bucket is logs-eu.")}, none: true},
 		{name: "near miss: wait for an aside", events: []Event{userRec(task), userRec("wait, the console.log also prints process.env, ignore that.")}, none: true},
 		{name: "near miss: plain follow-up", events: []Event{userRec(task), userRec("Please continue with the plan.")}, none: true},

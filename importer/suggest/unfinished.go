@@ -58,8 +58,9 @@ func parseRequestVerbs(data string) *requestVerbs {
 		alts = append(alts, regexp.QuoteMeta(f[0]))
 	}
 	verbs := `(` + strings.Join(alts, "|") + `)`
-	rv.opener = regexp.MustCompile(`(?:\b(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?like\s+(?:you\s+)?to|\b(?:i|we|and)\s+(?:also\s+)?(?:want|need)\s+(?:you\s+)?to|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?|\bplease\s+(?:also\s+)?|^(?:also\s+|now\s+)?)\s*` + verbs + `\b`)
-	rv.start = regexp.MustCompile(`^\s*(?:and\s+|then\s+)?(?:also\s+)?` + verbs + `\b`)
+	help := `(?:help\s+(?:me\s+|us\s+)?(?:to\s+)?)?` // "help me book", "can you help me cancel"
+	rv.opener = regexp.MustCompile(`(?:\b(?:i|we)(?:'d|\s+would)\s+(?:also\s+)?like\s+(?:you\s+)?to|\b(?:i|we|and)\s+(?:also\s+)?(?:want|need)\s+(?:you\s+)?to|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?|\bplease\s+(?:also\s+)?|\blet'?s\s+(?:just\s+|also\s+)?|^(?:also\s+|now\s+)?)\s*` + help + verbs + `\b`)
+	rv.start = regexp.MustCompile(`^\s*(?:and\s+|then\s+)?(?:also\s+)?` + help + verbs + `\b`)
 	return rv
 }
 
@@ -67,6 +68,7 @@ func parseRequestVerbs(data string) *requestVerbs {
 type request struct {
 	idx       int
 	verb      string
+	lead      string   // the first request's verb of its sentence, when this one comes later in it
 	phrase    string   // the verb and its words, folded
 	object    []string // the stems that link it to a call
 	head      string   // the object's last word, the pattern's anchor
@@ -79,15 +81,22 @@ type request struct {
 }
 
 // Unfinished is a request (the user turn at Idx) no call carried out.
-// Pattern recognises the step, Later the step reported done; ReportIdx is
-// the turn that reported it done (-1 when none), Report its sentence.
+// Pattern recognises the step, Later the step reported done; Patterns are
+// the step's patterns in the order a check tries them (Pattern alone, or,
+// for a later request of a list, the list up to it, then Pattern);
+// ReportIdx is the turn that reported it done (-1 when none), Report its
+// sentence.
 type Unfinished struct {
 	Idx            int
 	Phrase         string
 	Pattern, Later string
-	ReportIdx      int
-	Report         string
-	CallsAfter     int // successful calls after the request
+	Patterns       []string
+	// Left are the members of a set a tool listed that no call passed,
+	// for a request over every one of them done for the others.
+	Left       []string
+	ReportIdx  int
+	Report     string
+	CallsAfter int // successful calls after the request
 }
 
 // Bounds of the request state.
@@ -103,7 +112,8 @@ var requestStopWords = map[string]bool{"the": true, "a": true, "an": true, "my":
 	"their": true, "this": true, "that": true, "these": true, "those": true, "it": true, "them": true, "me": true, "myself": true,
 	"us": true, "all": true, "some": true, "any": true, "one": true, "two": true, "three": true, "four": true, "five": true,
 	"also": true, "please": true, "well": true, "too": true, "again": true, "just": true, "only": true, "new": true, "more": true,
-	"as": true, "now": true, "both": true, "each": true, "every": true, "few": true, "so": true, "then": true, "there": true}
+	"as": true, "now": true, "both": true, "each": true, "every": true, "few": true, "so": true, "then": true, "there": true,
+	"instead": true, "later": true, "entire": true, "whole": true}
 
 // prepositions end a request's direct object.
 var prepositions = map[string]bool{"to": true, "for": true, "on": true, "in": true, "at": true, "from": true, "with": true,
@@ -131,10 +141,11 @@ func (s *Scanner) request(idx int, text string) {
 			continue
 		}
 		pieces := splitPieces(sent[m[2]:])
-		s.addRequest(idx, sent[m[2]:m[3]], pieces[0])
+		lead := sent[m[2]:m[3]]
+		s.addRequest(idx, lead, "", pieces[0])
 		for _, p := range pieces[1:] {
 			if c := rv.start.FindStringSubmatchIndex(p); c != nil {
-				s.addRequest(idx, p[c[2]:c[3]], strings.TrimSpace(p[c[2]:]))
+				s.addRequest(idx, p[c[2]:c[3]], lead, strings.TrimSpace(p[c[2]:]))
 			}
 		}
 	}
@@ -158,14 +169,17 @@ func splitPieces(s string) []string {
 	return out
 }
 
-// addRequest records the request of verb whose words are phrase.
-func (s *Scanner) addRequest(idx int, verb, phrase string) {
+// addRequest records the request of verb whose words are phrase; lead is
+// the verb of the first request of its sentence when it is a later one of
+// several ("change the passenger, upgrade to economy, and add three
+// bags"), "" when it is the first or alone.
+func (s *Scanner) addRequest(idx int, verb, lead, phrase string) {
 	if len(s.requests) >= maxRequests {
 		return
 	}
 	words := strings.FieldsFunc(phrase, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
-	if len(words) < 2 {
-		return // a verb alone links to nothing
+	if len(words) < 2 || words[1] == "of" {
+		return // a verb alone links to nothing; one before "of" is a noun ("change of plan")
 	}
 	var direct, all []string
 	inDirect := true
@@ -193,7 +207,7 @@ func (s *Scanner) addRequest(idx int, verb, phrase string) {
 	if len(object) > 4 {
 		object = object[:4]
 	}
-	r := request{idx: idx, verb: verb, phrase: phrase, head: object[len(object)-1], reportIdx: -1}
+	r := request{idx: idx, verb: verb, lead: lead, phrase: phrase, head: object[len(object)-1], reportIdx: -1}
 	for _, w := range object {
 		r.object = append(r.object, stem(w))
 	}
@@ -283,21 +297,45 @@ func (s *Scanner) requestCall(idx int, name string, raw []byte, structured bool)
 	if len(s.requests) == 0 {
 		return
 	}
-	if !structured {
+	if !structured && !noArgs(raw) {
 		for i := range s.requests {
 			s.requests[i].commands = true
 		}
 	}
 	toks := callTokens(name, raw)
 	for i := range s.requests {
-		s.requests[i].tried = s.requests[i].tried || s.requests[i].linkedTo(toks)
+		s.requests[i].tried = s.requests[i].tried || s.requests[i].linkedTo(toks) && !otherAction(name, s.requests[i].verb)
 	}
 	if s.reqCalls == nil {
-		s.reqCalls = map[int][]string{}
+		s.reqCalls, s.reqNames = map[int][]string{}, map[int]string{}
 	}
 	if len(s.reqCalls) < maxOpenSigs {
-		s.reqCalls[idx] = toks
+		s.reqCalls[idx], s.reqNames[idx] = toks, name
 	}
+}
+
+// otherAction reports a call whose name holds a verb of another action
+// than verb's, where verb names one: book_reservation does not carry out
+// "cancel the reservation", though both name the reservation.
+func otherAction(name, verb string) bool {
+	rv := loadRequestVerbs()
+	if rv.verbs[verb].generic {
+		return false
+	}
+	for _, w := range wordsOf(name) {
+		if v, ok := rv.verbs[w]; ok && !v.generic && w != verb {
+			return true
+		}
+	}
+	return false
+}
+
+// noArgs reports a call with no arguments ("{}", as the wire writes it
+// or as a string of JSON): it names no command and no file, so it is no
+// sign of a session of commands (list_all_airports).
+func noArgs(raw []byte) bool {
+	t := strings.TrimSpace(string(raw))
+	return t == "" || t == "{}" || t == `"{}"` || t == "null"
 }
 
 // linkedTo reports a call, by its tokens, that carries out the request:
@@ -324,7 +362,9 @@ func (s *Scanner) requestDone(e Event, text string) {
 	if !ok {
 		return
 	}
+	name := s.reqNames[e.CallIdx]
 	delete(s.reqCalls, e.CallIdx)
+	delete(s.reqNames, e.CallIdx)
 	if e.Status != "" && e.Status != "ok" || failsByText(text) {
 		return
 	}
@@ -334,7 +374,7 @@ func (s *Scanner) requestDone(e Event, text string) {
 			continue
 		}
 		r.calls++
-		r.done = r.linkedTo(toks)
+		r.done = r.linkedTo(toks) && !otherAction(name, r.verb)
 	}
 }
 
@@ -414,14 +454,42 @@ func (s *Scanner) unfinished() []Unfinished {
 	rv := loadRequestVerbs()
 	var out []Unfinished
 	for _, r := range s.requests {
-		if r.done || r.reportIdx < 0 && (r.commands || r.calls == 0 || r.tried) {
+		var left []string
+		if r.done {
+			left = s.leftOf(r)
+		}
+		if len(left) == 0 && (r.done || r.reportIdx < 0 && (r.commands || r.calls == 0 || r.tried)) {
 			continue // done; or never reported done, where a call could have done it unseen or was tried
 		}
 		head := regexp.QuoteMeta(stem(r.head)) + `\w*`
 		parts := `(?:` + strings.Join(quoteAll(rv.verbs[r.verb].participles), "|") + `)\b`
-		out = append(out, Unfinished{Idx: r.idx, Phrase: r.phrase, ReportIdx: r.reportIdx, Report: r.report, CallsAfter: r.calls,
-			Pattern: `\b(?:` + strings.Join(quoteAll(verbForms(r.verb)), "|") + `)\W+(?:\w+\W+){0,3}?` + head,
-			Later:   `\b` + head + `\W+(?:\w+\W+){0,3}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,3}?` + head})
+		step := `\b(?:` + strings.Join(quoteAll(verbForms(r.verb)), "|") + `)\W+(?:\w+\W+){0,3}?` + head
+		u := Unfinished{Idx: r.idx, Phrase: r.phrase, ReportIdx: r.reportIdx, Report: r.report, CallsAfter: r.calls,
+			Pattern: step, Patterns: []string{step},
+			Later: `\b` + head + `\W+(?:\w+\W+){0,3}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,3}?` + head}
+		if len(left) > 0 {
+			// Done for part of a set: the step is the members never
+			// passed to a call, and reporting them done is the later one.
+			ids := `\b(?:` + strings.Join(quoteAll(left), "|") + `)\b`
+			u.Left = left
+			// The request names the set with its quantifier and its
+			// modifiers ("downgrade all my recent business class flights").
+			wide := `\b(?:` + strings.Join(quoteAll(verbForms(r.verb)), "|") + `)\W+(?:\w+\W+){0,6}?` + head
+			u.Pattern, u.Patterns = wide, []string{wide, ids}
+			u.Later = ids + `\W+(?:\w+\W+){0,6}?` + parts + `|\b` + parts + `\W+(?:\w+\W+){0,6}?` + ids
+			out = append(out, u)
+			continue
+		}
+		if r.lead != "" {
+			// A later request of a list: a summary that quotes the list
+			// states it inside the list, where the reader reads only the
+			// list's first step; the list from its first verb is the step
+			// too, and comes first, since the reader reads the first
+			// pattern it finds.
+			list := `\b(?:` + strings.Join(quoteAll(verbForms(r.lead)), "|") + `)\W+(?:\w+\W+){0,24}?` + step[len(`\b`):]
+			u.Patterns = []string{list, step}
+		}
+		out = append(out, u)
 	}
 	return out
 }

@@ -90,6 +90,26 @@ func TestUnfinishedRequests(t *testing.T) {
 				flights("economy"), ok(3)},
 		},
 		{
+			name: "a call of another action on the same record does not carry it out; a call with no arguments is no command",
+			events: []Event{userRec("Let's just cancel the entire subscription instead, I'll sign up again later."), callRec("list_plans", `{}`), statusRec(1, "ok", `["basic", "pro"]`),
+				callRec("create_subscription", `{"plan": "basic"}`), statusRec(3, "ok", `{"subscription_id": "sub_88"}`)},
+			want: []string{"cancel the entire subscription instead"},
+		},
+		{
+			name: "help me: the verb after it is the request",
+			events: []Event{userRec("Please cancel my old plan and help me book the evening class."), callRec("cancel_plan", `{"plan_id": "pl_12"}`), statusRec(1, "ok", "{}"),
+				callRec("get_schedule", `{"day": "monday"}`), statusRec(3, "ok", "[]")},
+			want: []string{"book the evening class"},
+		},
+		{
+			name:   "near miss: a verb before \"of\" is a noun",
+			events: []Event{userRec("My plans changed."), userRec("Change of plan."), callRec("get_plan", `{"plan_id": "pl_12"}`), statusRec(2, "ok", "{}")},
+		},
+		{
+			name:   "near miss: the same action on the record carries it out",
+			events: []Event{userRec("Let's just cancel the entire subscription."), callRec("cancel_subscription", `{"subscription_id": "sub_12"}`), statusRec(1, "ok", "{}")},
+		},
+		{
 			name:   "near miss: asked, and nothing was called after it",
 			events: []Event{userRec("Please cancel my reservation."), assistantRec("Which one?")},
 		},
@@ -177,6 +197,50 @@ func TestVerbForms(t *testing.T) {
 	} {
 		if diff := cmp.Diff(want, verbForms(verb)); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", verb, diff)
+		}
+	}
+}
+
+// A request over every member of a set a tool listed, done for part of
+// it, is unfinished for the members no call passed.
+func TestUnfinishedOverAListedSet(t *testing.T) {
+	profile := statusRec(1, "ok", `{"name": "Lena", "orders": ["ORD4471", "ORD4472", "ORD4480", "ORD4493"], "tier": "gold"}`)
+	cancel := func(id string) Event {
+		return callRec("cancel_order", `{"order_id": "`+id+`", "reason": "no longer needed"}`)
+	}
+	left := func(s *Scanner) [][]string {
+		var out [][]string
+		for _, u := range s.Unfinished() {
+			out = append(out, u.Left)
+		}
+		return out
+	}
+	got := scan(userRec("Please cancel all my pending orders."), callRec("get_user", `{"user_id": "lena_22"}`), profile,
+		cancel("ORD4471"), statusRec(3, "ok", `{"status": "cancelled"}`), cancel("ORD4480"), statusRec(5, "ok", `{"status": "cancelled"}`),
+		assistantRec("Your orders have been cancelled."))
+	if diff := cmp.Diff([][]string{{"ORD4472", "ORD4493"}}, left(got)); diff != "" {
+		t.Errorf("left (-want +got):\n%s", diff)
+	}
+	if us := got.Unfinished(); len(us) == 1 {
+		for _, id := range []string{"ord4472", "ord4493"} {
+			if _, _, ok := textmatch.FindAny(us[0].Patterns, "next: cancel "+id); !ok {
+				t.Errorf("patterns %v do not find %s", us[0].Patterns, id)
+			}
+		}
+		if _, _, ok := textmatch.FindAny([]string{us[0].Later}, "ord4472 and ord4493 were cancelled"); !ok {
+			t.Errorf("later %q does not find the rest reported done", us[0].Later)
+		}
+	}
+	// Twins: every member passed; a request that does not mean every one.
+	for name, s := range map[string]*Scanner{
+		"every member passed": scan(userRec("Please cancel all my pending orders."), callRec("get_user", `{"user_id": "lena_22"}`), profile,
+			cancel("ORD4471"), statusRec(3, "ok", "{}"), cancel("ORD4472"), statusRec(5, "ok", "{}"), cancel("ORD4480"), statusRec(7, "ok", "{}"),
+			cancel("ORD4493"), statusRec(9, "ok", "{}")),
+		"one order, not all": scan(userRec("Please cancel my pending order ORD4471."), callRec("get_user", `{"user_id": "lena_22"}`), profile,
+			cancel("ORD4471"), statusRec(3, "ok", "{}")),
+	} {
+		if u := s.Unfinished(); len(u) != 0 {
+			t.Errorf("%s: unfinished %+v, want none", name, u)
 		}
 	}
 }
