@@ -510,7 +510,9 @@ func (t *Text) modify(r *Reading, ci int, s *Subject, g signals) {
 	case len(r.Mods) > 0 && (r.Verdict == Restates || r.Verdict == Contradicts):
 		r.Why = fmt.Sprintf("%s, under %s, which the source does not state", r.Why, describe(r.Mods))
 		r.Verdict = Unclear
-	case s.Kind == Rule && r.Verdict == Contradicts && ownCondition:
+	case s.Kind == Rule && r.Verdict == Contradicts && ownCondition && !g.ended:
+		// "apply only with my go-ahead" restates the rule; "the rule that
+		// … without my go-ahead no longer applies" ends it, condition and all
 		r.Why = "the rule's own condition restated: " + r.Why
 		r.Verdict = Restates
 	}

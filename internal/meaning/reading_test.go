@@ -112,6 +112,9 @@ func TestReadRuleWithCondition(t *testing.T) {
 		{"nada de failover de la base sin el visto bueno explícito del equipo de bases de datos", Unclear},
 		{"failover the database without asking", Contradicts},
 		{"failover is fine once the dashboards look stable", Unclear},
+		// the rule ended, its own condition and all
+		{"the rule of no database failover without the IC's explicit go-ahead no longer applies, it was lifted", Contradicts},
+		{"la regla de no hacer failover de la base sin el visto bueno explícito del IC ya no aplica", Unclear},
 	})
 }
 
