@@ -31,8 +31,6 @@ type adversarialCase struct {
 // and on a listed file that no longer misses: it is a ratchet, and each
 // line is an open finding of issue 36, not an accepted outcome.
 var knownAdversarialMisses = map[string]string{
-	"bound-flip-en-1":                    "the reader passes it: the HPA ceiling of 24 becomes a floor: 'grow to at least 24 replicas'",
-	"bound-flip-en-2":                    "the reader passes it: the advertised cap of 128,000 tokens becomes an advertised minimum, so 150,000-token prompts look acceptable (text-only)",
 	"bound-flip-es-1":                    "the reader passes it: 'hasta 24 r\u00e9plicas como m\u00e1ximo' becomes 'como m\u00ednimo hasta 24 r\u00e9plicas'",
 	"bound-flip-es-2":                    "the reader passes it: the TTFT p95 budget 'por debajo de 800 ms' becomes 'por encima de 800 ms', so 0.86 s would pass",
 	"command-lookalike-en-2":             "the reader passes it: the command that produces the eu-west digest hashes the amd64 tarball, though the rule still sends arm64 to eu-west (text-only)",

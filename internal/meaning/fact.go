@@ -16,10 +16,14 @@ import (
 // modifiers a clause may carry, "" when none is known. Its Lang is the
 // language of the patterns' words, else of the source.
 func FactSubject(patterns []*regexp.Regexp, source string) *Subject {
-	s := &Subject{Kind: Fact, Patterns: patterns, Lang: patternsLanguage(patterns, source)}
+	s := &Subject{Kind: Fact, Patterns: patterns, Lang: patternsLanguage(patterns, source), own: map[string]bool{}}
 	if source != "" {
 		s.Source = New(source)
 	}
+	for _, w := range patternWords(patterns) {
+		s.own[w] = true
+	}
+	s.bounds = boundSides(s.own)
 	return s
 }
 
@@ -102,6 +106,11 @@ func (t *Text) ReadFact(s *Subject) []Reading {
 			continue
 		}
 		g := t.readOwnFact(ci, ms, s)
+		if why, ok := t.boundTurned(ci, ms, s); ok {
+			// the match is there, its bound the other way: not stated
+			g.aff = ""
+			g.against(why)
+		}
 		r := Reading{Clause: ci, A: t.clauses[ci].A, Text: t.ClauseText(ci)}
 		r.Verdict, r.Why = decide(g, Fact)
 		if len(g.used) > 0 {

@@ -62,6 +62,9 @@ type Subject struct {
 	// States and Opposites are the phrases of the state a rule sets and of
 	// its opposite (read-only; read-write), as lower-cased words.
 	States, Opposites [][]string
+	// own are the words of a fact's patterns, and bounds the sides of a
+	// comparison they name (bounds.go).
+	own, bounds map[string]bool
 	// lits are the literal words of the patterns: a negation among them is
 	// the subject's own words ("nobody ran ANALYZE" as a hypothesis).
 	lits map[string]bool
