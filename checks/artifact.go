@@ -329,20 +329,31 @@ var globRe = regexp.MustCompile(`[\w.~/-]*[*?][\w.~/*?-]*`)
 // it means is not said. A glob the session itself wrote (a command it ran,
 // copied by the summary) chooses nothing.
 func (a *artifactRun) globs() {
+	a.firstUnclear("*?", globRe, func(ptr, g string) string {
+		if !strings.ContainsAny(g, "./") || a.sessionWrote(g) {
+			return "" // the session's own command ("ls values-*.yaml"), copied
+		}
+		if why := a.globAmbiguous(g); why != "" {
+			return fmt.Sprintf("%s names %s, a glob that %s; the live one is %s", ptr, g, why, strings.Join(a.inv.Required, ", "))
+		}
+		return ""
+	})
+}
+
+// firstUnclear makes the check uncertain at the first match of re in a
+// leaf holding one of the bytes of any for which note says why (a note
+// of "" passes it), unless a reading already did.
+func (a *artifactRun) firstUnclear(any string, re *regexp.Regexp, note func(ptr, match string) string) {
 	if a.unsure != nil {
 		return
 	}
 	for _, l := range a.st.leaves {
-		if !strings.ContainsAny(l.text, "*?") {
+		if !strings.ContainsAny(l.text, any) {
 			continue
 		}
-		for _, g := range globRe.FindAllString(l.text, -1) {
-			if !strings.ContainsAny(g, "./") || a.sessionWrote(g) {
-				continue // the session's own command ("ls values-*.yaml"), copied
-			}
-			if why := a.globAmbiguous(g); why != "" {
-				a.unsure = &result.Evidence{Pointer: l.ptr, Text: g,
-					Note: fmt.Sprintf("%s names %s, a glob that %s; the live one is %s", l.ptr, g, why, strings.Join(a.inv.Required, ", "))}
+		for _, m := range re.FindAllString(l.text, -1) {
+			if n := note(l.ptr, m); n != "" {
+				a.unsure = &result.Evidence{Pointer: l.ptr, Text: m, Note: n}
 				return
 			}
 		}
@@ -383,7 +394,6 @@ func (a *artifactRun) globAmbiguous(g string) string {
 	if other, seq := a.sessionPathMatching(g); other != "" {
 		return fmt.Sprintf("also selects %s (#%d)", other, seq)
 	}
-
 	if n == 0 {
 		fixed := g[:strings.IndexAny(g, "*?")]
 		for _, p := range a.due {
@@ -395,9 +405,6 @@ func (a *artifactRun) globAmbiguous(g string) string {
 	return ""
 }
 
-// globMatches reports whether glob g matches path p, whole or, for a
-// relative glob, a trailing part of it (values-prod.* matches
-// charts/app/values-prod.yaml).
 // codeSpanRe finds a command or code the summary quotes: `…`.
 var codeSpanRe = regexp.MustCompile("`[^`\n]+`")
 
@@ -407,21 +414,12 @@ var codeSpanRe = regexp.MustCompile("`[^`\n]+`")
 // not on the due path: the scenario may not list it as a lookalike, but
 // which of the two the command means is the question the invariant asks.
 func (a *artifactRun) commands() {
-	if a.unsure != nil {
-		return
-	}
-	for _, l := range a.st.leaves {
-		if !strings.Contains(l.text, "`") {
-			continue
+	a.firstUnclear("`", codeSpanRe, func(ptr, span string) string {
+		if other, live := a.besideDue(span); other != "" {
+			return fmt.Sprintf("%s quotes a command on %s, a file beside the live %s, and not on it", ptr, other, live)
 		}
-		for _, span := range codeSpanRe.FindAllString(l.text, -1) {
-			if other, live := a.besideDue(span); other != "" {
-				a.unsure = &result.Evidence{Pointer: l.ptr, Text: span,
-					Note: fmt.Sprintf("%s quotes a command on %s, a file beside the live %s, and not on it", l.ptr, other, live)}
-				return
-			}
-		}
-	}
+		return ""
+	})
 }
 
 // besideDue returns a path of span that the session names up to the bound,
@@ -482,6 +480,9 @@ func (a *artifactRun) sessionPathMatching(g string) (string, int) {
 	return "", 0
 }
 
+// globMatches reports whether glob g matches path p, whole or, for a
+// relative glob, a trailing part of it (values-prod.* matches
+// charts/app/values-prod.yaml).
 func globMatches(g, p string) bool {
 	if ok, _ := path.Match(g, p); ok {
 		return true
