@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/compact-eval/compact-eval/summary"
@@ -523,6 +523,10 @@ func (a *artifactRun) neverNamed(textOnly bool) {
 // digests applies rule (4).
 func (a *artifactRun) digests(textOnly bool) {
 	st := a.st
+	var holders map[string][]string
+	if textOnly && len(a.inv.Digests) > 0 {
+		holders = a.textDigestHolders()
+	}
 	for _, p := range sortedKeys(a.inv.Digests) {
 		d := a.inv.Digests[p]
 		isDue := contains(a.due, p)
@@ -530,9 +534,13 @@ func (a *artifactRun) digests(textOnly bool) {
 			if isDue && !strings.Contains(st.text(), d) {
 				a.fail(result.Evidence{Pointer: "/text", Text: p, Note: "digest missing"}, fmt.Sprintf("the digest of %s is missing from text", p))
 			}
-			if q := a.textDigestHolder(d); q != "" && q != p {
-				a.fail(result.Evidence{Pointer: "/text", Text: q, Note: "given the digest of " + p},
-					fmt.Sprintf("text gives %s the digest of %s (%s)", q, p, clip.String(d, 24)))
+			for _, q := range holders[d] {
+				// a copy may carry the same digest, where the session shows it
+				if q != p && !st.sd.showsDigest(q, d, a.bound) {
+					a.fail(result.Evidence{Pointer: "/text", Text: q, Note: "given the digest of " + p},
+						fmt.Sprintf("text gives %s the digest of %s (%s)", q, p, clip.String(d, 24)))
+					break
+				}
 			}
 			continue
 		}
@@ -557,31 +565,32 @@ func (a *artifactRun) digests(textOnly bool) {
 
 // tokenOffsets returns the offsets of every whole-token occurrence of
 // needle in hay.
-// textDigestHolder returns the path of the group that a text-only
-// summary gives digest d to: the path right before it in its sentence,
-// when the sentence alternates paths and digests ("a has sha256:1; b has
-// sha256:2"). Two paths in a row before a digest ("a and b have sha256:1
-// and sha256:2 respectively") pair nothing, and "" is returned.
-func (a *artifactRun) textDigestHolder(d string) string {
+// textDigestHolders returns, for each digest of the group, the paths a
+// text-only summary gives it to: the path right before it in its
+// sentence, when the sentence alternates paths and digests ("a has
+// sha256:1; b has sha256:2"). Two paths in a row before a digest ("a and
+// b have sha256:1 and sha256:2 respectively") pair nothing.
+func (a *artifactRun) textDigestHolders() map[string][]string {
 	text := a.st.text()
 	type mark struct {
-		at   int
-		path string // "" for a digest
+		at         int
+		path, hash string // one of them is set
 	}
 	var marks []mark
 	for _, p := range a.inv.Paths {
 		for _, o := range tokenOffsets(text, p) {
-			marks = append(marks, mark{o, p})
+			marks = append(marks, mark{at: o, path: p})
 		}
 	}
 	for _, x := range a.inv.Digests {
 		for _, o := range tokenOffsets(text, x) {
-			marks = append(marks, mark{o, ""})
+			marks = append(marks, mark{at: o, hash: x})
 		}
 	}
-	sort.Slice(marks, func(i, j int) bool { return marks[i].at < marks[j].at })
+	slices.SortFunc(marks, func(x, y mark) int { return x.at - y.at })
+	out := map[string][]string{}
 	for k, m := range marks {
-		if m.path != "" || !strings.HasPrefix(text[m.at:], d) || k == 0 {
+		if m.hash == "" || k == 0 {
 			continue
 		}
 		prev := marks[k-1]
@@ -591,9 +600,9 @@ func (a *artifactRun) textDigestHolder(d string) string {
 		if k >= 2 && marks[k-2].path != "" && !sentenceBreak.MatchString(text[marks[k-2].at:prev.at]) {
 			continue // two paths in a row: "respectively"
 		}
-		return prev.path
+		out[m.hash] = append(out[m.hash], prev.path)
 	}
-	return ""
+	return out
 }
 
 // sentenceBreak ends a sentence inside a text.

@@ -64,10 +64,8 @@ func TestArtifactFilesBesideTheLiveOne(t *testing.T) {
 		if len(m.Edits) > 0 {
 			edited = applyEdits(t, base, &m.paraphraseMutation)
 		}
-		for _, r := range Run(goldInput(t, sc.sc, sc.g, 1, edited)) {
-			if r.Check == "artifact" && r.Invariant == c.invariant && r.Status != c.want {
-				t.Errorf("%s %s: artifact/%s is %s (%s), want %s", c.from, c.value, c.invariant, r.Status, r.Message, c.want)
-			}
+		if r := artifactResult(t, Run(goldInput(t, sc.sc, sc.g, 1, edited)), c.invariant); r.Status != c.want {
+			t.Errorf("%s %s: artifact/%s is %s (%s), want %s", c.from, c.value, c.invariant, r.Status, r.Message, c.want)
 		}
 	}
 }
@@ -99,18 +97,36 @@ func TestTextDigestHolder(t *testing.T) {
 	if respectively == faithful {
 		t.Fatal("the respectively variant did not apply")
 	}
+	// the right pairing first, the wrong one after it: two digests for
+	// one file
+	both := strings.Replace(swapped, "Artifacts (#5):", "Artifacts (#5): "+amd+" has "+dAmd+".", 1)
+	if both == swapped {
+		t.Fatal("the right-then-swapped variant did not apply")
+	}
 	for _, v := range []struct {
 		name, text string
 		want       result.Status
 	}{
 		{"swapped", swapped, result.Fail},
+		{"right, then swapped", both, result.Fail},
 		{"faithful", faithful, result.Pass},
 		{"respectively", respectively, result.Pass},
 	} {
-		for _, r := range Run(goldInput(t, sc.sc, sc.g, c.Generation, json.RawMessage(v.text))) {
-			if r.Check == "artifact" && r.Invariant == "release-archives" && r.Status != v.want {
-				t.Errorf("%s: artifact/release-archives is %s (%s), want %s", v.name, r.Status, r.Message, v.want)
-			}
+		if r := artifactResult(t, Run(goldInput(t, sc.sc, sc.g, c.Generation, json.RawMessage(v.text))), "release-archives"); r.Status != v.want {
+			t.Errorf("%s: artifact/release-archives is %s (%s), want %s", v.name, r.Status, r.Message, v.want)
 		}
 	}
+}
+
+// artifactResult returns the artifact result on invariant id of rs, and
+// fails the test when there is none.
+func artifactResult(t *testing.T, rs []result.CheckResult, id string) result.CheckResult {
+	t.Helper()
+	for _, r := range rs {
+		if r.Check == "artifact" && r.Invariant == id {
+			return r
+		}
+	}
+	t.Fatalf("no artifact/%s result", id)
+	return result.CheckResult{}
 }

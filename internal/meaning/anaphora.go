@@ -1,5 +1,7 @@
 package meaning
 
+import "slices"
+
 // The subject stage's last step: a phrase that picks one of two things by
 // position ("the former", "the latter", "the second one", "el primero",
 // "a la segunda") names what it points at. A clause that says "of
@@ -76,7 +78,7 @@ func (t *Text) withPointers(ci int, s *Subject, ms []Mention) []Mention {
 		return ms
 	}
 	all := append(append([]Mention(nil), ms...), out...)
-	sortMentions(all)
+	slices.SortStableFunc(all, func(a, b Mention) int { return a.T0 - b.T0 })
 	return all
 }
 
@@ -112,15 +114,6 @@ func (t *Text) twoNamed(ms []Mention, i int) []Mention {
 		return nil
 	}
 	return two
-}
-
-// sortMentions orders ms by their first token.
-func sortMentions(ms []Mention) {
-	for k := 1; k < len(ms); k++ {
-		for j := k; j > 0 && ms[j].T0 < ms[j-1].T0; j-- {
-			ms[j], ms[j-1] = ms[j-1], ms[j]
-		}
-	}
 }
 
 // pointerName quotes a mention for a reason: its words, and for a pointer

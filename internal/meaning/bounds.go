@@ -54,10 +54,11 @@ func (t *Text) boundTurned(ci int, ms []Mention, s *Subject) (string, bool) {
 	return "", false
 }
 
-// ownWords reports whether every word of hit h is a word of s's patterns.
+// ownWords reports whether every word of hit h is a literal word of s's
+// patterns.
 func (t *Text) ownWords(h Hit, s *Subject) bool {
 	for k := h.T0; k < h.T1; k++ {
-		if !s.own[t.toks[k].W] {
+		if !s.lits[t.toks[k].W] {
 			return false
 		}
 	}

@@ -16,14 +16,14 @@ import (
 // modifiers a clause may carry, "" when none is known. Its Lang is the
 // language of the patterns' words, else of the source.
 func FactSubject(patterns []*regexp.Regexp, source string) *Subject {
-	s := &Subject{Kind: Fact, Patterns: patterns, Lang: patternsLanguage(patterns, source), own: map[string]bool{}}
+	s := &Subject{Kind: Fact, Patterns: patterns, Lang: patternsLanguage(patterns, source), lits: map[string]bool{}}
 	if source != "" {
 		s.Source = New(source)
 	}
 	for _, w := range patternWords(patterns) {
-		s.own[w] = true
+		s.lits[w] = true
 	}
-	s.bounds = boundSides(s.own)
+	s.bounds = boundSides(s.lits)
 	return s
 }
 

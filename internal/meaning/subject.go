@@ -62,11 +62,12 @@ type Subject struct {
 	// States and Opposites are the phrases of the state a rule sets and of
 	// its opposite (read-only; read-write), as lower-cased words.
 	States, Opposites [][]string
-	// own are the words of a fact's patterns, and bounds the sides of a
-	// comparison they name (bounds.go).
-	own, bounds map[string]bool
-	// lits are the literal words of the patterns: a negation among them is
-	// the subject's own words ("nobody ran ANALYZE" as a hypothesis).
+	// bounds are the sides of a comparison a fact's patterns name
+	// (bounds.go).
+	bounds map[string]bool
+	// lits are the literal words of the patterns (of a claim and a fact):
+	// a negation among them is the subject's own words ("nobody ran
+	// ANALYZE" as a hypothesis), and so is a bound ("max").
 	lits map[string]bool
 	// Lang is the language of the subject's patterns ("en", "es" or ""): a
 	// clause in another language may name it by its names alone.
